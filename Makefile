@@ -1,0 +1,48 @@
+# PATE: the two commands a new user needs are `make run` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+PROTOS := $(shell find proto -name '*.proto' 2>/dev/null | sort)
+
+.PHONY: install run test lint fmt typecheck imports proto bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Regenerate the protobuf and gRPC code (committed; a test fails when stale).
+proto: $(STAMP)
+	$(PY) -m pate.tools.genproto
+
+## Start NATS (embedded), SQLite and the four services; play one demo turn.
+run: $(STAMP)
+	$(VENV)/bin/pate demo
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+fmt: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy pate services
+
+imports: $(STAMP)
+	$(VENV)/bin/lint-imports
+
+test: $(STAMP) lint typecheck imports
+	$(VENV)/bin/pytest -q -p no:cacheprovider
+
+bench: $(STAMP)
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,1 @@
+"""PATE: Placed Alongside The Enemy, the naval module of Napoleonic Wars OnLine."""

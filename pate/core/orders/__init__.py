@@ -1,0 +1,1 @@
+"""Orders: the order form of rule section 4, validation and effective orders."""

@@ -1,0 +1,44 @@
+"""What every phase function receives and returns."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from pate.core.events import Event, Phase
+from pate.core.orders.model import ShipOrder, default_order
+from pate.core.rng import Rng
+from pate.core.rules.data import RuleData
+from pate.core.world.geography import WorldMap
+from pate.core.world.state import WorldState
+
+
+@dataclass(frozen=True, slots=True)
+class TurnContext:
+    """The unchanging inputs of a turn: the map and the rule constants."""
+
+    map: WorldMap
+    rules: RuleData
+
+
+@dataclass(frozen=True, slots=True)
+class TurnState:
+    """The state carried from phase to phase."""
+
+    world: WorldState
+    orders: dict[str, ShipOrder]  # effective orders, one per ship
+    events: tuple[Event, ...] = field(default=())
+
+    def order(self, ship_id: str) -> ShipOrder:
+        return self.orders.get(ship_id) or default_order(ship_id)
+
+    def emit(self, *events: Event) -> TurnState:
+        return replace(self, events=self.events + events)
+
+
+PhaseFn = Callable[[TurnContext, TurnState, Rng], TurnState]
+
+
+def phase_rng(world: WorldState, phase: Phase) -> Rng:
+    """The seeded stream of one phase of one turn (campaign seed, turn, phase)."""
+    return Rng.for_phase(world.seed, world.turn, phase.value)

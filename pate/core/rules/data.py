@@ -1,0 +1,71 @@
+"""Rule constants, loaded from the rules data files (``data/rules/*.toml``).
+
+The core never reads files: an adapter parses the TOML and hands the mapping to
+:func:`parse_rules`, which validates it once.  Each rule module owns the typed
+section it needs; this module only gathers them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pate.core.world.ships import ShipType
+
+
+class RulesDataError(ValueError):
+    """A rules data file is malformed; ``problems`` lists each one by path."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True, slots=True)
+class ShipClass:
+    """Limits of a ship type (rule 2.7) and its base strength (7.7)."""
+
+    type: ShipType
+    max_crew: int
+    max_marines: int
+    min_crew: int  # least crew a transfer may leave aboard (2.7)
+    base_strength: int
+    stores_max: int  # rule 3.4: 24
+
+
+@dataclass(frozen=True, slots=True)
+class RuleData:
+    ship_classes: Mapping[ShipType, ShipClass]
+    sections: Mapping[str, Mapping[str, Any]]  # every section as parsed
+
+    def ship_class(self, type_: ShipType) -> ShipClass:
+        return self.ship_classes[type_]
+
+    def section(self, name: str) -> Mapping[str, Any]:
+        return self.sections.get(name, {})
+
+
+def parse_rules(raw: Mapping[str, Mapping[str, Any]]) -> RuleData:
+    problems: list[str] = []
+    classes: dict[ShipType, ShipClass] = {}
+    table = raw.get("ships", {}).get("class", {})
+    for t in ShipType:
+        entry = table.get(t.value)
+        if not isinstance(entry, Mapping):
+            problems.append(f"ships.class.{t.value}: missing")
+            continue
+        try:
+            classes[t] = ShipClass(
+                type=t,
+                max_crew=int(entry["max_crew"]),
+                max_marines=int(entry["max_marines"]),
+                min_crew=int(entry["min_crew"]),
+                base_strength=int(entry["base_strength"]),
+                stores_max=int(entry["stores_max"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            problems.append(f"ships.class.{t.value}: {exc}")
+    if problems:
+        raise RulesDataError(problems)
+    return RuleData(ship_classes=classes, sections=raw)

@@ -1,0 +1,48 @@
+"""Resolve one turn: the phases of rule 3.2, in order."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from pate.core.events import Event, Phase
+from pate.core.orders.model import ShipOrder
+from pate.core.rules import amphibious, combat, intelligence, movement, repair, supply
+from pate.core.rules.context import PhaseFn, TurnContext, TurnState, phase_rng
+from pate.core.world.state import TurnKind, WorldState
+
+# rule 3.2: repair, supply, initial amphibious, combat, movement, final
+# amphibious, intelligence.
+PHASES: tuple[tuple[Phase, PhaseFn], ...] = (
+    (Phase.REPAIR, repair.repair_phase),
+    (Phase.SUPPLY, supply.supply_phase),
+    (Phase.INITIAL_AMPHIBIOUS, amphibious.initial_amphibious_phase),
+    (Phase.COMBAT, combat.combat_phase),
+    (Phase.MOVEMENT, movement.movement_phase),
+    (Phase.FINAL_AMPHIBIOUS, amphibious.final_amphibious_phase),
+    (Phase.INTELLIGENCE, intelligence.intelligence_phase),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnResult:
+    state: WorldState  # the world at the start of the next turn
+    events: tuple[Event, ...]
+
+
+def resolve_turn(ctx: TurnContext, world: WorldState, orders: Mapping[str, ShipOrder]) -> TurnResult:
+    """A pure function of (map, rules, world state, effective orders): the same
+    inputs give the same result, byte for byte, on any worker."""
+    ts = TurnState(world=world, orders=dict(orders))
+    for phase, run in PHASES:
+        before = len(ts.events)
+        ts = run(ctx, ts, phase_rng(world, phase))
+        numbered = tuple(replace(e, step=before + i) for i, e in enumerate(ts.events[before:]))
+        ts = replace(ts, events=ts.events[:before] + numbered)
+    return TurnResult(state=_advance(ts.world), events=ts.events)
+
+
+def _advance(world: WorldState) -> WorldState:
+    nxt = world.turn + 1
+    kind = world.turn_kinds[nxt - 1] if 0 < nxt <= len(world.turn_kinds) else TurnKind.CAMPAIGN
+    return replace(world, turn=nxt, kind=kind)

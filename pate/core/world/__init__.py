@@ -1,0 +1,1 @@
+"""The world model: geography (static), nations and states, ships, world state."""

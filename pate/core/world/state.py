@@ -1,0 +1,92 @@
+"""The world state of a campaign at the start of a turn.
+
+A plain, immutable value: phases take one and return a new one.  It holds
+everything that changes during a campaign; the static map lives in
+:class:`~pate.core.world.geography.WorldMap`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from pate.core.world.diplomacy import Diplomacy
+from pate.core.world.geography import Direction, WindStrength
+from pate.core.world.ships import Ship, contact_key
+
+
+class TurnKind(StrEnum):
+    CAMPAIGN = "campaign"
+    PEACE = "peace"  # peace and truce turns (rule 6.12)
+
+
+class Role(StrEnum):
+    NAVAL_MINISTER = "naval_minister"
+    COMMANDER = "commander"
+    ADMIN = "admin"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: str  # login name
+    name: str  # as shown in reports: "Pierre Villeneuve"
+    state: str | None  # None for game administrators
+    roles: frozenset[Role] = frozenset({Role.COMMANDER})
+
+
+@dataclass(frozen=True, slots=True)
+class Wind:
+    direction: Direction  # the direction the wind blows FROM
+    strength: WindStrength
+
+
+@dataclass(frozen=True, slots=True)
+class PortState:
+    name: str
+    controller: str
+    stores: int
+    battery_damaged: bool = False
+    building: int = 0  # ships under construction, taking yard capacity (3.3)
+    garrison: tuple[str, ...] = ()  # GITM units in the port (1.5, 5.3)
+
+
+@dataclass(frozen=True, slots=True)
+class WorldState:
+    campaign: str
+    turn: int  # the turn about to be resolved (1-based)
+    turns: int  # campaign length (rule 3.1: 15)
+    seed: int
+    kind: TurnKind
+    diplomacy: Diplomacy
+    players: dict[str, Player]
+    ships: dict[str, Ship]  # every ship and transport group, by id
+    ports: dict[str, PortState]
+    winds: dict[str, Wind]  # by sea area code; ports share their sea area's wind (1.4)
+    turn_kinds: tuple[TurnKind, ...] = field(default=())  # per turn; empty = all campaign
+
+    def with_ships(self, changed: dict[str, Ship], removed: tuple[str, ...] = ()) -> WorldState:
+        ships = dict(self.ships)
+        for sid in removed:
+            ships.pop(sid, None)
+        ships.update(changed)
+        return replace(self, ships=ships)
+
+    def ships_in_contact(self, ship: Ship) -> list[Ship]:
+        """Other ships in contact with this one (rule 5.1), sorted by id."""
+        key = contact_key(ship.location)
+        if key is None:
+            return []
+        return sorted(
+            (
+                s
+                for s in self.ships.values()
+                if s.id != ship.id and s.active and contact_key(s.location) == key
+            ),
+            key=lambda s: s.id,
+        )
+
+    def naval_minister(self, state: str) -> Player | None:
+        for p in sorted(self.players.values(), key=lambda p: p.id):
+            if p.state == state and Role.NAVAL_MINISTER in p.roles:
+                return p
+        return None

@@ -1,0 +1,1 @@
+"""Shared plumbing of the services: config, logging, store, bus, gRPC helpers."""

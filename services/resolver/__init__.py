@@ -1,0 +1,1 @@
+"""PATE service package."""
