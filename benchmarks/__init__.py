@@ -1,0 +1,1 @@
+"""Benchmarks run by ``make bench``: every ``bench_*`` module's ``run()``."""

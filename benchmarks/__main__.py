@@ -1,0 +1,29 @@
+"""Run every benchmark module and print its figures.
+
+Each ``benchmarks/bench_*.py`` module exposes ``run() -> list[tuple[str, str]]``
+(label, figure).  Speed is measured here, never asserted in tests.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+import benchmarks
+
+
+def main(only: list[str]) -> int:
+    names = sorted(m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_"))
+    for name in names:
+        if only and not any(o in name for o in only):
+            continue
+        module = importlib.import_module(f"benchmarks.{name}")
+        print(f"== {name[6:]}", flush=True)
+        for label, figure in module.run():
+            print(f"  {label:<60} {figure}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

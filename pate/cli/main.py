@@ -1,0 +1,59 @@
+"""``pate``: one command line for players, administrators and operators.
+
+Each sub-command lives in its own module exposing ``add_parser(subparsers)``;
+handlers return an exit code.  A user error prints one clear line on stderr
+and exits 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# module name -> registered in this order in --help
+COMMANDS: tuple[str, ...] = (
+    "pate.cli.scenario",
+    "pate.cli.campaign",
+    "pate.cli.turn",
+    "pate.cli.orders",
+    "pate.cli.battle",
+    "pate.cli.serve",
+    "pate.cli.demo",
+)
+
+
+class UserError(Exception):
+    """A problem the user can fix; printed without a traceback."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pate", description="PATE naval campaign server")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue  # that command is not built yet
+            raise
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.handler(args)
+    except UserError as exc:
+        print(f"pate: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
