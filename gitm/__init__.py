@@ -1,0 +1,1 @@
+"""Generated contracts of the GITM land module (gitm.v1)."""

@@ -1,0 +1,1 @@
+"""Developer and operator tools run with ``python -m``."""
