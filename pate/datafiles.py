@@ -13,6 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from pate.core.rules.data import RuleData, parse_rules
+from pate.core.world.fields import DataError
+from pate.core.world.geography import WorldMap
+from pate.core.world.mapdata import parse_map
+from pate.core.world.names import ShipNames, parse_names
+from pate.core.world.nations import Nations, parse_nations
+from pate.core.world.scenario import Scenario, parse_scenario
 
 
 def data_dir() -> Path:
@@ -33,3 +39,67 @@ def load_rule_data() -> RuleData:
     """Every ``data/rules/*.toml`` file, one section per file name."""
     raw = {p.stem: read_toml(p) for p in sorted((data_dir() / "rules").glob("*.toml"))}
     return parse_rules(raw)
+
+
+# --- the world: nations, maps, ship names, scenarios (issue 3) ---------------
+
+
+@cache
+def load_nations() -> Nations:
+    """``data/nations.toml``: the NWOL nations and their states."""
+    return parse_nations(read_toml(data_dir() / "nations.toml"))
+
+
+def read_world_map_files(directory: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The parsed ``data/maps/*.toml`` files, by map name (file stem)."""
+    folder = directory or data_dir() / "maps"
+    return {p.stem: read_toml(p) for p in sorted(folder.glob("*.toml"))}
+
+
+@cache
+def load_world_map() -> WorldMap:
+    """Both maps (``data/maps/*.toml``) as one validated :class:`WorldMap`."""
+    nations = load_nations()
+    return parse_map(read_world_map_files(), nations=nations.nations, states=nations.states)
+
+
+def scenario_path(name_or_path: str | Path) -> Path:
+    """A bare name like ``training`` means ``data/scenarios/training.toml``."""
+    text = str(name_or_path)
+    if "/" in text or "\\" in text or text.endswith(".toml"):
+        return Path(text)
+    return data_dir() / "scenarios" / f"{text}.toml"
+
+
+def list_scenarios() -> list[Path]:
+    """The shipped scenario files, by name."""
+    return sorted((data_dir() / "scenarios").glob("*.toml"))
+
+
+def load_scenario(name_or_path: str | Path) -> Scenario:
+    """A validated scenario; raises :class:`DataError` listing every problem
+    (an unreadable or malformed file is one problem)."""
+    path = scenario_path(name_or_path)
+    try:
+        raw = read_toml(path)
+    except OSError as exc:
+        raise DataError([f"{path}: cannot read: {exc.strerror or exc}"]) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError([f"{path}: not valid TOML: {exc}"]) from exc
+    return parse_scenario(raw, load_world_map(), load_rule_data(), nations=load_nations())
+
+
+@cache
+def load_ship_names() -> dict[str, ShipNames]:
+    """``data/names/<NATION>.toml``: historic ship names per nation (rule 2.2)."""
+    raw = {p.stem: read_toml(p) for p in sorted((data_dir() / "names").glob("*.toml"))}
+    return parse_names(raw, nations=load_nations().nations)
+
+
+def parse_scenario_text(text: str, source: str = "scenario") -> Scenario:
+    """A scenario given as TOML text (e.g. uploaded by an administrator)."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError([f"{source}: not valid TOML: {exc}"]) from exc
+    return parse_scenario(raw, load_world_map(), load_rule_data(), nations=load_nations())

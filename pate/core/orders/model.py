@@ -79,6 +79,7 @@ class Contact:
     maximum: int | None = None
     join_allies: bool = True
     gauge: Gauge = Gauge.LEEWARD
+    pursue_into_ports: bool = True  # rule 6.10: False abandons a pursuit at a port's coastal waters
 
     def acts_on(self, enemies: int) -> bool:
         """Whether pursue or evade applies to this many enemy ships (rule 4.6).

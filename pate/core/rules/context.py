@@ -28,6 +28,7 @@ class TurnState:
     world: WorldState
     orders: dict[str, ShipOrder]  # effective orders, one per ship
     events: tuple[Event, ...] = field(default=())
+    start: WorldState | None = None  # the world at the start of the turn (rule 5.4)
 
     def order(self, ship_id: str) -> ShipOrder:
         return self.orders.get(ship_id) or default_order(ship_id)

@@ -33,7 +33,7 @@ class TurnResult:
 def resolve_turn(ctx: TurnContext, world: WorldState, orders: Mapping[str, ShipOrder]) -> TurnResult:
     """A pure function of (map, rules, world state, effective orders): the same
     inputs give the same result, byte for byte, on any worker."""
-    ts = TurnState(world=world, orders=dict(orders))
+    ts = TurnState(world=world, orders=dict(orders), start=world)
     for phase, run in PHASES:
         before = len(ts.events)
         ts = run(ctx, ts, phase_rng(world, phase))

@@ -1,0 +1,104 @@
+"""Time to produce every player's reports for one turn (rules 3.10, 3.11).
+
+Uses the 1805 grand scenario when it is shipped; otherwise the Trafalgar
+scenario with its fleets copied across the map until the world holds about
+600 ships.  Measures the intelligence phase, the knowledge of every player
+and the rendering of their text and HTML reports.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from pate.core.codec import canonical_json, to_plain
+from pate.core.intel.knowledge import knowledge_for
+from pate.core.rng import Rng
+from pate.core.rules.context import TurnContext, TurnState
+from pate.core.rules.intelligence import intelligence_phase
+from pate.core.world.ships import AtSea, InPort, Ship, ship_id
+from pate.core.world.state import WorldState
+from pate.datafiles import DataError, load_rule_data, load_scenario, load_world_map
+from pate.reports import render_reports
+
+TARGET_SHIPS = 600
+
+
+def _world() -> tuple[str, WorldState]:
+    try:
+        return "grand-1805", load_scenario("grand-1805").world
+    except (DataError, OSError):
+        pass
+    world = load_scenario("trafalgar").world
+    return f"trafalgar x{TARGET_SHIPS // max(1, len(world.ships))} (synthetic)", _grow(world)
+
+
+def _grow(world: WorldState) -> WorldState:
+    """Copies of the scenario's ships, scattered over sea areas and ports."""
+    wmap = load_world_map()
+    areas = sorted(wmap.sea_areas)
+    ports = sorted(wmap.ports)
+    rng = Rng(1805)
+    ships = dict(world.ships)
+    top = {
+        s.state: max(x.number for x in world.ships.values() if x.state == s.state)
+        for s in world.ships.values()
+    }
+    originals = sorted(world.ships.values(), key=lambda s: s.id)
+    while len(ships) < TARGET_SHIPS:
+        for s in originals:
+            top[s.state] += 1
+            area = rng.choice(areas)
+            loc = (
+                InPort(rng.choice(ports), bool(rng.below(2)))
+                if rng.below(3) == 0
+                else AtSea(area, 1 + rng.below(max(1, wmap.sea_areas[area].tactical_areas)))
+            )
+            sid = ship_id(s.state, top[s.state], s.type)
+            ships[sid] = replace(s, id=sid, number=top[s.state], location=loc, attached_to=None)
+            if len(ships) >= TARGET_SHIPS:
+                break
+    return replace(world, ships=ships)
+
+
+def _moved(world: WorldState) -> WorldState:
+    """The world after a turn: every third ship of the line one tactical area on."""
+    changed: dict[str, Ship] = {}
+    for i, s in enumerate(sorted(world.ships.values(), key=lambda s: s.id)):
+        if i % 3 == 0 and isinstance(s.location, AtSea):
+            changed[s.id] = replace(s, location=AtSea(s.location.area, 1 + s.location.tactical % 3))
+    return replace(world.with_ships(changed), turn=world.turn + 1)
+
+
+def run() -> list[tuple[str, str]]:
+    name, start = _world()
+    ctx = TurnContext(map=load_world_map(), rules=load_rule_data())
+    end = _moved(start)
+    t0 = time.perf_counter()
+    ts = intelligence_phase(
+        ctx, TurnState(world=replace(end, turn=start.turn), orders={}, start=start), Rng(5)
+    )
+    t1 = time.perf_counter()
+    knowledge = {p: knowledge_for(p, start, end, ts.events, ctx.map, ctx.rules) for p in sorted(end.players)}
+    encoded = {p: canonical_json(to_plain(k)) for p, k in knowledge.items()}
+    t2 = time.perf_counter()
+    size = 0
+    for k in knowledge.values():
+        size += sum(len(body) for body in render_reports(k, ctx.map).values())
+    t3 = time.perf_counter()
+    players = len(knowledge)
+    return [
+        ("world", f"{name}: {len(start.ships)} ships, {players} players"),
+        ("intelligence phase (5.2-5.4)", f"{(t1 - t0) * 1000:.1f} ms, {len(ts.events)} intel events"),
+        (
+            "knowledge of every player, as JSON",
+            f"{(t2 - t1) * 1000:.1f} ms ({sum(map(len, encoded.values())) // 1024} KiB)",
+        ),
+        ("text + HTML reports of every player", f"{(t3 - t2) * 1000:.1f} ms ({size // 1024} KiB)"),
+        ("total per player", f"{(t3 - t0) * 1000 / max(1, players):.1f} ms"),
+    ]
+
+
+if __name__ == "__main__":
+    for label, figure in run():
+        print(f"{label:<45} {figure}")

@@ -1,0 +1,52 @@
+"""gRPC client plumbing for the command line: addresses, credentials, errors."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import TypeVar
+
+import grpc
+
+from pate.cli.main import UserError
+
+T = TypeVar("T")
+
+
+def channel(addr: str | None, default_var: str, default: str) -> grpc.Channel:
+    return grpc.insecure_channel(addr or os.environ.get(default_var, default))
+
+
+def orders_channel(addr: str | None = None) -> grpc.Channel:
+    return channel(addr, "PATE_ORDERS_ADDR", "127.0.0.1:50051")
+
+
+def reports_channel(addr: str | None = None) -> grpc.Channel:
+    return channel(addr, "PATE_REPORTS_ADDR", "127.0.0.1:50054")
+
+
+def admin_metadata(token: str | None = None) -> tuple[tuple[str, str], ...]:
+    token = token or os.environ.get("PATE_ADMIN_TOKEN", "")
+    if not token:
+        raise UserError("set PATE_ADMIN_TOKEN (or --admin-token) to act as administrator")
+    return (("x-pate-admin-token", token),)
+
+
+def player_metadata(player: str | None, password: str | None) -> tuple[tuple[str, str], ...]:
+    player = player or os.environ.get("PATE_PLAYER", "")
+    password = password or os.environ.get("PATE_PASSWORD", "")
+    if not player or not password:
+        raise UserError("give --player and --password (or PATE_PLAYER and PATE_PASSWORD)")
+    return (("x-pate-player", player), ("x-pate-password", password))
+
+
+def call(
+    fn: Callable[..., T], request: object, metadata: tuple[tuple[str, str], ...], timeout: float = 30
+) -> T:
+    """One unary call; a gRPC error becomes a one-line user error."""
+    try:
+        return fn(request, metadata=metadata, timeout=timeout)
+    except grpc.RpcError as err:
+        code = err.code().name if hasattr(err, "code") else "ERROR"
+        details = err.details() if hasattr(err, "details") else str(err)
+        raise UserError(f"{code}: {details}") from None

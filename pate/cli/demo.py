@@ -1,0 +1,80 @@
+"""``pate demo`` (``make run``): the whole system on embedded defaults.
+
+Starts nats-server (JetStream, temporary folder, free port) and the four
+services on a SQLite file, creates a campaign from the training scenario,
+submits the demo orders of two hostile states, closes the turn, waits for the
+reports and prints where to read them.  The services then keep running until
+Ctrl-C (or stop at once with --exit).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import time
+from pathlib import Path
+
+from pate.cli.main import UserError
+
+DEMO_CAMPAIGN = "demo"
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("demo", help="start everything locally and play one demo turn")
+    p.add_argument("--workdir", type=Path, default=Path("var/demo"), help="database, logs and reports")
+    p.add_argument("--nats-url", default=None, help="use this NATS server instead of starting one")
+    p.add_argument("--exit", action="store_true", help="stop once the demo turn is reported")
+    p.set_defaults(handler=_demo)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from services.common.cluster import Cluster
+    from services.common.natsserver import NatsServer
+
+    workdir: Path = args.workdir.resolve()
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    nats = None if args.nats_url else NatsServer(data_dir=workdir / "nats")
+    try:
+        if nats is not None:
+            nats.start()
+        url = args.nats_url or nats.url  # type: ignore[union-attr]
+        print(f"NATS JetStream at {url}; database {workdir / 'pate.db'}", flush=True)
+        cluster = Cluster(workdir=workdir, nats_url=url, database_url=f"sqlite:///{workdir / 'pate.db'}")
+        try:
+            cluster.start_all()
+            print(f"services up: orders {cluster.orders_addr}, reports {cluster.reports_addr}", flush=True)
+            from pate.cli.demo_turn import play_demo_turn
+
+            summary = play_demo_turn(cluster, DEMO_CAMPAIGN, workdir / "reports")
+            print(summary, flush=True)
+            if not args.exit:
+                _print_explore(cluster)
+                while True:
+                    time.sleep(3600)
+        except KeyboardInterrupt:
+            print("\nstopping...", flush=True)
+        except (TimeoutError, RuntimeError) as err:
+            raise UserError(str(err)) from None
+        finally:
+            cluster.stop()
+    finally:
+        if nats is not None:
+            nats.stop()
+    print("stopped cleanly", flush=True)
+    return 0
+
+
+def _print_explore(cluster: object) -> None:
+    from services.common.cluster import Cluster
+
+    assert isinstance(cluster, Cluster)
+    print(
+        "\nThe services keep running. In another terminal:\n"
+        f"  export PATE_ORDERS_ADDR={cluster.orders_addr} PATE_REPORTS_ADDR={cluster.reports_addr}"
+        f" PATE_ADMIN_TOKEN={cluster.admin_token}\n"
+        "  .venv/bin/pate campaign show demo\n"
+        "Press Ctrl-C to stop everything.",
+        flush=True,
+    )

@@ -1,0 +1,34 @@
+"""``pate serve SERVICE``: run one service process; ``pate db migrate``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+SERVICES = ("orders", "resolver", "intel", "reports")
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("serve", help="run one service process (configured by PATE_* variables)")
+    p.add_argument("service", choices=SERVICES)
+    p.set_defaults(handler=_serve)
+    db = sub.add_parser("db", help="database administration")
+    dbsub = db.add_subparsers(dest="db_command", required=True)
+    m = dbsub.add_parser("migrate", help="upgrade the database schema (PATE_DATABASE_URL) to the latest")
+    m.set_defaults(handler=_migrate)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    module = importlib.import_module(f"services.{args.service}.main")
+    code: int = module.main()
+    return code
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from services.common.config import load_settings
+    from services.common.db import migrate
+
+    settings = load_settings()
+    migrate(settings.database_url)
+    print(f"database at {settings.database_url} is up to date")
+    return 0

@@ -1,0 +1,53 @@
+"""Campaign-level steps of the core: starting a campaign and resolving a turn
+from the orders as submitted.  The services and the headless engine both call
+these, so there is one implementation of each rule."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from pate.core.orders.effective import (
+    EffectiveOrder,
+    SubmittedOrder,
+    attachments_after_orders,
+    effective_orders,
+    end_broken_attachments,
+)
+from pate.core.rng import Rng
+from pate.core.rules.context import TurnContext
+from pate.core.rules.placement import place_at_start
+from pate.core.rules.turn import TurnResult, resolve_turn
+from pate.core.rules.winds import draw_winds
+from pate.core.world.state import WorldState
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    effective: dict[str, EffectiveOrder]
+    result: TurnResult
+
+
+def start_campaign(ctx: TurnContext, world: WorldState, campaign: str, seed: int, turns: int) -> WorldState:
+    """Turn 1 of a new campaign: ships placed at station or base (rule 2.8)
+    and the first winds drawn, all from the campaign seed."""
+    world = replace(world, campaign=campaign, seed=seed, turns=turns, turn=1)
+    world = place_at_start(ctx.map, ctx.rules, world, Rng.for_phase(seed, 0, "placement"))
+    winds = draw_winds(ctx.map, ctx.rules, Rng.for_phase(seed, 0, "winds"))
+    return replace(world, winds=winds)
+
+
+def resolve_submitted(ctx: TurnContext, world: WorldState, submitted: Iterable[SubmittedOrder]) -> Resolution:
+    """Precedence, attachment copying and defaults (4.1, 4.2, 4.11), then the
+    phases of rule 3.2."""
+    effective = effective_orders(world.ships, submitted)
+    return Resolution(effective=effective, result=resolve_effective(ctx, world, effective))
+
+
+def resolve_effective(ctx: TurnContext, world: WorldState, effective: Mapping[str, EffectiveOrder]) -> TurnResult:
+    """The turn from the effective orders (what the resolver stores, and what a
+    replay feeds back): attachments as ordered (4.4), the phases, and the end of
+    attachments of ships that finish out of contact (4.2)."""
+    world = attachments_after_orders(world, effective)
+    result = resolve_turn(ctx, world, {sid: e.order for sid, e in effective.items()})
+    return replace(result, state=end_broken_attachments(result.state))

@@ -1,0 +1,219 @@
+"""What each player knows at the end of a turn (rules 3.11 and 5).
+
+A player's knowledge comes from their own ships only: those they command or
+deputise, and for a naval minister every ship of their state (rule 2.3), plus
+what a naval minister hears from the shore (5.3).  It holds the full report of
+each own ship, its contact list, what its frigates sighted, the intelligence
+reports, and the turn's events that one of those ships took part in or
+witnessed, renumbered so that events elsewhere do not even shift a number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from pate.core.codec import from_plain
+from pate.core.events import Event
+from pate.core.intel.gathering import GARRISON, INTEL_KINDS, INTELLIGENCE, LAND_UNITS, SCOUTING, SHORE
+from pate.core.intel.model import (
+    AreaWind,
+    IntelReport,
+    ObservedEvent,
+    PlayerKnowledge,
+    PortWatch,
+    ShipReport,
+    Sighting,
+    StateName,
+)
+from pate.core.rules.data import RuleData
+from pate.core.rules.detection import ContactList, contact_lists, ship_sort_key, sorted_ids
+from pate.core.world.geography import WorldMap
+from pate.core.world.ships import AtSea, InPort, Ship
+from pate.core.world.state import Player, Role, WorldState
+
+
+def is_naval_minister(player: Player) -> bool:
+    return player.state is not None and Role.NAVAL_MINISTER in player.roles
+
+
+def own_ships(player: Player, world: WorldState) -> tuple[str, ...]:
+    """The ships whose reports the player receives (rules 2.3, 3.11)."""
+    minister = is_naval_minister(player)
+    return sorted_ids(
+        s.id
+        for s in world.ships.values()
+        if player.id in (s.commander, s.deputy) or (minister and s.state == player.state)
+    )
+
+
+def knowledge_for(  # noqa: PLR0917 (the pipeline passes the six inputs in order)
+    player_id: str,
+    world_before: WorldState,
+    world_after: WorldState,
+    events: Sequence[Event],
+    world_map: WorldMap,
+    rules: RuleData | None = None,
+) -> PlayerKnowledge:
+    """The knowledge of one player after a turn.  For the first report of a
+    campaign pass the starting world as both worlds and no events (3.11).
+    ``rules`` is accepted for symmetry with the phases; the dice were drawn in
+    the intelligence phase, so nothing here needs them."""
+    player = world_after.players.get(player_id) or world_before.players[player_id]
+    initial = world_after.turn == world_before.turn
+    mine = own_ships(player, world_after)
+    observers = frozenset(mine) | frozenset(() if initial else own_ships(player, world_before))
+    seen = [e for e in events if e.observers & observers]
+    plain = [e for e in seen if e.kind not in INTEL_KINDS]
+    intel = [e for e in seen if e.kind in INTEL_KINDS]
+    lists = contact_lists(world_after, mine)
+    return PlayerKnowledge(
+        campaign=world_after.campaign,
+        player=player.id,
+        player_name=player.name,
+        state=player.state,
+        naval_minister=is_naval_minister(player),
+        turn=0 if initial else world_before.turn,
+        next_turn=world_after.turn,
+        ships=tuple(_ship_report(world_after, world_after.ships[s], lists[s], intel) for s in mine),
+        lost=sorted_ids(s for s in observers if s not in world_after.ships),
+        events=_observed(plain, observers),
+        sightings=_sightings(intel, frozenset(mine)),
+        intelligence=_intelligence(intel, frozenset(mine)),
+        port_watch=_port_watch(player, events, world_before.turn) if is_naval_minister(player) else (),
+        winds=_winds(world_map, world_after, mine),
+        states=tuple(
+            StateName(s.code, s.nation, s.name)
+            for s in sorted(world_after.diplomacy.states.values(), key=lambda s: s.code)
+        ),
+        allies=_states_where(world_after, player.state, world_after.diplomacy.allied),
+        enemies=_states_where(world_after, player.state, world_after.diplomacy.hostile),
+    )
+
+
+def _states_where(world: WorldState, state: str | None, test: Callable[[str, str], bool]) -> tuple[str, ...]:
+    if state is None:
+        return ()
+    return tuple(sorted(code for code in world.diplomacy.states if test(state, code)))
+
+
+def _name(world: WorldState, player_id: str | None) -> str:
+    if player_id is None:
+        return ""
+    player = world.players.get(player_id)
+    return player.name if player else player_id
+
+
+def _ship_report(world: WorldState, ship: Ship, contacts: ContactList, intel: Iterable[Event]) -> ShipReport:
+    return ShipReport(
+        id=ship.id,
+        name=ship.name,
+        type=ship.type,
+        state=ship.state,
+        commander=_name(world, ship.commander),
+        deputy=_name(world, ship.deputy),
+        location=ship.location,
+        base=ship.base,
+        quality=ship.quality.label,
+        experience=ship.experience,
+        morale=ship.morale,
+        stores=ship.stores,
+        crew=ship.crew,
+        marines=ship.marines,
+        capacity=ship.capacity,
+        hull=ship.hull,
+        rigging=ship.rigging,
+        carrying=ship.cargo.units,
+        supplies=ship.cargo.supplies,
+        attached_to=ship.attached_to,
+        attached=sorted_ids(s.id for s in world.ships.values() if s.attached_to == ship.id),
+        active=ship.active,
+        visible=contacts.seen,
+        land_units=_land_units(world, ship, intel),
+    )
+
+
+def _land_units(world: WorldState, ship: Ship, intel: Iterable[Event]) -> tuple[str, ...]:
+    """Rule 5.3: the units in the port's city are always seen; those elsewhere
+    in its strategic square as the intelligence phase drew them."""
+    loc = ship.location
+    if not ship.active or not isinstance(loc, InPort):
+        return ()
+    port = world.ports.get(loc.port)
+    units = set(port.garrison) if port else set()
+    for e in intel:
+        if e.kind == LAND_UNITS and ship.id in e.observers and e.data.get("port") == loc.port:
+            units.update(str(u) for u in e.data.get("units", ()))
+    return tuple(sorted(units))
+
+
+def _observed(events: Iterable[Event], observers: frozenset[str]) -> tuple[ObservedEvent, ...]:
+    return tuple(
+        ObservedEvent(
+            index=i,
+            phase=e.phase,
+            kind=e.kind,
+            location=e.location,
+            ships=e.ships,
+            seen_by=sorted_ids(e.observers & observers),
+            data=dict(e.data),
+        )
+        for i, e in enumerate(events, start=1)
+    )
+
+
+def _sightings(intel: Iterable[Event], mine: frozenset[str]) -> tuple[Sighting, ...]:
+    out: list[Sighting] = []
+    for e in intel:
+        if e.kind == SCOUTING:
+            out.extend(from_plain(Sighting, d) for d in e.data.get("sightings", ()) if d.get("by") in mine)
+    return tuple(out)
+
+
+def _intelligence(intel: Iterable[Event], mine: frozenset[str]) -> tuple[IntelReport, ...]:
+    out: list[IntelReport] = []
+    for e in intel:
+        if e.kind == INTELLIGENCE:
+            by = sorted_ids(e.observers & mine)
+            for g in e.data.get("groups", ()):
+                out.append(
+                    from_plain(IntelReport, {**g, "place": e.data.get("place", e.location), "seen_by": by})
+                )
+    return tuple(out)
+
+
+def _port_watch(player: Player, events: Iterable[Event], turn: int) -> tuple[PortWatch, ...]:
+    """Rule 5.3 shore reports, routed to the naval minister of their state."""
+    out: list[PortWatch] = []
+    for e in events:
+        if e.kind not in (GARRISON, SHORE) or e.data.get("for_state") != player.state:
+            continue
+        data: dict[str, Any] = dict(e.data)
+        out.append(
+            PortWatch(
+                port=str(data.get("port", e.location)),
+                source="garrison" if e.kind == GARRISON else "land units",
+                as_of_turn=int(data.get("as_of_turn", turn)),
+                ships=tuple(sorted((str(s) for s in data.get("ships", ())), key=ship_sort_key)),
+            )
+        )
+    return tuple(out)
+
+
+def _winds(world_map: WorldMap, world: WorldState, mine: Iterable[str]) -> tuple[AreaWind, ...]:
+    """Winds of the sea areas where the player has ships (ports share the
+    wind of their connected sea area, rule 1.4)."""
+    areas: set[str] = set()
+    for sid in mine:
+        ship = world.ships[sid]
+        if not ship.active:
+            continue
+        if isinstance(ship.location, AtSea):
+            areas.add(ship.location.area)
+        elif isinstance(ship.location, InPort) and ship.location.port in world_map.ports:
+            areas.add(world_map.ports[ship.location.port].sea_area)
+    return tuple(
+        AreaWind(a, world.winds[a].direction, world.winds[a].strength)
+        for a in sorted(areas)
+        if a in world.winds
+    )

@@ -1,0 +1,139 @@
+"""What one player knows after a turn: the content of their two reports (3.11).
+
+Plain frozen values, encoded to JSON by :mod:`pate.core.codec` (and decoded
+back with ``from_plain(PlayerKnowledge, data)``).  The renderers read nothing
+else, so a report can never show what is not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pate.core.events import Phase
+from pate.core.rules.detection import Category, Place, Seen
+from pate.core.world.geography import Direction, WindStrength
+from pate.core.world.ships import Location, ShipType
+
+KNOWLEDGE_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ShipReport:
+    """One ship or transport group of the player, as in samples 2.3 and 2.4."""
+
+    id: str
+    name: str
+    type: ShipType
+    state: str
+    commander: str  # the player's name as shown in reports; "" if none
+    deputy: str
+    location: Location
+    base: str
+    quality: str  # "Very Good"
+    experience: int
+    morale: int
+    stores: int
+    crew: int
+    marines: int
+    capacity: int  # transport groups (2.4)
+    hull: int
+    rigging: int
+    carrying: tuple[str, ...] = ()  # GITM units aboard a transport group
+    supplies: int = 0
+    attached_to: str | None = None
+    attached: tuple[str, ...] = ()  # ships attached to this one (4.4)
+    active: bool = True
+    visible: tuple[Seen, ...] = ()  # contact list (5.1)
+    land_units: tuple[str, ...] = ()  # GITM units seen from the port (5.3)
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """A frigate's sighting (5.2): approximate number, no identities."""
+
+    by: str  # the frigate
+    sea_area: str
+    place: Place
+    state: str
+    category: Category
+    estimate: int
+    port: str | None = None
+    tactical: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class IntelReport:
+    """Rule 5.4: ships that began the turn where the player's ships ended it,
+    as reported (possibly wrong in flag, class and number)."""
+
+    place: str  # sea area code or port name
+    state: str
+    category: Category
+    estimate: int
+    seen_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PortWatch:
+    """Rule 5.3: ships in a port reported from the shore to a naval minister,
+    by an off-GITM-map garrison (one turn late) or by land units."""
+
+    port: str
+    source: str  # "garrison" | "land units"
+    as_of_turn: int
+    ships: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ObservedEvent:
+    """An event of the turn as the player's ships saw it (3.11)."""
+
+    index: int  # 1-based position among the events this player saw
+    phase: Phase
+    kind: str
+    location: str
+    ships: tuple[str, ...]
+    seen_by: tuple[str, ...]  # the player's ships that saw it
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class AreaWind:
+    sea_area: str
+    direction: Direction  # blowing from
+    strength: WindStrength
+
+
+@dataclass(frozen=True, slots=True)
+class StateName:
+    code: str
+    nation: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerKnowledge:
+    campaign: str
+    player: str
+    player_name: str
+    state: str | None
+    naval_minister: bool
+    turn: int  # the turn just resolved; 0 for the starting positions (3.11)
+    next_turn: int  # the turn the positions are at the start of
+    ships: tuple[ShipReport, ...] = ()
+    lost: tuple[str, ...] = ()  # the player's ships gone during the turn
+    events: tuple[ObservedEvent, ...] = ()
+    sightings: tuple[Sighting, ...] = ()
+    intelligence: tuple[IntelReport, ...] = ()
+    port_watch: tuple[PortWatch, ...] = ()
+    winds: tuple[AreaWind, ...] = ()
+    states: tuple[StateName, ...] = ()
+    allies: tuple[str, ...] = ()  # states on the player's side (same or actively allied)
+    enemies: tuple[str, ...] = ()  # states at war with the player's
+    version: int = KNOWLEDGE_VERSION
+
+    @property
+    def initial(self) -> bool:
+        return self.turn == 0

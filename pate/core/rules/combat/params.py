@@ -1,0 +1,272 @@
+"""The combat constants of ``data/rules/combat.toml`` as typed, frozen values.
+
+Parsed once per combat phase or simulator run by :meth:`CombatRules.from_rules`;
+a missing or malformed entry raises :class:`RulesDataError` naming the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pate.core.rules.data import RuleData, RulesDataError
+from pate.core.world.geography import WindStrength
+from pate.core.world.ships import ShipType
+
+
+@dataclass(frozen=True, slots=True)
+class StrengthRules:
+    """Rule 7.7 and the mechanics page's strength list."""
+
+    marines_per_point: float
+    crew_threshold_pct: float
+    crew_penalty_per_pct: float
+    quality_pct_per_point: float
+    close_quality_multiplier: float
+    experience_range: tuple[float, float]
+    experience_close: tuple[float, float]
+    aim_hull_pct: float
+    windward_pct: float
+    closing_pct: float
+    hull_damage_pct: tuple[float, ...]
+    rigging_damage_pct: tuple[float, ...]
+    break_success_pct: float
+    break_failure_pct: float
+    run_past_pct: float
+    battery_per_defense: float
+    battery_damaged_pct: float
+
+
+@dataclass(frozen=True, slots=True)
+class EvasionRules:
+    windward_pct: float
+    leeward_pct: float
+    onshore_coastal_pct: float
+    quality_pct_per_point: float
+    wind_pct: Mapping[WindStrength, float]
+
+
+@dataclass(frozen=True, slots=True)
+class ClosingRules:
+    windward_pct: float
+    leeward_pct: float
+    quality_pct_per_point: float
+
+
+@dataclass(frozen=True, slots=True)
+class LineRules:
+    min_ships: int
+    lose_coordination_pct: float
+    lose_coordination_per_quality: float
+    break_through_pct: float
+    break_through_per_quality: float
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeRules:
+    luck_sigma: float
+    fire_range: float
+    fire_close: float
+    close_target_factor: float
+    winner_fire_factor: float
+    loser_fire_factor: float
+    hull_share_aim_hull: float
+    hull_share_aim_rigging: float
+    battery_hull_share: float
+    toughness: Mapping[ShipType, float]
+    crew_loss_per_hull: float
+    crew_loss_per_rigging: float
+    transport_safe_ratio: float
+    odds_exponent: float
+    odds_cap: float
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureRules:
+    base_range_pct: float
+    base_close_pct: float
+    per_hull_pct: float
+    per_rigging_pct: float
+    per_enemy_rigging_pct: float
+    run_past_pct: float
+    line_broken_pct: float
+    aim_rigging_pct: float
+    onshore_coastal_pct: float
+    min_pct: float
+    max_pct: float
+
+
+@dataclass(frozen=True, slots=True)
+class CombatRules:
+    base_strength: Mapping[ShipType, float]
+    max_crew: Mapping[ShipType, int]
+    max_marines: Mapping[ShipType, int]
+    strength: StrengthRules
+    evasion: EvasionRules
+    closing: ClosingRules
+    line: LineRules
+    outcome: OutcomeRules
+    capture: CaptureRules
+    experience_thresholds_pct: tuple[float, ...]
+    prize_crew_pct: int
+    battery_damaged_on_loss_pct: float
+    battery_damaged_on_win_pct: float
+
+    @classmethod
+    def from_rules(cls, rules: RuleData) -> CombatRules:
+        classes = rules.ship_classes
+        return cls.from_section(
+            rules.section("combat"),
+            base_strength={t: float(c.base_strength) for t, c in classes.items()},
+            max_crew={t: c.max_crew for t, c in classes.items()},
+            max_marines={t: c.max_marines for t, c in classes.items()},
+        )
+
+    @classmethod
+    def from_section(
+        cls,
+        section: Mapping[str, Any],
+        *,
+        base_strength: Mapping[ShipType, float],
+        max_crew: Mapping[ShipType, int],
+        max_marines: Mapping[ShipType, int],
+    ) -> CombatRules:
+        r = _Reader(section)
+        rules = cls(
+            base_strength=dict(base_strength),
+            max_crew=dict(max_crew),
+            max_marines=dict(max_marines),
+            strength=_strength(r),
+            evasion=EvasionRules(
+                windward_pct=r.num("evasion", "windward_pct"),
+                leeward_pct=r.num("evasion", "leeward_pct"),
+                onshore_coastal_pct=r.num("evasion", "onshore_coastal_pct"),
+                quality_pct_per_point=r.num("evasion", "quality_pct_per_point"),
+                wind_pct={w: r.num("evasion", "wind_pct", w.value) for w in WindStrength},
+            ),
+            closing=ClosingRules(
+                windward_pct=r.num("closing", "windward_pct"),
+                leeward_pct=r.num("closing", "leeward_pct"),
+                quality_pct_per_point=r.num("closing", "quality_pct_per_point"),
+            ),
+            line=LineRules(
+                min_ships=int(r.num("line", "min_ships")),
+                lose_coordination_pct=r.num("line", "lose_coordination_pct"),
+                lose_coordination_per_quality=r.num("line", "lose_coordination_per_quality"),
+                break_through_pct=r.num("line", "break_through_pct"),
+                break_through_per_quality=r.num("line", "break_through_per_quality"),
+            ),
+            outcome=_outcome(r),
+            capture=_capture(r),
+            experience_thresholds_pct=r.nums("experience", "gain_thresholds_pct"),
+            prize_crew_pct=int(r.num("prize", "crew_pct")),
+            battery_damaged_on_loss_pct=r.num("battery", "damaged_on_loss_pct"),
+            battery_damaged_on_win_pct=r.num("battery", "damaged_on_win_pct"),
+        )
+        if r.problems:
+            raise RulesDataError(r.problems)
+        return rules
+
+
+def _strength(r: _Reader) -> StrengthRules:
+    rng_a, rng_b = (*r.nums("strength", "experience_range"), 0.0, 0.0)[:2]
+    cls_a, cls_b = (*r.nums("strength", "experience_close"), 0.0, 0.0)[:2]
+    hull = r.nums("strength", "hull_damage_pct")
+    rigging = r.nums("strength", "rigging_damage_pct")
+    if len(hull) != 5:
+        r.problems.append("combat.strength.hull_damage_pct: needs 5 values (hull damage 0..4)")
+    if len(rigging) != 6:
+        r.problems.append("combat.strength.rigging_damage_pct: needs 6 values (rigging damage 0..5)")
+    return StrengthRules(
+        marines_per_point=r.num("strength", "marines_per_point"),
+        crew_threshold_pct=r.num("strength", "crew_threshold_pct"),
+        crew_penalty_per_pct=r.num("strength", "crew_penalty_per_pct"),
+        quality_pct_per_point=r.num("strength", "quality_pct_per_point"),
+        close_quality_multiplier=r.num("strength", "close_quality_multiplier"),
+        experience_range=(rng_a, rng_b),
+        experience_close=(cls_a, cls_b),
+        aim_hull_pct=r.num("strength", "aim_hull_pct"),
+        windward_pct=r.num("strength", "windward_pct"),
+        closing_pct=r.num("strength", "closing_pct"),
+        hull_damage_pct=hull,
+        rigging_damage_pct=rigging,
+        break_success_pct=r.num("strength", "break_success_pct"),
+        break_failure_pct=r.num("strength", "break_failure_pct"),
+        run_past_pct=r.num("strength", "run_past_pct"),
+        battery_per_defense=r.num("strength", "battery_per_defense"),
+        battery_damaged_pct=r.num("strength", "battery_damaged_pct"),
+    )
+
+
+def _outcome(r: _Reader) -> OutcomeRules:
+    return OutcomeRules(
+        luck_sigma=r.num("outcome", "luck_sigma"),
+        fire_range=r.num("outcome", "fire_range"),
+        fire_close=r.num("outcome", "fire_close"),
+        close_target_factor=r.num("outcome", "close_target_factor"),
+        winner_fire_factor=r.num("outcome", "winner_fire_factor"),
+        loser_fire_factor=r.num("outcome", "loser_fire_factor"),
+        hull_share_aim_hull=r.num("outcome", "hull_share_aim_hull"),
+        hull_share_aim_rigging=r.num("outcome", "hull_share_aim_rigging"),
+        battery_hull_share=r.num("outcome", "battery_hull_share"),
+        toughness={t: r.num("outcome", "toughness", t.value) for t in ShipType},
+        crew_loss_per_hull=r.num("outcome", "crew_loss_per_hull"),
+        crew_loss_per_rigging=r.num("outcome", "crew_loss_per_rigging"),
+        transport_safe_ratio=r.num("outcome", "transport_safe_ratio"),
+        odds_exponent=r.num("outcome", "odds_exponent"),
+        odds_cap=r.num("outcome", "odds_cap"),
+    )
+
+
+def _capture(r: _Reader) -> CaptureRules:
+    return CaptureRules(
+        base_range_pct=r.num("capture", "base_range_pct"),
+        base_close_pct=r.num("capture", "base_close_pct"),
+        per_hull_pct=r.num("capture", "per_hull_pct"),
+        per_rigging_pct=r.num("capture", "per_rigging_pct"),
+        per_enemy_rigging_pct=r.num("capture", "per_enemy_rigging_pct"),
+        run_past_pct=r.num("capture", "run_past_pct"),
+        line_broken_pct=r.num("capture", "line_broken_pct"),
+        aim_rigging_pct=r.num("capture", "aim_rigging_pct"),
+        onshore_coastal_pct=r.num("capture", "onshore_coastal_pct"),
+        min_pct=r.num("capture", "min_pct"),
+        max_pct=r.num("capture", "max_pct"),
+    )
+
+
+class _Reader:
+    """Reads numbers out of the nested section, collecting every problem."""
+
+    def __init__(self, section: Mapping[str, Any]) -> None:
+        self.section = section
+        self.problems: list[str] = []
+
+    def _get(self, path: tuple[str, ...]) -> Any:
+        node: Any = self.section
+        for key in path:
+            if not isinstance(node, Mapping) or key not in node:
+                self.problems.append(f"combat.{'.'.join(path)}: missing")
+                return None
+            node = node[key]
+        return node
+
+    def num(self, *path: str) -> float:
+        value = self._get(path)
+        if value is None:
+            return 0.0
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.problems.append(f"combat.{'.'.join(path)}: not a number")
+            return 0.0
+        return float(value)
+
+    def nums(self, *path: str) -> tuple[float, ...]:
+        value = self._get(path)
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) for v in value
+        ):
+            self.problems.append(f"combat.{'.'.join(path)}: not a list of numbers")
+            return ()
+        return tuple(float(v) for v in value)

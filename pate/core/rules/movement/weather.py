@@ -1,0 +1,159 @@
+"""Step four of rule 6.5: winds shift and storms strike (3.8, lost section 8).
+
+The dice for a ship's storm come from a stream forked by sea area and ship
+id, so one ship's fate never depends on who else was caught.
+"""
+
+from __future__ import annotations
+
+from pate.core.rng import Rng
+from pate.core.rules.data import RuleData
+from pate.core.rules.movement.board import Board
+from pate.core.rules.storms import blow, damage, strikes
+from pate.core.rules.winds import describe_wind, onshore, shift_winds
+from pate.core.world.geography import Port
+from pate.core.world.ships import AtSea, InPort, Ship, contact_key
+
+
+def weather_step(board: Board, rules: RuleData, rng: Rng) -> None:
+    old = board.winds
+    board.winds = shift_winds(board.map, rules, old, rng.fork("shift"))
+    for area in sorted(board.winds):
+        if area not in board.map.sea_areas:
+            continue
+        seen = _everyone(board, area)
+        if board.winds[area] != old.get(area) and seen:
+            board.emit(
+                "wind_shifted",
+                (),
+                area,
+                seen,
+                area=area,
+                before=describe_wind(old.get(area)),
+                after=describe_wind(board.winds[area]),
+            )
+        if strikes(board.winds[area], board.storm_rules, rng.fork("storm", area)):
+            board.storms.add(area)
+            storm(board, area, rng.fork("storm-ships", area))
+
+
+def _everyone(board: Board, area: str) -> list[str]:
+    """Ships at sea in the area and in the ports connected to it."""
+    ids = [s.id for ships in board.sea_area_ships(area).values() for s in ships]
+    for port in board.map.connected_ports(area):
+        ids.extend(board.witnesses_at(board.port_key(port)))
+    return ids
+
+
+def storm(board: Board, area: str, rng: Rng) -> None:
+    """A storm strikes the sea area and the coastal waters of its ports."""
+    wind = board.winds[area]
+    at_sea = [s for ships in board.sea_area_ships(area).values() for s in ships]
+    coastal: list[tuple[Port, Ship]] = []
+    for name in board.map.connected_ports(area):
+        port = board.map.ports[name]
+        coastal += [
+            (port, s)
+            for s in board.here(board.port_key(name))
+            if isinstance(s.location, InPort) and not s.location.harbor
+        ]
+    caught = sorted([s.id for s in at_sea] + [s.id for _, s in coastal])
+    if caught:
+        board.emit("storm", caught, area, (), area=area, wind=describe_wind(wind))
+    for ship in sorted(at_sea, key=lambda s: s.id):
+        if _batter(board, ship, False, rng.fork(ship.id)):
+            _scatter(board, ship.id, area, rng.fork(ship.id, "scatter"))
+    for port, ship in sorted(coastal, key=lambda p: p[1].id):
+        lee = onshore(port, wind)
+        if _batter(board, ship, lee, rng.fork(ship.id)):
+            _drive(board, ship.id, port, area, lee=lee, rng=rng.fork(ship.id, "drive"))
+
+
+def _batter(board: Board, ship: Ship, lee: bool, rng: Rng) -> bool:
+    """Damage from the storm; returns whether the ship is still afloat."""
+    wind = board.wind_at(ship.location)
+    hit = blow(ship, wind, lee, board.storm_rules, rng)
+    witnesses = board.witnesses_at(contact_key(ship.location), (ship.id,))
+    if hit.foundered:
+        board.sink(ship.id)
+        board.emit("foundered", (ship.id,), ship.location, witnesses, roll=hit.roll)
+        return False
+    if not (hit.rigging or hit.hull):
+        return True
+    after, sank = damage(ship, hit.rigging, hit.hull)
+    board.update(after)
+    board.emit(
+        "storm_damage",
+        (ship.id,),
+        ship.location,
+        witnesses,
+        rigging=hit.rigging,
+        hull=hit.hull,
+        roll=hit.roll,
+        total_rigging=after.rigging,
+        total_hull=after.hull,
+    )
+    if sank:
+        board.sink(ship.id)
+        board.emit("foundered", (ship.id,), ship.location, witnesses, roll=hit.roll)
+        return False
+    return True
+
+
+def _scatter(board: Board, sid: str, area: str, rng: Rng) -> None:
+    """At sea a ship may be blown to another tactical area, out of contact."""
+    if rng.below(100) >= board.storm_rules.scatter_at_sea:
+        return
+    ship = board.ships[sid]
+    assert isinstance(ship.location, AtSea)
+    others = [
+        t for t in range(1, board.map.sea_areas[area].tactical_areas + 1) if t != ship.location.tactical
+    ]
+    if not others:
+        return
+    witnesses = board.witnesses_at(contact_key(ship.location), (sid,))
+    to = rng.choice(others)
+    board.emit("scattered", (sid,), ship.location, witnesses, to_tactical=to)
+    _relocate(board, sid, AtSea(area, to))
+
+
+def _drive(board: Board, sid: str, port: Port, area: str, *, lee: bool, rng: Rng) -> None:
+    """Coastal waters: blown out to sea, or on a lee shore driven in: into a
+    friendly harbor, or ashore under a hostile port."""
+    ship = board.ships[sid]
+    witnesses = board.witnesses_at(contact_key(ship.location), (sid,))
+    roll = rng.below(100)
+    if not lee:
+        if roll < board.storm_rules.blown_out:
+            to = 1 + rng.below(board.map.sea_areas[area].tactical_areas)
+            board.emit("blown_out_to_sea", (sid,), ship.location, witnesses, to=area, to_tactical=to)
+            _relocate(board, sid, AtSea(area, to))
+        return
+    if roll >= board.storm_rules.driven:
+        return
+    controller = (
+        board.world.ports[port.name].controller if port.name in board.world.ports else port.controller
+    )
+    if not board.hostile(controller, ship.state):
+        board.emit("driven_into_port", (sid,), ship.location, witnesses, port=port.name)
+        _relocate(board, sid, InPort(port.name, True))
+        return
+    after, sank = damage(ship, 0, board.storm_rules.ashore_hull)
+    board.update(after)
+    board.emit(
+        "driven_ashore",
+        (sid,),
+        ship.location,
+        witnesses,
+        hull=board.storm_rules.ashore_hull,
+        total_hull=after.hull,
+    )
+    if sank:
+        board.sink(sid)
+        board.emit("foundered", (sid,), ship.location, witnesses, ashore=True)
+
+
+def _relocate(board: Board, sid: str, loc: AtSea | InPort) -> None:
+    """Storm-moved ships take a new station at the leeward end (6.9)."""
+    present = board.at_location(loc, (sid,))
+    board.put(sid, loc, max((s.station for s in present), default=-1) + 1)

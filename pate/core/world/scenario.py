@@ -1,0 +1,327 @@
+"""Scenarios: the start of a campaign (``data/scenarios/*.toml``).
+
+A scenario names the states and their relations, the players and their roles,
+every ship and transport group with its attributes and location (rules 2.2,
+2.4), the ports' stores and garrisons, the campaign seed and its turns.  The
+format is documented and versioned in ``docs/formats/scenario.md``.
+
+:func:`parse_scenario` either returns a :class:`Scenario` or raises a
+:class:`~pate.core.world.fields.DataError` listing every problem by its path in
+the file; a scenario that validates always loads.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pate.core.rules.data import RuleData
+from pate.core.world.diplomacy import Diplomacy, State
+from pate.core.world.fields import DataError, Problems, Table, join
+from pate.core.world.geography import WorldMap
+from pate.core.world.nations import Nations
+from pate.core.world.scenario_ships import (
+    DEFAULT_KEYS,
+    SQUADRON_KEYS,
+    FleetContext,
+    check_fleet,
+    quality_labels,
+    read_ship,
+)
+from pate.core.world.ships import Ship
+from pate.core.world.state import Player, PortState, Role, TurnKind, WorldState
+
+FORMAT = 1  # version of the scenario file format (docs/formats/scenario.md)
+MAX_TURNS = 99
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+STATE_CODE = re.compile(r"^[A-Z]{2}$")
+
+_TOP_KEYS = ("scenario", "states", "diplomacy", "players", "ports", "ship_defaults", "ships", "squadrons")
+_HEADER_KEYS = ("format", "name", "title", "version", "description", "seed", "turns", "turn", "turn_kinds")
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    name: str
+    version: str
+    description: str
+    world: WorldState  # at its first turn; winds are drawn when a campaign is created
+    passwords: dict[str, str] = field(default_factory=dict)  # demo passwords by player id (plaintext)
+    title: str = ""
+    format: int = FORMAT
+
+
+def parse_scenario(
+    raw: Mapping[str, Any],
+    world_map: WorldMap,
+    rules: RuleData,
+    nations: Nations | None = None,
+) -> Scenario:
+    """The scenario in ``raw`` (a parsed TOML file) on ``world_map``.
+
+    ``nations`` supplies the states every scenario knows (``data/nations.toml``);
+    without it, the scenario's ``[states]`` table must define them all.
+    """
+    problems = Problems()
+    top = Table(raw, "", problems)
+    top.check_keys(_TOP_KEYS)
+    header = _read_header(top)
+    states = _read_states(top, nations)
+    diplomacy = _read_diplomacy(top, states)
+    players, passwords = _read_players(top, states)
+    ports = _read_ports(top, world_map, states)
+    turn = header.get("turn", 1) if isinstance(header.get("turn"), int) else 1
+    ctx = FleetContext(
+        world_map=world_map,
+        rules=rules,
+        states=frozenset(states),
+        turn=turn,
+        defaults=_read_defaults(top),
+        nations=nations,
+    )
+    ships, declared = _read_ships(top, ctx, players)
+    check_fleet(ships, declared, players, ports, ctx, problems=problems)
+    problems.raise_if_any()
+    assert diplomacy is not None
+    kinds: tuple[TurnKind, ...] = header["turn_kinds"]
+    world = WorldState(
+        campaign=header["name"],
+        turn=turn,
+        turns=header["turns"],
+        seed=header["seed"],
+        kind=kinds[turn - 1] if kinds else TurnKind.CAMPAIGN,
+        diplomacy=diplomacy,
+        players=players,
+        ships={sid: ship for sid, (_, ship) in sorted(ships.items())},
+        ports=ports,
+        winds={},
+        turn_kinds=kinds,
+    )
+    return Scenario(
+        name=header["name"],
+        version=header["version"],
+        description=header["description"],
+        title=header["title"],
+        world=world,
+        passwords=passwords,
+    )
+
+
+def _read_header(top: Table) -> dict[str, Any]:
+    t = top.table("scenario", required=True)
+    if t is None:
+        return {"turn_kinds": ()}
+    t.check_keys(_HEADER_KEYS)
+    fmt = t.int_("format")
+    if fmt is not None and fmt != FORMAT:
+        t.problems.add(t.where("format"), f"format {fmt} is not supported (this version reads {FORMAT})")
+    name = t.str_("name")
+    if name and not NAME.match(name):
+        t.problems.add(t.where("name"), "use lower-case letters, digits, '-' and '_'")
+    turns = t.int_("turns", 15, lo=1, hi=MAX_TURNS)  # rule 3.1: 15 turns
+    kinds: list[TurnKind] = []
+    items = t.str_list("turn_kinds")
+    for path, kind in items:
+        if kind in TurnKind._value2member_map_:
+            kinds.append(TurnKind(kind))
+        else:
+            t.problems.add(path, f"{kind!r} is not one of: campaign, peace")
+    if items and turns is not None and len(items) != turns:
+        t.problems.add(t.where("turn_kinds"), f"{len(items)} turn kinds for {turns} turns")
+    return {
+        "name": name,
+        "title": t.str_("title", name or ""),
+        "version": t.str_("version", "1"),
+        "description": t.str_("description", ""),
+        "seed": t.int_("seed", lo=0, hi=2**63 - 1),
+        "turns": turns,
+        "turn": t.int_("turn", 1, lo=1, hi=turns or MAX_TURNS),
+        "turn_kinds": tuple(kinds),
+    }
+
+
+def _read_states(top: Table, nations: Nations | None) -> dict[str, State]:
+    """Every state of ``data/nations.toml``, plus or overridden by ``[states]``."""
+    states: dict[str, State] = dict(nations.states) if nations else {}
+    for code, t in top.tables("states"):
+        t.check_keys(("nation", "name"))
+        if not STATE_CODE.match(code):
+            t.problems.add(t.path, "a state code is two capital letters (rule 2.2)")
+            continue
+        known = states.get(code)
+        nation = t.str_("nation", known.nation if known else None)
+        name = t.str_("name", known.name if known else None)
+        if nations and nation and nation not in nations.nations:
+            t.problems.add(t.where("nation"), f"unknown nation {nation!r}")
+        elif nation and name:
+            states[code] = State(code=code, nation=nation, name=name)
+    return dict(sorted(states.items()))
+
+
+def _read_diplomacy(top: Table, states: Mapping[str, State]) -> Diplomacy | None:
+    t = top.table("diplomacy")
+    pairs: dict[str, list[tuple[str, str]]] = {"wars": [], "alliances": []}
+    if t is not None:
+        t.check_keys(tuple(pairs))
+        for key, out in pairs.items():
+            for path, pair in _pairs(t, key):
+                bad = [s for s in pair if s not in states]
+                if bad:
+                    t.problems.add(path, f"unknown state {bad[0]!r}")
+                elif pair[0] == pair[1]:
+                    t.problems.add(path, "a state cannot be at war or allied with itself")
+                else:
+                    out.append(pair)
+        both = {frozenset(p) for p in pairs["wars"]} & {frozenset(p) for p in pairs["alliances"]}
+        for pair_set in sorted(both, key=sorted):
+            t.problems.add(
+                t.where("alliances"), f"{' and '.join(sorted(pair_set))} are both at war and allied"
+            )
+    return Diplomacy.build(dict(states), wars=pairs["wars"], alliances=pairs["alliances"])
+
+
+def _pairs(t: Table, key: str) -> list[tuple[str, tuple[str, str]]]:
+    value = t.data.get(key, [])
+    if not isinstance(value, list):
+        t.problems.add(t.where(key), "expected an array of [state, state] pairs")
+        return []
+    out: list[tuple[str, tuple[str, str]]] = []
+    for i, item in enumerate(value):
+        path = join(t.where(key), i)
+        if isinstance(item, list) and len(item) == 2 and all(isinstance(s, str) for s in item):
+            out.append((path, (item[0], item[1])))
+        else:
+            t.problems.add(path, 'expected a pair of state codes, e.g. ["BR", "FR"]')
+    return out
+
+
+def _read_players(top: Table, states: Mapping[str, State]) -> tuple[dict[str, Player], dict[str, str]]:
+    players: dict[str, Player] = {}
+    passwords: dict[str, str] = {}
+    ministers: dict[str, str] = {}
+    for pid, t in top.tables("players"):
+        t.check_keys(("name", "state", "roles", "password"))
+        name = t.str_("name")
+        state = t.opt_str("state")
+        if state is not None and state not in states:
+            t.problems.add(t.where("state"), f"unknown state {state!r}")
+        roles: set[Role] = set()
+        for path, role in t.str_list("roles", required=True):
+            if role in Role._value2member_map_:
+                roles.add(Role(role))
+            else:
+                t.problems.add(path, f"{role!r} is not one of: {', '.join(r.value for r in Role)}")
+        if state is None and roles - {Role.ADMIN}:
+            t.problems.add(t.where("state"), "a player who is not only an admin needs a state")
+        if Role.NAVAL_MINISTER in roles and state:
+            if state in ministers:
+                t.problems.add(
+                    t.where("roles"), f"{state} already has a naval minister: {ministers[state]!r}"
+                )
+            ministers[state] = pid
+        password = t.opt_str("password")
+        if name and roles:
+            players[pid] = Player(id=pid, name=name, state=state, roles=frozenset(roles))
+            if password:
+                passwords[pid] = password
+    return dict(sorted(players.items())), passwords
+
+
+def _read_ports(top: Table, wmap: WorldMap, states: Mapping[str, State]) -> dict[str, PortState]:
+    """Every port of the map, with the scenario's changes (controller, stores, garrison)."""
+    ports = {
+        name: PortState(name=name, controller=p.controller, stores=p.stores) for name, p in wmap.ports.items()
+    }
+    for name, t in top.tables("ports"):
+        t.check_keys(("controller", "stores", "garrison", "battery_damaged", "building"))
+        port = wmap.ports.get(name)
+        if port is None:
+            t.problems.add(t.path, f"unknown port {name!r}")
+            continue
+        controller = t.str_("controller", port.controller, choices=states)
+        stores = t.int_("stores", port.stores, lo=0)
+        building = t.int_("building", 0, lo=0, hi=port.yard)
+        damaged = t.bool_("battery_damaged", False)
+        garrison = tuple(u for _, u in t.str_list("garrison"))
+        if controller and stores is not None and building is not None and damaged is not None:
+            ports[name] = PortState(
+                name=name,
+                controller=controller,
+                stores=stores,
+                battery_damaged=damaged,
+                building=building,
+                garrison=garrison,
+            )
+    return ports
+
+
+def _read_defaults(top: Table) -> dict[str, object]:
+    t = top.table("ship_defaults")
+    if t is None:
+        return {}
+    t.check_keys(DEFAULT_KEYS)
+    t.str_("quality", "Average", choices=quality_labels())
+    for key in ("experience", "morale", "stores"):
+        t.int_(key, 0, lo=0)
+    return dict(t.data)
+
+
+def _read_ships(
+    top: Table, ctx: FleetContext, players: Mapping[str, Player]
+) -> tuple[dict[str, tuple[str, Ship]], frozenset[str]]:
+    """Valid ships by id, each with its path, and every id declared (valid or
+    not).  A ship without a commander gets its state's naval minister (the
+    original game's default)."""
+    ministers = {p.state: p.id for p in players.values() if Role.NAVAL_MINISTER in p.roles}
+    ships: dict[str, tuple[str, Ship]] = {}
+    first_path: dict[str, str] = {}
+    for t in _ship_tables(top):
+        sid = t.data.get("id")
+        if isinstance(sid, str):
+            if sid in first_path:
+                t.problems.add(t.where("id"), f"{sid} already defined at {first_path[sid]}")
+                continue
+            first_path[sid] = t.path
+        ship = read_ship(t, ctx)
+        if ship is None:
+            continue
+        if ship.commander is None and ship.state in ministers and "commander" not in t:
+            ship = _with_commander(ship, ministers[ship.state])
+        ships[ship.id] = (t.path, ship)
+    return ships, frozenset(first_path)
+
+
+def _ship_tables(top: Table) -> list[Table]:
+    """The ``[[ships]]`` entries, then the ships of each ``[[squadrons]]`` entry
+    with the squadron's keys as defaults (``attach = true``: every ship is
+    attached to the squadron's first ship, rule 4.4)."""
+    out = [t for _, t in top.array_of_tables("ships")]
+    for _, sq in top.array_of_tables("squadrons"):
+        sq.check_keys((*SQUADRON_KEYS, "attach", "ships"))
+        attach = sq.bool_("attach", False)
+        shared = {k: v for k, v in sq.data.items() if k in SQUADRON_KEYS}
+        origins = {k: sq.where(k) for k in shared}
+        members = list(sq.array_of_tables("ships"))
+        if not members:
+            sq.problems.add(sq.where("ships"), "a squadron needs at least one ship")
+        lead = members[0][1].data.get("id") if members else None
+        for j, (_, t) in enumerate(members):
+            data = {**shared, **t.data}
+            if attach and j > 0 and "attached_to" not in t.data and isinstance(lead, str):
+                data["attached_to"] = lead
+                origins_j = {**origins, "attached_to": sq.where("attach")}
+            else:
+                origins_j = origins
+            out.append(
+                Table(data, t.path, t.problems, {k: p for k, p in origins_j.items() if k not in t.data})
+            )
+    return out
+
+
+def _with_commander(ship: Ship, pid: str) -> Ship:
+    return replace(ship, commander=pid)
+
+
+__all__ = ["FORMAT", "DataError", "Scenario", "parse_scenario"]

@@ -1,0 +1,33 @@
+"""The stages after resolution: what each player knows, and their reports."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from pate.core.codec import canonical_json, to_plain
+from pate.core.events import Event
+from pate.core.intel.knowledge import knowledge_for
+from pate.core.rules.context import TurnContext
+from pate.core.world.state import WorldState
+from pate.reports import render_reports
+
+REPORT_FORMATS = ("json", "text", "html")
+
+
+def all_knowledge(
+    ctx: TurnContext, before: WorldState, after: WorldState, events: Sequence[Event]
+) -> dict[str, str]:
+    """Canonical JSON of each player's knowledge of the turn (rules 3.11, 5)."""
+    out: dict[str, str] = {}
+    for player in sorted(after.players):
+        knowledge = knowledge_for(player, before, after, events, ctx.map, ctx.rules)
+        out[player] = canonical_json(to_plain(knowledge))
+    return out
+
+
+def reports_for(ctx: TurnContext, knowledge_json: str) -> dict[str, str]:
+    """Every format of one player's reports, from their knowledge alone, so a
+    report can never show what the player did not learn."""
+    rendered = render_reports(json.loads(knowledge_json), ctx.map)
+    return {"json": knowledge_json, **rendered}

@@ -1,0 +1,82 @@
+"""``pate campaign simulate``: a whole campaign in one process.
+
+The same functions the services run, stage by stage, without the bus and the
+database: start the campaign, then for each turn take the orders, resolve,
+work out each player's knowledge and render their reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from pate.core.campaign import resolve_submitted, start_campaign
+from pate.core.events import Event
+from pate.core.orders.effective import Author, SubmittedOrder
+from pate.core.orders.model import ShipOrder
+from pate.core.orders.validate import Actor, Refusal, validate_order
+from pate.core.rules.context import TurnContext
+from pate.core.world.state import Role, WorldState
+from pate.engine.pipeline import all_knowledge, reports_for
+
+ENGINE_ACTOR = Actor(player="engine", state=None, roles=frozenset({Role.ADMIN}))
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOutput:
+    turn: int  # 0 = the start of the campaign
+    world: WorldState  # at the start of the next turn
+    events: tuple[Event, ...]
+    knowledge: dict[str, str]  # player -> canonical JSON
+    reports: dict[str, dict[str, str]]  # player -> format -> body
+
+
+class OrdersRefusedError(ValueError):
+    def __init__(self, turn: int, refusals: list[Refusal]) -> None:
+        lines = [f"turn {turn}: {r.field}: {r.message} (rule {r.rule})" for r in refusals]
+        super().__init__("\n".join(lines))
+        self.refusals = refusals
+
+
+def check_orders(ctx: TurnContext, world: WorldState, orders: Sequence[ShipOrder]) -> list[Refusal]:
+    out: list[Refusal] = []
+    for i, order in enumerate(orders):
+        for r in validate_order(order, ENGINE_ACTOR, world, ctx.map, ctx.rules):
+            out.append(Refusal(f"{order.ship_id or f'orders[{i}]'}.{r.field}", r.rule, r.message, r.code))
+    return out
+
+
+def simulate(
+    ctx: TurnContext,
+    world: WorldState,
+    *,
+    campaign: str,
+    seed: int,
+    turns: int,
+    orders: Mapping[int, Sequence[ShipOrder]],
+    render: bool = True,
+) -> Iterator[TurnOutput]:
+    world = start_campaign(ctx, world, campaign, seed, turns)
+    yield _outputs(ctx, 0, world, world, (), render)
+    for turn in range(1, turns + 1):
+        given = list(orders.get(turn, ()))
+        refusals = check_orders(ctx, world, given)
+        if refusals:
+            raise OrdersRefusedError(turn, refusals)
+        submitted = [SubmittedOrder(o, Author.COMMANDER, i) for i, o in enumerate(given)]
+        result = resolve_submitted(ctx, world, submitted).result
+        yield _outputs(ctx, turn, world, result.state, result.events, render)
+        world = result.state
+
+
+def _outputs(
+    ctx: TurnContext,
+    turn: int,
+    before: WorldState,
+    after: WorldState,
+    events: tuple[Event, ...],
+    render: bool,
+) -> TurnOutput:
+    knowledge = all_knowledge(ctx, before, after, events) if render else {}
+    reports = {p: reports_for(ctx, k) for p, k in knowledge.items()} if render else {}
+    return TurnOutput(turn=turn, world=after, events=events, knowledge=knowledge, reports=reports)

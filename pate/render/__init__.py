@@ -1,0 +1,1 @@
+"""Drawing the world for reports and tools (pure functions returning text)."""

@@ -1,0 +1,147 @@
+"""What a sea area map shows (rules 1.6, 5.1, 5.2): the area, its wind, its
+neighbours and ports, and ship icons wherever the player's ships are, are in
+contact with others, or a frigate sighted enemies.  Built from the knowledge
+alone; the text and SVG renderers both draw from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pate.core.intel.model import PlayerKnowledge
+from pate.core.rules.detection import Bearing, Category, Place, category_of, ship_sort_key
+from pate.core.world.geography import Direction, WorldMap
+from pate.core.world.ships import AtSea, InPort, Location, ShipType
+from pate.reports.words import (
+    CATEGORY_PLURAL,
+    CATEGORY_SINGULAR,
+    PLACE_PHRASE,
+    adjective,
+    area_name,
+    ids_text,
+    map_area,
+    wind_text,
+)
+
+
+@dataclass(slots=True)
+class Icon:
+    state: str
+    category: Category
+    side: str  # "own", "allied", "enemy" or "neutral"
+    ids: list[str] = field(default_factory=list)  # known identities (5.1)
+    estimate: int | None = None  # a frigate's approximate number (5.2)
+    scouted_by: str | None = None
+    bearing: Bearing | None = None
+
+
+@dataclass(slots=True)
+class Spot:
+    key: str
+    place: Place
+    tactical: int | None = None
+    port: str | None = None
+    icons: list[Icon] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class AreaPicture:
+    code: str
+    name: str
+    wind: str | None
+    neighbours: dict[Direction, list[str]]
+    ports: list[tuple[str, Direction]]  # connected ports and their exits
+    spots: list[Spot]
+
+
+def spot_key(place: Place, tactical: int | None, port: str | None) -> str:
+    return f"sea:{tactical}" if place is Place.SEA else f"{place.value}:{port}"
+
+
+def _spot_of(loc: Location) -> tuple[Place, int | None, str | None]:
+    if isinstance(loc, AtSea):
+        return Place.SEA, loc.tactical, None
+    assert isinstance(loc, InPort)
+    return (Place.HARBOR if loc.harbor else Place.COASTAL), None, loc.port
+
+
+def areas_shown(k: PlayerKnowledge, world_map: WorldMap) -> list[str]:
+    """The sea areas with a map in the position report: those where the
+    player has active ships (3.11), in code order."""
+    return sorted({a for r in k.ships if r.active and (a := map_area(world_map, r.location)) is not None})
+
+
+def area_picture(k: PlayerKnowledge, world_map: WorldMap, code: str) -> AreaPicture:
+    spots: dict[str, Spot] = {}
+    own = {r.id for r in k.ships}
+
+    def add(
+        where: tuple[Place, int | None, str | None], sid: str, state: str, type_: ShipType, side: str
+    ) -> Icon:
+        place, tactical, port = where
+        key = spot_key(place, tactical, port)
+        spot = spots.setdefault(key, Spot(key, place, tactical, port))
+        cat = category_of(type_)
+        for icon in spot.icons:
+            if icon.state == state and icon.category is cat and icon.side == side and icon.estimate is None:
+                if sid not in icon.ids:
+                    icon.ids.append(sid)
+                return icon
+        icon = Icon(state, cat, side, [sid])
+        spot.icons.append(icon)
+        return icon
+
+    for r in k.ships:
+        if not r.active or map_area(world_map, r.location) != code:
+            continue
+        place, tactical, port = _spot_of(r.location)
+        add((place, tactical, port), r.id, r.state, r.type, "own")
+        for s in r.visible:
+            s_place = s.place if port is not None else Place.SEA
+            icon = add(
+                (s_place, tactical, port), s.id, s.state, s.type, "own" if s.id in own else s.side.value
+            )
+            icon.bearing = icon.bearing or s.bearing
+    for sg in k.sightings:
+        if sg.sea_area != code:
+            continue
+        key = spot_key(sg.place, sg.tactical, sg.port)
+        spot = spots.setdefault(key, Spot(key, sg.place, sg.tactical, sg.port))
+        if not any(i.state == sg.state and i.category is sg.category and i.ids for i in spot.icons):
+            spot.icons.append(Icon(sg.state, sg.category, "enemy", estimate=sg.estimate, scouted_by=sg.by))
+    area = world_map.sea_areas.get(code)
+    neighbours = {
+        d: [area_name(world_map, c) for c in (area.neighbours_in(d) if area else ())] for d in Direction
+    }
+    ports = [(p, world_map.ports[p].exit) for p in world_map.connected_ports(code)]
+    for spot in spots.values():
+        for icon in spot.icons:
+            icon.ids.sort(key=ship_sort_key)
+    order = {Place.SEA: 0, Place.COASTAL: 1, Place.HARBOR: 2, Place.ATLANTIC: 3}
+    return AreaPicture(
+        code=code,
+        name=area_name(world_map, code),
+        wind=wind_text(k, code),
+        neighbours=neighbours,
+        ports=ports,
+        spots=sorted(spots.values(), key=lambda s: (s.port or "", order[s.place], s.tactical or 0)),
+    )
+
+
+def spot_title(spot: Spot) -> str:
+    if spot.place is Place.SEA:
+        return f"Tactical area {spot.tactical}"
+    return f"{spot.port} harbor" if spot.place is Place.HARBOR else f"Off {spot.port}"
+
+
+def icon_caption(k: PlayerKnowledge, icon: Icon, place: Place) -> str:
+    """Rule 1.6 sample: "French frigates at sea"; a frigate's sighting gives
+    an approximate number and no identities (5.2)."""
+    where = PLACE_PHRASE[place]
+    if icon.estimate is not None:
+        n = icon.estimate
+        noun = CATEGORY_SINGULAR[icon.category] if n == 1 else CATEGORY_PLURAL[icon.category]
+        return f"about {n} {adjective(k, icon.state)} {noun} {where} (sighted by {icon.scouted_by})"
+    text = f"{adjective(k, icon.state)} {CATEGORY_PLURAL[icon.category]} {where}"
+    if icon.bearing is not None and icon.side == "enemy":
+        text += f" to {icon.bearing.value}"
+    return f"{text}: {ids_text(icon.ids)}"

@@ -1,0 +1,165 @@
+"""The words of the reports: places, flags, ship classes and contact phrases,
+in the style of the rule book's samples (rules 1.6, 2.3, 2.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pate.core.intel.model import PlayerKnowledge, ShipReport
+from pate.core.rules.detection import Bearing, Category, Place, Seen, Side, ship_sort_key
+from pate.core.world.geography import WorldMap
+from pate.core.world.ships import AtSea, InAtlantic, InPort, Location, ShipType, parse_ship_id
+
+# Adjectives of the NWOL states' flags; a state not listed is named as itself.
+ADJECTIVES = {
+    "AU": "Austrian",
+    "BF": "Bourbon French",
+    "BR": "British",
+    "DE": "Danish",
+    "DK": "Danish",
+    "FR": "French",
+    "GE": "German",
+    "HO": "Dutch",
+    "IT": "Italian",
+    "NE": "Neapolitan",
+    "PO": "Portuguese",
+    "PL": "Polish",
+    "PR": "Prussian",
+    "RU": "Russian",
+    "SP": "Spanish",
+    "SW": "Swedish",
+    "TU": "Ottoman",
+    "US": "American",
+}
+
+CATEGORY_PLURAL = {
+    Category.LINE: "ships of the line",
+    Category.FRIGATES: "frigates",
+    Category.TRANSPORTS: "transport groups",
+}
+CATEGORY_SINGULAR = {
+    Category.LINE: "ship of the line",
+    Category.FRIGATES: "frigate",
+    Category.TRANSPORTS: "transport group",
+}
+TYPE_WORDS = {
+    ShipType.FL: ("flagship", "flagships"),
+    ShipType.SL: ("ship of the line", "ships of the line"),
+    ShipType.FR: ("frigate", "frigates"),
+    ShipType.TR: ("transport group", "transport groups"),
+}
+PLACE_PHRASE = {
+    Place.SEA: "at sea",
+    Place.HARBOR: "in harbor",
+    Place.COASTAL: "in coastal waters",
+    Place.ATLANTIC: "",
+}
+SIDE_HEADING = {Side.ALLIED: "Allied ships", Side.ENEMY: "Enemy ships", Side.NEUTRAL: "Other ships"}
+
+
+def adjective(k: PlayerKnowledge, state: str) -> str:
+    if state in ADJECTIVES:
+        return ADJECTIVES[state]
+    for s in k.states:
+        if s.code == state:
+            return s.name
+    return state
+
+
+def state_name(k: PlayerKnowledge, state: str | None) -> str:
+    for s in k.states:
+        if s.code == state:
+            return s.name
+    return state or "no state"
+
+
+def area_name(world_map: WorldMap, code: str) -> str:
+    area = world_map.sea_areas.get(code)
+    return area.name if area else code
+
+
+def place_title(world_map: WorldMap, place: str) -> str:
+    """A sea area code or a port name, as a reader wants it."""
+    if place in world_map.sea_areas:
+        return f"the {area_name(world_map, place)}"
+    return place
+
+
+def location_text(world_map: WorldMap, loc: Location) -> str:
+    """Rule 2.3 sample: "Off Martinique"; 2.4: "Atlantic Ocean (sailing to ...)"."""
+    if isinstance(loc, AtSea):
+        return f"{area_name(world_map, loc.area)} ({loc.area})"
+    if isinstance(loc, InPort):
+        return f"{loc.port} harbor" if loc.harbor else f"Off {loc.port}"
+    assert isinstance(loc, InAtlantic)
+    return f"Atlantic Ocean (sailing to {area_name(world_map, loc.destination)})"
+
+
+def map_area(world_map: WorldMap, loc: Location) -> str | None:
+    """The sea area whose map shows this location (ports: their connected one)."""
+    if isinstance(loc, AtSea):
+        return loc.area
+    if isinstance(loc, InPort) and loc.port in world_map.ports:
+        return world_map.ports[loc.port].sea_area
+    return None
+
+
+def ids_text(ids: Iterable[str]) -> str:
+    return ", ".join(sorted(ids, key=ship_sort_key))
+
+
+def count_text(n: int, category: Category, *, about: bool = False) -> str:
+    noun = CATEGORY_SINGULAR[category] if n == 1 else CATEGORY_PLURAL[category]
+    return f"{'about ' if about else ''}{n} {noun}"
+
+
+def fleet_text(ids: Iterable[str]) -> str:
+    """How a squadron looks to an observer: counts by type (3.11 "strength")."""
+    counts: dict[ShipType, int] = {}
+    for sid in ids:
+        parsed = parse_ship_id(sid)
+        if parsed:
+            counts[parsed[2]] = counts.get(parsed[2], 0) + 1
+    parts = [
+        f"{n} {TYPE_WORDS[t][n != 1]}"
+        for t, n in sorted(counts.items(), key=lambda kv: list(ShipType).index(kv[0]))
+    ]
+    return ", ".join(parts) if parts else "no ships"
+
+
+def seen_phrase(seen: Seen) -> str:
+    phrase = PLACE_PHRASE[seen.place]
+    if seen.bearing is Bearing.WINDWARD:
+        phrase += " to windward"
+    elif seen.bearing is Bearing.LEEWARD:
+        phrase += " to leeward"
+    return phrase.strip()
+
+
+def visible_text(report: ShipReport) -> str:
+    """Rule 2.3 sample: "Allied ships: FR1FL, FR6SL at sea Enemy ships: ..."."""
+    parts: list[str] = []
+    for side in (Side.ALLIED, Side.ENEMY, Side.NEUTRAL):
+        seen = [s for s in report.visible if s.side is side]
+        if not seen:
+            continue
+        by_phrase: dict[str, list[str]] = {}
+        for s in seen:
+            by_phrase.setdefault(seen_phrase(s), []).append(s.id)
+        groups = [f"{ids_text(ids)} {phrase}".strip() for phrase, ids in by_phrase.items()]
+        parts.append(f"{SIDE_HEADING[side]}: {'; '.join(groups)}")
+    return " ".join(parts)
+
+
+def report_title(report: ShipReport) -> str:
+    if report.type is ShipType.TR:
+        return f"Transport Group Report - {report.id}"
+    return f"Ship Report - {report.name} ({report.id})"
+
+
+def wind_text(k: PlayerKnowledge, area: str) -> str | None:
+    """Rule 1.6 sample: "Winds are moderate from the west"."""
+    for w in k.winds:
+        if w.sea_area == area:
+            return f"Winds are {w.strength.value} from the {w.direction.value}"
+    return None

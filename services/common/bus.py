@@ -1,0 +1,168 @@
+"""The NATS JetStream bus: one stream, subjects ``pate.<stage>.<campaign>``.
+
+The campaign id is the last subject token so that work can later be
+partitioned per campaign (a consumer filtering ``pate.turn_closed.<id>``).
+Every event has a deterministic ``Nats-Msg-Id`` built from (campaign, turn,
+stage); JetStream drops a second publish of the same id inside the
+duplicate window, which makes outbox re-publication after a crash harmless.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import nats
+from nats.aio.client import Client as NatsClient
+from nats.js import JetStreamContext
+from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
+from nats.js.errors import BadRequestError, NotFoundError
+
+from services.common.logging import current_trace_id, get_logger, new_trace_id
+
+STREAM = "PATE"
+SUBJECT_PREFIX = "pate"
+DUPLICATE_WINDOW_S = 24 * 3600.0
+MAX_AGE_S = 90 * 24 * 3600.0  # events are kept for replay and audit of a season's campaigns
+
+TURN_CLOSED = "turn_closed"
+TURN_RESOLVED = "turn_resolved"
+INTEL_READY = "intel_ready"
+REPORTS_READY = "reports_ready"
+TURN_OPENED = "turn_opened"
+CAMPAIGN_EVENTS = "campaign_events"
+ORDERS_AUDIT = "orders_audit"
+STAGES = (TURN_CLOSED, TURN_RESOLVED, INTEL_READY, REPORTS_READY, TURN_OPENED, CAMPAIGN_EVENTS, ORDERS_AUDIT)
+
+MSG_ID_HEADER = "Nats-Msg-Id"
+TRACE_HEADER = "Pate-Trace-Id"
+CAMPAIGN_HEADER = "Pate-Campaign"
+TURN_HEADER = "Pate-Turn"
+
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
+log = get_logger(__name__)
+
+
+def _check_token(kind: str, value: str) -> str:
+    if not _TOKEN.match(value):
+        raise ValueError(f"{kind} {value!r} cannot be a subject token (letters, digits, '_' and '-' only)")
+    return value
+
+
+def subject(stage: str, campaign: str) -> str:
+    """``pate.<stage>.<campaign>``; campaign ``*`` gives the filter for every campaign."""
+    token = campaign if campaign in ("*", ">") else _check_token("campaign id", campaign)
+    return f"{SUBJECT_PREFIX}.{_check_token('stage', stage)}.{token}"
+
+
+def stage_filter(stage: str) -> str:
+    """Filter subject matching a stage for every campaign: ``pate.<stage>.*``."""
+    return f"{SUBJECT_PREFIX}.{_check_token('stage', stage)}.*"
+
+
+def campaign_of(subj: str) -> str | None:
+    parts = subj.split(".")
+    return parts[2] if len(parts) == 3 and parts[0] == SUBJECT_PREFIX else None
+
+
+def msg_id(campaign: str, turn: int, stage: str, *extra: str | int) -> str:
+    """Deterministic message id, e.g. ``c1:3:turn_closed``; ``extra`` tokens for several per stage."""
+    return ":".join(str(p) for p in (campaign, turn, stage, *extra))
+
+
+def event_headers(
+    campaign: str | None = None, turn: int | None = None, trace_id: str | None = None
+) -> dict[str, str]:
+    """Headers for an event: the trace id (current one, else new) plus campaign and turn if given."""
+    headers = {TRACE_HEADER: trace_id or current_trace_id() or new_trace_id()}
+    if campaign is not None:
+        headers[CAMPAIGN_HEADER] = campaign
+    if turn is not None:
+        headers[TURN_HEADER] = str(turn)
+    return headers
+
+
+def inject_trace(headers: Mapping[str, str] | None = None, trace_id: str | None = None) -> dict[str, str]:
+    """A copy of ``headers`` carrying a trace id (kept if already there)."""
+    out = dict(headers or {})
+    if not out.get(TRACE_HEADER):
+        out[TRACE_HEADER] = trace_id or current_trace_id() or new_trace_id()
+    return out
+
+
+def extract_trace(headers: Mapping[str, str] | None) -> str | None:
+    return (headers or {}).get(TRACE_HEADER) or None
+
+
+async def connect(url: str, name: str) -> tuple[NatsClient, JetStreamContext]:
+    """Connect, retrying forever (also for the first connection), and log connection changes."""
+
+    async def on_error(exc: Exception) -> None:
+        log.warning("nats.error", url=url, error=repr(exc))
+
+    async def on_disconnect() -> None:
+        log.warning("nats.disconnected", url=url)
+
+    async def on_reconnect() -> None:
+        log.info("nats.reconnected", url=url)
+
+    async def on_closed() -> None:
+        log.info("nats.closed", url=url)
+
+    nc = await nats.connect(
+        servers=[url],
+        name=name,
+        allow_reconnect=True,
+        max_reconnect_attempts=-1,
+        reconnect_time_wait=1,
+        connect_timeout=2,
+        error_cb=on_error,
+        disconnected_cb=on_disconnect,
+        reconnected_cb=on_reconnect,
+        closed_cb=on_closed,
+    )
+    log.info("nats.connected", url=url, client=name)
+    return nc, nc.jetstream(timeout=5)
+
+
+def stream_config() -> StreamConfig:
+    return StreamConfig(
+        name=STREAM,
+        description="PATE turn pipeline events",
+        subjects=[f"{SUBJECT_PREFIX}.>"],
+        retention=RetentionPolicy.LIMITS,
+        storage=StorageType.FILE,
+        discard=DiscardPolicy.OLD,
+        max_age=MAX_AGE_S,
+        duplicate_window=DUPLICATE_WINDOW_S,
+        num_replicas=1,
+    )
+
+
+def _differs(have: Any, want: StreamConfig) -> bool:
+    return bool(
+        have.subjects != want.subjects
+        or have.duplicate_window != want.duplicate_window
+        or have.max_age != want.max_age
+    )
+
+
+async def ensure_stream(js: JetStreamContext) -> None:
+    """Create the stream, or bring its limits in line; safe to call from every process at once."""
+    want = stream_config()
+    for _attempt in range(3):
+        try:
+            info = await js.stream_info(STREAM)
+        except NotFoundError:
+            try:
+                await js.add_stream(config=want)
+                log.info("nats.stream_created", stream=STREAM)
+                return
+            except BadRequestError:
+                continue  # another process created it first: look again
+        if _differs(info.config, want):
+            await js.update_stream(config=want)
+            log.info("nats.stream_updated", stream=STREAM)
+        return
+    raise RuntimeError(f"could not create or read JetStream stream {STREAM}")

@@ -1,0 +1,146 @@
+"""Start the four services as separate processes on one machine.
+
+Used by ``pate demo`` (``make run``) and by the end-to-end tests: it starts an
+embedded nats-server unless one is given, gives every process the same
+environment (database, bus, addresses, administrator token), waits until the
+gRPC services report SERVING, and stops everything with SIGTERM (then SIGKILL
+after a grace period).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+SERVICES = ("orders", "resolver", "intel", "reports")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Cluster:
+    workdir: Path
+    nats_url: str
+    database_url: str
+    admin_token: str = field(default_factory=lambda: secrets.token_hex(16))
+    orders_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
+    reports_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
+    extra_env: Mapping[str, str] = field(default_factory=dict)
+    procs: dict[str, list[subprocess.Popen[bytes]]] = field(default_factory=dict)
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            PATE_DATABASE_URL=self.database_url,
+            PATE_NATS_URL=self.nats_url,
+            PATE_ORDERS_ADDR=self.orders_addr,
+            PATE_REPORTS_ADDR=self.reports_addr,
+            PATE_ADMIN_TOKEN=self.admin_token,
+            PATE_DEADLINE_POLL_SECONDS=env.get("PATE_DEADLINE_POLL_SECONDS", "1"),
+            PYTHONUNBUFFERED="1",
+        )
+        env.update(self.extra_env)
+        return env
+
+    def start(self, service: str) -> subprocess.Popen[bytes]:
+        logs = self.workdir / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        n = len(self.procs.get(service, []))
+        out = (logs / f"{service}{'-' + str(n) if n else ''}.log").open("ab")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", f"services.{service}.main"],
+            env=self.env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # Ctrl-C in the terminal reaches only the launcher
+        )
+        self.procs.setdefault(service, []).append(proc)
+        return proc
+
+    def start_all(self, timeout: float = 60) -> None:
+        self.migrate()
+        for service in SERVICES:
+            self.start(service)
+        self.wait_serving(timeout)
+
+    def migrate(self) -> None:
+        subprocess.run(
+            [sys.executable, "-m", "pate.cli.main", "db", "migrate"],
+            env=self.env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+
+    def wait_serving(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        for addr, name in ((self.orders_addr, "orders"), (self.reports_addr, "reports")):
+            while True:
+                self._check_alive()
+                if _serving(addr):
+                    break
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the {name} service did not start; see {self.workdir / 'logs'}")
+                time.sleep(0.2)
+
+    def _check_alive(self) -> None:
+        for name, procs in self.procs.items():
+            for p in procs:
+                if p.poll() is not None:
+                    raise RuntimeError(
+                        f"the {name} service exited ({p.returncode}); see {self.workdir / 'logs'}"
+                    )
+
+    def kill(self, service: str) -> None:
+        """SIGKILL every process of a service (fault-injection tests)."""
+        for p in self.procs.pop(service, []):
+            p.kill()
+            p.wait()
+
+    def stop(self, grace: float = 10) -> None:
+        procs = [p for ps in self.procs.values() for p in ps if p.poll() is None]
+        for p in procs:
+            p.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        for p in procs:
+            try:
+                p.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        self.procs.clear()
+
+
+def _serving(addr: str) -> bool:
+    try:
+        with grpc.insecure_channel(addr) as ch:
+            resp = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service=""), timeout=1)
+            return bool(resp.status == health_pb2.HealthCheckResponse.SERVING)
+    except grpc.RpcError:
+        return False
+
+
+@contextmanager
+def running_cluster(workdir: Path, nats_url: str, database_url: str, **kw: object) -> Iterator[Cluster]:
+    cluster = Cluster(workdir=workdir, nats_url=nats_url, database_url=database_url, **kw)  # type: ignore[arg-type]
+    try:
+        cluster.start_all()
+        yield cluster
+    finally:
+        cluster.stop()

@@ -1,0 +1,112 @@
+"""Service configuration, read from environment variables only.
+
+Every variable has a documented default (docs/operations.md) so that a
+service starts with no configuration at all on a developer machine.  A bad
+value stops the process at start-up with an error naming the variable.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+LOG_FORMATS = ("json", "console")
+
+
+class ConfigError(ValueError):
+    """An environment variable holds a value the services cannot use."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str
+    nats_url: str
+    log_level: str
+    log_format: str
+    orders_addr: str
+    reports_addr: str
+    gitm_addr: str | None  # None: no GITM land bridge configured
+    deadline_poll_seconds: float
+    worker_batch: int
+    # shared secret for administrator RPCs (metadata x-pate-admin-token); empty: admin RPCs refused
+    admin_token: str = field(default="", repr=False)
+
+
+def default_database_url(cwd: Path | None = None) -> str:
+    """``var/pate.db`` under the working directory, as an absolute SQLite URL.
+
+    Absolute so that child processes started elsewhere share one file.
+    """
+    base = (cwd or Path.cwd()).resolve()
+    return f"sqlite:///{base / 'var' / 'pate.db'}"
+
+
+def _text(env: Mapping[str, str], name: str, default: str) -> str:
+    value = env.get(name, "").strip()
+    return value or default
+
+
+def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str, ...]) -> str:
+    value = _text(env, name, default).lower()
+    if value not in allowed:
+        raise ConfigError(f"{name}={env.get(name)!r}: expected one of {', '.join(allowed)}")
+    return value
+
+
+def _address(env: Mapping[str, str], name: str, default: str) -> str:
+    value = _text(env, name, default)
+    host, sep, port = value.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ConfigError(f"{name}={value!r}: expected HOST:PORT, e.g. 127.0.0.1:50051")
+    return value
+
+
+def _positive_float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = _text(env, name, str(default))
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r}: expected a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise ConfigError(f"{name}={raw!r}: expected a positive number of seconds")
+    return value
+
+
+def _positive_int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = _text(env, name, str(default))
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r}: expected a whole number") from None
+    if value < 1:
+        raise ConfigError(f"{name}={raw!r}: expected a whole number of at least 1")
+    return value
+
+
+def _url(env: Mapping[str, str], name: str, default: str, schemes: tuple[str, ...]) -> str:
+    value = _text(env, name, default)
+    scheme = value.partition(":")[0].partition("+")[0].lower()
+    if scheme not in schemes or "://" not in value:
+        raise ConfigError(f"{name}={value!r}: expected a URL starting with {' or '.join(schemes)}://")
+    return value
+
+
+def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
+    """Read the settings from ``environ`` (default: the process environment)."""
+    env = os.environ if environ is None else environ
+    gitm = _text(env, "PATE_GITM_ADDR", "")
+    return Settings(
+        database_url=_url(env, "PATE_DATABASE_URL", default_database_url(), ("sqlite", "postgresql")),
+        nats_url=_url(env, "PATE_NATS_URL", "nats://127.0.0.1:4222", ("nats", "tls", "ws", "wss")),
+        log_level=_choice(env, "PATE_LOG_LEVEL", "info", LOG_LEVELS),
+        log_format=_choice(env, "PATE_LOG_FORMAT", "json", LOG_FORMATS),
+        orders_addr=_address(env, "PATE_ORDERS_ADDR", "127.0.0.1:50051"),
+        reports_addr=_address(env, "PATE_REPORTS_ADDR", "127.0.0.1:50054"),
+        gitm_addr=_address(env, "PATE_GITM_ADDR", gitm) if gitm else None,
+        deadline_poll_seconds=_positive_float(env, "PATE_DEADLINE_POLL_SECONDS", 5.0),
+        worker_batch=_positive_int(env, "PATE_WORKER_BATCH", 1),
+        admin_token=env.get("PATE_ADMIN_TOKEN", "").strip(),
+    )

@@ -1,0 +1,117 @@
+"""Engines and migrations for SQLite (the default) and PostgreSQL.
+
+SQLite is shared by several service processes, so every transaction opened
+with ``engine.begin()`` / ``engine.connect()`` starts ``BEGIN IMMEDIATE``:
+it takes the single write lock up front and waits for it (busy timeout 30 s)
+instead of failing with SQLITE_BUSY when a reader later tries to write.  Pure
+reads may use ``reader(engine)`` which starts a deferred transaction and does
+not hold up writers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+SQLITE_BUSY_TIMEOUT_S = 30
+SQLITE_BEGIN_OPTION = "pate_sqlite_begin"
+# Any constant shared by all PATE processes: serialises concurrent start-up migrations on PostgreSQL.
+_PG_MIGRATION_LOCK = 0x5A7E_0001
+
+
+def normalize_url(url: str) -> str:
+    """Select the psycopg 3 driver for plain ``postgresql://`` URLs."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def is_sqlite(engine: Engine | Connection) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    dbapi_conn.isolation_level = None  # the driver must not issue its own BEGIN; _sqlite_begin does
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    # WAL + NORMAL: a crashed process never corrupts or half-commits; a power cut may lose the last commits.
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_S * 1000}")
+    cur.close()
+
+
+def _sqlite_begin(conn: Connection) -> None:
+    mode = conn.get_execution_options().get(SQLITE_BEGIN_OPTION, "IMMEDIATE")
+    conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    """An engine for ``url``; SQLite files get their folder created."""
+    url = normalize_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        kwargs.setdefault("pool_pre_ping", True)
+        return create_engine(url, **kwargs)
+    database = parsed.database or ""
+    in_memory = database in ("", ":memory:") or database.startswith("file::memory:")
+    connect_args = {"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_S}
+    connect_args.update(kwargs.pop("connect_args", {}))
+    if in_memory:
+        kwargs.setdefault("poolclass", StaticPool)
+    else:
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args=connect_args, **kwargs)
+    event.listen(engine, "connect", _sqlite_pragmas)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
+
+
+@contextmanager
+def reader(engine: Engine) -> Iterator[Connection]:
+    """A read-only transaction; on SQLite it does not take the write lock."""
+    with engine.connect() as conn:
+        conn.execution_options(**{SQLITE_BEGIN_OPTION: "DEFERRED"})
+        with conn.begin():
+            yield conn
+
+
+def alembic_config() -> Config:
+    """Alembic configured in code: works from any working directory, no alembic.ini needed."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.set_main_option("version_path_separator", "os")
+    return cfg
+
+
+def migrate(target: str | Engine, revision: str = "head") -> None:
+    """Upgrade the database to ``revision``; safe when several processes start at once."""
+    engine = make_engine(target) if isinstance(target, str) else target
+    try:
+        with engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
+            cfg = alembic_config()
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, revision)
+    finally:
+        if isinstance(target, str):
+            engine.dispose()
+
+
+def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    with reader(engine) as conn:
+        rev: str | None = MigrationContext.configure(conn).get_current_revision()
+        return rev

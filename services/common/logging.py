@@ -1,0 +1,104 @@
+"""structlog set-up shared by every service.
+
+Each log line is one JSON object carrying ``service`` plus whatever is bound
+in the context (``campaign``, ``turn``, ``trace_id``): the gRPC interceptor
+and the NATS consumer bind them per call / per message, so any log call made
+while handling it carries them without passing them around.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import uuid
+from collections.abc import Iterator, MutableMapping
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+import structlog
+
+_HANDLER_MARK = "_pate_handler"
+
+
+class _HasLogSettings(Protocol):
+    @property
+    def log_level(self) -> str: ...
+    @property
+    def log_format(self) -> str: ...
+
+
+def new_trace_id() -> str:
+    """A fresh trace id: 32 lowercase hex digits (same shape as a W3C trace id)."""
+    return uuid.uuid4().hex
+
+
+def current_trace_id() -> str | None:
+    """The trace id bound in the current context, if any."""
+    value = structlog.contextvars.get_contextvars().get("trace_id")
+    return str(value) if value else None
+
+
+@contextmanager
+def bind_context(**kv: Any) -> Iterator[None]:
+    """Bind keys (campaign, turn, trace_id, ...) for log lines inside the block.
+
+    Keys whose value is None are left out. The previous values come back on exit.
+    """
+    values = {k: v for k, v in kv.items() if v is not None}
+    with structlog.contextvars.bound_contextvars(**values):
+        yield
+
+
+def _add_service(service: str) -> structlog.types.Processor:
+    def add(_logger: Any, _name: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+        event.setdefault("service", service)
+        return event
+
+    return add
+
+
+def configure_logging(service: str, settings: _HasLogSettings) -> None:
+    """Route structlog and the standard library's logging to stderr in one format.
+
+    Safe to call more than once (tests do); the last call wins.
+    """
+    level = getattr(logging, settings.log_level.upper())
+    shared: list[structlog.types.Processor] = [
+        structlog.contextvars.merge_contextvars,
+        _add_service(service),
+        structlog.stdlib.add_log_level,
+        structlog.stdlib.add_logger_name,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+        structlog.processors.StackInfoRenderer(),
+    ]
+    renderer: structlog.types.Processor
+    if settings.log_format == "console":
+        renderer = structlog.dev.ConsoleRenderer()
+    else:
+        renderer = structlog.processors.JSONRenderer()
+        shared.append(structlog.processors.format_exc_info)
+    structlog.configure(
+        processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=False,
+    )
+    formatter = structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=shared,
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+    )
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(formatter)
+    setattr(handler, _HANDLER_MARK, True)
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if getattr(h, _HANDLER_MARK, False)]:
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+    # The NATS client logs every reconnect attempt at ERROR through error_cb; we log those ourselves.
+    logging.getLogger("nats").setLevel(max(level, logging.WARNING))
+
+
+def get_logger(name: str | None = None) -> Any:
+    """A structlog logger; ``name`` shows as ``logger`` in each line."""
+    return structlog.stdlib.get_logger(name)

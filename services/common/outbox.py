@@ -1,0 +1,185 @@
+"""Transactional outbox: events are rows written with the work, published later.
+
+``add_to_outbox`` runs inside the caller's transaction, so an event exists
+if and only if the work that caused it committed.  ``OutboxRelay`` publishes
+unpublished rows in id order and marks them only after JetStream acked them.
+A crash between the ack and the mark re-publishes the row; JetStream drops
+that copy because the ``Nats-Msg-Id`` repeats inside the duplicate window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nats.js import JetStreamContext
+from sqlalchemy import Connection, Engine, Row, func, select, text, update
+
+from services.common.bus import MSG_ID_HEADER
+from services.common.db import is_sqlite, reader
+from services.common.logging import bind_context, get_logger
+from services.common.store import insert_ignore
+from services.common.tables import outbox, utcnow
+
+log = get_logger(__name__)
+_PG_RELAY_LOCK = 0x5A7E_0002  # held by the one relay publishing at a time
+
+
+def add_to_outbox(
+    conn: Connection, subject: str, msg_id: str, payload: bytes, headers: Mapping[str, str] | None = None
+) -> bool:
+    """Queue one event in the caller's transaction. A repeated ``msg_id`` is a no-op (returns False)."""
+    return insert_ignore(
+        conn,
+        outbox,
+        {
+            "subject": subject,
+            "msg_id": msg_id,
+            "payload": payload,
+            "headers_json": json.dumps(dict(headers or {}), sort_keys=True),
+            "created_at": utcnow(),
+        },
+        ("msg_id",),
+    )
+
+
+def pending_count(engine: Engine) -> int:
+    with reader(engine) as conn:
+        return int(conn.scalar(select(func.count()).where(outbox.c.published_at.is_(None))) or 0)
+
+
+class OutboxRelay:
+    """Publishes outbox rows to JetStream; run one per process that writes events.
+
+    Several relays may run against one database and the stream still
+    receives the rows once, in id order.  On PostgreSQL one relay at a time
+    holds an advisory lock (the others stand by, taking over within one poll
+    interval if it dies) and claims its batch with ``FOR UPDATE SKIP LOCKED``
+    until the rows are published and marked.  On SQLite, holding the single
+    write lock across network calls would stall every writer, so relays read
+    without a lock and may publish a row twice; JetStream's duplicate window
+    drops the copy, and each relay publishes in id order, so the first
+    copies reach the stream in id order.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        js: JetStreamContext,
+        *,
+        batch: int = 100,
+        poll_interval: float = 0.2,
+        publish_timeout: float = 5.0,
+        max_backoff: float = 5.0,
+    ) -> None:
+        self.engine = engine
+        self.js = js
+        self.batch = batch
+        self.poll_interval = poll_interval
+        self.publish_timeout = publish_timeout
+        self.max_backoff = max_backoff
+        self.published = 0  # rows this relay marked (for tests and metrics)
+        self._wake = asyncio.Event()
+
+    def notify(self) -> None:
+        """Wake the relay now (call after committing a transaction that added events)."""
+        self._wake.set()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Publish until ``stop`` is set; a batch in flight is finished first."""
+        loop = asyncio.get_running_loop()
+        failures = 0
+        while not stop.is_set():
+            try:
+                sent = await asyncio.to_thread(self._relay_batch, loop)
+                failures = 0
+            except Exception as exc:
+                failures += 1
+                delay = min(self.max_backoff, self.poll_interval * 2**failures)
+                log.warning("outbox.publish_failed", error=repr(exc), retry_in_s=round(delay, 2))
+                await _sleep_or_stop(stop, self._wake, delay)
+                continue
+            if sent < self.batch:  # caught up: wait for new rows
+                await _sleep_or_stop(stop, self._wake, self.poll_interval)
+
+    async def drain(self) -> int:
+        """Publish everything pending now (tests, tools). Returns the number of rows marked."""
+        loop = asyncio.get_running_loop()
+        total = 0
+        while sent := await asyncio.to_thread(self._relay_batch, loop):
+            total += sent
+        return total
+
+    # -- worker thread ---------------------------------------------------------------------------------
+
+    def _relay_batch(self, loop: asyncio.AbstractEventLoop) -> int:
+        if is_sqlite(self.engine):
+            with reader(self.engine) as conn:
+                rows = conn.execute(self._pending()).all()
+            published = self._publish_rows(rows, loop)
+            if published:
+                with self.engine.begin() as conn:
+                    self._mark(conn, published)
+            return len(rows)
+        with self.engine.begin() as conn:
+            if not conn.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": _PG_RELAY_LOCK}).scalar():
+                return 0  # another relay is publishing; a second one would break the id order
+            rows = conn.execute(self._pending().with_for_update(skip_locked=True)).all()
+            published = self._publish_rows(rows, loop)
+            self._mark(conn, published)
+        return len(rows)
+
+    def _pending(self) -> Any:
+        return (
+            select(outbox.c.id, outbox.c.subject, outbox.c.msg_id, outbox.c.payload, outbox.c.headers_json)
+            .where(outbox.c.published_at.is_(None))
+            .order_by(outbox.c.id)
+            .limit(self.batch)
+        )
+
+    def _publish_rows(self, rows: Sequence[Row[Any]], loop: asyncio.AbstractEventLoop) -> list[int]:
+        """Publish in id order; stop at the first failure so later rows never overtake it."""
+        done: list[int] = []
+        for row in rows:
+            try:
+                self._publish_one(row, loop)
+            except Exception:
+                if not done:
+                    raise
+                break
+            done.append(row.id)
+        return done
+
+    def _publish_one(self, row: Row[Any], loop: asyncio.AbstractEventLoop) -> None:
+        headers = {**json.loads(row.headers_json), MSG_ID_HEADER: row.msg_id}
+        with bind_context(trace_id=headers.get("Pate-Trace-Id")):
+            future = asyncio.run_coroutine_threadsafe(
+                self.js.publish(
+                    row.subject, bytes(row.payload), timeout=self.publish_timeout, headers=headers
+                ),
+                loop,
+            )
+            ack = future.result(timeout=self.publish_timeout + 1)
+            log.debug("outbox.published", subject=row.subject, msg_id=row.msg_id, duplicate=ack.duplicate)
+
+    def _mark(self, conn: Connection, ids: list[int]) -> None:
+        if not ids:
+            return
+        result = conn.execute(
+            update(outbox)
+            .where(outbox.c.id.in_(ids), outbox.c.published_at.is_(None))
+            .values(published_at=utcnow())
+        )
+        self.published += result.rowcount
+
+
+async def _sleep_or_stop(stop: asyncio.Event, wake: asyncio.Event, seconds: float) -> None:
+    waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(wake.wait())]
+    try:
+        await asyncio.wait(waiters, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waiters:
+            w.cancel()
+        wake.clear()

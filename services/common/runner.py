@@ -1,0 +1,96 @@
+"""The main loop every service process shares: settings, logging, database,
+bus, its outbox relay, its stage consumers, its gRPC server, and a clean stop
+on SIGTERM or SIGINT (the message in hand is finished or left for redelivery)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, Engine
+
+from services.common import bus
+from services.common.config import Settings, load_settings
+from services.common.consumer import IdempotentConsumer
+from services.common.db import make_engine, migrate
+from services.common.logging import configure_logging, get_logger
+from services.common.outbox import OutboxRelay
+
+Handler = Callable[[Connection, bytes, dict[str, str]], None]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A durable consumer of one stage's events (pate.<stage>.*)."""
+
+    durable: str
+    stage: str
+    handler: Handler
+
+
+@dataclass
+class Service:
+    name: str
+    stages: Sequence[Stage] = ()
+    # (add_servicer_to_server, servicer factory taking the engine and settings)
+    grpc: Sequence[tuple[Callable[[Any, Any], None], Callable[[Engine, Settings], Any]]] = ()
+    grpc_addr: Callable[[Settings], str] | None = None
+    periodic: Sequence[tuple[Callable[[Settings], float], Callable[[Engine], Awaitable[None]]]] = ()
+    tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+
+
+async def run_service(svc: Service, settings: Settings | None = None) -> int:
+    settings = settings or load_settings()
+    configure_logging(svc.name, settings)
+    log = get_logger(svc.name)
+    engine = make_engine(settings.database_url)
+    await asyncio.to_thread(migrate, engine)
+    nc, js = await bus.connect(settings.nats_url, f"pate-{svc.name}")
+    await bus.ensure_stream(js)
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+
+    server = None
+    if svc.grpc:
+        from services.common.grpcutil import serve_grpc
+
+        assert svc.grpc_addr is not None
+        servicers = [(adder, factory(engine, settings)) for adder, factory in svc.grpc]
+        server = await serve_grpc(servicers, svc.grpc_addr(settings), svc.name)
+
+    runners: list[Awaitable[Any]] = [OutboxRelay(engine, js).run(stop)]
+    for st in svc.stages:
+        consumer = IdempotentConsumer(engine, js, st.durable, bus.subject(st.stage, "*"), st.handler)
+        runners.append(consumer.run(stop))
+    for interval, tick in svc.periodic:
+        runners.append(_every(interval(settings), tick, engine, stop))
+    log.info("service_started", stages=[s.stage for s in svc.stages], grpc=bool(server))
+    try:
+        await asyncio.gather(*runners)
+    finally:
+        if server is not None:
+            await server.stop(grace=5)
+        await nc.drain()
+        engine.dispose()
+        log.info("service_stopped")
+    return 0
+
+
+async def _every(
+    seconds: float, tick: Callable[[Engine], Awaitable[None]], engine: Engine, stop: asyncio.Event
+) -> None:
+    log = get_logger("periodic")
+    while not stop.is_set():
+        try:
+            await tick(engine)
+        except Exception:  # a failed tick is retried on the next one
+            log.exception("periodic_failed")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=seconds)

@@ -1,0 +1,238 @@
+"""The database schema as SQLAlchemy Core tables (no ORM classes).
+
+Domain objects live in the pure core and are translated to rows by each
+service; nothing here inherits from an ORM base.  The schema is portable
+between SQLite and PostgreSQL: JSON is stored as text (canonical JSON chosen
+by the writer, so its hash is stable), timestamps are timezone-aware UTC.
+
+Alembic migration 0001 creates exactly these tables; a test compares them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    Text,
+    func,
+    text,
+)
+from sqlalchemy.types import TypeDecorator
+
+CAMPAIGN_STATUSES = ("STARTING", "OPEN", "CLOSED", "RESOLVING", "RESOLVED", "REPORTED", "FINISHED")
+REPORT_FORMATS = ("text", "html", "json")
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes on both back ends (SQLite hands back naive values)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column; use datetime.now(UTC)")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: Any | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if isinstance(value, str):  # a raw CURRENT_TIMESTAMP default read back by SQLite
+            value = datetime.fromisoformat(value)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+# autoincrementing 64-bit keys; SQLite only autoincrements INTEGER PRIMARY KEY
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+def _created() -> Column[datetime]:
+    return Column("created_at", UtcDateTime(), nullable=False, default=utcnow, server_default=func.now())
+
+
+def _campaign(primary_key: bool = True) -> Column[str]:
+    return Column("campaign", String(64), ForeignKey("campaigns.id"), primary_key=primary_key, nullable=False)
+
+
+campaigns = Table(
+    "campaigns",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("scenario", String(200), nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("turns", Integer, nullable=False),
+    Column("turn", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("deadline", UtcDateTime(), nullable=True),
+    # seconds each later turn stays open, counted from its opening; 0 = no deadline
+    Column("turn_seconds", Integer, nullable=False, server_default=text("0")),
+    _created(),
+    # optimistic locking: UPDATE ... WHERE version = :seen, then version + 1
+    Column("version", Integer, nullable=False, server_default=text("0")),
+    CheckConstraint(f"status IN ({', '.join(repr(s) for s in CAMPAIGN_STATUSES)})", name="status"),
+)
+Index(None, campaigns.c.status, campaigns.c.deadline)
+
+# Full world state after each turn (turn 0 = the scenario's start): replay and audit.
+world_states = Table(
+    "world_states",
+    metadata,
+    _campaign(),
+    Column("turn", Integer, primary_key=True),
+    Column("state_json", Text, nullable=False),
+    Column("sha256", String(64), nullable=False),
+    _created(),
+)
+
+turn_events = Table(
+    "turn_events",
+    metadata,
+    _campaign(),
+    Column("turn", Integer, primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("phase", String(32), nullable=False),
+    Column("kind", String(64), nullable=False),
+    Column("event_json", Text, nullable=False),
+)
+
+# The effective orders a turn was resolved with and the hash of its result: replay input.
+resolutions = Table(
+    "resolutions",
+    metadata,
+    _campaign(),
+    Column("turn", Integer, primary_key=True),
+    Column("orders_json", Text, nullable=False),
+    Column("result_sha256", String(64), nullable=False),
+    Column("resolved_at", UtcDateTime(), nullable=False, default=utcnow, server_default=func.now()),
+)
+
+players = Table(
+    "players",
+    metadata,
+    _campaign(),
+    Column("id", String(64), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("state", String(64), nullable=True),
+    Column("roles_json", Text, nullable=False, server_default=text("'[]'")),
+    Column("password_hash", String(255), nullable=False),
+)
+
+orders = Table(
+    "orders",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    _campaign(primary_key=False),
+    Column("turn", Integer, nullable=False),
+    Column("ship_id", String(64), nullable=False),
+    Column("author_player", String(64), nullable=False),
+    Column("author_role", String(32), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("order_json", Text, nullable=False),
+    Column("client_request_id", String(128), nullable=True),
+    _created(),
+)
+Index(None, orders.c.campaign, orders.c.turn, orders.c.ship_id)
+
+# Responses to order submissions keyed by the client's request id: a retried call gets the same answer.
+order_requests = Table(
+    "order_requests",
+    metadata,
+    _campaign(),
+    Column("client_request_id", String(128), primary_key=True),
+    Column("response", LargeBinary, nullable=False),
+    _created(),
+)
+
+# No foreign key: refused requests for unknown campaigns are audited too.
+audit = Table(
+    "audit",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("campaign", String(64), nullable=True),
+    Column("turn", Integer, nullable=True),
+    Column("player", String(64), nullable=True),
+    Column("action", String(64), nullable=False),
+    Column("accepted", Boolean(create_constraint=False), nullable=False),
+    Column("detail_json", Text, nullable=False, server_default=text("'{}'")),
+    _created(),
+)
+Index(None, audit.c.campaign, audit.c.turn)
+
+knowledge = Table(
+    "knowledge",
+    metadata,
+    _campaign(),
+    Column("turn", Integer, primary_key=True),
+    Column("player", String(64), primary_key=True),
+    Column("knowledge_json", Text, nullable=False),
+)
+
+reports = Table(
+    "reports",
+    metadata,
+    _campaign(),
+    Column("turn", Integer, primary_key=True),
+    Column("player", String(64), primary_key=True),
+    Column("format", String(8), primary_key=True),
+    Column("body", Text, nullable=False),
+    CheckConstraint(f"format IN ({', '.join(repr(s) for s in REPORT_FORMATS)})", name="format"),
+)
+
+# Transactional outbox: rows written with the work, published to JetStream by OutboxRelay.
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("subject", String(255), nullable=False),
+    Column("msg_id", String(255), nullable=False, unique=True),
+    Column("payload", LargeBinary, nullable=False),
+    Column("headers_json", Text, nullable=False, server_default=text("'{}'")),
+    _created(),
+    Column("published_at", UtcDateTime(), nullable=True),
+)
+Index(
+    "ix_outbox_unpublished",
+    outbox.c.id,
+    postgresql_where=outbox.c.published_at.is_(None),
+    sqlite_where=outbox.c.published_at.is_(None),
+)
+
+# Idempotent consumers: one row per (durable consumer, Nats-Msg-Id), written with the work.
+processed_messages = Table(
+    "processed_messages",
+    metadata,
+    Column("consumer", String(128), primary_key=True),
+    Column("msg_id", String(255), primary_key=True),
+    Column("processed_at", UtcDateTime(), nullable=False, default=utcnow, server_default=func.now()),
+)

@@ -1,0 +1,20 @@
+"""The intel service: detection and fog of war per player (section 5)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from services.common import bus
+from services.common.runner import Service, Stage, run_service
+from services.intel.stage import handle_turn_resolved
+
+SERVICE = Service(name="intel", stages=(Stage("intel", bus.TURN_RESOLVED, handle_turn_resolved),))
+
+
+def main() -> int:
+    return asyncio.run(run_service(SERVICE))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""Intel stage: what each player's ships could know of a resolved turn (section 5).
+
+Turn 0 stands for the start of the campaign: knowledge of the starting
+positions with no events (rule 3.11).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection
+
+from pate.engine.context import turn_context
+from pate.engine.pipeline import all_knowledge
+from pate.v1 import events_pb2
+from services.common import bus
+from services.common import repository as repo
+from services.common.logging import get_logger
+from services.common.outbox import add_to_outbox
+
+log = get_logger("intel")
+
+
+def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
+    msg = events_pb2.TurnResolved.FromString(data)
+    campaign, turn = msg.campaign_id, msg.turn
+    if repo.load_knowledge(conn, campaign, turn):
+        log.info("turn_resolved_ignored", campaign=campaign, turn=turn, reason="knowledge exists")
+        return
+    if turn == 0:
+        before = after = repo.load_world(conn, campaign, 1)
+        events = []
+    else:
+        before = repo.load_world(conn, campaign, turn)
+        after = repo.load_world(conn, campaign, turn + 1)
+        events = repo.load_events(conn, campaign, turn)
+    knowledge = all_knowledge(turn_context(), before, after, events)
+    for player, text in knowledge.items():
+        repo.save_knowledge(conn, campaign, turn, player, text)
+    event = events_pb2.IntelReady(campaign_id=campaign, turn=turn, players=sorted(knowledge))
+    add_to_outbox(
+        conn,
+        bus.subject(bus.INTEL_READY, campaign),
+        bus.msg_id(campaign, turn, bus.INTEL_READY),
+        event.SerializeToString(),
+        headers,
+    )
+    log.info("intel_ready", campaign=campaign, turn=turn, players=len(knowledge))

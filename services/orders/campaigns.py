@@ -1,0 +1,177 @@
+"""Campaign administration and the turn lifecycle (rule 3.1).
+
+OPEN -> CLOSED (administrator or deadline) -> RESOLVED (resolver) -> REPORTED
+(reports) -> the next turn OPEN, or FINISHED after the last turn.  A new
+campaign starts in STARTING while the reports of its starting positions are
+made (rule 3.11, turn 0 of the pipeline).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from sqlalchemy import Connection
+
+from pate.core.campaign import start_campaign
+from pate.core.codec import canonical_json
+from pate.core.world.scenario import Scenario
+from pate.engine.context import turn_context
+from pate.v1 import events_pb2
+from services.common import bus
+from services.common import repository as repo
+from services.common.errors import Code, DeskError
+from services.common.logging import get_logger
+from services.common.outbox import add_to_outbox
+from services.common.passwords import hash_password
+
+log = get_logger("orders")
+
+CAMPAIGN_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+
+
+def create_campaign(
+    conn: Connection,
+    campaign: str,
+    scenario: Scenario,
+    scenario_name: str,
+    *,
+    seed: int,
+    turns: int,
+    first_deadline: datetime | None,
+    turn_seconds: int,
+) -> repo.CampaignRow:
+    if not CAMPAIGN_ID.match(campaign):
+        raise DeskError(Code.INVALID_ARGUMENT, "id: use 1 to 40 lowercase letters, digits and dashes")
+    if repo.get_campaign(conn, campaign) is not None:
+        raise DeskError(Code.ALREADY_EXISTS, f"id: campaign {campaign!r} already exists")
+    if turns < 1 or turns > 100:
+        raise DeskError(Code.INVALID_ARGUMENT, "turns: must be between 1 and 100")
+    if not 0 <= seed < 2**63:
+        raise DeskError(Code.INVALID_ARGUMENT, "seed: must be below 2^63")
+    if turn_seconds < 0:
+        raise DeskError(Code.INVALID_ARGUMENT, "turn_seconds: must not be negative")
+    world = start_campaign(turn_context(), scenario.world, campaign, seed, turns)
+    row = repo.CampaignRow(
+        id=campaign,
+        name=scenario.name,
+        scenario=scenario_name,
+        seed=seed,
+        turns=turns,
+        turn=1,
+        status="STARTING",
+        deadline=first_deadline,
+        turn_seconds=turn_seconds,
+    )
+    repo.insert_campaign(conn, row)
+    repo.save_world(conn, campaign, 1, world)
+    repo.insert_players(
+        conn,
+        campaign,
+        (
+            {
+                "id": p.id,
+                "name": p.name,
+                "state": p.state,
+                "roles_json": canonical_json(sorted(r.value for r in p.roles)),
+                "password_hash": hash_password(scenario.passwords[p.id])
+                if p.id in scenario.passwords
+                else None,
+            }
+            for p in sorted(world.players.values(), key=lambda p: p.id)
+        ),
+    )
+    # Turn 0 of the pipeline: the position reports of the start (rule 3.11).
+    started = events_pb2.TurnResolved(campaign_id=campaign, turn=0, events=0)
+    add_to_outbox(
+        conn,
+        bus.subject(bus.TURN_RESOLVED, campaign),
+        bus.msg_id(campaign, 0, bus.TURN_RESOLVED),
+        started.SerializeToString(),
+        {},
+    )
+    log.info("campaign_created", campaign=campaign, scenario=scenario_name, seed=seed, turns=turns)
+    return row
+
+
+def close_turn(conn: Connection, campaign: str, turn: int, reason: str, at: datetime) -> repo.CampaignRow:
+    row = repo.get_campaign(conn, campaign, lock=True)
+    if row is None:
+        raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
+    if turn and turn != row.turn:
+        raise DeskError(Code.FAILED_PRECONDITION, f"turn: the current turn is {row.turn}, not {turn}")
+    if row.status != "OPEN":
+        raise DeskError(Code.FAILED_PRECONDITION, f"turn {row.turn} is {row.status}, not OPEN")
+    repo.set_status(conn, campaign, turn=row.turn, expect=("OPEN",), status="CLOSED")
+    closed = events_pb2.TurnClosed(campaign_id=campaign, turn=row.turn, reason=reason)
+    closed.closed_at.FromDatetime(at)
+    add_to_outbox(
+        conn,
+        bus.subject(bus.TURN_CLOSED, campaign),
+        bus.msg_id(campaign, row.turn, bus.TURN_CLOSED),
+        closed.SerializeToString(),
+        {},
+    )
+    log.info("turn_closed", campaign=campaign, turn=row.turn, reason=reason)
+    found = repo.get_campaign(conn, campaign)
+    assert found is not None
+    return found
+
+
+def close_due_turns(conn: Connection, at: datetime) -> list[str]:
+    """The deadline scheduler: close every open turn whose deadline passed."""
+    closed = []
+    for row in repo.due_campaigns(conn, at):
+        try:
+            close_turn(conn, row.id, row.turn, "deadline", at)
+            closed.append(row.id)
+        except DeskError:
+            continue  # another scheduler closed it first
+    return closed
+
+
+def handle_reports_ready(conn: Connection, data: bytes, headers: dict[str, str], *, at: datetime) -> None:
+    """Reports of turn N are out: open turn N+1, or finish the campaign."""
+    msg = events_pb2.ReportsReady.FromString(data)
+    campaign, turn = msg.campaign_id, msg.turn
+    row = repo.get_campaign(conn, campaign, lock=True)
+    if row is None:
+        return
+    if turn == 0:
+        expect, current, nxt = ("STARTING",), 1, 1
+    else:
+        expect, current, nxt = ("REPORTED",), turn, turn + 1
+    if row.turn != current or row.status not in expect:
+        log.info("reports_ready_ignored", campaign=campaign, turn=turn, status=row.status)
+        return
+    if nxt > row.turns:
+        repo.set_status(conn, campaign, turn=current, expect=expect, status="FINISHED", deadline=None)
+        done = events_pb2.CampaignFinished(campaign_id=campaign, turns=row.turns)
+        add_to_outbox(
+            conn,
+            bus.subject(bus.CAMPAIGN_EVENTS, campaign),
+            bus.msg_id(campaign, turn, "finished"),
+            done.SerializeToString(),
+            headers,
+        )
+        log.info("campaign_finished", campaign=campaign, turns=row.turns)
+        return
+    deadline = (
+        row.deadline
+        if turn == 0
+        else (at + timedelta(seconds=row.turn_seconds) if row.turn_seconds else None)
+    )
+    repo.set_status(
+        conn, campaign, turn=current, expect=expect, status="OPEN", new_turn=nxt, deadline=deadline
+    )
+    opened = events_pb2.TurnOpened(campaign_id=campaign, turn=nxt)
+    if deadline is not None:
+        opened.deadline.FromDatetime(deadline)
+    add_to_outbox(
+        conn,
+        bus.subject(bus.TURN_OPENED, campaign),
+        bus.msg_id(campaign, nxt, bus.TURN_OPENED),
+        opened.SerializeToString(),
+        headers,
+    )
+    log.info("turn_opened", campaign=campaign, turn=nxt)

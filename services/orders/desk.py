@@ -1,0 +1,149 @@
+"""The Ship Order Desk (rule 4.1): who is asking, what they may order, and
+storing accepted orders durably and idempotently."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Connection
+
+from pate.core.codec import to_plain
+from pate.core.orders.effective import Author, EffectiveOrder, effective_orders
+from pate.core.orders.model import ShipOrder
+from pate.core.orders.validate import Actor, Refusal, authority, validate_order
+from pate.core.world.state import Role, WorldState
+from pate.engine.context import turn_context
+from services.common import repository as repo
+from services.common.errors import Code, DeskError
+from services.common.logging import get_logger
+from services.common.passwords import login
+
+log = get_logger("orders")
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    player: str
+    state: str | None
+    roles: frozenset[Role]
+
+
+def authenticate(conn: Connection, campaign: str, player: str, password: str) -> Caller:
+    row = login(conn, campaign, player, password)
+    return Caller(
+        player=row.id, state=row.state, roles=frozenset(Role(r) for r in json.loads(row.roles_json))
+    )
+
+
+def open_turn(conn: Connection, campaign: str, turn: int, *, lock: bool) -> repo.CampaignRow:
+    row = repo.get_campaign(conn, campaign, lock=lock)
+    if row is None:
+        raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
+    if turn != row.turn:
+        raise DeskError(Code.FAILED_PRECONDITION, f"turn: orders are taken for turn {row.turn}, not {turn}")
+    if row.status != "OPEN":
+        raise DeskError(Code.FAILED_PRECONDITION, f"turn {row.turn} is {row.status}: no orders are taken")
+    return row
+
+
+def submit(
+    conn: Connection,
+    campaign: str,
+    turn: int,
+    caller: Caller,
+    orders: Sequence[ShipOrder],
+    client_request_id: str,
+    fingerprint: bytes,
+) -> tuple[list[str], bool]:
+    """Store the orders if every one is valid, else refuse them all.
+
+    Returns the ship ids accepted and whether this was a replay of an earlier
+    request with the same client request id."""
+    if not client_request_id or len(client_request_id) > 100:
+        raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: give 1 to 100 characters")
+    earlier = repo.find_request(conn, campaign, client_request_id)
+    if earlier is not None:
+        if earlier != fingerprint:
+            raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: already used for a different request")
+        return sorted({o.ship_id for o in orders}), True
+    if not orders:
+        raise DeskError(Code.INVALID_ARGUMENT, "orders: no order given")
+    open_turn(conn, campaign, turn, lock=True)
+    world = repo.load_world(conn, campaign, turn)
+    refusals = _check(world, caller, orders)
+    if refusals:
+        repo.audit(
+            conn, campaign, turn, caller.player, "submit_orders", False, [to_plain(r) for r in refusals]
+        )
+        raise DeskError(
+            _code(refusals), "; ".join(f"{r.field}: {r.message} (rule {r.rule})" for r in refusals)
+        )
+    seq = repo.next_order_seq(conn, campaign, turn)
+    actor = _actor(caller)
+    for i, order in enumerate(orders):
+        role = authority(actor, world.ships[order.ship_id]) or Author.ADMIN
+        repo.add_order(
+            conn,
+            campaign,
+            turn,
+            order,
+            author=caller.player,
+            role=role,
+            seq=seq + i,
+            client_request_id=client_request_id,
+        )
+    repo.save_request(conn, campaign, client_request_id, fingerprint)
+    ids = sorted({o.ship_id for o in orders})
+    repo.audit(conn, campaign, turn, caller.player, "submit_orders", True, ids)
+    log.info("orders_accepted", campaign=campaign, turn=turn, player=caller.player, ships=len(ids))
+    return ids, False
+
+
+def _actor(caller: Caller) -> Actor:
+    return Actor(player=caller.player, state=caller.state, roles=caller.roles)
+
+
+def _check(world: WorldState, caller: Caller, orders: Sequence[ShipOrder]) -> list[Refusal]:
+    ctx = turn_context()
+    actor = _actor(caller)
+    out: list[Refusal] = []
+    seen: set[str] = set()
+    for i, order in enumerate(orders):
+        if order.ship_id in seen:
+            out.append(
+                Refusal(f"orders[{i}].ship_id", "4.1", "one order per ship in a request", "invalid_argument")
+            )
+            continue
+        seen.add(order.ship_id)
+        for r in validate_order(order, actor, world, ctx.map, ctx.rules):
+            out.append(Refusal(f"orders[{i}].{r.field}", r.rule, r.message, r.code))
+    return out
+
+
+def _code(refusals: Sequence[Refusal]) -> Code:
+    """The gravest code among the refusals decides the status."""
+    for code in (Code.UNAUTHENTICATED, Code.PERMISSION_DENIED, Code.NOT_FOUND, Code.FAILED_PRECONDITION):
+        if any(r.code == code.value for r in refusals):
+            return code
+    return Code.INVALID_ARGUMENT
+
+
+def effective_for(
+    conn: Connection, campaign: str, turn: int, caller: Caller, ship_ids: Sequence[str]
+) -> dict[str, EffectiveOrder]:
+    world = repo.load_world(conn, campaign, turn)
+    mine = {
+        sid
+        for sid, s in world.ships.items()
+        if caller.player in (s.commander, s.deputy)
+        or (Role.NAVAL_MINISTER in caller.roles and s.state == caller.state)
+        or Role.ADMIN in caller.roles
+    }
+    wanted = set(ship_ids) if ship_ids else mine
+    foreign = sorted(wanted - mine)
+    if foreign:
+        raise DeskError(Code.PERMISSION_DENIED, f"ship_ids: not your ships: {', '.join(foreign)}")
+    everything = effective_orders(world.ships, repo.submitted_orders(conn, campaign, turn))
+    return {sid: everything[sid] for sid in sorted(wanted) if sid in everything}

@@ -1,0 +1,49 @@
+"""The orders service: order desk and campaign administration over gRPC, the
+deadline scheduler, and the opening of each next turn when reports are out."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from datetime import UTC, datetime
+from functools import partial
+
+from sqlalchemy import Connection, Engine
+
+from pate.v1 import admin_pb2_grpc, orders_pb2_grpc
+from services.common import bus
+from services.common.rpc import in_transaction
+from services.common.runner import Service, Stage, run_service
+from services.orders import campaigns
+from services.orders.servicer import CampaignAdminServicer, OrderDeskServicer
+
+
+def _open_next_turn(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
+    campaigns.handle_reports_ready(conn, data, headers, at=datetime.now(UTC))
+
+
+async def _close_due(engine: Engine) -> None:
+    await in_transaction(engine, partial(campaigns.close_due_turns, at=datetime.now(UTC)))
+
+
+SERVICE = Service(
+    name="orders",
+    stages=(Stage("orders-turns", bus.REPORTS_READY, _open_next_turn),),
+    grpc=(
+        (
+            admin_pb2_grpc.add_CampaignAdminServicer_to_server,
+            lambda e, s: CampaignAdminServicer(e, s.admin_token),
+        ),
+        (orders_pb2_grpc.add_OrderDeskServicer_to_server, lambda e, s: OrderDeskServicer(e)),
+    ),
+    grpc_addr=lambda s: s.orders_addr,
+    periodic=((lambda s: s.deadline_poll_seconds, _close_due),),
+)
+
+
+def main() -> int:
+    return asyncio.run(run_service(SERVICE))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

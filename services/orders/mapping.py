@@ -1,0 +1,136 @@
+"""Translation between the protobuf order form and the core's ShipOrder.
+
+Enumerated words are checked here so that a malformed request is refused with
+the field named, before any rule is asked.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TypeVar
+
+from pate.core.orders import model as m
+from pate.v1 import common_pb2 as pb
+
+E = TypeVar("E", bound=StrEnum)
+
+
+class MappingError(ValueError):
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def _enum(cls: type[E], text: str, default: E, field: str) -> E:
+    if not text:
+        return default
+    try:
+        return cls(text)
+    except ValueError:
+        allowed = " | ".join(e.value for e in cls)
+        raise MappingError(field, f"{text!r} is not one of {allowed}") from None
+
+
+def _count(value: int, field: str) -> int:
+    if value < 0:
+        raise MappingError(field, "must not be negative")
+    return value
+
+
+def order_from_pb(o: pb.ShipOrder, where: str = "orders[0]") -> m.ShipOrder:
+    if not o.ship_id:
+        raise MappingError(f"{where}.ship_id", "is required")
+    mv = o.movement
+    if len(mv.sea_areas) > 2:
+        raise MappingError(f"{where}.movement.sea_areas", "names at most two sea areas (rule 6.1)")
+    c = o.contact
+    k = o.combat
+    return m.ShipOrder(
+        ship_id=o.ship_id,
+        attach_to=o.attach_to or None,
+        detach=o.detach,
+        movement=m.Movement(
+            sea_areas=tuple(mv.sea_areas),
+            port=mv.port or None,
+            any_enemy_port=mv.any_enemy_port,
+            harbor=mv.harbor,
+            sail_alone=mv.sail_alone,
+        ),
+        contact=m.Contact(
+            mode=_enum(m.ContactMode, c.mode, m.ContactMode.ACCEPT, f"{where}.contact.mode"),
+            minimum=_count(c.minimum, f"{where}.contact.minimum") if c.HasField("minimum") else None,
+            maximum=_count(c.maximum, f"{where}.contact.maximum") if c.HasField("maximum") else None,
+            join_allies=c.join_allies if c.HasField("join_allies") else True,
+            gauge=_enum(m.Gauge, c.gauge, m.Gauge.LEEWARD, f"{where}.contact.gauge"),
+        ),
+        combat=m.Combat(
+            stance=_enum(m.CombatStance, k.stance, m.CombatStance.ACCEPT, f"{where}.combat.stance"),
+            range=_enum(m.Range, k.range, m.Range.RANGE, f"{where}.combat.range"),
+            line=_enum(m.Line, k.line, m.Line.LINE_AHEAD, f"{where}.combat.line"),
+            aim=_enum(m.Aim, k.aim, m.Aim.RIGGING, f"{where}.combat.aim"),
+            flee_to=_enum(m.FleeTo, k.flee_to, m.FleeTo.HARBOR, f"{where}.combat.flee_to"),
+        ),
+        commerce=_enum(m.Commerce, o.commerce, m.Commerce.IGNORE, f"{where}.commerce"),
+        stores=_count(o.stores, f"{where}.stores") if o.HasField("stores") else None,
+        amphibious=m.Amphibious(
+            load_units=tuple(o.amphibious.load_units),
+            unload_units=tuple(o.amphibious.unload_units),
+            load_supplies=_count(o.amphibious.load_supplies, f"{where}.amphibious.load_supplies"),
+            unload_supplies=_count(o.amphibious.unload_supplies, f"{where}.amphibious.unload_supplies"),
+        ),
+        admin=tuple(
+            m.AdminOrder(
+                kind=_required_enum(m.AdminKind, a.kind, f"{where}.admin[{i}].kind"),
+                target=a.target or None,
+                amount=_count(a.amount, f"{where}.admin[{i}].amount"),
+            )
+            for i, a in enumerate(o.admin)
+        ),
+    )
+
+
+def _required_enum(cls: type[E], text: str, field: str) -> E:
+    if not text:
+        raise MappingError(field, "is required")
+    return _enum(cls, text, next(iter(cls)), field)  # the default is never used: text is set
+
+
+def order_to_pb(o: m.ShipOrder) -> pb.ShipOrder:
+    out = pb.ShipOrder(
+        ship_id=o.ship_id,
+        attach_to=o.attach_to or "",
+        detach=o.detach,
+        movement=pb.Movement(
+            sea_areas=list(o.movement.sea_areas),
+            port=o.movement.port or "",
+            any_enemy_port=o.movement.any_enemy_port,
+            harbor=o.movement.harbor,
+            sail_alone=o.movement.sail_alone,
+        ),
+        contact=pb.Contact(
+            mode=o.contact.mode.value, join_allies=o.contact.join_allies, gauge=o.contact.gauge.value
+        ),
+        combat=pb.Combat(
+            stance=o.combat.stance.value,
+            range=o.combat.range.value,
+            line=o.combat.line.value,
+            aim=o.combat.aim.value,
+            flee_to=o.combat.flee_to.value,
+        ),
+        commerce=o.commerce.value,
+        amphibious=pb.Amphibious(
+            load_units=list(o.amphibious.load_units),
+            unload_units=list(o.amphibious.unload_units),
+            load_supplies=o.amphibious.load_supplies,
+            unload_supplies=o.amphibious.unload_supplies,
+        ),
+        admin=[pb.AdminOrder(kind=a.kind.value, target=a.target or "", amount=a.amount) for a in o.admin],
+    )
+    if o.contact.minimum is not None:
+        out.contact.minimum = o.contact.minimum
+    if o.contact.maximum is not None:
+        out.contact.maximum = o.contact.maximum
+    if o.stores is not None:
+        out.stores = o.stores
+    return out

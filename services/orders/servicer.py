@@ -1,0 +1,218 @@
+"""gRPC face of the orders service: CampaignAdmin and OrderDesk (pate.v1)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+
+import grpc
+from sqlalchemy import Connection, Engine
+
+from pate.core.orders.model import ShipOrder
+from pate.core.orders.text import OrderSyntaxError, parse_orders
+from pate.core.world.fields import DataError
+from pate.core.world.scenario import Scenario
+from pate.datafiles import load_scenario, parse_scenario_text
+from pate.v1 import admin_pb2, admin_pb2_grpc, orders_pb2, orders_pb2_grpc
+from services.common import repository as repo
+from services.common.errors import Code, DeskError
+from services.common.passwords import hash_password
+from services.common.rpc import abort, in_transaction, is_admin, metadata
+from services.orders import campaigns, desk
+from services.orders.mapping import MappingError, order_from_pb, order_to_pb
+
+_STATUS = {name: getattr(admin_pb2, f"TURN_STATUS_{name}") for name in repo.STATUSES}
+
+
+def campaign_pb(row: repo.CampaignRow) -> admin_pb2.Campaign:
+    out = admin_pb2.Campaign(
+        id=row.id,
+        name=row.name,
+        scenario=row.scenario,
+        seed=row.seed,
+        turn=row.turn,
+        turns=row.turns,
+        status=_STATUS[row.status],
+    )
+    if row.deadline is not None:
+        out.deadline.FromDatetime(row.deadline)
+    return out
+
+
+class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
+    def __init__(self, engine: Engine, admin_token: str) -> None:
+        self.engine = engine
+        self.admin_token = admin_token
+
+    async def _admin(self, context: grpc.aio.ServicerContext) -> None:
+        if not is_admin(context, self.admin_token):
+            await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
+
+    async def CreateCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        await self._admin(context)
+        try:
+            scenario, name = _scenario(request)
+        except DeskError as err:
+            await abort(context, err)
+        first = request.first_deadline.ToDatetime(tzinfo=UTC) if request.HasField("first_deadline") else None
+        seed = request.seed or scenario.world.seed
+        turns = request.turns or scenario.world.turns
+
+        def work(conn: Connection) -> repo.CampaignRow:
+            return campaigns.create_campaign(
+                conn,
+                request.id,
+                scenario,
+                name,
+                seed=seed,
+                turns=turns,
+                first_deadline=first,
+                turn_seconds=request.turn_seconds,
+            )
+
+        return campaign_pb(await self._run(context, work))
+
+    async def GetCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        await self._admin(context)
+        return campaign_pb(await self._run(context, lambda c: _get(c, request.campaign_id)))
+
+    async def ListCampaigns(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        await self._admin(context)
+        rows = await in_transaction(self.engine, repo.list_campaigns)
+        return admin_pb2.ListCampaignsResponse(campaigns=[campaign_pb(r) for r in rows])
+
+    async def CloseTurn(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        await self._admin(context)
+        at = datetime.now(UTC)
+        row = await self._run(
+            context, lambda c: campaigns.close_turn(c, request.campaign_id, request.turn, "admin", at)
+        )
+        return campaign_pb(row)
+
+    async def SetDeadline(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        await self._admin(context)
+        deadline = request.deadline.ToDatetime(tzinfo=UTC) if request.HasField("deadline") else None
+
+        def work(conn: Connection) -> repo.CampaignRow:
+            row = _get(conn, request.campaign_id)
+            if request.turn != row.turn or row.status != "OPEN":
+                raise DeskError(
+                    Code.FAILED_PRECONDITION, f"turn: only the open turn ({row.turn}) takes a deadline"
+                )
+            repo.set_status(conn, row.id, turn=row.turn, expect=("OPEN",), status="OPEN", deadline=deadline)
+            return _get(conn, row.id)
+
+        return campaign_pb(await self._run(context, work))
+
+    async def SetPlayerPassword(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        await self._admin(context)
+        if len(request.password) < 8:
+            await abort(context, DeskError(Code.INVALID_ARGUMENT, "password: at least 8 characters"))
+        hashed = hash_password(request.password)
+
+        def work(conn: Connection) -> None:
+            _get(conn, request.campaign_id)
+            if not repo.set_password(conn, request.campaign_id, request.player_id, hashed):
+                raise DeskError(Code.NOT_FOUND, f"player_id: no player {request.player_id!r}")
+
+        await self._run(context, work)
+        return admin_pb2.SetPlayerPasswordResponse()
+
+    async def _run(self, context: grpc.aio.ServicerContext, work):  # type: ignore[no-untyped-def]
+        try:
+            return await in_transaction(self.engine, work)
+        except DeskError as err:
+            await abort(context, err)
+
+
+class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    async def SubmitOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        md = metadata(context)
+        try:
+            orders = _orders(request)
+        except DeskError as err:
+            await abort(context, err)
+        fingerprint = hashlib.sha256(request.SerializeToString(deterministic=True)).digest()
+
+        def work(conn: Connection) -> tuple[list[str], bool]:
+            caller = desk.authenticate(
+                conn, request.campaign_id, md.get("x-pate-player", ""), md.get("x-pate-password", "")
+            )
+            return desk.submit(
+                conn,
+                request.campaign_id,
+                request.turn,
+                caller,
+                orders,
+                request.client_request_id,
+                fingerprint,
+            )
+
+        try:
+            ids, replayed = await in_transaction(self.engine, work)
+        except DeskError as err:
+            await abort(context, err)
+        return orders_pb2.SubmitOrdersResponse(accepted=len(ids), ship_ids=ids, replayed=replayed)
+
+    async def GetEffectiveOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        md = metadata(context)
+
+        def work(conn: Connection):  # type: ignore[no-untyped-def]
+            caller = desk.authenticate(
+                conn, request.campaign_id, md.get("x-pate-player", ""), md.get("x-pate-password", "")
+            )
+            row = _get(conn, request.campaign_id)
+            turn = request.turn or row.turn
+            return desk.effective_for(conn, request.campaign_id, turn, caller, list(request.ship_ids))
+
+        try:
+            found = await in_transaction(self.engine, work)
+        except DeskError as err:
+            await abort(context, err)
+        return orders_pb2.GetEffectiveOrdersResponse(
+            orders=[
+                orders_pb2.EffectiveOrder(
+                    order=order_to_pb(e.order), source=e.source.value, copied_from=e.copied_from or ""
+                )
+                for e in found.values()
+            ]
+        )
+
+
+def _get(conn: Connection, campaign: str) -> repo.CampaignRow:
+    row = repo.get_campaign(conn, campaign)
+    if row is None:
+        raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
+    return row
+
+
+def _orders(request: orders_pb2.SubmitOrdersRequest) -> list[ShipOrder]:
+    if request.orders and request.orders_text:
+        raise DeskError(Code.INVALID_ARGUMENT, "orders: give orders or orders_text, not both")
+    if request.orders_text:
+        try:
+            return parse_orders(request.orders_text)
+        except OrderSyntaxError as err:
+            raise DeskError(Code.INVALID_ARGUMENT, f"orders_text: {err}") from None
+    try:
+        return [order_from_pb(o, f"orders[{i}]") for i, o in enumerate(request.orders)]
+    except MappingError as err:
+        raise DeskError(Code.INVALID_ARGUMENT, str(err)) from None
+
+
+def _scenario(request: admin_pb2.CreateCampaignRequest) -> tuple[Scenario, str]:
+    try:
+        if request.scenario_toml:
+            return parse_scenario_text(request.scenario_toml), request.scenario or "inline"
+        if not request.scenario:
+            raise DeskError(Code.INVALID_ARGUMENT, "scenario: name a scenario or give scenario_toml")
+        if "/" in request.scenario or "\\" in request.scenario or request.scenario.startswith("."):
+            raise DeskError(Code.INVALID_ARGUMENT, "scenario: a shipped scenario name, not a path")
+        return load_scenario(request.scenario), request.scenario
+    except FileNotFoundError:
+        raise DeskError(Code.NOT_FOUND, f"scenario: no scenario named {request.scenario!r}") from None
+    except DataError as err:
+        raise DeskError(Code.INVALID_ARGUMENT, f"scenario: {err}") from None

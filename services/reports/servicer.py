@@ -1,0 +1,97 @@
+"""gRPC face of the reports service (pate.v1.Reports).
+
+A report is read by its player, by the naval minister of the player's state,
+or by an administrator; nobody else.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import Connection, Engine
+
+from pate.core.world.state import Role
+from pate.v1 import reports_pb2, reports_pb2_grpc
+from services.common import repository as repo
+from services.common.errors import Code, DeskError
+from services.common.passwords import login
+from services.common.rpc import abort, in_transaction, is_admin, metadata
+
+FORMATS = ("json", "text", "html")
+
+
+def _reader(conn: Connection, campaign: str, player: str, password: str, target: str) -> str:
+    """Check the caller may read ``target``'s reports; returns the target."""
+    if repo.get_campaign(conn, campaign) is None:
+        raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
+    row = login(conn, campaign, player, password)
+    target = target or player
+    if target == player:
+        return target
+    other = repo.get_player(conn, campaign, target)
+    roles = set(json.loads(row.roles_json))
+    if other is not None and Role.NAVAL_MINISTER.value in roles and other.state == row.state:
+        return target
+    raise DeskError(Code.PERMISSION_DENIED, f"player_id: you may not read the reports of {target!r}")
+
+
+class ReportsServicer(reports_pb2_grpc.ReportsServicer):
+    def __init__(self, engine: Engine, admin_token: str) -> None:
+        self.engine = engine
+        self.admin_token = admin_token
+
+    async def GetReport(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        fmt = request.format or "json"
+        if fmt not in FORMATS:
+            await abort(context, DeskError(Code.INVALID_ARGUMENT, f"format: one of {' | '.join(FORMATS)}"))
+        md = metadata(context)
+        admin = is_admin(context, self.admin_token)
+
+        def work(conn: Connection) -> tuple[str, str | None]:
+            if admin:
+                if not request.player_id:
+                    raise DeskError(Code.INVALID_ARGUMENT, "player_id: an administrator names the player")
+                target = request.player_id
+            else:
+                target = _reader(
+                    conn,
+                    request.campaign_id,
+                    md.get("x-pate-player", ""),
+                    md.get("x-pate-password", ""),
+                    request.player_id,
+                )
+            return target, repo.load_report(conn, request.campaign_id, request.turn, target, fmt)
+
+        try:
+            target, body = await in_transaction(self.engine, work)
+        except DeskError as err:
+            await abort(context, err)
+        if body is None:
+            await abort(context, DeskError(Code.NOT_FOUND, f"turn: no report for turn {request.turn} yet"))
+        return reports_pb2.Report(
+            campaign_id=request.campaign_id, turn=request.turn, player_id=target, format=fmt, body=body
+        )
+
+    async def ListReports(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        md = metadata(context)
+        admin = is_admin(context, self.admin_token)
+
+        def work(conn: Connection) -> list[tuple[int, str]]:
+            if admin:
+                return repo.list_reports(conn, request.campaign_id, request.player_id or None)
+            target = _reader(
+                conn,
+                request.campaign_id,
+                md.get("x-pate-player", ""),
+                md.get("x-pate-password", ""),
+                request.player_id,
+            )
+            return repo.list_reports(conn, request.campaign_id, target)
+
+        try:
+            refs = await in_transaction(self.engine, work)
+        except DeskError as err:
+            await abort(context, err)
+        return reports_pb2.ListReportsResponse(
+            reports=[reports_pb2.ReportRef(turn=t, player_id=p) for t, p in refs]
+        )

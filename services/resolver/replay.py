@@ -1,0 +1,41 @@
+"""Re-resolve a stored turn and compare it with what was stored, byte for byte."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from sqlalchemy import Connection
+
+from pate.core.campaign import resolve_effective
+from pate.core.codec import canonical_json, from_plain, to_plain
+from pate.core.orders.effective import EffectiveOrder
+from pate.engine.context import turn_context
+from services.common import repository as repo
+from services.resolver.stage import result_digest
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayOutcome:
+    campaign: str
+    turn: int
+    stored_sha256: str
+    replayed_sha256: str
+
+    @property
+    def identical(self) -> bool:
+        return self.stored_sha256 == self.replayed_sha256
+
+
+def replay_turn(conn: Connection, campaign: str, turn: int) -> ReplayOutcome:
+    stored = repo.load_resolution(conn, campaign, turn)
+    if stored is None:
+        raise LookupError(f"turn {turn} of campaign {campaign!r} has not been resolved")
+    orders_json, stored_sha = stored
+    world = repo.load_world(conn, campaign, turn)
+    effective: dict[str, EffectiveOrder] = {
+        sid: from_plain(EffectiveOrder, o) for sid, o in json.loads(orders_json).items()
+    }
+    result = resolve_effective(turn_context(), world, effective)
+    state_sha = repo.sha256(canonical_json(to_plain(result.state)))
+    return ReplayOutcome(campaign, turn, stored_sha, result_digest(state_sha, result.events))

@@ -1,0 +1,64 @@
+"""Resolver stage: a closed turn becomes the next world state, exactly once.
+
+Runs inside the idempotent consumer's transaction: the new world state, the
+events, the replay record, the status change and the outbox row commit
+together.  A second delivery, a restarted worker or a racing worker finds the
+next world state already stored (its primary key makes a racing insert fail and
+roll back) and does nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Connection
+
+from pate.core.campaign import resolve_submitted
+from pate.core.codec import canonical_json, to_plain
+from pate.core.events import Event
+from pate.engine.context import turn_context
+from pate.v1 import events_pb2
+from services.common import bus
+from services.common import repository as repo
+from services.common.faults import crash_point
+from services.common.logging import get_logger
+from services.common.outbox import add_to_outbox
+
+log = get_logger("resolver")
+
+
+def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
+    msg = events_pb2.TurnClosed.FromString(data)
+    campaign, turn = msg.campaign_id, msg.turn
+    row = repo.get_campaign(conn, campaign, lock=True)
+    if row is None or row.turn != turn or row.status not in ("CLOSED", "RESOLVING"):
+        log.info("turn_closed_ignored", campaign=campaign, turn=turn, reason="not closed")
+        return
+    if repo.world_exists(conn, campaign, turn + 1):
+        log.info("turn_closed_ignored", campaign=campaign, turn=turn, reason="already resolved")
+        return
+    world = repo.load_world(conn, campaign, turn)
+    resolution = resolve_submitted(turn_context(), world, repo.submitted_orders(conn, campaign, turn))
+    result = resolution.result
+    state_sha = repo.save_world(conn, campaign, turn + 1, result.state)
+    repo.save_events(conn, campaign, turn, result.events)
+    orders_json = canonical_json({sid: to_plain(e) for sid, e in resolution.effective.items()})
+    repo.save_resolution(conn, campaign, turn, orders_json, result_digest(state_sha, result.events))
+    repo.set_status(conn, campaign, turn=turn, expect=("CLOSED", "RESOLVING"), status="RESOLVED")
+    event = events_pb2.TurnResolved(
+        campaign_id=campaign, turn=turn, state_sha256=state_sha, events=len(result.events)
+    )
+    crash_point("resolver.before_commit")  # the crash test kills the worker here
+    add_to_outbox(
+        conn,
+        bus.subject(bus.TURN_RESOLVED, campaign),
+        bus.msg_id(campaign, turn, bus.TURN_RESOLVED),
+        event.SerializeToString(),
+        headers,
+    )
+    log.info("turn_resolved", campaign=campaign, turn=turn, events=len(result.events), state_sha256=state_sha)
+
+
+def result_digest(state_sha: str, events: Sequence[Event]) -> str:
+    """One digest over the next world state and the turn's events (for replay)."""
+    return repo.sha256(state_sha + repo.events_json(events))

@@ -1,0 +1,122 @@
+"""The Alembic migrations build exactly the schema in services/common/tables.py, on both back ends."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from services.common import db, tables
+from tests.support.servers import sqlite_url
+
+pytestmark = pytest.mark.integration
+
+EXPECTED_TABLES = {
+    "campaigns",
+    "world_states",
+    "turn_events",
+    "resolutions",
+    "players",
+    "orders",
+    "order_requests",
+    "audit",
+    "knowledge",
+    "reports",
+    "outbox",
+    "processed_messages",
+}
+
+
+def _assert_matches_metadata(url: str) -> None:
+    engine = db.make_engine(url)
+    try:
+        with engine.connect() as conn:
+            names = set(sa.inspect(conn).get_table_names())
+            assert names == EXPECTED_TABLES | {"alembic_version"}
+            assert compare_metadata(MigrationContext.configure(conn), tables.metadata) == []
+        assert db.current_revision(engine) == "0001"
+    finally:
+        engine.dispose()
+
+
+def test_migration_builds_the_declared_schema_on_sqlite(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path / "nested" / "folder")  # the folder does not exist yet
+    db.migrate(url)
+    _assert_matches_metadata(url)
+
+
+def test_migration_builds_the_declared_schema_on_the_test_database(database_url: str) -> None:
+    """PostgreSQL when PATE_TEST_DATABASE_URL is set, SQLite otherwise."""
+    db.migrate(database_url)
+    _assert_matches_metadata(database_url)
+
+
+def test_migrating_twice_changes_nothing(database_url: str) -> None:
+    db.migrate(database_url)
+    db.migrate(database_url)
+    _assert_matches_metadata(database_url)
+
+
+def test_processes_migrating_at_once_all_succeed(database_url: str) -> None:
+    """Services start together against an empty database."""
+    code = "import sys; from services.common.db import migrate; migrate(sys.argv[1])"
+    root = Path(__file__).resolve().parents[3]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, database_url], cwd=root, stderr=subprocess.PIPE)
+        for _ in range(3)
+    ]
+    errors = [p.communicate(timeout=120)[1].decode() for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], errors
+    _assert_matches_metadata(database_url)
+
+
+def test_tables_hold_the_declared_constraints(engine: sa.Engine) -> None:
+    campaign = {
+        "id": "c1",
+        "name": "Trafalgar",
+        "scenario": "s",
+        "seed": 2**40,
+        "turns": 15,
+        "turn": 1,
+        "status": "OPEN",
+    }
+    with engine.begin() as conn:
+        conn.execute(tables.campaigns.insert().values(**campaign))
+    row = db_row(engine, tables.campaigns)
+    assert row.seed == 2**40 and row.version == 0
+    assert row.created_at.tzinfo is not None
+    with pytest.raises(sa.exc.IntegrityError), engine.begin() as conn:
+        conn.execute(tables.campaigns.insert().values(**{**campaign, "id": "c2", "status": "PAUSED"}))
+    with pytest.raises(sa.exc.IntegrityError), engine.begin() as conn:  # foreign key to campaigns
+        conn.execute(
+            tables.knowledge.insert().values(campaign="nope", turn=1, player="p", knowledge_json="{}")
+        )
+    with pytest.raises(sa.exc.IntegrityError), engine.begin() as conn:
+        conn.execute(tables.reports.insert().values(campaign="c1", turn=1, player="p", format="pdf", body=""))
+
+
+def db_row(engine: sa.Engine, table: sa.Table) -> sa.Row[object]:
+    with db.reader(engine) as conn:
+        return conn.execute(sa.select(table)).one()
+
+
+def test_sqlite_connections_use_wal_and_foreign_keys(tmp_path: Path) -> None:
+    engine = db.make_engine(sqlite_url(tmp_path))
+    try:
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30_000
+    finally:
+        engine.dispose()
+
+
+def test_postgresql_urls_use_psycopg_3() -> None:
+    assert db.normalize_url("postgresql://u@h/d") == "postgresql+psycopg://u@h/d"
+    assert db.normalize_url("postgresql+psycopg://u@h/d") == "postgresql+psycopg://u@h/d"
+    assert db.normalize_url("sqlite:///x.db") == "sqlite:///x.db"

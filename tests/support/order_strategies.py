@@ -1,0 +1,65 @@
+"""Hypothesis strategies for orders the text format can carry."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from pate.core.orders import model as m
+
+ids = st.builds(
+    lambda s, n, t: f"{s}{n}{t}",
+    st.sampled_from(["BR", "FR", "SP", "NE", "XY"]),
+    st.integers(1, 999),
+    st.sampled_from(["FL", "SL", "FR", "TR"]),
+)
+counts = st.integers(0, 999_999_999)
+units = st.from_regex(r"[A-Z]{2}[0-9]{1,3}(IN|CA|AR|HQ)", fullmatch=True)
+admins = st.one_of(
+    st.builds(
+        m.AdminOrder, st.sampled_from([m.AdminKind.INACTIVATE, m.AdminKind.REACTIVATE, m.AdminKind.SCUTTLE])
+    ),
+    st.builds(m.AdminOrder, st.just(m.AdminKind.TRANSFER_CREW), ids, counts),
+    st.builds(m.AdminOrder, st.just(m.AdminKind.DIVIDE), st.none(), counts),
+    st.builds(m.AdminOrder, st.just(m.AdminKind.COMBINE), ids, st.just(0)),
+)
+orders = st.builds(
+    m.ShipOrder,
+    ship_id=ids,
+    attach_to=st.none() | ids,
+    detach=st.booleans(),
+    movement=st.builds(
+        m.Movement,
+        sea_areas=st.lists(st.from_regex(r"[A-Z]{3}", fullmatch=True), max_size=3).map(tuple),
+        port=st.none() | st.text(max_size=20),
+        any_enemy_port=st.booleans(),
+        harbor=st.booleans(),
+        sail_alone=st.booleans(),
+    ),
+    contact=st.builds(
+        m.Contact,
+        mode=st.sampled_from(m.ContactMode),
+        minimum=st.none() | counts,
+        maximum=st.none() | counts,
+        join_allies=st.booleans(),
+        gauge=st.sampled_from(m.Gauge),
+        pursue_into_ports=st.booleans(),
+    ),
+    combat=st.builds(
+        m.Combat,
+        st.sampled_from(m.CombatStance),
+        st.sampled_from(m.Range),
+        st.sampled_from(m.Line),
+        st.sampled_from(m.Aim),
+        st.sampled_from(m.FleeTo),
+    ),
+    commerce=st.sampled_from(m.Commerce),
+    stores=st.none() | counts,
+    amphibious=st.builds(
+        m.Amphibious,
+        st.lists(units, max_size=3).map(tuple),
+        st.lists(units, max_size=3).map(tuple),
+        counts,
+        counts,
+    ),
+    admin=st.lists(admins, max_size=3).map(tuple),
+)
