@@ -16,9 +16,10 @@ from pate.core.intel.knowledge import knowledge_for
 from pate.core.rng import Rng
 from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.intelligence import intelligence_phase
+from pate.core.world.fields import DataError
 from pate.core.world.ships import AtSea, InPort, Ship, ship_id
 from pate.core.world.state import WorldState
-from pate.datafiles import DataError, load_rule_data, load_scenario, load_world_map
+from pate.datafiles import load_rule_data, load_scenario, load_world_map
 from pate.reports import render_reports
 
 TARGET_SHIPS = 600

@@ -44,16 +44,35 @@ def load_rule_data() -> RuleData:
 # --- the world: nations, maps, ship names, scenarios (issue 3) ---------------
 
 
+class DataFileMissingError(DataError, FileNotFoundError):
+    """A data file that does not exist: both a :class:`DataError` (one
+    located problem) and a :class:`FileNotFoundError` (for callers that answer
+    "not found")."""
+
+
+def read_data_toml(path: Path) -> dict[str, Any]:
+    """Like :func:`read_toml`, but an unreadable or malformed file is a
+    :class:`DataError` naming the file (so commands never print a traceback)."""
+    try:
+        return read_toml(path)
+    except FileNotFoundError as exc:
+        raise DataFileMissingError([f"{path}: no such file"]) from exc
+    except OSError as exc:
+        raise DataError([f"{path}: cannot read: {exc.strerror or exc}"]) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError([f"{path}: not valid TOML: {exc}"]) from exc
+
+
 @cache
 def load_nations() -> Nations:
     """``data/nations.toml``: the NWOL nations and their states."""
-    return parse_nations(read_toml(data_dir() / "nations.toml"))
+    return parse_nations(read_data_toml(data_dir() / "nations.toml"))
 
 
 def read_world_map_files(directory: Path | None = None) -> dict[str, dict[str, Any]]:
     """The parsed ``data/maps/*.toml`` files, by map name (file stem)."""
     folder = directory or data_dir() / "maps"
-    return {p.stem: read_toml(p) for p in sorted(folder.glob("*.toml"))}
+    return {p.stem: read_data_toml(p) for p in sorted(folder.glob("*.toml"))}
 
 
 @cache
@@ -79,20 +98,14 @@ def list_scenarios() -> list[Path]:
 def load_scenario(name_or_path: str | Path) -> Scenario:
     """A validated scenario; raises :class:`DataError` listing every problem
     (an unreadable or malformed file is one problem)."""
-    path = scenario_path(name_or_path)
-    try:
-        raw = read_toml(path)
-    except OSError as exc:
-        raise DataError([f"{path}: cannot read: {exc.strerror or exc}"]) from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError([f"{path}: not valid TOML: {exc}"]) from exc
+    raw = read_data_toml(scenario_path(name_or_path))
     return parse_scenario(raw, load_world_map(), load_rule_data(), nations=load_nations())
 
 
 @cache
 def load_ship_names() -> dict[str, ShipNames]:
     """``data/names/<NATION>.toml``: historic ship names per nation (rule 2.2)."""
-    raw = {p.stem: read_toml(p) for p in sorted((data_dir() / "names").glob("*.toml"))}
+    raw = {p.stem: read_data_toml(p) for p in sorted((data_dir() / "names").glob("*.toml"))}
     return parse_names(raw, nations=load_nations().nations)
 
 

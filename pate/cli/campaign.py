@@ -89,6 +89,7 @@ def _simulate(args: argparse.Namespace) -> int:
             turns=turns,
             orders=orders,
             render=not args.no_reports,
+            place=scenario.placement == "random",
         ):
             folder = args.out / f"turn-{out.turn}"
             (folder / "reports").mkdir(parents=True, exist_ok=True)

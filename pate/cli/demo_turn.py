@@ -1,6 +1,7 @@
 """The demo turn, played as a client over gRPC: create the campaign, submit
-the demo orders (``data/demo/turn-1/<player>.txt``), close the turn, wait for
-the reports and fetch them."""
+the demo orders, close the turn, wait for
+the reports and fetch them.  The orders are the training examples in
+``examples/orders/<player>-<topic>.txt`` (docs/formats/orders.md)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pate.v1 import admin_pb2, admin_pb2_grpc, orders_pb2, orders_pb2_grpc, repo
 from services.common.cluster import Cluster
 
 SCENARIO = "training"
+EXAMPLES = data_dir().parent / "examples" / "orders"
 _EXT = {"text": "txt", "html": "html", "json": "json"}
 
 
@@ -58,8 +60,8 @@ def play_demo_turn(cluster: Cluster, campaign: str, outdir: Path) -> str:
         )
         wait_for_turn(admin, admin_md, campaign, 1)
         lines.append(f"campaign {campaign!r} created from scenario {SCENARIO!r}; turn 1 open")
-        for path in sorted((data_dir() / "demo" / "turn-1").glob("*.txt")):
-            player = path.stem
+        for path in sorted(EXAMPLES.glob("*.txt")):
+            player = path.stem.split("-", 1)[0]
             md = (("x-pate-player", player), ("x-pate-password", scenario.passwords[player]))
             resp = desk.SubmitOrders(
                 orders_pb2.SubmitOrdersRequest(

@@ -28,11 +28,15 @@ class Resolution:
     result: TurnResult
 
 
-def start_campaign(ctx: TurnContext, world: WorldState, campaign: str, seed: int, turns: int) -> WorldState:
+def start_campaign(
+    ctx: TurnContext, world: WorldState, campaign: str, seed: int, turns: int, *, place: bool = True
+) -> WorldState:
     """Turn 1 of a new campaign: ships placed at station or base (rule 2.8)
-    and the first winds drawn, all from the campaign seed."""
+    unless the scenario keeps its positions, and the first winds drawn, all
+    from the campaign seed."""
     world = replace(world, campaign=campaign, seed=seed, turns=turns, turn=1)
-    world = place_at_start(ctx.map, ctx.rules, world, Rng.for_phase(seed, 0, "placement"))
+    if place:
+        world = place_at_start(ctx.map, ctx.rules, world, Rng.for_phase(seed, 0, "placement"))
     winds = draw_winds(ctx.map, ctx.rules, Rng.for_phase(seed, 0, "winds"))
     return replace(world, winds=winds)
 
@@ -44,7 +48,9 @@ def resolve_submitted(ctx: TurnContext, world: WorldState, submitted: Iterable[S
     return Resolution(effective=effective, result=resolve_effective(ctx, world, effective))
 
 
-def resolve_effective(ctx: TurnContext, world: WorldState, effective: Mapping[str, EffectiveOrder]) -> TurnResult:
+def resolve_effective(
+    ctx: TurnContext, world: WorldState, effective: Mapping[str, EffectiveOrder]
+) -> TurnResult:
     """The turn from the effective orders (what the resolver stores, and what a
     replay feeds back): attachments as ordered (4.4), the phases, and the end of
     attachments of ships that finish out of contact (4.2)."""

@@ -55,8 +55,9 @@ def simulate(
     turns: int,
     orders: Mapping[int, Sequence[ShipOrder]],
     render: bool = True,
+    place: bool = True,
 ) -> Iterator[TurnOutput]:
-    world = start_campaign(ctx, world, campaign, seed, turns)
+    world = start_campaign(ctx, world, campaign, seed, turns, place=place)
     yield _outputs(ctx, 0, world, world, (), render)
     for turn in range(1, turns + 1):
         given = list(orders.get(turn, ()))

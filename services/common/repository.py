@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -173,6 +175,28 @@ def load_world(conn: Connection, campaign: str, turn: int) -> WorldState:
     if found is None:
         raise LookupError(f"no world state for {campaign} turn {turn}")
     return world_from_json(found[0])
+
+
+_WORLD_CACHE: OrderedDict[tuple[str, str, int], WorldState] = OrderedDict()
+_WORLD_CACHE_SIZE = 64
+_WORLD_CACHE_LOCK = threading.Lock()
+
+
+def load_world_cached(conn: Connection, campaign: str, turn: int) -> WorldState:
+    """A stored world state, decoded once per process: rows of world_states are
+    written once and never changed, so the decoded value can be kept."""
+    key = (conn.engine.url.render_as_string(hide_password=True), campaign, turn)
+    with _WORLD_CACHE_LOCK:
+        world = _WORLD_CACHE.get(key)
+        if world is not None:
+            _WORLD_CACHE.move_to_end(key)
+            return world
+    world = load_world(conn, campaign, turn)
+    with _WORLD_CACHE_LOCK:
+        _WORLD_CACHE[key] = world
+        if len(_WORLD_CACHE) > _WORLD_CACHE_SIZE:
+            _WORLD_CACHE.popitem(last=False)
+    return world
 
 
 def world_from_json(text: str) -> WorldState:

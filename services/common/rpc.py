@@ -11,6 +11,7 @@ from typing import NoReturn, TypeVar
 import grpc
 from sqlalchemy import Connection, Engine
 
+from services.common.db import reader
 from services.common.errors import Code, DeskError
 
 T = TypeVar("T")
@@ -31,6 +32,16 @@ async def in_transaction(engine: Engine, work: Callable[[Connection], T]) -> T:
 
     def run() -> T:
         with engine.begin() as conn:
+            return work(conn)
+
+    return await asyncio.to_thread(run)
+
+
+async def in_reader(engine: Engine, work: Callable[[Connection], T]) -> T:
+    """Run read-only ``work`` on a worker thread (SQLite: without the write lock)."""
+
+    def run() -> T:
+        with reader(engine) as conn:
             return work(conn)
 
     return await asyncio.to_thread(run)

@@ -65,9 +65,13 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
         servicers = [(adder, factory(engine, settings)) for adder, factory in svc.grpc]
         server = await serve_grpc(servicers, svc.grpc_addr(settings), svc.name)
 
-    runners: list[Awaitable[Any]] = [OutboxRelay(engine, js).run(stop)]
+    relay = OutboxRelay(engine, js)
+    runners: list[Awaitable[Any]] = [relay.run(stop)]
     for st in svc.stages:
-        consumer = IdempotentConsumer(engine, js, st.durable, bus.subject(st.stage, "*"), st.handler)
+        # after_commit: the event the handler wrote leaves now, not at the next poll
+        consumer = IdempotentConsumer(
+            engine, js, st.durable, bus.subject(st.stage, "*"), st.handler, after_commit=relay.notify
+        )
         runners.append(consumer.run(stop))
     for interval, tick in svc.periodic:
         runners.append(_every(interval(settings), tick, engine, stop))

@@ -51,7 +51,9 @@ def create_campaign(
         raise DeskError(Code.INVALID_ARGUMENT, "seed: must be below 2^63")
     if turn_seconds < 0:
         raise DeskError(Code.INVALID_ARGUMENT, "turn_seconds: must not be negative")
-    world = start_campaign(turn_context(), scenario.world, campaign, seed, turns)
+    world = start_campaign(
+        turn_context(), scenario.world, campaign, seed, turns, place=scenario.placement == "random"
+    )
     row = repo.CampaignRow(
         id=campaign,
         name=scenario.name,

@@ -48,56 +48,91 @@ def open_turn(conn: Connection, campaign: str, turn: int, *, lock: bool) -> repo
     return row
 
 
-def submit(
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A submission checked outside the write transaction: who sent it, and
+    either the refusals or the author role of each order."""
+
+    caller: Caller
+    replayed: bool
+    refusals: tuple[Refusal, ...] = ()
+    roles: tuple[Author, ...] = ()
+
+
+def check_submission(
     conn: Connection,
     campaign: str,
     turn: int,
-    caller: Caller,
+    credentials: tuple[str, str],
     orders: Sequence[ShipOrder],
     client_request_id: str,
     fingerprint: bytes,
-) -> tuple[list[str], bool]:
-    """Store the orders if every one is valid, else refuse them all.
-
-    Returns the ship ids accepted and whether this was a replay of an earlier
-    request with the same client request id."""
+) -> Checked:
+    """Everything that only reads: authentication (slow on purpose), the
+    request id, the turn, and every rule of the order form.  Kept out of the
+    write transaction so that SQLite's single writer is held only briefly."""
     if not client_request_id or len(client_request_id) > 100:
         raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: give 1 to 100 characters")
+    caller = authenticate(conn, campaign, *credentials)
     earlier = repo.find_request(conn, campaign, client_request_id)
     if earlier is not None:
         if earlier != fingerprint:
             raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: already used for a different request")
-        return sorted({o.ship_id for o in orders}), True
+        return Checked(caller, replayed=True)
     if not orders:
         raise DeskError(Code.INVALID_ARGUMENT, "orders: no order given")
-    open_turn(conn, campaign, turn, lock=True)
-    world = repo.load_world(conn, campaign, turn)
-    refusals = _check(world, caller, orders)
-    if refusals:
+    open_turn(conn, campaign, turn, lock=False)
+    world = repo.load_world_cached(conn, campaign, turn)
+    refusals = tuple(_check(world, caller, orders))
+    actor = _actor(caller)
+    roles = (
+        () if refusals else tuple(authority(actor, world.ships[o.ship_id]) or Author.ADMIN for o in orders)
+    )
+    return Checked(caller, replayed=False, refusals=refusals, roles=roles)
+
+
+def record_submission(
+    conn: Connection,
+    campaign: str,
+    turn: int,
+    checked: Checked,
+    orders: Sequence[ShipOrder],
+    client_request_id: str,
+    fingerprint: bytes,
+) -> tuple[list[str], bool]:
+    """Store a checked submission: all its orders, or (refused) only the audit
+    record.  The turn is checked again under the lock: it may have closed
+    since."""
+    ids = sorted({o.ship_id for o in orders})
+    player = checked.caller.player
+    if checked.replayed:
+        return ids, True
+    if checked.refusals:
         repo.audit(
-            conn, campaign, turn, caller.player, "submit_orders", False, [to_plain(r) for r in refusals]
+            conn, campaign, turn, player, "submit_orders", False, [to_plain(r) for r in checked.refusals]
         )
         raise DeskError(
-            _code(refusals), "; ".join(f"{r.field}: {r.message} (rule {r.rule})" for r in refusals)
+            _code(checked.refusals),
+            "; ".join(f"{r.field}: {r.message} (rule {r.rule})" for r in checked.refusals),
         )
+    open_turn(conn, campaign, turn, lock=True)
+    if repo.find_request(conn, campaign, client_request_id) is not None:
+        return ids, True  # an identical retry won the race
     seq = repo.next_order_seq(conn, campaign, turn)
-    actor = _actor(caller)
-    for i, order in enumerate(orders):
-        role = authority(actor, world.ships[order.ship_id]) or Author.ADMIN
+    for i, (order, role) in enumerate(zip(orders, checked.roles, strict=True)):
         repo.add_order(
             conn,
             campaign,
             turn,
             order,
-            author=caller.player,
+            author=player,
             role=role,
             seq=seq + i,
             client_request_id=client_request_id,
         )
     repo.save_request(conn, campaign, client_request_id, fingerprint)
-    ids = sorted({o.ship_id for o in orders})
-    repo.audit(conn, campaign, turn, caller.player, "submit_orders", True, ids)
-    log.info("orders_accepted", campaign=campaign, turn=turn, player=caller.player, ships=len(ids))
+    repo.audit(conn, campaign, turn, player, "submit_orders", True, ids)
+    log.info("orders_accepted", campaign=campaign, turn=turn, player=player, ships=len(ids))
     return ids, False
 
 

@@ -17,7 +17,7 @@ from pate.v1 import admin_pb2, admin_pb2_grpc, orders_pb2, orders_pb2_grpc
 from services.common import repository as repo
 from services.common.errors import Code, DeskError
 from services.common.passwords import hash_password
-from services.common.rpc import abort, in_transaction, is_admin, metadata
+from services.common.rpc import abort, in_reader, in_transaction, is_admin, metadata
 from services.orders import campaigns, desk
 from services.orders.mapping import MappingError, order_from_pb, order_to_pb
 
@@ -137,22 +137,17 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
             await abort(context, err)
         fingerprint = hashlib.sha256(request.SerializeToString(deterministic=True)).digest()
 
-        def work(conn: Connection) -> tuple[list[str], bool]:
-            caller = desk.authenticate(
-                conn, request.campaign_id, md.get("x-pate-player", ""), md.get("x-pate-password", "")
-            )
-            return desk.submit(
-                conn,
-                request.campaign_id,
-                request.turn,
-                caller,
-                orders,
-                request.client_request_id,
-                fingerprint,
-            )
+        credentials = (md.get("x-pate-player", ""), md.get("x-pate-password", ""))
+        args = (request.campaign_id, request.turn)
+        rid = request.client_request_id
 
         try:
-            ids, replayed = await in_transaction(self.engine, work)
+            checked = await in_reader(
+                self.engine, lambda c: desk.check_submission(c, *args, credentials, orders, rid, fingerprint)
+            )
+            ids, replayed = await in_transaction(
+                self.engine, lambda c: desk.record_submission(c, *args, checked, orders, rid, fingerprint)
+            )
         except DeskError as err:
             await abort(context, err)
         return orders_pb2.SubmitOrdersResponse(accepted=len(ids), ship_ids=ids, replayed=replayed)

@@ -25,7 +25,7 @@ def docker_available() -> bool:
     if os.environ.get("PATE_TEST_NO_DOCKER"):
         return False
     try:
-        import docker
+        import docker  # type: ignore[import-untyped]
 
         client = docker.from_env(timeout=3)
         try:

@@ -47,7 +47,7 @@ def own_ships(player: Player, world: WorldState) -> tuple[str, ...]:
     )
 
 
-def knowledge_for(  # noqa: PLR0917 (the pipeline passes the six inputs in order)
+def knowledge_for(
     player_id: str,
     world_before: WorldState,
     world_after: WorldState,

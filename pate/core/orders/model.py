@@ -160,6 +160,18 @@ class ShipOrder:
     admin: tuple[AdminOrder, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class StoresMove:
+    """Rule 3.5: the naval minister of ``state`` moves stores between ports.
+    Not a ship's order: the desk takes it from the minister and the resolver
+    carries it out in the supply phase (pate.core.rules.stores)."""
+
+    state: str  # the ordering minister's state
+    origin: str  # port names
+    destination: str
+    amount: int
+
+
 def default_order(ship_id: str) -> ShipOrder:
     """Rule 4.11: no move, keep attachment, accept contact, join allies,
     accept combat, leeward gauge, line ahead, aim at rigging."""

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from pate.core.events import Event, Phase
-from pate.core.orders.model import ShipOrder, default_order
+from pate.core.orders.model import ShipOrder, StoresMove, default_order
 from pate.core.rng import Rng
 from pate.core.rules.data import RuleData
 from pate.core.world.geography import WorldMap
@@ -29,6 +29,7 @@ class TurnState:
     orders: dict[str, ShipOrder]  # effective orders, one per ship
     events: tuple[Event, ...] = field(default=())
     start: WorldState | None = None  # the world at the start of the turn (rule 5.4)
+    stores_moves: tuple[StoresMove, ...] = ()  # rule 3.5, ordered by the naval ministers
 
     def order(self, ship_id: str) -> ShipOrder:
         return self.orders.get(ship_id) or default_order(ship_id)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pate.core.events import Event, Phase
-from pate.core.orders.model import ShipOrder
+from pate.core.orders.model import ShipOrder, StoresMove
 from pate.core.rules import amphibious, combat, intelligence, movement, repair, supply
 from pate.core.rules.context import PhaseFn, TurnContext, TurnState, phase_rng
 from pate.core.world.state import TurnKind, WorldState
@@ -30,10 +30,16 @@ class TurnResult:
     events: tuple[Event, ...]
 
 
-def resolve_turn(ctx: TurnContext, world: WorldState, orders: Mapping[str, ShipOrder]) -> TurnResult:
-    """A pure function of (map, rules, world state, effective orders): the same
-    inputs give the same result, byte for byte, on any worker."""
-    ts = TurnState(world=world, orders=dict(orders), start=world)
+def resolve_turn(
+    ctx: TurnContext,
+    world: WorldState,
+    orders: Mapping[str, ShipOrder],
+    stores_moves: Sequence[StoresMove] = (),
+) -> TurnResult:
+    """A pure function of (map, rules, world state, effective orders, the naval
+    ministers' store moves of rule 3.5): the same inputs give the same result,
+    byte for byte, on any worker."""
+    ts = TurnState(world=world, orders=dict(orders), start=world, stores_moves=tuple(stores_moves))
     for phase, run in PHASES:
         before = len(ts.events)
         ts = run(ctx, ts, phase_rng(world, phase))

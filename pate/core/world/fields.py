@@ -125,8 +125,11 @@ class Table:
         found, value = self._fetch(key, default is None)
         if not found:
             return default
-        if not isinstance(value, str) or not value.strip():
-            self.problems.add(self.where(key), f"expected a non-empty string, found {type_name(value)}")
+        if not isinstance(value, str):
+            self.problems.add(self.where(key), f"expected a string, found {type_name(value)}")
+            return None
+        if not value.strip():
+            self.problems.add(self.where(key), "must not be empty")
             return None
         if choices is not None and value not in choices:
             self.problems.add(self.where(key), f"{value!r} is not one of: {', '.join(sorted(choices))}")
@@ -194,8 +197,10 @@ class Table:
         out: list[tuple[str, str]] = []
         for i, item in enumerate(value):
             path = join(self.where(key), i)
-            if not isinstance(item, str) or not item.strip():
-                self.problems.add(path, f"expected a non-empty string, found {type_name(item)}")
+            if not isinstance(item, str):
+                self.problems.add(path, f"expected a string, found {type_name(item)}")
+            elif not item.strip():
+                self.problems.add(path, "must not be empty")
             else:
                 out.append((path, item))
         return out

@@ -39,7 +39,19 @@ NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 STATE_CODE = re.compile(r"^[A-Z]{2}$")
 
 _TOP_KEYS = ("scenario", "states", "diplomacy", "players", "ports", "ship_defaults", "ships", "squadrons")
-_HEADER_KEYS = ("format", "name", "title", "version", "description", "seed", "turns", "turn", "turn_kinds")
+_HEADER_KEYS = (
+    "format",
+    "name",
+    "title",
+    "version",
+    "description",
+    "seed",
+    "turns",
+    "turn",
+    "turn_kinds",
+    "placement",
+)
+PLACEMENTS = ("random", "as_given")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +63,9 @@ class Scenario:
     passwords: dict[str, str] = field(default_factory=dict)  # demo passwords by player id (plaintext)
     title: str = ""
     format: int = FORMAT
+    # rule 2.8: "random" places each ship at its station or its base when a
+    # campaign starts; "as_given" keeps the positions written (teaching scenarios)
+    placement: str = "random"
 
 
 def parse_scenario(
@@ -61,14 +76,15 @@ def parse_scenario(
 ) -> Scenario:
     """The scenario in ``raw`` (a parsed TOML file) on ``world_map``.
 
-    ``nations`` supplies the states every scenario knows (``data/nations.toml``);
-    without it, the scenario's ``[states]`` table must define them all.
+    ``nations`` supplies the states every scenario knows (``data/nations.toml``,
+    ``pate.datafiles.load_nations()``); without it, the states are those
+    controlling ports on the map plus the scenario's ``[states]`` table.
     """
     problems = Problems()
     top = Table(raw, "", problems)
     top.check_keys(_TOP_KEYS)
     header = _read_header(top)
-    states = _read_states(top, nations)
+    states = _read_states(top, nations, world_map)
     diplomacy = _read_diplomacy(top, states)
     players, passwords = _read_players(top, states)
     ports = _read_ports(top, world_map, states)
@@ -106,6 +122,7 @@ def parse_scenario(
         title=header["title"],
         world=world,
         passwords=passwords,
+        placement=header["placement"],
     )
 
 
@@ -139,12 +156,23 @@ def _read_header(top: Table) -> dict[str, Any]:
         "turns": turns,
         "turn": t.int_("turn", 1, lo=1, hi=turns or MAX_TURNS),
         "turn_kinds": tuple(kinds),
+        "placement": _placement(t),
     }
 
 
-def _read_states(top: Table, nations: Nations | None) -> dict[str, State]:
-    """Every state of ``data/nations.toml``, plus or overridden by ``[states]``."""
-    states: dict[str, State] = dict(nations.states) if nations else {}
+def _placement(t: Table) -> str:
+    return t.str_("placement", "random", choices=PLACEMENTS) or "random"
+
+
+def _read_states(top: Table, nations: Nations | None, wmap: WorldMap) -> dict[str, State]:
+    """Every state of ``data/nations.toml``, plus or overridden by ``[states]``.
+    Without the nations, the states are those controlling ports on the map
+    (each taken as its own nation)."""
+    if nations is not None:
+        states = dict(nations.states)
+    else:
+        codes = {p.controller for p in wmap.ports.values()}
+        states = {c: State(code=c, nation=c, name=c) for c in codes}
     for code, t in top.tables("states"):
         t.check_keys(("nation", "name"))
         if not STATE_CODE.match(code):
@@ -279,7 +307,7 @@ def _read_ships(
     first_path: dict[str, str] = {}
     for t in _ship_tables(top):
         sid = t.data.get("id")
-        if isinstance(sid, str):
+        if isinstance(sid, str) and sid.strip():
             if sid in first_path:
                 t.problems.add(t.where("id"), f"{sid} already defined at {first_path[sid]}")
                 continue

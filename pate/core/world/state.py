@@ -49,6 +49,36 @@ class PortState:
     building: int = 0  # ships under construction, taking yard capacity (3.3)
     garrison: tuple[str, ...] = ()  # GITM units in the port (1.5, 5.3)
     strategic_units: tuple[str, ...] = ()  # GITM units in its strategic square, outside the city (5.3)
+    supplies: int = (
+        0  # GITM supplies in the port city, loadable by transports (section 9, docs/rules/turn.md)
+    )
+
+
+class Headquarters(StrEnum):
+    NONE = "none"
+    ARMY = "army"
+    CORPS = "corps"
+
+
+@dataclass(frozen=True, slots=True)
+class LandUnit:
+    """A GITM land unit as PATE needs to know it (rule 1.5, lost section 9):
+    its state and its size by arm, for the space it takes aboard a transport
+    group.  Where it is lies elsewhere: a port's ``garrison`` or a transport
+    group's ``cargo.units``; the GITM bridge keeps the sizes in step."""
+
+    id: str
+    state: str
+    infantry: int = 0  # men
+    cavalry: int = 0
+    artillery: int = 0
+    batteries: int = 0  # batteries attached to an infantry or cavalry unit
+    headquarters: Headquarters = Headquarters.NONE
+    supplies: int = 0  # supplies a corps headquarters carries
+
+    @property
+    def men(self) -> int:
+        return self.infantry + self.cavalry + self.artillery
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +94,9 @@ class WorldState:
     ports: dict[str, PortState]
     winds: dict[str, Wind]  # by sea area code; ports share their sea area's wind (1.4)
     turn_kinds: tuple[TurnKind, ...] = field(default=())  # per turn; empty = all campaign
+    land_units: dict[str, LandUnit] = field(
+        default_factory=dict
+    )  # sizes of GITM units PATE holds (section 9)
 
     def with_ships(self, changed: dict[str, Ship], removed: tuple[str, ...] = ()) -> WorldState:
         ships = dict(self.ships)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pate.core.orders.model import CombatStance
+from pate.core.orders.model import CombatStance, ShipOrder
 from pate.core.rng import Rng
 from pate.core.rules.combat import Outcome, Where, fight
 from pate.core.rules.combat.phase import build_battle
@@ -29,7 +29,7 @@ from tests.unit.combat.combat_world import (
 ENGAGE = CombatStance.ENGAGE
 
 
-def engaged(sid: str) -> dict[str, object]:
+def engaged(sid: str) -> dict[str, ShipOrder]:
     return {sid: order(sid, stance=ENGAGE)}
 
 
@@ -37,7 +37,7 @@ def test_rule_3_7_ships_in_contact_fight_where_they_are() -> None:
     """3.7: "Ships in sea areas may not move to join battles, but may only
     fight ships with which they are already in contact." """
     w = world(ship("BR1SL"), ship("FR1SL"), ship("FR2SL", AtSea("ECH", 2)))
-    ts = run_phase(w, engaged("BR1SL"))  # type: ignore[arg-type]
+    ts = run_phase(w, engaged("BR1SL"))
     battles = [e for e in ts.events if e.kind == "battle"]
     assert len(battles) == 1
     assert set(battles[0].ships) == {"BR1SL", "FR1SL"}
@@ -47,7 +47,7 @@ def test_rule_3_7_ships_in_contact_fight_where_they_are() -> None:
 def test_rule_7_1_groups_in_contact_may_engage() -> None:
     """7.1: "Whenever two groups of ships are in contact at the start of a
     combat phase, they may engage in battle." Hostile only: peace means no battle."""
-    ts = run_phase(world(ship("BR1SL"), ship("DK1SL")), engaged("BR1SL"))  # type: ignore[arg-type]
+    ts = run_phase(world(ship("BR1SL"), ship("DK1SL")), engaged("BR1SL"))
     assert not ts.events
 
 
@@ -127,7 +127,7 @@ def test_rule_7_1_harbor_ships_that_wish_to_fight_come_out() -> None:
     the coastal waters, then they may move to join each other ... If the ships
     in the harbor wish to come out, they do so" """
     w = world(ship("FR1SL", HARBOR), ship("FR2SL", HARBOR), ship("BR1SL", COASTAL))
-    ts = run_phase(w, engaged("FR1SL"))  # type: ignore[arg-type]
+    ts = run_phase(w, engaged("FR1SL"))
     assert [e.kind for e in ts.events][:1] == ["joined_battle"]
     battle_event = next(e for e in ts.events if e.kind == "battle")
     assert battle_event.location == "Brest (coastal waters)"
@@ -139,7 +139,7 @@ def test_rule_7_1_coastal_ships_enter_when_the_harbor_ships_stay() -> None:
     """7.1: "if not, then the ships in the coastal waters may enter the harbor
     if they wish to do so."  The battle is then in the harbor."""
     w = world(ship("FR1SL", HARBOR), ship("BR1SL", COASTAL))
-    ts = run_phase(w, engaged("BR1SL"))  # type: ignore[arg-type]
+    ts = run_phase(w, engaged("BR1SL"))
     joined = next(e for e in ts.events if e.kind == "joined_battle")
     assert joined.ships == ("BR1SL",) and joined.data["to"] == "Brest (harbor)"
     assert next(e for e in ts.events if e.kind == "battle").location == "Brest (harbor)"
@@ -152,13 +152,13 @@ def test_rule_7_1_rule_6_6_no_moving_upwind_into_heavy_winds() -> None:
     ships in; a heavy easterly keeps coastal ships out."""
     westerly = Wind(Direction.WEST, WindStrength.HEAVY)
     w = world(ship("FR1SL", HARBOR), ship("BR1SL", COASTAL), wind=westerly)
-    assert not run_phase(w, engaged("FR1SL")).events  # type: ignore[arg-type]
+    assert not run_phase(w, engaged("FR1SL")).events
     easterly = Wind(Direction.EAST, WindStrength.HEAVY)
     w = world(ship("FR1SL", HARBOR), ship("BR1SL", COASTAL), wind=easterly)
-    assert not run_phase(w, engaged("BR1SL")).events  # type: ignore[arg-type]
+    assert not run_phase(w, engaged("BR1SL")).events
     moderate = Wind(Direction.EAST, WindStrength.MODERATE)
     w = world(ship("FR1SL", HARBOR), ship("BR1SL", COASTAL), wind=moderate)
-    assert run_phase(w, engaged("BR1SL")).events  # type: ignore[arg-type]
+    assert run_phase(w, engaged("BR1SL")).events
 
 
 def test_rule_7_1_shore_batteries_join_for_the_side_controlling_the_port() -> None:

@@ -6,6 +6,8 @@ Closing chances with ``data/rules/combat.toml``: 75% with the windward gauge,
 
 from __future__ import annotations
 
+import pytest
+
 from pate.core.orders.model import CombatStance, Range
 from pate.core.rng import Rng
 from pate.core.rules.combat import ShoreBattery, Where, fight, ship_strength
@@ -126,9 +128,9 @@ def test_rule_7_5_quality_and_experience_doubled_at_close_quarters() -> None:
     fought at close quarters." Excellent (+30%), experience 36 (+50%)."""
     a = bship("a", 0, stance=ENGAGE, quality=Quality.EXCELLENT, experience=36, marines=0)
     r_range = fight(battle(a, bship("b", 1), windward=1), RULES, Rng(5))
-    assert r_range.strength[0] == 100 * 1.3 * 1.5
+    assert r_range.strength[0] == pytest.approx(100 * 1.3 * 1.5)
     r_close = fight(battle(a, bship("b", 1), where=Where.HARBOR, windward=1), RULES, Rng(5))
-    assert r_close.strength[0] == 100 * 1.6 * 2.0
+    assert r_close.strength[0] == pytest.approx(100 * 1.6 * 2.0)
 
 
 def test_rule_7_5_close_quarters_damage_more_on_both_sides() -> None:
@@ -144,3 +146,26 @@ def test_rule_7_5_close_quarters_damage_more_on_both_sides() -> None:
 
     for side in (0, 1):
         assert mean_damage(CLOSE, side) > 1.1 * mean_damage(RANGE, side)
+
+
+def test_mechanics_the_side_with_the_group_furthest_to_leeward_fights_from_leeward() -> None:
+    """Mechanics: "if two groups of French ships and two groups of British ships
+    all arrive at a port, it may be that a British group is furthest to
+    windward, a French group next furthest, the second British group next, and
+    the second French group furthest to leeward. In such a case, whichever side
+    has the group furthest to leeward is the one that fights from leeward, and
+    the other side fights from windward." """
+    from pate.core.rules.combat.phase import windward_side
+    from pate.core.rules.context import TurnState
+    from tests.unit.combat.combat_world import COASTAL, ship, world
+
+    groups = [
+        ship("BR1SL", COASTAL, station=0),
+        ship("FR1SL", COASTAL, station=1),
+        ship("BR2SL", COASTAL, station=2),
+        ship("FR2SL", COASTAL, station=3),
+    ]
+    ts = TurnState(world=world(*groups), orders={})
+    assert windward_side(ts, groups, ("BR",)) == 0
+    groups[3] = ship("FR2SL", COASTAL, station=1)
+    assert windward_side(ts, groups, ("BR",)) == 1

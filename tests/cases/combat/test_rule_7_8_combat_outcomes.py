@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pate.core.orders.model import Aim, CombatStance, FleeTo, Movement, Range
-from pate.core.rules.combat import Outcome, Where
+from pate.core.rules.combat import Outcome, ShoreBattery, Where
 from pate.core.rules.combat.outcome import Pursuit, capture_chance
 from pate.core.world.ships import AtSea, InPort, Quality, ShipType
 from tests.unit.combat.combat_world import (
@@ -132,8 +132,20 @@ def test_rule_7_3_aim_at_rigging_raises_prizes_hull_raises_sinkings() -> None:
 
 def test_mechanics_shore_batteries_fire_half_at_hulls_half_at_rigging() -> None:
     """Mechanics: "Shore batteries direct half of their fire at hulls, and half
-    of it at rigging." """
-    assert RULES.outcome.battery_hull_share == 0.5
+    of it at rigging." The defenders are a transport group (no fire of its own)
+    and a battery of defense rating 6."""
+    b = battle(
+        *(bship(f"a{k}", 0, stance=ENGAGE) for k in range(3)),
+        bship("tr", 1, ShipType.TR, crew=500),
+        where=Where.HARBOR,
+        windward=0,
+        battery=ShoreBattery(side=1, defense=6),
+    )
+    runs = fights(b, 1500)
+    hull = sum(r.hull[i] for r in runs for i in range(3))
+    rigging = sum(r.rigging[i] for r in runs for i in range(3))
+    assert hull > 300
+    assert abs(hull / (hull + rigging) - 0.5) < 0.05
 
 
 def test_mechanics_damage_depends_on_both_strengths() -> None:

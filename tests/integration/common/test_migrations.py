@@ -39,6 +39,9 @@ def _assert_matches_metadata(url: str) -> None:
             names = set(sa.inspect(conn).get_table_names())
             assert names == EXPECTED_TABLES | {"alembic_version"}
             assert compare_metadata(MigrationContext.configure(conn), tables.metadata) == []
+            inspector = sa.inspect(conn)
+            checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
+            assert checks == {"ck_campaigns_status", "ck_reports_format"}
         assert db.current_revision(engine) == "0001"
     finally:
         engine.dispose()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from argon2 import PasswordHasher
 
-from services.orders import auth
+from services.common import passwords as auth
 from services.common.passwords import (
     PasswordChecker,
     PasswordThrottle,

@@ -278,3 +278,9 @@ def test_grand_scenario_has_hundreds_of_ships_for_every_navy() -> None:
     assert {"BR", "FR", "SP", "RU", "HO", "DK", "SW", "PO", "NE"} <= line
     british_line = sum(1 for s in ships if s.state == "BR" and s.type.of_the_line)
     assert 100 <= british_line <= 150
+
+
+def test_parse_without_nations_uses_the_maps_states() -> None:
+    s = parse_scenario(raw_training(), load_world_map(), load_rule_data())
+    assert s.world.diplomacy.hostile("BR", "FR")
+    assert len(s.world.ships) == len(parse(raw_training()).world.ships)

@@ -25,7 +25,7 @@ class Where(StrEnum):
 
 
 class Outcome(StrEnum):
-    FOUGHT = "fought"  # fought and stayed (won, or lost and sank/was taken: see below)
+    FOUGHT = "fought"  # fought and stayed: on the winning side, or in a battle with no winner
     EVADED = "evaded"  # avoided the battle (7.4), or sheltered among its ships of the line
     ESCAPED = "escaped"  # fought, lost, and got away (7.8)
     SUNK = "sunk"  # hull damage reached 5 (2.2)

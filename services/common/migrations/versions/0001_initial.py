@@ -47,7 +47,7 @@ def upgrade() -> None:
         sa.Column("version", sa.Integer, nullable=False, server_default=sa.text("0")),
         sa.CheckConstraint(
             "status IN ('STARTING', 'OPEN', 'CLOSED', 'RESOLVING', 'RESOLVED', 'REPORTED', 'FINISHED')",
-            name="ck_campaigns_status",
+            name=op.f("ck_campaigns_status"),
         ),
         sa.PrimaryKeyConstraint("id", name="pk_campaigns"),
     )
@@ -149,7 +149,7 @@ def upgrade() -> None:
         sa.Column("player", sa.String(64), primary_key=True),
         sa.Column("format", sa.String(8), primary_key=True),
         sa.Column("body", sa.Text, nullable=False),
-        sa.CheckConstraint("format IN ('text', 'html', 'json')", name="ck_reports_format"),
+        sa.CheckConstraint("format IN ('text', 'html', 'json')", name=op.f("ck_reports_format")),
         _fk("reports"),
         sa.PrimaryKeyConstraint("campaign", "turn", "player", "format", name="pk_reports"),
     )

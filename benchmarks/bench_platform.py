@@ -1,0 +1,146 @@
+"""End-to-end figures of the platform (issue 2, issue 4).
+
+- orders accepted per second, gRPC -> authenticated -> validated -> committed,
+  with p50/p99 latency, on SQLite and (when one answers) PostgreSQL, beside a
+  bare grpcio echo server measured in the same run with the same clients;
+- latency from closing a turn to its reports being ready (demo campaign).
+
+Everything runs on this machine: the services, NATS, the database and the
+clients share its cores, so the figures are for one small box.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+import grpc
+
+from pate.v1 import common_pb2, orders_pb2
+from services.common.cluster import Cluster, free_port
+from services.common.natsserver import NatsServer
+from tests.e2e.flow import Client
+
+CLIENTS = 8
+REQUESTS = 400
+PG_SERVER = (
+    os.environ.get("PATE_TEST_DATABASE_URL") or "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+)
+
+
+def _measure(call: Callable[[int], object], n: int = REQUESTS) -> tuple[float, float, float]:
+    latencies: list[float] = []
+
+    def one(i: int) -> None:
+        t0 = time.perf_counter()
+        call(i)
+        latencies.append(time.perf_counter() - t0)
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        list(pool.map(one, range(n)))
+    wall = time.perf_counter() - start
+    q = statistics.quantiles(latencies, n=100)
+    return n / wall, q[49] * 1000, q[98] * 1000
+
+
+def echo_rate() -> tuple[float, float, float]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.echo_server", str(port)], stdout=subprocess.PIPE
+    )
+    try:
+        assert proc.stdout is not None
+        proc.stdout.readline()
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+            echo = ch.unary_unary("/bench.Echo/Echo")
+            payload = orders_pb2.SubmitOrdersRequest(
+                campaign_id="bench", turn=1, client_request_id="x" * 32, orders=[_order("BR1FL")]
+            ).SerializeToString()
+            echo(payload)
+            return _measure(lambda i: echo(payload, timeout=30))
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
+def _order(ship: str) -> common_pb2.ShipOrder:
+    return common_pb2.ShipOrder(ship_id=ship, combat=common_pb2.Combat(stance="engage", range="close"))
+
+
+@contextmanager
+def _cluster(database_url: str, nats_url: str, workdir: Path) -> Iterator[Client]:
+    cluster = Cluster(workdir=workdir, nats_url=nats_url, database_url=database_url)
+    try:
+        cluster.start_all()
+        client = Client(cluster)
+        try:
+            yield client
+        finally:
+            client.close()
+    finally:
+        cluster.stop()
+
+
+def orders_and_turn(
+    database_url: str, nats_url: str, workdir: Path
+) -> tuple[tuple[float, float, float], float]:
+    with _cluster(database_url, nats_url, workdir) as client:
+        campaign = f"bench-{uuid.uuid4().hex[:8]}"
+        client.create(campaign)
+        client.wait_open(campaign, 1)
+        client.submit(campaign, 1, "cornwallis", "cornwallis", [_order("BR1FL")])  # warm the login
+        rate = _measure(lambda i: client.submit(campaign, 1, "cornwallis", "cornwallis", [_order("BR1FL")]))
+        t0 = time.perf_counter()
+        client.close_turn(campaign, 1)
+        client.wait_open(campaign, 2)
+        return rate, time.perf_counter() - t0
+
+
+@contextmanager
+def _postgres() -> Iterator[str | None]:
+    try:
+        from tests.support.servers import fresh_database
+
+        with fresh_database(PG_SERVER) as url:
+            yield url
+    except Exception:  # no PostgreSQL here: report SQLite only
+        yield None
+
+
+def _database_rows(name: str, url: str, nats_url: str, workdir: Path, echo: float) -> list[tuple[str, str]]:
+    (rate, p50, p99), turn = orders_and_turn(url, nats_url, workdir)
+    return [
+        (f"orders accepted end to end, {name}", f"{rate:8.0f} req/s  p50 {p50:.1f} ms  p99 {p99:.1f} ms"),
+        (f"  ratio to bare echo, {name}", f"{rate / echo:.3f}"),
+        (f"close turn -> reports ready (training, {name})", f"{turn:.2f} s"),
+    ]
+
+
+def run() -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = []
+    e_rate, e_p50, e_p99 = echo_rate()
+    rows.append(
+        (
+            f"bare grpcio echo ({CLIENTS} clients)",
+            f"{e_rate:8.0f} req/s  p50 {e_p50:.1f} ms  p99 {e_p99:.1f} ms",
+        )
+    )
+    with tempfile.TemporaryDirectory() as tmp, NatsServer(data_dir=Path(tmp) / "nats") as nats:
+        sqlite = f"sqlite:///{tmp}/bench.db"
+        rows += _database_rows("SQLite", sqlite, nats.url, Path(tmp) / "sqlite", e_rate)
+        with _postgres() as pg:
+            if pg is None:
+                rows.append(("orders on PostgreSQL", "skipped: no server answers"))
+            else:
+                rows += _database_rows("PostgreSQL", pg, nats.url, Path(tmp) / "pg", e_rate)
+    return rows
