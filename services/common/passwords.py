@@ -16,6 +16,7 @@ down by orders of magnitude, which is its purpose; it is not a lockout.
 from __future__ import annotations
 
 import hmac
+import math
 import secrets
 import threading
 import time
@@ -251,7 +252,7 @@ def login(conn: Any, campaign: str, player: str, password: str) -> Any:
     key = f"{campaign}/{player}"
     wait = retry_after(key)
     if wait > 0:
-        raise DeskError(Code.RESOURCE_EXHAUSTED, f"too many wrong passwords: try again in {wait:.0f} s")
+        raise DeskError(Code.RESOURCE_EXHAUSTED, f"too many wrong passwords: try again in {math.ceil(wait)} s")
     row = repo.get_player(conn, campaign, player)
     stored = row.password_hash if row is not None else None
     if stored and _RECENT.known(key, stored, password):

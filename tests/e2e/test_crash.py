@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from services.common import tables
 from services.common.cluster import Cluster
 from services.common.db import make_engine
+from services.common.natsserver import NatsServer
 from tests.e2e.flow import Client
 from tests.e2e.test_turn_flow import battle_orders
 
@@ -80,3 +81,47 @@ def _outbox_ids(url: str) -> list[str]:
             return [r[0] for r in conn.execute(select(t.c.msg_id))]
     finally:
         engine.dispose()
+
+
+def test_services_ride_out_a_nats_restart(tmp_path: Path, own_nats: NatsServer, database_url: str) -> None:
+    """NATS restarted while the services run: they reconnect and nothing is lost."""
+    cluster = Cluster(workdir=tmp_path, nats_url=own_nats.url, database_url=database_url)
+    client = None
+    try:
+        cluster.start_all()
+        client = Client(cluster)
+        campaign = "e2e-nats"
+        client.create(campaign)
+        client.wait_open(campaign, 1)
+        own_nats.restart()
+        client.submit(campaign, 1, "cornwallis", "cornwallis", battle_orders()[0])
+        client.close_turn(campaign, 1)  # its event waits in the outbox until NATS answers
+        client.wait_open(campaign, 2, timeout=120)
+        assert _count(database_url, "reports", campaign=campaign, turn=1) > 0
+    finally:
+        if client is not None:
+            client.close()
+        cluster.stop()
+
+
+def test_the_deadline_closes_the_turn(tmp_path: Path, nats_url: str, database_url: str) -> None:
+    """An open turn whose deadline has passed is closed by the scheduler, not by a person."""
+    from datetime import UTC, datetime, timedelta
+
+    from pate.v1 import admin_pb2
+
+    cluster = Cluster(workdir=tmp_path, nats_url=nats_url, database_url=database_url)
+    client = None
+    try:
+        cluster.start_all()
+        client = Client(cluster)
+        req = admin_pb2.CreateCampaignRequest(id="e2e-deadline", scenario="training", turn_seconds=3600)
+        req.first_deadline.FromDatetime(datetime.now(UTC) + timedelta(seconds=3))
+        client.admin.CreateCampaign(req, metadata=client.admin_md, timeout=60)
+        opened = client.wait_open("e2e-deadline", 2, timeout=120)
+        # the next turn got its own deadline, an hour from its opening
+        assert opened.deadline.ToDatetime(tzinfo=UTC) > datetime.now(UTC) + timedelta(minutes=50)
+    finally:
+        if client is not None:
+            client.close()
+        cluster.stop()
