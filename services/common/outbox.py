@@ -14,9 +14,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from google.protobuf.message import Message
 from nats.js import JetStreamContext
 from sqlalchemy import Connection, Engine, Row, func, select, text, update
 
+from services.common import bus
 from services.common.bus import MSG_ID_HEADER
 from services.common.db import is_sqlite, reader
 from services.common.logging import bind_context, get_logger
@@ -42,6 +44,30 @@ def add_to_outbox(
             "created_at": utcnow(),
         },
         ("msg_id",),
+    )
+
+
+def emit_event(
+    conn: Connection,
+    stage: str,
+    campaign: str,
+    turn: int,
+    message: Message,
+    headers: Mapping[str, str] | None = None,
+    *,
+    id_stage: str | None = None,
+) -> bool:
+    """Queue a protobuf event of one stage of one campaign's turn, on subject
+    ``pate.<stage>.<campaign>`` with the deterministic id ``<campaign>:<turn>:<stage>``
+    (``id_stage`` names the id's stage where one subject carries several events)."""
+    # Only the trace id travels on from the event being handled (or the RPC in hand).
+    trace = bus.extract_trace(headers)
+    return add_to_outbox(
+        conn,
+        bus.subject(stage, campaign),
+        bus.msg_id(campaign, turn, id_stage or stage),
+        message.SerializeToString(),
+        bus.event_headers(campaign, turn, trace_id=trace),
     )
 
 

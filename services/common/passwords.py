@@ -252,7 +252,9 @@ def login(conn: Any, campaign: str, player: str, password: str) -> Any:
     key = f"{campaign}/{player}"
     wait = retry_after(key)
     if wait > 0:
-        raise DeskError(Code.RESOURCE_EXHAUSTED, f"too many wrong passwords: try again in {math.ceil(wait)} s")
+        raise DeskError(
+            Code.RESOURCE_EXHAUSTED, f"too many wrong passwords: try again in {math.ceil(wait)} s"
+        )
     row = repo.get_player(conn, campaign, player)
     stored = row.password_hash if row is not None else None
     if stored and _RECENT.known(key, stored, password):

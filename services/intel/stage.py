@@ -14,7 +14,7 @@ from pate.v1 import events_pb2
 from services.common import bus
 from services.common import repository as repo
 from services.common.logging import get_logger
-from services.common.outbox import add_to_outbox
+from services.common.outbox import emit_event
 
 log = get_logger("intel")
 
@@ -36,11 +36,5 @@ def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str])
     for player, text in knowledge.items():
         repo.save_knowledge(conn, campaign, turn, player, text)
     event = events_pb2.IntelReady(campaign_id=campaign, turn=turn, players=sorted(knowledge))
-    add_to_outbox(
-        conn,
-        bus.subject(bus.INTEL_READY, campaign),
-        bus.msg_id(campaign, turn, bus.INTEL_READY),
-        event.SerializeToString(),
-        headers,
-    )
+    emit_event(conn, bus.INTEL_READY, campaign, turn, event, headers)
     log.info("intel_ready", campaign=campaign, turn=turn, players=len(knowledge))

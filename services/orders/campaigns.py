@@ -22,7 +22,7 @@ from services.common import bus
 from services.common import repository as repo
 from services.common.errors import Code, DeskError
 from services.common.logging import get_logger
-from services.common.outbox import add_to_outbox
+from services.common.outbox import emit_event
 from services.common.passwords import hash_password
 
 log = get_logger("orders")
@@ -85,13 +85,7 @@ def create_campaign(
     )
     # Turn 0 of the pipeline: the position reports of the start (rule 3.11).
     started = events_pb2.TurnResolved(campaign_id=campaign, turn=0, events=0)
-    add_to_outbox(
-        conn,
-        bus.subject(bus.TURN_RESOLVED, campaign),
-        bus.msg_id(campaign, 0, bus.TURN_RESOLVED),
-        started.SerializeToString(),
-        {},
-    )
+    emit_event(conn, bus.TURN_RESOLVED, campaign, 0, started)
     log.info("campaign_created", campaign=campaign, scenario=scenario_name, seed=seed, turns=turns)
     return row
 
@@ -107,13 +101,7 @@ def close_turn(conn: Connection, campaign: str, turn: int, reason: str, at: date
     repo.set_status(conn, campaign, turn=row.turn, expect=("OPEN",), status="CLOSED")
     closed = events_pb2.TurnClosed(campaign_id=campaign, turn=row.turn, reason=reason)
     closed.closed_at.FromDatetime(at)
-    add_to_outbox(
-        conn,
-        bus.subject(bus.TURN_CLOSED, campaign),
-        bus.msg_id(campaign, row.turn, bus.TURN_CLOSED),
-        closed.SerializeToString(),
-        {},
-    )
+    emit_event(conn, bus.TURN_CLOSED, campaign, row.turn, closed)
     log.info("turn_closed", campaign=campaign, turn=row.turn, reason=reason)
     found = repo.get_campaign(conn, campaign)
     assert found is not None
@@ -149,13 +137,7 @@ def handle_reports_ready(conn: Connection, data: bytes, headers: dict[str, str],
     if nxt > row.turns:
         repo.set_status(conn, campaign, turn=current, expect=expect, status="FINISHED", deadline=None)
         done = events_pb2.CampaignFinished(campaign_id=campaign, turns=row.turns)
-        add_to_outbox(
-            conn,
-            bus.subject(bus.CAMPAIGN_EVENTS, campaign),
-            bus.msg_id(campaign, turn, "finished"),
-            done.SerializeToString(),
-            headers,
-        )
+        emit_event(conn, bus.CAMPAIGN_EVENTS, campaign, turn, done, headers, id_stage="finished")
         log.info("campaign_finished", campaign=campaign, turns=row.turns)
         return
     deadline = (
@@ -169,11 +151,5 @@ def handle_reports_ready(conn: Connection, data: bytes, headers: dict[str, str],
     opened = events_pb2.TurnOpened(campaign_id=campaign, turn=nxt)
     if deadline is not None:
         opened.deadline.FromDatetime(deadline)
-    add_to_outbox(
-        conn,
-        bus.subject(bus.TURN_OPENED, campaign),
-        bus.msg_id(campaign, nxt, bus.TURN_OPENED),
-        opened.SerializeToString(),
-        headers,
-    )
+    emit_event(conn, bus.TURN_OPENED, campaign, nxt, opened, headers)
     log.info("turn_opened", campaign=campaign, turn=nxt)

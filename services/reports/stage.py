@@ -10,7 +10,7 @@ from pate.v1 import events_pb2
 from services.common import bus
 from services.common import repository as repo
 from services.common.logging import get_logger
-from services.common.outbox import add_to_outbox
+from services.common.outbox import emit_event
 
 log = get_logger("reports")
 
@@ -30,11 +30,5 @@ def handle_intel_ready(conn: Connection, data: bytes, headers: dict[str, str]) -
     if turn > 0:
         repo.set_status(conn, campaign, turn=turn, expect=("RESOLVED",), status="REPORTED")
     event = events_pb2.ReportsReady(campaign_id=campaign, turn=turn, players=players)
-    add_to_outbox(
-        conn,
-        bus.subject(bus.REPORTS_READY, campaign),
-        bus.msg_id(campaign, turn, bus.REPORTS_READY),
-        event.SerializeToString(),
-        headers,
-    )
+    emit_event(conn, bus.REPORTS_READY, campaign, turn, event, headers)
     log.info("reports_ready", campaign=campaign, turn=turn, players=len(players))

@@ -22,7 +22,7 @@ from services.common import bus
 from services.common import repository as repo
 from services.common.faults import crash_point
 from services.common.logging import get_logger
-from services.common.outbox import add_to_outbox
+from services.common.outbox import emit_event
 
 log = get_logger("resolver")
 
@@ -49,13 +49,7 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
         campaign_id=campaign, turn=turn, state_sha256=state_sha, events=len(result.events)
     )
     crash_point("resolver.before_commit")  # the crash test kills the worker here
-    add_to_outbox(
-        conn,
-        bus.subject(bus.TURN_RESOLVED, campaign),
-        bus.msg_id(campaign, turn, bus.TURN_RESOLVED),
-        event.SerializeToString(),
-        headers,
-    )
+    emit_event(conn, bus.TURN_RESOLVED, campaign, turn, event, headers)
     log.info("turn_resolved", campaign=campaign, turn=turn, events=len(result.events), state_sha256=state_sha)
 
 

@@ -1,0 +1,151 @@
+"""The GITM land bridge: amphibious transfers reach GITM after the turn commits.
+
+The core's amphibious phases record each transfer as events
+(``transfer_begun`` in the initial phase, ``transfer_completed`` in the final
+one, rules 3.6 and 3.9), stored with the turn.  This stage consumes the
+``turn_resolved`` event the resolver writes to its outbox in the same
+transaction, reads the turn's stored events, and calls ``BeginTransfer`` then
+``CompleteTransfer`` for each transfer at an on-GITM-map port (rule 1.5:
+off-map ports have no GITM side).  Add it to the resolver's stages::
+
+    Stage("gitm-bridge", bus.TURN_RESOLVED, bridge.handle_turn_resolved)
+
+- Nothing is done when ``PATE_GITM_ADDR`` is empty (no GITM configured).
+- GITM unreachable (UNAVAILABLE, DEADLINE_EXCEEDED, connection refused):
+  :class:`TransientError`, so the consumer rolls back and retries for ever.
+  Calls already made are made again; the transfer ids make them harmless.
+- GITM answering no (``accepted`` false, or INVALID_ARGUMENT,
+  FAILED_PRECONDITION, NOT_FOUND, ALREADY_EXISTS): an audit row
+  ``gitm_transfer_refused`` for the administrators, and the next call goes on.
+  The committed turn stands: PATE's world is the record of the naval side.
+- Any other error is raised as it is: the consumer retries it a few times and
+  then records the message as poison.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import grpc
+from sqlalchemy import Connection
+
+from pate.core.codec import to_plain
+from pate.core.events import Event
+from pate.core.rules.landsync import PortLandReport
+from pate.core.world.geography import WorldMap
+from pate.core.world.ships import InPort
+from pate.core.world.state import LandUnit, WorldState
+from pate.v1 import events_pb2
+from services.common import repository as repo
+from services.common.config import load_settings
+from services.common.consumer import TransientError
+from services.common.logging import get_logger
+from services.common.store import record_audit
+from services.resolver.gitm import Begin, Complete, GitmClient, client_for
+
+log = get_logger("gitm-bridge")
+BEGUN, COMPLETED = "transfer_begun", "transfer_completed"
+_REFUSALS = {
+    grpc.StatusCode.INVALID_ARGUMENT,
+    grpc.StatusCode.FAILED_PRECONDITION,
+    grpc.StatusCode.NOT_FOUND,
+    grpc.StatusCode.ALREADY_EXISTS,
+}
+_OUTAGES = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
+
+Call = Begin | Complete
+
+
+def transfer_calls(campaign: str, turn: int, events: Iterable[Event]) -> list[Call]:
+    """The GITM calls a turn's events ask for, in event order (every begin
+    precedes its completion: the phases run in the order of rule 3.2)."""
+    calls: list[Call] = []
+    for e in events:
+        d = e.data
+        if e.kind not in (BEGUN, COMPLETED) or not d.get("gitm"):
+            continue
+        if e.kind == BEGUN:
+            units = tuple(str(u) for u in d["units"])
+            calls.append(
+                Begin(
+                    d["transfer"],
+                    campaign,
+                    turn,
+                    d["port"],
+                    d["transport"],
+                    d["direction"],
+                    units,
+                    int(d["supplies"]),
+                )
+            )
+        else:
+            calls.append(Complete(d["transfer"], bool(d["cancelled"])))
+    return calls
+
+
+def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
+    addr = load_settings().gitm_addr
+    if not addr:
+        return
+    msg = events_pb2.TurnResolved.FromString(data)
+    calls = transfer_calls(msg.campaign_id, msg.turn, repo.load_events(conn, msg.campaign_id, msg.turn))
+    if not calls:
+        return
+    refused = deliver(client_for(addr), calls)
+    for call, reason in refused:
+        record_audit(
+            conn,
+            action="gitm_transfer_refused",
+            accepted=False,
+            campaign=msg.campaign_id,
+            turn=msg.turn,
+            detail={"call": type(call).__name__, "reason": reason, **to_plain(call)},
+        )
+    log.info("gitm_transfers_delivered", calls=len(calls), refused=len(refused))
+
+
+def deliver(client: GitmClient, calls: Sequence[Call]) -> list[tuple[Call, str]]:
+    """Make every call in order; return those GITM refused, with its reason."""
+    refused: list[tuple[Call, str]] = []
+    for call in calls:
+        try:
+            status = client.begin(call) if isinstance(call, Begin) else client.complete(call)
+        except grpc.RpcError as exc:
+            code = exc.code() if isinstance(exc, grpc.Call) else None
+            if code in _OUTAGES:
+                raise TransientError(f"GITM at {client.addr}: {code}") from exc
+            if code is None or code not in _REFUSALS:
+                raise
+            details = exc.details() if isinstance(exc, grpc.Call) else ""
+            refused.append((call, f"{code.name}: {details}"))
+            continue
+        if not status.accepted:
+            refused.append((call, status.reason or "refused"))
+    return refused
+
+
+def land_reports(client: GitmClient, world: WorldState, wmap: WorldMap) -> list[PortLandReport]:
+    """GITM's units in every on-GITM-map port where an active ship lies (the
+    ports where transports may load and ships see the shore, 5.3), for
+    :func:`pate.core.rules.landsync.apply_land_reports`.  Sizes come through
+    once ``gitm.v1.Unit`` carries them (docs/rules/turn.md); until then a
+    unit's size is the one PATE knows."""
+    ports = sorted(
+        {
+            s.location.port
+            for s in world.ships.values()
+            if s.active and isinstance(s.location, InPort) and wmap.ports[s.location.port].on_gitm_map
+        }
+    )
+    out: list[PortLandReport] = []
+    for port in ports:
+        try:
+            units = client.units_near(world.campaign, world.turn, port)
+        except grpc.RpcError as exc:
+            if isinstance(exc, grpc.Call) and exc.code() in _OUTAGES:
+                raise TransientError(f"GITM at {client.addr}: {exc.code()}") from exc
+            raise
+        city = tuple(LandUnit(u.id, u.state) for u in units if u.tactical_square)
+        near = tuple(u.id for u in units if not u.tactical_square)
+        out.append(PortLandReport(port, city, near))
+    return out
