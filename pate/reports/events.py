@@ -1,58 +1,30 @@
 """The event report (rule 3.11): each observed event as a sentence in the
-rule book's words (sighted, pursued, engaged, damage, prizes, storm, arrived).
+rule book's words (sailed, held by the wind, met the enemy, pursued,
+battle, damage taken, sunk, taken as a prize, storm, arrived...).
 
-Events come from every phase of the resolver; a kind this table does not know
-is still told, from its name and its detail, so that no observed event is
-ever dropped from a report.
+``PHRASES`` holds the words for every event kind the resolver emits, keyed
+by kind.  A kind it does not know is still told, from its name and its
+detail, so that no observed event is ever dropped from a report.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pate.core.intel.model import ObservedEvent, PlayerKnowledge
+from pate.core.world.geography import WorldMap
 from pate.core.world.ships import parse_ship_id
-from pate.reports.words import fleet_text, ids_text
+from pate.reports import ashore, battle, intel, phrases
+from pate.reports.phrases import Phrase
+from pate.reports.telling import Telling, known_names, sentence
+from pate.reports.words import ids_text
 
-VERBS = {
-    "sailed": "sailed",
-    "moved": "sailed",
-    "held_by_wind": "could not sail: the wind would not allow it",
-    "held": "could not sail",
-    "held_in_harbor": "could not leave the harbor",
-    "storm": "were caught in a storm",
-    "storm_damage": "were damaged by a storm",
-    "scattered": "were scattered by a storm",
-    "sighted": "sighted other ships",
-    "encounter": "met other ships",
-    "encountered": "met other ships",
-    "met_enemy": "met enemy ships",
-    "joined": "joined allied ships",
-    "pursued": "pursued",
-    "pursuit": "pursued",
-    "evaded": "evaded",
-    "escaped": "escaped",
-    "engaged": "engaged the enemy",
-    "sunk": "sank",
-    "captured": "were taken as prizes",
-    "prize": "took a prize",
-    "entered_atlantic": "sailed into the Atlantic Ocean",
-    "atlantic": "sailed into the Atlantic Ocean",
-    "arrived": "arrived",
-    "entered_port": "entered port",
-    "repaired": "repaired",
-    "loaded_stores": "loaded stores",
-    "unloaded_stores": "returned stores ashore",
-    "starving": "ran out of stores and lost crew",
-    "loaded": "began loading",
-    "unloaded": "unloaded",
-    "inactivated": "were laid up",
-    "reactivated": "were recommissioned",
-    "scuttled": "were scuttled",
-    "crew_transferred": "transferred crew",
-}
-BATTLE_KINDS = frozenset({"battle", "combat", "engagement"})
+PHRASES: dict[str, Phrase] = {**phrases.PHRASES, **battle.PHRASES, **ashore.PHRASES, **intel.PHRASES}
+
+# Detail the fallback leaves out: bookkeeping, not news.
+QUIET = frozenset({"names", "station", "step"})
 
 
 def _words(key: str) -> str:
@@ -77,6 +49,8 @@ def details(data: Mapping[str, Any]) -> str:
     """The simple values of an event's detail, as "key value" pairs."""
     parts: list[str] = []
     for key in sorted(data):
+        if key in QUIET:
+            continue
         v = data[key]
         if isinstance(v, Mapping):
             inner = [
@@ -91,37 +65,124 @@ def details(data: Mapping[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def _sides(k: PlayerKnowledge, ids: Iterable[str]) -> tuple[list[str], list[str]]:
-    ours: list[str] = []
-    theirs: list[str] = []
-    friends = set(k.allies) or ({k.state} if k.state else set())
-    for sid in ids:
-        parsed = parse_ship_id(sid)
-        (ours if parsed and parsed[0] in friends else theirs).append(sid)
-    return ours, theirs
+def fallback(t: Telling) -> str:
+    """A kind without words of its own: its name and its detail."""
+    who = t.subject if t.ships else "Our ships"
+    extra = details(t.data)
+    text = f"{who} {_words(t.kind)} {t.at()}"
+    return f"{text} ({extra})" if extra else text
 
 
-def battle_sentence(k: PlayerKnowledge, ev: ObservedEvent) -> str:
-    """Strength as the player could judge it: the ships on each side, by type."""
-    ours, theirs = _sides(k, ev.ships)
-    text = f"Battle at {ev.location}: our {fleet_text(ours)} ({ids_text(ours)})"
-    text += f" engaged the enemy's {fleet_text(theirs)} ({ids_text(theirs)})" if theirs else ""
-    return text
+def telling(
+    k: PlayerKnowledge,
+    ev: ObservedEvent,
+    world_map: WorldMap | None = None,
+    names: Mapping[str, str] | None = None,
+) -> Telling:
+    known = known_names(k) if names is None else names
+    own = frozenset(known) | frozenset(k.lost) | frozenset(r.id for r in k.ships)
+    return Telling(k, world_map, ev.kind, ev.phase.value, ev.location, ev.ships, ev.data, known, own)
 
 
-def event_sentence(k: PlayerKnowledge, ev: ObservedEvent) -> str:
-    if ev.kind in BATTLE_KINDS:
-        text = battle_sentence(k, ev)
-    else:
-        verb = VERBS.get(ev.kind, _words(ev.kind))
-        who = ids_text(ev.ships) if ev.ships else "Our ships"
-        text = f"{ev.location}: {who} {verb}"
-        if not ev.ships:
-            text = f"{ev.location}: {verb[0].upper()}{verb[1:]}"
-    extra = details(ev.data)
-    return f"{text} ({extra})." if extra else f"{text}."
+def event_sentence(
+    k: PlayerKnowledge,
+    ev: ObservedEvent,
+    world_map: WorldMap | None = None,
+    names: Mapping[str, str] | None = None,
+) -> str:
+    """The event in the rule book's words (own ships in full, others as seen)."""
+    t = telling(k, ev, world_map, names)
+    return sentence(PHRASES.get(ev.kind, fallback)(t))
 
 
-def event_lines(k: PlayerKnowledge) -> list[str]:
+def event_details(
+    k: PlayerKnowledge,
+    ev: ObservedEvent,
+    world_map: WorldMap | None = None,
+    names: Mapping[str, str] | None = None,
+) -> list[str]:
+    """Further lines under an event: the damage each own ship took in a battle."""
+    if ev.kind != "battle":
+        return []
+    return [sentence(line) for line in battle.own_ship_lines(telling(k, ev, world_map, names))]
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """One line of the event report: an event, or a run of like events."""
+
+    first: int
+    last: int
+    phase: str
+    kind: str
+    text: str
+    details: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
+
+
+SINGLE = frozenset({"battle", "captured"})  # told one by one whatever their likeness
+
+
+def _alike(a: ObservedEvent, b: ObservedEvent) -> bool:
+    """Events that read as one: the same thing happening to single ships at
+    the same place in the same way (four ships escaping to the same harbor)."""
+    if a.kind in SINGLE or (a.kind, a.phase, a.location) != (b.kind, b.phase, b.location):
+        return False
+    quiet = {"names"}
+    return {k: v for k, v in a.data.items() if k not in quiet} == {
+        k: v for k, v in b.data.items() if k not in quiet
+    }
+
+
+def runs(events: tuple[ObservedEvent, ...]) -> list[list[ObservedEvent]]:
+    out: list[list[ObservedEvent]] = []
+    for ev in events:
+        last = out[-1] if out else None
+        single = len(ev.ships) == 1 and last is not None and all(len(e.ships) == 1 for e in last)
+        if last is not None and single and _alike(last[0], ev):
+            last.append(ev)
+            continue
+        out.append([ev])
+    return out
+
+
+def _merged(run: list[ObservedEvent]) -> ObservedEvent:
+    if len(run) == 1:
+        return run[0]
+    names: dict[str, Any] = {}
+    for e in run:
+        gone = e.data.get("names")
+        if isinstance(gone, Mapping):
+            names.update(gone)
+    data = {**run[0].data, **({"names": names} if names else {})}
+    return replace(run[0], ships=tuple(s for e in run for s in e.ships), data=data)
+
+
+def told_events(k: PlayerKnowledge, world_map: WorldMap | None = None) -> list[Told]:
     """The event report, in the order the events happened (3.11)."""
-    return [f"{ev.index}. [{_words(ev.phase.value)}] {event_sentence(k, ev)}" for ev in k.events]
+    names = known_names(k)
+    out: list[Told] = []
+    for run in runs(k.events):
+        ev = _merged(run)
+        out.append(
+            Told(
+                first=run[0].index,
+                last=run[-1].index,
+                phase=ev.phase.value,
+                kind=ev.kind,
+                text=event_sentence(k, ev, world_map, names),
+                details=tuple(event_details(k, ev, world_map, names)),
+            )
+        )
+    return out
+
+
+def event_lines(k: PlayerKnowledge, world_map: WorldMap | None = None) -> list[str]:
+    out: list[str] = []
+    for told in told_events(k, world_map):
+        out.append(f"{told.label}. [{_words(told.phase)}] {told.text}")
+        out += [f"   - {line}" for line in told.details]
+    return out

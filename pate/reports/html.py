@@ -8,10 +8,11 @@ from html import escape
 from pate.core.intel.model import PlayerKnowledge, ShipReport
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import ShipType
-from pate.reports.events import event_sentence
+from pate.reports.events import Told, told_events
+from pate.reports.intel import intelligence_items
 from pate.reports.picture import area_picture
 from pate.reports.svg import area_legend, overview_maps, sea_area_svg, state_color
-from pate.reports.text import header_line, intelligence_lines, report_groups
+from pate.reports.text import header_line, report_groups
 from pate.reports.words import ids_text, location_text, report_title, visible_text
 
 CSS = """
@@ -27,9 +28,15 @@ nav a{color:#f4efe2;text-decoration:none;font:14px system-ui,sans-serif}
 nav a:hover{text-decoration:underline}
 main{max-width:1100px;margin:0 auto;padding:1rem 1.5rem 3rem}
 h2{border-bottom:2px solid var(--line);padding-bottom:.3rem}
-ol.events li{margin:.35rem 0}
-.phase{display:inline-block;min-width:7.5rem;font:12px system-ui,sans-serif;
-text-transform:uppercase;color:var(--muted)}
+ol.events{list-style:none;padding:0;margin:0}
+ol.events>li{display:grid;grid-template-columns:3.4rem 7.2rem 1fr;gap:0 .6rem;padding:.4rem .2rem;
+border-bottom:1px solid var(--line)}
+ol.events>li:last-child{border-bottom:0}
+ol.events .n{text-align:right;color:var(--muted);font-variant-numeric:tabular-nums}
+.phase{font:11px/2 system-ui,sans-serif;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
+ol.events>li[data-kind=battle]{background:#f6ece4;border-left:4px solid #b03a2e}
+ol.events>li[data-kind=captured],ol.events>li[data-kind=sunk],ol.events>li[data-kind=foundered]{background:#fbf0ee}
+ol.events ul.detail{grid-column:3;margin:.3rem 0 0;padding-left:1.1rem;font-size:.92rem;color:#33475b}
 .area{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:1rem 1.2rem;
 margin:1.2rem 0;box-shadow:0 1px 3px rgba(0,0,0,.05)}
 .area h3{margin:.2rem 0}
@@ -90,9 +97,9 @@ def ship_card(k: PlayerKnowledge, world_map: WorldMap, r: ShipReport) -> str:
         ("Crew", str(r.crew)),
         ("Capacity" if transport else "Marines", str(r.capacity if transport else r.marines)),
     ]
-    dl = "".join(f"<dt>{escape(a)}</dt><dd>{escape(b)}</dd>" for a, b in cells)
-    dl += f"<dt>Hull Damage</dt><dd>{r.hull}{_meter(r.hull)}</dd>"
-    dl += f"<dt>Rigging Damage</dt><dd>{r.rigging}{_meter(r.rigging)}</dd>"
+    dl = "".join(f"<dt>{escape(a)}:</dt><dd>{escape(b)}</dd>" for a, b in cells)
+    dl += f"<dt>Hull Damage:</dt><dd>{r.hull}{_meter(r.hull)}</dd>"
+    dl += f"<dt>Rigging Damage:</dt><dd>{r.rigging}{_meter(r.rigging)}</dd>"
     extra: list[tuple[str, str]] = []
     if transport:
         cargo = [*r.carrying, *([f"{r.supplies} supplies"] if r.supplies else [])]
@@ -135,6 +142,18 @@ def _area_section(k: PlayerKnowledge, world_map: WorldMap, key: str, reports: li
     )
 
 
+def _event_item(told: Told) -> str:
+    sub = "".join(f"<li>{escape(line)}</li>" for line in told.details)
+    return (
+        f'<li data-kind="{escape(told.kind)}" data-phase="{escape(told.phase)}">'
+        f'<span class="n">{escape(told.label)}.</span>'
+        f'<span class="phase">{escape(told.phase.replace("_", " "))}</span>'
+        f'<span class="said">{escape(told.text)}</span>'
+        + (f'<ul class="detail">{sub}</ul>' if sub else "")
+        + "</li>"
+    )
+
+
 def render_html(k: PlayerKnowledge, world_map: WorldMap) -> str:
     title = f"Start of campaign - {k.player_name}" if k.initial else f"Turn {k.turn} - {k.player_name}"
     body: list[str] = [
@@ -148,12 +167,7 @@ def render_html(k: PlayerKnowledge, world_map: WorldMap) -> str:
             f"<p>Your ships at the start of turn {k.next_turn}.</p></section>"
         )
     else:
-        items = "".join(
-            f'<li data-kind="{escape(ev.kind)}">'
-            f'<span class="phase">{escape(ev.phase.value.replace("_", " "))}</span>'
-            f"{escape(event_sentence(k, ev))}</li>"
-            for ev in k.events
-        )
+        items = "".join(_event_item(told) for told in told_events(k, world_map))
         body.append(
             f'<section id="events"><h2>Event report - turn {k.turn}</h2>'
             + (f'<ol class="events">{items}</ol>' if items else "<p>No events observed.</p>")
@@ -164,8 +178,12 @@ def render_html(k: PlayerKnowledge, world_map: WorldMap) -> str:
     if not k.ships:
         body.append("<p>You command no ships.</p>")
     body.append("</section>")
-    intel = intelligence_lines(k, world_map)
-    lis = "".join(f"<li>{escape(line[2:])}</li>" for line in intel)
+    lis = "".join(
+        f'<li data-kind="{escape(kind)}">{escape(text)}</li>'
+        for kind, text in intelligence_items(k, world_map)
+    )
+    if k.lost:
+        lis += f'<li class="lost">Ships lost during the turn: {escape(ids_text(k.lost))}.</li>'
     body.append(
         '<section id="intelligence"><h2>Intelligence</h2>'
         + (f'<ul class="intel">{lis}</ul>' if lis else "<p>No reports.</p>")

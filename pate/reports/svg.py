@@ -37,8 +37,8 @@ STATE_COLORS = {
     "US": "#5d6d7e",
 }
 _PALETTE = ("#6c3483", "#a04000", "#1a5276", "#196f3d", "#7b7d7d", "#943126")
-W, H = 600, 460
-SEA = (110, 56, 490, 396)  # x0, y0, x1, y1 of the sea area box
+W, H = 640, 500
+SEA = (130, 86, 510, 436)  # x0, y0, x1, y1 of the sea area box
 
 
 def state_color(state: str) -> str:
@@ -63,10 +63,9 @@ def _neighbour_labels(pic: AreaPicture) -> list[str]:
     }
     for d, (x, y, anchor) in spots.items():
         for i, name in enumerate(pic.neighbours[d]):
-            dy = (
-                i * 16
-                if d in (Direction.NORTH, Direction.SOUTH)
-                else (i - (len(pic.neighbours[d]) - 1) / 2) * 16
+            count = len(pic.neighbours[d])
+            dy = {Direction.NORTH: -(count - 1 - i) * 16, Direction.SOUTH: i * 16}.get(
+                d, (i - (count - 1) / 2) * 16
             )
             out.append(_wrapped(x, y + dy, name, anchor))
     return out
@@ -84,15 +83,13 @@ def _wrapped(x: float, y: float, name: str, anchor: str) -> str:
     return f'<text x="{x:.0f}" y="{y - 7:.0f}" class="nb" text-anchor="{anchor}">{spans}</text>'
 
 
-_EDGE_SLOTS = (0.25, 0.75, 0.12, 0.88, 0.38, 0.62)
-
-
-def _port_anchor(index: int, exit_: Direction) -> tuple[float, float, float, float]:
+def _port_anchor(index: int, count: int, exit_: Direction) -> tuple[float, float, float, float]:
     """A port sits on the edge opposite its exit (London exits east into the
-    North Sea, so it lies to the west), clear of the edge's centre where the
-    neighbour's name is.  Returns its point and the unit vector into the sea."""
+    North Sea, so it lies to the west), the ports of one edge evenly spaced
+    along it, clear of the middle where the neighbour's name is.  Returns its
+    point and the unit vector into the sea."""
     x0, y0, x1, y1 = SEA
-    t = _EDGE_SLOTS[index % len(_EDGE_SLOTS)]
+    t = (index + 1 if index < count / 2 else index + 2) / (count + 2)
     if exit_ is Direction.EAST:
         return x0, y0 + t * (y1 - y0), 1, 0
     if exit_ is Direction.WEST:
@@ -106,17 +103,20 @@ def _ports(pic: AreaPicture) -> tuple[list[str], dict[str, tuple[float, float]]]
     """Port markers; a port's harbor icons go on the land side of its
     marker, its coastal waters' icons on the sea side."""
     used: dict[Direction, int] = {}
+    per_edge: dict[Direction, int] = {}
+    for _, exit_ in pic.ports:
+        per_edge[exit_] = per_edge.get(exit_, 0) + 1
     out: list[str] = []
     anchors: dict[str, tuple[float, float]] = {}
     for name, exit_ in pic.ports:
         index = used.get(exit_, 0)
         used[exit_] = index + 1
-        x, y, ux, uy = _port_anchor(index, exit_)
+        x, y, ux, uy = _port_anchor(index, per_edge[exit_], exit_)
         out.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="7" class="port"/>')
         if ux:
             out.append(_text(x + ux * 12, y - 12, name, "pl", "start" if ux > 0 else "end"))
         else:
-            out.append(_text(x + 12, y + uy * 18, name, "pl", "start"))
+            out.append(_text(x, y + uy * 20 + (4 if uy > 0 else 0), name, "pl", "middle"))
         anchors[f"harbor:{name}"] = (x - ux * 34, y - uy * 30)
         anchors[f"coastal:{name}"] = (x + ux * 56, y + uy * 56)
     return out, anchors
@@ -180,7 +180,7 @@ def sea_area_svg(k: PlayerKnowledge, world_map: WorldMap, code: str) -> str:
         *_neighbour_labels(pic),
     ]
     if pic.wind:
-        parts.append(_text(x0 + 12, y0 + 22, pic.wind, "wind", "start"))
+        parts.append(_text(62, 30, pic.wind, "wind", "start"))
         parts.append(_wind_arrow(k, code))
     port_parts, anchors = _ports(pic)
     parts += port_parts
@@ -219,7 +219,7 @@ def _wind_arrow(k: PlayerKnowledge, code: str) -> str:
         Direction.NORTH: (0, -1),
         Direction.SOUTH: (0, 1),
     }[to]
-    cx, cy = SEA[2] - 44, SEA[1] + 40
+    cx, cy = 34, 28
     tip = (cx + dx * 22, cy + dy * 22)
     tail = (cx - dx * 22, cy - dy * 22)
     left = (tip[0] - dx * 10 - dy * 7, tip[1] - dy * 10 + dx * 7)

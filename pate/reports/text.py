@@ -7,15 +7,12 @@ from pate.core.intel.model import PlayerKnowledge, ShipReport
 from pate.core.world.geography import Direction, WorldMap
 from pate.core.world.ships import InAtlantic, ShipType
 from pate.reports.events import event_lines
+from pate.reports.intel import intelligence_items
 from pate.reports.picture import AreaPicture, area_picture, areas_shown, icon_caption, spot_title
 from pate.reports.words import (
-    CATEGORY_PLURAL,
-    CATEGORY_SINGULAR,
-    adjective,
     ids_text,
     location_text,
     map_area,
-    place_title,
     report_title,
     state_name,
     visible_text,
@@ -87,29 +84,8 @@ def report_groups(k: PlayerKnowledge, world_map: WorldMap) -> list[tuple[str, li
 
 
 def intelligence_lines(k: PlayerKnowledge, world_map: WorldMap) -> list[str]:
-    lines: list[str] = []
-    for s in k.sightings:
-        noun = CATEGORY_SINGULAR[s.category] if s.estimate == 1 else CATEGORY_PLURAL[s.category]
-        where = (
-            f"off {s.port}"
-            if s.place.value == "coastal"
-            else f"in {s.port} harbor"
-            if s.port
-            else (f"in {place_title(world_map, s.sea_area)} (tactical area {s.tactical})")
-        )
-        lines.append(f"- {s.by} sighted about {s.estimate} {adjective(k, s.state)} {noun} {where}.")
-    for i in k.intelligence:
-        noun = CATEGORY_SINGULAR[i.category] if i.estimate == 1 else CATEGORY_PLURAL[i.category]
-        lines.append(
-            f"- Reports say about {i.estimate} {adjective(k, i.state)} {noun} "
-            f"{'was' if i.estimate == 1 else 'were'} in "
-            f"{place_title(world_map, i.place)} at the start of the turn."
-        )
-    for w in k.port_watch:
-        source = f"The garrison of {w.port}" if w.source == "garrison" else f"Our land units near {w.port}"
-        lines.append(
-            f"- {source} reported {ids_text(w.ships)} in the port at the start of turn {w.as_of_turn}."
-        )
+    """Sightings (5.2), reports (5.4) and what the shore told (5.3)."""
+    lines = [f"- {text}" for _, text in intelligence_items(k, world_map)]
     if k.lost:
         lines.append(f"- Ships lost during the turn: {ids_text(k.lost)}.")
     return lines
@@ -125,7 +101,7 @@ def render_text(k: PlayerKnowledge, world_map: WorldMap) -> str:
     if k.initial:
         out += [f"START OF CAMPAIGN - positions at the start of turn {k.next_turn}", ""]
     else:
-        out += [f"EVENT REPORT - turn {k.turn}", *(event_lines(k) or ["No events observed."]), ""]
+        out += [f"EVENT REPORT - turn {k.turn}", *(event_lines(k, world_map) or ["No events observed."]), ""]
     out += [f"POSITION REPORT - start of turn {k.next_turn}", ""]
     for key, reports in report_groups(k, world_map):
         if key == "atlantic":

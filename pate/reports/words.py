@@ -3,6 +3,7 @@ in the style of the rule book's samples (rules 1.6, 2.3, 2.4)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from pate.core.intel.model import PlayerKnowledge, ShipReport
@@ -124,7 +125,7 @@ def fleet_text(ids: Iterable[str]) -> str:
         f"{n} {TYPE_WORDS[t][n != 1]}"
         for t, n in sorted(counts.items(), key=lambda kv: list(ShipType).index(kv[0]))
     ]
-    return ", ".join(parts) if parts else "no ships"
+    return and_list(parts) if parts else "no ships"
 
 
 def seen_phrase(seen: Seen) -> str:
@@ -163,3 +164,81 @@ def wind_text(k: PlayerKnowledge, area: str) -> str | None:
         if w.sea_area == area:
             return f"Winds are {w.strength.value} from the {w.direction.value}"
     return None
+
+
+# -- places as the resolver's events name them (pate.core.world.ships.describe) --
+_TACTICAL = re.compile(r"^(?P<area>[A-Z]{3}) \(tactical area (?P<t>\d+)\)$")
+_PORT_PART = re.compile(r"^(?P<port>.+) \((?P<part>harbor|coastal waters)\)$")
+
+
+def _parse_place(world_map: WorldMap | None, text: str) -> tuple[str, str, str]:
+    """(kind, name, detail): kind is sea, harbor, coastal, atlantic, port or other."""
+    if m := _TACTICAL.match(text):
+        return "sea", _area_title(world_map, m["area"]), f" (tactical area {m['t']})"
+    if m := _PORT_PART.match(text):
+        return ("harbor" if m["part"] == "harbor" else "coastal"), m["port"], ""
+    if text.startswith("Atlantic Ocean"):
+        return "atlantic", "the Atlantic Ocean", ""
+    if world_map is not None and text in world_map.sea_areas:
+        return "sea", _area_title(world_map, text), ""
+    if world_map is not None and text in world_map.ports:
+        return "port", text, ""
+    if world_map is None and re.fullmatch(r"[A-Z]{3}", text):
+        return "sea", text, ""
+    return "other", text, ""
+
+
+def _area_title(world_map: WorldMap | None, code: str) -> str:
+    return f"the {area_name(world_map, code)}" if world_map is not None else code
+
+
+def place_words(world_map: WorldMap | None, text: str) -> str:
+    """ "ECH (tactical area 1)" -> "the English Channel (tactical area 1)";
+    "Brest (harbor)" -> "Brest harbor"; "Brest (coastal waters)" -> "the
+    coastal waters off Brest"."""
+    kind, name, detail = _parse_place(world_map, text)
+    if kind == "harbor":
+        return f"{name} harbor"
+    if kind == "coastal":
+        return f"the coastal waters off {name}"
+    return f"{name}{detail}"
+
+
+def at_place(world_map: WorldMap | None, text: str) -> str:
+    """Where something happened: "in the English Channel", "off Brest"."""
+    kind, name, detail = _parse_place(world_map, text)
+    if kind == "harbor":
+        return f"in {name} harbor"
+    if kind == "coastal":
+        return f"off {name}"
+    if kind == "port":
+        return f"at {name}"
+    return f"in {name}{detail}"
+
+
+def from_place(world_map: WorldMap | None, text: str) -> str:
+    kind, name, _ = _parse_place(world_map, text)
+    if kind == "atlantic":
+        return "from across the Atlantic"
+    if kind == "coastal":
+        return f"from the coastal waters off {name}"
+    return f"from {place_words(world_map, text)}"
+
+
+def port_of(text: str) -> str:
+    """The port of "Brest (harbor)" or "Brest (coastal waters)"."""
+    m = _PORT_PART.match(text)
+    return m["port"] if m else text
+
+
+def in_harbor(text: str) -> bool:
+    m = _PORT_PART.match(text)
+    return bool(m and m["part"] == "harbor")
+
+
+def and_list(items: Iterable[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    words = list(items)
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"

@@ -7,9 +7,17 @@ import sys
 
 from services.common import bus
 from services.common.runner import Service, Stage, run_service
+from services.resolver import bridge
 from services.resolver.stage import handle_turn_closed
 
-SERVICE = Service(name="resolver", stages=(Stage("resolver", bus.TURN_CLOSED, handle_turn_closed),))
+SERVICE = Service(
+    name="resolver",
+    stages=(
+        Stage("resolver", bus.TURN_CLOSED, handle_turn_closed),
+        # amphibious transfers of a committed turn go to the GITM land service (rules 3.6, 3.9)
+        Stage("gitm-bridge", bus.TURN_RESOLVED, bridge.handle_turn_resolved),
+    ),
+)
 
 
 def main() -> int:

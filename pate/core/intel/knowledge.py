@@ -16,6 +16,7 @@ from typing import Any
 from pate.core.codec import from_plain
 from pate.core.events import Event
 from pate.core.intel.gathering import GARRISON, INTEL_KINDS, INTELLIGENCE, LAND_UNITS, SCOUTING, SHORE
+from pate.core.intel.judged import Judge, judge
 from pate.core.intel.model import (
     AreaWind,
     IntelReport,
@@ -57,8 +58,8 @@ def knowledge_for(
 ) -> PlayerKnowledge:
     """The knowledge of one player after a turn.  For the first report of a
     campaign pass the starting world as both worlds and no events (3.11).
-    ``rules`` is accepted for symmetry with the phases; the dice were drawn in
-    the intelligence phase, so nothing here needs them."""
+    The dice were drawn in the intelligence phase; ``rules`` only gives the
+    step to which an enemy's strength in battle is judged."""
     player = world_after.players.get(player_id) or world_before.players[player_id]
     initial = world_after.turn == world_before.turn
     mine = own_ships(player, world_after)
@@ -67,6 +68,13 @@ def knowledge_for(
     plain = [e for e in seen if e.kind not in INTEL_KINDS]
     intel = [e for e in seen if e.kind in INTEL_KINDS]
     lists = contact_lists(world_after, mine)
+    allies = _states_where(world_after, player.state, world_after.diplomacy.allied)
+    judge_ = Judge(
+        own=observers,
+        friends=frozenset(allies) | frozenset(() if player.state is None else (player.state,)),
+        strength_step=_strength_step(rules),
+        names={s: world_before.ships[s].name for s in observers if s not in world_after.ships},
+    )
     return PlayerKnowledge(
         campaign=world_after.campaign,
         player=player.id,
@@ -77,7 +85,7 @@ def knowledge_for(
         next_turn=world_after.turn,
         ships=tuple(_ship_report(world_after, world_after.ships[s], lists[s], intel) for s in mine),
         lost=sorted_ids(s for s in observers if s not in world_after.ships),
-        events=_observed(plain, observers),
+        events=_observed(plain, observers, judge_),
         sightings=_sightings(intel, frozenset(mine)),
         intelligence=_intelligence(intel, frozenset(mine)),
         port_watch=_port_watch(player, events, world_before.turn) if is_naval_minister(player) else (),
@@ -86,7 +94,7 @@ def knowledge_for(
             StateName(s.code, s.nation, s.name)
             for s in sorted(world_after.diplomacy.states.values(), key=lambda s: s.code)
         ),
-        allies=_states_where(world_after, player.state, world_after.diplomacy.allied),
+        allies=allies,
         enemies=_states_where(world_after, player.state, world_after.diplomacy.hostile),
     )
 
@@ -147,19 +155,30 @@ def _land_units(world: WorldState, ship: Ship, intel: Iterable[Event]) -> tuple[
     return tuple(sorted(units))
 
 
-def _observed(events: Iterable[Event], observers: frozenset[str]) -> tuple[ObservedEvent, ...]:
-    return tuple(
-        ObservedEvent(
-            index=i,
-            phase=e.phase,
-            kind=e.kind,
-            location=e.location,
-            ships=e.ships,
-            seen_by=sorted_ids(e.observers & observers),
-            data=dict(e.data),
+def _strength_step(rules: RuleData | None) -> int:
+    """data/rules/intel.toml [judging]: an enemy's strength is judged to this step."""
+    section = rules.section("intel").get("judging", {}) if rules is not None else {}
+    return int(section.get("enemy_strength_step", 50))
+
+
+def _observed(events: Iterable[Event], observers: frozenset[str], j: Judge) -> tuple[ObservedEvent, ...]:
+    """The events as the player's ships saw them: what they could not judge
+    (dice, an enemy's exact strength, crew or damage) is left out."""
+    out: list[ObservedEvent] = []
+    for i, e in enumerate(events, start=1):
+        ships, location, data = judge(e, j)
+        out.append(
+            ObservedEvent(
+                index=i,
+                phase=e.phase,
+                kind=e.kind,
+                location=location,
+                ships=ships,
+                seen_by=sorted_ids(e.observers & observers),
+                data=data,
+            )
         )
-        for i, e in enumerate(events, start=1)
-    )
+    return tuple(out)
 
 
 def _sightings(intel: Iterable[Event], mine: frozenset[str]) -> tuple[Sighting, ...]:

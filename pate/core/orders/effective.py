@@ -73,13 +73,16 @@ def _source(author: Author) -> Source:
 
 
 def own_orders(ships: Mapping[str, Ship], submitted: Iterable[SubmittedOrder]) -> dict[str, EffectiveOrder]:
-    """Each active ship's own order after precedence (4.1), or the default (4.11)."""
+    """Each active ship's own order after precedence (4.1), or the default (4.11).
+
+    An inactive ship has an order only when one was sent for it: the desk takes
+    nothing for it but reactivation (2.6), which the resolver must see."""
     chosen = chosen_submissions(submitted)
     own: dict[str, EffectiveOrder] = {}
     for sid in sorted(ships):
-        if not ships[sid].active:
-            continue
         s = chosen.get(sid)
+        if not ships[sid].active and s is None:
+            continue
         if s is None:
             own[sid] = EffectiveOrder(default_order(sid), Source.DEFAULT)
         else:

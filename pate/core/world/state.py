@@ -47,6 +47,7 @@ class PortState:
     stores: int
     battery_damaged: bool = False
     building: int = 0  # ships under construction, taking yard capacity (3.3)
+    building_transports: int = 0  # transports under construction: no yard capacity taken (3.3)
     garrison: tuple[str, ...] = ()  # GITM units in the port (1.5, 5.3)
     strategic_units: tuple[str, ...] = ()  # GITM units in its strategic square, outside the city (5.3)
     supplies: int = (

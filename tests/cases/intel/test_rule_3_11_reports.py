@@ -30,7 +30,10 @@ def test_rule_3_11_event_report_lists_observed_events_in_order() -> None:
     k = turn_knowledge("villeneuve", w, w, events)
     assert [(e.index, e.kind) for e in k.events] == [(1, "sailed"), (2, "storm_damage"), (3, "arrived")]
     text = render_reports(k, MAP)["text"]
-    assert "2. [movement] SOC (tactical area 1): BR7SL were damaged by a storm (rigging 0 → 2)." in text
+    assert (
+        "2. [movement] The British ship of the line BR7SL was damaged by the storm"
+        " in the Southern Caribbean (tactical area 1)." in text
+    )
     assert "BAH" not in text.split("POSITION REPORT")[0]
 
 

@@ -76,4 +76,4 @@ def test_rule_5_3_off_map_garrison_reports_to_naval_minister_a_turn_late() -> No
     assert watch.ships == ("BR2FL", "BR4FR")  # where they were when turn 5 began; BR6SL comes next turn
     assert turn_knowledge("villeneuve", start, end).port_watch == ()
     text = render_reports(k, MAP)["text"]
-    assert "The garrison of Martinique reported BR2FL, BR4FR in the port at the start of turn 5." in text
+    assert "The garrison of Martinique reported BR2FL and BR4FR in the port at the start of turn 5" in text

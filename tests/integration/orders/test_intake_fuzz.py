@@ -8,8 +8,6 @@ stores no order.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 
 import grpc
 import pytest
@@ -19,10 +17,8 @@ from sqlalchemy import func, select
 
 from pate.v1 import common_pb2, orders_pb2
 from services.common import tables
-from services.common.cluster import Cluster
 from services.common.db import make_engine
 from tests.e2e.flow import Client
-from tests.support.servers import fresh_schema
 
 pytestmark = pytest.mark.integration
 
@@ -37,8 +33,28 @@ ALLOWED = {
     grpc.StatusCode.RESOURCE_EXHAUSTED,  # too many wrong passwords for one player: wait
 }
 SHIPS = ["BR1FL", "BR1SL", "BR2SL", "BR1FR", "FR1FL", "BR2FL", "XX9FL", "", "br1fl", "BR0FL"]
-WORDS = ["engage", "accept", "evade", "run_past", "pursue", "range", "close", "line_ahead", "break",
-         "hull", "rigging", "harbor", "sea", "raid", "convoy", "ignore", "windward", "leeward", "", "x" * 300]
+WORDS = [
+    "engage",
+    "accept",
+    "evade",
+    "run_past",
+    "pursue",
+    "range",
+    "close",
+    "line_ahead",
+    "break",
+    "hull",
+    "rigging",
+    "harbor",
+    "sea",
+    "raid",
+    "convoy",
+    "ignore",
+    "windward",
+    "leeward",
+    "",
+    "x" * 300,
+]
 AREAS = ["ECH", "NOS", "BIS", "WAP", "IBC", "SOC", "XYZ", "", "ech"]
 PORTS = ["Brest", "Plymouth", "Portsmouth", "Gibraltar", "Atlantis", "", "brest"]
 int32 = st.integers(-(2**31), 2**31 - 1)
@@ -46,21 +62,11 @@ text = st.text(max_size=40)
 
 
 @pytest.fixture(scope="module")
-def desk(
-    tmp_path_factory: pytest.TempPathFactory, nats_server: str, postgres_session_url: str | None
-) -> Iterator[tuple[Client, str]]:
-    workdir: Path = tmp_path_factory.mktemp("fuzz")
-    url = fresh_schema(postgres_session_url) if postgres_session_url else f"sqlite:///{workdir}/pate.db"
-    cluster = Cluster(workdir=workdir, nats_url=nats_server, database_url=url)
-    cluster.start_all()
-    client = Client(cluster)
-    try:
-        client.create(CAMPAIGN)
-        client.wait_open(CAMPAIGN, 1)
-        yield client, url
-    finally:
-        client.close()
-        cluster.stop()
+def desk(desk_cluster: tuple[Client, str]) -> tuple[Client, str]:
+    client, url = desk_cluster
+    client.create(CAMPAIGN)
+    client.wait_open(CAMPAIGN, 1)
+    return client, url
 
 
 ship_orders = st.builds(
@@ -104,7 +110,9 @@ ship_orders = st.builds(
     admin=st.lists(
         st.builds(
             common_pb2.AdminOrder,
-            kind=st.sampled_from(["inactivate", "reactivate", "transfer_crew", "divide", "combine", "scuttle", "", "x"]),
+            kind=st.sampled_from(
+                ["inactivate", "reactivate", "transfer_crew", "divide", "combine", "scuttle", "", "x"]
+            ),
             target=st.sampled_from(SHIPS),
             amount=int32,
         ),
@@ -117,7 +125,9 @@ requests = st.builds(
     turn=st.sampled_from([1, 0, 2, -1]),
     client_request_id=st.uuids().map(str) | text,
     orders=st.lists(ship_orders, max_size=3),
-    orders_text=st.sampled_from(["", "order BR1FL\n  combat engage\n", "order BR1FL\n  move\n", "garbage ]]"]),
+    orders_text=st.sampled_from(
+        ["", "order BR1FL\n  combat engage\n", "order BR1FL\n  move\n", "garbage ]]"]
+    ),
 )
 credentials = st.sampled_from(
     [("cornwallis", "cornwallis"), ("ganteaume", "ganteaume"), ("barham", "wrong"), ("", ""), ("nobody", "x")]
@@ -128,7 +138,9 @@ def _stored(url: str) -> int:
     engine = make_engine(url)
     try:
         with engine.connect() as conn:
-            return int(conn.execute(select(func.count()).select_from(tables.metadata.tables["orders"])).scalar_one())
+            return int(
+                conn.execute(select(func.count()).select_from(tables.metadata.tables["orders"])).scalar_one()
+            )
     finally:
         engine.dispose()
 

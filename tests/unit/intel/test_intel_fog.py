@@ -1,7 +1,9 @@
 """Fog of war (rules 3.11, 5): a player's knowledge and reports depend only on
 what their ships could detect.  Changing anything else - ships elsewhere,
 their orders, events nobody of theirs witnessed, names of other players,
-winds and garrisons of places they are not - never changes a byte."""
+winds and garrisons of places they are not, and in the events they did see
+the dice, an enemy's orders, crew, damage and exact strength, and the ships a
+storm caught out of their sight - never changes a byte."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 from intel_world import MAP, PLAYERS, PortState, coastal, event, harbor, intel_events, sea, ship, world
 
 from pate.core.codec import canonical_json, to_plain
+from pate.core.events import Event, Phase
 from pate.core.intel.knowledge import knowledge_for
 from pate.core.orders.model import Commerce, ShipOrder
 from pate.core.world.geography import Direction, WindStrength
@@ -63,6 +66,36 @@ def hidden_ships(draw):
     return out
 
 
+WHERE = "NOC (tactical area 1)"
+
+
+def seen_events(secret: dict | None = None) -> list[Event]:
+    """Events FR3FL saw at NOC 1 with BR2FL, whose hidden side varies."""
+    s = {"to": "BAH", "roll": 50, "chance": 70, "crew": 40, "hull": 1, "rigging": 2, "strength": 0, "exp": 2}
+    s |= secret or {}
+    ships = [
+        {"id": "FR3FL", "side": 0, "outcome": "fought", "strength": 160, "close_quarters": True,
+         "hull": [0, 1], "rigging": [0, 1], "crew_lost": 30, "experience_gained": 3},
+        {"id": "BR2FL", "side": 1, "outcome": "fought", "strength": 140 + s["strength"],
+         "close_quarters": True, "hull": [0, s["hull"]], "rigging": [0, s["rigging"]],
+         "crew_lost": s["crew"], "experience_gained": s["exp"]},
+    ]  # fmt: skip
+    sides = [
+        {"states": ["FR"], "strength": 160, "windward": True, "line": "none"},
+        {"states": ["BR"], "strength": 1000 + s["strength"], "windward": False, "line": "none"},
+    ]
+    battle = {"where": "sea", "winner": ["FR"], "shore_battery": None, "sides": sides, "ships": ships}
+    caught = ["FR3FL", *s.get("caught", [])]
+    return [
+        Event(Phase.COMBAT, "battle", ("BR2FL", "FR3FL"), WHERE, (), battle),
+        event("sailed", ["BR2FL"], WHERE, witnesses=["FR3FL"], to=s["to"], roll=s["roll"], chance=s["chance"],
+              course="north", heading="across", wind="moderate from the west"),
+        event("storm", caught, "NOC", area="NOC", wind="heavy from the west"),
+        event("storm_damage", ["BR2FL"], WHERE, witnesses=["FR3FL"], rigging=s["rigging"], hull=s["hull"],
+              roll=s["roll"], total_rigging=s["rigging"], total_hull=s["hull"]),
+    ]  # fmt: skip
+
+
 def _knowledge_bytes(start, end, events, orders):
     after = replace(end, turn=start.turn + 1)
     evs = (*events, *intel_events(start, end, orders, seed=11))
@@ -74,6 +107,20 @@ def _base():
     return world(BASE_START), world(BASE_END)
 
 
+SECRETS = st.fixed_dictionaries(
+    {
+        "to": st.sampled_from(["BAH", "SOC", "WCA"]),
+        "roll": st.integers(0, 99),
+        "chance": st.integers(0, 250),
+        "crew": st.integers(0, 400),
+        "hull": st.integers(0, 4),
+        "rigging": st.integers(0, 5),
+        "strength": st.integers(-25, 24),  # the enemy side stays judged at about 1000
+        "exp": st.integers(0, 5),
+    }
+)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     hidden=hidden_ships(),
@@ -81,10 +128,11 @@ def _base():
     rename=st.booleans(),
     wind=st.sampled_from(list(Direction)),
     garrison=st.lists(st.sampled_from(["BR1IN", "BR2CA", "FR5IN"]), max_size=3),
+    secret=SECRETS,
 )
-def test_nothing_undetectable_changes_a_byte(hidden, positions, rename, wind, garrison) -> None:
+def test_nothing_undetectable_changes_a_byte(hidden, positions, rename, wind, garrison, secret) -> None:
     start, end = _base()
-    expected = _knowledge_bytes(start, end, BASE_EVENTS, ORDERS)
+    expected = _knowledge_bytes(start, end, [*BASE_EVENTS, *seen_events()], ORDERS)
 
     start2 = world([*BASE_START, *(a for a, _, _ in hidden)])
     end2 = world([*BASE_END, *(b for _, b, _ in hidden)])
@@ -102,8 +150,21 @@ def test_nothing_undetectable_changes_a_byte(hidden, positions, rename, wind, ga
     end2 = replace(end2, winds={**end2.winds, "BAH": Wind(wind, WindStrength.HEAVY)})
     ports = {**end2.ports, "London": PortState("London", "BR", 9, garrison=tuple(garrison))}
     end2 = replace(end2, ports=ports)
+    events += seen_events({**secret, "caught": [b.id for _, b, _ in hidden]})
 
     assert _knowledge_bytes(start2, end2, events, orders) == expected
+
+
+def test_fog_test_can_fail_on_what_was_seen() -> None:
+    """What the player's ships could judge does show: the enemy's strength
+    judged to another step, the course of the enemy sailing away."""
+    start, end = _base()
+    expected = _knowledge_bytes(start, end, seen_events(), ORDERS)
+    assert _knowledge_bytes(start, end, seen_events({"strength": 26}), ORDERS) != expected
+    course = [
+        e if e.kind != "sailed" else replace(e, data={**e.data, "course": "south"}) for e in seen_events()
+    ]
+    assert _knowledge_bytes(start, end, course, ORDERS) != expected
 
 
 def test_fog_test_can_fail() -> None:

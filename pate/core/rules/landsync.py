@@ -1,0 +1,45 @@
+"""GITM's report of the land units in on-GITM-map ports, merged into the world
+(rules 1.5, 5.3; lost section 9).
+
+The GITM bridge asks GITM which units stand in each port's city (tactical
+square) and around it (strategic square), with their sizes, and the resolver
+merges the answer into the world before a turn is resolved, as an input of the
+turn stored beside the orders (so a replay sees the same).  Units aboard
+transport groups are PATE's alone and are not touched; off-GITM-map ports
+have no GITM side.  A unit reported without a size keeps the size PATE knows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from pate.core.world.geography import WorldMap
+from pate.core.world.state import LandUnit, WorldState
+
+
+@dataclass(frozen=True, slots=True)
+class PortLandReport:
+    port: str
+    city: tuple[LandUnit, ...]  # in the city's tactical square: the garrison
+    near: tuple[str, ...] = ()  # elsewhere in its strategic square (5.3)
+
+
+def _sized(unit: LandUnit) -> bool:
+    return bool(unit.men or unit.headquarters.value != "none")
+
+
+def apply_land_reports(wmap: WorldMap, world: WorldState, reports: Iterable[PortLandReport]) -> WorldState:
+    ports = dict(world.ports)
+    units = dict(world.land_units)
+    for r in sorted(reports, key=lambda r: r.port):
+        if r.port not in ports or not wmap.ports[r.port].on_gitm_map:
+            continue
+        for u in r.city:
+            if _sized(u) or u.id not in units:
+                units[u.id] = u
+        city = tuple(u.id for u in r.city)
+        ports[r.port] = replace(ports[r.port], garrison=city, strategic_units=tuple(r.near))
+    held = {u for p in ports.values() for u in p.garrison}
+    held |= {u for s in world.ships.values() for u in s.cargo.units}
+    return replace(world, ports=ports, land_units={k: v for k, v in sorted(units.items()) if k in held})
