@@ -8,7 +8,6 @@ stores no order.
 
 from __future__ import annotations
 
-
 import grpc
 import pytest
 from hypothesis import HealthCheck, given, settings
