@@ -4,7 +4,7 @@ these, so there is one implementation of each rule."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pate.core.orders.effective import (
@@ -14,6 +14,7 @@ from pate.core.orders.effective import (
     effective_orders,
     end_broken_attachments,
 )
+from pate.core.orders.model import StoresMove
 from pate.core.rng import Rng
 from pate.core.rules.context import TurnContext
 from pate.core.rules.placement import place_at_start
@@ -41,19 +42,27 @@ def start_campaign(
     return replace(world, winds=winds)
 
 
-def resolve_submitted(ctx: TurnContext, world: WorldState, submitted: Iterable[SubmittedOrder]) -> Resolution:
+def resolve_submitted(
+    ctx: TurnContext,
+    world: WorldState,
+    submitted: Iterable[SubmittedOrder],
+    stores_moves: Sequence[StoresMove] = (),
+) -> Resolution:
     """Precedence, attachment copying and defaults (4.1, 4.2, 4.11), then the
-    phases of rule 3.2."""
+    phases of rule 3.2, with the naval ministers' store moves (3.5)."""
     effective = effective_orders(world.ships, submitted)
-    return Resolution(effective=effective, result=resolve_effective(ctx, world, effective))
+    return Resolution(effective=effective, result=resolve_effective(ctx, world, effective, stores_moves))
 
 
 def resolve_effective(
-    ctx: TurnContext, world: WorldState, effective: Mapping[str, EffectiveOrder]
+    ctx: TurnContext,
+    world: WorldState,
+    effective: Mapping[str, EffectiveOrder],
+    stores_moves: Sequence[StoresMove] = (),
 ) -> TurnResult:
     """The turn from the effective orders (what the resolver stores, and what a
     replay feeds back): attachments as ordered (4.4), the phases, and the end of
     attachments of ships that finish out of contact (4.2)."""
     world = attachments_after_orders(world, effective)
-    result = resolve_turn(ctx, world, {sid: e.order for sid, e in effective.items()})
+    result = resolve_turn(ctx, world, {sid: e.order for sid, e in effective.items()}, stores_moves)
     return replace(result, state=end_broken_attachments(result.state))

@@ -8,7 +8,7 @@ work out each player's knowledge and render their reports.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pate.core.campaign import resolve_submitted, start_campaign
 from pate.core.events import Event
@@ -16,7 +16,7 @@ from pate.core.orders.effective import Author, SubmittedOrder
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.validate import Actor, Refusal, validate_order
 from pate.core.rules.context import TurnContext
-from pate.core.world.state import Role, WorldState
+from pate.core.world.state import Role, Wind, WorldState
 from pate.engine.pipeline import all_knowledge, reports_for
 
 ENGINE_ACTOR = Actor(player="engine", state=None, roles=frozenset({Role.ADMIN}))
@@ -36,6 +36,7 @@ class OrdersRefusedError(ValueError):
         lines = [f"turn {turn}: {r.field}: {r.message} (rule {r.rule})" for r in refusals]
         super().__init__("\n".join(lines))
         self.refusals = refusals
+        self.turn = turn
 
 
 def check_orders(ctx: TurnContext, world: WorldState, orders: Sequence[ShipOrder]) -> list[Refusal]:
@@ -56,10 +57,16 @@ def simulate(
     orders: Mapping[int, Sequence[ShipOrder]],
     render: bool = True,
     place: bool = True,
+    winds: Mapping[int, Mapping[str, Wind]] | None = None,
 ) -> Iterator[TurnOutput]:
-    world = start_campaign(ctx, world, campaign, seed, turns, place=place)
+    """``winds`` (turn -> sea area -> wind) replaces the drawn winds of the
+    first move of those turns, for the sea areas named (case files set the
+    weather a rule case needs, docs/formats/cases.md)."""
+    winds = winds or {}
+    world = _with_winds(start_campaign(ctx, world, campaign, seed, turns, place=place), winds.get(1))
     yield _outputs(ctx, 0, world, world, (), render)
     for turn in range(1, turns + 1):
+        world = _with_winds(world, winds.get(turn))
         given = list(orders.get(turn, ()))
         refusals = check_orders(ctx, world, given)
         if refusals:
@@ -68,6 +75,10 @@ def simulate(
         result = resolve_submitted(ctx, world, submitted).result
         yield _outputs(ctx, turn, world, result.state, result.events, render)
         world = result.state
+
+
+def _with_winds(world: WorldState, winds: Mapping[str, Wind] | None) -> WorldState:
+    return replace(world, winds={**world.winds, **winds}) if winds else world
 
 
 def _outputs(

@@ -256,6 +256,33 @@ class AdminOrder(_message.Message):
 Global___AdminOrder: _TypeAlias = AdminOrder  # noqa: Y015
 
 @_typing.final
+class StoresMoveOrder(_message.Message):
+    """Rule 3.5: the naval minister moves stores from one port to another."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ORIGIN_FIELD_NUMBER: _builtins.int
+    DESTINATION_FIELD_NUMBER: _builtins.int
+    AMOUNT_FIELD_NUMBER: _builtins.int
+    origin: _builtins.str
+    destination: _builtins.str
+    amount: _builtins.int
+    def __init__(
+        self,
+        *,
+        origin: _builtins.str = ...,
+        destination: _builtins.str = ...,
+        amount: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "destination", b"destination", "origin", b"origin"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StoresMoveOrder: _TypeAlias = StoresMoveOrder  # noqa: Y015
+
+@_typing.final
 class Refusal(_message.Message):
     """Why a part of a request was refused: the field, the rule and the reason."""
 

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from pate.v1 import common_pb2 as pate_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14pate/v1/orders.proto\x12\x07pate.v1\x1a\x14pate/v1/common.proto\"\x8c\x01\n\x13SubmitOrdersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x19\n\x11\x63lient_request_id\x18\x03 \x01(\t\x12\"\n\x06orders\x18\x04 \x03(\x0b\x32\x12.pate.v1.ShipOrder\x12\x13\n\x0borders_text\x18\x05 \x01(\t\"L\n\x14SubmitOrdersResponse\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x05\x12\x10\n\x08ship_ids\x18\x02 \x03(\t\x12\x10\n\x08replayed\x18\x03 \x01(\x08\"P\n\x19GetEffectiveOrdersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x10\n\x08ship_ids\x18\x03 \x03(\t\"X\n\x0e\x45\x66\x66\x65\x63tiveOrder\x12!\n\x05order\x18\x01 \x01(\x0b\x32\x12.pate.v1.ShipOrder\x12\x0e\n\x06source\x18\x02 \x01(\t\x12\x13\n\x0b\x63opied_from\x18\x03 \x01(\t\"E\n\x1aGetEffectiveOrdersResponse\x12\'\n\x06orders\x18\x01 \x03(\x0b\x32\x17.pate.v1.EffectiveOrder2\xb7\x01\n\tOrderDesk\x12K\n\x0cSubmitOrders\x12\x1c.pate.v1.SubmitOrdersRequest\x1a\x1d.pate.v1.SubmitOrdersResponse\x12]\n\x12GetEffectiveOrders\x12\".pate.v1.GetEffectiveOrdersRequest\x1a#.pate.v1.GetEffectiveOrdersResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14pate/v1/orders.proto\x12\x07pate.v1\x1a\x14pate/v1/common.proto\"\xbc\x01\n\x13SubmitOrdersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x19\n\x11\x63lient_request_id\x18\x03 \x01(\t\x12\"\n\x06orders\x18\x04 \x03(\x0b\x32\x12.pate.v1.ShipOrder\x12\x13\n\x0borders_text\x18\x05 \x01(\t\x12.\n\x0cstores_moves\x18\x06 \x03(\x0b\x32\x18.pate.v1.StoresMoveOrder\"L\n\x14SubmitOrdersResponse\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x05\x12\x10\n\x08ship_ids\x18\x02 \x03(\t\x12\x10\n\x08replayed\x18\x03 \x01(\x08\"P\n\x19GetEffectiveOrdersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x10\n\x08ship_ids\x18\x03 \x03(\t\"X\n\x0e\x45\x66\x66\x65\x63tiveOrder\x12!\n\x05order\x18\x01 \x01(\x0b\x32\x12.pate.v1.ShipOrder\x12\x0e\n\x06source\x18\x02 \x01(\t\x12\x13\n\x0b\x63opied_from\x18\x03 \x01(\t\"E\n\x1aGetEffectiveOrdersResponse\x12\'\n\x06orders\x18\x01 \x03(\x0b\x32\x17.pate.v1.EffectiveOrder2\xb7\x01\n\tOrderDesk\x12K\n\x0cSubmitOrders\x12\x1c.pate.v1.SubmitOrdersRequest\x1a\x1d.pate.v1.SubmitOrdersResponse\x12]\n\x12GetEffectiveOrders\x12\".pate.v1.GetEffectiveOrdersRequest\x1a#.pate.v1.GetEffectiveOrdersResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,15 +33,15 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'pate.v1.orders_pb2', _globa
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_SUBMITORDERSREQUEST']._serialized_start=56
-  _globals['_SUBMITORDERSREQUEST']._serialized_end=196
-  _globals['_SUBMITORDERSRESPONSE']._serialized_start=198
-  _globals['_SUBMITORDERSRESPONSE']._serialized_end=274
-  _globals['_GETEFFECTIVEORDERSREQUEST']._serialized_start=276
-  _globals['_GETEFFECTIVEORDERSREQUEST']._serialized_end=356
-  _globals['_EFFECTIVEORDER']._serialized_start=358
-  _globals['_EFFECTIVEORDER']._serialized_end=446
-  _globals['_GETEFFECTIVEORDERSRESPONSE']._serialized_start=448
-  _globals['_GETEFFECTIVEORDERSRESPONSE']._serialized_end=517
-  _globals['_ORDERDESK']._serialized_start=520
-  _globals['_ORDERDESK']._serialized_end=703
+  _globals['_SUBMITORDERSREQUEST']._serialized_end=244
+  _globals['_SUBMITORDERSRESPONSE']._serialized_start=246
+  _globals['_SUBMITORDERSRESPONSE']._serialized_end=322
+  _globals['_GETEFFECTIVEORDERSREQUEST']._serialized_start=324
+  _globals['_GETEFFECTIVEORDERSREQUEST']._serialized_end=404
+  _globals['_EFFECTIVEORDER']._serialized_start=406
+  _globals['_EFFECTIVEORDER']._serialized_end=494
+  _globals['_GETEFFECTIVEORDERSRESPONSE']._serialized_start=496
+  _globals['_GETEFFECTIVEORDERSRESPONSE']._serialized_end=565
+  _globals['_ORDERDESK']._serialized_start=568
+  _globals['_ORDERDESK']._serialized_end=751
 # @@protoc_insertion_point(module_scope)

@@ -28,6 +28,7 @@ class SubmitOrdersRequest(_message.Message):
     CLIENT_REQUEST_ID_FIELD_NUMBER: _builtins.int
     ORDERS_FIELD_NUMBER: _builtins.int
     ORDERS_TEXT_FIELD_NUMBER: _builtins.int
+    STORES_MOVES_FIELD_NUMBER: _builtins.int
     campaign_id: _builtins.str
     turn: _builtins.int
     client_request_id: _builtins.str
@@ -36,6 +37,10 @@ class SubmitOrdersRequest(_message.Message):
     """the same, in the order file format (docs/formats/orders.md)"""
     @_builtins.property
     def orders(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ShipOrder]: ...
+    @_builtins.property
+    def stores_moves(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.StoresMoveOrder]:
+        """Naval ministers only (rule 3.5); a later request replaces the minister's earlier list."""
+
     def __init__(
         self,
         *,
@@ -44,10 +49,11 @@ class SubmitOrdersRequest(_message.Message):
         client_request_id: _builtins.str = ...,
         orders: _abc.Iterable[_common_pb2.ShipOrder] | None = ...,
         orders_text: _builtins.str = ...,
+        stores_moves: _abc.Iterable[_common_pb2.StoresMoveOrder] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "client_request_id", b"client_request_id", "orders", b"orders", "orders_text", b"orders_text", "turn", b"turn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "client_request_id", b"client_request_id", "orders", b"orders", "orders_text", b"orders_text", "stores_moves", b"stores_moves", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

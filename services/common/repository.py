@@ -22,7 +22,7 @@ from sqlalchemy import Connection, Table, and_, func, insert, select, update
 from pate.core.codec import canonical_json, from_plain, to_plain
 from pate.core.events import Event
 from pate.core.orders.effective import Author, SubmittedOrder
-from pate.core.orders.model import ShipOrder
+from pate.core.orders.model import ShipOrder, StoresMove
 from pate.core.world.state import WorldState
 from services.common import tables
 
@@ -401,3 +401,36 @@ def set_password(conn: Connection, campaign: str, player: str, password_hash: st
         .values(password_hash=password_hash)
     )
     return res.rowcount == 1
+
+
+# --- store moves (rule 3.5) -------------------------------------------------------
+
+
+def add_stores_moves(
+    conn: Connection, campaign: str, turn: int, state: str, author: str, moves: Sequence[StoresMove]
+) -> None:
+    c = _t("stores_moves").c
+    top = conn.execute(
+        select(func.max(c.seq)).where(and_(c.campaign == campaign, c.turn == turn))
+    ).scalar_one_or_none()
+    conn.execute(
+        insert(_t("stores_moves")).values(
+            campaign=campaign,
+            turn=turn,
+            state=state,
+            author_player=author,
+            seq=int(top or 0) + 1,
+            moves_json=canonical_json([to_plain(m) for m in moves]),
+            created_at=now(),
+        )
+    )
+
+
+def stores_moves(conn: Connection, campaign: str, turn: int) -> list[StoresMove]:
+    """Each state's latest list, states in alphabetical order (4.1's "last one sent")."""
+    c = _t("stores_moves").c
+    rows = conn.execute(
+        select(c.state, c.moves_json).where(and_(c.campaign == campaign, c.turn == turn)).order_by(c.seq)
+    ).all()
+    latest = {r.state: r.moves_json for r in rows}
+    return [from_plain(StoresMove, m) for state in sorted(latest) for m in json.loads(latest[state])]

@@ -164,6 +164,21 @@ orders = Table(
 )
 Index(None, orders.c.campaign, orders.c.turn, orders.c.ship_id)
 
+# Rule 3.5: each naval minister's list of store moves; the latest list of a state counts.
+stores_moves = Table(
+    "stores_moves",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    _campaign(primary_key=False),
+    Column("turn", Integer, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("author_player", String(64), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("moves_json", Text, nullable=False),
+    _created(),
+)
+Index(None, stores_moves.c.campaign, stores_moves.c.turn, stores_moves.c.state)
+
 # Responses to order submissions keyed by the client's request id: a retried call gets the same answer.
 order_requests = Table(
     "order_requests",

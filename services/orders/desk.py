@@ -11,8 +11,9 @@ from sqlalchemy import Connection
 
 from pate.core.codec import to_plain
 from pate.core.orders.effective import Author, EffectiveOrder, effective_orders
-from pate.core.orders.model import ShipOrder
+from pate.core.orders.model import ShipOrder, StoresMove
 from pate.core.orders.validate import Actor, Refusal, authority, validate_order
+from pate.core.rules.stores import check_stores_move
 from pate.core.world.state import Role, WorldState
 from pate.engine.context import turn_context
 from services.common import repository as repo
@@ -57,6 +58,7 @@ class Checked:
     replayed: bool
     refusals: tuple[Refusal, ...] = ()
     roles: tuple[Author, ...] = ()
+    stores_moves: tuple[StoresMove, ...] = ()  # rule 3.5, with the minister's state filled in
 
 
 def check_submission(
@@ -67,6 +69,7 @@ def check_submission(
     orders: Sequence[ShipOrder],
     client_request_id: str,
     fingerprint: bytes,
+    moves: Sequence[tuple[str, str, int]] = (),
 ) -> Checked:
     """Everything that only reads: authentication (slow on purpose), the
     request id, the turn, and every rule of the order form.  Kept out of the
@@ -79,16 +82,37 @@ def check_submission(
         if earlier != fingerprint:
             raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: already used for a different request")
         return Checked(caller, replayed=True)
-    if not orders:
+    if not orders and not moves:
         raise DeskError(Code.INVALID_ARGUMENT, "orders: no order given")
     open_turn(conn, campaign, turn, lock=False)
     world = repo.load_world_cached(conn, campaign, turn)
-    refusals = tuple(_check(world, caller, orders))
+    stores = _stores_moves(caller, moves)
+    refusals = tuple(_check(world, caller, orders)) + tuple(_check_stores(world, stores))
     actor = _actor(caller)
     roles = (
         () if refusals else tuple(authority(actor, world.ships[o.ship_id]) or Author.ADMIN for o in orders)
     )
-    return Checked(caller, replayed=False, refusals=refusals, roles=roles)
+    return Checked(caller, replayed=False, refusals=refusals, roles=roles, stores_moves=stores)
+
+
+def _stores_moves(caller: Caller, moves: Sequence[tuple[str, str, int]]) -> tuple[StoresMove, ...]:
+    """Rule 3.5: only a naval minister moves stores, and only his state's."""
+    if not moves:
+        return ()
+    if Role.NAVAL_MINISTER not in caller.roles or caller.state is None:
+        raise DeskError(Code.PERMISSION_DENIED, "stores_moves: only a naval minister moves stores (rule 3.5)")
+    return tuple(
+        StoresMove(caller.state, origin, destination, amount) for origin, destination, amount in moves
+    )
+
+
+def _check_stores(world: WorldState, moves: Sequence[StoresMove]) -> list[Refusal]:
+    ctx = turn_context()
+    return [
+        Refusal(f"stores_moves[{i}].{r.field}", r.rule, r.message, r.code)
+        for i, move in enumerate(moves)
+        for r in check_stores_move(move, world, ctx.map, ctx.rules)
+    ]
 
 
 def record_submission(
@@ -130,6 +154,9 @@ def record_submission(
             seq=seq + i,
             client_request_id=client_request_id,
         )
+    if checked.stores_moves:
+        state = checked.stores_moves[0].state
+        repo.add_stores_moves(conn, campaign, turn, state, player, checked.stores_moves)
     repo.save_request(conn, campaign, client_request_id, fingerprint)
     repo.audit(conn, campaign, turn, player, "submit_orders", True, ids)
     log.info("orders_accepted", campaign=campaign, turn=turn, player=player, ships=len(ids))

@@ -140,10 +140,12 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
         credentials = (md.get("x-pate-player", ""), md.get("x-pate-password", ""))
         args = (request.campaign_id, request.turn)
         rid = request.client_request_id
+        moves = [(m.origin, m.destination, m.amount) for m in request.stores_moves]
 
         try:
             checked = await in_reader(
-                self.engine, lambda c: desk.check_submission(c, *args, credentials, orders, rid, fingerprint)
+                self.engine,
+                lambda c: desk.check_submission(c, *args, credentials, orders, rid, fingerprint, moves),
             )
             ids, replayed = await in_transaction(
                 self.engine, lambda c: desk.record_submission(c, *args, checked, orders, rid, fingerprint)

@@ -10,6 +10,7 @@ from sqlalchemy import Connection
 from pate.core.campaign import resolve_effective
 from pate.core.codec import canonical_json, from_plain, to_plain
 from pate.core.orders.effective import EffectiveOrder
+from pate.core.orders.model import StoresMove
 from pate.engine.context import turn_context
 from services.common import repository as repo
 from services.resolver.stage import result_digest
@@ -33,9 +34,11 @@ def replay_turn(conn: Connection, campaign: str, turn: int) -> ReplayOutcome:
         raise LookupError(f"turn {turn} of campaign {campaign!r} has not been resolved")
     orders_json, stored_sha = stored
     world = repo.load_world(conn, campaign, turn)
+    stored_inputs = json.loads(orders_json)
     effective: dict[str, EffectiveOrder] = {
-        sid: from_plain(EffectiveOrder, o) for sid, o in json.loads(orders_json).items()
+        sid: from_plain(EffectiveOrder, o) for sid, o in stored_inputs["orders"].items()
     }
-    result = resolve_effective(turn_context(), world, effective)
+    moves: list[StoresMove] = [from_plain(StoresMove, m) for m in stored_inputs["stores_moves"]]
+    result = resolve_effective(turn_context(), world, effective, moves)
     state_sha = repo.sha256(canonical_json(to_plain(result.state)))
     return ReplayOutcome(campaign, turn, stored_sha, result_digest(state_sha, result.events))

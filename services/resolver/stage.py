@@ -38,11 +38,18 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
         log.info("turn_closed_ignored", campaign=campaign, turn=turn, reason="already resolved")
         return
     world = repo.load_world(conn, campaign, turn)
-    resolution = resolve_submitted(turn_context(), world, repo.submitted_orders(conn, campaign, turn))
+    moves = repo.stores_moves(conn, campaign, turn)
+    resolution = resolve_submitted(turn_context(), world, repo.submitted_orders(conn, campaign, turn), moves)
     result = resolution.result
     state_sha = repo.save_world(conn, campaign, turn + 1, result.state)
     repo.save_events(conn, campaign, turn, result.events)
-    orders_json = canonical_json({sid: to_plain(e) for sid, e in resolution.effective.items()})
+    # what a replay needs besides the world: the effective orders and the store moves
+    orders_json = canonical_json(
+        {
+            "orders": {sid: to_plain(e) for sid, e in resolution.effective.items()},
+            "stores_moves": [to_plain(m) for m in moves],
+        }
+    )
     repo.save_resolution(conn, campaign, turn, orders_json, result_digest(state_sha, result.events))
     repo.set_status(conn, campaign, turn=turn, expect=("CLOSED", "RESOLVING"), status="RESOLVED")
     event = events_pb2.TurnResolved(

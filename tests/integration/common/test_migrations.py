@@ -23,6 +23,7 @@ EXPECTED_TABLES = {
     "resolutions",
     "players",
     "orders",
+    "stores_moves",
     "order_requests",
     "audit",
     "knowledge",
@@ -42,7 +43,7 @@ def _assert_matches_metadata(url: str) -> None:
             inspector = sa.inspect(conn)
             checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
             assert checks == {"ck_campaigns_status", "ck_reports_format"}
-        assert db.current_revision(engine) == "0001"
+        assert db.current_revision(engine) == "0002"
     finally:
         engine.dispose()
 

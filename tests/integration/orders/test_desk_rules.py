@@ -8,7 +8,7 @@ import uuid
 import grpc
 import pytest
 
-from pate.v1 import orders_pb2
+from pate.v1 import common_pb2, orders_pb2
 from tests.e2e.flow import Client
 
 pytestmark = pytest.mark.integration
@@ -113,3 +113,27 @@ def test_a_refused_request_stores_none_of_its_orders(desk: Client) -> None:
     before = effective(desk, "cornwallis", "BR1FR").order
     refused(desk, "cornwallis", "order BR1FR\n  combat engage\n\norder BR1FL\n  move NOS IBC\n")
     assert effective(desk, "cornwallis", "BR1FR").order == before
+
+
+def _moves(desk: Client, player: str, *moves: tuple[str, str, int]) -> orders_pb2.SubmitOrdersResponse:
+    request = orders_pb2.SubmitOrdersRequest(
+        campaign_id=CAMPAIGN,
+        turn=1,
+        client_request_id=uuid.uuid4().hex,
+        stores_moves=[common_pb2.StoresMoveOrder(origin=o, destination=d, amount=a) for o, d, a in moves],
+    )
+    md = (("x-pate-player", player), ("x-pate-password", player))
+    return desk.desk.SubmitOrders(request, metadata=md, timeout=30)  # type: ignore[no-any-return]
+
+
+def test_rule_3_5_the_naval_minister_moves_stores_between_ports(desk: Client) -> None:
+    """3.5: "The Naval Minister can order stores moved from one port to another ... if both ports
+    are connected to the same sea area or adjacent sea areas, and there are no hostile ships in
+    either port or in the connected sea area(s)"."""
+    assert _moves(desk, "decres", ("Ajaccio", "Bastia", 10)).accepted == 0  # no ship orders, one move
+    with pytest.raises(grpc.RpcError) as hostile:
+        _moves(desk, "decres", ("Brest", "Rochefort", 10))  # British squadrons in ECH and BIS
+    assert "rule 3.5" in (hostile.value.details() or "")
+    with pytest.raises(grpc.RpcError) as not_minister:
+        _moves(desk, "ganteaume", ("Ajaccio", "Bastia", 10))
+    assert not_minister.value.code() == grpc.StatusCode.PERMISSION_DENIED

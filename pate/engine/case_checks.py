@@ -1,0 +1,223 @@
+"""The statements of a case file (``[[expect]]``, docs/formats/cases.md).
+
+Each check reads one run of a case (the turns ``simulate`` produced and the
+orders the order desk refused) and says whether its statement holds there,
+with the value it found, so a failure can name expected and actual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pate.core.events import Event
+from pate.core.orders.validate import Refusal
+from pate.core.world.ships import AtSea, InAtlantic, InPort, Location, Ship, describe
+from pate.core.world.state import WorldState
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One play of a case with one seed."""
+
+    seed: int
+    worlds: tuple[WorldState, ...]  # index = turn; 0 = the start of the campaign
+    events: tuple[tuple[Event, ...], ...]  # index = turn
+    refusals: Mapping[int, Sequence[Refusal]]  # turn -> refusals of that turn's orders
+
+
+class Check(Protocol):
+    def says(self) -> str: ...
+
+    def holds(self, run: Run, turn: int) -> tuple[bool, str]: ...
+
+
+def where(loc: Location) -> str:
+    if isinstance(loc, InAtlantic):
+        return f"Atlantic Ocean (to {loc.destination}, arriving turn {loc.arrives_turn})"
+    return describe(loc)
+
+
+# -- a ship: where it is and its attributes -------------------------------------
+SHIP_ATTRIBUTES = ("hull", "rigging", "stores", "crew", "marines", "active", "station", "attached_to")
+
+
+@dataclass(frozen=True, slots=True)
+class ShipCheck:
+    ship: str
+    at: str | None = None  # sea area
+    tactical: int | None = None
+    port: str | None = None
+    harbor: bool | None = None
+    atlantic: str | None = None  # crossing to this sea area
+    with_ship: str | None = None  # exactly where that ship is
+    exists: bool | None = None
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+
+    def says(self) -> str:
+        parts = []
+        if self.exists is False:
+            parts.append("is gone")
+        if self.at is not None:
+            parts.append(f"at {self.at}" + (f" tactical area {self.tactical}" if self.tactical else ""))
+        if self.port is not None:
+            part = {None: "", True: " harbor", False: " coastal waters"}[self.harbor]
+            parts.append(f"in {self.port}{part}")
+        if self.atlantic is not None:
+            parts.append(f"crossing the Atlantic to {self.atlantic}")
+        if self.with_ship is not None:
+            parts.append(f"with {self.with_ship}")
+        parts += [f"{k} = {_show(v)}" for k, v in self.attributes.items()]
+        return f"{self.ship} " + ", ".join(parts or ["exists"])
+
+    def holds(self, run: Run, turn: int) -> tuple[bool, str]:
+        world = run.worlds[turn]
+        ship = world.ships.get(self.ship)
+        if ship is None:
+            return self.exists is False, f"{self.ship} is gone"
+        if self.exists is False:
+            return False, f"{self.ship} is still afloat, at {where(ship.location)}"
+        wrong = self._location_wrong(world, ship) + [
+            f"{k} = {_show(getattr(ship, k))}" for k, v in self.attributes.items() if getattr(ship, k) != v
+        ]
+        return not wrong, f"{self.ship} " + "; ".join(wrong or [where(ship.location)])
+
+    def _location_wrong(self, world: WorldState, ship: Ship) -> list[str]:
+        loc = ship.location
+        ok = True
+        if self.at is not None:
+            ok = isinstance(loc, AtSea) and loc.area == self.at
+            ok = ok and (self.tactical is None or (isinstance(loc, AtSea) and loc.tactical == self.tactical))
+        if self.port is not None:
+            ok = ok and isinstance(loc, InPort) and loc.port == self.port
+            ok = ok and (self.harbor is None or (isinstance(loc, InPort) and loc.harbor == self.harbor))
+        if self.atlantic is not None:
+            ok = ok and isinstance(loc, InAtlantic) and loc.destination == self.atlantic
+        if not ok:
+            return [f"at {where(loc)}"]
+        if self.with_ship is not None:
+            other = world.ships.get(self.with_ship)
+            if other is None:
+                return [f"at {where(loc)}, and {self.with_ship} is gone"]
+            if other.location != loc:
+                return [f"at {where(loc)}, {self.with_ship} at {where(other.location)}"]
+        return []
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+# -- events ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class EventCheck:
+    kind: str
+    ships: tuple[str, ...] = ()  # all among the event's ships
+    witnesses: tuple[str, ...] = ()  # all among its witnesses
+    data: Mapping[str, Any] = field(default_factory=dict)  # each key with this value
+    phase: str | None = None
+    absent: bool = False
+
+    def matches(self, e: Event) -> bool:
+        return (
+            e.kind == self.kind
+            and (self.phase is None or e.phase.value == self.phase)
+            and set(self.ships) <= set(e.ships)
+            and set(self.witnesses) <= set(e.witnesses)
+            and all(k in e.data and _same(e.data[k], v) for k, v in self.data.items())
+        )
+
+    def says(self) -> str:
+        what = f"event {self.kind}"
+        if self.ships:
+            what += f" about {', '.join(self.ships)}"
+        if self.witnesses:
+            what += f" seen by {', '.join(self.witnesses)}"
+        if self.data:
+            what += " with " + ", ".join(f"{k} = {_show(v)}" for k, v in self.data.items())
+        return ("no " if self.absent else "") + what
+
+    def holds(self, run: Run, turn: int) -> tuple[bool, str]:
+        found = [e for e in run.events[turn] if self.matches(e)]
+        if found:
+            return not self.absent, "found: " + "; ".join(_event_text(e) for e in found[:3])
+        same_kind = [e for e in run.events[turn] if e.kind == self.kind]
+        if same_kind:
+            return self.absent, "only: " + "; ".join(_event_text(e) for e in same_kind[:3])
+        return self.absent, f"no {self.kind} event; events: {_kinds(run.events[turn])}"
+
+
+def _same(actual: object, expected: object) -> bool:
+    if isinstance(actual, tuple):
+        actual = list(actual)
+    return actual == expected
+
+
+def _event_text(e: Event) -> str:
+    text = f"{e.kind} {list(e.ships)} at {e.location}"
+    if e.witnesses:
+        text += f" seen by {list(e.witnesses)}"
+    if e.data:
+        text += " " + ", ".join(f"{k}={_show(v)}" for k, v in sorted(e.data.items()))
+    return text
+
+
+def _kinds(events: Sequence[Event]) -> str:
+    return ", ".join(e.kind for e in events) or "none"
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceCheck:
+    """Events of these kinds happen in this order (other events may come
+    between); with ``ships``, only events those ships saw or took part in."""
+
+    kinds: tuple[str, ...]
+    ships: tuple[str, ...] = ()
+    absent: bool = False
+
+    def says(self) -> str:
+        seen = f" seen by {', '.join(self.ships)}" if self.ships else ""
+        return ("not " if self.absent else "") + f"events in the order {' -> '.join(self.kinds)}{seen}"
+
+    def holds(self, run: Run, turn: int) -> tuple[bool, str]:
+        events = [e for e in run.events[turn] if set(self.ships) <= e.observers]
+        i = 0
+        for e in events:
+            if i < len(self.kinds) and e.kind == self.kinds[i]:
+                i += 1
+        found = i == len(self.kinds)
+        return found != self.absent, f"events: {_kinds(events)}"
+
+
+# -- the order desk ----------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class RefusalCheck:
+    ship: str
+    rule: str
+    field: str | None = None  # e.g. "movement.port"
+
+    def says(self) -> str:
+        part = f" ({self.field})" if self.field else ""
+        return f"the order for {self.ship} refused under rule {self.rule}{part}"
+
+    def holds(self, run: Run, turn: int) -> tuple[bool, str]:
+        mine = [r for r in run.refusals.get(turn, ()) if refused_ship(r) == self.ship]
+        for r in mine:
+            if r.rule == self.rule and (self.field is None or r.field == f"{self.ship}.{self.field}"):
+                return True, refusal_text(r)
+        if mine:
+            return False, "; ".join(refusal_text(r) for r in mine)
+        return False, f"the order for {self.ship} was accepted"
+
+
+def refused_ship(r: Refusal) -> str:
+    """The ship whose order was refused (``check_orders`` prefixes the field
+    with the ship id, or ``orders[i]`` when the order names no ship)."""
+    return r.field.split(".", 1)[0]
+
+
+def refusal_text(r: Refusal) -> str:
+    return f"{r.field}: {r.message} (rule {r.rule})"
