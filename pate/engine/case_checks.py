@@ -52,6 +52,7 @@ class ShipCheck:
     harbor: bool | None = None
     atlantic: str | None = None  # crossing to this sea area
     with_ship: str | None = None  # exactly where that ship is
+    near: str | None = None  # in the same sea area or port as that ship
     exists: bool | None = None
     attributes: Mapping[str, Any] = field(default_factory=dict)
 
@@ -68,6 +69,8 @@ class ShipCheck:
             parts.append(f"crossing the Atlantic to {self.atlantic}")
         if self.with_ship is not None:
             parts.append(f"with {self.with_ship}")
+        if self.near is not None:
+            parts.append(f"near {self.near} (same sea area or port)")
         parts += [f"{k} = {_show(v)}" for k, v in self.attributes.items()]
         return f"{self.ship} " + ", ".join(parts or ["exists"])
 
@@ -96,13 +99,29 @@ class ShipCheck:
             ok = ok and isinstance(loc, InAtlantic) and loc.destination == self.atlantic
         if not ok:
             return [f"at {where(loc)}"]
-        if self.with_ship is not None:
-            other = world.ships.get(self.with_ship)
+        for other_id, same in ((self.with_ship, _same_place), (self.near, _same_area)):
+            if other_id is None:
+                continue
+            other = world.ships.get(other_id)
             if other is None:
-                return [f"at {where(loc)}, and {self.with_ship} is gone"]
-            if other.location != loc:
-                return [f"at {where(loc)}, {self.with_ship} at {where(other.location)}"]
+                return [f"at {where(loc)}, and {other_id} is gone"]
+            if not same(other.location, loc):
+                return [f"at {where(loc)}, {other_id} at {where(other.location)}"]
         return []
+
+
+def _same_place(a: Location, b: Location) -> bool:
+    return a == b
+
+
+def _same_area(a: Location, b: Location) -> bool:
+    """Same sea area (any tactical area), same port (harbor or coastal
+    waters), or the same Atlantic crossing."""
+    if isinstance(a, AtSea) and isinstance(b, AtSea):
+        return a.area == b.area
+    if isinstance(a, InPort) and isinstance(b, InPort):
+        return a.port == b.port
+    return a == b
 
 
 def _show(value: object) -> str:
@@ -114,7 +133,7 @@ def _show(value: object) -> str:
 # -- events ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class EventCheck:
-    kind: str
+    kinds: tuple[str, ...]  # any of these kinds
     ships: tuple[str, ...] = ()  # all among the event's ships
     witnesses: tuple[str, ...] = ()  # all among its witnesses
     data: Mapping[str, Any] = field(default_factory=dict)  # each key with this value
@@ -123,7 +142,7 @@ class EventCheck:
 
     def matches(self, e: Event) -> bool:
         return (
-            e.kind == self.kind
+            e.kind in self.kinds
             and (self.phase is None or e.phase.value == self.phase)
             and set(self.ships) <= set(e.ships)
             and set(self.witnesses) <= set(e.witnesses)
@@ -131,7 +150,7 @@ class EventCheck:
         )
 
     def says(self) -> str:
-        what = f"event {self.kind}"
+        what = f"event {' or '.join(self.kinds)}"
         if self.ships:
             what += f" about {', '.join(self.ships)}"
         if self.witnesses:
@@ -144,10 +163,10 @@ class EventCheck:
         found = [e for e in run.events[turn] if self.matches(e)]
         if found:
             return not self.absent, "found: " + "; ".join(_event_text(e) for e in found[:3])
-        same_kind = [e for e in run.events[turn] if e.kind == self.kind]
+        same_kind = [e for e in run.events[turn] if e.kind in self.kinds]
         if same_kind:
             return self.absent, "only: " + "; ".join(_event_text(e) for e in same_kind[:3])
-        return self.absent, f"no {self.kind} event; events: {_kinds(run.events[turn])}"
+        return self.absent, f"no {' or '.join(self.kinds)} event; events: {_kinds(run.events[turn])}"
 
 
 def _same(actual: object, expected: object) -> bool:
@@ -171,25 +190,31 @@ def _kinds(events: Sequence[Event]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SequenceCheck:
-    """Events of these kinds happen in this order (other events may come
-    between); with ``ships``, only events those ships saw or took part in."""
+    """Events happen in this order (others may come between).  Each step is
+    ``"kind"`` or ``"kind SHIP..."`` (an event of that kind about those
+    ships); with ``ships``, only events those ships saw or took part in count."""
 
-    kinds: tuple[str, ...]
+    steps: tuple[str, ...]
     ships: tuple[str, ...] = ()
     absent: bool = False
 
     def says(self) -> str:
         seen = f" seen by {', '.join(self.ships)}" if self.ships else ""
-        return ("not " if self.absent else "") + f"events in the order {' -> '.join(self.kinds)}{seen}"
+        return ("not " if self.absent else "") + f"events in the order {' -> '.join(self.steps)}{seen}"
 
     def holds(self, run: Run, turn: int) -> tuple[bool, str]:
         events = [e for e in run.events[turn] if set(self.ships) <= e.observers]
+        wanted = [step.split() for step in self.steps]
         i = 0
         for e in events:
-            if i < len(self.kinds) and e.kind == self.kinds[i]:
+            if i < len(wanted) and e.kind == wanted[i][0] and set(wanted[i][1:]) <= set(e.ships):
                 i += 1
-        found = i == len(self.kinds)
-        return found != self.absent, f"events: {_kinds(events)}"
+        found = i == len(wanted)
+        return found != self.absent, "events: " + ", ".join(_brief(e) for e in events)
+
+
+def _brief(e: Event) -> str:
+    return f"{e.kind} {' '.join(e.ships)}".strip()
 
 
 # -- the order desk ----------------------------------------------------------------

@@ -1,0 +1,241 @@
+"""Reading the ``[[turn]]`` and ``[[expect]]`` entries of a case file
+(docs/formats/cases.md); every problem is recorded with its path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pate.core.orders.model import ShipOrder
+from pate.core.orders.text import OrderSyntaxError, parse_orders
+from pate.core.world.fields import Problems, Table, type_name
+from pate.core.world.geography import Direction, WindStrength, WorldMap
+from pate.core.world.state import TurnKind, Wind
+from pate.engine.case_checks import (
+    SHIP_ATTRIBUTES,
+    Check,
+    EventCheck,
+    RefusalCheck,
+    SequenceCheck,
+    ShipCheck,
+)
+
+_TURN_KEYS = ("orders", "winds", "kind", "note")
+_COMMON_KEYS = ("turn", "runs", "chance_between", "note")
+_SHIP_KEYS = (
+    "ship",
+    "at",
+    "tactical",
+    "port",
+    "harbor",
+    "atlantic",
+    "with",
+    "near",
+    "exists",
+    *SHIP_ATTRIBUTES,
+)
+_EVENT_KEYS = ("event", "ships", "witnesses", "data", "phase", "absent")
+_SEQUENCE_KEYS = ("sequence", "ships", "absent")
+_REFUSAL_KEYS = ("ship", "refused_rule", "field")
+MAX_RUNS = 10_000
+_DIRECTIONS = {d.value: d for d in Direction} | {d.value[0]: d for d in Direction}
+
+OrderProblems = Callable[[int, OrderSyntaxError], list[tuple[str, str]]]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSpec:
+    orders: list[ShipOrder] = field(default_factory=list)
+    winds: dict[str, Wind] = field(default_factory=dict)
+    kind: TurnKind | None = None  # None: as the scenario says
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    index: int  # position among the [[expect]] entries
+    turn: int  # checked after this turn (0: the start of the campaign)
+    check: Check
+    runs: int = 0  # 0: one run with the case's seed; else seeds seed .. seed+runs-1
+    chance: tuple[float, float] = (1.0, 1.0)  # share of the runs in which it holds
+    note: str = ""
+
+    def name(self) -> str:
+        runs = f", {self.runs} runs" if self.runs else ""
+        return f"expect[{self.index}] (turn {self.turn}{runs})"
+
+
+# -- [[turn]] ----------------------------------------------------------------------
+def read_turns(
+    top: Table, world_map: WorldMap, problems: Problems, on_syntax: OrderProblems
+) -> list[TurnSpec]:
+    out = []
+    for i, t in top.array_of_tables("turn"):
+        t.check_keys(_TURN_KEYS)
+        t.opt_str("note")
+        orders: list[ShipOrder] = []
+        text = t.data.get("orders", "")
+        if not isinstance(text, str):
+            problems.add(t.where("orders"), f"expected a string of orders, found {type_name(text)}")
+        else:
+            try:
+                orders = parse_orders(text)
+            except OrderSyntaxError as err:
+                for path, message in on_syntax(i, err):
+                    problems.add(path, message)
+        kind = t.opt_str("kind")
+        if kind is not None and kind not in TurnKind._value2member_map_:
+            problems.add(t.where("kind"), f"{kind!r} is not one of: campaign, peace")
+            kind = None
+        winds = read_winds(t, world_map)
+        out.append(TurnSpec(orders, winds, TurnKind(kind) if kind else None))
+    return out
+
+
+def read_winds(t: Table, world_map: WorldMap) -> dict[str, Wind]:
+    """``winds = { all = "east moderate", SOC = "north heavy" }``: ``all`` sets
+    every sea area of the map; a sea area named sets its own."""
+    table = t.table("winds")
+    if table is None:
+        return {}
+    out: dict[str, Wind] = {}
+    given: dict[str, Wind] = {}
+    for key in list(table.data):
+        if key != "all" and key not in world_map.sea_areas:
+            table.problems.add(table.where(key), "not a sea area code (or 'all')")
+            continue
+        wind = _wind(table, key)
+        if wind is None:
+            continue
+        if key == "all":
+            out.update(dict.fromkeys(world_map.sea_areas, wind))
+        else:
+            given[key] = wind
+    return out | given
+
+
+def _wind(table: Table, key: str) -> Wind | None:
+    text = table.str_(key)
+    if text is None:
+        return None
+    words = text.lower().split()
+    ok = len(words) == 2 and words[0] in _DIRECTIONS and words[1] in WindStrength._value2member_map_
+    if not ok:
+        table.problems.add(
+            table.where(key), f"write the wind as 'east moderate' (the direction it blows from), not {text!r}"
+        )
+        return None
+    return Wind(_DIRECTIONS[words[0]], WindStrength(words[1]))
+
+
+# -- [[expect]] --------------------------------------------------------------------
+def read_expectations(top: Table, world_map: WorldMap, problems: Problems) -> list[Expectation]:
+    out = []
+    for i, t in top.array_of_tables("expect"):
+        check = _check(t, world_map)
+        turn = t.int_("turn", -1, lo=0)
+        runs = t.int_("runs", 0, lo=1, hi=MAX_RUNS)
+        chance = _chance(t, runs)
+        note = t.opt_str("note") or ""
+        if check is not None and turn is not None and runs is not None and chance is not None:
+            out.append(Expectation(i, turn, check, runs, chance, note))
+    last = max([0, *(e.turn for e in out)])
+    return [e if e.turn >= 0 else _at(e, last) for e in out]
+
+
+def _at(e: Expectation, turn: int) -> Expectation:
+    """An expectation without ``turn`` is checked after the last turn."""
+    return Expectation(e.index, max(turn, 1), e.check, e.runs, e.chance, e.note)
+
+
+def _chance(t: Table, runs: int | None) -> tuple[float, float] | None:
+    if "chance_between" not in t:
+        return (1.0, 1.0)
+    value = t.data["chance_between"]
+    ok = (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        and 0 <= value[0] <= value[1] <= 1
+    )
+    if not ok:
+        t.problems.add(t.where("chance_between"), "give [low, high], shares from 0 to 1, low <= high")
+        return None
+    if not runs:
+        t.problems.add(t.where("chance_between"), "a chance needs runs = N (the number of seeds to try)")
+        return None
+    return (float(value[0]), float(value[1]))
+
+
+def _check(t: Table, world_map: WorldMap) -> Check | None:
+    if "refused_rule" in t:
+        t.check_keys((*_REFUSAL_KEYS, *_COMMON_KEYS))
+        ship, rule, fld = t.str_("ship"), t.str_("refused_rule"), t.opt_str("field")
+        return RefusalCheck(ship, rule, fld) if ship and rule else None
+    if "event" in t:
+        return _event(t)
+    if "sequence" in t:
+        t.check_keys((*_SEQUENCE_KEYS, *_COMMON_KEYS))
+        kinds = [k for _, k in t.str_list("sequence", required=True)]
+        ships = tuple(s for _, s in t.str_list("ships"))
+        return SequenceCheck(tuple(kinds), ships, bool(t.bool_("absent", False))) if kinds else None
+    if "ship" in t:
+        return _ship(t, world_map)
+    t.problems.add(t.path, "say what to expect: ship, event, sequence or refused_rule")
+    return None
+
+
+def _event(t: Table) -> EventCheck | None:
+    """``event = "kind"``, or a list of kinds: an event of any of them."""
+    t.check_keys((*_EVENT_KEYS, *_COMMON_KEYS))
+    if isinstance(t.data["event"], list):
+        kinds = tuple(k for _, k in t.str_list("event"))
+    else:
+        one = t.str_("event")
+        kinds = (one,) if one else ()
+    data_table = t.table("data")
+    data: dict[str, Any] = dict(data_table.data) if data_table else {}
+    check = EventCheck(
+        kinds=kinds,
+        ships=tuple(s for _, s in t.str_list("ships")),
+        witnesses=tuple(s for _, s in t.str_list("witnesses")),
+        data=data,
+        phase=t.opt_str("phase"),
+        absent=bool(t.bool_("absent", False)),
+    )
+    return check if kinds else None
+
+
+def _ship(t: Table, world_map: WorldMap) -> ShipCheck | None:
+    t.check_keys((*_SHIP_KEYS, *_COMMON_KEYS))
+    ship = t.str_("ship")
+    at, port, atlantic = t.opt_str("at"), t.opt_str("port"), t.opt_str("atlantic")
+    for key, code in (("at", at), ("atlantic", atlantic)):
+        if code is not None and code not in world_map.sea_areas:
+            t.problems.add(t.where(key), f"no sea area coded {code!r}")
+    if port is not None and port not in world_map.ports:
+        t.problems.add(t.where("port"), f"no port named {port!r}")
+    if sum(x is not None for x in (at, port, atlantic)) > 1:
+        t.problems.add(t.path, "give at most one of at, port and atlantic")
+    tactical = t.int_("tactical", lo=1) if "tactical" in t else None
+    if tactical is not None and at is None:
+        t.problems.add(t.where("tactical"), "tactical needs at = SEA AREA")
+    harbor = t.bool_("harbor") if "harbor" in t else None
+    if harbor is not None and port is None:
+        t.problems.add(t.where("harbor"), "harbor needs port = NAME")
+    attributes = {k: _attribute(t, k) for k in SHIP_ATTRIBUTES if k in t}
+    exists = t.bool_("exists") if "exists" in t else None
+    if ship is None:
+        return None
+    return ShipCheck(
+        ship, at, tactical, port, harbor, atlantic, t.opt_str("with"), t.opt_str("near"), exists, attributes
+    )
+
+
+def _attribute(t: Table, key: str) -> object:
+    if key == "active":
+        return t.bool_(key)
+    if key == "attached_to":
+        value = t.data[key]
+        return None if value == "" else t.str_(key)  # "" means not attached
+    return t.int_(key, lo=0)

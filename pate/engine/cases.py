@@ -1,0 +1,362 @@
+"""Rule cases as data: case files and their runner (docs/formats/cases.md).
+
+A case file states one rule of the book as input and outcome: a small world
+(a shipped scenario or one written inline), orders for each turn in the order
+file format, the winds a case needs, and statements about the result.  The
+runner plays the case through :func:`pate.engine.simulate.simulate`, the
+engine behind ``pate campaign simulate``, so the cases test the rules as a
+campaign plays them.  Statements about chances are checked as frequencies
+over consecutive seeds.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from pate.core.orders.model import ShipOrder
+from pate.core.orders.text import OrderSyntaxError
+from pate.core.orders.validate import Refusal
+from pate.core.rules.context import TurnContext
+from pate.core.world.fields import DataError, Problems, Table
+from pate.core.world.state import TurnKind, Wind, WorldState
+from pate.engine.case_checks import Run, refusal_text, refused_ship
+from pate.engine.case_read import Expectation, read_expectations, read_turns
+from pate.engine.context import turn_context
+from pate.engine.simulate import OrdersRefusedError, simulate
+
+_TOP_KEYS = ("case", "scenario", "world", "turn", "expect")
+_HEADER_KEYS = ("rule", "title", "quote", "seed", "xfail", "placement", "note")
+_WORLD_KEYS = ("states", "diplomacy", "players", "ports", "ship_defaults", "ships", "squadrons")
+DEFAULT_SEED = 1
+
+
+class CaseFileError(ValueError):
+    """A case file that cannot be run; every problem is located as
+    ``FILE:LINE: path: message``."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    path: Path
+    rule: str
+    title: str
+    quote: str
+    seed: int
+    xfail: str | None
+    world: WorldState
+    place: bool  # rule 2.8 placement at the start
+    turns: int
+    orders: dict[int, list[ShipOrder]]
+    winds: dict[int, dict[str, Wind]]
+    expectations: tuple[Expectation, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    case: Case
+    failures: tuple[str, ...]
+
+    @property
+    def status(self) -> str:
+        if self.case.xfail:
+            return "XFAIL" if self.failures else "XPASS"
+        return "FAIL" if self.failures else "PASS"
+
+    @property
+    def ok(self) -> bool:
+        """A known failure is fine; an xfail case that passes is not (the
+        engine changed: drop the mark)."""
+        return self.status in ("PASS", "XFAIL")
+
+
+# -- reading -------------------------------------------------------------------------
+def load_case(path: Path, ctx: TurnContext | None = None) -> Case:
+    ctx = ctx or turn_context()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise CaseFileError([f"{path}: cannot read: {err.strerror}"]) from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise CaseFileError([f"{path}: not valid TOML: {err}"]) from None
+    problems = Problems()
+    case = _read(path, raw, ctx, problems, text)
+    if problems or case is None:
+        raise CaseFileError([locate(path, text, item) for item in problems.items])
+    return case
+
+
+def _read(path: Path, raw: dict[str, Any], ctx: TurnContext, problems: Problems, text: str) -> Case | None:
+    top = Table(raw, "", problems)
+    top.check_keys(_TOP_KEYS)
+    head = top.table("case", required=True)
+    if head is None:
+        return None
+    head.check_keys(_HEADER_KEYS)
+    rule, title, quote = head.str_("rule"), head.str_("title"), head.str_("quote")
+    seed = head.int_("seed", lo=0, hi=2**63 - 1) if "seed" in head else None
+    xfail = head.opt_str("xfail")
+    head.opt_str("note")
+    placement = head.opt_str("placement")
+    if placement not in (None, "random", "as_given"):
+        problems.add(head.where("placement"), "'random' or 'as_given'")
+    turns = read_turns(top, ctx.map, problems, lambda i, err: _order_problems(text, i, err))
+    expectations = read_expectations(top, ctx.map, problems)
+    count = max([len(turns), 1, *(e.turn for e in expectations)])
+    kinds = tuple(t.kind for t in turns) + (None,) * (count - len(turns))
+    loaded = _world(path, top, ctx, problems, count, seed, placement, kinds)
+    if loaded is None or problems or None in (rule, title, quote):
+        return None
+    world, place = loaded
+    _check_names(world, expectations, problems)
+    assert rule and title and quote
+    return Case(
+        path=path,
+        rule=rule,
+        title=title,
+        quote=quote,
+        seed=world.seed,
+        xfail=xfail,
+        world=world,
+        place=place,
+        turns=count,
+        orders={i + 1: t.orders for i, t in enumerate(turns)},
+        winds={i + 1: t.winds for i, t in enumerate(turns) if t.winds},
+        expectations=tuple(expectations),
+    )
+
+
+def _world(
+    path: Path,
+    top: Table,
+    ctx: TurnContext,
+    problems: Problems,
+    turns: int,
+    seed: int | None,
+    placement: str | None,
+    given: tuple[TurnKind | None, ...],
+) -> tuple[WorldState, bool] | None:
+    """The world of the case: a shipped scenario or file (``scenario``), or
+    scenario tables written under ``[world]``."""
+    from pate.core.world.scenario import parse_scenario
+    from pate.datafiles import load_nations, load_scenario, scenario_path
+
+    name = top.opt_str("scenario")
+    inline = top.table("world")
+    if (name is None) == (inline is None):
+        problems.add("scenario", "give either scenario = NAME or a [world] table")
+        return None
+    try:
+        if name is not None:
+            # a bare name is a shipped scenario; a file name is next to the case
+            is_file = scenario_path(name) == Path(name)
+            scenario = load_scenario(path.parent / name if is_file else name)
+            world = scenario.world
+            world = replace(world, seed=world.seed if seed is None else seed)
+            placement = placement or scenario.placement
+        else:
+            assert inline is not None
+            inline.check_keys(_WORLD_KEYS)
+            raw = _named_ships(dict(inline.data))
+            seed = DEFAULT_SEED if seed is None else seed
+            raw["scenario"] = {"format": 1, "name": "case", "seed": seed, "turns": turns}
+            world = parse_scenario(raw, ctx.map, ctx.rules, nations=load_nations()).world
+            placement = placement or "as_given"
+    except FileNotFoundError as err:
+        problems.add("scenario", f"no such scenario: {err.filename}")
+        return None
+    except DataError as err:
+        prefix = "scenario: " if name is not None else "world."
+        for item in err.problems:
+            problems.add("", prefix + item)
+        return None
+    # rule 6.12: a turn's kind as the case says, else as the scenario says
+    old = world.turn_kinds
+    kinds = tuple(k or (old[i] if i < len(old) else TurnKind.CAMPAIGN) for i, k in enumerate(given))
+    world = replace(world, turns=turns, turn_kinds=kinds, kind=kinds[0])
+    return world, placement == "random"
+
+
+def _named_ships(raw: dict[str, Any]) -> dict[str, Any]:
+    """Ships of an inline world are named after their id unless named."""
+
+    def named(ship: Any) -> Any:
+        return {"name": ship["id"], **ship} if isinstance(ship, dict) and "id" in ship else ship
+
+    if isinstance(raw.get("ships"), list):
+        raw["ships"] = [named(s) for s in raw["ships"]]
+    if isinstance(raw.get("squadrons"), list):
+        raw["squadrons"] = [
+            {**q, "ships": [named(s) for s in q["ships"]]}
+            if isinstance(q, dict) and isinstance(q.get("ships"), list)
+            else q
+            for q in raw["squadrons"]
+        ]
+    return raw
+
+
+def _check_names(world: WorldState, expectations: list[Expectation], problems: Problems) -> None:
+    for e in expectations:
+        for key in ("ship", "with_ship", "near"):
+            sid = getattr(e.check, key, None)
+            if sid is not None and sid not in world.ships:
+                name = "with" if key == "with_ship" else key
+                problems.add(f"expect[{e.index}].{name}", f"no ship {sid} in the world")
+        for sid in getattr(e.check, "ships", ()):
+            if sid not in world.ships:
+                problems.add(f"expect[{e.index}].ships", f"no ship {sid} in the world")
+
+
+# -- locating problems in the file ----------------------------------------------------
+_ARRAY = re.compile(r"^([A-Za-z_][\w.]*)\[(\d+)\]")
+
+
+def locate(path: Path, text: str, item: str) -> str:
+    """``FILE:LINE: problem``, the line being that of the table the problem's
+    path starts in (``expect[2].at`` is on the third ``[[expect]]``)."""
+    line = _line_of(text, item.split(":", 1)[0])
+    return f"{path}:{line}: {item}" if line else f"{path}: {item}"
+
+
+def _line_of(text: str, where: str) -> int | None:
+    lines = text.splitlines()
+    m = _ARRAY.match(where)
+    if m:
+        header = re.compile(rf"^\s*\[\[\s*{re.escape(m.group(1))}\s*\]\]")
+        hits = [i + 1 for i, line in enumerate(lines) if header.match(line)]
+        n = int(m.group(2))
+        return hits[n] if n < len(hits) else None
+    parts = where.split(".")
+    for k in range(len(parts), 0, -1):
+        header = re.compile(rf"^\s*\[\s*{re.escape('.'.join(parts[:k]))}\s*\]")
+        for i, line in enumerate(lines):
+            if header.match(line):
+                return i + 1
+    key = re.compile(rf"^\s*{re.escape(parts[0])}\s*=")
+    return next((i + 1 for i, line in enumerate(lines) if key.match(line)), None)
+
+
+def _order_problems(text: str, index: int, err: OrderSyntaxError) -> list[tuple[str, str]]:
+    """Order syntax problems as (path, message), naming the file's line."""
+    first = _orders_first_line(text, index)
+    out = []
+    for p in err.problems:
+        line = f"line {first + p.line - 1}" if first else f"orders line {p.line}"
+        out.append((f"turn[{index}].orders", f"{line}, column {p.column}: {p.message}"))
+    return out
+
+
+def _orders_first_line(text: str, index: int) -> int | None:
+    start = _line_of(text, f"turn[{index}]")
+    if start is None:
+        return None
+    lines = text.splitlines()
+    for i in range(start, len(lines)):
+        m = re.match(r"^\s*orders\s*=\s*(.*)$", lines[i])
+        if m:
+            rest = m.group(1).strip()
+            return i + 2 if rest in ('"""', "'''") else i + 1
+        if lines[i].lstrip().startswith("["):
+            return None
+    return None
+
+
+# -- running -----------------------------------------------------------------------------
+def play(case: Case, seed: int, ctx: TurnContext | None = None) -> Run:
+    """The case's turns with this seed.  An order the order desk refuses is
+    recorded and left out (the ship takes its default orders), and the
+    campaign played again from the start, so that later turns still run."""
+    ctx = ctx or turn_context()
+    orders = {t: list(o) for t, o in case.orders.items()}
+    refusals: dict[int, list[Refusal]] = {}
+    while True:
+        try:
+            outs = list(
+                simulate(
+                    ctx,
+                    case.world,
+                    campaign="case",
+                    seed=seed,
+                    turns=case.turns,
+                    orders=orders,
+                    render=False,
+                    place=case.place,
+                    winds=case.winds,
+                )
+            )
+        except OrdersRefusedError as err:
+            refusals[err.turn] = list(err.refusals)
+            orders[err.turn] = _without(orders[err.turn], err.refusals)
+            continue
+        worlds = tuple(o.world for o in outs)
+        return Run(seed, worlds, tuple(o.events for o in outs), refusals)
+
+
+def _without(orders: list[ShipOrder], refused: list[Refusal]) -> list[ShipOrder]:
+    bad = {refused_ship(r) for r in refused}
+    return [o for i, o in enumerate(orders) if o.ship_id not in bad and f"orders[{i}]" not in bad]
+
+
+def run_case(case: Case, ctx: TurnContext | None = None) -> CaseResult:
+    ctx = ctx or turn_context()
+    runs: dict[int, Run] = {}
+
+    def run(seed: int) -> Run:
+        if seed not in runs:
+            runs[seed] = play(case, seed, ctx)
+        return runs[seed]
+
+    failures = [f for e in case.expectations for f in _judge(case, e, run)]
+    failures += _unexpected_refusals(case, runs.values())
+    return CaseResult(case, tuple(failures))
+
+
+def _judge(case: Case, e: Expectation, run: Any) -> Iterator[str]:
+    if not e.runs:
+        ok, actual = e.check.holds(run(case.seed), e.turn)
+        if not ok:
+            yield f"{e.name()}: expected {e.check.says()}; got {actual}{_note(e)}"
+        return
+    held = 0
+    example = ""
+    for seed in range(case.seed, case.seed + e.runs):
+        ok, actual = e.check.holds(run(seed), e.turn)
+        held += ok
+        if not ok and not example:
+            example = f"; e.g. seed {seed}: {actual}"
+    share = held / e.runs
+    lo, hi = e.chance
+    if not lo <= share <= hi:
+        want = "in every run" if lo == hi == 1.0 else f"in {lo:g} to {hi:g} of the runs"
+        yield (
+            f"{e.name()}: expected {e.check.says()} {want}; "
+            f"got {held} of {e.runs} ({share:.3f}){example}{_note(e)}"
+        )
+
+
+def _note(e: Expectation) -> str:
+    return f" [{e.note}]" if e.note else ""
+
+
+def _unexpected_refusals(case: Case, runs: Any) -> list[str]:
+    """A refusal no ``refused_rule`` statement foresaw is a failure."""
+    foreseen = {(e.turn, getattr(e.check, "ship", "")) for e in case.expectations if hasattr(e.check, "rule")}
+    out: list[str] = []
+    for r in sorted(runs, key=lambda r: r.seed):
+        for turn, refused in sorted(r.refusals.items()):
+            for ref in refused:
+                if (turn, refused_ship(ref)) not in foreseen:
+                    out.append(f"turn {turn} (seed {r.seed}): order refused: {refusal_text(ref)}")
+        if out:
+            break
+    return out
