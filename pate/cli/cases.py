@@ -37,7 +37,7 @@ def _run(args: argparse.Namespace) -> int:
             for problem in err.problems:
                 print(f"pate: {problem}", file=sys.stderr)
             continue
-        result = run_case(case, ctx)
+        result = run_case(case)
         if result.ok:
             passed += 1
         else:

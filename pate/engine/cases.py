@@ -29,7 +29,7 @@ from pate.engine.case_read import Expectation, read_expectations, read_turns
 from pate.engine.context import turn_context
 from pate.engine.simulate import OrdersRefusedError, simulate
 
-_TOP_KEYS = ("case", "scenario", "world", "turn", "expect")
+_TOP_KEYS = ("case", "scenario", "world", "rules", "turn", "expect")
 _HEADER_KEYS = ("rule", "title", "quote", "seed", "xfail", "placement", "note")
 _WORLD_KEYS = ("states", "diplomacy", "players", "ports", "ship_defaults", "ships", "squadrons")
 DEFAULT_SEED = 1
@@ -58,6 +58,7 @@ class Case:
     orders: dict[int, list[ShipOrder]]
     winds: dict[int, dict[str, Wind]]
     expectations: tuple[Expectation, ...]
+    ctx: TurnContext  # the map and the rule data, with the case's [rules] changes
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,7 @@ def _read(path: Path, raw: dict[str, Any], ctx: TurnContext, problems: Problems,
     placement = head.opt_str("placement")
     if placement not in (None, "random", "as_given"):
         problems.add(head.where("placement"), "'random' or 'as_given'")
+    ctx = _rules(top, ctx, problems)
     turns = read_turns(top, ctx.map, problems, lambda i, err: _order_problems(text, i, err))
     expectations = read_expectations(top, ctx.map, problems)
     count = max([len(turns), 1, *(e.turn for e in expectations)])
@@ -133,7 +135,44 @@ def _read(path: Path, raw: dict[str, Any], ctx: TurnContext, problems: Problems,
         orders={i + 1: t.orders for i, t in enumerate(turns)},
         winds={i + 1: t.winds for i, t in enumerate(turns) if t.winds},
         expectations=tuple(expectations),
+        ctx=ctx,
     )
+
+
+def _rules(top: Table, ctx: TurnContext, problems: Problems) -> TurnContext:
+    """``[rules.<file>]`` changes numbers of ``data/rules/<file>.toml`` for
+    this case only (e.g. no storms, where they would blur a statement)."""
+    from pate.core.rules.data import RulesDataError, parse_rules
+
+    changes = top.table("rules")
+    if changes is None:
+        return ctx
+    merged = _merge(ctx.rules.sections, changes.data, "rules", problems)
+    try:
+        return TurnContext(map=ctx.map, rules=parse_rules(merged))
+    except RulesDataError as err:
+        for item in err.problems:
+            problems.add("rules", item)
+        return ctx
+
+
+def _merge(base: Any, change: Any, path: str, problems: Problems) -> Any:
+    """``base`` with the values of ``change``; only keys the shipped data has."""
+    if not isinstance(change, dict):
+        if type(change) is not type(base):
+            problems.add(path, f"expected a value like {base!r}")
+            return base
+        return change
+    if not isinstance(base, dict):
+        problems.add(path, f"expected a value like {base!r}, not a table")
+        return base
+    out = dict(base)
+    for key, value in change.items():
+        if key not in base:
+            problems.add(f"{path}.{key}", "no such rule number in data/rules")
+            continue
+        out[key] = _merge(base[key], value, f"{path}.{key}", problems)
+    return out
 
 
 def _world(
@@ -272,18 +311,17 @@ def _orders_first_line(text: str, index: int) -> int | None:
 
 
 # -- running -----------------------------------------------------------------------------
-def play(case: Case, seed: int, ctx: TurnContext | None = None) -> Run:
+def play(case: Case, seed: int) -> Run:
     """The case's turns with this seed.  An order the order desk refuses is
     recorded and left out (the ship takes its default orders), and the
     campaign played again from the start, so that later turns still run."""
-    ctx = ctx or turn_context()
     orders = {t: list(o) for t, o in case.orders.items()}
     refusals: dict[int, list[Refusal]] = {}
     while True:
         try:
             outs = list(
                 simulate(
-                    ctx,
+                    case.ctx,
                     case.world,
                     campaign="case",
                     seed=seed,
@@ -307,13 +345,12 @@ def _without(orders: list[ShipOrder], refused: list[Refusal]) -> list[ShipOrder]
     return [o for i, o in enumerate(orders) if o.ship_id not in bad and f"orders[{i}]" not in bad]
 
 
-def run_case(case: Case, ctx: TurnContext | None = None) -> CaseResult:
-    ctx = ctx or turn_context()
+def run_case(case: Case) -> CaseResult:
     runs: dict[int, Run] = {}
 
     def run(seed: int) -> Run:
         if seed not in runs:
-            runs[seed] = play(case, seed, ctx)
+            runs[seed] = play(case, seed)
         return runs[seed]
 
     failures = [f for e in case.expectations for f in _judge(case, e, run)]

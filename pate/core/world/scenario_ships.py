@@ -274,6 +274,24 @@ def check_fleet(
             _check_inactive(path, ship, ports, ctx, problems)
         elif ship.reactivates_turn is not None:
             problems.add(f"{path}.reactivates_turn", "only inactive ships reactivate (rule 2.6)")
+    _check_units_in_one_place(ships, ports, problems)
+
+
+def _check_units_in_one_place(
+    ships: dict[str, tuple[str, Ship]], ports: Mapping[str, PortState], problems: Problems
+) -> None:
+    """A land unit is in one garrison or aboard one transport group, never two (1.5, section 9)."""
+    where: dict[str, str] = {}
+    for name in sorted(ports):
+        for unit in ports[name].garrison:
+            where.setdefault(unit, f"the garrison of {name}")
+    for sid in sorted(ships):
+        path, ship = ships[sid]
+        for unit in ship.cargo.units:
+            if unit in where:
+                problems.add(f"{path}.units", f"{unit} is already in {where[unit]}")
+            else:
+                where[unit] = f"{sid}"
 
 
 def _check_officers(path: str, ship: Ship, players: Mapping[str, Player], problems: Problems) -> None:
