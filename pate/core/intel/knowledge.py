@@ -64,7 +64,7 @@ def knowledge_for(
     initial = world_after.turn == world_before.turn
     mine = own_ships(player, world_after)
     observers = frozenset(mine) | frozenset(() if initial else own_ships(player, world_before))
-    seen = [e for e in events if e.observers & observers]
+    seen = [e for e in events if e.observers & observers or _ministers_business(e, player)]
     plain = [e for e in seen if e.kind not in INTEL_KINDS]
     intel = [e for e in seen if e.kind in INTEL_KINDS]
     lists = contact_lists(world_after, mine)
@@ -159,6 +159,22 @@ def _strength_step(rules: RuleData | None) -> int:
     """data/rules/intel.toml [judging]: an enemy's strength is judged to this step."""
     section = rules.section("intel").get("judging", {}) if rules is not None else {}
     return int(section.get("enemy_strength_step", 50))
+
+
+# Events about a state rather than its ships: its naval minister learns of them
+# (store moves he ordered, rule 3.5; a port of his state taken or won, 3.9).
+MINISTERS_KINDS = {
+    "stores_moved": ("state",),
+    "stores_move_refused": ("state",),
+    "port_captured": ("from", "to"),
+}
+
+
+def _ministers_business(e: Event, player: Player) -> bool:
+    keys = MINISTERS_KINDS.get(e.kind)
+    if not keys or not is_naval_minister(player) or player.state is None:
+        return False
+    return any(e.data.get(k) == player.state for k in keys)
 
 
 def _observed(events: Iterable[Event], observers: frozenset[str], j: Judge) -> tuple[ObservedEvent, ...]:
