@@ -20,6 +20,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     r = cs.add_parser("run", help="run case files, printing PASS or FAIL for each")
     r.add_argument("files", nargs="+", type=Path, help="case files (TOML)")
     r.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    r.add_argument("-v", "--verbose", action="store_true", help="print what each statement found")
     r.set_defaults(handler=_run)
 
 
@@ -28,7 +29,8 @@ def _run(args: argparse.Namespace) -> int:
     from pate.engine.context import turn_context
 
     ctx = turn_context()
-    malformed = failed = passed = 0
+    counts = {"PASS": 0, "FAIL": 0, "XFAIL": 0, "XPASS": 0}
+    malformed = 0
     for path in args.files:
         try:
             case = load_case(path, ctx)
@@ -38,19 +40,24 @@ def _run(args: argparse.Namespace) -> int:
                 print(f"pate: {problem}", file=sys.stderr)
             continue
         result = run_case(case)
-        if result.ok:
-            passed += 1
-        else:
-            failed += 1
+        counts[result.status] += 1
         if not (args.quiet and result.ok):
             print(f"{result.status:5} {path}  rule {case.rule}: {case.title}", flush=True)
             if case.xfail and result.status == "XFAIL":
-                print(f"      known: {case.xfail}")
+                print(f"      known: {' '.join(case.xfail.split())}")
             for line in result.failures:
                 print(f"      {line}")
+            if args.verbose:
+                for line in result.measured:
+                    print(f"      . {line}")
             if result.status == "XPASS":
                 print("      the case passes now: remove its xfail")
-    print(f"{passed} passed, {failed} failed, {malformed} unreadable", flush=True)
+    failed = counts["FAIL"] + counts["XPASS"]
+    print(
+        f"{counts['PASS']} passed, {failed} failed, {counts['XFAIL']} known failures (xfail), "
+        f"{malformed} unreadable",
+        flush=True,
+    )
     if malformed:
         return 2
     return 1 if failed else 0

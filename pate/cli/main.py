@@ -17,6 +17,7 @@ COMMANDS: tuple[str, ...] = (
     "pate.cli.scenario",
     "pate.cli.campaign",
     "pate.cli.turn",
+    "pate.cli.cases",
     "pate.cli.orders",
     "pate.cli.battle",
     "pate.cli.serve",

@@ -191,8 +191,9 @@ def _kinds(events: Sequence[Event]) -> str:
 @dataclass(frozen=True, slots=True)
 class SequenceCheck:
     """Events happen in this order (others may come between).  Each step is
-    ``"kind"`` or ``"kind SHIP..."`` (an event of that kind about those
-    ships); with ``ships``, only events those ships saw or took part in count."""
+    ``"kind"``, followed by ships the event must be about and ``key=value``
+    data it must carry (``"sailed BR1FR step=3"``); with ``ships``, only events
+    those ships saw or took part in count."""
 
     steps: tuple[str, ...]
     ships: tuple[str, ...] = ()
@@ -204,17 +205,24 @@ class SequenceCheck:
 
     def holds(self, run: Run, turn: int) -> tuple[bool, str]:
         events = [e for e in run.events[turn] if set(self.ships) <= e.observers]
-        wanted = [step.split() for step in self.steps]
+        wanted = [_step(step) for step in self.steps]
         i = 0
         for e in events:
-            if i < len(wanted) and e.kind == wanted[i][0] and set(wanted[i][1:]) <= set(e.ships):
+            if i < len(wanted) and wanted[i].matches(e):
                 i += 1
         found = i == len(wanted)
         return found != self.absent, "events: " + ", ".join(_brief(e) for e in events)
 
 
+def _step(text: str) -> EventCheck:
+    kind, *rest = text.split()
+    data = {k: int(v) if v.isdigit() else v for k, _, v in (w.partition("=") for w in rest if "=" in w)}
+    return EventCheck((kind,), tuple(w for w in rest if "=" not in w), data=data)
+
+
 def _brief(e: Event) -> str:
-    return f"{e.kind} {' '.join(e.ships)}".strip()
+    step = f" step={e.data['step']}" if "step" in e.data else ""
+    return f"{e.kind} {' '.join(e.ships)}".strip() + step
 
 
 # -- the order desk ----------------------------------------------------------------

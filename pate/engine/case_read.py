@@ -1,10 +1,13 @@
 """Reading the ``[[turn]]`` and ``[[expect]]`` entries of a case file
-(docs/formats/cases.md); every problem is recorded with its path."""
+(docs/formats/cases.md), every problem recorded with its path, and locating
+those problems by line in the file."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pate.core.orders.model import ShipOrder
@@ -239,3 +242,86 @@ def _attribute(t: Table, key: str) -> object:
         value = t.data[key]
         return None if value == "" else t.str_(key)  # "" means not attached
     return t.int_(key, lo=0)
+
+
+# -- locating problems in the file ----------------------------------------------------
+_SEGMENT = re.compile(r"[^.\[\]]+|\[\d+\]")
+_ORDER_LINE = re.compile(r"^line (\d+), (?=column)")
+
+
+def locate(path: Path, text: str, item: str) -> str:
+    """``FILE:LINE: problem``, the line being that of the key the problem's
+    path names, else of the table it is in (``expect[2].at`` is the ``at``
+    line of the third ``[[expect]]``)."""
+    where, _, message = item.partition(": ")
+    m = _ORDER_LINE.match(message)  # an order's own line (see _order_problems)
+    if m:
+        return f"{path}:{m.group(1)}: {where}: {message[m.end() :]}"
+    line = _line_of(text, where)
+    return f"{path}:{line}: {item}" if line else f"{path}: {item}"
+
+
+def _line_of(text: str, where: str) -> int | None:
+    lines = text.splitlines()
+    segments = _SEGMENT.findall(where.strip())
+    for k in range(len(segments), 0, -1):
+        start = _header_line(lines, segments[:k])
+        if start is None:
+            continue
+        key = next((s for s in segments[k:] if not s.startswith("[")), None)
+        return (_key_line(lines, start, key) if key else None) or start
+    return _key_line(lines, 0, segments[0]) if segments else None
+
+
+def _header_line(lines: list[str], segments: list[str]) -> int | None:
+    """The line of the table header ``[a.b]``, or of the n-th ``[[a.b]]``."""
+    index = None
+    if segments[-1].startswith("["):
+        index = int(segments[-1][1:-1])
+        segments = segments[:-1]
+    if any(s.startswith("[") for s in segments):
+        return None
+    name = re.escape(".".join(segments))
+    if index is None:
+        header = re.compile(rf"^\s*\[\s*{name}\s*\]")
+        return next((i + 1 for i, line in enumerate(lines) if header.match(line)), None)
+    header = re.compile(rf"^\s*\[\[\s*{name}\s*\]\]")
+    hits = [i + 1 for i, line in enumerate(lines) if header.match(line)]
+    return hits[index] if index < len(hits) else None
+
+
+def _key_line(lines: list[str], start: int, key: str) -> int | None:
+    """The line of ``key = ...`` in the table whose header is line ``start``
+    (0: the top of the file), before the next table."""
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+    for i in range(start, len(lines)):
+        if pattern.match(lines[i]):
+            return i + 1
+        if lines[i].lstrip().startswith("["):
+            return None
+    return None
+
+
+def order_problems(text: str, index: int, err: OrderSyntaxError) -> list[tuple[str, str]]:
+    """Order syntax problems as (path, message), naming the file's line."""
+    first = _orders_first_line(text, index)
+    out = []
+    for p in err.problems:
+        line = f"line {first + p.line - 1}" if first else f"orders line {p.line}"
+        out.append((f"turn[{index}].orders", f"{line}, column {p.column}: {p.message}"))
+    return out
+
+
+def _orders_first_line(text: str, index: int) -> int | None:
+    start = _line_of(text, f"turn[{index}]")
+    if start is None:
+        return None
+    lines = text.splitlines()
+    for i in range(start, len(lines)):
+        m = re.match(r"^\s*orders\s*=\s*(.*)$", lines[i])
+        if m:
+            rest = m.group(1).strip()
+            return i + 2 if rest in ('"""', "'''") else i + 1
+        if lines[i].lstrip().startswith("["):
+            return None
+    return None

@@ -11,21 +11,19 @@ over consecutive seeds.
 
 from __future__ import annotations
 
-import re
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pate.core.orders.model import ShipOrder
-from pate.core.orders.text import OrderSyntaxError
 from pate.core.orders.validate import Refusal
 from pate.core.rules.context import TurnContext
 from pate.core.world.fields import DataError, Problems, Table
 from pate.core.world.state import TurnKind, Wind, WorldState
 from pate.engine.case_checks import Run, refusal_text, refused_ship
-from pate.engine.case_read import Expectation, read_expectations, read_turns
+from pate.engine.case_read import Expectation, locate, order_problems, read_expectations, read_turns
 from pate.engine.context import turn_context
 from pate.engine.simulate import OrdersRefusedError, simulate
 
@@ -65,6 +63,7 @@ class Case:
 class CaseResult:
     case: Case
     failures: tuple[str, ...]
+    measured: tuple[str, ...] = ()  # one line per statement: what was found
 
     @property
     def status(self) -> str:
@@ -112,7 +111,7 @@ def _read(path: Path, raw: dict[str, Any], ctx: TurnContext, problems: Problems,
     if placement not in (None, "random", "as_given"):
         problems.add(head.where("placement"), "'random' or 'as_given'")
     ctx = _rules(top, ctx, problems)
-    turns = read_turns(top, ctx.map, problems, lambda i, err: _order_problems(text, i, err))
+    turns = read_turns(top, ctx.map, problems, lambda i, err: order_problems(text, i, err))
     expectations = read_expectations(top, ctx.map, problems)
     count = max([len(turns), 1, *(e.turn for e in expectations)])
     kinds = tuple(t.kind for t in turns) + (None,) * (count - len(turns))
@@ -211,13 +210,13 @@ def _world(
             raw["scenario"] = {"format": 1, "name": "case", "seed": seed, "turns": turns}
             world = parse_scenario(raw, ctx.map, ctx.rules, nations=load_nations()).world
             placement = placement or "as_given"
-    except FileNotFoundError as err:
-        problems.add("scenario", f"no such scenario: {err.filename}")
-        return None
-    except DataError as err:
+    except DataError as err:  # a missing scenario file is one too
         prefix = "scenario: " if name is not None else "world."
         for item in err.problems:
             problems.add("", prefix + item)
+        return None
+    except FileNotFoundError as err:
+        problems.add("scenario", f"no such scenario: {err.filename or err}")
         return None
     # rule 6.12: a turn's kind as the case says, else as the scenario says
     old = world.turn_kinds
@@ -254,60 +253,6 @@ def _check_names(world: WorldState, expectations: list[Expectation], problems: P
         for sid in getattr(e.check, "ships", ()):
             if sid not in world.ships:
                 problems.add(f"expect[{e.index}].ships", f"no ship {sid} in the world")
-
-
-# -- locating problems in the file ----------------------------------------------------
-_ARRAY = re.compile(r"^([A-Za-z_][\w.]*)\[(\d+)\]")
-
-
-def locate(path: Path, text: str, item: str) -> str:
-    """``FILE:LINE: problem``, the line being that of the table the problem's
-    path starts in (``expect[2].at`` is on the third ``[[expect]]``)."""
-    line = _line_of(text, item.split(":", 1)[0])
-    return f"{path}:{line}: {item}" if line else f"{path}: {item}"
-
-
-def _line_of(text: str, where: str) -> int | None:
-    lines = text.splitlines()
-    m = _ARRAY.match(where)
-    if m:
-        header = re.compile(rf"^\s*\[\[\s*{re.escape(m.group(1))}\s*\]\]")
-        hits = [i + 1 for i, line in enumerate(lines) if header.match(line)]
-        n = int(m.group(2))
-        return hits[n] if n < len(hits) else None
-    parts = where.split(".")
-    for k in range(len(parts), 0, -1):
-        header = re.compile(rf"^\s*\[\s*{re.escape('.'.join(parts[:k]))}\s*\]")
-        for i, line in enumerate(lines):
-            if header.match(line):
-                return i + 1
-    key = re.compile(rf"^\s*{re.escape(parts[0])}\s*=")
-    return next((i + 1 for i, line in enumerate(lines) if key.match(line)), None)
-
-
-def _order_problems(text: str, index: int, err: OrderSyntaxError) -> list[tuple[str, str]]:
-    """Order syntax problems as (path, message), naming the file's line."""
-    first = _orders_first_line(text, index)
-    out = []
-    for p in err.problems:
-        line = f"line {first + p.line - 1}" if first else f"orders line {p.line}"
-        out.append((f"turn[{index}].orders", f"{line}, column {p.column}: {p.message}"))
-    return out
-
-
-def _orders_first_line(text: str, index: int) -> int | None:
-    start = _line_of(text, f"turn[{index}]")
-    if start is None:
-        return None
-    lines = text.splitlines()
-    for i in range(start, len(lines)):
-        m = re.match(r"^\s*orders\s*=\s*(.*)$", lines[i])
-        if m:
-            rest = m.group(1).strip()
-            return i + 2 if rest in ('"""', "'''") else i + 1
-        if lines[i].lstrip().startswith("["):
-            return None
-    return None
 
 
 # -- running -----------------------------------------------------------------------------
@@ -353,17 +298,25 @@ def run_case(case: Case) -> CaseResult:
             runs[seed] = play(case, seed)
         return runs[seed]
 
-    failures = [f for e in case.expectations for f in _judge(case, e, run)]
+    failures: list[str] = []
+    measured: list[str] = []
+    for e in case.expectations:
+        failure, summary = _judge(case, e, run)
+        measured.append(summary)
+        if failure:
+            failures.append(failure)
     failures += _unexpected_refusals(case, runs.values())
-    return CaseResult(case, tuple(failures))
+    return CaseResult(case, tuple(failures), tuple(measured))
 
 
-def _judge(case: Case, e: Expectation, run: Any) -> Iterator[str]:
+def _judge(case: Case, e: Expectation, run: Callable[[int], Run]) -> tuple[str | None, str]:
+    """The failure (None if the statement holds) and a one-line summary."""
     if not e.runs:
         ok, actual = e.check.holds(run(case.seed), e.turn)
-        if not ok:
-            yield f"{e.name()}: expected {e.check.says()}; got {actual}{_note(e)}"
-        return
+        summary = f"{e.name()}: {e.check.says()}: {'yes' if ok else 'no'}"
+        if ok:
+            return None, summary
+        return f"{e.name()}: expected {e.check.says()}; got {actual}{_note(e)}", summary
     held = 0
     example = ""
     for seed in range(case.seed, case.seed + e.runs):
@@ -373,12 +326,15 @@ def _judge(case: Case, e: Expectation, run: Any) -> Iterator[str]:
             example = f"; e.g. seed {seed}: {actual}"
     share = held / e.runs
     lo, hi = e.chance
-    if not lo <= share <= hi:
-        want = "in every run" if lo == hi == 1.0 else f"in {lo:g} to {hi:g} of the runs"
-        yield (
-            f"{e.name()}: expected {e.check.says()} {want}; "
-            f"got {held} of {e.runs} ({share:.3f}){example}{_note(e)}"
-        )
+    want = "in every run" if lo == hi == 1.0 else f"in {lo:g} to {hi:g} of the runs"
+    summary = f"{e.name()}: {e.check.says()}: {held} of {e.runs} ({share:.3f}), wanted {want}"
+    if lo <= share <= hi:
+        return None, summary
+    failure = (
+        f"{e.name()}: expected {e.check.says()} {want}; "
+        f"got {held} of {e.runs} ({share:.3f}){example}{_note(e)}"
+    )
+    return failure, summary
 
 
 def _note(e: Expectation) -> str:
