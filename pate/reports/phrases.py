@@ -34,7 +34,6 @@ HELD_REASONS = {
 }
 SHIFT_REASONS = {
     "enemy_present": "enemy ships were in the port (rule 6.6)",
-    "hostile_port": "the port is held by the enemy, and entering its harbor is an attack (rule 7.1)",
 }
 ABANDON_REASONS = {
     "atlantic": "the enemy sailed into the Atlantic, where no ships meet (rule 6.11)",

@@ -16,6 +16,7 @@ from tests.unit.movement.maps import (
     events_of,
     go,
     order,
+    port,
     pursue,
     run,
     sea,
@@ -93,6 +94,29 @@ def test_rule_6_10_a_chase_into_port_ends_when_declined_midway() -> None:
     br = ts.world.ships["BR1SL"].location
     assert isinstance(br, AtSea) and br.area == "SOC"
     assert events_of(ts, "pursuit_abandoned")[0].data["reason"] == "port"
+
+
+@pytest.mark.parametrize(
+    ("pursuer_harbor", "pursued_harbor", "pursues"),
+    [(True, False, False), (False, False, True), (True, True, True)],
+)
+def test_rule_6_10_harbor_and_coastal_waters_are_different_tactical_locations(
+    pursuer_harbor: bool, pursued_harbor: bool, pursues: bool
+) -> None:
+    """6.10: "... sees an enemy ship or transport group in the same tactical
+    location sail ..." and 1.2: "A port is divided into two tactical areas, the
+    harbor and the coastal waters." A pursuer in Dominica's harbor lets a
+    French frigate sail from the coastal waters, but follows one sailing from
+    the harbor (a pursuer in the coastal waters never sees a harbor departure:
+    6.4 keeps the harbor shut while it lies off the coast)."""
+    w = world(
+        [ship("FR1FR", port("Dominica", pursued_harbor)), ship("BR1SL", port("Dominica", pursuer_harbor))]
+    )
+    ts = run(w, [order("FR1FR", go("NOC")), order("BR1SL", contact=pursue())], ctx=CALM)
+    assert isinstance(ts.world.ships["FR1FR"].location, AtSea)
+    assert bool(events_of(ts, "pursued")) is pursues
+    br = ts.world.ships["BR1SL"].location
+    assert br == (ts.world.ships["FR1FR"].location if pursues else InPort("Dominica", pursuer_harbor))
 
 
 @pytest.mark.parametrize("mode", ["accept", "not hostile"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pate.core.orders.model import Contact, Gauge
+from pate.core.orders.model import Contact, Gauge, ShipOrder
 from pate.core.world.ships import AtSea, InPort
 from pate.core.world.state import Wind
 from tests.unit.movement.maps import (
@@ -188,3 +188,102 @@ def test_rule_6_9_a_third_group_joins_the_allied_group_on_its_side(wind: Wind, j
         assert sp.station == 2 and ts.world.ships["BR1SL"].station == 1
         assert not events_of(ts, "joined_allies")
     assert E is not W
+
+
+@pytest.mark.parametrize("start", ["SOC", "coastal waters"])
+def test_rule_6_8_into_the_harbor_of_an_enemy_held_port_with_no_enemy_ship(start: str) -> None:
+    """6.8: "... will be placed in the coastal waters of the port, unless they
+    have orders to enter the harbor and enemy ships are not present." Only
+    enemy ships bar the harbor: Martinique is French, but no French ship is
+    there, so a British frigate enters its harbor from the sea area or from
+    the coastal waters (6.1)."""
+    loc = sea("SOC") if start == "SOC" else port("Martinique", False)
+    w = world([ship("BR1FR", loc)], winds(Wind(N, MODERATE)))
+    ts = run(w, [order("BR1FR", go(port_="Martinique", harbor=True))], ctx=CALM)
+    assert ts.world.ships["BR1FR"].location == InPort("Martinique", True)
+    assert events_of(ts, "entered_port" if start == "SOC" else "shifted")[0].data["harbor"] is True
+
+
+@pytest.mark.parametrize("enemy_in_harbor", [True, False])
+def test_rule_6_8_an_enemy_ship_anywhere_in_the_port_keeps_them_out(enemy_in_harbor: bool) -> None:
+    """6.8: "... unless they have orders to enter the harbor and enemy ships
+    are not present." A French ship in Martinique's harbor or coastal waters
+    keeps the British frigate in the coastal waters."""
+    w = world(
+        [ship("BR1FR", sea("SOC")), ship("FR1SL", port("Martinique", enemy_in_harbor))],
+        winds(Wind(N, MODERATE)),
+    )
+    ts = run(w, [order("BR1FR", go(port_="Martinique", harbor=True))], ctx=CALM)
+    assert ts.world.ships["BR1FR"].location == InPort("Martinique", False)
+    assert events_of(ts, "met_enemy")[0].ships == ("BR1FR",)
+
+
+def _mixed_group(lead_joins: bool) -> list[ShipOrder]:
+    """SP1SL and SP2SL on the same movement orders (one group, 6.7); only one
+    of them has Join Allies checked."""
+    return [
+        order("SP1SL", go("NOC"), contact=Contact(join_allies=lead_joins)),
+        order("SP2SL", go("NOC"), contact=Contact(join_allies=not lead_joins)),
+    ]
+
+
+@pytest.mark.parametrize("lead_joins", [True, False])
+def test_rule_6_9_join_allies_is_each_ships_own_choice_in_a_group(lead_joins: bool) -> None:
+    """6.9: "If the ships encountered are allied, then the moving ships will
+    join them if the Join Allies box on the order form is checked, otherwise
+    not." The two Spaniards sail on one roll (6.7); with no enemy about the one
+    joining goes to the French ally and the other to an empty tactical area
+    (6.8 "More Details"), whichever of them leads."""
+    joiner, other = ("SP1SL", "SP2SL") if lead_joins else ("SP2SL", "SP1SL")
+    for seed in range(50):
+        w = world(
+            [ship("SP1SL", sea("SOC")), ship("SP2SL", sea("SOC")), ship("FR1SL", sea("NOC", 2))],
+            winds(Wind(W, MODERATE)),
+        )
+        ts = run(w, _mixed_group(lead_joins), seed=seed, ctx=CALM)
+        assert events_of(ts, "sailed")[0].ships == ("SP1SL", "SP2SL")
+        assert ts.world.ships[joiner].location == AtSea("NOC", 2)
+        assert ts.world.ships[joiner].station == ts.world.ships["FR1SL"].station
+        loc = ts.world.ships[other].location
+        assert isinstance(loc, AtSea) and loc.area == "NOC" and loc.tactical != 2
+        assert [e.ships for e in events_of(ts, "joined_allies")] == [(joiner,)]
+
+
+def test_rule_6_9_among_enemies_a_ship_not_joining_keeps_its_own_station() -> None:
+    """6.9: "... then join an allied group if the first group in the direction
+    from which they approach (windward or leeward) is allied." French ally to
+    windward, British to leeward; two Spaniards arrive from windward together:
+    the one with Join Allies joins the French, the other (separate) takes a
+    station of its own on the same side."""
+    w = world(
+        [
+            ship("SP1SL", sea("SOC")),
+            ship("SP2SL", sea("SOC")),
+            ship("FR1SL", sea("NOC", 1), station=0),
+            ship("BR1SL", sea("NOC", 1), station=1),
+        ],
+        winds(Wind(S, MODERATE)),
+    )
+    ts = run(w, _mixed_group(True), ctx=ONE)
+    st = {sid: ts.world.ships[sid].station for sid in ("SP1SL", "SP2SL", "FR1SL", "BR1SL")}
+    assert st == {"SP2SL": 0, "SP1SL": 1, "FR1SL": 1, "BR1SL": 2}
+    assert [e.ships for e in events_of(ts, "joined_allies")] == [("SP1SL",)]
+    assert {e.data["side"] for e in events_of(ts, "met_enemy")} == {"windward"}
+
+
+def test_rule_6_9_in_a_port_a_ship_not_joining_keeps_its_own_station() -> None:
+    """6.9, the Join Allies box, in a port: the two Spaniards enter Cadiz
+    together; only the one with Join Allies joins the French ship there."""
+    w = world(
+        [ship("SP1SL", sea("SOA")), ship("SP2SL", sea("SOA")), ship("FR1SL", port("Cadiz", False))],
+        winds(Wind(W, MODERATE)),
+    )
+    orders = [
+        order("SP1SL", go(port_="Cadiz"), contact=Contact(join_allies=True)),
+        order("SP2SL", go(port_="Cadiz"), contact=Contact(join_allies=False)),
+    ]
+    ts = run(w, orders, ctx=CALM)
+    ships = ts.world.ships
+    assert ships["SP1SL"].location == ships["SP2SL"].location == InPort("Cadiz", False)
+    assert ships["SP1SL"].station == ships["FR1SL"].station != ships["SP2SL"].station
+    assert [e.ships for e in events_of(ts, "joined_allies")] == [("SP1SL",)]

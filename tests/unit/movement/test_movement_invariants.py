@@ -84,6 +84,20 @@ def test_random_turns_keep_the_world_whole(seed: int) -> None:
     assert set(ts.world.winds) == set(TOY_MAP.sea_areas)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_only_ships_with_join_allies_join(seed: int) -> None:
+    """Rule 6.9 (and 4.6 "More Details"): Join Allies is each ship's own box;
+    no ship without it (or ordered to evade) is ever reported joined, even in
+    a group whose lead joins (a crowded world, so mixed groups are common)."""
+    w, orders = _random_world(seed, 300)
+    ts = run(w, orders, seed=seed)  # type: ignore[arg-type]
+    by_id = {o.ship_id: o.contact for o in orders}
+    joined = [sid for e in ts.events if e.kind == "joined_allies" for sid in e.ships]
+    assert joined, "the random worlds should exercise joining"
+    for sid in joined:
+        assert by_id[sid].join_allies and by_id[sid].mode is not ContactMode.EVADE, sid
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_same_inputs_same_bytes(seed: int) -> None:
     w, orders = _random_world(seed, 60)

@@ -32,6 +32,14 @@ def joins(board: Board, sid: str) -> bool:
     return contact.join_allies and contact.mode is not ContactMode.EVADE
 
 
+def join_parts(board: Board, members: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Rule 6.9: Join Allies is each ship's own box, not its group's.  The
+    members choosing as the lead does, and the others (often none)."""
+    lead = joins(board, members[0])
+    first = [m for m in members if joins(board, m) is lead]
+    return first, [m for m in members if m not in first]
+
+
 # -- the tactical area (rule 6.8) ----------------------------------------------
 def area_weight(board: Board, ships: Sequence[Ship]) -> int:
     """Recovered 6.8: arrivals are drawn toward ships that are not moving and
@@ -57,9 +65,9 @@ def choose_tactical(board: Board, members: Sequence[str], area: str, rng: Rng) -
     areas = sorted(set(range(1, count + 1)) | set(present))
     weights = [area_weight(board, present.get(t, [])) for t in areas]
     drawn = pick(rng, list(zip(areas, weights, strict=True)))
-    states = board.states_of(members)
-    if any(board.hostiles(ships, states) for ships in present.values()):
+    if _hostile_about(board, members, present):
         return drawn
+    states = board.states_of(members)
     if joins(board, members[0]):
         allied = [t for t in areas if any(board.allied_to(s, states) for s in present.get(t, []))]
         if not allied or drawn in allied:
@@ -67,6 +75,11 @@ def choose_tactical(board: Board, members: Sequence[str], area: str, rng: Rng) -
         return pick(rng, [(t, area_weight(board, present[t])) for t in allied])
     empty = [t for t in areas if t not in present]
     return rng.choice(empty) if empty else drawn
+
+
+def _hostile_about(board: Board, members: Sequence[str], present: dict[int, list[Ship]]) -> bool:
+    states = board.states_of(members)
+    return any(board.hostiles(ships, states) for ships in present.values())
 
 
 def evasion_area(board: Board, members: Sequence[str], area: str, avoid: int, rng: Rng) -> int:
@@ -106,11 +119,19 @@ def approach_side(
 
 
 def take_station(
-    board: Board, members: Sequence[str], loc: Location, course: Direction, *, rng: Rng, join: bool
+    board: Board,
+    members: Sequence[str],
+    loc: Location,
+    course: Direction,
+    *,
+    rng: Rng,
+    join: bool,
+    side: str = "",
 ) -> tuple[int, str, bool]:
-    """The station the arrivals take at ``loc``, the side they came in on, and
-    whether they joined an allied group.  Rule 6.9: a third group approaches
-    from its side and joins the first group there if it is allied."""
+    """The station the arrivals take at ``loc``, the side they came in on
+    (``side`` if already known), and whether they joined an allied group.
+    Rule 6.9: a third group approaches from its side and joins the first
+    group there if it is allied."""
     present = board.at_location(loc, exclude=members)
     if not present:
         return 0, "", False
@@ -122,7 +143,7 @@ def take_station(
         if join and allied:
             return min(allied), "", True
         return stations[-1] + 1, "", False
-    side = approach_side(board, members, course, loc, enemies, rng=rng)
+    side = side or approach_side(board, members, course, loc, enemies, rng=rng)
     end = stations[0] if side == WINDWARD else stations[-1]
     end_group = [s for s in present if s.station == end]
     if join and all(board.allied_to(s, states) for s in end_group):
@@ -151,11 +172,36 @@ def settle(
     **data: object,
 ) -> None:
     """Set a group down at ``loc``, take its station (6.9) and report the
-    arrival, and the meeting with enemies or allies, to all present."""
-    will_join = joins(board, members[0]) if join is None else join
+    arrival, and the meeting with enemies or allies, to all present.  Unless
+    ``join`` is imposed, each member's own Join Allies box decides (6.9):
+    members choosing otherwise than the lead settle after it, on the side it
+    came in on, as a group of their own."""
+    if join is not None:
+        _settle_part(board, members, loc, course, rng, kind, join, seen, "", data)
+        return
+    first, rest = join_parts(board, members)
+    side = _settle_part(board, first, loc, course, rng, kind, joins(board, first[0]), seen, "", data)
+    if rest:
+        _settle_part(
+            board, rest, loc, course, rng.fork("apart"), kind, joins(board, rest[0]), seen, side, data
+        )
+
+
+def _settle_part(
+    board: Board,
+    members: Sequence[str],
+    loc: Location,
+    course: Direction,
+    rng: Rng,
+    kind: str,
+    join: bool,
+    seen: Sequence[str],
+    side: str,
+    data: dict[str, object],
+) -> str:
     present = board.here(contact_key(loc), exclude=members)
     enemies = sorted(s.id for s in board.hostiles(present, board.states_of(members)))
-    station, side, joined = take_station(board, members, loc, course, rng=rng, join=will_join)
+    station, side, joined = take_station(board, members, loc, course, rng=rng, join=join, side=side)
     for sid in members:
         board.put(sid, loc, station)
     witnesses = [*(s.id for s in present), *seen]
@@ -165,14 +211,26 @@ def settle(
     if joined:
         allies = sorted(s.id for s in present if s.station == station and s.id not in enemies)
         board.emit("joined_allies", members, loc, witnesses, allies=allies)
+    return side
 
 
 def arrive_at_sea(
     board: Board, members: Sequence[str], area: str, course: Direction, rng: Rng, *, came_from: str
 ) -> dict[str, Location]:
     """Rules 6.8 and 6.9 for a group entering a sea area; returns where each
-    member ended up (evaders may be elsewhere)."""
+    member ended up (evaders may be elsewhere, and so may members that do not
+    join allies as the lead does when no enemy is about)."""
     tactical = choose_tactical(board, members, area, rng)
+    first, rest = join_parts(board, members)
+    if rest and not _hostile_about(board, members, board.sea_area_ships(area)):
+        # recovered 6.8: with no hostile ship present, those joining allies go
+        # to an allied group and the others to an empty tactical area
+        apart = choose_tactical(board, rest, area, rng.fork("apart", "area"))
+        settle(board, first, AtSea(area, tactical), course, rng, kind="arrived", came_from=came_from)
+        settle(
+            board, rest, AtSea(area, apart), course, rng.fork("apart"), kind="arrived", came_from=came_from
+        )
+        return {m: board.ships[m].location for m in members}
     present = board.here(("sea", area, tactical), exclude=members)
     enemies = len(board.hostiles(present, board.states_of(members)))
     evaders = [m for m in members if evades(board, m, enemies)]
@@ -208,15 +266,11 @@ def arrive_in_port(
     came_from: str,
 ) -> Location:
     """Rule 6.8: into the coastal waters, or into the harbor when so ordered
-    with no enemy present (and the port not held by a hostile state: entering
-    an enemy harbor is an attack, fought in the combat phase, 7.1)."""
-    states = board.states_of(members)
-    enemies = board.hostiles(board.here(board.port_key(port)), states)
-    controller = (
-        board.world.ports[port].controller if port in board.world.ports else board.map.ports[port].controller
-    )
-    hostile_port = any(board.hostile(controller, st) for st in states)
-    harbor = want_harbor and not enemies and not hostile_port
+    and no enemy ship is present.  The book bars only enemy ships: the harbor
+    of a port held by a hostile state is entered when no enemy ship lies in
+    the port (its shore batteries fight only in a harbor battle, 7.1)."""
+    enemies = board.hostiles(board.here(board.port_key(port)), board.states_of(members))
+    harbor = want_harbor and not enemies
     loc = InPort(port, harbor)
     settle(board, members, loc, course, rng, kind="entered_port", came_from=came_from, harbor=harbor)
     return loc

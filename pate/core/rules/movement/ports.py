@@ -27,8 +27,8 @@ from pate.core.world.ships import AtSea, InPort, describe
 
 def shift_step(board: Board, rng: Rng) -> None:
     """Step one: ships shift between harbor and coastal waters of their port
-    (6.1), never with enemies in the port (6.6), never into the harbor of a
-    port held by a hostile state (that is an attack, 7.1)."""
+    (6.1), never with enemy ships in the port (6.4, 6.6); the harbor of a port
+    held by a hostile state is open when no enemy ship is there (6.8)."""
     shifting = [
         sid
         for sid, plan in sorted(board.plans.items())
@@ -53,15 +53,6 @@ def shift_step(board: Board, rng: Rng) -> None:
                 reason="enemy_present",
             )
             continue
-        if want and _hostile_port(board, loc.port, states):
-            board.emit(
-                "shift_blocked",
-                group.members,
-                loc,
-                board.witnesses_at(key, group.members),
-                reason="hostile_port",
-            )
-            continue
         course = board.map.ports[loc.port].exit.opposite if want else board.map.ports[loc.port].exit
         board.lift(group.members)
         settle(
@@ -73,13 +64,6 @@ def shift_step(board: Board, rng: Rng) -> None:
             kind="shifted",
             harbor=want,
         )
-
-
-def _hostile_port(board: Board, port: str, states: set[str]) -> bool:
-    controller = (
-        board.world.ports[port].controller if port in board.world.ports else board.map.ports[port].controller
-    )
-    return any(board.hostile(controller, st) for st in states)
 
 
 def port_step(board: Board, step: int, rng: Rng) -> None:

@@ -53,6 +53,13 @@ def _follows(board: Board, ship: Ship, d: Departure) -> bool:
     return board.hostile_to(ship, board.states_of(d.members)) and contact.acts_on(len(d.members))
 
 
+def same_tactical_location(ship: Ship, d: Departure) -> bool:
+    """Rule 6.10 "in the same tactical location": in a port the harbor and
+    the coastal waters are two (rule 1.2), though the whole port is one
+    contact (5.1); at sea the contact key is already the tactical area."""
+    return ship.location == d.origin
+
+
 def _abandon(board: Board, ship: Ship, reason: str) -> None:
     board.plans[ship.id].pursuing = None
     board.plans[ship.id].done = True
@@ -77,7 +84,7 @@ def assign_pursuers(board: Board, departures: list[Departure]) -> list[Departure
                 _keep_chasing(board, ship, here, taken)
                 continue
             for d in ranked:
-                if _follows(board, ship, d):
+                if same_tactical_location(ship, d) and _follows(board, ship, d):
                     _take(board, ship, d, taken)
                     break
     kept = []
