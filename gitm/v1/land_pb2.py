@@ -24,15 +24,15 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12gitm/v1/land.proto\x12\x07gitm.v1\"\xba\x01\n\x14\x42\x65ginTransferRequest\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x13\n\x0b\x63\x61mpaign_id\x18\x02 \x01(\t\x12\x0c\n\x04turn\x18\x03 \x01(\x05\x12\x0c\n\x04port\x18\x04 \x01(\t\x12\x14\n\x0ctransport_id\x18\x05 \x01(\t\x12%\n\tdirection\x18\x06 \x01(\x0e\x32\x12.gitm.v1.Direction\x12\r\n\x05units\x18\x07 \x03(\t\x12\x10\n\x08supplies\x18\x08 \x01(\x05\"A\n\x17\x43ompleteTransferRequest\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x11\n\tcancelled\x18\x02 \x01(\x08\"h\n\x0eTransferStatus\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\r\n\x05units\x18\x04 \x03(\t\x12\x10\n\x08supplies\x18\x05 \x01(\x05\"C\n\x10UnitsNearRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x0c\n\x04port\x18\x03 \x01(\t\":\n\x04Unit\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05state\x18\x02 \x01(\t\x12\x17\n\x0ftactical_square\x18\x03 \x01(\x08\"1\n\x11UnitsNearResponse\x12\x1c\n\x05units\x18\x01 \x03(\x0b\x32\r.gitm.v1.Unit*P\n\tDirection\x12\x19\n\x15\x44IRECTION_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x44IRECTION_LOAD\x10\x01\x12\x14\n\x10\x44IRECTION_UNLOAD\x10\x02\x32\xe8\x01\n\nLandBridge\x12G\n\rBeginTransfer\x12\x1d.gitm.v1.BeginTransferRequest\x1a\x17.gitm.v1.TransferStatus\x12M\n\x10\x43ompleteTransfer\x12 .gitm.v1.CompleteTransferRequest\x1a\x17.gitm.v1.TransferStatus\x12\x42\n\tUnitsNear\x12\x19.gitm.v1.UnitsNearRequest\x1a\x1a.gitm.v1.UnitsNearResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12gitm/v1/land.proto\x12\x07gitm.v1\"\xba\x01\n\x14\x42\x65ginTransferRequest\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x13\n\x0b\x63\x61mpaign_id\x18\x02 \x01(\t\x12\x0c\n\x04turn\x18\x03 \x01(\x05\x12\x0c\n\x04port\x18\x04 \x01(\t\x12\x14\n\x0ctransport_id\x18\x05 \x01(\t\x12%\n\tdirection\x18\x06 \x01(\x0e\x32\x12.gitm.v1.Direction\x12\r\n\x05units\x18\x07 \x03(\t\x12\x10\n\x08supplies\x18\x08 \x01(\x05\"A\n\x17\x43ompleteTransferRequest\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x11\n\tcancelled\x18\x02 \x01(\x08\"h\n\x0eTransferStatus\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\r\n\x05units\x18\x04 \x03(\t\x12\x10\n\x08supplies\x18\x05 \x01(\x05\"C\n\x10UnitsNearRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x0c\n\x04port\x18\x03 \x01(\t\"\xab\x01\n\x04Unit\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05state\x18\x02 \x01(\t\x12\x17\n\x0ftactical_square\x18\x03 \x01(\x08\x12\x10\n\x08infantry\x18\x04 \x01(\x05\x12\x0f\n\x07\x63\x61valry\x18\x05 \x01(\x05\x12\x11\n\tartillery\x18\x06 \x01(\x05\x12\x11\n\tbatteries\x18\x07 \x01(\x05\x12\x14\n\x0cheadquarters\x18\x08 \x01(\t\x12\x10\n\x08supplies\x18\t \x01(\x05\"1\n\x11UnitsNearResponse\x12\x1c\n\x05units\x18\x01 \x03(\x0b\x32\r.gitm.v1.Unit*P\n\tDirection\x12\x19\n\x15\x44IRECTION_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x44IRECTION_LOAD\x10\x01\x12\x14\n\x10\x44IRECTION_UNLOAD\x10\x02\x32\xe8\x01\n\nLandBridge\x12G\n\rBeginTransfer\x12\x1d.gitm.v1.BeginTransferRequest\x1a\x17.gitm.v1.TransferStatus\x12M\n\x10\x43ompleteTransfer\x12 .gitm.v1.CompleteTransferRequest\x1a\x17.gitm.v1.TransferStatus\x12\x42\n\tUnitsNear\x12\x19.gitm.v1.UnitsNearRequest\x1a\x1a.gitm.v1.UnitsNearResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gitm.v1.land_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_DIRECTION']._serialized_start=573
-  _globals['_DIRECTION']._serialized_end=653
+  _globals['_DIRECTION']._serialized_start=687
+  _globals['_DIRECTION']._serialized_end=767
   _globals['_BEGINTRANSFERREQUEST']._serialized_start=32
   _globals['_BEGINTRANSFERREQUEST']._serialized_end=218
   _globals['_COMPLETETRANSFERREQUEST']._serialized_start=220
@@ -41,10 +41,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_TRANSFERSTATUS']._serialized_end=391
   _globals['_UNITSNEARREQUEST']._serialized_start=393
   _globals['_UNITSNEARREQUEST']._serialized_end=460
-  _globals['_UNIT']._serialized_start=462
-  _globals['_UNIT']._serialized_end=520
-  _globals['_UNITSNEARRESPONSE']._serialized_start=522
-  _globals['_UNITSNEARRESPONSE']._serialized_end=571
-  _globals['_LANDBRIDGE']._serialized_start=656
-  _globals['_LANDBRIDGE']._serialized_end=888
+  _globals['_UNIT']._serialized_start=463
+  _globals['_UNIT']._serialized_end=634
+  _globals['_UNITSNEARRESPONSE']._serialized_start=636
+  _globals['_UNITSNEARRESPONSE']._serialized_end=685
+  _globals['_LANDBRIDGE']._serialized_start=770
+  _globals['_LANDBRIDGE']._serialized_end=1002
 # @@protoc_insertion_point(module_scope)

@@ -158,24 +158,50 @@ Global___UnitsNearRequest: _TypeAlias = UnitsNearRequest  # noqa: Y015
 
 @_typing.final
 class Unit(_message.Message):
+    """A GITM unit and its size by arm (section 9): what a transport group needs
+    to load it. All sizes 0 and headquarters empty: the size is not reported.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     ID_FIELD_NUMBER: _builtins.int
     STATE_FIELD_NUMBER: _builtins.int
     TACTICAL_SQUARE_FIELD_NUMBER: _builtins.int
+    INFANTRY_FIELD_NUMBER: _builtins.int
+    CAVALRY_FIELD_NUMBER: _builtins.int
+    ARTILLERY_FIELD_NUMBER: _builtins.int
+    BATTERIES_FIELD_NUMBER: _builtins.int
+    HEADQUARTERS_FIELD_NUMBER: _builtins.int
+    SUPPLIES_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     state: _builtins.str
     tactical_square: _builtins.bool
+    infantry: _builtins.int
+    """men"""
+    cavalry: _builtins.int
+    artillery: _builtins.int
+    batteries: _builtins.int
+    """batteries attached to an infantry or cavalry unit"""
+    headquarters: _builtins.str
+    """"", "none", "army" or "corps" """
+    supplies: _builtins.int
+    """supplies a corps headquarters carries"""
     def __init__(
         self,
         *,
         id: _builtins.str = ...,
         state: _builtins.str = ...,
         tactical_square: _builtins.bool = ...,
+        infantry: _builtins.int = ...,
+        cavalry: _builtins.int = ...,
+        artillery: _builtins.int = ...,
+        batteries: _builtins.int = ...,
+        headquarters: _builtins.str = ...,
+        supplies: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["id", b"id", "state", b"state", "tactical_square", b"tactical_square"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["artillery", b"artillery", "batteries", b"batteries", "cavalry", b"cavalry", "headquarters", b"headquarters", "id", b"id", "infantry", b"infantry", "state", b"state", "supplies", b"supplies", "tactical_square", b"tactical_square"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

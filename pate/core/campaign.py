@@ -17,6 +17,7 @@ from pate.core.orders.effective import (
 from pate.core.orders.model import StoresMove
 from pate.core.rng import Rng
 from pate.core.rules.context import TurnContext
+from pate.core.rules.landsync import PortLandReport, apply_land_reports
 from pate.core.rules.placement import place_at_start
 from pate.core.rules.turn import TurnResult, resolve_turn
 from pate.core.rules.winds import draw_winds
@@ -47,11 +48,14 @@ def resolve_submitted(
     world: WorldState,
     submitted: Iterable[SubmittedOrder],
     stores_moves: Sequence[StoresMove] = (),
+    land_reports: Sequence[PortLandReport] = (),
 ) -> Resolution:
     """Precedence, attachment copying and defaults (4.1, 4.2, 4.11), then the
-    phases of rule 3.2, with the naval ministers' store moves (3.5)."""
+    phases of rule 3.2, with the naval ministers' store moves (3.5) and what
+    GITM reported of the land units in the ports (section 9)."""
     effective = effective_orders(world.ships, submitted)
-    return Resolution(effective=effective, result=resolve_effective(ctx, world, effective, stores_moves))
+    result = resolve_effective(ctx, world, effective, stores_moves, land_reports)
+    return Resolution(effective=effective, result=result)
 
 
 def resolve_effective(
@@ -59,10 +63,13 @@ def resolve_effective(
     world: WorldState,
     effective: Mapping[str, EffectiveOrder],
     stores_moves: Sequence[StoresMove] = (),
+    land_reports: Sequence[PortLandReport] = (),
 ) -> TurnResult:
     """The turn from the effective orders (what the resolver stores, and what a
     replay feeds back): attachments as ordered (4.4), the phases, and the end of
     attachments of ships that finish out of contact (4.2)."""
+    if land_reports:  # GITM's word on the garrisons, fetched once and stored with the orders
+        world = apply_land_reports(ctx.map, world, land_reports)
     world = attachments_after_orders(world, effective)
     result = resolve_turn(ctx, world, {sid: e.order for sid, e in effective.items()}, stores_moves)
     return replace(result, state=end_broken_attachments(result.state))

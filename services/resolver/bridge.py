@@ -29,12 +29,13 @@ from collections.abc import Iterable, Sequence
 import grpc
 from sqlalchemy import Connection
 
+from gitm.v1 import land_pb2
 from pate.core.codec import to_plain
 from pate.core.events import Event
 from pate.core.rules.landsync import PortLandReport
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import InPort
-from pate.core.world.state import LandUnit, WorldState
+from pate.core.world.state import Headquarters, LandUnit, WorldState
 from pate.v1 import events_pb2
 from services.common import repository as repo
 from services.common.config import load_settings
@@ -127,9 +128,9 @@ def deliver(client: GitmClient, calls: Sequence[Call]) -> list[tuple[Call, str]]
 def land_reports(client: GitmClient, world: WorldState, wmap: WorldMap) -> list[PortLandReport]:
     """GITM's units in every on-GITM-map port where an active ship lies (the
     ports where transports may load and ships see the shore, 5.3), for
-    :func:`pate.core.rules.landsync.apply_land_reports`.  Sizes come through
-    once ``gitm.v1.Unit`` carries them (docs/rules/turn.md); until then a
-    unit's size is the one PATE knows."""
+    :func:`pate.core.rules.landsync.apply_land_reports`, with each city
+    unit's size as GITM gives it (a unit reported with no size keeps the one
+    PATE knows)."""
     ports = sorted(
         {
             s.location.port
@@ -145,7 +146,26 @@ def land_reports(client: GitmClient, world: WorldState, wmap: WorldMap) -> list[
             if isinstance(exc, grpc.Call) and exc.code() in _OUTAGES:
                 raise TransientError(f"GITM at {client.addr}: {exc.code()}") from exc
             raise
-        city = tuple(LandUnit(u.id, u.state) for u in units if u.tactical_square)
+        city = tuple(land_unit(u) for u in units if u.tactical_square)
         near = tuple(u.id for u in units if not u.tactical_square)
         out.append(PortLandReport(port, city, near))
     return out
+
+
+_HEADQUARTERS = {h.value: h for h in Headquarters}
+
+
+def land_unit(unit: land_pb2.Unit) -> LandUnit:
+    """A reported unit as the core holds it (section 9).  An unknown
+    headquarters kind counts as none and a negative size as 0: GITM's answer
+    must not break a turn."""
+    return LandUnit(
+        id=unit.id,
+        state=unit.state,
+        infantry=max(0, unit.infantry),
+        cavalry=max(0, unit.cavalry),
+        artillery=max(0, unit.artillery),
+        batteries=max(0, unit.batteries),
+        headquarters=_HEADQUARTERS.get(unit.headquarters, Headquarters.NONE),
+        supplies=max(0, unit.supplies),
+    )

@@ -11,6 +11,7 @@ from pate.core.campaign import resolve_effective
 from pate.core.codec import canonical_json, from_plain, to_plain
 from pate.core.orders.effective import EffectiveOrder
 from pate.core.orders.model import StoresMove
+from pate.core.rules.landsync import PortLandReport
 from pate.engine.context import turn_context
 from services.common import repository as repo
 from services.resolver.stage import result_digest
@@ -39,6 +40,9 @@ def replay_turn(conn: Connection, campaign: str, turn: int) -> ReplayOutcome:
         sid: from_plain(EffectiveOrder, o) for sid, o in stored_inputs["orders"].items()
     }
     moves: list[StoresMove] = [from_plain(StoresMove, m) for m in stored_inputs["stores_moves"]]
-    result = resolve_effective(turn_context(), world, effective, moves)
+    land: list[PortLandReport] = [
+        from_plain(PortLandReport, r) for r in stored_inputs.get("land_reports", [])
+    ]
+    result = resolve_effective(turn_context(), world, effective, moves, land)
     state_sha = repo.sha256(canonical_json(to_plain(result.state)))
     return ReplayOutcome(campaign, turn, stored_sha, result_digest(state_sha, result.events))

@@ -16,13 +16,18 @@ from sqlalchemy import Connection
 from pate.core.campaign import resolve_submitted
 from pate.core.codec import canonical_json, to_plain
 from pate.core.events import Event
+from pate.core.rules.landsync import PortLandReport
+from pate.core.world.state import WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
 from services.common import bus
 from services.common import repository as repo
+from services.common.config import load_settings
 from services.common.faults import crash_point
 from services.common.logging import get_logger
 from services.common.outbox import emit_event
+from services.resolver import bridge
+from services.resolver.gitm import client_for
 
 log = get_logger("resolver")
 
@@ -39,7 +44,9 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
         return
     world = repo.load_world(conn, campaign, turn)
     moves = repo.stores_moves(conn, campaign, turn)
-    resolution = resolve_submitted(turn_context(), world, repo.submitted_orders(conn, campaign, turn), moves)
+    land = fetch_land_reports(world)
+    submitted = repo.submitted_orders(conn, campaign, turn)
+    resolution = resolve_submitted(turn_context(), world, submitted, moves, land)
     result = resolution.result
     state_sha = repo.save_world(conn, campaign, turn + 1, result.state)
     repo.save_events(conn, campaign, turn, result.events)
@@ -48,6 +55,7 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
         {
             "orders": {sid: to_plain(e) for sid, e in resolution.effective.items()},
             "stores_moves": [to_plain(m) for m in moves],
+            "land_reports": [to_plain(r) for r in land],
         }
     )
     repo.save_resolution(conn, campaign, turn, orders_json, result_digest(state_sha, result.events))
@@ -63,3 +71,14 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
 def result_digest(state_sha: str, events: Sequence[Event]) -> str:
     """One digest over the next world state and the turn's events (for replay)."""
     return repo.sha256(state_sha + repo.events_json(events))
+
+
+def fetch_land_reports(world: WorldState) -> list[PortLandReport]:
+    """What GITM says of the units in the ports where ships are, asked once per
+    turn and stored with the orders, so a replay never asks again.  No GITM
+    configured (PATE_GITM_ADDR empty): nothing to ask, the world's own units
+    stand.  GITM unreachable: TransientError, the turn is retried later."""
+    addr = load_settings().gitm_addr
+    if not addr:
+        return []
+    return bridge.land_reports(client_for(addr), world, turn_context().map)

@@ -8,7 +8,7 @@ to answer UNAVAILABLE for the next calls or to refuse given transfers.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent import futures
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -17,6 +17,7 @@ from typing import Any
 import grpc
 
 from gitm.v1 import land_pb2, land_pb2_grpc
+from pate.core.world.state import LandUnit
 
 
 @dataclass
@@ -35,6 +36,11 @@ class LandService(land_pb2_grpc.LandBridgeServicer):
     units: dict[str, list[land_pb2.Unit]] = field(default_factory=dict)  # by port
     metadata: list[dict[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def station(self, port: str, city: Iterable[LandUnit], near: Iterable[LandUnit] = ()) -> None:
+        """GITM's units in ``port``: ``city`` in its tactical square, ``near``
+        elsewhere in its strategic square (5.3), reported with their sizes."""
+        self.units[port] = [_unit(u, True) for u in city] + [_unit(u, False) for u in near]
 
     def _enter(self, method: str, tid: str, context: Any) -> None:
         with self.lock:
@@ -74,6 +80,20 @@ class LandService(land_pb2_grpc.LandBridgeServicer):
         return land_pb2.TransferStatus(
             transfer_id=tid, accepted=True, units=t.begin.units, supplies=t.begin.supplies
         )
+
+
+def _unit(u: LandUnit, tactical_square: bool) -> land_pb2.Unit:
+    return land_pb2.Unit(
+        id=u.id,
+        state=u.state,
+        tactical_square=tactical_square,
+        infantry=u.infantry,
+        cavalry=u.cavalry,
+        artillery=u.artillery,
+        batteries=u.batteries,
+        headquarters=u.headquarters.value,
+        supplies=u.supplies,
+    )
 
 
 @contextmanager

@@ -22,6 +22,7 @@ from pate.core.world.diplomacy import Diplomacy, State
 from pate.core.world.fields import DataError, Problems, Table, join
 from pate.core.world.geography import WorldMap
 from pate.core.world.nations import Nations
+from pate.core.world.scenario_land import check_land_units, named_aboard, read_land_units
 from pate.core.world.scenario_ships import (
     DEFAULT_KEYS,
     SQUADRON_KEYS,
@@ -38,7 +39,17 @@ MAX_TURNS = 99
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 STATE_CODE = re.compile(r"^[A-Z]{2}$")
 
-_TOP_KEYS = ("scenario", "states", "diplomacy", "players", "ports", "ship_defaults", "ships", "squadrons")
+_TOP_KEYS = (
+    "scenario",
+    "states",
+    "diplomacy",
+    "players",
+    "ports",
+    "land_units",
+    "ship_defaults",
+    "ships",
+    "squadrons",
+)
 _HEADER_KEYS = (
     "format",
     "name",
@@ -99,6 +110,8 @@ def parse_scenario(
     )
     ships, declared = _read_ships(top, ctx, players)
     check_fleet(ships, declared, players, ports, ctx, problems=problems)
+    land_units, unit_paths = read_land_units(top, frozenset(states))
+    check_land_units(land_units, unit_paths, ships, ports, rules, problems, named_aboard(raw))
     problems.raise_if_any()
     assert diplomacy is not None
     kinds: tuple[TurnKind, ...] = header["turn_kinds"]
@@ -114,6 +127,7 @@ def parse_scenario(
         ports=ports,
         winds={},
         turn_kinds=kinds,
+        land_units=land_units,
     )
     return Scenario(
         name=header["name"],
@@ -258,12 +272,13 @@ def _read_players(top: Table, states: Mapping[str, State]) -> tuple[dict[str, Pl
 
 
 def _read_ports(top: Table, wmap: WorldMap, states: Mapping[str, State]) -> dict[str, PortState]:
-    """Every port of the map, with the scenario's changes (controller, stores, garrison)."""
+    """Every port of the map, with the scenario's changes (controller, stores,
+    garrison, loose GITM supplies)."""
     ports = {
         name: PortState(name=name, controller=p.controller, stores=p.stores) for name, p in wmap.ports.items()
     }
     for name, t in top.tables("ports"):
-        t.check_keys(("controller", "stores", "garrison", "battery_damaged", "building"))
+        t.check_keys(("controller", "stores", "garrison", "supplies", "battery_damaged", "building"))
         port = wmap.ports.get(name)
         if port is None:
             t.problems.add(t.path, f"unknown port {name!r}")
@@ -273,7 +288,11 @@ def _read_ports(top: Table, wmap: WorldMap, states: Mapping[str, State]) -> dict
         building = t.int_("building", 0, lo=0, hi=port.yard)
         damaged = t.bool_("battery_damaged", False)
         garrison = tuple(u for _, u in t.str_list("garrison"))
-        if controller and stores is not None and building is not None and damaged is not None:
+        supplies = t.int_("supplies", 0, lo=0)  # section 9: loadable by transport groups
+        if stores is None or building is None or damaged is None or supplies is None:
+            ports[name] = replace(ports[name], garrison=garrison)  # placed, for the land unit checks
+            continue
+        if controller:
             ports[name] = PortState(
                 name=name,
                 controller=controller,
@@ -281,6 +300,7 @@ def _read_ports(top: Table, wmap: WorldMap, states: Mapping[str, State]) -> dict
                 battery_damaged=damaged,
                 building=building,
                 garrison=garrison,
+                supplies=supplies,
             )
     return ports
 

@@ -1,0 +1,80 @@
+"""The resolver asks a real GITM land service (gitm.v1) for the units in its ports once per turn,
+stores the answer with the turn's inputs, and a replay reproduces the turn without asking again."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from pate.core.world.state import LandUnit
+from services.common import tables
+from services.common.cluster import Cluster
+from services.common.db import make_engine
+from tests.e2e.flow import Client
+from tests.support.gitm_server import gitm_server
+
+pytestmark = pytest.mark.e2e
+
+GUARDS = LandUnit("BR7IN", "BR", infantry=2400)
+
+
+def test_land_reports_are_inputs_of_the_turn(tmp_path: Path, nats_url: str, database_url: str) -> None:
+    with gitm_server() as (addr, service):
+        service.station("Portsmouth", [GUARDS])
+        cluster = Cluster(
+            workdir=tmp_path, nats_url=nats_url, database_url=database_url, extra_env={"PATE_GITM_ADDR": addr}
+        )
+        client = None
+        try:
+            cluster.start_all()
+            client = Client(cluster)
+            client.create("e2e-gitm")
+            client.wait_open("e2e-gitm", 1)
+            client.close_turn("e2e-gitm", 1)
+            client.wait_open("e2e-gitm", 2)
+        finally:
+            if client is not None:
+                client.close()
+            cluster.stop()
+
+    engine = make_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            res = tables.metadata.tables["resolutions"]
+            stored = json.loads(conn.execute(select(res.c.orders_json)).scalar_one())
+            states = tables.metadata.tables["world_states"]
+            after = json.loads(
+                conn.execute(select(states.c.state_json).where(states.c.turn == 2)).scalar_one()
+            )
+    finally:
+        engine.dispose()
+    ports = {r["port"]: r for r in stored["land_reports"]}
+    assert "Portsmouth" in ports
+    assert "BR7IN" in after["ports"]["Portsmouth"]["garrison"]  # GITM's answer was applied
+    assert after["land_units"]["BR7IN"]["infantry"] == 2400
+
+    # GITM is gone now: the replay uses the stored answer.
+    replay = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pate.cli.main",
+            "turn",
+            "replay",
+            "e2e-gitm",
+            "1",
+            "--database",
+            database_url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert "identical" in replay.stdout

@@ -1,0 +1,45 @@
+"""GITM's ``UnitsNear`` answer carries unit sizes (gitm.v1.Unit fields 4-9), which the bridge
+turns into what ``landsync.apply_land_reports`` takes (lost section 9)."""
+
+from __future__ import annotations
+
+from gitm.v1 import land_pb2
+from pate.core.rules.landsync import PortLandReport, apply_land_reports
+from pate.core.world.state import Headquarters, LandUnit
+from services.resolver.bridge import land_reports, land_unit
+from services.resolver.gitm import GitmClient
+from tests.cases.turn.turn_world import CTX, harbor, infantry, ship, world
+from tests.support.gitm_server import gitm_server
+
+CORPS = LandUnit("FR1HQ", "FR", 200, 0, 0, 0, Headquarters.CORPS, 8)
+DIVISION = LandUnit("FR3IN", "FR", infantry=5000, cavalry=300, artillery=40, batteries=1)
+
+
+def test_the_bridge_reads_sizes_from_a_real_gitm_server_and_the_world_takes_them() -> None:
+    """The city's units come with their sizes; a unit GITM reports without a size keeps PATE's
+    (FR1IN); the strategic square's units are ids only (5.3)."""
+    w = world(
+        [ship("FR1TR", harbor("Brest"))],
+        ports={"Brest": {"garrison": ("FR1IN",)}},
+        units=[infantry("FR1IN", 3000)],
+    )
+    with gitm_server() as (addr, service):
+        service.station("Brest", [LandUnit("FR1IN", "FR"), DIVISION, CORPS], near=[infantry("FR4IN", 900)])
+        client = GitmClient(addr)
+        try:
+            reports = land_reports(client, w, CTX.map)
+        finally:
+            client.close()
+    assert reports == [PortLandReport("Brest", (LandUnit("FR1IN", "FR"), DIVISION, CORPS), ("FR4IN",))]
+    after = apply_land_reports(CTX.map, w, reports)
+    assert after.ports["Brest"].garrison == ("FR1IN", "FR3IN", "FR1HQ")
+    assert after.land_units == {"FR1HQ": CORPS, "FR1IN": infantry("FR1IN", 3000), "FR3IN": DIVISION}
+
+
+def test_a_malformed_size_does_not_break_the_turn() -> None:
+    """Negative sizes count 0 and an unknown headquarters kind none."""
+    u = land_pb2.Unit(id="X1", state="FR", infantry=-3, cavalry=7, headquarters="division", supplies=-1)
+    assert land_unit(u) == LandUnit("X1", "FR", cavalry=7)
+    assert (
+        land_unit(land_pb2.Unit(id="X2", state="BR", headquarters="army")).headquarters is Headquarters.ARMY
+    )
