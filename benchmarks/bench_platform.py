@@ -91,19 +91,24 @@ def _cluster(database_url: str, nats_url: str, workdir: Path) -> Iterator[Client
         cluster.stop()
 
 
+FLEET = ["BR1FL", "BR1SL", "BR2SL", "BR1FR", "BR2FL", "BR3SL", "BR2FR", "BR1TR"]  # Barham's, as minister
+
+
 def orders_and_turn(
     database_url: str, nats_url: str, workdir: Path
-) -> tuple[tuple[float, float, float], float]:
+) -> tuple[tuple[float, float, float], float, float]:
     with _cluster(database_url, nats_url, workdir) as client:
         campaign = f"bench-{uuid.uuid4().hex[:8]}"
         client.create(campaign)
         client.wait_open(campaign, 1)
         client.submit(campaign, 1, "cornwallis", "cornwallis", [_order("BR1FL")])  # warm the login
         rate = _measure(lambda i: client.submit(campaign, 1, "cornwallis", "cornwallis", [_order("BR1FL")]))
+        fleet = [_order(s) for s in FLEET]
+        batched = _measure(lambda i: client.submit(campaign, 1, "barham", "barham", fleet), n=REQUESTS // 4)
         t0 = time.perf_counter()
         client.close_turn(campaign, 1)
         client.wait_open(campaign, 2)
-        return rate, time.perf_counter() - t0
+        return rate, time.perf_counter() - t0, batched[0] * len(FLEET)
 
 
 @contextmanager
@@ -118,9 +123,10 @@ def _postgres() -> Iterator[str | None]:
 
 
 def _database_rows(name: str, url: str, nats_url: str, workdir: Path, echo: float) -> list[tuple[str, str]]:
-    (rate, p50, p99), turn = orders_and_turn(url, nats_url, workdir)
+    (rate, p50, p99), turn, fleet_rate = orders_and_turn(url, nats_url, workdir)
     return [
         (f"orders accepted end to end, {name}", f"{rate:8.0f} req/s  p50 {p50:.1f} ms  p99 {p99:.1f} ms"),
+        (f"  orders/s when a request orders a fleet of {len(FLEET)}, {name}", f"{fleet_rate:8.0f}"),
         (f"  ratio to bare echo, {name}", f"{rate / echo:.3f}"),
         (f"close turn -> reports ready (training, {name})", f"{turn:.2f} s"),
     ]
