@@ -70,7 +70,13 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
     for st in svc.stages:
         # after_commit: the event the handler wrote leaves now, not at the next poll
         consumer = IdempotentConsumer(
-            engine, js, st.durable, bus.subject(st.stage, "*"), st.handler, after_commit=relay.notify
+            engine,
+            js,
+            st.durable,
+            bus.subject(st.stage, "*"),
+            st.handler,
+            batch=settings.worker_batch,
+            after_commit=relay.notify,
         )
         runners.append(consumer.run(stop))
     for interval, tick in svc.periodic:
