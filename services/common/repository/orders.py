@@ -1,0 +1,113 @@
+"""Orders as submitted, idempotent request ids, and the ministers' store moves."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, and_, func, insert, select
+
+from pate.core.codec import canonical_json, from_plain, to_plain
+from pate.core.orders.effective import Author, SubmittedOrder
+from pate.core.orders.model import ShipOrder, StoresMove
+from services.common.repository.base import _t, now
+
+# --- orders -------------------------------------------------------------------
+
+
+def next_order_seq(conn: Connection, campaign: str, turn: int) -> int:
+    c = _t("orders").c
+    top = conn.execute(
+        select(func.max(c.seq)).where(and_(c.campaign == campaign, c.turn == turn))
+    ).scalar_one_or_none()
+    return int(top or 0) + 1
+
+
+def add_order(
+    conn: Connection,
+    campaign: str,
+    turn: int,
+    order: ShipOrder,
+    *,
+    author: str,
+    role: Author,
+    seq: int,
+    client_request_id: str,
+) -> None:
+    conn.execute(
+        insert(_t("orders")).values(
+            campaign=campaign,
+            turn=turn,
+            ship_id=order.ship_id,
+            author_player=author,
+            author_role=role.value,
+            seq=seq,
+            order_json=canonical_json(to_plain(order)),
+            client_request_id=client_request_id,
+            created_at=now(),
+        )
+    )
+
+
+def submitted_orders(conn: Connection, campaign: str, turn: int) -> list[SubmittedOrder]:
+    c = _t("orders").c
+    rows = conn.execute(
+        select(c.order_json, c.author_role, c.seq)
+        .where(and_(c.campaign == campaign, c.turn == turn))
+        .order_by(c.seq, c.id)
+    ).all()
+    return [
+        SubmittedOrder(
+            order=from_plain(ShipOrder, json.loads(r.order_json)), author=Author(r.author_role), seq=r.seq
+        )
+        for r in rows
+    ]
+
+
+def find_request(conn: Connection, campaign: str, client_request_id: str) -> bytes | None:
+    c = _t("order_requests").c
+    row = conn.execute(
+        select(c.response).where(and_(c.campaign == campaign, c.client_request_id == client_request_id))
+    ).first()
+    return bytes(row.response) if row else None
+
+
+def save_request(conn: Connection, campaign: str, client_request_id: str, response: bytes) -> None:
+    conn.execute(
+        insert(_t("order_requests")).values(
+            campaign=campaign, client_request_id=client_request_id, response=response, created_at=now()
+        )
+    )
+
+
+# --- store moves (rule 3.5) -------------------------------------------------------
+
+
+def add_stores_moves(
+    conn: Connection, campaign: str, turn: int, state: str, author: str, moves: Sequence[StoresMove]
+) -> None:
+    c = _t("stores_moves").c
+    top = conn.execute(
+        select(func.max(c.seq)).where(and_(c.campaign == campaign, c.turn == turn))
+    ).scalar_one_or_none()
+    conn.execute(
+        insert(_t("stores_moves")).values(
+            campaign=campaign,
+            turn=turn,
+            state=state,
+            author_player=author,
+            seq=int(top or 0) + 1,
+            moves_json=canonical_json([to_plain(m) for m in moves]),
+            created_at=now(),
+        )
+    )
+
+
+def stores_moves(conn: Connection, campaign: str, turn: int) -> list[StoresMove]:
+    """Each state's latest list, states in alphabetical order (4.1's "last one sent")."""
+    c = _t("stores_moves").c
+    rows = conn.execute(
+        select(c.state, c.moves_json).where(and_(c.campaign == campaign, c.turn == turn)).order_by(c.seq)
+    ).all()
+    latest = {r.state: r.moves_json for r in rows}
+    return [from_plain(StoresMove, m) for state in sorted(latest) for m in json.loads(latest[state])]
