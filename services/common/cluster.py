@@ -43,6 +43,7 @@ class Cluster:
     reports_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     extra_env: Mapping[str, str] = field(default_factory=dict)
     procs: dict[str, list[subprocess.Popen[bytes]]] = field(default_factory=dict)
+    health: dict[int, str] = field(default_factory=dict)  # pid -> gRPC health address
 
     @property
     def env(self) -> dict[str, str]:
@@ -64,14 +65,20 @@ class Cluster:
         logs.mkdir(parents=True, exist_ok=True)
         n = len(self.procs.get(service, []))
         out = (logs / f"{service}{'-' + str(n) if n else ''}.log").open("ab")
+        env = self.env
+        addr = {"orders": self.orders_addr, "reports": self.reports_addr}.get(service)
+        if addr is None:  # a worker: its own port for health checks
+            addr = f"127.0.0.1:{free_port()}"
+            env[f"PATE_{service.upper()}_ADDR"] = addr
         proc = subprocess.Popen(
             [sys.executable, "-m", f"services.{service}.main"],
-            env=self.env,
+            env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # Ctrl-C in the terminal reaches only the launcher
         )
         self.procs.setdefault(service, []).append(proc)
+        self.health[proc.pid] = addr
         return proc
 
     def start_all(self, timeout: float = 60) -> None:
@@ -89,8 +96,12 @@ class Cluster:
         )
 
     def wait_serving(self, timeout: float = 60) -> None:
+        """Until every running process answers its gRPC health check."""
         deadline = time.monotonic() + timeout
-        for addr, name in ((self.orders_addr, "orders"), (self.reports_addr, "reports")):
+        running = [
+            (self.health[p.pid], name) for name, ps in self.procs.items() for p in ps if p.poll() is None
+        ]
+        for addr, name in running:
             while True:
                 self._check_alive()
                 if _serving(addr):

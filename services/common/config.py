@@ -28,6 +28,10 @@ class Settings:
     log_format: str
     orders_addr: str
     reports_addr: str
+    # the workers serve only gRPC health and reflection; port 0 = any free port,
+    # so several workers can share a host (the bound port is logged)
+    resolver_addr: str
+    intel_addr: str
     gitm_addr: str | None  # None: no GITM land bridge configured
     deadline_poll_seconds: float
     worker_batch: int
@@ -105,6 +109,8 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         log_format=_choice(env, "PATE_LOG_FORMAT", "json", LOG_FORMATS),
         orders_addr=_address(env, "PATE_ORDERS_ADDR", "127.0.0.1:50051"),
         reports_addr=_address(env, "PATE_REPORTS_ADDR", "127.0.0.1:50054"),
+        resolver_addr=_address(env, "PATE_RESOLVER_ADDR", "127.0.0.1:0"),
+        intel_addr=_address(env, "PATE_INTEL_ADDR", "127.0.0.1:0"),
         gitm_addr=_address(env, "PATE_GITM_ADDR", gitm) if gitm else None,
         deadline_poll_seconds=_positive_float(env, "PATE_DEADLINE_POLL_SECONDS", 5.0),
         worker_batch=_positive_int(env, "PATE_WORKER_BATCH", 1),

@@ -58,10 +58,10 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
         loop.add_signal_handler(sig, stop.set)
 
     server = None
-    if svc.grpc:
+    if svc.grpc_addr is not None:
+        # every service answers gRPC health checks and reflection, workers included
         from services.common.grpcutil import serve_grpc
 
-        assert svc.grpc_addr is not None
         servicers = [(adder, factory(engine, settings)) for adder, factory in svc.grpc]
         server = await serve_grpc(servicers, svc.grpc_addr(settings), svc.name)
 

@@ -9,7 +9,11 @@ from services.common import bus
 from services.common.runner import Service, Stage, run_service
 from services.intel.stage import handle_turn_resolved
 
-SERVICE = Service(name="intel", stages=(Stage("intel", bus.TURN_RESOLVED, handle_turn_resolved),))
+SERVICE = Service(
+    name="intel",
+    stages=(Stage("intel", bus.TURN_RESOLVED, handle_turn_resolved),),
+    grpc_addr=lambda s: s.intel_addr,
+)
 
 
 def main() -> int:

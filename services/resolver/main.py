@@ -17,6 +17,7 @@ SERVICE = Service(
         # amphibious transfers of a committed turn go to the GITM land service (rules 3.6, 3.9)
         Stage("gitm-bridge", bus.TURN_RESOLVED, bridge.handle_turn_resolved),
     ),
+    grpc_addr=lambda s: s.resolver_addr,
 )
 
 

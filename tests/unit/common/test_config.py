@@ -19,6 +19,8 @@ def test_defaults(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         log_format="json",
         orders_addr="127.0.0.1:50051",
         reports_addr="127.0.0.1:50054",
+        resolver_addr="127.0.0.1:0",
+        intel_addr="127.0.0.1:0",
         gitm_addr=None,
         deadline_poll_seconds=5.0,
         worker_batch=1,
