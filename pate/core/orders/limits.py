@@ -33,13 +33,24 @@ class OrderLimits:
         return cls(**values)
 
 
-def stores_capacity(ship: Ship, rules: RuleData, limits: OrderLimits) -> int:
+def extra_crew_space(capacity: int, crew: int, limits: OrderLimits) -> int:
+    """Rule 2.7: a transport group has 1 crew per 10 capacity; each crewman
+    above that takes one space."""
+    return max(0, crew - capacity // limits.capacity_per_crew)
+
+
+def extra_stores_space(stores: int, stores_max: int, limits: OrderLimits) -> int:
+    """Rule 3.4: each store above the 24 every vessel carries takes 20 spaces."""
+    return max(0, stores - stores_max) * limits.space_per_extra_store
+
+
+def stores_capacity(ship: Ship, rules: RuleData, limits: OrderLimits, reserved: int = 0) -> int:
     """Most stores the ship can carry (rule 3.4): 24 for every ship; a transport
     group may carry more, each extra store taking 20 spaces of the capacity
-    left free by its cargo and by crew above 1 per 10 capacity (2.7)."""
+    left free by its cargo, by crew above 1 per 10 capacity (2.7) and by
+    ``reserved`` (room kept for units it is ordered to load)."""
     base = rules.ship_class(ship.type).stores_max
     if ship.type is not ShipType.TR:
         return base
-    extra_crew = max(0, ship.crew - ship.capacity // limits.capacity_per_crew)
-    free = ship.capacity - ship.cargo.space - extra_crew
+    free = ship.capacity - ship.cargo.space - extra_crew_space(ship.capacity, ship.crew, limits) - reserved
     return base + max(0, free) // limits.space_per_extra_store

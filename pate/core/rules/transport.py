@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pate.core.orders.limits import OrderLimits
+from pate.core.orders.limits import OrderLimits, extra_crew_space, extra_stores_space, stores_capacity
 from pate.core.rules.data import RuleData
 from pate.core.world.ships import Ship, ShipType
 from pate.core.world.state import Headquarters, LandUnit, WorldState
@@ -80,27 +80,18 @@ def extra_crew(ship: Ship, limits: OrderLimits) -> int:
     """Rule 2.7: crew above 1 per 10 capacity takes one space each."""
     if ship.type is not ShipType.TR:
         return 0
-    return max(0, ship.crew - ship.capacity // limits.capacity_per_crew)
-
-
-def extra_stores_space(ship: Ship, stores: int, rules: RuleData, limits: OrderLimits) -> int:
-    """Rule 3.4: each store above the 24 every vessel carries takes 20 spaces."""
-    return max(0, stores - rules.ship_class(ship.type).stores_max) * limits.space_per_extra_store
+    return extra_crew_space(ship.capacity, ship.crew, limits)
 
 
 def free_space(ship: Ship, rules: RuleData, limits: OrderLimits) -> int:
     """Capacity left for units and supplies, as the group stands."""
     if ship.type is not ShipType.TR:
         return 0
-    used = ship.cargo.space + extra_crew(ship, limits) + extra_stores_space(ship, ship.stores, rules, limits)
+    stores_max = rules.ship_class(ship.type).stores_max
+    used = ship.cargo.space + extra_crew(ship, limits) + extra_stores_space(ship.stores, stores_max, limits)
     return ship.capacity - used
 
 
 def stores_room(ship: Ship, rules: RuleData, limits: OrderLimits, reserved: int = 0) -> int:
-    """Most stores the vessel may carry (3.4): 24, and for a transport group one
-    more per 20 spaces left free by its cargo, its extra crew and ``reserved``."""
-    base = rules.ship_class(ship.type).stores_max
-    if ship.type is not ShipType.TR:
-        return base
-    free = ship.capacity - ship.cargo.space - extra_crew(ship, limits) - reserved
-    return base + max(0, free) // limits.space_per_extra_store
+    """Most stores the vessel may carry (3.4), keeping ``reserved`` spaces free."""
+    return stores_capacity(ship, rules, limits, reserved)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from pate.core.orders.limits import OrderLimits, extra_crew_space, extra_stores_space
 from pate.core.rules.data import RuleData
 from pate.core.world.fields import Problems, Table
 from pate.core.world.geography import WorldMap
@@ -30,8 +31,6 @@ MAX_HULL = 4  # rule 2.2: a ship sinks when hull damage reaches 5
 MAX_RIGGING = 5
 MAX_MORALE = 9
 TR_CAPACITY = (1000, 20000)  # recovered help page on transports (rule 2.5 says 2,000 for divided groups)
-TR_CREW_PER = 10  # rule 2.7: one crew per 10 capacity
-TR_STORE_SPACE = 20  # rule 3.4: each store above the ship maximum takes 20 capacity
 
 SHIP_KEYS = (
     "id",
@@ -179,7 +178,7 @@ def _read_rest(t: Table, merged: Table, ctx: FleetContext, type_: ShipType | Non
         return None
     cls = ctx.rules.ship_class(type_)
     if type_ is ShipType.TR:
-        return _read_transport(t, merged, cls.stores_max)
+        return _read_transport(t, merged, cls.stores_max, OrderLimits.from_rules(ctx.rules))
     for key in ("capacity", "units", "supplies", "space"):
         if key in t:
             t.problems.add(t.where(key), "only transport groups have capacity and cargo (rule 2.4)")
@@ -191,13 +190,13 @@ def _read_rest(t: Table, merged: Table, ctx: FleetContext, type_: ShipType | Non
     return _Load(crew=crew, marines=marines, stores=stores)
 
 
-def _read_transport(t: Table, merged: Table, stores_max: int) -> _Load | None:
+def _read_transport(t: Table, merged: Table, stores_max: int, limits: OrderLimits) -> _Load | None:
     if "marines" in t:
         t.problems.add(t.where("marines"), "transport groups carry no Marines (rule 2.4)")
     capacity = t.int_("capacity", lo=TR_CAPACITY[0], hi=TR_CAPACITY[1])
     if capacity is None:
         return None
-    crew = t.int_("crew", capacity // TR_CREW_PER, lo=0)
+    crew = t.int_("crew", capacity // limits.capacity_per_crew, lo=0)
     stores = merged.int_("stores", stores_max, lo=0)
     units = tuple(u for _, u in t.str_list("units"))
     supplies = t.int_("supplies", 0, lo=0)
@@ -206,7 +205,7 @@ def _read_transport(t: Table, merged: Table, stores_max: int) -> _Load | None:
         return None
     # rule 2.7: crew above 1 per 10 capacity, and rule 3.4: stores above the
     # ship maximum, take room that units and supplies would otherwise use
-    used = space + max(0, crew - capacity // TR_CREW_PER) + TR_STORE_SPACE * max(0, stores - stores_max)
+    used = space + extra_crew_space(capacity, crew, limits) + extra_stores_space(stores, stores_max, limits)
     if used > capacity:
         t.problems.add(
             t.path,
