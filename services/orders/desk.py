@@ -24,18 +24,10 @@ from services.common.passwords import login
 log = get_logger("orders")
 
 
-@dataclass(frozen=True, slots=True)
-class Caller:
-    player: str
-    state: str | None
-    roles: frozenset[Role]
-
-
-def authenticate(conn: Connection, campaign: str, player: str, password: str) -> Caller:
+def authenticate(conn: Connection, campaign: str, player: str, password: str) -> Actor:
+    """The player behind the credentials, as the core's rules know an actor."""
     row = login(conn, campaign, player, password)
-    return Caller(
-        player=row.id, state=row.state, roles=frozenset(Role(r) for r in json.loads(row.roles_json))
-    )
+    return Actor(player=row.id, state=row.state, roles=frozenset(Role(r) for r in json.loads(row.roles_json)))
 
 
 def open_turn(conn: Connection, campaign: str, turn: int, *, lock: bool) -> repo.CampaignRow:
@@ -54,7 +46,7 @@ class Checked:
     """A submission checked outside the write transaction: who sent it, and
     either the refusals or the author role of each order."""
 
-    caller: Caller
+    caller: Actor
     replayed: bool
     refusals: tuple[Refusal, ...] = ()
     roles: tuple[Author, ...] = ()
@@ -88,14 +80,13 @@ def check_submission(
     world = repo.load_world_cached(conn, campaign, turn)
     stores = _stores_moves(caller, moves)
     refusals = tuple(_check(world, caller, orders)) + tuple(_check_stores(world, stores))
-    actor = _actor(caller)
     roles = (
-        () if refusals else tuple(authority(actor, world.ships[o.ship_id]) or Author.ADMIN for o in orders)
+        () if refusals else tuple(authority(caller, world.ships[o.ship_id]) or Author.ADMIN for o in orders)
     )
     return Checked(caller, replayed=False, refusals=refusals, roles=roles, stores_moves=stores)
 
 
-def _stores_moves(caller: Caller, moves: Sequence[tuple[str, str, int]]) -> tuple[StoresMove, ...]:
+def _stores_moves(caller: Actor, moves: Sequence[tuple[str, str, int]]) -> tuple[StoresMove, ...]:
     """Rule 3.5: only a naval minister moves stores, and only his state's."""
     if not moves:
         return ()
@@ -163,13 +154,8 @@ def record_submission(
     return ids, False
 
 
-def _actor(caller: Caller) -> Actor:
-    return Actor(player=caller.player, state=caller.state, roles=caller.roles)
-
-
-def _check(world: WorldState, caller: Caller, orders: Sequence[ShipOrder]) -> list[Refusal]:
+def _check(world: WorldState, actor: Actor, orders: Sequence[ShipOrder]) -> list[Refusal]:
     ctx = turn_context()
-    actor = _actor(caller)
     out: list[Refusal] = []
     seen: set[str] = set()
     for i, order in enumerate(orders):
@@ -193,16 +179,10 @@ def _code(refusals: Sequence[Refusal]) -> Code:
 
 
 def effective_for(
-    conn: Connection, campaign: str, turn: int, caller: Caller, ship_ids: Sequence[str]
+    conn: Connection, campaign: str, turn: int, caller: Actor, ship_ids: Sequence[str]
 ) -> dict[str, EffectiveOrder]:
-    world = repo.load_world(conn, campaign, turn)
-    mine = {
-        sid
-        for sid, s in world.ships.items()
-        if caller.player in (s.commander, s.deputy)
-        or (Role.NAVAL_MINISTER in caller.roles and s.state == caller.state)
-        or Role.ADMIN in caller.roles
-    }
+    world = repo.load_world_cached(conn, campaign, turn)
+    mine = {sid for sid, ship in world.ships.items() if authority(caller, ship) is not None}
     wanted = set(ship_ids) if ship_ids else mine
     foreign = sorted(wanted - mine)
     if foreign:
