@@ -27,6 +27,7 @@ import grpc
 
 from pate.v1 import common_pb2, orders_pb2
 from services.common.cluster import Cluster, free_port
+from services.common.db import make_engine
 from services.common.natsserver import NatsServer
 from tests.e2e.flow import Client
 
@@ -113,13 +114,24 @@ def orders_and_turn(
 
 @contextmanager
 def _postgres() -> Iterator[str | None]:
-    try:
-        from tests.support.servers import fresh_database
+    """A fresh database on the PostgreSQL server, or None when none answers
+    (a failure of the benchmark itself is not hidden)."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import OperationalError
 
-        with fresh_database(PG_SERVER) as url:
-            yield url
-    except Exception:  # no PostgreSQL here: report SQLite only
+    from tests.support.servers import fresh_database
+
+    probe = make_engine(PG_SERVER)
+    try:
+        with probe.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except OperationalError:
         yield None
+        return
+    finally:
+        probe.dispose()
+    with fresh_database(PG_SERVER) as url:
+        yield url
 
 
 def _database_rows(name: str, url: str, nats_url: str, workdir: Path, echo: float) -> list[tuple[str, str]]:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import grpc
 
+from pate.core.codec import from_plain
+from pate.core.intel.model import PlayerKnowledge
 from pate.datafiles import data_dir, load_scenario
 from pate.v1 import admin_pb2, admin_pb2_grpc, orders_pb2, orders_pb2_grpc, reports_pb2, reports_pb2_grpc
 from services.common.cluster import Cluster
@@ -85,15 +87,13 @@ def play_demo_turn(cluster: Cluster, campaign: str, outdir: Path) -> str:
                     reports_pb2.GetReportRequest(campaign_id=campaign, turn=1, format=fmt), metadata=md
                 )
                 (outdir / f"{player}-turn-1.{_EXT[fmt]}").write_text(rep.body)
-            knowledge = json.loads((outdir / f"{player}-turn-1.json").read_text())
+            knowledge: PlayerKnowledge = from_plain(
+                PlayerKnowledge, json.loads((outdir / f"{player}-turn-1.json").read_text())
+            )
             lines.append(f"  {player}: {_summary(knowledge)}  -> {outdir / (player + '-turn-1.html')}")
     lines.insert(0, f"demo played in {time.monotonic() - started:.1f} s")
     return "\n".join(lines)
 
 
-def _summary(knowledge: dict[str, object]) -> str:
-    ships = knowledge.get("ships") or knowledge.get("own_ships") or []
-    events = knowledge.get("events") or []
-    n_ships = len(ships) if isinstance(ships, list | dict) else 0
-    n_events = len(events) if isinstance(events, list) else 0
-    return f"{n_ships} ships reported, {n_events} events seen"
+def _summary(knowledge: PlayerKnowledge) -> str:
+    return f"{len(knowledge.ships)} ships reported, {len(knowledge.events)} events seen"

@@ -22,8 +22,11 @@ class MappingError(ValueError):
         self.message = message
 
 
-def _enum(cls: type[E], text: str, default: E, field: str) -> E:
+def _enum(cls: type[E], text: str, default: E | None, field: str) -> E:
+    """The enum value named by ``text``; an empty text takes ``default`` (None: required)."""
     if not text:
+        if default is None:
+            raise MappingError(field, "is required")
         return default
     try:
         return cls(text)
@@ -81,19 +84,13 @@ def order_from_pb(o: pb.ShipOrder, where: str = "orders[0]") -> m.ShipOrder:
         ),
         admin=tuple(
             m.AdminOrder(
-                kind=_required_enum(m.AdminKind, a.kind, f"{where}.admin[{i}].kind"),
+                kind=_enum(m.AdminKind, a.kind, None, f"{where}.admin[{i}].kind"),
                 target=a.target or None,
                 amount=_count(a.amount, f"{where}.admin[{i}].amount"),
             )
             for i, a in enumerate(o.admin)
         ),
     )
-
-
-def _required_enum(cls: type[E], text: str, field: str) -> E:
-    if not text:
-        raise MappingError(field, "is required")
-    return _enum(cls, text, next(iter(cls)), field)  # the default is never used: text is set
 
 
 def order_to_pb(o: m.ShipOrder) -> pb.ShipOrder:

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
+from pate.core.codec import register_union_members
+
 
 class ShipType(StrEnum):
     FL = "FL"  # flagship: first and second rates, three-deckers
@@ -147,10 +149,5 @@ class Ship:
         return isinstance(self.location, InAtlantic)
 
 
-def _register() -> None:
-    from pate.core.codec import register_union_members
-
-    register_union_members(AtSea, InPort, InAtlantic)
-
-
-_register()
+# Locations are a union: their encoding carries which kind they are.
+register_union_members(AtSea, InPort, InAtlantic)
