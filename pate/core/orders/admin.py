@@ -17,6 +17,7 @@ from pate.core.orders.limits import OrderLimits
 from pate.core.orders.model import AdminKind, AdminOrder, ShipOrder
 from pate.core.orders.refusal import DENIED, INVALID, NOT_FOUND, PRECONDITION, Actor, Refusal
 from pate.core.rules.data import RuleData
+from pate.core.rules.detection import enemies_in_contact
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import AtSea, InAtlantic, InPort, Location, Ship, ShipType
 from pate.core.world.state import WorldState
@@ -47,8 +48,8 @@ def tactical_key(loc: Location) -> tuple[str, str, int] | None:
     return None
 
 
-def hostile_in_contact(world: WorldState, ship: Ship) -> list[Ship]:
-    return [s for s in world.ships_in_contact(ship) if world.diplomacy.hostile(ship.state, s.state)]
+def hostile_in_contact(world: WorldState, ship: Ship) -> tuple[Ship, ...]:
+    return enemies_in_contact(world, ship)  # rule 5.1's contact, one implementation
 
 
 def hostile_alongside(world: WorldState, ship: Ship) -> list[Ship]:

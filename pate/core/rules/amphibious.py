@@ -34,6 +34,7 @@ from pate.core.orders.limits import OrderLimits
 from pate.core.orders.model import Amphibious
 from pate.core.rng import Rng
 from pate.core.rules.context import TurnContext, TurnState
+from pate.core.rules.detection import contact_list
 from pate.core.rules.garrison import inactive_ships_burnt, port_combat
 from pate.core.rules.groups import end_of_turn
 from pate.core.rules.transport import SpaceRules, free_space, unit_space
@@ -207,7 +208,7 @@ def _cannot_load(
 
 
 def _event(world: WorldState, kind: str, ship: Ship, data: Mapping[str, Any], phase: Phase) -> Event:
-    seen = tuple(s.id for s in world.ships_in_contact(ship))
+    seen = tuple(s.id for s in contact_list(world, ship).seen)
     return Event(phase, kind, (ship.id,), describe(ship.location), seen, {"transport": ship.id, **data})
 
 

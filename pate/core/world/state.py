@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from pate.core.world.diplomacy import Diplomacy
 from pate.core.world.geography import Direction, WindStrength
-from pate.core.world.ships import Ship, contact_key
+from pate.core.world.ships import Ship
 
 
 class TurnKind(StrEnum):
@@ -105,20 +105,6 @@ class WorldState:
             ships.pop(sid, None)
         ships.update(changed)
         return replace(self, ships=ships)
-
-    def ships_in_contact(self, ship: Ship) -> list[Ship]:
-        """Other ships in contact with this one (rule 5.1), sorted by id."""
-        key = contact_key(ship.location)
-        if key is None:
-            return []
-        return sorted(
-            (
-                s
-                for s in self.ships.values()
-                if s.id != ship.id and s.active and contact_key(s.location) == key
-            ),
-            key=lambda s: s.id,
-        )
 
     def naval_minister(self, state: str) -> Player | None:
         for p in sorted(self.players.values(), key=lambda p: p.id):
