@@ -64,10 +64,6 @@ def _rank(s: SubmittedOrder) -> tuple[int, int]:
     return (0 if s.author is Author.DEPUTY else 1, s.seq)
 
 
-def chosen_orders(submitted: Iterable[SubmittedOrder]) -> dict[str, tuple[ShipOrder, Source]]:
-    return {sid: (s.order, _source(s.author)) for sid, s in chosen_submissions(submitted).items()}
-
-
 def _source(author: Author) -> Source:
     return Source.DEPUTY if author is Author.DEPUTY else Source.COMMANDER
 

@@ -8,7 +8,6 @@ from pate.core.orders.effective import (
     Author,
     Source,
     attachments_after_orders,
-    chosen_orders,
     effective_orders,
 )
 from pate.core.orders.explain import PARTS, explain_orders
@@ -68,11 +67,6 @@ def test_attachments_after_orders_records_the_new_leads() -> None:
     assert after.ships["SP2SL"].attached_to == "SP3SL"
     assert after.ships["SP4SL"].attached_to is None
     assert attachments_after_orders(after, effective_orders(after.ships, [])) == after
-
-
-def test_chosen_orders_keeps_its_old_shape() -> None:
-    got = chosen_orders(submitted((GO, Author.ADMIN)))
-    assert got == {"SP3SL": (GO, Source.COMMANDER)}
 
 
 def test_explanation_names_the_source_of_each_part() -> None:
