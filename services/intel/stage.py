@@ -22,7 +22,7 @@ log = get_logger("intel")
 def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
     msg = events_pb2.TurnResolved.FromString(data)
     campaign, turn = msg.campaign_id, msg.turn
-    if repo.load_knowledge(conn, campaign, turn):
+    if repo.knowledge_exists(conn, campaign, turn):
         log.info("turn_resolved_ignored", campaign=campaign, turn=turn, reason="knowledge exists")
         return
     if turn == 0:

@@ -136,6 +136,14 @@ def save_knowledge(conn: Connection, campaign: str, turn: int, player: str, text
     )
 
 
+def knowledge_exists(conn: Connection, campaign: str, turn: int) -> bool:
+    c = _t("knowledge").c
+    found = conn.execute(
+        select(c.player).where(and_(c.campaign == campaign, c.turn == turn)).limit(1)
+    ).first()
+    return found is not None
+
+
 def load_knowledge(conn: Connection, campaign: str, turn: int) -> dict[str, str]:
     c = _t("knowledge").c
     rows = conn.execute(
