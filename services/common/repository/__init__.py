@@ -31,9 +31,9 @@ from services.common.repository.orders import (
 )
 from services.common.repository.turns import (
     events_json,
+    knowledge_exists,
     list_reports,
     load_events,
-    knowledge_exists,
     load_knowledge,
     load_report,
     load_resolution,
@@ -62,10 +62,10 @@ __all__ = [
     "get_player",
     "insert_campaign",
     "insert_players",
+    "knowledge_exists",
     "list_campaigns",
     "list_reports",
     "load_events",
-    "knowledge_exists",
     "load_knowledge",
     "load_report",
     "load_resolution",
