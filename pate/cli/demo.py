@@ -75,6 +75,8 @@ def _print_explore(cluster: object) -> None:
         f"  export PATE_ORDERS_ADDR={cluster.orders_addr} PATE_REPORTS_ADDR={cluster.reports_addr}"
         f" PATE_ADMIN_TOKEN={cluster.admin_token}\n"
         "  .venv/bin/pate campaign show demo\n"
+        "  .venv/bin/pate login --campaign demo --player cornwallis   # asks for the password shown above\n"
+        "  .venv/bin/pate reports get --campaign demo --turn 1\n"
         "Press Ctrl-C to stop everything.",
         flush=True,
     )
