@@ -27,7 +27,7 @@ from services.common.passwords import hash_password
 
 log = get_logger("orders")
 
-CAMPAIGN_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+CAMPAIGN_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 
 
 def create_campaign(
@@ -41,7 +41,7 @@ def create_campaign(
     first_deadline: datetime | None,
     turn_seconds: int,
 ) -> repo.CampaignRow:
-    if not CAMPAIGN_ID.match(campaign):
+    if not CAMPAIGN_ID.fullmatch(campaign):
         raise DeskError(Code.INVALID_ARGUMENT, "id: use 1 to 40 lowercase letters, digits and dashes")
     if repo.get_campaign(conn, campaign) is not None:
         raise DeskError(Code.ALREADY_EXISTS, f"id: campaign {campaign!r} already exists")

@@ -69,7 +69,7 @@ def check_submission(
     if not client_request_id or len(client_request_id) > 100:
         raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: give 1 to 100 characters")
     caller = authenticate(conn, campaign, *credentials)
-    earlier = repo.find_request(conn, campaign, client_request_id)
+    earlier = repo.find_request(conn, campaign, caller.player, client_request_id)
     if earlier is not None:
         if earlier != fingerprint:
             raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: already used for a different request")
@@ -131,7 +131,7 @@ def record_submission(
             "; ".join(f"{r.field}: {r.message} (rule {r.rule})" for r in checked.refusals),
         )
     open_turn(conn, campaign, turn, lock=True)
-    if repo.find_request(conn, campaign, client_request_id) is not None:
+    if repo.find_request(conn, campaign, player, client_request_id) is not None:
         return ids, True  # an identical retry won the race
     seq = repo.next_order_seq(conn, campaign, turn)
     for i, (order, role) in enumerate(zip(orders, checked.roles, strict=True)):
@@ -148,7 +148,7 @@ def record_submission(
     if checked.stores_moves:
         state = checked.stores_moves[0].state
         repo.add_stores_moves(conn, campaign, turn, state, player, checked.stores_moves)
-    repo.save_request(conn, campaign, client_request_id, fingerprint)
+    repo.save_request(conn, campaign, player, client_request_id, fingerprint)
     repo.audit(conn, campaign, turn, player, "submit_orders", True, ids)
     log.info("orders_accepted", campaign=campaign, turn=turn, player=player, ships=len(ids))
     return ids, False
