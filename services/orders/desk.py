@@ -25,7 +25,14 @@ log = get_logger("orders")
 
 
 def authenticate(conn: Connection, campaign: str, player: str, password: str) -> Actor:
-    """The player behind the credentials, as the core's rules know an actor."""
+    """The player behind the credentials, as the core's rules know an actor.
+
+    An unknown campaign is answered NOT_FOUND before any password is checked:
+    campaign ids are not secret (they name subjects, reports and files), and
+    refusing early spares an argon2 check to every request for a campaign that
+    does not exist (docs/security.md)."""
+    if repo.get_campaign(conn, campaign) is None:
+        raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
     row = login(conn, campaign, player, password)
     return Actor(player=row.id, state=row.state, roles=frozenset(Role(r) for r in json.loads(row.roles_json)))
 
@@ -57,18 +64,18 @@ def check_submission(
     conn: Connection,
     campaign: str,
     turn: int,
-    credentials: tuple[str, str],
+    caller: Actor,
     orders: Sequence[ShipOrder],
     client_request_id: str,
     fingerprint: bytes,
     moves: Sequence[tuple[str, str, int]] = (),
 ) -> Checked:
-    """Everything that only reads: authentication (slow on purpose), the
-    request id, the turn, and every rule of the order form.  Kept out of the
-    write transaction so that SQLite's single writer is held only briefly."""
+    """Everything that only reads, for an authenticated caller: the request id
+    (the caller's own: another player's id never replays), the turn, and every
+    rule of the order form.  Kept out of the write transaction so that
+    SQLite's single writer is held only briefly."""
     if not client_request_id or len(client_request_id) > 100:
         raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: give 1 to 100 characters")
-    caller = authenticate(conn, campaign, *credentials)
     earlier = repo.find_request(conn, campaign, caller.player, client_request_id)
     if earlier is not None:
         if earlier != fingerprint:
@@ -178,9 +185,23 @@ def _code(refusals: Sequence[Refusal]) -> Code:
     return Code.INVALID_ARGUMENT
 
 
+def effective_turn(conn: Connection, campaign: str, turn: int) -> int:
+    """The turn asked for (0: the current one), refused when it has not begun."""
+    row = repo.get_campaign(conn, campaign)
+    if row is None:
+        raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
+    if turn > row.turn:
+        raise DeskError(
+            Code.FAILED_PRECONDITION, f"turn: turn {turn} has not begun (the campaign is at turn {row.turn})"
+        )
+    return turn or row.turn
+
+
 def effective_for(
     conn: Connection, campaign: str, turn: int, caller: Actor, ship_ids: Sequence[str]
 ) -> dict[str, EffectiveOrder]:
+    if not repo.world_exists(conn, campaign, turn):
+        raise DeskError(Code.NOT_FOUND, f"turn: no orders are kept for turn {turn}")
     world = repo.load_world_cached(conn, campaign, turn)
     mine = {sid for sid, ship in world.ships.items() if authority(caller, ship) is not None}
     wanted = set(ship_ids) if ship_ids else mine

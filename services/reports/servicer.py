@@ -15,7 +15,7 @@ from pate.v1 import reports_pb2, reports_pb2_grpc
 from services.common import repository as repo
 from services.common.errors import Code, DeskError
 from services.common.passwords import login
-from services.common.rpc import abort, in_transaction, is_admin, metadata
+from services.common.rpc import abort, in_reader, is_admin, metadata
 
 FORMATS = ("json", "text", "html")
 
@@ -63,7 +63,7 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
             return target, repo.load_report(conn, request.campaign_id, request.turn, target, fmt)
 
         try:
-            target, body = await in_transaction(self.engine, work)
+            target, body = await in_reader(self.engine, work)
         except DeskError as err:
             await abort(context, err)
         if body is None:
@@ -89,7 +89,7 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
             return repo.list_reports(conn, request.campaign_id, target)
 
         try:
-            refs = await in_transaction(self.engine, work)
+            refs = await in_reader(self.engine, work)
         except DeskError as err:
             await abort(context, err)
         return reports_pb2.ListReportsResponse(

@@ -37,8 +37,9 @@ class DeskBackend:
         campaign = f"case-{next(_ids)}"
         self._store(campaign, world, actor)
         with reader(self.engine) as conn:
+            caller = desk.authenticate(conn, campaign, actor.player, PASSWORD)
             checked = desk.check_submission(
-                conn, campaign, world.turn, (actor.player, PASSWORD), [order], "r-1", b"fingerprint"
+                conn, campaign, world.turn, caller, [order], "r-1", b"fingerprint"
             )
         refusals = [_unprefixed(r) for r in checked.refusals]
         if not refusals:
