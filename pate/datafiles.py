@@ -7,6 +7,7 @@ does.  Files are parsed once per process and the results cached.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -90,6 +91,19 @@ def scenario_path(name_or_path: str | Path) -> Path:
     return data_dir() / "scenarios" / f"{text}.toml"
 
 
+SCENARIO_NAME = re.compile(r"[a-z0-9_]{1,64}")
+MAX_SCENARIO_CHARS = 1024 * 1024
+MAX_SCENARIO_NESTING = 32
+
+
+def load_shipped_scenario(name: str) -> Scenario:
+    """A scenario of the data folder by its bare name, never a path: what a server
+    reads for a caller (``training.toml`` or ``../x`` are refused, not looked up)."""
+    if not SCENARIO_NAME.fullmatch(name):
+        raise DataError([f"scenario: {name[:80]!r} is not a scenario name ([a-z0-9_]{{1,64}})"])
+    return load_scenario(data_dir() / "scenarios" / f"{name}.toml")
+
+
 def list_scenarios() -> list[Path]:
     """The shipped scenario files, by name."""
     return sorted((data_dir() / "scenarios").glob("*.toml"))
@@ -110,9 +124,30 @@ def load_ship_names() -> dict[str, ShipNames]:
 
 
 def parse_scenario_text(text: str, source: str = "scenario") -> Scenario:
-    """A scenario given as TOML text (e.g. uploaded by an administrator)."""
+    """A scenario given as TOML text (e.g. uploaded by an administrator), at most
+    ``MAX_SCENARIO_CHARS`` long and ``MAX_SCENARIO_NESTING`` deep."""
+    if len(text) > MAX_SCENARIO_CHARS:
+        raise DataError([f"{source}: longer than {MAX_SCENARIO_CHARS} characters"])
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DataError([f"{source}: not valid TOML: {exc}"]) from exc
+        raise DataError([f"{source}: not valid TOML: {str(exc)[:160]}"]) from None
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        raise DataError([f"{source}: nested deeper than {MAX_SCENARIO_NESTING} levels"]) from None
+    if nesting(raw) > MAX_SCENARIO_NESTING:
+        raise DataError([f"{source}: nested deeper than {MAX_SCENARIO_NESTING} levels"])
     return parse_scenario(raw, load_world_map(), load_rule_data(), nations=load_nations())
+
+
+def nesting(value: object) -> int:
+    """How deep tables and arrays lie inside each other (iteratively: no recursion to exhaust)."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return deepest

@@ -167,15 +167,15 @@ def wind_text(k: PlayerKnowledge, area: str) -> str | None:
 
 
 # -- places as the resolver's events name them (pate.core.world.ships.describe) --
-_TACTICAL = re.compile(r"^(?P<area>[A-Z]{3}) \(tactical area (?P<t>\d+)\)$")
-_PORT_PART = re.compile(r"^(?P<port>.+) \((?P<part>harbor|coastal waters)\)$")
+_TACTICAL = re.compile(r"(?P<area>[A-Z]{3}) \(tactical area (?P<t>\d+)\)")
+_PORT_PART = re.compile(r"(?P<port>.+) \((?P<part>harbor|coastal waters)\)")
 
 
 def _parse_place(world_map: WorldMap | None, text: str) -> tuple[str, str, str]:
     """(kind, name, detail): kind is sea, harbor, coastal, atlantic, port or other."""
-    if m := _TACTICAL.match(text):
+    if m := _TACTICAL.fullmatch(text):
         return "sea", _area_title(world_map, m["area"]), f" (tactical area {m['t']})"
-    if m := _PORT_PART.match(text):
+    if m := _PORT_PART.fullmatch(text):
         return ("harbor" if m["part"] == "harbor" else "coastal"), m["port"], ""
     if text.startswith("Atlantic Ocean"):
         return "atlantic", "the Atlantic Ocean", ""
@@ -227,12 +227,12 @@ def from_place(world_map: WorldMap | None, text: str) -> str:
 
 def port_of(text: str) -> str:
     """The port of "Brest (harbor)" or "Brest (coastal waters)"."""
-    m = _PORT_PART.match(text)
+    m = _PORT_PART.fullmatch(text)
     return m["port"] if m else text
 
 
 def in_harbor(text: str) -> bool:
-    m = _PORT_PART.match(text)
+    m = _PORT_PART.fullmatch(text)
     return bool(m and m["part"] == "harbor")
 
 

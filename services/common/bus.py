@@ -40,12 +40,12 @@ TRACE_HEADER = "Pate-Trace-Id"
 CAMPAIGN_HEADER = "Pate-Campaign"
 TURN_HEADER = "Pate-Turn"
 
-_TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
+_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 log = get_logger(__name__)
 
 
 def _check_token(kind: str, value: str) -> str:
-    if not _TOKEN.match(value):
+    if not _TOKEN.fullmatch(value):
         raise ValueError(f"{kind} {value!r} cannot be a subject token (letters, digits, '_' and '-' only)")
     return value
 

@@ -20,6 +20,7 @@ import nats.errors
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+from prometheus_client import Counter
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import OperationalError
 
@@ -36,8 +37,15 @@ from services.common.store import mark_processed, record_audit
 
 Handler = Callable[[Connection, bytes, dict[str, str]], None]
 log = get_logger(__name__)
-_DURABLE = re.compile(r"^[A-Za-z0-9_-]+$")
+_DURABLE = re.compile(r"[A-Za-z0-9_-]+")
 _TRANSIENT_GRPC = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
+_TURN = re.compile(r"[0-9]{1,9}")
+
+POISONED = Counter(
+    "pate_consumer_poison_messages",
+    "Messages terminated because their handler kept failing (or failed permanently)",
+    ["consumer"],
+)
 
 
 class TransientError(Exception):
@@ -72,7 +80,7 @@ class IdempotentConsumer:
         max_nak_delay: float = 30.0,
         after_commit: Callable[[], None] | None = None,
     ) -> None:
-        if not _DURABLE.match(durable):
+        if not _DURABLE.fullmatch(durable):
             raise ValueError(f"durable name {durable!r}: letters, digits, '_' and '-' only")
         self.engine = engine
         self.js = js
@@ -159,7 +167,7 @@ class IdempotentConsumer:
         with bind_context(
             trace_id=headers.get("Pate-Trace-Id"),
             campaign=headers.get(CAMPAIGN_HEADER) or campaign_of(msg.subject),
-            turn=int(turn) if turn and turn.isdigit() else None,
+            turn=_turn(turn),
             consumer=self.durable,
             msg_id=mid,
         ):
@@ -203,7 +211,14 @@ class IdempotentConsumer:
         deliveries = msg.metadata.num_delivered
         permanent = isinstance(exc, PermanentError)
         if permanent or (not is_transient(exc) and deliveries >= self.poison_after):
-            log.error("consumer.poison_message", deliveries=deliveries, subject=msg.subject, exc_info=exc)
+            POISONED.labels(consumer=self.durable).inc()
+            log.error(
+                "consumer.poison_message",
+                deliveries=deliveries,
+                subject=msg.subject[:120],
+                error=repr(exc)[:300],
+                exc_info=exc,
+            )
             await asyncio.to_thread(self._audit_poison, msg, mid, deliveries, exc)
             await _quietly(msg.term())
             return
@@ -223,7 +238,7 @@ class IdempotentConsumer:
                     action="poison_message",
                     accepted=False,
                     campaign=headers.get(CAMPAIGN_HEADER) or campaign_of(msg.subject),
-                    turn=int(turn) if turn.isdigit() else None,
+                    turn=_turn(turn),
                     detail={
                         "consumer": self.durable,
                         "msg_id": mid,
@@ -234,6 +249,10 @@ class IdempotentConsumer:
                 )
         except Exception:
             log.exception("consumer.audit_failed")
+
+
+def _turn(header: str | None) -> int | None:
+    return int(header) if header and _TURN.fullmatch(header) else None
 
 
 async def _quietly(*aws: Any) -> None:

@@ -7,15 +7,18 @@ import contextlib
 import inspect
 import signal
 import time
+import traceback
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 import grpc
+from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
+from services.common import limits
 from services.common.logging import bind_context, current_trace_id, get_logger, new_trace_id
 
 TRACE_METADATA_KEY = "x-trace-id"
@@ -65,7 +68,9 @@ class LoggingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         if handler is None:
             return handler
         metadata = dict(handler_call_details.invocation_metadata or ())
-        trace_id = str(metadata.get(TRACE_METADATA_KEY) or new_trace_id())
+        given = metadata.get(TRACE_METADATA_KEY)
+        # a caller's trace id enters the logs only in the shape of one
+        trace_id = given if isinstance(given, str) and limits.TRACE_ID.fullmatch(given) else new_trace_id()
         method = str(handler_call_details.method)
         return _wrap(handler, method, trace_id)
 
@@ -100,13 +105,49 @@ def _log_call(method: str, context: Any, started: float, exc: BaseException | No
         log.info("grpc.call", method=method, status=status, ms=ms)
 
 
+def _checked(method: str) -> bool:
+    """The PATE contracts' methods: their requests are held to services.common.limits."""
+    return method.startswith(("/pate.", "/gitm."))
+
+
+async def _refuse_outside_limits(request: Any, context: Any) -> None:
+    try:
+        limits.check_metadata(context.invocation_metadata() or ())
+        if isinstance(request, Message):
+            limits.check_request(request)
+    except limits.LimitError as err:
+        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, limits.bounded(str(err)))
+
+
+async def _internal(context: Any, method: str, trace_id: str, exc: Exception) -> None:
+    """Last line of defence: an unexpected exception becomes INTERNAL with a generic message.
+    The log names the exception's type and where it was raised, never its text, which may
+    quote the input or SQL."""
+    frames = [
+        f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno} {f.name}"
+        for f in traceback.extract_tb(exc.__traceback__)
+    ]
+    log.error("grpc.internal_error", method=method, error=type(exc).__name__, frames=frames[-6:])
+    await context.abort(grpc.StatusCode.INTERNAL, f"internal error (trace id {trace_id})")
+
+
 def _unary(behavior: Callable[..., Any], method: str, trace_id: str) -> Callable[..., Any]:
+    checked = _checked(method)
+
     async def call(request: Any, context: Any) -> Any:
         with bind_context(trace_id=trace_id):
             started, failure = time.perf_counter(), None
             try:
-                result = behavior(request, context)
-                return await result if inspect.isawaitable(result) else result
+                if checked:
+                    await _refuse_outside_limits(request, context)
+                try:
+                    result = behavior(request, context)
+                    return await result if inspect.isawaitable(result) else result
+                except (grpc.aio.AbortError, asyncio.CancelledError):
+                    raise
+                except Exception as exc:
+                    await _internal(context, method, trace_id, exc)
+                    raise
             except BaseException as exc:
                 failure = exc
                 raise
@@ -152,7 +193,13 @@ async def serve_grpc(
     service (SERVING for "", ``service_name`` and each gRPC service found) and
     server reflection.  Every call goes through ``LoggingInterceptor``.
     """
-    server = grpc.aio.server(interceptors=[LoggingInterceptor(), *interceptors])
+    server = grpc.aio.server(
+        interceptors=[LoggingInterceptor(), *interceptors],
+        options=[
+            ("grpc.max_receive_message_length", limits.MAX_MESSAGE_BYTES),
+            ("grpc.max_metadata_size", limits.MAX_METADATA_BYTES),
+        ],
+    )
     recorder = _Recorder(server)
     for pair in servicers_and_adders:
         servicer, adder = _servicer_and_adder(pair)

@@ -5,17 +5,29 @@ if and only if the work that caused it committed.  ``OutboxRelay`` publishes
 unpublished rows in id order and marks them only after JetStream acked them.
 A crash between the ack and the mark re-publishes the row; JetStream drops
 that copy because the ``Nats-Msg-Id`` repeats inside the duplicate window.
+
+A row that can never be published (a subject or header NATS refuses, a
+payload over the server's limit, any error that is not an outage) is
+quarantined: marked with its error, logged once, counted in
+``pate_outbox_quarantined_total``, and passed over, so that one campaign's bad
+row never holds back another campaign's events (issue 10).  An operator who
+fixed the cause sets ``quarantined_at`` back to NULL to publish it again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import nats.errors
+import nats.js.errors
 from google.protobuf.message import Message
 from nats.js import JetStreamContext
+from prometheus_client import Counter
 from sqlalchemy import Connection, Engine, Row, func, select, text, update
 
 from services.common import bus
@@ -27,6 +39,28 @@ from services.common.tables import outbox, utcnow
 
 log = get_logger(__name__)
 _PG_RELAY_LOCK = 0x5A7E_0002  # held by the one relay publishing at a time
+_SUBJECT = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*")
+_HEADER_NAME = re.compile(r"[!-9;-~]+")  # printable ASCII without ':' (RFC 7230 token-ish)
+_ERROR_CHARS = 300  # of an error kept in the row and the log: an excerpt, not the input
+# Failures of the connection or the server's availability: the row is retried, never quarantined.
+_OUTAGES = (
+    TimeoutError,
+    concurrent.futures.TimeoutError,
+    ConnectionError,
+    nats.errors.ConnectionClosedError,
+    nats.errors.ConnectionReconnectingError,
+    nats.errors.ConnectionDrainingError,
+    nats.errors.NoServersError,
+    nats.errors.NoRespondersError,
+    nats.errors.OutboundBufferLimitError,
+    nats.errors.StaleConnectionError,
+    nats.errors.FlushTimeoutError,
+    nats.js.errors.ServiceUnavailableError,
+    nats.js.errors.NoStreamResponseError,
+)
+
+QUARANTINED = Counter("pate_outbox_quarantined", "Outbox rows set aside because they can never be published")
+PUBLISHED = Counter("pate_outbox_published", "Outbox rows published to JetStream and marked")
 
 
 def add_to_outbox(
@@ -73,7 +107,10 @@ def emit_event(
 
 def pending_count(engine: Engine) -> int:
     with reader(engine) as conn:
-        return int(conn.scalar(select(func.count()).where(outbox.c.published_at.is_(None))) or 0)
+        pending = select(func.count()).where(
+            outbox.c.published_at.is_(None), outbox.c.quarantined_at.is_(None)
+        )
+        return int(conn.scalar(pending) or 0)
 
 
 class OutboxRelay:
@@ -144,39 +181,56 @@ class OutboxRelay:
         if is_sqlite(self.engine):
             with reader(self.engine) as conn:
                 rows = conn.execute(self._pending()).all()
-            published = self._publish_rows(rows, loop)
-            if published:
+            published, quarantined = self._publish_rows(rows, loop)
+            if published or quarantined:
                 with self.engine.begin() as conn:
                     self._mark(conn, published)
+                    self._quarantine(conn, quarantined)
             return len(rows)
         with self.engine.begin() as conn:
             if not conn.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": _PG_RELAY_LOCK}).scalar():
                 return 0  # another relay is publishing; a second one would break the id order
             rows = conn.execute(self._pending().with_for_update(skip_locked=True)).all()
-            published = self._publish_rows(rows, loop)
+            published, quarantined = self._publish_rows(rows, loop)
             self._mark(conn, published)
+            self._quarantine(conn, quarantined)
         return len(rows)
 
     def _pending(self) -> Any:
         return (
             select(outbox.c.id, outbox.c.subject, outbox.c.msg_id, outbox.c.payload, outbox.c.headers_json)
-            .where(outbox.c.published_at.is_(None))
+            .where(outbox.c.published_at.is_(None), outbox.c.quarantined_at.is_(None))
             .order_by(outbox.c.id)
             .limit(self.batch)
         )
 
-    def _publish_rows(self, rows: Sequence[Row[Any]], loop: asyncio.AbstractEventLoop) -> list[int]:
-        """Publish in id order; stop at the first failure so later rows never overtake it."""
+    def _publish_rows(
+        self, rows: Sequence[Row[Any]], loop: asyncio.AbstractEventLoop
+    ) -> tuple[list[int], list[tuple[Row[Any], str]]]:
+        """Publish in id order; an outage stops the batch so later rows never overtake a
+        row that will go through later, a row that can never go through is set aside."""
         done: list[int] = []
+        bad: list[tuple[Row[Any], str]] = []
         for row in rows:
-            try:
-                self._publish_one(row, loop)
-            except Exception:
-                if not done:
-                    raise
-                break
+            problem = unpublishable(row, self._max_payload())
+            if problem is None:
+                try:
+                    self._publish_one(row, loop)
+                except _OUTAGES:
+                    if not done and not bad:
+                        raise
+                    break
+                except Exception as exc:
+                    problem = f"{type(exc).__name__}: {exc}"
+            if problem is not None:
+                bad.append((row, problem[:_ERROR_CHARS]))
+                continue
             done.append(row.id)
-        return done
+        return done, bad
+
+    def _max_payload(self) -> int:
+        nc = getattr(self.js, "_nc", None)
+        return int(getattr(nc, "max_payload", 0) or 1024 * 1024)
 
     def _publish_one(self, row: Row[Any], loop: asyncio.AbstractEventLoop) -> None:
         headers = {**json.loads(row.headers_json), MSG_ID_HEADER: row.msg_id}
@@ -199,6 +253,48 @@ class OutboxRelay:
             .values(published_at=utcnow())
         )
         self.published += result.rowcount
+        PUBLISHED.inc(result.rowcount)
+
+    def _quarantine(self, conn: Connection, rows: list[tuple[Row[Any], str]]) -> None:
+        for row, problem in rows:
+            conn.execute(
+                update(outbox)
+                .where(outbox.c.id == row.id, outbox.c.published_at.is_(None))
+                .values(quarantined_at=utcnow(), error=problem)
+            )
+            QUARANTINED.inc()
+            log.error(
+                "outbox.quarantined",
+                outbox_id=row.id,
+                subject=_excerpt(row.subject),
+                msg_id=_excerpt(row.msg_id),
+                error=problem,
+            )
+
+
+def unpublishable(row: Row[Any], max_payload: int) -> str | None:
+    """Why NATS can never take this row, or None: checked before sending, so that a
+    subject with a newline never reaches the wire (where it would break the connection)."""
+    if not _SUBJECT.fullmatch(row.subject):
+        return f"subject {_excerpt(row.subject)} is not a NATS subject"
+    try:
+        headers = json.loads(row.headers_json)
+    except ValueError:
+        return "headers_json is not JSON"
+    if not isinstance(headers, dict):
+        return "headers_json is not an object"
+    for key, value in {**headers, MSG_ID_HEADER: row.msg_id}.items():
+        if not isinstance(key, str) or not _HEADER_NAME.fullmatch(key):
+            return f"header name {_excerpt(str(key))} is not a token"
+        if not isinstance(value, str) or any(c in value for c in "\r\n\0"):
+            return f"header {key}: value {_excerpt(str(value))} holds a line break or NUL"
+    if len(row.payload) > max_payload:
+        return f"payload of {len(row.payload)} bytes exceeds the server's {max_payload}"
+    return None
+
+
+def _excerpt(value: str, limit: int = 80) -> str:
+    return repr(value[:limit]) + ("..." if len(value) > limit else "")
 
 
 async def _sleep_or_stop(stop: asyncio.Event, wake: asyncio.Event, seconds: float) -> None:

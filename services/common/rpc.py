@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import NoReturn, TypeVar
 
 import grpc
@@ -14,8 +16,23 @@ from sqlalchemy import Connection, Engine
 from services.common.auth import Credentials, credentials, source_of
 from services.common.db import reader
 from services.common.errors import Code, DeskError
+from services.common.limits import bounded
 
 T = TypeVar("T")
+
+# CPU-heavy work of a request (parsing an order file or a scenario, argon2) runs
+# here, off the event loop and bounded: health checks and other calls keep being
+# answered while it runs, and a flood of heavy requests queues instead of
+# multiplying threads.  PATE_CPU_WORKERS (default 2) sets its size.
+_RAW_CPU_WORKERS = os.environ.get("PATE_CPU_WORKERS", "").strip()
+CPU_WORKERS = int(_RAW_CPU_WORKERS) if _RAW_CPU_WORKERS.isdecimal() and 0 < int(_RAW_CPU_WORKERS) < 65 else 2
+_CPU_POOL = ThreadPoolExecutor(max_workers=CPU_WORKERS, thread_name_prefix="pate-cpu")
+
+
+async def run_cpu(work: Callable[[], T]) -> T:
+    """Run CPU-bound ``work`` in the bounded pool."""
+    return await asyncio.get_running_loop().run_in_executor(_CPU_POOL, work)
+
 
 STATUS = {
     Code.INVALID_ARGUMENT: grpc.StatusCode.INVALID_ARGUMENT,
@@ -64,5 +81,5 @@ def is_admin(context: grpc.aio.ServicerContext, token: str) -> bool:
 
 
 async def abort(context: grpc.aio.ServicerContext, err: DeskError) -> NoReturn:
-    await context.abort(STATUS[err.code], err.message)
+    await context.abort(STATUS[err.code], bounded(err.message))
     raise AssertionError("unreachable")  # context.abort raises

@@ -185,6 +185,8 @@ order_requests = Table(
     "order_requests",
     metadata,
     _campaign(),
+    # keyed per player: one player's request id never replays another's answer (issue 10, item 7)
+    Column("player", String(64), primary_key=True, server_default=text("''")),
     Column("client_request_id", String(128), primary_key=True),
     Column("response", LargeBinary, nullable=False),
     _created(),
@@ -236,6 +238,9 @@ outbox = Table(
     Column("headers_json", Text, nullable=False, server_default=text("'{}'")),
     _created(),
     Column("published_at", UtcDateTime(), nullable=True),
+    # a row NATS can never take (bad subject, too large): set aside with its error, never retried
+    Column("quarantined_at", UtcDateTime(), nullable=True),
+    Column("error", Text, nullable=True),
 )
 Index(
     "ix_outbox_unpublished",

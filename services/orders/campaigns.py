@@ -8,7 +8,6 @@ made (rule 3.11, turn 0 of the pipeline).
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Mapping
 from datetime import datetime, timedelta
@@ -20,7 +19,7 @@ from pate.core.codec import canonical_json
 from pate.core.world.scenario import Scenario
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
-from services.common import bus
+from services.common import bus, limits
 from services.common import repository as repo
 from services.common.errors import Code, DeskError
 from services.common.logging import get_logger
@@ -29,7 +28,22 @@ from services.common.passwords import MAX_PASSWORD_LENGTH
 
 log = get_logger("orders")
 
-CAMPAIGN_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+CAMPAIGN_ID = limits.CAMPAIGN_ID
+
+
+def check_fits(scenario: Scenario) -> None:
+    """The scenario's names fit the columns and the id rules they are stored under
+    (a scenario given inline is as hostile as any other input)."""
+    if len(scenario.name) > 200:
+        raise DeskError(Code.INVALID_ARGUMENT, "scenario: its name is longer than 200 characters")
+    for p in scenario.world.players.values():
+        if not limits.PLAYER_ID.fullmatch(p.id):
+            raise DeskError(
+                Code.INVALID_ARGUMENT,
+                f"scenario: player id {limits.excerpt(p.id)} is not [A-Za-z0-9_.-]{{1,64}}",
+            )
+        if len(p.name) > 200 or (p.state is not None and len(p.state) > 64):
+            raise DeskError(Code.INVALID_ARGUMENT, f"scenario: player {p.id}: name or state too long")
 
 
 def create_campaign(
@@ -45,7 +59,7 @@ def create_campaign(
     password_hashes: Mapping[str, str],
 ) -> repo.CampaignRow:
     """Store a new campaign; ``password_hashes`` holds the argon2 hash of every player's password."""
-    if not CAMPAIGN_ID.match(campaign):
+    if not CAMPAIGN_ID.fullmatch(campaign):
         raise DeskError(Code.INVALID_ARGUMENT, "id: use 1 to 40 lowercase letters, digits and dashes")
     if repo.get_campaign(conn, campaign) is not None:
         raise DeskError(Code.ALREADY_EXISTS, f"id: campaign {campaign!r} already exists")
@@ -53,8 +67,9 @@ def create_campaign(
         raise DeskError(Code.INVALID_ARGUMENT, "turns: must be between 1 and 100")
     if not 0 <= seed < 2**63:
         raise DeskError(Code.INVALID_ARGUMENT, "seed: must be below 2^63")
-    if turn_seconds < 0:
-        raise DeskError(Code.INVALID_ARGUMENT, "turn_seconds: must not be negative")
+    if not 0 <= turn_seconds <= limits.MAX_TURN_SECONDS:
+        raise DeskError(Code.INVALID_ARGUMENT, f"turn_seconds: between 0 and {limits.MAX_TURN_SECONDS}")
+    check_fits(scenario)
     world = start_campaign(
         turn_context(), scenario.world, campaign, seed, turns, place=scenario.placement == "random"
     )

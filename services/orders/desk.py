@@ -62,12 +62,13 @@ def check_submission(
     fingerprint: bytes,
     moves: Sequence[tuple[str, str, int]] = (),
 ) -> Checked:
-    """Everything that only reads, for an authenticated caller: the request
-    id, the turn, and every rule of the order form.  Kept out of the write
-    transaction so that SQLite's single writer is held only briefly."""
+    """Everything that only reads, for an authenticated caller: the request id
+    (the caller's own: another player's id never replays), the turn, and every
+    rule of the order form.  Kept out of the write transaction so that
+    SQLite's single writer is held only briefly."""
     if not client_request_id or len(client_request_id) > 100:
         raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: give 1 to 100 characters")
-    earlier = repo.find_request(conn, campaign, client_request_id)
+    earlier = repo.find_request(conn, campaign, caller.player, client_request_id)
     if earlier is not None:
         if earlier != fingerprint:
             raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: already used for a different request")
@@ -129,7 +130,7 @@ def record_submission(
             "; ".join(f"{r.field}: {r.message} (rule {r.rule})" for r in checked.refusals),
         )
     open_turn(conn, campaign, turn, lock=True)
-    if repo.find_request(conn, campaign, client_request_id) is not None:
+    if repo.find_request(conn, campaign, player, client_request_id) is not None:
         return ids, True  # an identical retry won the race
     seq = repo.next_order_seq(conn, campaign, turn)
     for i, (order, role) in enumerate(zip(orders, checked.roles, strict=True)):
@@ -146,7 +147,7 @@ def record_submission(
     if checked.stores_moves:
         state = checked.stores_moves[0].state
         repo.add_stores_moves(conn, campaign, turn, state, player, checked.stores_moves)
-    repo.save_request(conn, campaign, client_request_id, fingerprint)
+    repo.save_request(conn, campaign, player, client_request_id, fingerprint)
     repo.audit(conn, campaign, turn, player, "submit_orders", True, ids)
     log.info("orders_accepted", campaign=campaign, turn=turn, player=player, ships=len(ids))
     return ids, False
@@ -176,9 +177,23 @@ def _code(refusals: Sequence[Refusal]) -> Code:
     return Code.INVALID_ARGUMENT
 
 
+def effective_turn(conn: Connection, campaign: str, turn: int) -> int:
+    """The turn asked for (0: the current one), refused when it has not begun."""
+    row = repo.get_campaign(conn, campaign)
+    if row is None:
+        raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
+    if turn > row.turn:
+        raise DeskError(
+            Code.FAILED_PRECONDITION, f"turn: turn {turn} has not begun (the campaign is at turn {row.turn})"
+        )
+    return turn or row.turn
+
+
 def effective_for(
     conn: Connection, campaign: str, turn: int, caller: Actor, ship_ids: Sequence[str]
 ) -> dict[str, EffectiveOrder]:
+    if not repo.world_exists(conn, campaign, turn):
+        raise DeskError(Code.NOT_FOUND, f"turn: no orders are kept for turn {turn}")
     world = repo.load_world_cached(conn, campaign, turn)
     mine = {sid for sid, ship in world.ships.items() if authority(caller, ship) is not None}
     wanted = set(ship_ids) if ship_ids else mine

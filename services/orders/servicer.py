@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import partial
 
 import grpc
 from sqlalchemy import Connection, Engine
@@ -14,14 +16,15 @@ from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.orders.validate import Actor
 from pate.core.world.fields import DataError
 from pate.core.world.scenario import Scenario
-from pate.datafiles import load_scenario, parse_scenario_text
+from pate.datafiles import load_shipped_scenario, parse_scenario_text
 from pate.v1 import admin_pb2, admin_pb2_grpc, orders_pb2, orders_pb2_grpc
 from services.common import repository as repo
 from services.common import sessions
 from services.common.auth import Authenticator
 from services.common.errors import Code, DeskError
+from services.common.limits import EXCERPT_CHARS
 from services.common.passwords import hash_password
-from services.common.rpc import abort, call_credentials, in_reader, in_transaction, is_admin
+from services.common.rpc import abort, call_credentials, in_reader, in_transaction, is_admin, run_cpu
 from services.orders import campaigns, desk
 from services.orders.mapping import MappingError, order_from_pb, order_to_pb
 
@@ -55,7 +58,8 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
     async def CreateCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         await self._admin(context)
         try:
-            scenario, name = _scenario(request)
+            scenario, name = await run_cpu(partial(_scenario, request))
+            campaigns.check_fits(scenario)
         except DeskError as err:
             await abort(context, err)
         first = request.first_deadline.ToDatetime(tzinfo=UTC) if request.HasField("first_deadline") else None
@@ -89,11 +93,15 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
 
     async def GetCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         await self._admin(context)
-        return campaign_pb(await self._run(context, lambda c: _get(c, request.campaign_id)))
+        try:
+            row = await in_reader(self.engine, lambda c: _get(c, request.campaign_id))
+        except DeskError as err:
+            await abort(context, err)
+        return campaign_pb(row)
 
     async def ListCampaigns(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         await self._admin(context)
-        rows = await in_transaction(self.engine, repo.list_campaigns)
+        rows = await in_reader(self.engine, repo.list_campaigns)
         return admin_pb2.ListCampaignsResponse(campaigns=[campaign_pb(r) for r in rows])
 
     async def CloseTurn(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
@@ -123,7 +131,7 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
         await self._admin(context)
         if len(request.password) < 8:
             await abort(context, DeskError(Code.INVALID_ARGUMENT, "password: at least 8 characters"))
-        hashed = hash_password(request.password)
+        hashed = await run_cpu(partial(hash_password, request.password))
 
         def work(conn: Connection) -> None:
             _get(conn, request.campaign_id)
@@ -159,9 +167,10 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
         return desk.actor_of(row)
 
     async def SubmitOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        # Who asks, and for which campaign, before the order text costs any parsing.
         caller = await self._caller(context, request.campaign_id)
         try:
-            orders = _orders(request)
+            orders = await run_cpu(partial(_orders, request))
         except DeskError as err:
             await abort(context, err)
         fingerprint = hashlib.sha256(request.SerializeToString(deterministic=True)).digest()
@@ -185,8 +194,7 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
         caller = await self._caller(context, request.campaign_id)
 
         def work(conn: Connection):  # type: ignore[no-untyped-def]
-            row = _get(conn, request.campaign_id)
-            turn = request.turn or row.turn
+            turn = desk.effective_turn(conn, request.campaign_id, request.turn)
             return desk.effective_for(conn, request.campaign_id, turn, caller, list(request.ship_ids))
 
         try:
@@ -217,7 +225,7 @@ def _orders(request: orders_pb2.SubmitOrdersRequest) -> list[ShipOrder]:
         try:
             return parse_orders(request.orders_text)
         except OrderSyntaxError as err:
-            raise DeskError(Code.INVALID_ARGUMENT, f"orders_text: {err}") from None
+            raise DeskError(Code.INVALID_ARGUMENT, f"orders_text: {_first(err.problems)}") from None
     try:
         return [order_from_pb(o, f"orders[{i}]") for i, o in enumerate(request.orders)]
     except MappingError as err:
@@ -225,15 +233,21 @@ def _orders(request: orders_pb2.SubmitOrdersRequest) -> list[ShipOrder]:
 
 
 def _scenario(request: admin_pb2.CreateCampaignRequest) -> tuple[Scenario, str]:
+    """The scenario given inline, or a shipped one by name: never a path (issue 10)."""
     try:
         if request.scenario_toml:
             return parse_scenario_text(request.scenario_toml), request.scenario or "inline"
         if not request.scenario:
             raise DeskError(Code.INVALID_ARGUMENT, "scenario: name a scenario or give scenario_toml")
-        if "/" in request.scenario or "\\" in request.scenario or request.scenario.startswith("."):
-            raise DeskError(Code.INVALID_ARGUMENT, "scenario: a shipped scenario name, not a path")
-        return load_scenario(request.scenario), request.scenario
+        return load_shipped_scenario(request.scenario), request.scenario
     except FileNotFoundError:
         raise DeskError(Code.NOT_FOUND, f"scenario: no scenario named {request.scenario!r}") from None
     except DataError as err:
-        raise DeskError(Code.INVALID_ARGUMENT, f"scenario: {err}") from None
+        raise DeskError(Code.INVALID_ARGUMENT, f"scenario: {_first(err.problems)}") from None
+
+
+def _first(problems: Sequence[object], shown: int = 5) -> str:
+    """The first problems, each cut short: an error quotes its input only in excerpts."""
+    out = "; ".join(str(p)[: 2 * EXCERPT_CHARS] for p in problems[:shown])
+    more = len(problems) - shown
+    return out + (f"; and {more} more" if more > 0 else "")

@@ -101,7 +101,7 @@ SECRET = NEVER | frozenset(
 # not the tactical area (tactical areas are out of contact of each other,
 # 5.1): the "to" of an escape or a storm, and the place of a movement-phase
 # evasion (that event is located where the evaders went).
-_TACTICAL = re.compile(r" \(tactical area \d+\)$")
+_TACTICAL = re.compile(r" \(tactical area \d+\)\Z")
 
 # A battle: per ship, what anyone present sees (her own crew knows the rest).
 SHIP_SEEN = ("id", "side", "outcome", "close_quarters")

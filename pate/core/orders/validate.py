@@ -67,7 +67,7 @@ def validate_order(
 
 
 def _missing(field: str, rule: str, sid: str) -> Refusal:
-    if SHIP_ID.match(sid):
+    if SHIP_ID.fullmatch(sid):
         return Refusal(field, rule, f"no ship {sid}", NOT_FOUND)
     return Refusal(field, rule, f"{sid!r} is not a ship id (like BR1FL or NE4TR)", INVALID)
 

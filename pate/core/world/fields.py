@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 class DataError(ValueError):
@@ -32,7 +32,7 @@ def join(path: str, key: str | int) -> str:
     """The path of ``key`` inside ``path``, TOML style (quoted keys with spaces)."""
     if isinstance(key, int):
         return f"{path}[{key}]"
-    text = key if _BARE_KEY.match(key) else f'"{key}"'
+    text = key if _BARE_KEY.fullmatch(key) else f'"{key}"'
     return f"{path}.{text}" if path else text
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from pate.core.world.fields import Problems, Table, join
 from pate.core.world.geography import Direction, MapName, Port, SeaArea, WindStrength, WindTable, WorldMap
 
-AREA_CODE = re.compile(r"^[A-Z]{3}$")
+AREA_CODE = re.compile(r"[A-Z]{3}")
 MAX_TACTICAL_AREAS = 9
 MAX_DEFENSE = 9
 MAX_YARD = 20
@@ -137,7 +137,7 @@ def _read_map(
 def _read_area(code: str, t: Table, map_name: MapName, parsed: _Parsed) -> SeaArea | None:
     t.check_keys(_AREA_KEYS)
     n_before = t.problems.count
-    if not AREA_CODE.match(code):
+    if not AREA_CODE.fullmatch(code):
         t.problems.add(t.path, "a sea area code is three capital letters (rule 1.4)")
     name = t.str_("name")
     tactical = t.int_("tactical_areas", lo=1, hi=MAX_TACTICAL_AREAS)

@@ -11,7 +11,7 @@ from typing import Any
 from pate.core.world.diplomacy import State
 from pate.core.world.fields import Problems, Table
 
-CODE = re.compile(r"^[A-Z]{2}$")
+CODE = re.compile(r"[A-Z]{2}")
 NWOL_NATIONS = 13  # rule 1.4: "one of the thirteen NWOL nations"
 
 
@@ -53,7 +53,7 @@ def parse_nations(raw: Mapping[str, Any]) -> Nations:
     states: dict[str, State] = {}
     for code, t in top.tables("nations", required=True):
         t.check_keys(("name", "kind", "states"))
-        if not CODE.match(code):
+        if not CODE.fullmatch(code):
             problems.add(t.path, "a nation code is two capital letters")
         name = t.str_("name")
         kind = t.str_("kind", choices=[k.value for k in NationKind])
@@ -62,7 +62,7 @@ def parse_nations(raw: Mapping[str, Any]) -> Nations:
         if st is not None:
             for s_code in list(st.data):
                 s_name = st.str_(s_code)
-                if not CODE.match(s_code):
+                if not CODE.fullmatch(s_code):
                     problems.add(st.where(s_code), "a state code is two capital letters (rule 2.2)")
                 elif s_code in states:
                     problems.add(st.where(s_code), f"state already belongs to {states[s_code].nation}")

@@ -36,8 +36,8 @@ from pate.core.world.state import Player, PortState, Role, TurnKind, WorldState
 
 FORMAT = 1  # version of the scenario file format (docs/formats/scenario.md)
 MAX_TURNS = 99
-NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-STATE_CODE = re.compile(r"^[A-Z]{2}$")
+NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+STATE_CODE = re.compile(r"[A-Z]{2}")
 
 _TOP_KEYS = (
     "scenario",
@@ -147,7 +147,7 @@ def _read_header(top: Table) -> dict[str, Any]:
     if fmt is not None and fmt != FORMAT:
         t.problems.add(t.where("format"), f"format {fmt} is not supported (this version reads {FORMAT})")
     name = t.str_("name")
-    if name and not NAME.match(name):
+    if name and not NAME.fullmatch(name):
         t.problems.add(t.where("name"), "use lower-case letters, digits, '-' and '_'")
     turns = t.int_("turns", 15, lo=1, hi=MAX_TURNS)  # rule 3.1: 15 turns
     kinds: list[TurnKind] = []
@@ -187,7 +187,7 @@ def _read_states(top: Table, nations: Nations | None, wmap: WorldMap) -> dict[st
         states = {c: State(code=c, nation=c, name=c) for c in codes}
     for code, t in top.tables("states"):
         t.check_keys(("nation", "name"))
-        if not STATE_CODE.match(code):
+        if not STATE_CODE.fullmatch(code):
             t.problems.add(t.path, "a state code is two capital letters (rule 2.2)")
             continue
         known = states.get(code)

@@ -29,7 +29,7 @@ from pate.core.world.ships import Ship, ShipType
 from pate.core.world.state import Headquarters, LandUnit, PortState
 
 LAND_UNIT_KEYS = ("state", "infantry", "cavalry", "artillery", "batteries", "headquarters", "supplies")
-UNIT_ID = re.compile(r"^[A-Z]{2}[A-Za-z0-9_-]*$")
+UNIT_ID = re.compile(r"[A-Z]{2}[A-Za-z0-9_-]*")
 _HEADQUARTERS = tuple(h.value for h in Headquarters)
 
 
@@ -48,7 +48,7 @@ def read_land_units(top: Table, states: Collection[str]) -> tuple[dict[str, Land
 def _read_unit(uid: str, t: Table, states: Collection[str]) -> LandUnit | None:
     t.check_keys(LAND_UNIT_KEYS)
     before = t.problems.count
-    if not UNIT_ID.match(uid):
+    if not UNIT_ID.fullmatch(uid):
         t.problems.add(t.path, "a land unit id starts with its state's code, e.g. FR1IN")
     state = t.str_("state", uid[:2] if uid[:2] in states else None)
     if state is not None and state not in states:

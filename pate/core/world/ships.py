@@ -45,7 +45,7 @@ class Quality(IntEnum):
         return cls[key]
 
 
-SHIP_ID = re.compile(r"^([A-Z]{2})([1-9][0-9]*)(FL|SL|FR|TR)$")
+SHIP_ID = re.compile(r"([A-Z]{2})([1-9][0-9]*)(FL|SL|FR|TR)")
 
 
 def ship_id(state: str, number: int, type_: ShipType) -> str:
@@ -53,7 +53,7 @@ def ship_id(state: str, number: int, type_: ShipType) -> str:
 
 
 def parse_ship_id(text: str) -> tuple[str, int, ShipType] | None:
-    m = SHIP_ID.match(text)
+    m = SHIP_ID.fullmatch(text)
     if not m:
         return None
     return m.group(1), int(m.group(2)), ShipType(m.group(3))

@@ -64,18 +64,27 @@ def submitted_orders(conn: Connection, campaign: str, turn: int) -> list[Submitt
     ]
 
 
-def find_request(conn: Connection, campaign: str, client_request_id: str) -> bytes | None:
+def find_request(conn: Connection, campaign: str, player: str, client_request_id: str) -> bytes | None:
+    """The fingerprint stored for this player's request id (ids are the player's own)."""
     c = _t("order_requests").c
     row = conn.execute(
-        select(c.response).where(and_(c.campaign == campaign, c.client_request_id == client_request_id))
+        select(c.response).where(
+            and_(c.campaign == campaign, c.player == player, c.client_request_id == client_request_id)
+        )
     ).first()
     return bytes(row.response) if row else None
 
 
-def save_request(conn: Connection, campaign: str, client_request_id: str, response: bytes) -> None:
+def save_request(
+    conn: Connection, campaign: str, player: str, client_request_id: str, response: bytes
+) -> None:
     conn.execute(
         insert(_t("order_requests")).values(
-            campaign=campaign, client_request_id=client_request_id, response=response, created_at=now()
+            campaign=campaign,
+            player=player,
+            client_request_id=client_request_id,
+            response=response,
+            created_at=now(),
         )
     )
 

@@ -126,3 +126,41 @@ def test_postgresql_urls_use_psycopg_3() -> None:
     assert db.normalize_url("postgresql://u@h/d") == "postgresql+psycopg://u@h/d"
     assert db.normalize_url("postgresql+psycopg://u@h/d") == "postgresql+psycopg://u@h/d"
     assert db.normalize_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_request_ids_stored_before_0003_belong_to_their_orders_author(database_url: str) -> None:
+    """Migration 0003 keys request ids by player; earlier ids keep replaying for their author."""
+    db.migrate(database_url, "0002")
+    engine = db.make_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "INSERT INTO campaigns (id, name, scenario, seed, turns, turn, status) "
+                    "VALUES ('c1', 'n', 's', 1, 15, 1, 'OPEN')"
+                )
+            )
+            conn.execute(
+                sa.text(
+                    "INSERT INTO orders (campaign, turn, ship_id, author_player, author_role, seq, "
+                    "order_json, client_request_id) VALUES ('c1', 1, 'BR1FL', 'nelson', 'commander', 1, "
+                    "'{}', 'r1')"
+                )
+            )
+            conn.execute(
+                sa.text(
+                    "INSERT INTO order_requests (campaign, client_request_id, response) "
+                    "VALUES ('c1', 'r1', :r), ('c1', 'r2', :r)"
+                ),
+                {"r": b"x"},
+            )
+        db.migrate(database_url)
+        with db.reader(engine) as conn:
+            rows = conn.execute(
+                sa.select(tables.order_requests.c.client_request_id, tables.order_requests.c.player).order_by(
+                    tables.order_requests.c.client_request_id
+                )
+            ).all()
+        assert [tuple(r) for r in rows] == [("r1", "nelson"), ("r2", "")]
+    finally:
+        engine.dispose()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 
 import pytest
 import sqlalchemy as sa
 
 from services.common import bus
+from services.common.natsserver import NatsServer
 from services.common.outbox import OutboxRelay, add_to_outbox, pending_count
 from services.common.tables import outbox
 from tests.integration.common.helpers import connected
@@ -132,3 +134,52 @@ def test_outbox_headers_are_stored_as_json(engine: sa.Engine) -> None:
         assert json.loads(conn.execute(sa.select(outbox.c.headers_json)).scalar_one()) == {
             "Pate-Trace-Id": "t"
         }
+
+
+def test_rows_nats_can_never_take_are_quarantined_and_the_rest_go_on(
+    engine: sa.Engine, nats_url: str
+) -> None:
+    campaign = unique()
+    with engine.begin() as conn:
+        add_to_outbox(conn, bus.subject(bus.TURN_CLOSED, campaign), "big", b"x" * (2 * 1024 * 1024))
+        add_to_outbox(conn, bus.subject(bus.TURN_CLOSED, campaign), "bad-header", b"", {"X-Evil": "a\r\nb"})
+        add_to_outbox(conn, f"pate.turn_closed.{campaign} x", "bad-subject", b"")
+    _queue(engine, campaign, range(1, 3))
+
+    async def scenario() -> int:
+        nc, js = await connected(nats_url)
+        try:
+            await OutboxRelay(engine, js).drain()
+            return len(await stream_messages(js, bus.subject(bus.TURN_CLOSED, campaign)))
+        finally:
+            await nc.drain()
+
+    assert run(scenario()) == 2
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(outbox.c.msg_id, outbox.c.quarantined_at, outbox.c.error)).all()
+    bad = {r.msg_id: r.error for r in rows if r.quarantined_at is not None}
+    assert set(bad) == {"big", "bad-header", "bad-subject"}
+    assert "exceeds" in bad["big"] and "line break" in bad["bad-header"] and "subject" in bad["bad-subject"]
+    assert pending_count(engine) == 0
+
+
+def test_an_outage_quarantines_nothing(engine: sa.Engine, own_nats: NatsServer) -> None:
+    campaign = unique()
+    _queue(engine, campaign, range(1, 3))
+
+    async def scenario() -> None:
+        nc, js = await connected(own_nats.url)
+        own_nats.stop()
+        try:
+            with pytest.raises(Exception):  # noqa: B017 - whatever the client raises for an outage
+                await OutboxRelay(engine, js, publish_timeout=0.5).drain()
+        finally:
+            with contextlib.suppress(Exception):
+                await nc.close()
+
+    run(scenario())
+    with engine.connect() as conn:
+        assert (
+            conn.execute(sa.select(sa.func.count()).where(outbox.c.quarantined_at.is_not(None))).scalar() == 0
+        )
+    assert pending_count(engine) == 2
