@@ -148,6 +148,11 @@ RULES: dict[str, Rule] = {
         64, PLAYER_ID, required=True, what="a player id ([A-Za-z0-9][A-Za-z0-9_.-]{0,63})"
     ),
     "pate.v1.SetPlayerPasswordRequest.password": Text(1024, required=True, min_chars=8),
+    "pate.v1.CreateCampaignRequest.passwords": Many(200),
+    "pate.v1.CreateCampaignRequest.passwords{}": Text(
+        64, PLAYER_ID, required=True, what="a player id ([A-Za-z0-9][A-Za-z0-9_.-]{0,63})"
+    ),
+    "pate.v1.CreateCampaignRequest.passwords[]": Text(1024, required=True, min_chars=8),
     # pate.v1.OrderDesk
     "pate.v1.SubmitOrdersRequest.campaign_id": _CAMPAIGN,
     "pate.v1.SubmitOrdersRequest.turn": _TURN,
@@ -262,7 +267,9 @@ def _check_message(message: Message, prefix: str, depth: int) -> None:
     for field in descriptor.fields:
         name = f"{prefix}{field.name}"
         key = f"{descriptor.full_name}.{field.name}"
-        if field.is_repeated:
+        if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            _check_map(field, key, getattr(message, field.name), name, depth)
+        elif field.is_repeated:
             items = getattr(message, field.name)
             many = RULES.get(key, DEFAULT_MANY)
             limit = many.max_items if isinstance(many, Many) else DEFAULT_MANY.max_items
@@ -275,6 +282,19 @@ def _check_message(message: Message, prefix: str, depth: int) -> None:
                 _check_value(field, RULES.get(key), getattr(message, field.name), name, depth)
         else:
             _check_value(field, RULES.get(key), getattr(message, field.name), name, depth)
+
+
+def _check_map(field: Any, key: str, entries: Mapping[Any, Any], name: str, depth: int) -> None:
+    """A map field: its size, then each key (rule ``<field>{}``) and value (``<field>[]``)."""
+    many = RULES.get(key, DEFAULT_MANY)
+    limit = many.max_items if isinstance(many, Many) else DEFAULT_MANY.max_items
+    if len(entries) > limit:
+        raise LimitError(f"{name}: at most {limit} items (got {len(entries)})")
+    key_field = field.message_type.fields_by_name["key"]
+    value_field = field.message_type.fields_by_name["value"]
+    for k in sorted(entries):
+        _check_value(key_field, RULES.get(f"{key}{{}}"), k, f"{name} key", depth)
+        _check_value(value_field, RULES.get(f"{key}[]"), entries[k], f"{name}[{k}]", depth)
 
 
 def _check_value(field: Any, rule: Rule | None, value: object, name: str, depth: int) -> None:
@@ -312,4 +332,4 @@ def check_metadata(pairs: Iterable[tuple[str, object]]) -> None:
 
 def documented_fields(rules: Mapping[str, Rule] = RULES) -> list[str]:
     """Every field with a rule of its own, as docs/security.md names it."""
-    return sorted({k.removesuffix("[]") for k in rules})
+    return sorted({k.removesuffix("[]").removesuffix("{}") for k in rules})

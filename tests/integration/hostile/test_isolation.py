@@ -64,16 +64,18 @@ def test_bad_rows_and_poison_messages_of_one_campaign_do_not_stall_another(
     engine: sa.Engine, own_nats: NatsServer
 ) -> None:
     _seed_bad_campaign(engine)  # its rows come first: the relay meets them before the good ones
+    scenario = load_scenario("training")
     with engine.begin() as conn:
         lifecycle.create_campaign(
             conn,
             GOOD,
-            load_scenario("training"),
+            scenario,
             "training",
             seed=7,
             turns=3,
             first_deadline=None,
             turn_seconds=0,
+            password_hashes={pid: "no login in this test" for pid in scenario.world.players},
         )
     quarantined = _counter("pate_outbox_quarantined_total")
     poisoned = _counter("pate_consumer_poison_messages_total", consumer="isolation")
