@@ -13,6 +13,7 @@ from pate.core.orders.effective import (
     attachments_after_orders,
     effective_orders,
     end_broken_attachments,
+    together,
 )
 from pate.core.orders.model import StoresMove
 from pate.core.rng import Rng
@@ -21,6 +22,7 @@ from pate.core.rules.landsync import PortLandReport, apply_land_reports
 from pate.core.rules.placement import place_at_start
 from pate.core.rules.turn import TurnResult, resolve_turn
 from pate.core.rules.winds import draw_winds
+from pate.core.world.invariants import check_world
 from pate.core.world.state import WorldState
 
 
@@ -67,9 +69,11 @@ def resolve_effective(
 ) -> TurnResult:
     """The turn from the effective orders (what the resolver stores, and what a
     replay feeds back): attachments as ordered (4.4), the phases, and the end of
-    attachments of ships that finish out of contact (4.2)."""
+    attachments of ships that finish out of contact (4.2); then the world's
+    invariants, the scenario reader's own checks (issue 12): a turn that
+    broke one raises rather than store a world no scenario could describe."""
     if land_reports:  # GITM's word on the garrisons, fetched once and stored with the orders
         world = apply_land_reports(ctx.map, world, land_reports)
     world = attachments_after_orders(world, effective)
     result = resolve_turn(ctx, world, {sid: e.order for sid, e in effective.items()}, stores_moves)
-    return replace(result, state=end_broken_attachments(result.state))
+    return replace(result, state=check_world(end_broken_attachments(result.state), together))

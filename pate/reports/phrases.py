@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 
 from pate.core.intel.judged import out_of_sight
 from pate.reports.telling import Telling
-from pate.reports.words import in_harbor, port_of
+from pate.reports.words import adjective, and_list, in_harbor, port_of
 
 Phrase = Callable[[Telling], str]
 
@@ -289,6 +289,27 @@ def driven_ashore(t: Telling) -> str:
     return f"{t.subject} {t.was} driven ashore {t.at()} by the storm{detail}"
 
 
+def _cargo(t: Telling) -> str:
+    """ "IN1 and 12 supplies", or "her cargo" when nothing is listed."""
+    items = [str(u) for u in t.get("units", ()) or ()]
+    if t.number("supplies"):
+        items.append(f"{t.number('supplies')} supplies")
+    return and_list(items) if items else f"{t.their} cargo"
+
+
+def cargo_lost(t: Telling) -> str:
+    return f"Lost with {t.subject} {t.at()}: {_cargo(t)} aboard (section 9)"
+
+
+def cargo_captured(t: Telling) -> str:
+    captor = t.get("captor")
+    by = f" by the {adjective(t.k, str(captor))}" if captor else ""
+    return (
+        f"Taken{by} with {t.subject} {t.at()}: {_cargo(t)} aboard; "
+        f"the troops are prisoners, the supplies the captor's (section 9)"
+    )
+
+
 # -- repair and supply (rules 3.3, 3.4) --------------------------------------
 def _change(t: Telling, key: str) -> str:
     value = t.get(key)
@@ -350,6 +371,8 @@ PHRASES: dict[str, Phrase] = {
     "blown_out_to_sea": blown_out_to_sea,
     "driven_into_port": driven_into_port,
     "driven_ashore": driven_ashore,
+    "cargo_lost": cargo_lost,
+    "cargo_captured": cargo_captured,
     "repaired": repaired,
     "loaded_stores": loaded_stores,
     "unloaded_stores": unloaded_stores,

@@ -60,8 +60,18 @@ class Row:
         return bool(self.lost["p10"] <= self.historical_lost <= self.lost["p90"])
 
     @property
+    def ratio(self) -> float:
+        """The loser's simulated mean losses over history's (issue 12)."""
+        return float(self.lost["mean"]) / max(1, self.historical_lost)
+
+    @property
+    def within_two(self) -> bool:
+        """Issue 12: the mean within a factor of two of history."""
+        return 0.5 <= self.ratio <= 2.0
+
+    @property
     def holds(self) -> bool:
-        return self.winner_holds and self.losses_hold
+        return self.winner_holds and self.losses_hold and self.within_two
 
 
 def battle_files(folder: Path | None = None) -> list[Path]:
@@ -95,12 +105,14 @@ def render(rows: list[Row], runs: int, seed: int) -> str:
         "",
         "A battle **holds** when the historical winner is the likeliest result over the runs",
         "(more wins than the other side and than draws) and the historical loser's ships lost",
-        "(sunk + captured) lie between the simulated 10th and 90th percentiles.",
+        "(sunk + captured) lie between the simulated 10th and 90th percentiles, their mean",
+        "within a factor of two of history (mean / history between 0.5 and 2). One set of",
+        "numbers serves every battle: no constant is set per battle.",
         "",
         "| battle | historical winner | simulated wins A / B / draws | loser's ships | "
-        "lost (history) | lost simulated mean [p10, p50, p90] | loser sunk (mean) | "
+        "lost (history) | lost simulated mean [p10, p50, p90] | mean / history | loser sunk (mean) | "
         "winner lost (mean) | holds |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         s = r.summary
@@ -112,7 +124,7 @@ def render(rows: list[Row], runs: int, seed: int) -> str:
             f"| {r.spec.name} (`{r.path.name}`) | {r.winner} ({state}) | "
             f"{_pct(r.wins('A'), runs)} / {_pct(r.wins('B'), runs)} / {_pct(s['draws'], runs)} | "
             f"{side_l['ships']} | {r.historical_lost} | "
-            f"{lost['mean']:.1f} [{lost['p10']}, {lost['p50']}, {lost['p90']}] | "
+            f"{lost['mean']:.1f} [{lost['p10']}, {lost['p50']}, {lost['p90']}] | {r.ratio:.2f} | "
             f"{side_l['sunk']['mean']:.2f} | {side_w['lost']['mean']:.2f} | "
             f"{'yes' if r.holds else '**no**'} |"
         )

@@ -18,7 +18,16 @@ from pathlib import Path
 from pate.core.world.names import ShipNames
 from pate.core.world.ships import Quality, ShipType
 from pate.datafiles import data_dir, load_nations, load_ship_names
-from pate.tools.grand_fleets import COALITION, FLEETS, FRENCH_SIDE, GARRISONS, PLAYERS, Fleet
+from pate.tools.grand_fleets import (
+    COALITION,
+    FLEETS,
+    FRENCH_SIDE,
+    GARRISONS,
+    LAND_UNITS,
+    PLAYERS,
+    Fleet,
+    Unit,
+)
 
 OUTPUT = "scenarios/grand1805.toml"
 QUALITY_PATTERN = (0, 0, 1, 0, -1, 0, 0)  # spread of quality around a squadron's level
@@ -108,6 +117,18 @@ def _squadron(fleet: Fleet, numbers: _Numbers) -> list[str]:
     return lines
 
 
+def _land_unit(uid: str, unit: Unit) -> list[str]:
+    lines = [f"[land_units.{uid}]    # {unit.port}: {unit.note} ({unit.source})"]
+    for arm in ("infantry", "cavalry", "artillery", "batteries"):
+        if getattr(unit, arm):
+            lines.append(f"{arm} = {getattr(unit, arm)}")
+    if unit.headquarters != "none":
+        lines.append(f"headquarters = {_value(unit.headquarters)}")
+    if unit.supplies:
+        lines.append(f"supplies = {unit.supplies}")
+    return [*lines, ""]
+
+
 def render() -> str:
     numbers = _Numbers(names=load_ship_names())
     wars = sorted({tuple(sorted((a, b))) for a in COALITION for b in FRENCH_SIDE})
@@ -146,6 +167,13 @@ def render() -> str:
         out.append(f"[ports.{_value(port) if ' ' in port else port}]")
         out.append(f"garrison = {_value(list(units))}")
         out.append("")
+    out += [
+        "# Land units of 1805 in those ports (section 9): men per arm, sources in",
+        "# pate/tools/grand_fleets.py.",
+        "",
+    ]
+    for uid, unit in LAND_UNITS.items():
+        out += _land_unit(uid, unit)
     out += ["[ship_defaults]", "morale = 2"]
     for fleet in FLEETS:
         out += _squadron(fleet, numbers)

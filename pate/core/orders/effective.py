@@ -3,7 +3,9 @@
 Attachment chains are forbidden when an order is given (4.4), but orders of
 one turn can still form them (SP2SL attaches to SP3SL while SP1SL attaches to
 SP2SL, both valid when sent).  Copying then follows the chain to its head, so
-every ship of the chain carries out the head's orders; orders that form a
+every ship of the chain carries out the head's orders, and every ship of the
+chain is attached to the head from then on (SP1SL follows SP3SL: issue 12,
+docs/rules/orders.md), so no chain outlives the turn; orders that form a
 ring cancel the attachments of every ship in the ring for that turn.
 """
 
@@ -99,7 +101,7 @@ def effective_orders(
             out[sid] = replace(mine, attached_to=leads[sid])
         else:
             copied = _copy(own[head].order, mine.order, ships[sid])
-            out[sid] = EffectiveOrder(copied, Source.COPIED, head, leads[sid], mine.author)
+            out[sid] = EffectiveOrder(copied, Source.COPIED, head, head, mine.author)  # 4.4: no chains
     return out
 
 

@@ -37,6 +37,7 @@ from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.detection import contact_list
 from pate.core.rules.garrison import inactive_ships_burnt, port_combat
 from pate.core.rules.groups import end_of_turn
+from pate.core.rules.seatime import sea_experience
 from pate.core.rules.transport import SpaceRules, free_space, unit_space
 from pate.core.world.diplomacy import Relation
 from pate.core.world.ships import Cargo, InPort, Ship, ShipType, describe
@@ -220,6 +221,7 @@ def final_amphibious_phase(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnSta
         ts = _complete(ctx, ts, begun, fought)
     ts = port_combat(ctx, ts, rng)
     ts = inactive_ships_burnt(ctx, ts)
+    ts = sea_experience(ctx, ts)  # rule 2.2
     return end_of_turn(ctx, ts)
 
 

@@ -153,7 +153,7 @@ def _capture(ts: TurnState, name: str, winners: Sequence[str]) -> TurnState:
 
 def _take_inactive(ts: TurnState, name: str, captor: str) -> TurnState:
     world = ts.world
-    used = set(world.ships)
+    used = ts.ids_used()
     changed: dict[str, Ship] = {}
     removed: list[str] = []
     events: list[Event] = []

@@ -76,6 +76,9 @@ def divide(ctx: TurnContext, ts: TurnState, ship: Ship, adm: AdminOrder) -> Turn
     number = 1 + max(
         s.number for s in ts.world.ships.values() if s.state == ship.state and s.type is ShipType.TR
     )
+    used = ts.ids_used()
+    while ship_id(ship.state, number, ShipType.TR) in used:
+        number += 1  # issue 12: never an id another ship had earlier this turn
     crew = ship.crew * adm.amount // ship.capacity
     stores_max = ctx.rules.ship_class(ShipType.TR).stores_max
     new = replace(

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pate.core.events import Event, Phase
 from pate.core.orders.model import ShipOrder, StoresMove
 from pate.core.rules import amphibious, combat, intelligence, movement, repair, supply
+from pate.core.rules.cargo import settle_cargo
 from pate.core.rules.context import PhaseFn, TurnContext, TurnState, phase_rng
 from pate.core.world.state import TurnKind, WorldState
 
@@ -41,8 +42,9 @@ def resolve_turn(
     byte for byte, on any worker."""
     ts = TurnState(world=world, orders=dict(orders), start=world, stores_moves=tuple(stores_moves))
     for phase, run in PHASES:
-        before = len(ts.events)
+        before, was = len(ts.events), ts.world
         ts = run(ctx, ts, phase_rng(world, phase))
+        ts = settle_cargo(ctx, ts, was, before)  # issue 12: cargo goes with its transport
         numbered = tuple(replace(e, step=before + i) for i, e in enumerate(ts.events[before:]))
         ts = replace(ts, events=ts.events[:before] + numbered)
     return TurnResult(state=_advance(ts.world), events=ts.events)

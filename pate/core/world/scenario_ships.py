@@ -13,6 +13,7 @@ from pate.core.orders.limits import OrderLimits, extra_crew_space, extra_stores_
 from pate.core.rules.data import RuleData
 from pate.core.world.fields import Problems, Table
 from pate.core.world.geography import WorldMap
+from pate.core.world.invariants import check_attachment, check_units_in_one_place
 from pate.core.world.nations import Nations
 from pate.core.world.ships import (
     AtSea,
@@ -268,29 +269,12 @@ def check_fleet(
         path, ship = ships[sid]
         _check_officers(path, ship, players, problems)
         if ship.attached_to not in declared or ship.attached_to in ships:
-            _check_attachment(path, ship, ships, problems)
+            check_attachment(path, ship, ships, problems)
         if not ship.active:
             _check_inactive(path, ship, ports, ctx, problems)
         elif ship.reactivates_turn is not None:
             problems.add(f"{path}.reactivates_turn", "only inactive ships reactivate (rule 2.6)")
-    _check_units_in_one_place(ships, ports, problems)
-
-
-def _check_units_in_one_place(
-    ships: dict[str, tuple[str, Ship]], ports: Mapping[str, PortState], problems: Problems
-) -> None:
-    """A land unit is in one garrison or aboard one transport group, never two (1.5, section 9)."""
-    where: dict[str, str] = {}
-    for name in sorted(ports):
-        for unit in ports[name].garrison:
-            where.setdefault(unit, f"the garrison of {name}")
-    for sid in sorted(ships):
-        path, ship = ships[sid]
-        for unit in ship.cargo.units:
-            if unit in where:
-                problems.add(f"{path}.units", f"{unit} is already in {where[unit]}")
-            else:
-                where[unit] = f"{sid}"
+    check_units_in_one_place(ships, ports, problems)
 
 
 def _check_officers(path: str, ship: Ship, players: Mapping[str, Player], problems: Problems) -> None:
@@ -308,29 +292,6 @@ def _check_officers(path: str, ship: Ship, players: Mapping[str, Player], proble
             )
     if ship.commander is not None and ship.commander == ship.deputy:
         problems.add(f"{path}.deputy", "the deputy must differ from the commander")
-
-
-def _check_attachment(
-    path: str, ship: Ship, ships: Mapping[str, tuple[str, Ship]], problems: Problems
-) -> None:
-    """Rule 4.4: attach only to a ship in the same location that is not itself attached."""
-    target_id = ship.attached_to
-    if target_id is None:
-        return
-    where = f"{path}.attached_to"
-    if target_id == ship.id:
-        problems.add(where, "a ship cannot be attached to itself")
-        return
-    if target_id not in ships:
-        problems.add(where, f"unknown ship {target_id!r}")
-        return
-    target = ships[target_id][1]
-    if target.location != ship.location:
-        problems.add(where, f"{target_id} is not in the same location (rule 4.4)")
-    if target.attached_to is not None:
-        problems.add(where, f"{target_id} is itself attached to {target.attached_to} (rule 4.4)")
-    if not ship.active or not target.active:
-        problems.add(where, "inactive ships cannot be attached (rule 2.6)")
 
 
 def _check_inactive(

@@ -190,3 +190,28 @@ def test_rule_7_1_onshore_wind_read_from_the_port_exit() -> None:
         build_battle(CTX, ts, [replace(br, location=SEA), replace(fr, location=SEA)], ("BR",), SEA).where
         is Where.SEA
     )
+
+
+def _pursuer(sid: str, stance: CombatStance = CombatStance.ACCEPT, **contact: object) -> ShipOrder:
+    from pate.core.orders.model import Combat, Contact, ContactMode
+
+    return ShipOrder(sid, contact=Contact(mode=ContactMode.PURSUE, **contact), combat=Combat(stance=stance))  # type: ignore[arg-type]
+
+
+def test_rule_4_6_pursuers_give_battle_to_enemies_that_stay() -> None:
+    """4.6: pursuit "will follow after enemy ships you encounter if they sail
+    away ..., and will give battle if they do not."  Mechanics page: "No
+    battle occurs unless at least one ship selects "Engage" or "Run Past"".
+    Decision (docs/rules/combat.md): a Pursue order with combat Accept engages
+    when an enemy in contact has no order to sail away this turn."""
+    from pate.core.orders.model import Movement
+
+    w = world(ship("BR1SL"), ship("FR1SL"))
+    staying = run_phase(w, {"BR1SL": _pursuer("BR1SL")})
+    assert [e.kind for e in staying.events][:1] == ["battle"]
+    sailing = {"BR1SL": _pursuer("BR1SL"), "FR1SL": ShipOrder("FR1SL", movement=Movement(("NOS",)))}
+    assert not [e for e in run_phase(w, sailing).events if e.kind == "battle"]  # followed in 6.10 instead
+    evading = {"BR1SL": _pursuer("BR1SL", CombatStance.EVADE)}
+    assert not [e for e in run_phase(w, evading).events if e.kind == "battle"]  # the combat order stands
+    too_few = {"BR1SL": _pursuer("BR1SL", minimum=2)}  # 4.6's numbers: not for one ship
+    assert not [e for e in run_phase(w, too_few).events if e.kind == "battle"]

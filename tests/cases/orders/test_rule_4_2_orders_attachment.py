@@ -187,3 +187,50 @@ def test_rule_4_4_a_ship_must_name_a_valid_ship_id_to_attach() -> None:
     assert (
         refusal(check(ShipOrder("BR9SL", attach_to="BR9SL"), FLEET), "attach_to").code == "invalid_argument"
     )
+
+
+def test_rule_4_4_chains_of_one_turn_end_at_the_head() -> None:
+    """4.4: "you may not attach a ship to a second ship which is itself
+    attached to a third ship. That is, if SP2SL is attached to SP3SL, then
+    SP1SL may not attach itself to SP2SL."  Orders of one turn can still
+    form that chain (both valid when sent).  Decision (issue 12,
+    docs/rules/orders.md): SP1SL follows SP3SL, the head; the turn, resolved
+    by the same core the resolver runs, leaves no chain, and the world passes
+    the scenario reader's own attachment check."""
+    from pate.core.campaign import resolve_submitted
+    from pate.core.orders.effective import together
+    from pate.core.world.invariants import world_problems
+    from pate.engine.context import turn_context
+
+    w = world([ship(sid, sea("SOC")) for sid in ("SP1SL", "SP2SL", "SP3SL")])
+    orders = submitted(
+        (ShipOrder("SP2SL", attach_to="SP3SL"), Author.COMMANDER),
+        (ShipOrder("SP1SL", attach_to="SP2SL"), Author.COMMANDER),
+    )
+    after = resolve_submitted(turn_context(), w, orders).result.state
+    assert after.ships["SP1SL"].attached_to == "SP3SL"
+    assert after.ships["SP2SL"].attached_to == "SP3SL"
+    assert world_problems(after, together) == []
+
+
+def test_rule_4_4_a_world_with_a_chain_breaks_the_invariant() -> None:
+    """4.4 (as above): the check after every turn names a chain, so a defect
+    that makes one cannot pass unseen."""
+    from pate.core.orders.effective import together
+    from pate.core.world.invariants import WorldInvariantError, check_world
+
+    w = world(
+        [
+            ship("SP3SL", sea("SOC")),
+            ship("SP2SL", sea("SOC"), attached_to="SP3SL"),
+            ship("SP1SL", sea("SOC"), attached_to="SP2SL"),
+        ]
+    )
+    try:
+        check_world(w, together)
+    except WorldInvariantError as err:
+        assert err.problems == [
+            "turn 1: ships.SP1SL.attached_to: SP2SL is itself attached to SP3SL (rule 4.4)"
+        ]
+    else:
+        raise AssertionError("the chain was not seen")

@@ -51,3 +51,40 @@ def test_section_9_an_undeclared_unit_is_not_loaded() -> None:
         "refused"
     ]
     assert out[1].world.ships["BR1TR"].cargo.units == ("BR1IN",)
+
+
+def test_section_9_the_boulogne_flotilla_embarks_the_army_of_england() -> None:
+    """3.6 and 3.9 as above, with grand1805 (issue 12): the scenario declares the
+    troops of 1805 in its ports with their men per arm, so the Boulogne flotilla's
+    first transport group loads Soult's corps (17,000 infantry, 800 gunners, a
+    corps headquarters with 10 supplies: 17,000 + 1,600 + 500 + 200 = 19,300
+    spaces of its 20,000) instead of being refused "its size is not known"."""
+    from pate.core.orders.model import Amphibious, ShipOrder
+
+    world = load_scenario("grand1805").world
+    flotilla = sorted(
+        s.id
+        for s in world.ships.values()
+        if s.type.value == "TR" and s.state == "FR" and getattr(s.location, "port", "") == "Boulogne"
+    )
+    assert set(world.ports["Boulogne"].garrison) <= set(world.land_units)
+    order = ShipOrder(flotilla[0], amphibious=Amphibious(load_units=("FR1IN",)))
+    out = list(
+        simulate(CTX, world, campaign="t", seed=7, turns=1, orders={1: [order]}, render=False, place=False)
+    )
+    assert not [e for e in out[1].events if e.kind == "transfer_refused"]
+    done = [e.data for e in out[1].events if e.kind == "transfer_completed"]
+    assert [(d["units"], d["cancelled"]) for d in done] == [(["FR1IN"], False)]
+    assert out[1].world.ships[flotilla[0]].cargo.space == 19300
+
+
+def test_section_9_every_unit_the_big_scenarios_name_has_its_size() -> None:
+    """Section 9 (recovered): a unit loads only if PATE knows its size.  Every
+    unit standing in a port or aboard a group of trafalgar and grand1805 is
+    declared, with at least one man."""
+    for name in ("trafalgar", "grand1805"):
+        world = load_scenario(name).world
+        named = {u for p in world.ports.values() for u in p.garrison}
+        named |= {u for s in world.ships.values() for u in s.cargo.units}
+        assert named and named <= set(world.land_units), (name, named - set(world.land_units))
+        assert all(u.men > 0 for u in world.land_units.values())

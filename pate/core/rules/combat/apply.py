@@ -50,7 +50,7 @@ def apply_result(
     if result.fought:
         took_part = tuple(s.id for i, s in enumerate(before) if result.outcome[i] is not Outcome.IDLE)
         event("battle", took_part, **battle_data(battle, result, before))
-    used = set(world.ships)
+    used = ts.ids_used()
     for i, ship in enumerate(after):
         outcome = result.outcome[i]
         if outcome is Outcome.SUNK:

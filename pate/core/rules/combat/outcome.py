@@ -222,7 +222,13 @@ def settle(
     )
     for i in losers:
         pct = capture_chance(
-            c, chase, close=cols.close[i], hull=cols.hull[i], rigging=cols.rigging[i], run_past=p.run_past[i]
+            c,
+            chase,
+            close=cols.close[i],
+            hull=cols.hull[i],
+            rigging=cols.rigging[i],
+            run_past=p.run_past[i],
+            armed=p.warship[i],
         )
         x = rng.next_u64()  # one draw: the top half decides, the bottom half picks the captor
         if (x >> 32) * _PCT32 < pct:
@@ -243,22 +249,35 @@ class Pursuit:
 
 
 def capture_chance(
-    c: CaptureRules, chase: Pursuit, *, close: bool, hull: int, rigging: int, run_past: bool
+    c: CaptureRules,
+    chase: Pursuit,
+    *,
+    close: bool,
+    hull: int,
+    rigging: int,
+    run_past: bool,
+    armed: bool = True,
 ) -> float:
     """Chance in percent that a beaten ship is taken (mechanics "Battle
-    outcomes"): its damage, rigging counting more than hull; the victors'
-    rigging damage; Run Past; close quarters; plus 7.2, 7.3 and a lee shore."""
-    pct = c.base_close_pct if close else c.base_range_pct
-    pct += c.per_hull_pct * hull + c.per_rigging_pct * rigging
-    pct += c.per_enemy_rigging_pct * chase.enemy_rigging
+    outcomes"): its damage, rigging counting more than hull, is the chance;
+    the victors' rigging damage, Run Past, close quarters (and 7.2, 7.3, a lee
+    shore) scale it.  A ship with less than ``min_damage_points`` of damage is
+    never taken: ships do not strike unhurt (issue 12).  A transport group
+    has no guns to fight with (2.1): beaten, it may be taken unhurt, at
+    ``unarmed_pct`` more."""
+    if armed and hull + rigging < c.min_damage_points:
+        return 0.0
+    pct = c.per_hull_pct * hull + c.per_rigging_pct * rigging + (0.0 if armed else c.unarmed_pct)
+    scale = c.per_enemy_rigging_pct * chase.enemy_rigging + c.aim_rigging_pct * chase.aimed_rigging
+    if close:
+        scale += c.close_pct
     if chase.line_broken:
-        pct += c.line_broken_pct
-    pct += c.aim_rigging_pct * chase.aimed_rigging
+        scale += c.line_broken_pct
     if chase.embayed:
-        pct += c.onshore_coastal_pct
+        scale += c.onshore_coastal_pct
     if run_past:
-        pct += c.run_past_pct
-    return min(c.max_pct, max(c.min_pct, pct))
+        scale += c.run_past_pct
+    return min(c.max_pct, pct * max(0.0, 1.0 + scale / 100.0))
 
 
 def experience(

@@ -84,8 +84,8 @@ class OutcomeRules:
 
 @dataclass(frozen=True, slots=True)
 class CaptureRules:
-    base_range_pct: float
-    base_close_pct: float
+    min_damage_points: float  # hull + rigging below this: never taken (no surrender unhurt)
+    close_pct: float  # modifiers below are percent of the damage chance
     per_hull_pct: float
     per_rigging_pct: float
     per_enemy_rigging_pct: float
@@ -93,7 +93,7 @@ class CaptureRules:
     line_broken_pct: float
     aim_rigging_pct: float
     onshore_coastal_pct: float
-    min_pct: float
+    unarmed_pct: float  # a transport group (no guns, 2.1) is taken unhurt at this chance
     max_pct: float
 
 
@@ -221,8 +221,8 @@ def _outcome(r: _Reader) -> OutcomeRules:
 
 def _capture(r: _Reader) -> CaptureRules:
     return CaptureRules(
-        base_range_pct=r.num("capture", "base_range_pct"),
-        base_close_pct=r.num("capture", "base_close_pct"),
+        min_damage_points=r.num("capture", "min_damage_points"),
+        close_pct=r.num("capture", "close_pct"),
         per_hull_pct=r.num("capture", "per_hull_pct"),
         per_rigging_pct=r.num("capture", "per_rigging_pct"),
         per_enemy_rigging_pct=r.num("capture", "per_enemy_rigging_pct"),
@@ -230,7 +230,7 @@ def _capture(r: _Reader) -> CaptureRules:
         line_broken_pct=r.num("capture", "line_broken_pct"),
         aim_rigging_pct=r.num("capture", "aim_rigging_pct"),
         onshore_coastal_pct=r.num("capture", "onshore_coastal_pct"),
-        min_pct=r.num("capture", "min_pct"),
+        unarmed_pct=r.num("capture", "unarmed_pct"),
         max_pct=r.num("capture", "max_pct"),
     )
 

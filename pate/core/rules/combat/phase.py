@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pate.core.events import Event, Phase
-from pate.core.orders.model import CombatStance, Gauge
+from pate.core.orders.model import CombatStance, ContactMode, Gauge
 from pate.core.rng import Rng
 from pate.core.rules.combat.apply import apply_result
 from pate.core.rules.combat.engine import fight
@@ -133,6 +133,7 @@ def build_battle(
     entries = []
     for s in ordered:
         c = ts.order(s.id).combat
+        foes = [o for o in ordered if (o.state in side_a) != (s.state in side_a)]
         entries.append(
             BattleShip(
                 key=s.id,
@@ -144,7 +145,7 @@ def build_battle(
                 experience=s.experience,
                 hull=min(s.hull, 4),
                 rigging=s.rigging,
-                stance=c.stance,
+                stance=stance(ts, s, foes),
                 range=c.range,
                 line=c.line,
                 aim=c.aim,
@@ -212,8 +213,26 @@ def _wind_at(ctx: TurnContext, world: WorldState, place: Location) -> Wind | Non
     return None
 
 
-def _brings_battle(ts: TurnState, ship: Ship) -> bool:
-    return ts.order(ship.id).combat.stance in (CombatStance.ENGAGE, CombatStance.RUN_PAST)
+def stance(ts: TurnState, ship: Ship, foes: list[Ship]) -> CombatStance:
+    """The ship's combat stance against these enemies.  Rule 4.6: pursuit
+    "will follow after enemy ships you encounter if they sail away ..., and
+    will give battle if they do not"; the mechanics page: "No battle occurs
+    unless at least one ship selects Engage or Run Past".  Both hold when a
+    Pursue contact order that acts on this many enemies (4.6's numbers) turns
+    an Accept into Engage if an enemy here has no order to sail away this
+    turn (those that sail are followed in the movement phase, 6.10); an
+    explicit Evade or Run Past stands (the combat order is the more
+    specific).  Decision in docs/rules/combat.md."""
+    order = ts.order(ship.id)
+    chosen = order.combat.stance
+    if chosen is not CombatStance.ACCEPT or order.contact.mode is not ContactMode.PURSUE:
+        return chosen
+    staying = any(not ts.order(o.id).movement.moves for o in foes)
+    return CombatStance.ENGAGE if staying and order.contact.acts_on(len(foes)) else chosen
+
+
+def _brings_battle(ts: TurnState, ship: Ship, foes: list[Ship]) -> bool:
+    return stance(ts, ship, foes) in (CombatStance.ENGAGE, CombatStance.RUN_PAST)
 
 
 def _join_in_port(ctx: TurnContext, ts: TurnState, port: str, ids: tuple[str, ...]) -> TurnState:
@@ -233,11 +252,12 @@ def _join_in_port(ctx: TurnContext, ts: TurnState, port: str, ids: tuple[str, ..
         return heading(exit_ if course_out else exit_.opposite, wind) is Heading.UPWIND
 
     def movers(here: list[Ship], there: list[Ship]) -> list[Ship]:
-        return [
-            s
-            for s in here
-            if _brings_battle(ts, s) and any(world.diplomacy.hostile(s.state, o.state) for o in there)
-        ]
+        out = []
+        for s in here:
+            foes = [o for o in there if world.diplomacy.hostile(s.state, o.state)]
+            if foes and _brings_battle(ts, s, foes):
+                out.append(s)
+        return out
 
     out = movers(harbor, coastal) if not blocked(course_out=True) else []
     to_harbor = False

@@ -36,6 +36,13 @@ def damaged(ship: Ship, params: MovementRules) -> bool:
     return ship.hull + ship.rigging >= params.damaged_points
 
 
+def left_behind(ships: Sequence[Ship], params: MovementRules) -> set[str]:
+    """Rule 6.7 "the damaged ones may not move": the dismasted members of a
+    group that has a ship less damaged aloft never go with it."""
+    crippled = {s.id for s in ships if s.rigging >= params.dismasted_rigging}
+    return crippled if len(crippled) < len(ships) else set()
+
+
 def group_chance(chances: Sequence[tuple[Ship, int]], params: MovementRules) -> int:
     """Rule 6.7: one roll for the group, at the chance of its slowest sound
     ship; a group of damaged ships only goes at its slowest ship's chance."""

@@ -65,6 +65,7 @@ class MovementRules:
     rigging_penalty: int
     commerce_penalty: int
     damaged_points: int
+    dismasted_rigging: int
     empty_area_weight: int
     occupied_area_weight: int
     stationary_group_weight: int
@@ -92,6 +93,7 @@ class MovementRules:
             rigging_penalty=int(penalty.get("rigging_point", 20)),
             commerce_penalty=int(penalty.get("commerce", 50)),
             damaged_points=int(sail.get("damaged", {}).get("points", 1)),
+            dismasted_rigging=int(sail.get("damaged", {}).get("dismasted_rigging", 4)),
             empty_area_weight=int(place.get("empty_area_weight", 2)),
             occupied_area_weight=int(place.get("occupied_area_weight", 1)),
             stationary_group_weight=int(place.get("stationary_group_weight", 2)),

@@ -19,6 +19,7 @@ from pate.core.rules.movement.board import Board
 from pate.core.rules.movement.chances import (
     group_chance,
     group_stop_chance,
+    left_behind,
     port_blocked,
     sail_chance,
 )
@@ -87,7 +88,8 @@ def _try_sail(board: Board, group: Group, step: int, rng: Rng) -> Departure | No
     chance = group_chance(chances, board.params)
     roll = rng.below(100)
     info.update(chance=chance, roll=roll)
-    gone = [s.id for s, c in chances if roll < chance and roll < c]
+    behind = left_behind([s for s, _ in chances], board.params)
+    gone = [s.id for s, c in chances if roll < chance and roll < c and s.id not in behind]
     left = [m for m in group.members if m not in gone]
     if left:
         _held(board, left, loc, "held_by_damage" if gone else "held_by_wind", info)
