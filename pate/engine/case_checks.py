@@ -15,6 +15,7 @@ from pate.core.events import Event
 from pate.core.orders.validate import Refusal
 from pate.core.world.ships import AtSea, InAtlantic, InPort, Location, Ship, describe
 from pate.core.world.state import WorldState
+from pate.engine.simulate import refusal_text, refused_ship
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,13 +245,3 @@ class RefusalCheck:
         if mine:
             return False, "; ".join(refusal_text(r) for r in mine)
         return False, f"the order for {self.ship} was accepted"
-
-
-def refused_ship(r: Refusal) -> str:
-    """The ship whose order was refused (``check_orders`` prefixes the field
-    with the ship id, or ``orders[i]`` when the order names no ship)."""
-    return r.field.split(".", 1)[0]
-
-
-def refusal_text(r: Refusal) -> str:
-    return f"{r.field}: {r.message} (rule {r.rule})"

@@ -13,7 +13,7 @@ from typing import Any
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.world.fields import Problems, Table, type_name
-from pate.core.world.geography import Direction, WindStrength, WorldMap
+from pate.core.world.geography import WorldMap
 from pate.core.world.state import TurnKind, Wind
 from pate.engine.case_checks import (
     SHIP_ATTRIBUTES,
@@ -23,6 +23,7 @@ from pate.engine.case_checks import (
     SequenceCheck,
     ShipCheck,
 )
+from pate.engine.overrides import read_winds
 
 _TURN_KEYS = ("orders", "winds", "kind", "note")
 _COMMON_KEYS = ("turn", "runs", "chance_between", "note")
@@ -42,7 +43,6 @@ _EVENT_KEYS = ("event", "ships", "witnesses", "data", "phase", "absent")
 _SEQUENCE_KEYS = ("sequence", "ships", "absent")
 _REFUSAL_KEYS = ("ship", "refused_rule", "field")
 MAX_RUNS = 10_000
-_DIRECTIONS = {d.value: d for d in Direction} | {d.value[0]: d for d in Direction}
 
 OrderProblems = Callable[[int, OrderSyntaxError], list[tuple[str, str]]]
 
@@ -90,45 +90,9 @@ def read_turns(
         if kind is not None and kind not in TurnKind._value2member_map_:
             problems.add(t.where("kind"), f"{kind!r} is not one of: campaign, peace")
             kind = None
-        winds = read_winds(t, world_map)
+        winds = read_winds(t.table("winds"), world_map)
         out.append(TurnSpec(orders, winds, TurnKind(kind) if kind else None))
     return out
-
-
-def read_winds(t: Table, world_map: WorldMap) -> dict[str, Wind]:
-    """``winds = { all = "east moderate", SOC = "north heavy" }``: ``all`` sets
-    every sea area of the map; a sea area named sets its own."""
-    table = t.table("winds")
-    if table is None:
-        return {}
-    out: dict[str, Wind] = {}
-    given: dict[str, Wind] = {}
-    for key in list(table.data):
-        if key != "all" and key not in world_map.sea_areas:
-            table.problems.add(table.where(key), "not a sea area code (or 'all')")
-            continue
-        wind = _wind(table, key)
-        if wind is None:
-            continue
-        if key == "all":
-            out.update(dict.fromkeys(world_map.sea_areas, wind))
-        else:
-            given[key] = wind
-    return out | given
-
-
-def _wind(table: Table, key: str) -> Wind | None:
-    text = table.str_(key)
-    if text is None:
-        return None
-    words = text.lower().split()
-    ok = len(words) == 2 and words[0] in _DIRECTIONS and words[1] in WindStrength._value2member_map_
-    if not ok:
-        table.problems.add(
-            table.where(key), f"write the wind as 'east moderate' (the direction it blows from), not {text!r}"
-        )
-        return None
-    return Wind(_DIRECTIONS[words[0]], WindStrength(words[1]))
 
 
 # -- [[expect]] --------------------------------------------------------------------

@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from pate.core.orders.model import ShipOrder
-from pate.core.orders.validate import Refusal
 from pate.core.rules.context import TurnContext
 from pate.core.world.fields import DataError, Problems, Table
 from pate.core.world.state import TurnKind, Wind, WorldState
-from pate.engine.case_checks import Run, refusal_text, refused_ship
+from pate.engine.case_checks import Run
 from pate.engine.case_read import Expectation, locate, order_problems, read_expectations, read_turns
 from pate.engine.context import turn_context
-from pate.engine.simulate import OrdersRefusedError, simulate
+from pate.engine.overrides import with_rules
+from pate.engine.simulate import refusal_text, refused_ship, simulate
 
 _TOP_KEYS = ("case", "scenario", "world", "rules", "turn", "expect")
 _HEADER_KEYS = ("rule", "title", "quote", "seed", "xfail", "placement", "note")
@@ -110,7 +110,7 @@ def _read(path: Path, raw: dict[str, Any], ctx: TurnContext, problems: Problems,
     placement = head.opt_str("placement")
     if placement not in (None, "random", "as_given"):
         problems.add(head.where("placement"), "'random' or 'as_given'")
-    ctx = _rules(top, ctx, problems)
+    ctx = with_rules(top.table("rules"), ctx, problems)
     turns = read_turns(top, ctx.map, problems, lambda i, err: order_problems(text, i, err))
     expectations = read_expectations(top, ctx.map, problems)
     count = max([len(turns), 1, *(e.turn for e in expectations)])
@@ -136,42 +136,6 @@ def _read(path: Path, raw: dict[str, Any], ctx: TurnContext, problems: Problems,
         expectations=tuple(expectations),
         ctx=ctx,
     )
-
-
-def _rules(top: Table, ctx: TurnContext, problems: Problems) -> TurnContext:
-    """``[rules.<file>]`` changes numbers of ``data/rules/<file>.toml`` for
-    this case only (e.g. no storms, where they would blur a statement)."""
-    from pate.core.rules.data import RulesDataError, parse_rules
-
-    changes = top.table("rules")
-    if changes is None:
-        return ctx
-    merged = _merge(ctx.rules.sections, changes.data, "rules", problems)
-    try:
-        return TurnContext(map=ctx.map, rules=parse_rules(merged))
-    except RulesDataError as err:
-        for item in err.problems:
-            problems.add("rules", item)
-        return ctx
-
-
-def _merge(base: Any, change: Any, path: str, problems: Problems) -> Any:
-    """``base`` with the values of ``change``; only keys the shipped data has."""
-    if not isinstance(change, dict):
-        if type(change) is not type(base):
-            problems.add(path, f"expected a value like {base!r}")
-            return base
-        return change
-    if not isinstance(base, dict):
-        problems.add(path, f"expected a value like {base!r}, not a table")
-        return base
-    out = dict(base)
-    for key, value in change.items():
-        if key not in base:
-            problems.add(f"{path}.{key}", "no such rule number in data/rules")
-            continue
-        out[key] = _merge(base[key], value, f"{path}.{key}", problems)
-    return out
 
 
 def _world(
@@ -258,36 +222,23 @@ def _check_names(world: WorldState, expectations: list[Expectation], problems: P
 # -- running -----------------------------------------------------------------------------
 def play(case: Case, seed: int) -> Run:
     """The case's turns with this seed.  An order the order desk refuses is
-    recorded and left out (the ship takes its default orders), and the
-    campaign played again from the start, so that later turns still run."""
-    orders = {t: list(o) for t, o in case.orders.items()}
-    refusals: dict[int, list[Refusal]] = {}
-    while True:
-        try:
-            outs = list(
-                simulate(
-                    case.ctx,
-                    case.world,
-                    campaign="case",
-                    seed=seed,
-                    turns=case.turns,
-                    orders=orders,
-                    render=False,
-                    place=case.place,
-                    winds=case.winds,
-                )
-            )
-        except OrdersRefusedError as err:
-            refusals[err.turn] = list(err.refusals)
-            orders[err.turn] = _without(orders[err.turn], err.refusals)
-            continue
-        worlds = tuple(o.world for o in outs)
-        return Run(seed, worlds, tuple(o.events for o in outs), refusals)
-
-
-def _without(orders: list[ShipOrder], refused: list[Refusal]) -> list[ShipOrder]:
-    bad = {refused_ship(r) for r in refused}
-    return [o for i, o in enumerate(orders) if o.ship_id not in bad and f"orders[{i}]" not in bad]
+    recorded and left out (the ship takes its default orders)."""
+    outs = list(
+        simulate(
+            case.ctx,
+            case.world,
+            campaign="case",
+            seed=seed,
+            turns=case.turns,
+            orders=case.orders,
+            render=False,
+            place=case.place,
+            winds=case.winds,
+            strict=False,
+        )
+    )
+    refusals = {o.turn: list(o.refusals) for o in outs if o.refusals}
+    return Run(seed, tuple(o.world for o in outs), tuple(o.events for o in outs), refusals)
 
 
 def run_case(case: Case) -> CaseResult:
