@@ -14,12 +14,18 @@ from pate.core.orders.model import ShipOrder
 from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.world.fields import Problems, Table, type_name
 from pate.core.world.geography import WorldMap
+from pate.core.world.ships import Quality
 from pate.core.world.state import TurnKind, Wind
 from pate.engine.case_checks import (
+    INT_ATTRIBUTES,
+    NAME_ATTRIBUTES,
+    PORT_ATTRIBUTES,
     SHIP_ATTRIBUTES,
     Check,
     EventCheck,
+    PortCheck,
     RefusalCheck,
+    ReportCheck,
     SequenceCheck,
     ShipCheck,
 )
@@ -37,11 +43,16 @@ _SHIP_KEYS = (
     "with",
     "near",
     "exists",
+    "not",
+    "created",
     *SHIP_ATTRIBUTES,
 )
-_EVENT_KEYS = ("event", "ships", "witnesses", "data", "phase", "absent")
+_PORT_KEYS = ("port", "not", *PORT_ATTRIBUTES)
+_EVENT_KEYS = ("event", "ships", "witnesses", "data", "phase", "absent", "at")
 _SEQUENCE_KEYS = ("sequence", "ships", "absent")
-_REFUSAL_KEYS = ("ship", "refused_rule", "field")
+_REFUSAL_KEYS = ("ship", "refused_rule", "field", "message")
+_REPORT_KEYS = ("report", "contains", "lacks", "format")
+REPORT_FORMATS = ("text", "html", "json")
 MAX_RUNS = 10_000
 
 OrderProblems = Callable[[int, OrderSyntaxError], list[tuple[str, str]]]
@@ -96,10 +107,18 @@ def read_turns(
 
 
 # -- [[expect]] --------------------------------------------------------------------
-def read_expectations(top: Table, world_map: WorldMap, problems: Problems) -> list[Expectation]:
+def read_expectations(
+    top: Table, world_map: WorldMap, problems: Problems, turns: int = 1
+) -> list[Expectation]:
+    """With more than one ``[[turn]]`` every statement names its turn: a
+    default would move when a turn is added."""
     out = []
     for i, t in top.array_of_tables("expect"):
         check = _check(t, world_map)
+        if "turn" not in t and turns > 1:
+            problems.add(
+                t.path, f"say after which turn (turn = 0 to {turns}): the case has {turns} [[turn]]s"
+            )
         turn = t.int_("turn", -1, lo=0)
         runs = t.int_("runs", 0, lo=1, hi=MAX_RUNS)
         chance = _chance(t, runs)
@@ -138,28 +157,108 @@ def _check(t: Table, world_map: WorldMap) -> Check | None:
     if "refused_rule" in t:
         t.check_keys((*_REFUSAL_KEYS, *_COMMON_KEYS))
         ship, rule, fld = t.str_("ship"), t.str_("refused_rule"), t.opt_str("field")
-        return RefusalCheck(ship, rule, fld) if ship and rule else None
+        return RefusalCheck(ship, rule, fld, t.opt_str("message")) if ship and rule else None
     if "event" in t:
-        return _event(t)
+        return _event(t, world_map)
     if "sequence" in t:
         t.check_keys((*_SEQUENCE_KEYS, *_COMMON_KEYS))
-        kinds = [k for _, k in t.str_list("sequence", required=True)]
+        steps = t.str_list("sequence", required=True)
+        for path, step in steps:
+            kind = step.split()[0] if step.split() else ""
+            if kind not in known_kinds():
+                t.problems.add(path, _unknown_kind(kind))
         ships = tuple(s for _, s in t.str_list("ships"))
-        return SequenceCheck(tuple(kinds), ships, bool(t.bool_("absent", False))) if kinds else None
+        kinds = tuple(k for _, k in steps)
+        return SequenceCheck(kinds, ships, bool(t.bool_("absent", False))) if kinds else None
     if "ship" in t:
         return _ship(t, world_map)
-    t.problems.add(t.path, "say what to expect: ship, event, sequence or refused_rule")
+    if "port" in t:
+        return _port(t, world_map)
+    if "report" in t:
+        return _report(t)
+    t.problems.add(t.path, "say what to expect: ship, port, event, sequence, report or refused_rule")
     return None
 
 
-def _event(t: Table) -> EventCheck | None:
+def known_kinds() -> frozenset[str]:
+    """Every event kind the engine emits: those the event report has words
+    for (a test keeps that table complete)."""
+    from pate.reports.events import PHRASES
+
+    return frozenset(PHRASES)
+
+
+def _unknown_kind(kind: str) -> str:
+    from difflib import get_close_matches
+
+    near = get_close_matches(kind, sorted(known_kinds()), n=3)
+    hint = f" (did you mean {', '.join(near)}?)" if near else ""
+    return f"no event kind {kind!r}{hint}; the kinds are listed in docs/formats/cases.md"
+
+
+def _port(t: Table, world_map: WorldMap) -> PortCheck | None:
+    t.check_keys((*_PORT_KEYS, *_COMMON_KEYS))
+    port = t.str_("port")
+    if port is not None and port not in world_map.ports:
+        t.problems.add(t.where("port"), f"no port named {port!r}")
+    attributes: dict[str, object] = {}
+    for key in PORT_ATTRIBUTES:
+        if key not in t:
+            continue
+        if key in ("garrison", "strategic_units"):
+            attributes[key] = sorted(v for _, v in t.str_list(key))
+        elif key == "battery_damaged":
+            attributes[key] = t.bool_(key)
+        elif key == "controller":
+            attributes[key] = t.str_(key)
+        else:
+            attributes[key] = t.int_(key, lo=0)
+    if not attributes:
+        t.problems.add(t.path, f"say what of the port: {', '.join(PORT_ATTRIBUTES)}")
+    if port is None or not attributes:
+        return None
+    return PortCheck(port, attributes, bool(t.bool_("not", False)))
+
+
+def _report(t: Table) -> ReportCheck | None:
+    t.check_keys((*_REPORT_KEYS, *_COMMON_KEYS))
+    player = t.str_("report")
+    fmt = t.opt_str("format") or "text"
+    if fmt not in REPORT_FORMATS:
+        t.problems.add(t.where("format"), f"one of: {', '.join(REPORT_FORMATS)}")
+    contains = _texts(t, "contains")
+    lacks = _texts(t, "lacks")
+    if not contains and not lacks:
+        t.problems.add(t.path, "say what the report contains (contains = ...) or lacks (lacks = ...)")
+    if player is None or not (contains or lacks):
+        return None
+    return ReportCheck(player, contains, lacks, fmt)
+
+
+def _texts(t: Table, key: str) -> tuple[str, ...]:
+    if key not in t:
+        return ()
+    if isinstance(t.data[key], str):
+        one = t.str_(key)
+        return (one,) if one else ()
+    return tuple(v for _, v in t.str_list(key))
+
+
+def _event(t: Table, world_map: WorldMap) -> EventCheck | None:
     """``event = "kind"``, or a list of kinds: an event of any of them."""
     t.check_keys((*_EVENT_KEYS, *_COMMON_KEYS))
     if isinstance(t.data["event"], list):
-        kinds = tuple(k for _, k in t.str_list("event"))
+        named = t.str_list("event")
     else:
         one = t.str_("event")
-        kinds = (one,) if one else ()
+        named = [(t.where("event"), one)] if one else []
+    for path, kind in named:
+        if kind not in known_kinds():
+            t.problems.add(path, _unknown_kind(kind))
+    kinds = tuple(k for _, k in named)
+    at = t.opt_str("at")
+    if at is not None and at not in world_map.sea_areas and at not in world_map.ports:
+        t.problems.add(t.where("at"), f"no sea area coded or port named {at!r}")
     data_table = t.table("data")
     data: dict[str, Any] = dict(data_table.data) if data_table else {}
     check = EventCheck(
@@ -169,6 +268,7 @@ def _event(t: Table) -> EventCheck | None:
         data=data,
         phase=t.opt_str("phase"),
         absent=bool(t.bool_("absent", False)),
+        at=at,
     )
     return check if kinds else None
 
@@ -192,19 +292,37 @@ def _ship(t: Table, world_map: WorldMap) -> ShipCheck | None:
         t.problems.add(t.where("harbor"), "harbor needs port = NAME")
     attributes = {k: _attribute(t, k) for k in SHIP_ATTRIBUTES if k in t}
     exists = t.bool_("exists") if "exists" in t else None
+    negated = bool(t.bool_("not", False))
+    if negated and exists is not None:
+        t.problems.add(t.where("not"), "not = true with exists: say exists = true or false instead")
+    t.bool_("created", False)  # read by the name check (pate/engine/cases.py)
     if ship is None:
         return None
     return ShipCheck(
-        ship, at, tactical, port, harbor, atlantic, t.opt_str("with"), t.opt_str("near"), exists, attributes
+        ship,
+        at,
+        tactical,
+        port,
+        harbor,
+        atlantic,
+        t.opt_str("with"),
+        t.opt_str("near"),
+        exists,
+        attributes,
+        negated,
     )
 
 
 def _attribute(t: Table, key: str) -> object:
     if key == "active":
         return t.bool_(key)
-    if key == "attached_to":
-        value = t.data[key]
-        return None if value == "" else t.str_(key)  # "" means not attached
+    if key in NAME_ATTRIBUTES:
+        return "" if t.data[key] == "" else t.str_(key)  # "" means none
+    if key == "quality":
+        return t.str_(key, choices=[q.label for q in Quality])  # as scenario files write it
+    if key == "cargo_units":
+        return sorted(v for _, v in t.str_list(key))
+    assert key in INT_ATTRIBUTES or key == "cargo_supplies"
     return t.int_(key, lo=0)
 
 
@@ -232,9 +350,52 @@ def _line_of(text: str, where: str) -> int | None:
         start = _header_line(lines, segments[:k])
         if start is None:
             continue
-        key = next((s for s in segments[k:] if not s.startswith("[")), None)
-        return (_key_line(lines, start, key) if key else None) or start
-    return _key_line(lines, 0, segments[0]) if segments else None
+        return _within(lines, start, segments[k:]) or start
+    return _within(lines, 0, segments) if segments else None
+
+
+def _within(lines: list[str], start: int, rest: list[str]) -> int | None:
+    """The line of ``key`` (``rest[0]``) in the table at ``start``, or of the
+    element an index names in its inline array (``ships = [ {...}, {...} ]``
+    written one element a line)."""
+    key = next((s for s in rest if not s.startswith("[")), None)
+    line = _key_line(lines, start, key) if key else None
+    if line is None or key is None:
+        return line
+    after = rest[rest.index(key) + 1 :]
+    if after and after[0].startswith("["):
+        return _element_line(lines, line, int(after[0][1:-1])) or line
+    return line
+
+
+def _element_line(lines: list[str], first: int, index: int) -> int | None:
+    """The line where element ``index`` of the array opened on line ``first``
+    (``key = [``) starts."""
+    depth, count, inside = 0, -1, False  # inside: within an element of the array
+    for n in range(first - 1, len(lines)):
+        text = lines[n] if n > first - 1 else lines[n].split("=", 1)[1]
+        quote = None
+        for ch in text:
+            if quote:
+                quote = None if ch == quote else quote
+                continue
+            if ch == "#":
+                break
+            if depth == 1 and ch == ",":
+                inside = False
+            elif depth == 1 and not ch.isspace() and ch != "]" and not inside:
+                count, inside = count + 1, True
+                if count == index:
+                    return n + 1
+            if ch in "\"'":
+                quote = ch
+            elif ch in "[{":
+                depth += 1
+            elif ch in "]}":
+                depth -= 1
+                if depth == 0:
+                    return None
+    return None
 
 
 def _header_line(lines: list[str], segments: list[str]) -> int | None:
