@@ -40,6 +40,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.add_argument("--out", type=Path, default=None, help="output folder (default with --from: its parent)")
     s.add_argument("--strict", action="store_true", help="stop at the first turn with a refused order")
     s.add_argument("--no-reports", action="store_true", help="skip knowledge and reports (faster)")
+    s.add_argument("--compact", action="store_true", help="text reports one line a ship (after the summary)")
     s.set_defaults(handler=_simulate)
 
     for name, helptext in (
@@ -173,7 +174,13 @@ def _simulate(args: argparse.Namespace) -> int:
     late = sorted(t for t in orders if t > last)
     if late:
         raise UserError(f"--orders: orders for turn {late[0]}, but the run ends with turn {last}")
-    common = {"orders": orders, "render": not args.no_reports, "winds": winds, "strict": args.strict}
+    common = {
+        "orders": orders,
+        "render": not args.no_reports,
+        "winds": winds,
+        "strict": args.strict,
+        "compact": args.compact,
+    }
     if args.resume is None:
         run = simulate(ctx, world, campaign="simulated", seed=world.seed, turns=last, place=place, **common)
     else:

@@ -61,6 +61,7 @@ def simulate(
     place: bool = True,
     winds: Mapping[int, Mapping[str, Wind]] | None = None,
     strict: bool = True,
+    compact: bool = False,
 ) -> Iterator[TurnOutput]:
     """The start of the campaign, then ``turns`` turns.
 
@@ -74,8 +75,10 @@ def simulate(
         raise ValueError("a campaign plays at least one turn")
     winds = winds or {}
     world = _with_winds(start_campaign(ctx, world, campaign, seed, turns, place=place), winds.get(1))
-    yield _outputs(ctx, 0, world, world, (), render)
-    yield from resume(ctx, world, turns=turns, orders=orders, render=render, winds=winds, strict=strict)
+    yield _outputs(ctx, 0, world, world, (), render, compact)
+    yield from resume(
+        ctx, world, turns=turns, orders=orders, render=render, winds=winds, strict=strict, compact=compact
+    )
 
 
 def resume(
@@ -87,6 +90,7 @@ def resume(
     render: bool = True,
     winds: Mapping[int, Mapping[str, Wind]] | None = None,
     strict: bool = True,
+    compact: bool = False,
 ) -> Iterator[TurnOutput]:
     """``turns`` turns from ``world``, the state saved after a turn (its
     ``turn`` is the next to play): the same outputs, byte for byte, as the
@@ -104,7 +108,7 @@ def resume(
         kept = without_refused(given, refusals)
         submitted = [SubmittedOrder(o, Author.COMMANDER, i) for i, o in enumerate(kept)]
         result = resolve_submitted(ctx, world, submitted).result
-        out = _outputs(ctx, turn, world, result.state, result.events, render)
+        out = _outputs(ctx, turn, world, result.state, result.events, render, compact)
         yield replace(out, refusals=tuple(refusals))
         world = result.state
 
@@ -137,7 +141,8 @@ def _outputs(
     after: WorldState,
     events: tuple[Event, ...],
     render: bool,
+    compact: bool = False,
 ) -> TurnOutput:
     knowledge = all_knowledge(ctx, before, after, events) if render else {}
-    reports = {p: reports_for(ctx, k) for p, k in knowledge.items()} if render else {}
+    reports = {p: reports_for(ctx, k, compact=compact) for p, k in knowledge.items()} if render else {}
     return TurnOutput(turn=turn, world=after, events=events, knowledge=knowledge, reports=reports)

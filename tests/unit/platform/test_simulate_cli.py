@@ -152,3 +152,17 @@ def test_overrides_set_winds_and_rule_numbers(tmp_path: Path, capsys: pytest.Cap
 def test_an_unknown_scenario_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["campaign", "simulate", "--scenario", "atlantis", "--out", str(tmp_path)]) == 2
     assert "atlantis" in capsys.readouterr().err
+
+
+def test_compact_text_reports(tmp_path: Path) -> None:
+    args = ["campaign", "simulate", "--scenario", "training", "--turns", "1", "--orders", str(EXAMPLES)]
+    assert main([*args, "--out", str(tmp_path / "full")]) == 0
+    assert main([*args, "--compact", "--out", str(tmp_path / "compact")]) == 0
+    full = (tmp_path / "full" / "turn-1" / "reports" / "barham.txt").read_text()
+    compact = (tmp_path / "compact" / "turn-1" / "reports" / "barham.txt").read_text()
+    assert "SUMMARY - " in compact and "Ship Report" not in compact and "Ship Report" in full
+    assert len(compact.splitlines()) < len(full.splitlines())
+    html = tmp_path / "turn-1" / "reports" / "barham.html"
+    assert (tmp_path / "full" / html.relative_to(tmp_path)).read_bytes() == (
+        tmp_path / "compact" / html.relative_to(tmp_path)
+    ).read_bytes()
