@@ -38,46 +38,86 @@ def _line_of(text: str, where: str) -> int | None:
 
 
 def _within(lines: list[str], start: int, rest: list[str]) -> int | None:
-    """The line of ``key`` (``rest[0]``) in the table at ``start``, or of the
-    element an index names in its inline array (``ships = [ {...}, {...} ]``
-    written one element a line)."""
-    key = next((s for s in rest if not s.startswith("[")), None)
-    line = _key_line(lines, start, key) if key else None
-    if line is None or key is None:
-        return line
-    after = rest[rest.index(key) + 1 :]
-    if after and after[0].startswith("["):
-        return _element_line(lines, line, int(after[0][1:-1])) or line
+    """The line of ``key`` (``rest[0]``) in the table at ``start``, then of
+    what the rest of the path names inside its inline value: an element of
+    an inline array (``ships = [ {...}, {...} ]``, one element a line) or a
+    key of an inline table (``players = { nelson = {...} }``), nested."""
+    if not rest or rest[0].startswith("["):
+        return None
+    line = _key_line(lines, start, rest[0])
+    if line is None:
+        return None
+    text = "\n".join(lines)
+    first = sum(len(x) + 1 for x in lines[: line - 1])
+    pos: int | None = text.index("=", first) + 1
+    for segment in rest[1:]:
+        assert pos is not None
+        pos = (
+            _element(text, pos, int(segment[1:-1]))
+            if segment.startswith("[")
+            else _member(text, pos, segment)
+        )
+        if pos is None:
+            break
+        line = text.count("\n", 0, pos) + 1
     return line
 
 
-def _element_line(lines: list[str], first: int, index: int) -> int | None:
-    """The line where element ``index`` of the array opened on line ``first``
-    (``key = [``) starts."""
-    depth, count, inside = 0, -1, False  # inside: within an element of the array
-    for n in range(first - 1, len(lines)):
-        text = lines[n] if n > first - 1 else lines[n].split("=", 1)[1]
-        quote = None
-        for ch in text:
-            if quote:
-                quote = None if ch == quote else quote
-                continue
-            if ch == "#":
+def _values(text: str, pos: int, opening: str) -> list[int] | None:
+    """The offsets where the members of the array or inline table opening at
+    (or after blanks from) ``pos`` begin."""
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    if pos >= len(text) or text[pos] != opening:
+        return None
+    starts: list[int] = []
+    depth, inside, quote, i = 0, False, "", pos
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 1
+            elif ch == quote:
+                quote = ""
+            i += 1
+            continue
+        if ch == "#":
+            i = text.find("\n", i)
+            if i < 0:
                 break
-            if depth == 1 and ch == ",":
-                inside = False
-            elif depth == 1 and not ch.isspace() and ch != "]" and not inside:
-                count, inside = count + 1, True
-                if count == index:
-                    return n + 1
-            if ch in "\"'":
-                quote = ch
-            elif ch in "[{":
-                depth += 1
-            elif ch in "]}":
-                depth -= 1
-                if depth == 0:
-                    return None
+            continue
+        elif ch in "[{":
+            depth += 1
+            if depth == 2 and not inside:
+                starts.append(i)
+                inside = True
+        elif ch in "]}":
+            depth -= 1
+            if depth == 0:
+                return starts
+        elif depth == 1 and ch == ",":
+            inside = False
+        elif depth == 1 and not ch.isspace() and not inside:
+            starts.append(i)
+            inside = True
+        if ch in "\"'" and not quote:
+            quote = ch
+        i += 1
+    return starts
+
+
+def _element(text: str, pos: int, index: int) -> int | None:
+    starts = _values(text, pos, "[")
+    return starts[index] if starts is not None and index < len(starts) else None
+
+
+def _member(text: str, pos: int, key: str) -> int | None:
+    """Just after ``key =`` among the members of the inline table at ``pos``."""
+    pattern = re.compile(rf"{re.escape(key)}\s*=")
+    for start in _values(text, pos, "{") or ():
+        m = pattern.match(text, start)
+        if m:
+            return m.end()
     return None
 
 

@@ -207,3 +207,19 @@ def test_every_event_kind_is_in_the_table_of_cases_md() -> None:
         for k in re.findall(r"`(\w+)`", row.split("|")[1])
     }
     assert known_kinds() - listed == set()
+
+
+def test_problems_nested_in_inline_tables_name_their_own_line(tmp_path: Path) -> None:
+    world = """
+[world]
+players = { nelson = { name = "Nelson", state = "ZZ", roles = ["commander"] } }
+squadrons = [
+  { base = "Barbados", ships = [
+    { id = "BR1FR", sea_area = "SOC" },
+    { id = "BR2FR", sea_area = "QQQ" },
+  ] },
+]
+"""
+    problems = _problems(tmp_path, '[[expect]]\nship = "BR1FR"\nat = "SOC"\n', world=world, turns="")
+    assert any(p.endswith(":8: world.players.nelson.state: unknown state 'ZZ'") for p in problems), problems
+    assert any(":12: world.squadrons[0].ships[1].sea_area: unknown sea area 'QQQ'" in p for p in problems)
