@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pate.cli.main import UserError
 from pate.core.codec import canonical_json, to_plain
 from pate.core.orders.model import ShipOrder
+from pate.core.world.state import Wind, WorldState
+
+if TYPE_CHECKING:
+    from pate.core.rules.context import TurnContext
+    from pate.engine.simulate import TurnOutput
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -16,12 +25,22 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     cs = p.add_subparsers(dest="campaign_command", required=True)
 
     s = cs.add_parser("simulate", help="run a scenario for N turns in one process, writing JSON")
-    s.add_argument("--scenario", required=True, help="a shipped scenario name or a scenario file")
-    s.add_argument("--turns", type=int, default=0, help="turns to play (default: the scenario's)")
+    s.add_argument("--scenario", default=None, help="a shipped scenario name or a scenario file")
+    s.add_argument(
+        "--from",
+        dest="resume",
+        type=Path,
+        default=None,
+        help="go on from a saved turn, OUT/turn-K (instead of --scenario)",
+    )
+    s.add_argument("--turns", type=int, default=None, help="turns to play (default: to the campaign's end)")
     s.add_argument("--seed", type=int, default=None, help="campaign seed (default: the scenario's)")
     s.add_argument("--orders", type=Path, default=None, help="folder of turn-<N>.txt order files")
-    s.add_argument("--out", type=Path, required=True, help="output folder")
+    s.add_argument("--overrides", type=Path, default=None, help="TOML: [rules.<file>] numbers, [winds.<N>]")
+    s.add_argument("--out", type=Path, default=None, help="output folder (default with --from: its parent)")
+    s.add_argument("--strict", action="store_true", help="stop at the first turn with a refused order")
     s.add_argument("--no-reports", action="store_true", help="skip knowledge and reports (faster)")
+    s.add_argument("--compact", action="store_true", help="text reports one line a ship (after the summary)")
     s.set_defaults(handler=_simulate)
 
     for name, helptext in (
@@ -43,7 +62,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         c.set_defaults(handler=_admin, admin_command=name)
 
 
+_ORDER_FILE = re.compile(r"^turn-(\d+)\.txt$")
+
+
 def read_orders_folder(folder: Path | None) -> dict[int, list[ShipOrder]]:
+    """``turn-<N>.txt`` files (``turn-01.txt`` is turn 1); any other file in
+    the folder, or two files for one turn, is an error, not ignored."""
     from pate.core.orders.text import OrderSyntaxError, parse_orders
 
     if folder is None:
@@ -51,57 +75,136 @@ def read_orders_folder(folder: Path | None) -> dict[int, list[ShipOrder]]:
     if not folder.is_dir():
         raise UserError(f"--orders: {folder} is not a folder")
     out: dict[int, list[ShipOrder]] = {}
-    for path in sorted(folder.glob("turn-*.txt")):
+    names: dict[int, str] = {}
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith("."):
+            continue
+        m = _ORDER_FILE.match(path.name)
+        if m is None or not path.is_file() or int(m.group(1)) < 1:
+            raise UserError(f"{path}: not an order file; name them turn-<N>.txt, N from 1")
+        turn = int(m.group(1))
+        if turn in names:
+            raise UserError(f"{path}: turn {turn} already has its orders in {names[turn]}")
+        names[turn] = path.name
         try:
-            turn = int(path.stem.split("-", 1)[1])
-        except ValueError:
-            raise UserError(f"{path}: name order files turn-<N>.txt") from None
-        try:
-            out[turn] = parse_orders(path.read_text())
+            out[turn] = parse_orders(path.read_text(encoding="utf-8"))
         except OrderSyntaxError as err:
             raise UserError(f"{path}: {err}") from None
     return out
 
 
-def _simulate(args: argparse.Namespace) -> int:
+def read_overrides(path: Path | None, ctx: TurnContext) -> tuple[TurnContext, dict[int, dict[str, Wind]]]:
+    """``--overrides FILE``: ``[rules.<file>]`` and ``[winds.<turn>]`` tables,
+    written as in case files (docs/formats/simulate.md)."""
+    import tomllib
+
+    from pate.core.world.fields import Problems, Table
+    from pate.engine.overrides import read_winds, with_rules
+
+    if path is None:
+        return ctx, {}
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise UserError(f"--overrides: cannot read {path}: {err.strerror}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise UserError(f"--overrides: {path}: not valid TOML: {err}") from None
+    problems = Problems()
+    top = Table(raw, "", problems)
+    top.check_keys(("rules", "winds"))
+    ctx = with_rules(top.table("rules"), ctx, problems)
+    winds: dict[int, dict[str, Wind]] = {}
+    for name, table in top.tables("winds"):
+        if not name.isdigit() or int(name) < 1:
+            problems.add(table.path, "name the turn: [winds.<N>], N from 1")
+            continue
+        winds[int(name)] = read_winds(table, ctx.map)
+    if problems:
+        raise UserError(f"--overrides: {path}:\n" + "\n".join(problems.items))
+    return ctx, winds
+
+
+def _start(args: argparse.Namespace, ctx: TurnContext) -> tuple[WorldState, int, bool]:
+    """The world to play from, the first turn's number and whether it is a
+    new campaign (placed and winds drawn at the start)."""
+    from pate.core.codec import from_plain
     from pate.core.world.fields import DataError
     from pate.datafiles import load_scenario
-    from pate.engine.context import turn_context
-    from pate.engine.simulate import OrdersRefusedError, simulate
 
+    if (args.scenario is None) == (args.resume is None):
+        raise UserError("give either --scenario NAME or --from OUT/turn-K")
+    if args.resume is not None:
+        if args.seed is not None:
+            raise UserError("--seed: a campaign taken up keeps its seed")
+        state = args.resume / "state.json"
+        try:
+            world: WorldState = from_plain(WorldState, json.loads(state.read_text(encoding="utf-8")))
+        except OSError as err:
+            raise UserError(f"--from: cannot read {state}: {err.strerror}") from None
+        except (ValueError, TypeError, KeyError) as err:
+            raise UserError(f"--from: {state} is not a saved state: {err}") from None
+        if world.turn > world.turns:
+            raise UserError(f"--from: {args.resume} is the end of the campaign ({world.turns} turns)")
+        return world, world.turn, False
     try:
         scenario = load_scenario(args.scenario)
-        ctx = turn_context()
-    except FileNotFoundError as err:
+    except (FileNotFoundError, DataError) as err:
         raise UserError(f"--scenario: {err}") from None
-    except DataError as err:
-        raise UserError(f"--scenario: {err}") from None
-    turns = args.turns or scenario.world.turns
-    seed = scenario.world.seed if args.seed is None else args.seed
+    world = scenario.world
+    if args.seed is not None:
+        world = replace(world, seed=args.seed)
+    return replace(world, turns=args.turns or world.turns), 1, scenario.placement == "random"
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from pate.engine.context import turn_context
+    from pate.engine.simulate import OrdersRefusedError, refusal_text, resume, simulate
+
+    if args.turns is not None and args.turns < 1:
+        raise UserError("--turns: give 1 or more (leave it out to play to the campaign's end)")
+    ctx, winds = read_overrides(args.overrides, turn_context())
+    world, first, place = _start(args, ctx)
+    out_dir = args.out or (args.resume.parent if args.resume is not None else None)
+    if out_dir is None:
+        raise UserError("--out: give the output folder")
+    last = world.turns if args.resume is None or args.turns is None else first + args.turns - 1
+    if last > world.turns:
+        raise UserError(f"--turns: the campaign ends with turn {world.turns}; {args.turns} more go past it")
     orders = read_orders_folder(args.orders)
-    args.out.mkdir(parents=True, exist_ok=True)
+    late = sorted(t for t in orders if t > last)
+    if late:
+        raise UserError(f"--orders: orders for turn {late[0]}, but the run ends with turn {last}")
+    common = {
+        "orders": orders,
+        "render": not args.no_reports,
+        "winds": winds,
+        "strict": args.strict,
+        "compact": args.compact,
+    }
+    if args.resume is None:
+        run = simulate(ctx, world, campaign="simulated", seed=world.seed, turns=last, place=place, **common)
+    else:
+        run = resume(ctx, world, turns=last - first + 1, **common)
+    out_dir.mkdir(parents=True, exist_ok=True)
     try:
-        for out in simulate(
-            ctx,
-            scenario.world,
-            campaign="simulated",
-            seed=seed,
-            turns=turns,
-            orders=orders,
-            render=not args.no_reports,
-            place=scenario.placement == "random",
-        ):
-            folder = args.out / f"turn-{out.turn}"
-            (folder / "reports").mkdir(parents=True, exist_ok=True)
-            (folder / "state.json").write_text(canonical_json(to_plain(out.world)))
-            (folder / "events.json").write_text(canonical_json([to_plain(e) for e in out.events]))
-            for player, formats in out.reports.items():
-                for fmt, body in formats.items():
-                    (folder / "reports" / f"{player}.{_EXT[fmt]}").write_text(body)
+        for out in run:
+            _write_turn(out_dir / f"turn-{out.turn}", out)
+            for r in out.refusals:
+                print(f"turn {out.turn}: order refused, left out: {refusal_text(r)}", file=sys.stderr)
             print(f"turn {out.turn}: {len(out.events)} events, {len(out.world.ships)} ships", flush=True)
     except OrdersRefusedError as err:
-        raise UserError(f"orders refused:\n{err}") from None
+        raise UserError(f"orders refused (--strict):\n{err}") from None
     return 0
+
+
+def _write_turn(folder: Path, out: TurnOutput) -> None:
+    (folder / "reports").mkdir(parents=True, exist_ok=True)
+    (folder / "state.json").write_text(canonical_json(to_plain(out.world)))
+    (folder / "events.json").write_text(canonical_json([to_plain(e) for e in out.events]))
+    (folder / "refusals.json").write_text(canonical_json([to_plain(r) for r in out.refusals]))
+    for player, formats in out.reports.items():
+        for fmt, body in formats.items():
+            (folder / "reports" / f"{player}.{_EXT[fmt]}").write_text(body)
 
 
 _EXT = {"json": "json", "text": "txt", "html": "html"}

@@ -4,7 +4,8 @@ Prints one line per case (PASS, FAIL, XFAIL for a known failure, XPASS for
 a known failure that now passes), each failure indented below it.  Exit code
 0 when all pass, 1 when a case fails, 2 when a case file cannot be read (its
 problems are printed as ``FILE:LINE: path: message``; the other files still
-run).
+run).  Scenario files kept beside the cases (a ``[scenario]`` table, no
+``[case]``) are skipped, so ``pate case run dir/*.toml`` works.
 """
 
 from __future__ import annotations
@@ -25,13 +26,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _run(args: argparse.Namespace) -> int:
-    from pate.engine.cases import CaseFileError, load_case, run_case
+    from pate.engine.cases import CaseFileError, is_scenario_file, load_case, run_case
     from pate.engine.context import turn_context
 
     ctx = turn_context()
     counts = {"PASS": 0, "FAIL": 0, "XFAIL": 0, "XPASS": 0}
-    malformed = 0
+    malformed = skipped = 0
     for path in args.files:
+        if is_scenario_file(path):
+            skipped += 1
+            if not args.quiet:
+                print(f"skip  {path}  a scenario file (no [case] table), not a case", flush=True)
+            continue
         try:
             case = load_case(path, ctx)
         except CaseFileError as err:
@@ -55,7 +61,7 @@ def _run(args: argparse.Namespace) -> int:
     failed = counts["FAIL"] + counts["XPASS"]
     print(
         f"{counts['PASS']} passed, {failed} failed, {counts['XFAIL']} known failures (xfail), "
-        f"{malformed} unreadable",
+        f"{malformed} unreadable" + (f", {skipped} scenario files skipped" if skipped else ""),
         flush=True,
     )
     if malformed:

@@ -14,7 +14,8 @@ from typing import Any, Protocol
 from pate.core.events import Event
 from pate.core.orders.validate import Refusal
 from pate.core.world.ships import AtSea, InAtlantic, InPort, Location, Ship, describe
-from pate.core.world.state import WorldState
+from pate.core.world.state import PortState, WorldState
+from pate.engine.simulate import refusal_text, refused_ship
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,7 @@ class Run:
     worlds: tuple[WorldState, ...]  # index = turn; 0 = the start of the campaign
     events: tuple[tuple[Event, ...], ...]  # index = turn
     refusals: Mapping[int, Sequence[Refusal]]  # turn -> refusals of that turn's orders
+    reports: tuple[Mapping[str, Mapping[str, str]], ...] = ()  # index = turn; player -> format -> body
 
 
 class Check(Protocol):
@@ -40,7 +42,30 @@ def where(loc: Location) -> str:
 
 
 # -- a ship: where it is and its attributes -------------------------------------
-SHIP_ATTRIBUTES = ("hull", "rigging", "stores", "crew", "marines", "active", "station", "attached_to")
+INT_ATTRIBUTES = (
+    "hull",
+    "rigging",
+    "stores",
+    "crew",
+    "marines",
+    "station",
+    "experience",
+    "morale",
+    "capacity",
+)
+NAME_ATTRIBUTES = ("attached_to", "commander", "deputy")  # "" means none
+SHIP_ATTRIBUTES = (*INT_ATTRIBUTES, "active", "quality", *NAME_ATTRIBUTES, "cargo_units", "cargo_supplies")
+
+
+def ship_value(ship: Ship, key: str) -> object:
+    if key == "cargo_units":
+        return sorted(ship.cargo.units)
+    if key == "cargo_supplies":
+        return ship.cargo.supplies
+    if key == "quality":
+        return ship.quality.label
+    value = getattr(ship, key)
+    return "" if key in NAME_ATTRIBUTES and value is None else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +80,13 @@ class ShipCheck:
     near: str | None = None  # in the same sea area or port as that ship
     exists: bool | None = None
     attributes: Mapping[str, Any] = field(default_factory=dict)
+    negated: bool = False  # ``not = true``: the ship is afloat and the statement is false
 
     def says(self) -> str:
+        text = self._says()
+        return f"not ({text})" if self.negated else text
+
+    def _says(self) -> str:
         parts = []
         if self.exists is False:
             parts.append("is gone")
@@ -78,12 +108,17 @@ class ShipCheck:
         world = run.worlds[turn]
         ship = world.ships.get(self.ship)
         if ship is None:
-            return self.exists is False, f"{self.ship} is gone"
+            return self.exists is False and not self.negated, f"{self.ship} is gone"
         if self.exists is False:
-            return False, f"{self.ship} is still afloat, at {where(ship.location)}"
+            return self.negated, f"{self.ship} is still afloat, at {where(ship.location)}"
         wrong = self._location_wrong(world, ship) + [
-            f"{k} = {_show(getattr(ship, k))}" for k, v in self.attributes.items() if getattr(ship, k) != v
+            f"{k} = {_show(ship_value(ship, k))}"
+            for k, v in self.attributes.items()
+            if not _same(ship_value(ship, k), v)
         ]
+        if self.negated:
+            found = [where(ship.location)] + [f"{k} = {_show(ship_value(ship, k))}" for k in self.attributes]
+            return bool(wrong), f"{self.ship} " + "; ".join(found)
         return not wrong, f"{self.ship} " + "; ".join(wrong or [where(ship.location)])
 
     def _location_wrong(self, world: WorldState, ship: Ship) -> list[str]:
@@ -127,7 +162,76 @@ def _same_area(a: Location, b: Location) -> bool:
 def _show(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
     return repr(value) if isinstance(value, str) else str(value)
+
+
+# -- a port: its controller, stores, yard and garrison -------------------------------
+PORT_ATTRIBUTES = (
+    "controller",
+    "stores",
+    "supplies",
+    "building",
+    "building_transports",
+    "battery_damaged",
+    "garrison",
+    "strategic_units",
+)
+
+
+def port_value(port: PortState, key: str) -> object:
+    value = getattr(port, key)
+    return sorted(value) if isinstance(value, tuple) else value
+
+
+@dataclass(frozen=True, slots=True)
+class PortCheck:
+    port: str
+    attributes: Mapping[str, Any]
+    negated: bool = False
+
+    def says(self) -> str:
+        text = f"port {self.port} " + ", ".join(f"{k} = {_show(v)}" for k, v in self.attributes.items())
+        return f"not ({text})" if self.negated else text
+
+    def holds(self, run: Run, turn: int) -> tuple[bool, str]:
+        port = run.worlds[turn].ports.get(self.port)
+        if port is None:
+            return False, f"{self.port} is not in the world"
+        wrong = [
+            f"{k} = {_show(port_value(port, k))}"
+            for k, v in self.attributes.items()
+            if not _same(port_value(port, k), v)
+        ]
+        found = ", ".join(f"{k} = {_show(port_value(port, k))}" for k in self.attributes)
+        return bool(wrong) == self.negated, f"{self.port} " + ("; ".join(wrong) if wrong else found)
+
+
+# -- the text of a player's report ----------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ReportCheck:
+    player: str
+    contains: tuple[str, ...] = ()  # every one of these in the report
+    lacks: tuple[str, ...] = ()  # none of these
+    format: str = "text"
+
+    def says(self) -> str:
+        parts = [f"contains {_show(list(self.contains))}"] if self.contains else []
+        parts += [f"lacks {_show(list(self.lacks))}"] if self.lacks else []
+        return f"{self.player}'s {self.format} report " + " and ".join(parts)
+
+    def holds(self, run: Run, turn: int) -> tuple[bool, str]:
+        body = run.reports[turn].get(self.player, {}).get(self.format) if turn < len(run.reports) else None
+        if body is None:
+            return False, f"no {self.format} report for {self.player}"
+        missing = [c for c in self.contains if c not in body]
+        present = [c for c in self.lacks if c in body]
+        if not missing and not present:
+            return True, "as said"
+        parts = [f"missing {_show(missing)}"] if missing else []
+        parts += [f"has {_show(present)}"] if present else []
+        return False, "; ".join(parts) + f" (report of {len(body.splitlines())} lines)"
 
 
 # -- events ------------------------------------------------------------------------
@@ -139,11 +243,13 @@ class EventCheck:
     data: Mapping[str, Any] = field(default_factory=dict)  # each key with this value
     phase: str | None = None
     absent: bool = False
+    at: str | None = None  # sea area code or port name; matches any tactical area or part of port
 
     def matches(self, e: Event) -> bool:
         return (
             e.kind in self.kinds
             and (self.phase is None or e.phase.value == self.phase)
+            and (self.at is None or place_of(e.location) == self.at)
             and set(self.ships) <= set(e.ships)
             and set(self.witnesses) <= set(e.witnesses)
             and all(k in e.data and _same(e.data[k], v) for k, v in self.data.items())
@@ -155,6 +261,8 @@ class EventCheck:
             what += f" about {', '.join(self.ships)}"
         if self.witnesses:
             what += f" seen by {', '.join(self.witnesses)}"
+        if self.at:
+            what += f" at {self.at}"
         if self.data:
             what += " with " + ", ".join(f"{k} = {_show(v)}" for k, v in self.data.items())
         return ("no " if self.absent else "") + what
@@ -169,9 +277,17 @@ class EventCheck:
         return self.absent, f"no {' or '.join(self.kinds)} event; events: {_kinds(run.events[turn])}"
 
 
+def place_of(location: str) -> str:
+    """The sea area or port of an event's location (``"NOC (tactical area
+    2)"`` is NOC, ``"Brest (harbor)"`` is Brest)."""
+    return location.split(" (", 1)[0]
+
+
 def _same(actual: object, expected: object) -> bool:
     if isinstance(actual, tuple):
         actual = list(actual)
+    if isinstance(expected, tuple):
+        expected = list(expected)
     return actual == expected
 
 
@@ -231,26 +347,22 @@ class RefusalCheck:
     ship: str
     rule: str
     field: str | None = None  # e.g. "movement.port"
+    message: str | None = None  # words the refusal's text contains
 
     def says(self) -> str:
         part = f" ({self.field})" if self.field else ""
-        return f"the order for {self.ship} refused under rule {self.rule}{part}"
+        words = f", saying {self.message!r}" if self.message else ""
+        return f"the order for {self.ship} refused under rule {self.rule}{part}{words}"
 
     def holds(self, run: Run, turn: int) -> tuple[bool, str]:
         mine = [r for r in run.refusals.get(turn, ()) if refused_ship(r) == self.ship]
         for r in mine:
-            if r.rule == self.rule and (self.field is None or r.field == f"{self.ship}.{self.field}"):
+            if (
+                r.rule == self.rule
+                and (self.field is None or r.field == f"{self.ship}.{self.field}")
+                and (self.message is None or self.message in r.message)
+            ):
                 return True, refusal_text(r)
         if mine:
             return False, "; ".join(refusal_text(r) for r in mine)
         return False, f"the order for {self.ship} was accepted"
-
-
-def refused_ship(r: Refusal) -> str:
-    """The ship whose order was refused (``check_orders`` prefixes the field
-    with the ship id, or ``orders[i]`` when the order names no ship)."""
-    return r.field.split(".", 1)[0]
-
-
-def refusal_text(r: Refusal) -> str:
-    return f"{r.field}: {r.message} (rule {r.rule})"

@@ -4,25 +4,30 @@ those problems by line in the file."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.world.fields import Problems, Table, type_name
-from pate.core.world.geography import Direction, WindStrength, WorldMap
+from pate.core.world.geography import WorldMap
+from pate.core.world.ships import Quality
 from pate.core.world.state import TurnKind, Wind
 from pate.engine.case_checks import (
+    INT_ATTRIBUTES,
+    NAME_ATTRIBUTES,
+    PORT_ATTRIBUTES,
     SHIP_ATTRIBUTES,
     Check,
     EventCheck,
+    PortCheck,
     RefusalCheck,
+    ReportCheck,
     SequenceCheck,
     ShipCheck,
 )
+from pate.engine.overrides import read_winds
 
 _TURN_KEYS = ("orders", "winds", "kind", "note")
 _COMMON_KEYS = ("turn", "runs", "chance_between", "note")
@@ -36,13 +41,17 @@ _SHIP_KEYS = (
     "with",
     "near",
     "exists",
+    "not",
+    "created",
     *SHIP_ATTRIBUTES,
 )
-_EVENT_KEYS = ("event", "ships", "witnesses", "data", "phase", "absent")
+_PORT_KEYS = ("port", "not", *PORT_ATTRIBUTES)
+_EVENT_KEYS = ("event", "ships", "witnesses", "data", "phase", "absent", "at")
 _SEQUENCE_KEYS = ("sequence", "ships", "absent")
-_REFUSAL_KEYS = ("ship", "refused_rule", "field")
+_REFUSAL_KEYS = ("ship", "refused_rule", "field", "message")
+_REPORT_KEYS = ("report", "contains", "lacks", "format")
+REPORT_FORMATS = ("text", "html", "json")
 MAX_RUNS = 10_000
-_DIRECTIONS = {d.value: d for d in Direction} | {d.value[0]: d for d in Direction}
 
 OrderProblems = Callable[[int, OrderSyntaxError], list[tuple[str, str]]]
 
@@ -90,52 +99,24 @@ def read_turns(
         if kind is not None and kind not in TurnKind._value2member_map_:
             problems.add(t.where("kind"), f"{kind!r} is not one of: campaign, peace")
             kind = None
-        winds = read_winds(t, world_map)
+        winds = read_winds(t.table("winds"), world_map)
         out.append(TurnSpec(orders, winds, TurnKind(kind) if kind else None))
     return out
 
 
-def read_winds(t: Table, world_map: WorldMap) -> dict[str, Wind]:
-    """``winds = { all = "east moderate", SOC = "north heavy" }``: ``all`` sets
-    every sea area of the map; a sea area named sets its own."""
-    table = t.table("winds")
-    if table is None:
-        return {}
-    out: dict[str, Wind] = {}
-    given: dict[str, Wind] = {}
-    for key in list(table.data):
-        if key != "all" and key not in world_map.sea_areas:
-            table.problems.add(table.where(key), "not a sea area code (or 'all')")
-            continue
-        wind = _wind(table, key)
-        if wind is None:
-            continue
-        if key == "all":
-            out.update(dict.fromkeys(world_map.sea_areas, wind))
-        else:
-            given[key] = wind
-    return out | given
-
-
-def _wind(table: Table, key: str) -> Wind | None:
-    text = table.str_(key)
-    if text is None:
-        return None
-    words = text.lower().split()
-    ok = len(words) == 2 and words[0] in _DIRECTIONS and words[1] in WindStrength._value2member_map_
-    if not ok:
-        table.problems.add(
-            table.where(key), f"write the wind as 'east moderate' (the direction it blows from), not {text!r}"
-        )
-        return None
-    return Wind(_DIRECTIONS[words[0]], WindStrength(words[1]))
-
-
 # -- [[expect]] --------------------------------------------------------------------
-def read_expectations(top: Table, world_map: WorldMap, problems: Problems) -> list[Expectation]:
+def read_expectations(
+    top: Table, world_map: WorldMap, problems: Problems, turns: int = 1
+) -> list[Expectation]:
+    """With more than one ``[[turn]]`` every statement names its turn: a
+    default would move when a turn is added."""
     out = []
     for i, t in top.array_of_tables("expect"):
         check = _check(t, world_map)
+        if "turn" not in t and turns > 1:
+            problems.add(
+                t.path, f"say after which turn (turn = 0 to {turns}): the case has {turns} [[turn]]s"
+            )
         turn = t.int_("turn", -1, lo=0)
         runs = t.int_("runs", 0, lo=1, hi=MAX_RUNS)
         chance = _chance(t, runs)
@@ -174,28 +155,108 @@ def _check(t: Table, world_map: WorldMap) -> Check | None:
     if "refused_rule" in t:
         t.check_keys((*_REFUSAL_KEYS, *_COMMON_KEYS))
         ship, rule, fld = t.str_("ship"), t.str_("refused_rule"), t.opt_str("field")
-        return RefusalCheck(ship, rule, fld) if ship and rule else None
+        return RefusalCheck(ship, rule, fld, t.opt_str("message")) if ship and rule else None
     if "event" in t:
-        return _event(t)
+        return _event(t, world_map)
     if "sequence" in t:
         t.check_keys((*_SEQUENCE_KEYS, *_COMMON_KEYS))
-        kinds = [k for _, k in t.str_list("sequence", required=True)]
+        steps = t.str_list("sequence", required=True)
+        for path, step in steps:
+            kind = step.split()[0] if step.split() else ""
+            if kind not in known_kinds():
+                t.problems.add(path, _unknown_kind(kind))
         ships = tuple(s for _, s in t.str_list("ships"))
-        return SequenceCheck(tuple(kinds), ships, bool(t.bool_("absent", False))) if kinds else None
+        kinds = tuple(k for _, k in steps)
+        return SequenceCheck(kinds, ships, bool(t.bool_("absent", False))) if kinds else None
     if "ship" in t:
         return _ship(t, world_map)
-    t.problems.add(t.path, "say what to expect: ship, event, sequence or refused_rule")
+    if "port" in t:
+        return _port(t, world_map)
+    if "report" in t:
+        return _report(t)
+    t.problems.add(t.path, "say what to expect: ship, port, event, sequence, report or refused_rule")
     return None
 
 
-def _event(t: Table) -> EventCheck | None:
+def known_kinds() -> frozenset[str]:
+    """Every event kind the engine emits: those the event report has words
+    for (a test keeps that table complete)."""
+    from pate.reports.events import PHRASES
+
+    return frozenset(PHRASES)
+
+
+def _unknown_kind(kind: str) -> str:
+    from difflib import get_close_matches
+
+    near = get_close_matches(kind, sorted(known_kinds()), n=3)
+    hint = f" (did you mean {', '.join(near)}?)" if near else ""
+    return f"no event kind {kind!r}{hint}; the kinds are listed in docs/formats/cases.md"
+
+
+def _port(t: Table, world_map: WorldMap) -> PortCheck | None:
+    t.check_keys((*_PORT_KEYS, *_COMMON_KEYS))
+    port = t.str_("port")
+    if port is not None and port not in world_map.ports:
+        t.problems.add(t.where("port"), f"no port named {port!r}")
+    attributes: dict[str, object] = {}
+    for key in PORT_ATTRIBUTES:
+        if key not in t:
+            continue
+        if key in ("garrison", "strategic_units"):
+            attributes[key] = sorted(v for _, v in t.str_list(key))
+        elif key == "battery_damaged":
+            attributes[key] = t.bool_(key)
+        elif key == "controller":
+            attributes[key] = t.str_(key)
+        else:
+            attributes[key] = t.int_(key, lo=0)
+    if not attributes:
+        t.problems.add(t.path, f"say what of the port: {', '.join(PORT_ATTRIBUTES)}")
+    if port is None or not attributes:
+        return None
+    return PortCheck(port, attributes, bool(t.bool_("not", False)))
+
+
+def _report(t: Table) -> ReportCheck | None:
+    t.check_keys((*_REPORT_KEYS, *_COMMON_KEYS))
+    player = t.str_("report")
+    fmt = t.opt_str("format") or "text"
+    if fmt not in REPORT_FORMATS:
+        t.problems.add(t.where("format"), f"one of: {', '.join(REPORT_FORMATS)}")
+    contains = _texts(t, "contains")
+    lacks = _texts(t, "lacks")
+    if not contains and not lacks:
+        t.problems.add(t.path, "say what the report contains (contains = ...) or lacks (lacks = ...)")
+    if player is None or not (contains or lacks):
+        return None
+    return ReportCheck(player, contains, lacks, fmt)
+
+
+def _texts(t: Table, key: str) -> tuple[str, ...]:
+    if key not in t:
+        return ()
+    if isinstance(t.data[key], str):
+        one = t.str_(key)
+        return (one,) if one else ()
+    return tuple(v for _, v in t.str_list(key))
+
+
+def _event(t: Table, world_map: WorldMap) -> EventCheck | None:
     """``event = "kind"``, or a list of kinds: an event of any of them."""
     t.check_keys((*_EVENT_KEYS, *_COMMON_KEYS))
     if isinstance(t.data["event"], list):
-        kinds = tuple(k for _, k in t.str_list("event"))
+        named = t.str_list("event")
     else:
         one = t.str_("event")
-        kinds = (one,) if one else ()
+        named = [(t.where("event"), one)] if one else []
+    for path, kind in named:
+        if kind not in known_kinds():
+            t.problems.add(path, _unknown_kind(kind))
+    kinds = tuple(k for _, k in named)
+    at = t.opt_str("at")
+    if at is not None and at not in world_map.sea_areas and at not in world_map.ports:
+        t.problems.add(t.where("at"), f"no sea area coded or port named {at!r}")
     data_table = t.table("data")
     data: dict[str, Any] = dict(data_table.data) if data_table else {}
     check = EventCheck(
@@ -205,6 +266,7 @@ def _event(t: Table) -> EventCheck | None:
         data=data,
         phase=t.opt_str("phase"),
         absent=bool(t.bool_("absent", False)),
+        at=at,
     )
     return check if kinds else None
 
@@ -228,100 +290,35 @@ def _ship(t: Table, world_map: WorldMap) -> ShipCheck | None:
         t.problems.add(t.where("harbor"), "harbor needs port = NAME")
     attributes = {k: _attribute(t, k) for k in SHIP_ATTRIBUTES if k in t}
     exists = t.bool_("exists") if "exists" in t else None
+    negated = bool(t.bool_("not", False))
+    if negated and exists is not None:
+        t.problems.add(t.where("not"), "not = true with exists: say exists = true or false instead")
+    t.bool_("created", False)  # read by the name check (pate/engine/cases.py)
     if ship is None:
         return None
     return ShipCheck(
-        ship, at, tactical, port, harbor, atlantic, t.opt_str("with"), t.opt_str("near"), exists, attributes
+        ship,
+        at,
+        tactical,
+        port,
+        harbor,
+        atlantic,
+        t.opt_str("with"),
+        t.opt_str("near"),
+        exists,
+        attributes,
+        negated,
     )
 
 
 def _attribute(t: Table, key: str) -> object:
     if key == "active":
         return t.bool_(key)
-    if key == "attached_to":
-        value = t.data[key]
-        return None if value == "" else t.str_(key)  # "" means not attached
+    if key in NAME_ATTRIBUTES:
+        return "" if t.data[key] == "" else t.str_(key)  # "" means none
+    if key == "quality":
+        return t.str_(key, choices=[q.label for q in Quality])  # as scenario files write it
+    if key == "cargo_units":
+        return sorted(v for _, v in t.str_list(key))
+    assert key in INT_ATTRIBUTES or key == "cargo_supplies"
     return t.int_(key, lo=0)
-
-
-# -- locating problems in the file ----------------------------------------------------
-_SEGMENT = re.compile(r"[^.\[\]]+|\[\d+\]")
-_ORDER_LINE = re.compile(r"^line (\d+), (?=column)")
-
-
-def locate(path: Path, text: str, item: str) -> str:
-    """``FILE:LINE: problem``, the line being that of the key the problem's
-    path names, else of the table it is in (``expect[2].at`` is the ``at``
-    line of the third ``[[expect]]``)."""
-    where, _, message = item.partition(": ")
-    m = _ORDER_LINE.match(message)  # an order's own line (see _order_problems)
-    if m:
-        return f"{path}:{m.group(1)}: {where}: {message[m.end() :]}"
-    line = _line_of(text, where)
-    return f"{path}:{line}: {item}" if line else f"{path}: {item}"
-
-
-def _line_of(text: str, where: str) -> int | None:
-    lines = text.splitlines()
-    segments = _SEGMENT.findall(where.strip())
-    for k in range(len(segments), 0, -1):
-        start = _header_line(lines, segments[:k])
-        if start is None:
-            continue
-        key = next((s for s in segments[k:] if not s.startswith("[")), None)
-        return (_key_line(lines, start, key) if key else None) or start
-    return _key_line(lines, 0, segments[0]) if segments else None
-
-
-def _header_line(lines: list[str], segments: list[str]) -> int | None:
-    """The line of the table header ``[a.b]``, or of the n-th ``[[a.b]]``."""
-    index = None
-    if segments[-1].startswith("["):
-        index = int(segments[-1][1:-1])
-        segments = segments[:-1]
-    if any(s.startswith("[") for s in segments):
-        return None
-    name = re.escape(".".join(segments))
-    if index is None:
-        header = re.compile(rf"^\s*\[\s*{name}\s*\]")
-        return next((i + 1 for i, line in enumerate(lines) if header.match(line)), None)
-    header = re.compile(rf"^\s*\[\[\s*{name}\s*\]\]")
-    hits = [i + 1 for i, line in enumerate(lines) if header.match(line)]
-    return hits[index] if index < len(hits) else None
-
-
-def _key_line(lines: list[str], start: int, key: str) -> int | None:
-    """The line of ``key = ...`` in the table whose header is line ``start``
-    (0: the top of the file), before the next table."""
-    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
-    for i in range(start, len(lines)):
-        if pattern.match(lines[i]):
-            return i + 1
-        if lines[i].lstrip().startswith("["):
-            return None
-    return None
-
-
-def order_problems(text: str, index: int, err: OrderSyntaxError) -> list[tuple[str, str]]:
-    """Order syntax problems as (path, message), naming the file's line."""
-    first = _orders_first_line(text, index)
-    out = []
-    for p in err.problems:
-        line = f"line {first + p.line - 1}" if first else f"orders line {p.line}"
-        out.append((f"turn[{index}].orders", f"{line}, column {p.column}: {p.message}"))
-    return out
-
-
-def _orders_first_line(text: str, index: int) -> int | None:
-    start = _line_of(text, f"turn[{index}]")
-    if start is None:
-        return None
-    lines = text.splitlines()
-    for i in range(start, len(lines)):
-        m = re.match(r"^\s*orders\s*=\s*(.*)$", lines[i])
-        if m:
-            rest = m.group(1).strip()
-            return i + 2 if rest in ('"""', "'''") else i + 1
-        if lines[i].lstrip().startswith("["):
-            return None
-    return None

@@ -18,18 +18,19 @@ from pathlib import Path
 from typing import Any
 
 from pate.core.orders.model import ShipOrder
-from pate.core.orders.validate import Refusal
 from pate.core.rules.context import TurnContext
 from pate.core.world.fields import DataError, Problems, Table
 from pate.core.world.state import TurnKind, Wind, WorldState
-from pate.engine.case_checks import Run, refusal_text, refused_ship
-from pate.engine.case_read import Expectation, locate, order_problems, read_expectations, read_turns
+from pate.engine.case_checks import ReportCheck, Run, ShipCheck
+from pate.engine.case_lines import locate, order_problems
+from pate.engine.case_read import Expectation, read_expectations, read_turns
 from pate.engine.context import turn_context
-from pate.engine.simulate import OrdersRefusedError, simulate
+from pate.engine.overrides import with_rules
+from pate.engine.simulate import refusal_text, refused_ship, simulate
 
 _TOP_KEYS = ("case", "scenario", "world", "rules", "turn", "expect")
 _HEADER_KEYS = ("rule", "title", "quote", "seed", "xfail", "placement", "note")
-_WORLD_KEYS = ("states", "diplomacy", "players", "ports", "ship_defaults", "ships", "squadrons")
+_WORLD_KEYS = ("states", "diplomacy", "players", "ports", "land_units", "ship_defaults", "ships", "squadrons")
 DEFAULT_SEED = 1
 
 
@@ -58,6 +59,11 @@ class Case:
     expectations: tuple[Expectation, ...]
     ctx: TurnContext  # the map and the rule data, with the case's [rules] changes
 
+    @property
+    def renders(self) -> bool:
+        """Reports are rendered only for a case that states their text."""
+        return any(isinstance(e.check, ReportCheck) for e in self.expectations)
+
 
 @dataclass(frozen=True, slots=True)
 class CaseResult:
@@ -79,6 +85,16 @@ class CaseResult:
 
 
 # -- reading -------------------------------------------------------------------------
+def is_scenario_file(path: Path) -> bool:
+    """A scenario file kept beside the cases that use it (a ``[scenario]``
+    table and no ``[case]``): not a case, so ``pate case run *.toml`` skips it."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(raw.get("scenario"), dict) and "case" not in raw
+
+
 def load_case(path: Path, ctx: TurnContext | None = None) -> Case:
     ctx = ctx or turn_context()
     try:
@@ -90,13 +106,16 @@ def load_case(path: Path, ctx: TurnContext | None = None) -> Case:
     except tomllib.TOMLDecodeError as err:
         raise CaseFileError([f"{path}: not valid TOML: {err}"]) from None
     problems = Problems()
-    case = _read(path, raw, ctx, problems, text)
-    if problems or case is None:
-        raise CaseFileError([locate(path, text, item) for item in problems.items])
+    located: list[str] = []  # problems of a scenario file beside the case, by its own lines
+    case = _read(path, raw, ctx, problems, text, located)
+    if problems or located or case is None:
+        raise CaseFileError([locate(path, text, item) for item in problems.items] + located)
     return case
 
 
-def _read(path: Path, raw: dict[str, Any], ctx: TurnContext, problems: Problems, text: str) -> Case | None:
+def _read(
+    path: Path, raw: dict[str, Any], ctx: TurnContext, problems: Problems, text: str, located: list[str]
+) -> Case | None:
     top = Table(raw, "", problems)
     top.check_keys(_TOP_KEYS)
     head = top.table("case", required=True)
@@ -110,16 +129,17 @@ def _read(path: Path, raw: dict[str, Any], ctx: TurnContext, problems: Problems,
     placement = head.opt_str("placement")
     if placement not in (None, "random", "as_given"):
         problems.add(head.where("placement"), "'random' or 'as_given'")
-    ctx = _rules(top, ctx, problems)
+    ctx = with_rules(top.table("rules"), ctx, problems)
     turns = read_turns(top, ctx.map, problems, lambda i, err: order_problems(text, i, err))
-    expectations = read_expectations(top, ctx.map, problems)
+    expectations = read_expectations(top, ctx.map, problems, len(turns))
     count = max([len(turns), 1, *(e.turn for e in expectations)])
     kinds = tuple(t.kind for t in turns) + (None,) * (count - len(turns))
-    loaded = _world(path, top, ctx, problems, count, seed, placement, kinds)
+    loaded = _world(path, top, ctx, problems, count, seed, placement, kinds, located)
+    if loaded is not None:
+        _check_names(loaded[0], expectations, _created(top), problems)
     if loaded is None or problems or None in (rule, title, quote):
         return None
     world, place = loaded
-    _check_names(world, expectations, problems)
     assert rule and title and quote
     return Case(
         path=path,
@@ -138,42 +158,6 @@ def _read(path: Path, raw: dict[str, Any], ctx: TurnContext, problems: Problems,
     )
 
 
-def _rules(top: Table, ctx: TurnContext, problems: Problems) -> TurnContext:
-    """``[rules.<file>]`` changes numbers of ``data/rules/<file>.toml`` for
-    this case only (e.g. no storms, where they would blur a statement)."""
-    from pate.core.rules.data import RulesDataError, parse_rules
-
-    changes = top.table("rules")
-    if changes is None:
-        return ctx
-    merged = _merge(ctx.rules.sections, changes.data, "rules", problems)
-    try:
-        return TurnContext(map=ctx.map, rules=parse_rules(merged))
-    except RulesDataError as err:
-        for item in err.problems:
-            problems.add("rules", item)
-        return ctx
-
-
-def _merge(base: Any, change: Any, path: str, problems: Problems) -> Any:
-    """``base`` with the values of ``change``; only keys the shipped data has."""
-    if not isinstance(change, dict):
-        if type(change) is not type(base):
-            problems.add(path, f"expected a value like {base!r}")
-            return base
-        return change
-    if not isinstance(base, dict):
-        problems.add(path, f"expected a value like {base!r}, not a table")
-        return base
-    out = dict(base)
-    for key, value in change.items():
-        if key not in base:
-            problems.add(f"{path}.{key}", "no such rule number in data/rules")
-            continue
-        out[key] = _merge(base[key], value, f"{path}.{key}", problems)
-    return out
-
-
 def _world(
     path: Path,
     top: Table,
@@ -183,6 +167,7 @@ def _world(
     seed: int | None,
     placement: str | None,
     given: tuple[TurnKind | None, ...],
+    located: list[str],
 ) -> tuple[WorldState, bool] | None:
     """The world of the case: a shipped scenario or file (``scenario``), or
     scenario tables written under ``[world]``."""
@@ -194,6 +179,7 @@ def _world(
     if (name is None) == (inline is None):
         problems.add("scenario", "give either scenario = NAME or a [world] table")
         return None
+    is_file = False
     try:
         if name is not None:
             # a bare name is a shipped scenario; a file name is next to the case
@@ -211,6 +197,9 @@ def _world(
             world = parse_scenario(raw, ctx.map, ctx.rules, nations=load_nations()).world
             placement = placement or "as_given"
     except DataError as err:  # a missing scenario file is one too
+        if name is not None and is_file:
+            located += _in_file(path.parent / name, err.problems)
+            return None
         prefix = "scenario: " if name is not None else "world."
         for item in err.problems:
             problems.add("", prefix + item)
@@ -223,6 +212,15 @@ def _world(
     kinds = tuple(k or (old[i] if i < len(old) else TurnKind.CAMPAIGN) for i, k in enumerate(given))
     world = replace(world, turns=turns, turn_kinds=kinds, kind=kinds[0])
     return world, placement == "random"
+
+
+def _in_file(path: Path, items: list[str]) -> list[str]:
+    """The problems of a scenario file beside the case, each by its line there."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return [f"{path}: {item}" for item in items]
+    return [locate(path, text, item) for item in items]
 
 
 def _named_ships(raw: dict[str, Any]) -> dict[str, Any]:
@@ -243,51 +241,73 @@ def _named_ships(raw: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
-def _check_names(world: WorldState, expectations: list[Expectation], problems: Problems) -> None:
+def _created(top: Table) -> set[str]:
+    """Ships a statement says are made in play (``created = true``: prizes,
+    divided groups), which other statements may then name too."""
+    out: set[str] = set()
+    for _, t in top.array_of_tables("expect"):
+        if t.data.get("created") is True and isinstance(t.data.get("ship"), str):
+            out.add(t.data["ship"])
+    return out
+
+
+def _check_names(
+    world: WorldState, expectations: list[Expectation], created: set[str], problems: Problems
+) -> None:
+    from pate.core.world.ships import parse_ship_id
+
+    for sid in sorted(created):
+        if sid in world.ships:
+            problems.add("expect", f"created = true, but {sid} is in the world at the start")
+        elif parse_ship_id(sid) is None:
+            problems.add("expect", f"{sid!r} is not a ship id (e.g. FR12FR)")
+    known = set(world.ships) | created
+
+    def check(e: Expectation, key: str, sid: str) -> None:
+        if sid and sid not in known:
+            problems.add(f"expect[{e.index}].{key}", f"no ship {sid} in the world")
+
     for e in expectations:
         for key in ("ship", "with_ship", "near"):
-            sid = getattr(e.check, key, None)
-            if sid is not None and sid not in world.ships:
-                name = "with" if key == "with_ship" else key
-                problems.add(f"expect[{e.index}].{name}", f"no ship {sid} in the world")
+            named = getattr(e.check, key, None)
+            if named is not None:
+                check(e, "with" if key == "with_ship" else key, named)
         for sid in getattr(e.check, "ships", ()):
-            if sid not in world.ships:
-                problems.add(f"expect[{e.index}].ships", f"no ship {sid} in the world")
+            check(e, "ships", sid)
+        for sid in getattr(e.check, "witnesses", ()):
+            check(e, "witnesses", sid)
+        attributes = getattr(e.check, "attributes", {})
+        if attributes.get("attached_to"):
+            check(e, "attached_to", attributes["attached_to"])
+        for key in ("commander", "deputy"):
+            who = attributes.get(key)
+            if isinstance(e.check, ShipCheck) and who and who not in world.players:
+                problems.add(f"expect[{e.index}].{key}", f"no player {who} in the world")
+        if isinstance(e.check, ReportCheck) and e.check.player not in world.players:
+            problems.add(f"expect[{e.index}].report", f"no player {e.check.player} in the world")
 
 
 # -- running -----------------------------------------------------------------------------
 def play(case: Case, seed: int) -> Run:
     """The case's turns with this seed.  An order the order desk refuses is
-    recorded and left out (the ship takes its default orders), and the
-    campaign played again from the start, so that later turns still run."""
-    orders = {t: list(o) for t, o in case.orders.items()}
-    refusals: dict[int, list[Refusal]] = {}
-    while True:
-        try:
-            outs = list(
-                simulate(
-                    case.ctx,
-                    case.world,
-                    campaign="case",
-                    seed=seed,
-                    turns=case.turns,
-                    orders=orders,
-                    render=False,
-                    place=case.place,
-                    winds=case.winds,
-                )
-            )
-        except OrdersRefusedError as err:
-            refusals[err.turn] = list(err.refusals)
-            orders[err.turn] = _without(orders[err.turn], err.refusals)
-            continue
-        worlds = tuple(o.world for o in outs)
-        return Run(seed, worlds, tuple(o.events for o in outs), refusals)
-
-
-def _without(orders: list[ShipOrder], refused: list[Refusal]) -> list[ShipOrder]:
-    bad = {refused_ship(r) for r in refused}
-    return [o for i, o in enumerate(orders) if o.ship_id not in bad and f"orders[{i}]" not in bad]
+    recorded and left out (the ship takes its default orders)."""
+    outs = list(
+        simulate(
+            case.ctx,
+            case.world,
+            campaign="case",
+            seed=seed,
+            turns=case.turns,
+            orders=case.orders,
+            render=case.renders,
+            place=case.place,
+            winds=case.winds,
+            strict=False,
+        )
+    )
+    refusals = {o.turn: list(o.refusals) for o in outs if o.refusals}
+    reports = tuple(o.reports for o in outs)
+    return Run(seed, tuple(o.world for o in outs), tuple(o.events for o in outs), refusals, reports)
 
 
 def run_case(case: Case) -> CaseResult:
@@ -306,6 +326,8 @@ def run_case(case: Case) -> CaseResult:
         if failure:
             failures.append(failure)
     failures += _unexpected_refusals(case, runs.values())
+    for turn, refused in sorted(run(case.seed).refusals.items()):  # the words of each, for -v
+        measured += [f"turn {turn}: order refused: {refusal_text(r)}" for r in refused]
     return CaseResult(case, tuple(failures), tuple(measured))
 
 

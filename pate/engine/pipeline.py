@@ -26,8 +26,8 @@ def all_knowledge(
     return out
 
 
-def reports_for(ctx: TurnContext, knowledge_json: str) -> dict[str, str]:
+def reports_for(ctx: TurnContext, knowledge_json: str, *, compact: bool = False) -> dict[str, str]:
     """Every format of one player's reports, from their knowledge alone, so a
     report can never show what the player did not learn."""
-    rendered = render_reports(json.loads(knowledge_json), ctx.map)
+    rendered = render_reports(json.loads(knowledge_json), ctx.map, compact=compact)
     return {"json": knowledge_json, **rendered}

@@ -2,7 +2,8 @@
 
 The same functions the services run, stage by stage, without the bus and the
 database: start the campaign, then for each turn take the orders, resolve,
-work out each player's knowledge and render their reports.
+work out each player's knowledge and render their reports.  A campaign may
+also be taken up from a saved turn (:func:`resume`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class TurnOutput:
     events: tuple[Event, ...]
     knowledge: dict[str, str]  # player -> canonical JSON
     reports: dict[str, dict[str, str]]  # player -> format -> body
+    refusals: tuple[Refusal, ...] = ()  # orders the order desk refused, left out of the turn
 
 
 class OrdersRefusedError(ValueError):
@@ -58,23 +60,74 @@ def simulate(
     render: bool = True,
     place: bool = True,
     winds: Mapping[int, Mapping[str, Wind]] | None = None,
+    strict: bool = True,
+    compact: bool = False,
 ) -> Iterator[TurnOutput]:
-    """``winds`` (turn -> sea area -> wind) replaces the drawn winds of the
+    """The start of the campaign, then ``turns`` turns.
+
+    ``winds`` (turn -> sea area -> wind) replaces the drawn winds of the
     first move of those turns, for the sea areas named (case files set the
-    weather a rule case needs, docs/formats/cases.md)."""
+    weather a rule case needs, docs/formats/cases.md).  An order the order
+    desk refuses stops the run (:class:`OrdersRefusedError`); unless
+    ``strict``, it is left out and reported in its turn's ``refusals`` (the
+    ship takes its default orders, rule 4.11)."""
+    if turns < 1:
+        raise ValueError("a campaign plays at least one turn")
     winds = winds or {}
     world = _with_winds(start_campaign(ctx, world, campaign, seed, turns, place=place), winds.get(1))
-    yield _outputs(ctx, 0, world, world, (), render)
-    for turn in range(1, turns + 1):
-        world = _with_winds(world, winds.get(turn))
+    yield _outputs(ctx, 0, world, world, (), render, compact)
+    yield from resume(
+        ctx, world, turns=turns, orders=orders, render=render, winds=winds, strict=strict, compact=compact
+    )
+
+
+def resume(
+    ctx: TurnContext,
+    world: WorldState,
+    *,
+    turns: int,
+    orders: Mapping[int, Sequence[ShipOrder]],
+    render: bool = True,
+    winds: Mapping[int, Mapping[str, Wind]] | None = None,
+    strict: bool = True,
+    compact: bool = False,
+) -> Iterator[TurnOutput]:
+    """``turns`` turns from ``world``, the state saved after a turn (its
+    ``turn`` is the next to play): the same outputs, byte for byte, as the
+    run that saved it would have gone on to give."""
+    winds = winds or {}
+    first = world.turn
+    if turns < 1 or first + turns - 1 > world.turns:
+        raise ValueError(f"turns {first} to {first + turns - 1}: the campaign has {world.turns} turns")
+    for turn in range(first, first + turns):
+        world = _with_winds(world, winds.get(turn))  # again for turn 1: the same winds
         given = list(orders.get(turn, ()))
         refusals = check_orders(ctx, world, given)
-        if refusals:
+        if refusals and strict:
             raise OrdersRefusedError(turn, refusals)
-        submitted = [SubmittedOrder(o, Author.COMMANDER, i) for i, o in enumerate(given)]
+        kept = without_refused(given, refusals)
+        submitted = [SubmittedOrder(o, Author.COMMANDER, i) for i, o in enumerate(kept)]
         result = resolve_submitted(ctx, world, submitted).result
-        yield _outputs(ctx, turn, world, result.state, result.events, render)
+        out = _outputs(ctx, turn, world, result.state, result.events, render, compact)
+        yield replace(out, refusals=tuple(refusals))
         world = result.state
+
+
+def refused_ship(r: Refusal) -> str:
+    """The ship whose order was refused (``check_orders`` prefixes the field
+    with the ship id, or ``orders[i]`` when the order names no ship)."""
+    return r.field.split(".", 1)[0]
+
+
+def refusal_text(r: Refusal) -> str:
+    return f"{r.field}: {r.message} (rule {r.rule})"
+
+
+def without_refused(orders: Sequence[ShipOrder], refused: Sequence[Refusal]) -> list[ShipOrder]:
+    """The orders less every order of a ship with a refused one, so that the
+    ship takes its defaults (4.11) rather than an earlier order it replaced."""
+    bad = {refused_ship(r) for r in refused}
+    return [o for i, o in enumerate(orders) if o.ship_id not in bad and f"orders[{i}]" not in bad]
 
 
 def _with_winds(world: WorldState, winds: Mapping[str, Wind] | None) -> WorldState:
@@ -88,7 +141,8 @@ def _outputs(
     after: WorldState,
     events: tuple[Event, ...],
     render: bool,
+    compact: bool = False,
 ) -> TurnOutput:
     knowledge = all_knowledge(ctx, before, after, events) if render else {}
-    reports = {p: reports_for(ctx, k) for p, k in knowledge.items()} if render else {}
+    reports = {p: reports_for(ctx, k, compact=compact) for p, k in knowledge.items()} if render else {}
     return TurnOutput(turn=turn, world=after, events=events, knowledge=knowledge, reports=reports)

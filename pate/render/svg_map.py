@@ -9,11 +9,14 @@ Pure functions: a :class:`WorldMap` in, SVG text out.  Reports reuse
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 
 from pate.core.world.geography import MapName, Port, SeaArea, WorldMap
+from pate.render.labels import EAST_FIRST, SOUTH_FIRST, Box, Layout, leader, text_box, text_size
+from pate.render.legend import LEGEND_HEIGHT, legend
 
 NATION_COLOURS: Mapping[str, str] = {
     "BR": "#c0392b",
@@ -101,6 +104,12 @@ def map_projection(world_map: WorldMap, which: MapName, style: MapStyle) -> Proj
     return projection([a.position for a in areas] + [p.position for p in ports], style)
 
 
+AREA_RX, AREA_RY = 30, 17  # the ellipse of a sea area
+AREA_NAME_SIZE, PORT_NAME_SIZE, ICON_SIZE = 10, 9, 11
+ICON_HEIGHT = 16  # a line of marker text (11 px) and the gap below it
+SLOT = (14 + text_size("999 ships", ICON_SIZE)[0], 2 * ICON_HEIGHT)  # two markers, one above the other
+
+
 def render_map(
     world_map: WorldMap,
     which: MapName,
@@ -109,28 +118,119 @@ def render_map(
     highlight: frozenset[str] = frozenset(),
     icons: Iterable[Icon] = (),
     title: str | None = None,
+    marks: Sequence[tuple[str, str]] = (),
 ) -> str:
-    """One map as a complete SVG document."""
+    """One map as a complete SVG document, its labels placed clear of one
+    another (:mod:`pate.render.labels`), with a legend below it; ``marks``
+    are the (colour, meaning) of the icons, for the legend."""
     style = style or MapStyle()
     areas = sorted((a for a in world_map.sea_areas.values() if a.map is which), key=lambda a: a.code)
     codes = {a.code for a in areas}
     ports = sorted((p for p in world_map.ports.values() if p.sea_area in codes), key=lambda p: p.name)
     proj = map_projection(world_map, which, style)
     heading = title if title is not None else f"PATE: {MAP_TITLES[which]}"
+    height = proj.height + LEGEND_HEIGHT
+    static = _static_labels(
+        tuple((a.code, a.name, proj(a.position)) for a in areas),
+        tuple((p.name, proj(p.position)) for p in ports),
+        (proj.width, proj.height),
+        heading,
+        style,
+    )
+    layout = Layout(static.bounds)
+    for box in static.labels:
+        layout.take(box)
+    for box in static.markers:
+        layout.mark(box)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {proj.width:g} {proj.height:g}" '
-        f'width="{proj.width:g}" height="{proj.height:g}" font-family="{escape(style.font)}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {proj.width:g} {height:g}" '
+        f'width="{proj.width:g}" height="{height:g}" font-family="{escape(style.font)}">',
         f"<title>{escape(heading)}</title>",
-        f'<rect x="0" y="0" width="{proj.width:g}" height="{proj.height:g}" fill="{style.sea}"/>',
+        f'<rect x="0" y="0" width="{proj.width:g}" height="{height:g}" fill="{style.sea}"/>',
         f'<text x="{style.margin}" y="{style.margin * 0.6:g}" font-size="18">{escape(heading)}</text>',
     ]
     parts += _links(areas, world_map, proj, style)
     parts += _port_links(ports, world_map, proj, style)
-    parts += [_area(a, proj, style, a.code in highlight) for a in areas]
-    parts += [_port(p, proj, style) for p in ports]
-    parts += _icons(list(icons), world_map, proj)
+    parts += [_area(a, proj, style, a.code in highlight, static.area_names[a.code]) for a in areas]
+    parts += [_port(p, proj, style, static.port_names[p.name]) for p in ports]
+    parts += _icons(list(icons), layout, static)
+    parts += legend(ports, proj.height, proj.width, style, highlight=bool(highlight), marks=marks)
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class StaticLabels:
+    """The labels of the map itself (sea areas' names, ports' names), the
+    same for every report: laid out once for a map."""
+
+    bounds: Box
+    area_names: dict[str, str]
+    port_names: dict[str, str]
+    anchors: dict[str, Box]  # sea area codes and port names -> their marker's box
+    slots: dict[str, Box]  # sea area code -> the room kept beside it for a report's markers
+    labels: tuple[Box, ...]
+    markers: tuple[Box, ...]
+
+
+@lru_cache(maxsize=16)
+def _static_labels(
+    areas: tuple[tuple[str, str, tuple[float, float]], ...],
+    ports: tuple[tuple[str, tuple[float, float]], ...],
+    size: tuple[float, float],
+    heading: str,
+    style: MapStyle,
+) -> StaticLabels:
+    """Pure in its arguments (what the map shows of each place, projected),
+    so that the cache can never give another map's labels."""
+    layout = Layout(Box(0, style.margin * 0.75, size[0], size[1]))
+    layout.take(text_box(style.margin, style.margin * 0.6, heading, 18))
+    anchors: dict[str, Box] = {}
+    for code, _, (x, y) in areas:
+        anchors[code] = Box(x - AREA_RX, y - AREA_RY, x + AREA_RX, y + AREA_RY)
+        layout.take(anchors[code])  # a sea area's code sits in its ellipse: nothing goes over it
+    s = style.port_size
+    for name, (x, y) in ports:
+        anchors[name] = Box(x - s, y - s, x + s, y + s)
+        layout.mark(anchors[name])
+    area_names = {
+        code: _label(layout, anchors[code], name, AREA_NAME_SIZE, SOUTH_FIRST) for code, name, _ in areas
+    }
+    # room for two markers ("59 ships", "sighted") beside every sea area, kept before the
+    # ports' names are placed, so that a report's markers sit by their area (issue 11)
+    slots = {code: layout.place(anchors[code], *SLOT, EAST_FIRST).box for code, _, _ in areas}
+    port_names = {
+        name: _label(layout, anchors[name], name, PORT_NAME_SIZE, EAST_FIRST) if style.port_labels else ""
+        for name, _ in ports
+    }
+    labels, markers = layout.boxes()
+    free = Layout(layout.bounds)
+    for box in labels:
+        if box not in slots.values():
+            free.take(box)
+    return StaticLabels(layout.bounds, area_names, port_names, anchors, slots, free.boxes()[0], markers)
+
+
+def _label(
+    layout: Layout, anchor: Box, text: str, size: float, directions: tuple[tuple[int, int], ...]
+) -> str:
+    """A text label placed clear of the others, with a leader line to its
+    anchor when it had to move away."""
+    w, h = text_size(text, size)
+    placed = layout.place(anchor, w, h, directions)
+    box = placed.box
+    line = _leader(anchor, box) if placed.leader else ""
+    return (
+        f'{line}<text class="label" x="{box.x0:.1f}" y="{box.y0 + size * 0.95:.1f}" '
+        f'font-size="{size:g}" fill="#1b2631">{escape(text)}</text>'
+    )
+
+
+def _leader(anchor: Box, box: Box) -> str:
+    x1, y1, x2, y2 = leader(anchor, box)
+    return (
+        f'<line class="leader" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#5d6d7e" stroke-width="0.6"/>'
+    )
 
 
 def _links(areas: list[SeaArea], wmap: WorldMap, proj: Projection, style: MapStyle) -> list[str]:
@@ -161,7 +261,7 @@ def _port_links(ports: list[Port], wmap: WorldMap, proj: Projection, style: MapS
     return out
 
 
-def _area(a: SeaArea, proj: Projection, style: MapStyle, highlighted: bool) -> str:
+def _area(a: SeaArea, proj: Projection, style: MapStyle, highlighted: bool, name: str) -> str:
     x, y = proj(a.position)
     fill = style.highlight_fill if highlighted else style.area_fill
     stroke = style.edge_stroke if a.atlantic_edge else style.area_stroke
@@ -170,13 +270,11 @@ def _area(a: SeaArea, proj: Projection, style: MapStyle, highlighted: bool) -> s
         f'<g class="sea-area" id="area-{a.code}"><title>{escape(a.name)} ({a.code})</title>'
         f'<ellipse cx="{x}" cy="{y}" rx="30" ry="17" fill="{fill}" stroke="{stroke}" stroke-width="{width}"/>'
         f'<text x="{x}" y="{y + 5:.1f}" font-size="15" font-weight="bold" '
-        f'text-anchor="middle">{a.code}</text>'
-        f'<text x="{x}" y="{y + 30:.1f}" font-size="10" text-anchor="middle" fill="#34495e">'
-        f"{escape(a.name)}</text></g>"
+        f'text-anchor="middle">{a.code}</text>{name}</g>'
     )
 
 
-def _port(p: Port, proj: Projection, style: MapStyle) -> str:
+def _port(p: Port, proj: Projection, style: MapStyle, label: str) -> str:
     x, y = proj(p.position)
     s = style.port_size
     colour = NATION_COLOURS.get(p.controller, "#555555")
@@ -184,11 +282,6 @@ def _port(p: Port, proj: Projection, style: MapStyle) -> str:
         f'<polygon points="{x},{y - s:.1f} {x + s:.1f},{y} {x},{y + s:.1f} {x - s:.1f},{y}" '
         if p.strait_sea_area
         else f'<rect x="{x - s / 2:.1f}" y="{y - s / 2:.1f}" width="{s:g}" height="{s:g}" '
-    )
-    label = (
-        f'<text x="{x + s:.1f}" y="{y - s / 2:.1f}" font-size="9" fill="#1b2631">{escape(p.name)}</text>'
-        if style.port_labels
-        else ""
     )
     where = f"{p.sea_area}" + (f" and {p.strait_sea_area} (strait)" if p.strait_sea_area else "")
     tip = f"{p.name}: {p.controller}, connected to {where}, exit {p.exit.value}"
@@ -198,25 +291,34 @@ def _port(p: Port, proj: Projection, style: MapStyle) -> str:
     )
 
 
-def _icons(icons: list[Icon], wmap: WorldMap, proj: Projection) -> list[str]:
-    """Markers stacked to the right of the place they belong to."""
+def _icons(icons: list[Icon], layout: Layout, static: StaticLabels) -> list[str]:
+    """Each marker (a dot and its words) in the room kept beside its sea
+    area while it lasts, else placed beside its place clear of every label."""
     out = []
-    stacked: dict[str, int] = {}
+    used: dict[str, int] = {}
     for icon in icons:
-        if icon.at in wmap.sea_areas:
-            x, y = proj(wmap.sea_areas[icon.at].position)
-            x += 34
-        elif icon.at in wmap.ports:
-            x, y = proj(wmap.ports[icon.at].position)
-            x += 8
-        else:
+        anchor = static.anchors.get(icon.at)
+        if anchor is None:
             continue
-        n = stacked.get(icon.at, 0)
-        stacked[icon.at] = n + 1
-        y += 13 * n - 6
+        w, h = text_size(icon.label, ICON_SIZE)
+        w, h = w + 14, ICON_HEIGHT - 1.0
+        slot = static.slots.get(icon.at)
+        n = used.get(icon.at, 0)
+        if slot is not None and n < 2 and w <= slot.x1 - slot.x0:
+            used[icon.at] = n + 1
+            top = slot.y0 + n * ICON_HEIGHT
+            box = Box(slot.x0, top, slot.x0 + w, top + h)
+            layout.take(box)
+            line = ""
+        else:
+            placed = layout.place(anchor, w, h, EAST_FIRST)
+            box = placed.box
+            line = _leader(anchor, box) if placed.leader else ""
         tip = f"<title>{escape(icon.title)}</title>" if icon.title else ""
         out.append(
-            f'<g class="icon">{tip}<circle cx="{x + 5:.1f}" cy="{y:.1f}" r="5" fill="{icon.colour}"/>'
-            f'<text x="{x + 13:.1f}" y="{y + 4:.1f}" font-size="11">{escape(icon.label)}</text></g>'
+            f'<g class="icon">{tip}{line}'
+            f'<circle cx="{box.x0 + 5:.1f}" cy="{box.y0 + 6:.1f}" r="5" fill="{icon.colour}"/>'
+            f'<text class="label" x="{box.x0 + 14:.1f}" y="{box.y0 + ICON_SIZE * 0.95:.1f}" '
+            f'font-size="{ICON_SIZE}">{escape(icon.label)}</text></g>'
         )
     return out

@@ -18,8 +18,11 @@ from pate.reports.text import render_text
 __all__ = ["render_html", "render_reports", "render_text"]
 
 
-def render_reports(knowledge: PlayerKnowledge | Mapping[str, Any], world_map: WorldMap) -> dict[str, str]:
+def render_reports(
+    knowledge: PlayerKnowledge | Mapping[str, Any], world_map: WorldMap, *, compact: bool = False
+) -> dict[str, str]:
     """Every rendered format of one player's reports: ``text`` and ``html``
-    (the structured form is the knowledge itself, as canonical JSON)."""
+    (the structured form is the knowledge itself, as canonical JSON);
+    ``compact`` makes the text one line a ship."""
     k = knowledge if isinstance(knowledge, PlayerKnowledge) else from_plain(PlayerKnowledge, knowledge)
-    return {"text": render_text(k, world_map), "html": render_html(k, world_map)}
+    return {"text": render_text(k, world_map, compact=compact), "html": render_html(k, world_map)}

@@ -60,8 +60,8 @@ def _side_text(t: Telling, index: int, side: Mapping[str, Any]) -> str:
     return f"{_side_label(t, index, side)}: {', '.join(parts)}"
 
 
-def _winner(t: Telling) -> str:
-    winner = t.get("winner")
+def _winner(t: Telling, winner: Any = None) -> str:
+    winner = t.get("winner") if winner is None else winner
     if not winner:
         return "Neither side won the day"
     states = [winner] if isinstance(winner, str) else [str(s) for s in winner]
@@ -69,6 +69,24 @@ def _winner(t: Telling) -> str:
     if set(states) & friends:
         return "The day was ours"
     return f"The {and_list(adjective(t.k, s) for s in states)} won the day"
+
+
+FIGHT_WORDS = {"line": "Among the ships of the line", "frigates": "Among the frigates"}
+
+
+def _fights(t: Telling) -> list[str]:
+    """Rule 7.1: away from a harbor the frigates fight apart from the ships
+    of the line; when both fights were fought, each has its own outcome."""
+    fights = [f for f in t.get("fights", ()) if isinstance(f, Mapping)]
+    if len(fights) < 2:
+        return [_winner(t)]
+    out = ["The frigates fought apart from the ships of the line (rule 7.1)"]
+    for f in fights:
+        who = and_list(sorted((str(s) for s in f.get("ships", ())), key=ship_sort_key))
+        result = _winner(t, f.get("winner") or "")
+        head = FIGHT_WORDS.get(str(f.get("tier")), "In one fight")
+        out.append(f"{head} ({who}): {result[0].lower()}{result[1:]}")
+    return out
 
 
 def _ship_line(t: Telling, e: Mapping[str, Any]) -> str:
@@ -112,7 +130,7 @@ def battle(t: Telling) -> str:
     sides = [s for s in t.get("sides", ()) if isinstance(s, Mapping)]
     head = f"Battle {t.at()} (rule 7)"
     said = [_side_text(t, i, s) for i, s in enumerate(sides)] if sides else _sides_seen(t)
-    return ". ".join([head, *said, _winner(t)])
+    return ". ".join([head, *said, *_fights(t)])
 
 
 def sunk(t: Telling) -> str:

@@ -10,7 +10,9 @@ from pate.core.world.geography import WorldMap
 from pate.core.world.ships import ShipType
 from pate.reports.events import Told, told_events
 from pate.reports.intel import intelligence_items
+from pate.reports.minister import minister_sections
 from pate.reports.picture import area_picture
+from pate.reports.summary import summary_lines
 from pate.reports.svg import area_legend, overview_maps, sea_area_svg, state_color
 from pate.reports.text import header_line, report_groups
 from pate.reports.words import ids_text, location_text, report_title, visible_text
@@ -158,9 +160,16 @@ def render_html(k: PlayerKnowledge, world_map: WorldMap) -> str:
     title = f"Start of campaign - {k.player_name}" if k.initial else f"Turn {k.turn} - {k.player_name}"
     body: list[str] = [
         f"<header><h1>Placed Alongside the Enemy</h1><p>{escape(header_line(k))}</p></header>",
-        '<nav><a href="#events">Events</a><a href="#positions">Positions</a>'
+        '<nav><a href="#summary">Summary</a><a href="#events">Events</a><a href="#positions">Positions</a>'
         '<a href="#intelligence">Intelligence</a><a href="#overview">Overview</a></nav><main>',
     ]
+    summary = summary_lines(k, world_map)
+    if summary:
+        items = "".join(f"<li>{escape(line.strip())}</li>" for line in summary[2:])
+        body.append(
+            f'<section id="summary"><h2>Summary</h2><p>{escape(summary[0].removeprefix("SUMMARY - "))}</p>'
+            f'<p class="legend">{escape(summary[1])}</p><ul class="summary">{items}</ul></section>'
+        )
     if k.initial:
         body.append(
             '<section id="events"><h2>Start of the campaign</h2>'
@@ -173,6 +182,13 @@ def render_html(k: PlayerKnowledge, world_map: WorldMap) -> str:
             + (f'<ol class="events">{items}</ol>' if items else "<p>No events observed.</p>")
             + "</section>"
         )
+    sections = minister_sections(k, world_map)
+    if sections:
+        parts = "".join(
+            f"<h3>{escape(heading)}</h3><ul>{''.join(f'<li>{escape(x.strip())}</li>' for x in lines)}</ul>"
+            for heading, lines in sections
+        )
+        body.append(f'<section id="minister"><h2>Naval minister\'s report</h2>{parts}</section>')
     body.append(f'<section id="positions"><h2>Position report - start of turn {k.next_turn}</h2>')
     body += [_area_section(k, world_map, key, reports) for key, reports in report_groups(k, world_map)]
     if not k.ships:

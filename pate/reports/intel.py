@@ -15,18 +15,22 @@ from pate.core.intel.model import PlayerKnowledge
 from pate.core.rules.detection import Category, ship_sort_key
 from pate.core.world.geography import WorldMap
 from pate.reports.phrases import Phrase
+from pate.reports.sightings import merged_sightings
 from pate.reports.telling import Telling, known_names
 from pate.reports.words import CATEGORY_PLURAL, CATEGORY_SINGULAR, and_list
 
 
 def _about(t: Telling) -> str:
-    """An approximate number: "about 6", but "a" for one."""
-    n = t.number("estimate")
+    """An approximate number: "about 6", but "a" for one; "3 to 4" when
+    frigates together estimated the same group differently."""
+    n, high = t.number("estimate"), t.number("estimate_high")
+    if high > n:
+        return f"{n} to {high}"
     return "a" if n == 1 else f"about {n}" if n > 1 else "some"
 
 
 def _noun(t: Telling) -> str:
-    n = t.number("estimate")
+    n = max(t.number("estimate"), t.number("estimate_high"))
     cat = Category(str(t.get("category", "line")))
     return CATEGORY_SINGULAR[cat] if n == 1 else CATEGORY_PLURAL[cat]
 
@@ -42,7 +46,8 @@ def scouting_report(t: Telling) -> str:
         tactical = f" (tactical area {t.get('tactical')})" if t.get("tactical") else ""
         where = f"{t.at(t.text('sea_area', t.location))}{tactical}"
     flag = t.flag()
-    by = t.ship_words(t.text("by", t.ships[0] if t.ships else "our frigates"))
+    frigates = t.get("by_all") or [t.text("by", t.ships[0] if t.ships else "our frigates")]
+    by = and_list(t.ship_words(str(f)) for f in frigates)
     return f"{by} sighted {_about(t)} {flag} {_noun(t)} {where} (rule 5.2)"
 
 
@@ -97,8 +102,10 @@ def intelligence_items(k: PlayerKnowledge, world_map: WorldMap | None) -> Iterat
         text = phrase(t)
         return kind, f"{text[0].upper()}{text[1:]}."
 
-    for s in k.sightings:
-        yield tell(SCOUTING, s.sea_area, {**_plain(s), "place": s.place.value, "category": s.category.value})
+    for g in merged_sightings(k.sightings):
+        data = {**_plain(g), "place": g.place.value, "category": g.category.value}
+        data |= {"estimate": g.low, "estimate_high": g.high, "by": g.by[0], "by_all": list(g.by)}
+        yield tell(SCOUTING, g.sea_area, data)
     for i in k.intelligence:
         yield tell(INTELLIGENCE, i.place, {**_plain(i), "category": i.category.value})
     for w in k.port_watch:

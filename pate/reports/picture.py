@@ -10,12 +10,15 @@ from dataclasses import dataclass, field
 from pate.core.intel.model import PlayerKnowledge
 from pate.core.rules.detection import Bearing, Category, Place, category_of, ship_sort_key
 from pate.core.world.geography import Direction, WorldMap
-from pate.core.world.ships import AtSea, InPort, Location, ShipType
+from pate.core.world.ships import AtSea, InPort, Location, ShipType, parse_ship_id
+from pate.reports.sightings import merged_sightings
 from pate.reports.words import (
     CATEGORY_PLURAL,
     CATEGORY_SINGULAR,
     PLACE_PHRASE,
+    TYPE_WORDS,
     adjective,
+    and_list,
     area_name,
     ids_text,
     map_area,
@@ -30,7 +33,8 @@ class Icon:
     side: str  # "own", "allied", "enemy" or "neutral"
     ids: list[str] = field(default_factory=list)  # known identities (5.1)
     estimate: int | None = None  # a frigate's approximate number (5.2)
-    scouted_by: str | None = None
+    scouted_by: str | None = None  # the frigates, "FR1FR and FR2FR"
+    estimate_high: int | None = None  # frigates together estimated from estimate to this
     bearing: Bearing | None = None
 
 
@@ -101,13 +105,16 @@ def area_picture(k: PlayerKnowledge, world_map: WorldMap, code: str) -> AreaPict
                 (s_place, tactical, port), s.id, s.state, s.type, "own" if s.id in own else s.side.value
             )
             icon.bearing = icon.bearing or s.bearing
-    for sg in k.sightings:
+    for sg in merged_sightings(k.sightings):
         if sg.sea_area != code:
             continue
         key = spot_key(sg.place, sg.tactical, sg.port)
         spot = spots.setdefault(key, Spot(key, sg.place, sg.tactical, sg.port))
         if not any(i.state == sg.state and i.category is sg.category and i.ids for i in spot.icons):
-            spot.icons.append(Icon(sg.state, sg.category, "enemy", estimate=sg.estimate, scouted_by=sg.by))
+            by = and_list(sg.by)
+            spot.icons.append(
+                Icon(sg.state, sg.category, "enemy", estimate=sg.low, scouted_by=by, estimate_high=sg.high)
+            )
     area = world_map.sea_areas.get(code)
     neighbours = {
         d: [area_name(world_map, c) for c in (area.neighbours_in(d) if area else ())] for d in Direction
@@ -133,15 +140,30 @@ def spot_title(spot: Spot) -> str:
     return f"{spot.port} harbor" if spot.place is Place.HARBOR else f"Off {spot.port}"
 
 
+def _known_noun(ids: list[str], category: Category) -> str:
+    """Ships known by id are named by their own classes: "flagship",
+    "flagship and ships of the line", not all "ships of the line"."""
+    counts: dict[ShipType, int] = {}
+    for sid in ids:
+        parsed = parse_ship_id(sid)
+        if parsed:
+            counts[parsed[2]] = counts.get(parsed[2], 0) + 1
+    if not counts:
+        return CATEGORY_PLURAL[category]
+    kinds = sorted(counts, key=list(ShipType).index)
+    return and_list(TYPE_WORDS[t][counts[t] != 1] for t in kinds)
+
+
 def icon_caption(k: PlayerKnowledge, icon: Icon, place: Place) -> str:
     """Rule 1.6 sample: "French frigates at sea"; a frigate's sighting gives
     an approximate number and no identities (5.2)."""
     where = PLACE_PHRASE[place]
     if icon.estimate is not None:
-        n = icon.estimate
-        noun = CATEGORY_SINGULAR[icon.category] if n == 1 else CATEGORY_PLURAL[icon.category]
-        return f"about {n} {adjective(k, icon.state)} {noun} {where} (sighted by {icon.scouted_by})"
-    text = f"{adjective(k, icon.state)} {CATEGORY_PLURAL[icon.category]} {where}"
+        n, high = icon.estimate, icon.estimate_high or icon.estimate
+        noun = CATEGORY_SINGULAR[icon.category] if high == 1 else CATEGORY_PLURAL[icon.category]
+        about = f"{n} to {high}" if high > n else f"about {n}"
+        return f"{about} {adjective(k, icon.state)} {noun} {where} (sighted by {icon.scouted_by})"
+    text = f"{adjective(k, icon.state)} {_known_noun(icon.ids, icon.category)} {where}"
     if icon.bearing is not None and icon.side == "enemy":
         text += f" to {icon.bearing.value}"
     return f"{text}: {ids_text(icon.ids)}"

@@ -231,6 +231,9 @@ def _wind_arrow(k: PlayerKnowledge, code: str) -> str:
     )
 
 
+SIGHTED = "#000000"  # no state's colour: the dot for a frigate's sighting (5.2)
+
+
 def overview_svg(k: PlayerKnowledge, world_map: WorldMap, which: MapName) -> str:
     """The whole map of one of the two waters, drawn by the shared map
     renderer: sea areas where the player has ships shaded, with the number of
@@ -249,11 +252,10 @@ def overview_svg(k: PlayerKnowledge, world_map: WorldMap, which: MapName) -> str
     ]
     for area in sorted({s.sea_area for s in k.sightings}):
         if area in world_map.sea_areas and world_map.sea_areas[area].map is which:
-            icons.append(
-                MapIcon(at=area, label="enemy sighted", colour="#b03a2e", title="Frigate sightings (5.2)")
-            )
+            icons.append(MapIcon(at=area, label="sighted", colour=SIGHTED, title="Frigate sightings (5.2)"))
     title = f"{which.value.title()} waters"
-    return render_map(world_map, which, highlight=frozenset(counts), icons=icons, title=title)
+    marks = [(colour, "your ships (their number)"), (SIGHTED, "enemies sighted by your frigates (5.2)")]
+    return render_map(world_map, which, highlight=frozenset(counts), icons=icons, title=title, marks=marks)
 
 
 def overview_maps(k: PlayerKnowledge, world_map: WorldMap) -> list[tuple[MapName, str]]:

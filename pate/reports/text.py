@@ -3,12 +3,16 @@ with ship reports laid out exactly as the samples of rules 2.3 and 2.4."""
 
 from __future__ import annotations
 
+import textwrap
+
 from pate.core.intel.model import PlayerKnowledge, ShipReport
 from pate.core.world.geography import Direction, WorldMap
 from pate.core.world.ships import InAtlantic, ShipType
 from pate.reports.events import event_lines
 from pate.reports.intel import intelligence_items
+from pate.reports.minister import minister_sections
 from pate.reports.picture import AreaPicture, area_picture, areas_shown, icon_caption, spot_title
+from pate.reports.summary import summary_lines
 from pate.reports.words import (
     ids_text,
     location_text,
@@ -96,13 +100,53 @@ def header_line(k: PlayerKnowledge) -> str:
     return f"Campaign {k.campaign} - report for {k.player_name} ({state_name(k, k.state)}{role})"
 
 
-def render_text(k: PlayerKnowledge, world_map: WorldMap) -> str:
+WIDTH = 100  # summary lines longer than this are wrapped
+
+
+def _wrapped(line: str) -> list[str]:
+    if len(line) <= WIDTH:
+        return [line]
+    return textwrap.wrap(line, WIDTH, subsequent_indent="    ", break_on_hyphens=False)
+
+
+def compact_ship_line(k: PlayerKnowledge, world_map: WorldMap, r: ShipReport) -> str:
+    """One ship on one line (the compact report)."""
+    parts = [f"{r.quality}", f"exp {r.experience}", f"stores {r.stores}", f"crew {r.crew}"]
+    if r.type is ShipType.TR:
+        cargo = [*r.carrying, *([f"{r.supplies} supplies"] if r.supplies else [])]
+        parts += [f"capacity {r.capacity}", f"carrying {', '.join(cargo) if cargo else 'nothing'}"]
+    else:
+        parts.append(f"marines {r.marines}")
+    if r.hull or r.rigging:
+        parts.append(f"damage hull {r.hull} rigging {r.rigging}")
+    if r.attached_to:
+        parts.append(f"attached to {r.attached_to}")
+    if not r.active:
+        parts.append("laid up")
+    name = f" {r.name}" if r.name and r.name != r.id else ""
+    return f"  {r.id}{name}: " + ", ".join(parts)
+
+
+def render_text(k: PlayerKnowledge, world_map: WorldMap, *, compact: bool = False) -> str:
+    """The two reports as text.  ``compact``: the summary, the events, one
+    line a place and one line a ship, in place of the samples' blocks."""
     out = ["PLACED ALONGSIDE THE ENEMY", header_line(k), ""]
+    summary = summary_lines(k, world_map)
+    if summary:
+        out += [*(w for line in summary for w in _wrapped(line)), ""]
     if k.initial:
         out += [f"START OF CAMPAIGN - positions at the start of turn {k.next_turn}", ""]
     else:
         out += [f"EVENT REPORT - turn {k.turn}", *(event_lines(k, world_map) or ["No events observed."]), ""]
+    sections = minister_sections(k, world_map)
+    if sections:
+        out.append("NAVAL MINISTER'S REPORT")
+        for heading, lines in sections:
+            out += [heading, *lines]
+        out.append("")
     out += [f"POSITION REPORT - start of turn {k.next_turn}", ""]
+    if compact:
+        return _compact_positions(k, world_map, out)
     for key, reports in report_groups(k, world_map):
         if key == "atlantic":
             out += ["Atlantic Ocean", ""]
@@ -112,9 +156,32 @@ def render_text(k: PlayerKnowledge, world_map: WorldMap) -> str:
             out += [*area_map_lines(k, area_picture(k, world_map, key)), ""]
         for r in reports:
             out += [report_title(r), "", *ship_report_lines(k, world_map, r), ""]
+    return _end(k, world_map, out)
+
+
+def _end(k: PlayerKnowledge, world_map: WorldMap, out: list[str]) -> str:
     if not k.ships:
         out += ["You command no ships.", ""]
     intel = intelligence_lines(k, world_map)
     if intel:
         out += ["INTELLIGENCE", *intel, ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _compact_positions(k: PlayerKnowledge, world_map: WorldMap, out: list[str]) -> str:
+    for key, reports in report_groups(k, world_map):
+        if key == "atlantic":
+            out.append("Atlantic Ocean")
+        elif key == "inactive":
+            out.append("Ships laid up")
+        else:
+            pic = area_picture(k, world_map, key)
+            out.append(f"{pic.name} ({pic.code})" + (f" - {pic.wind}" if pic.wind else ""))
+            for spot in pic.spots:
+                others = [icon for icon in spot.icons if icon.side != "own"]
+                if others:
+                    captions = "; ".join(icon_caption(k, icon, spot.place) for icon in others)
+                    out.append(f"  {spot_title(spot)}: {captions}")
+        out += [compact_ship_line(k, world_map, r) for r in reports]
+        out.append("")
+    return _end(k, world_map, out)

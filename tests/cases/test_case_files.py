@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from pate.engine.cases import CaseFileError, load_case, run_case
+from pate.engine.cases import CaseFileError, is_scenario_file, load_case, run_case
 
-FILES = sorted((Path(__file__).parent / "files").glob("*.toml"))
+FILES = sorted(p for p in (Path(__file__).parent / "files").glob("*.toml") if not is_scenario_file(p))
 
 
 def _param(path: Path) -> object:

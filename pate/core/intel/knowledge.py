@@ -22,6 +22,7 @@ from pate.core.intel.model import (
     IntelReport,
     ObservedEvent,
     PlayerKnowledge,
+    PortReport,
     PortWatch,
     ShipReport,
     Sighting,
@@ -96,7 +97,32 @@ def knowledge_for(
         ),
         allies=allies,
         enemies=_states_where(world_after, player.state, world_after.diplomacy.hostile),
+        ports=_ports(world_after, world_map, player.state) if is_naval_minister(player) else (),
     )
+
+
+def _ports(world: WorldState, world_map: WorldMap, state: str | None) -> tuple[PortReport, ...]:
+    """The ports the minister's state controls, by name (rules 3.3-3.5)."""
+    out = []
+    for name in sorted(world.ports):
+        port = world.ports[name]
+        known = world_map.ports.get(name)
+        if port.controller != state or known is None:
+            continue
+        out.append(
+            PortReport(
+                name=name,
+                sea_area=known.sea_area,
+                stores=port.stores,
+                yard=known.yard,
+                building=port.building,
+                building_transports=port.building_transports,
+                supplies=port.supplies,
+                battery_damaged=port.battery_damaged,
+                garrison=tuple(sorted(port.garrison)),
+            )
+        )
+    return tuple(out)
 
 
 def _states_where(world: WorldState, state: str | None, test: Callable[[str, str], bool]) -> tuple[str, ...]:

@@ -87,6 +87,22 @@ class PortWatch:
 
 
 @dataclass(frozen=True, slots=True)
+class PortReport:
+    """A port of the naval minister's state (rules 3.3-3.5): its stores, its
+    yard and the ships on the stocks, for the minister's report."""
+
+    name: str
+    sea_area: str
+    stores: int
+    yard: int  # ships the yard repairs or builds at once (3.3)
+    building: int = 0  # ships under construction, taking yard capacity
+    building_transports: int = 0
+    supplies: int = 0  # GITM supplies on the quay (section 9)
+    battery_damaged: bool = False
+    garrison: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ObservedEvent:
     """An event of the turn as the player's ships saw it (3.11)."""
 
@@ -132,6 +148,7 @@ class PlayerKnowledge:
     states: tuple[StateName, ...] = ()
     allies: tuple[str, ...] = ()  # states on the player's side (same or actively allied)
     enemies: tuple[str, ...] = ()  # states at war with the player's
+    ports: tuple[PortReport, ...] = ()  # a naval minister's: his state's ports (3.3-3.5)
     version: int = KNOWLEDGE_VERSION
 
     @property

@@ -16,6 +16,7 @@ from pate.core.orders.model import FleeTo, ShipOrder
 from pate.core.rng import Rng
 from pate.core.rules.combat.model import Battle, BattleResult, Outcome
 from pate.core.rules.combat.params import CombatRules
+from pate.core.rules.combat.prepare import tiers
 from pate.core.rules.context import TurnContext, TurnState
 from pate.core.world.ships import AtSea, InPort, Location, Ship, describe, ship_id
 from pate.core.world.state import WorldState
@@ -187,6 +188,20 @@ def _battery(world: WorldState, place: Location, result: BattleResult) -> WorldS
     )
 
 
+def fights_data(battle: Battle, result: BattleResult, sides: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each fight of the battle that was fought (rule 7.1: away from a harbor
+    the frigates fight apart from the ships of the line), with its winner,
+    so that a report can tell each outcome."""
+    out = []
+    for (tier, idx), e in zip(tiers(battle), result.engagements, strict=False):  # one per tier fought
+        if not e.fought:
+            continue
+        ids = [battle.ships[i].key for i in idx if result.outcome[i] is not Outcome.IDLE]
+        winner = None if e.winner is None else sides[e.winner]["states"]
+        out.append({"tier": tier, "winner": winner, "ships": ids})
+    return out
+
+
 def battle_data(battle: Battle, result: BattleResult, ships: list[Ship]) -> dict[str, Any]:
     """JSON-safe detail of a battle (integers only) for the reports."""
     sides: list[dict[str, Any]] = []
@@ -205,6 +220,7 @@ def battle_data(battle: Battle, result: BattleResult, ships: list[Ship]) -> dict
     return {
         "where": battle.where.value,
         "winner": None if result.winner is None else sides[result.winner]["states"],
+        "fights": fights_data(battle, result, sides),
         "sides": sides,
         "shore_battery": None if battle.battery is None else battle.battery.side,
         "ships": [

@@ -1,0 +1,82 @@
+"""The naval minister's report (rules 2.6, 3.3-3.5; issue 13): his state's
+ports with their stores and yards, the ships building and laid up, and the
+trade of the turn as far as the knowledge records it (store moves, rule
+3.5, and commerce).  From the knowledge alone, like every report."""
+
+from __future__ import annotations
+
+from pate.core.intel.model import PlayerKnowledge, PortReport
+from pate.core.rules.detection import ship_sort_key
+from pate.core.world.geography import WorldMap
+from pate.core.world.ships import InPort
+from pate.reports.events import event_sentence
+from pate.reports.words import adjective
+
+TRADE_KINDS = frozenset({"commerce", "stores_moved", "stores_move_refused"})
+
+
+def _port_line(p: PortReport, in_harbor: int, damaged: int) -> str:
+    yard = f"yard {p.yard}"
+    if p.building or p.building_transports:
+        on_stocks = [f"{p.building} ships"] * bool(p.building)
+        on_stocks += [f"{p.building_transports} transports"] * bool(p.building_transports)
+        yard += f" ({' and '.join(on_stocks)} building)"
+    parts = [f"stores {p.stores}", yard]
+    if in_harbor:
+        parts.append(f"{in_harbor} ships in harbor" + (f", {damaged} damaged" if damaged else ""))
+    if p.supplies:
+        parts.append(f"{p.supplies} supplies on the quay")
+    if p.garrison:
+        parts.append(f"garrison {', '.join(p.garrison)}")
+    if p.battery_damaged:
+        parts.append("shore batteries damaged")
+    return f"  {p.name} ({p.sea_area}): " + "; ".join(parts)
+
+
+def ports_lines(k: PlayerKnowledge) -> list[str]:
+    harbor: dict[str, list[bool]] = {}
+    for r in k.ships:
+        if r.active and isinstance(r.location, InPort) and r.location.harbor:
+            harbor.setdefault(r.location.port, []).append(bool(r.hull or r.rigging))
+    out = []
+    for p in k.ports:
+        here = harbor.get(p.name, [])
+        out.append(_port_line(p, len(here), sum(here)))
+    return out
+
+
+def laid_up_lines(k: PlayerKnowledge) -> list[str]:
+    by_port: dict[str, list[str]] = {}
+    for r in k.ships:
+        if not r.active:
+            port = r.location.port if isinstance(r.location, InPort) else "elsewhere"
+            by_port.setdefault(port, []).append(r.id)
+    return [f"  {port}: {', '.join(sorted(ids, key=ship_sort_key))}" for port, ids in sorted(by_port.items())]
+
+
+def trade_lines(k: PlayerKnowledge, world_map: WorldMap | None) -> list[str]:
+    return [f"  {event_sentence(k, e, world_map)}" for e in k.events if e.kind in TRADE_KINDS]
+
+
+def minister_sections(k: PlayerKnowledge, world_map: WorldMap | None) -> list[tuple[str, list[str]]]:
+    """(heading, lines) of each part of the minister's report; none for a
+    player who is not a naval minister."""
+    if not k.naval_minister:
+        return []
+    building = sum(p.building for p in k.ports)
+    transports = sum(p.building_transports for p in k.ports)
+    stores = sum(p.stores for p in k.ports)
+    head = (
+        f"{adjective(k, k.state or '')} ports ({len(k.ports)}, {stores} stores in all,"
+        f" {building} ships and {transports} transports building; rules 3.3-3.5)"
+    )
+    laid_up = laid_up_lines(k)
+    trade = trade_lines(k, world_map)
+    return [
+        (head, ports_lines(k) or ["  None."]),
+        (f"Ships laid up ({sum(not r.active for r in k.ships)}; rule 2.6)", laid_up or ["  None."]),
+        (
+            "Trade: store moves (rule 3.5) and commerce",
+            trade or ["  Nothing moved or reported this turn."],
+        ),
+    ]

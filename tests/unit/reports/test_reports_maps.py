@@ -1,0 +1,96 @@
+"""The overview maps a player can read (issue 11): no label covers another,
+and a legend says what the colours and marks mean.  The boxes are measured
+from the SVG drawn (position, font size, anchor and length of each text),
+generously, as :mod:`pate.render.labels` estimates text width."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from functools import cache
+from itertools import combinations
+
+import pytest
+
+from pate.core.campaign import start_campaign
+from pate.core.intel.knowledge import is_naval_minister, knowledge_for
+from pate.core.world.geography import MapName
+from pate.datafiles import load_scenario
+from pate.engine.context import turn_context
+from pate.render.labels import Box, text_box
+from pate.render.svg_map import Icon, render_map
+from pate.reports.svg import overview_maps
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def label_boxes(svg: str) -> list[tuple[str, Box]]:
+    out = []
+    for t in ET.fromstring(svg).iter(f"{SVG}text"):
+        text = "".join(t.itertext())
+        size = float(t.get("font-size", "16"))
+        box = text_box(float(t.get("x", 0)), float(t.get("y", 0)), text, size, t.get("text-anchor", "start"))
+        out.append((text, box))
+    return out
+
+
+def overlapping(svg: str) -> list[tuple[str, str]]:
+    boxes = label_boxes(svg)
+    return [(a, b) for (a, ba), (b, bb) in combinations(boxes, 2) if ba.overlaps(bb)]
+
+
+@cache
+def _ministers_maps(name: str) -> list[tuple[str, MapName, str]]:
+    ctx = turn_context()
+    scenario = load_scenario(name)
+    w = start_campaign(ctx, scenario.world, "maps", scenario.world.seed, 15, place=True)
+    out = []
+    for pid, player in sorted(w.players.items()):
+        if is_naval_minister(player):
+            k = knowledge_for(pid, w, w, (), ctx.map, ctx.rules)
+            out += [(pid, which, svg) for which, svg in overview_maps(k, ctx.map)]
+    return out
+
+
+@pytest.mark.parametrize("scenario", ["training", "trafalgar", "grand1805"])
+def test_no_two_labels_overlap_on_the_overview_maps_of_a_scenario(scenario: str) -> None:
+    maps = _ministers_maps(scenario)
+    assert maps
+    for player, which, svg in maps:
+        assert not overlapping(svg), f"{scenario}, {player}, {which.value}: {overlapping(svg)[:5]}"
+
+
+@pytest.mark.parametrize("which", list(MapName))
+def test_no_two_labels_overlap_with_markers_at_every_sea_area(which: MapName) -> None:
+    """The worst case: a count and a sighting beside every sea area, and markers at ports."""
+    wmap = turn_context().map
+    icons = []
+    for code, area in sorted(wmap.sea_areas.items()):
+        if area.map is which:
+            icons += [Icon(code, "888 ships", "#c0392b"), Icon(code, "sighted", "#000000")]
+    icons += [Icon("Brest", "3 ships"), Icon("Portsmouth", "12 ships"), Icon("Havana", "1 ship")]
+    svg = render_map(wmap, which, icons=icons, highlight=frozenset({"ECH"}), marks=[("#c0392b", "ships")])
+    assert not overlapping(svg), overlapping(svg)[:5]
+    texts = [text for text, _ in label_boxes(svg)]
+    for port in wmap.ports.values():
+        if wmap.sea_areas[port.sea_area].map is which:
+            assert port.name in texts  # every port still named
+    assert texts.count("888 ships") == sum(1 for a in wmap.sea_areas.values() if a.map is which)
+
+
+def test_the_overview_has_a_legend_of_port_colours_and_marks() -> None:
+    _, _, svg = next(m for m in _ministers_maps("training") if m[1] is MapName.EUROPE)
+    legend = re.search(r'<g class="legend">.*?</g>', svg, re.S)
+    assert legend is not None
+    words = re.findall(r">([^<>]+)</text>", legend.group(0))
+    for meaning in ("sea area", "on the Atlantic edge (6.11)", "port", "strait port (6.3)"):
+        assert meaning in words
+    assert "your ships (their number)" in words and "enemies sighted by your frigates (5.2)" in words
+    assert "BR" in words and "FR" in words and "SP" in words  # the controllers of the map's ports
+    assert 'fill="#c0392b"' in legend.group(0)  # each controller's colour shown
+
+
+def test_a_port_label_pushed_away_is_joined_to_its_port() -> None:
+    svg = render_map(turn_context().map, MapName.EUROPE)
+    assert 'class="leader"' in svg  # the Channel's ports are too close for every name beside its port
+    assert render_map(turn_context().map, MapName.EUROPE) == svg  # deterministic, cache or not
