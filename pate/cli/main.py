@@ -21,6 +21,7 @@ COMMANDS: tuple[str, ...] = (
     "pate.cli.orders",
     "pate.cli.battle",
     "pate.cli.serve",
+    "pate.cli.gitm",
     "pate.cli.demo",
 )
 
