@@ -24,27 +24,47 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12gitm/v1/land.proto\x12\x07gitm.v1\"\xba\x01\n\x14\x42\x65ginTransferRequest\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x13\n\x0b\x63\x61mpaign_id\x18\x02 \x01(\t\x12\x0c\n\x04turn\x18\x03 \x01(\x05\x12\x0c\n\x04port\x18\x04 \x01(\t\x12\x14\n\x0ctransport_id\x18\x05 \x01(\t\x12%\n\tdirection\x18\x06 \x01(\x0e\x32\x12.gitm.v1.Direction\x12\r\n\x05units\x18\x07 \x03(\t\x12\x10\n\x08supplies\x18\x08 \x01(\x05\"A\n\x17\x43ompleteTransferRequest\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x11\n\tcancelled\x18\x02 \x01(\x08\"h\n\x0eTransferStatus\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\r\n\x05units\x18\x04 \x03(\t\x12\x10\n\x08supplies\x18\x05 \x01(\x05\"C\n\x10UnitsNearRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x0c\n\x04port\x18\x03 \x01(\t\"\xab\x01\n\x04Unit\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05state\x18\x02 \x01(\t\x12\x17\n\x0ftactical_square\x18\x03 \x01(\x08\x12\x10\n\x08infantry\x18\x04 \x01(\x05\x12\x0f\n\x07\x63\x61valry\x18\x05 \x01(\x05\x12\x11\n\tartillery\x18\x06 \x01(\x05\x12\x11\n\tbatteries\x18\x07 \x01(\x05\x12\x14\n\x0cheadquarters\x18\x08 \x01(\t\x12\x10\n\x08supplies\x18\t \x01(\x05\"1\n\x11UnitsNearResponse\x12\x1c\n\x05units\x18\x01 \x03(\x0b\x32\r.gitm.v1.Unit*P\n\tDirection\x12\x19\n\x15\x44IRECTION_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x44IRECTION_LOAD\x10\x01\x12\x14\n\x10\x44IRECTION_UNLOAD\x10\x02\x32\xe8\x01\n\nLandBridge\x12G\n\rBeginTransfer\x12\x1d.gitm.v1.BeginTransferRequest\x1a\x17.gitm.v1.TransferStatus\x12M\n\x10\x43ompleteTransfer\x12 .gitm.v1.CompleteTransferRequest\x1a\x17.gitm.v1.TransferStatus\x12\x42\n\tUnitsNear\x12\x19.gitm.v1.UnitsNearRequest\x1a\x1a.gitm.v1.UnitsNearResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12gitm/v1/land.proto\x12\x07gitm.v1\"\xc9\x01\n\x14\x42\x65ginTransferRequest\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x13\n\x0b\x63\x61mpaign_id\x18\x02 \x01(\t\x12\x0c\n\x04turn\x18\x03 \x01(\x05\x12\x0c\n\x04port\x18\x04 \x01(\t\x12\x14\n\x0ctransport_id\x18\x05 \x01(\t\x12%\n\tdirection\x18\x06 \x01(\x0e\x32\x12.gitm.v1.Direction\x12\r\n\x05units\x18\x07 \x03(\t\x12\x10\n\x08supplies\x18\x08 \x01(\x05\x12\r\n\x05state\x18\t \x01(\t\"A\n\x17\x43ompleteTransferRequest\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x11\n\tcancelled\x18\x02 \x01(\x08\"\xb3\x01\n\x0eTransferStatus\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\r\n\x05units\x18\x04 \x03(\t\x12\x10\n\x08supplies\x18\x05 \x01(\x05\x12%\n\x05state\x18\x06 \x01(\x0e\x32\x16.gitm.v1.TransferState\x12\"\n\x08refusals\x18\x07 \x03(\x0b\x32\x10.gitm.v1.Refusal\"C\n\x10UnitsNearRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x0c\n\x04port\x18\x03 \x01(\t\"\xab\x01\n\x04Unit\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05state\x18\x02 \x01(\t\x12\x17\n\x0ftactical_square\x18\x03 \x01(\x08\x12\x10\n\x08infantry\x18\x04 \x01(\x05\x12\x0f\n\x07\x63\x61valry\x18\x05 \x01(\x05\x12\x11\n\tartillery\x18\x06 \x01(\x05\x12\x11\n\tbatteries\x18\x07 \x01(\x05\x12\x14\n\x0cheadquarters\x18\x08 \x01(\t\x12\x10\n\x08supplies\x18\t \x01(\x05\"1\n\x11UnitsNearResponse\x12\x1c\n\x05units\x18\x01 \x03(\x0b\x32\r.gitm.v1.Unit\"\'\n\x07Refusal\x12\x0c\n\x04item\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\")\n\x12GetTransferRequest\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\"6\n\x0bSightedShip\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05state\x18\x02 \x01(\t\x12\x0c\n\x04type\x18\x03 \x01(\t\"U\n\rShoreSighting\x12\x0c\n\x04port\x18\x01 \x01(\t\x12\x11\n\tfor_state\x18\x02 \x01(\t\x12#\n\x05ships\x18\x03 \x03(\x0b\x32\x14.gitm.v1.SightedShip\"y\n\x16ReportSightingsRequest\x12\x11\n\treport_id\x18\x01 \x01(\t\x12\x13\n\x0b\x63\x61mpaign_id\x18\x02 \x01(\t\x12\x0c\n\x04turn\x18\x03 \x01(\x05\x12)\n\tsightings\x18\x04 \x03(\x0b\x32\x16.gitm.v1.ShoreSighting\"R\n\x17ReportSightingsResponse\x12\x11\n\treport_id\x18\x01 \x01(\t\x12\x11\n\tsightings\x18\x02 \x01(\x05\x12\x11\n\tduplicate\x18\x03 \x01(\x08\"\xb5\x01\n\x16ReportCargoLossRequest\x12\x0f\n\x07loss_id\x18\x01 \x01(\t\x12\x13\n\x0b\x63\x61mpaign_id\x18\x02 \x01(\t\x12\x0c\n\x04turn\x18\x03 \x01(\x05\x12\x14\n\x0ctransport_id\x18\x04 \x01(\t\x12 \n\x04\x66\x61te\x18\x05 \x01(\x0e\x32\x12.gitm.v1.CargoFate\x12\r\n\x05units\x18\x06 \x03(\t\x12\x10\n\x08supplies\x18\x07 \x01(\x05\x12\x0e\n\x06\x63\x61ptor\x18\x08 \x01(\t\"\x80\x01\n\x17ReportCargoLossResponse\x12\x0f\n\x07loss_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\r\n\x05units\x18\x04 \x03(\t\x12\x10\n\x08supplies\x18\x05 \x01(\x05\x12\x11\n\tduplicate\x18\x06 \x01(\x08*P\n\tDirection\x12\x19\n\x15\x44IRECTION_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x44IRECTION_LOAD\x10\x01\x12\x14\n\x10\x44IRECTION_UNLOAD\x10\x02*\xa1\x01\n\rTransferState\x12\x1e\n\x1aTRANSFER_STATE_UNSPECIFIED\x10\x00\x12\x18\n\x14TRANSFER_STATE_BEGUN\x10\x01\x12\x1c\n\x18TRANSFER_STATE_COMPLETED\x10\x02\x12\x1c\n\x18TRANSFER_STATE_CANCELLED\x10\x03\x12\x1a\n\x16TRANSFER_STATE_REFUSED\x10\x04*U\n\tCargoFate\x12\x1a\n\x16\x43\x41RGO_FATE_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x43\x41RGO_FATE_LOST\x10\x01\x12\x17\n\x13\x43\x41RGO_FATE_CAPTURED\x10\x02\x32\xd9\x03\n\nLandBridge\x12G\n\rBeginTransfer\x12\x1d.gitm.v1.BeginTransferRequest\x1a\x17.gitm.v1.TransferStatus\x12M\n\x10\x43ompleteTransfer\x12 .gitm.v1.CompleteTransferRequest\x1a\x17.gitm.v1.TransferStatus\x12\x42\n\tUnitsNear\x12\x19.gitm.v1.UnitsNearRequest\x1a\x1a.gitm.v1.UnitsNearResponse\x12\x43\n\x0bGetTransfer\x12\x1b.gitm.v1.GetTransferRequest\x1a\x17.gitm.v1.TransferStatus\x12T\n\x0fReportSightings\x12\x1f.gitm.v1.ReportSightingsRequest\x1a .gitm.v1.ReportSightingsResponse\x12T\n\x0fReportCargoLoss\x12\x1f.gitm.v1.ReportCargoLossRequest\x1a .gitm.v1.ReportCargoLossResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gitm.v1.land_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_DIRECTION']._serialized_start=687
-  _globals['_DIRECTION']._serialized_end=767
+  _globals['_DIRECTION']._serialized_start=1527
+  _globals['_DIRECTION']._serialized_end=1607
+  _globals['_TRANSFERSTATE']._serialized_start=1610
+  _globals['_TRANSFERSTATE']._serialized_end=1771
+  _globals['_CARGOFATE']._serialized_start=1773
+  _globals['_CARGOFATE']._serialized_end=1858
   _globals['_BEGINTRANSFERREQUEST']._serialized_start=32
-  _globals['_BEGINTRANSFERREQUEST']._serialized_end=218
-  _globals['_COMPLETETRANSFERREQUEST']._serialized_start=220
-  _globals['_COMPLETETRANSFERREQUEST']._serialized_end=285
-  _globals['_TRANSFERSTATUS']._serialized_start=287
-  _globals['_TRANSFERSTATUS']._serialized_end=391
-  _globals['_UNITSNEARREQUEST']._serialized_start=393
-  _globals['_UNITSNEARREQUEST']._serialized_end=460
-  _globals['_UNIT']._serialized_start=463
-  _globals['_UNIT']._serialized_end=634
-  _globals['_UNITSNEARRESPONSE']._serialized_start=636
-  _globals['_UNITSNEARRESPONSE']._serialized_end=685
-  _globals['_LANDBRIDGE']._serialized_start=770
-  _globals['_LANDBRIDGE']._serialized_end=1002
+  _globals['_BEGINTRANSFERREQUEST']._serialized_end=233
+  _globals['_COMPLETETRANSFERREQUEST']._serialized_start=235
+  _globals['_COMPLETETRANSFERREQUEST']._serialized_end=300
+  _globals['_TRANSFERSTATUS']._serialized_start=303
+  _globals['_TRANSFERSTATUS']._serialized_end=482
+  _globals['_UNITSNEARREQUEST']._serialized_start=484
+  _globals['_UNITSNEARREQUEST']._serialized_end=551
+  _globals['_UNIT']._serialized_start=554
+  _globals['_UNIT']._serialized_end=725
+  _globals['_UNITSNEARRESPONSE']._serialized_start=727
+  _globals['_UNITSNEARRESPONSE']._serialized_end=776
+  _globals['_REFUSAL']._serialized_start=778
+  _globals['_REFUSAL']._serialized_end=817
+  _globals['_GETTRANSFERREQUEST']._serialized_start=819
+  _globals['_GETTRANSFERREQUEST']._serialized_end=860
+  _globals['_SIGHTEDSHIP']._serialized_start=862
+  _globals['_SIGHTEDSHIP']._serialized_end=916
+  _globals['_SHORESIGHTING']._serialized_start=918
+  _globals['_SHORESIGHTING']._serialized_end=1003
+  _globals['_REPORTSIGHTINGSREQUEST']._serialized_start=1005
+  _globals['_REPORTSIGHTINGSREQUEST']._serialized_end=1126
+  _globals['_REPORTSIGHTINGSRESPONSE']._serialized_start=1128
+  _globals['_REPORTSIGHTINGSRESPONSE']._serialized_end=1210
+  _globals['_REPORTCARGOLOSSREQUEST']._serialized_start=1213
+  _globals['_REPORTCARGOLOSSREQUEST']._serialized_end=1394
+  _globals['_REPORTCARGOLOSSRESPONSE']._serialized_start=1397
+  _globals['_REPORTCARGOLOSSRESPONSE']._serialized_end=1525
+  _globals['_LANDBRIDGE']._serialized_start=1861
+  _globals['_LANDBRIDGE']._serialized_end=2334
 # @@protoc_insertion_point(module_scope)

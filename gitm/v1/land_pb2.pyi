@@ -36,6 +36,55 @@ DIRECTION_LOAD: Direction.ValueType  # 1
 DIRECTION_UNLOAD: Direction.ValueType  # 2
 Global___Direction: _TypeAlias = Direction  # noqa: Y015
 
+class _TransferState:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TransferStateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TransferState.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TRANSFER_STATE_UNSPECIFIED: _TransferState.ValueType  # 0
+    TRANSFER_STATE_BEGUN: _TransferState.ValueType  # 1
+    TRANSFER_STATE_COMPLETED: _TransferState.ValueType  # 2
+    TRANSFER_STATE_CANCELLED: _TransferState.ValueType  # 3
+    TRANSFER_STATE_REFUSED: _TransferState.ValueType  # 4
+
+class TransferState(_TransferState, metaclass=_TransferStateEnumTypeWrapper):
+    """---- Added by the GITM integration kit (docs/gitm.md). Additions only. ----
+
+    Where a transfer stands in GITM. BEGUN: units and supplies reserved
+    (loading: still in the city, no longer free to march; unloading: still
+    aboard). COMPLETED: moved (loading: aboard the transport; unloading: in the
+    city). CANCELLED: nothing moved. REFUSED: BeginTransfer was refused.
+    """
+
+TRANSFER_STATE_UNSPECIFIED: TransferState.ValueType  # 0
+TRANSFER_STATE_BEGUN: TransferState.ValueType  # 1
+TRANSFER_STATE_COMPLETED: TransferState.ValueType  # 2
+TRANSFER_STATE_CANCELLED: TransferState.ValueType  # 3
+TRANSFER_STATE_REFUSED: TransferState.ValueType  # 4
+Global___TransferState: _TypeAlias = TransferState  # noqa: Y015
+
+class _CargoFate:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _CargoFateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_CargoFate.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    CARGO_FATE_UNSPECIFIED: _CargoFate.ValueType  # 0
+    CARGO_FATE_LOST: _CargoFate.ValueType  # 1
+    """the transport sank or foundered: units and supplies are gone"""
+    CARGO_FATE_CAPTURED: _CargoFate.ValueType  # 2
+    """the transport was taken: units are prisoners of the captor"""
+
+class CargoFate(_CargoFate, metaclass=_CargoFateEnumTypeWrapper): ...
+
+CARGO_FATE_UNSPECIFIED: CargoFate.ValueType  # 0
+CARGO_FATE_LOST: CargoFate.ValueType  # 1
+"""the transport sank or foundered: units and supplies are gone"""
+CARGO_FATE_CAPTURED: CargoFate.ValueType  # 2
+"""the transport was taken: units are prisoners of the captor"""
+Global___CargoFate: _TypeAlias = CargoFate  # noqa: Y015
+
 @_typing.final
 class BeginTransferRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
@@ -48,6 +97,7 @@ class BeginTransferRequest(_message.Message):
     DIRECTION_FIELD_NUMBER: _builtins.int
     UNITS_FIELD_NUMBER: _builtins.int
     SUPPLIES_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
     transfer_id: _builtins.str
     campaign_id: _builtins.str
     turn: _builtins.int
@@ -55,6 +105,8 @@ class BeginTransferRequest(_message.Message):
     transport_id: _builtins.str
     direction: Global___Direction.ValueType
     supplies: _builtins.int
+    state: _builtins.str
+    """integration kit addition: the transport group's state"""
     @_builtins.property
     def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -68,10 +120,11 @@ class BeginTransferRequest(_message.Message):
         direction: Global___Direction.ValueType = ...,
         units: _abc.Iterable[_builtins.str] | None = ...,
         supplies: _builtins.int = ...,
+        state: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "direction", b"direction", "port", b"port", "supplies", b"supplies", "transfer_id", b"transfer_id", "transport_id", b"transport_id", "turn", b"turn", "units", b"units"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "direction", b"direction", "port", b"port", "state", b"state", "supplies", b"supplies", "transfer_id", b"transfer_id", "transport_id", b"transport_id", "turn", b"turn", "units", b"units"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -101,6 +154,11 @@ Global___CompleteTransferRequest: _TypeAlias = CompleteTransferRequest  # noqa: 
 
 @_typing.final
 class TransferStatus(_message.Message):
+    """GITM's answer to BeginTransfer, CompleteTransfer and GetTransfer. The same
+    transfer id always gets the same answer. A transfer is accepted or refused
+    whole (reason, and refusals per unit): PATE never moves part of one.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     TRANSFER_ID_FIELD_NUMBER: _builtins.int
@@ -108,12 +166,20 @@ class TransferStatus(_message.Message):
     REASON_FIELD_NUMBER: _builtins.int
     UNITS_FIELD_NUMBER: _builtins.int
     SUPPLIES_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    REFUSALS_FIELD_NUMBER: _builtins.int
     transfer_id: _builtins.str
     accepted: _builtins.bool
     reason: _builtins.str
     supplies: _builtins.int
+    state: Global___TransferState.ValueType
+    """---- integration kit additions ----"""
     @_builtins.property
     def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def refusals(self) -> _containers.RepeatedCompositeFieldContainer[Global___Refusal]:
+        """why, unit by unit ("item" "supplies" for supplies)"""
+
     def __init__(
         self,
         *,
@@ -122,10 +188,12 @@ class TransferStatus(_message.Message):
         reason: _builtins.str = ...,
         units: _abc.Iterable[_builtins.str] | None = ...,
         supplies: _builtins.int = ...,
+        state: Global___TransferState.ValueType = ...,
+        refusals: _abc.Iterable[Global___Refusal] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "reason", b"reason", "supplies", b"supplies", "transfer_id", b"transfer_id", "units", b"units"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "reason", b"reason", "refusals", b"refusals", "state", b"state", "supplies", b"supplies", "transfer_id", b"transfer_id", "units", b"units"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -226,3 +294,244 @@ class UnitsNearResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___UnitsNearResponse: _TypeAlias = UnitsNearResponse  # noqa: Y015
+
+@_typing.final
+class Refusal(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ITEM_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    item: _builtins.str
+    """a unit id, or "supplies" """
+    reason: _builtins.str
+    """e.g. "not in Portsmouth", "a unit of FR, not of BR", "already embarked" """
+    def __init__(
+        self,
+        *,
+        item: _builtins.str = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["item", b"item", "reason", b"reason"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Refusal: _TypeAlias = Refusal  # noqa: Y015
+
+@_typing.final
+class GetTransferRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TRANSFER_ID_FIELD_NUMBER: _builtins.int
+    transfer_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        transfer_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["transfer_id", b"transfer_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetTransferRequest: _TypeAlias = GetTransferRequest  # noqa: Y015
+
+@_typing.final
+class SightedShip(_message.Message):
+    """A ship in a port, as the shore sees it (rule 5.3)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ID_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    TYPE_FIELD_NUMBER: _builtins.int
+    id: _builtins.str
+    state: _builtins.str
+    """the flag it flies"""
+    type: _builtins.str
+    """"SL", "FR", "TR", ... ("" when PATE no longer has it)"""
+    def __init__(
+        self,
+        *,
+        id: _builtins.str = ...,
+        state: _builtins.str = ...,
+        type: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["id", b"id", "state", b"state", "type", b"type"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SightedShip: _TypeAlias = SightedShip  # noqa: Y015
+
+@_typing.final
+class ShoreSighting(_message.Message):
+    """The ships of other states in one port, reported to the units of one state
+    in the port's strategic square (city or not).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PORT_FIELD_NUMBER: _builtins.int
+    FOR_STATE_FIELD_NUMBER: _builtins.int
+    SHIPS_FIELD_NUMBER: _builtins.int
+    port: _builtins.str
+    for_state: _builtins.str
+    @_builtins.property
+    def ships(self) -> _containers.RepeatedCompositeFieldContainer[Global___SightedShip]: ...
+    def __init__(
+        self,
+        *,
+        port: _builtins.str = ...,
+        for_state: _builtins.str = ...,
+        ships: _abc.Iterable[Global___SightedShip] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["for_state", b"for_state", "port", b"port", "ships", b"ships"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ShoreSighting: _TypeAlias = ShoreSighting  # noqa: Y015
+
+@_typing.final
+class ReportSightingsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORT_ID_FIELD_NUMBER: _builtins.int
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    SIGHTINGS_FIELD_NUMBER: _builtins.int
+    report_id: _builtins.str
+    """"<campaign>:<turn>:sightings", one per turn"""
+    campaign_id: _builtins.str
+    turn: _builtins.int
+    @_builtins.property
+    def sightings(self) -> _containers.RepeatedCompositeFieldContainer[Global___ShoreSighting]:
+        """may be empty: nothing was seen"""
+
+    def __init__(
+        self,
+        *,
+        report_id: _builtins.str = ...,
+        campaign_id: _builtins.str = ...,
+        turn: _builtins.int = ...,
+        sightings: _abc.Iterable[Global___ShoreSighting] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "report_id", b"report_id", "sightings", b"sightings", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportSightingsRequest: _TypeAlias = ReportSightingsRequest  # noqa: Y015
+
+@_typing.final
+class ReportSightingsResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORT_ID_FIELD_NUMBER: _builtins.int
+    SIGHTINGS_FIELD_NUMBER: _builtins.int
+    DUPLICATE_FIELD_NUMBER: _builtins.int
+    report_id: _builtins.str
+    sightings: _builtins.int
+    """how many GITM holds for this report"""
+    duplicate: _builtins.bool
+    """the report was already received; nothing changed"""
+    def __init__(
+        self,
+        *,
+        report_id: _builtins.str = ...,
+        sightings: _builtins.int = ...,
+        duplicate: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["duplicate", b"duplicate", "report_id", b"report_id", "sightings", b"sightings"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportSightingsResponse: _TypeAlias = ReportSightingsResponse  # noqa: Y015
+
+@_typing.final
+class ReportCargoLossRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LOSS_ID_FIELD_NUMBER: _builtins.int
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    TRANSPORT_ID_FIELD_NUMBER: _builtins.int
+    FATE_FIELD_NUMBER: _builtins.int
+    UNITS_FIELD_NUMBER: _builtins.int
+    SUPPLIES_FIELD_NUMBER: _builtins.int
+    CAPTOR_FIELD_NUMBER: _builtins.int
+    loss_id: _builtins.str
+    """"<campaign>:<turn>:<transport>:cargo" """
+    campaign_id: _builtins.str
+    turn: _builtins.int
+    transport_id: _builtins.str
+    fate: Global___CargoFate.ValueType
+    supplies: _builtins.int
+    captor: _builtins.str
+    """CAPTURED: the state that took the transport; else "" """
+    @_builtins.property
+    def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        loss_id: _builtins.str = ...,
+        campaign_id: _builtins.str = ...,
+        turn: _builtins.int = ...,
+        transport_id: _builtins.str = ...,
+        fate: Global___CargoFate.ValueType = ...,
+        units: _abc.Iterable[_builtins.str] | None = ...,
+        supplies: _builtins.int = ...,
+        captor: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "captor", b"captor", "fate", b"fate", "loss_id", b"loss_id", "supplies", b"supplies", "transport_id", b"transport_id", "turn", b"turn", "units", b"units"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportCargoLossRequest: _TypeAlias = ReportCargoLossRequest  # noqa: Y015
+
+@_typing.final
+class ReportCargoLossResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LOSS_ID_FIELD_NUMBER: _builtins.int
+    ACCEPTED_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    UNITS_FIELD_NUMBER: _builtins.int
+    SUPPLIES_FIELD_NUMBER: _builtins.int
+    DUPLICATE_FIELD_NUMBER: _builtins.int
+    loss_id: _builtins.str
+    accepted: _builtins.bool
+    reason: _builtins.str
+    supplies: _builtins.int
+    duplicate: _builtins.bool
+    @_builtins.property
+    def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """the units GITM records as lost or captured"""
+
+    def __init__(
+        self,
+        *,
+        loss_id: _builtins.str = ...,
+        accepted: _builtins.bool = ...,
+        reason: _builtins.str = ...,
+        units: _abc.Iterable[_builtins.str] | None = ...,
+        supplies: _builtins.int = ...,
+        duplicate: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "duplicate", b"duplicate", "loss_id", b"loss_id", "reason", b"reason", "supplies", b"supplies", "units", b"units"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportCargoLossResponse: _TypeAlias = ReportCargoLossResponse  # noqa: Y015

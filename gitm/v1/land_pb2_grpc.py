@@ -52,6 +52,21 @@ class LandBridgeStub:
                 request_serializer=gitm_dot_v1_dot_land__pb2.UnitsNearRequest.SerializeToString,
                 response_deserializer=gitm_dot_v1_dot_land__pb2.UnitsNearResponse.FromString,
                 _registered_method=True)
+        self.GetTransfer = channel.unary_unary(
+                '/gitm.v1.LandBridge/GetTransfer',
+                request_serializer=gitm_dot_v1_dot_land__pb2.GetTransferRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.TransferStatus.FromString,
+                _registered_method=True)
+        self.ReportSightings = channel.unary_unary(
+                '/gitm.v1.LandBridge/ReportSightings',
+                request_serializer=gitm_dot_v1_dot_land__pb2.ReportSightingsRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.ReportSightingsResponse.FromString,
+                _registered_method=True)
+        self.ReportCargoLoss = channel.unary_unary(
+                '/gitm.v1.LandBridge/ReportCargoLoss',
+                request_serializer=gitm_dot_v1_dot_land__pb2.ReportCargoLossRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.ReportCargoLossResponse.FromString,
+                _registered_method=True)
 
 
 class LandBridgeServicer:
@@ -82,6 +97,33 @@ class LandBridgeServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetTransfer(self, request, context):
+        """---- Added by the GITM integration kit (docs/gitm.md). Additions only. ----
+        Any time: the transfer as GITM holds it. NOT_FOUND when GITM never began
+        it. PATE asks it when an answer was lost, before it compensates.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReportSightings(self, request, context):
+        """After the intelligence phase, once per turn (rule 5.3): "Units in the
+        strategic square (whether in the city tactical square or not) will
+        receive reports of the ships in the port." Idempotent by report_id.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReportCargoLoss(self, request, context):
+        """After the turn: a transport group sank or foundered (lost) or was taken
+        (captured) with land units or supplies aboard. Idempotent by loss_id.
+        ---- end of the integration kit's additions ----
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LandBridgeServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -99,6 +141,21 @@ def add_LandBridgeServicer_to_server(servicer, server):
                     servicer.UnitsNear,
                     request_deserializer=gitm_dot_v1_dot_land__pb2.UnitsNearRequest.FromString,
                     response_serializer=gitm_dot_v1_dot_land__pb2.UnitsNearResponse.SerializeToString,
+            ),
+            'GetTransfer': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTransfer,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.GetTransferRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.TransferStatus.SerializeToString,
+            ),
+            'ReportSightings': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReportSightings,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.ReportSightingsRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.ReportSightingsResponse.SerializeToString,
+            ),
+            'ReportCargoLoss': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReportCargoLoss,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.ReportCargoLossRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.ReportCargoLossResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -185,6 +242,87 @@ class LandBridge:
             '/gitm.v1.LandBridge/UnitsNear',
             gitm_dot_v1_dot_land__pb2.UnitsNearRequest.SerializeToString,
             gitm_dot_v1_dot_land__pb2.UnitsNearResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTransfer(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/GetTransfer',
+            gitm_dot_v1_dot_land__pb2.GetTransferRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.TransferStatus.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReportSightings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/ReportSightings',
+            gitm_dot_v1_dot_land__pb2.ReportSightingsRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.ReportSightingsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReportCargoLoss(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/ReportCargoLoss',
+            gitm_dot_v1_dot_land__pb2.ReportCargoLossRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.ReportCargoLossResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -44,6 +44,21 @@ class LandBridgeStub:
     """Final amphibious phase: complete what began."""
     UnitsNear: _grpc.UnaryUnaryMultiCallable[_land_pb2.UnitsNearRequest, _land_pb2.UnitsNearResponse]
     """Units in a city's tactical and strategic squares (rule 5.3)."""
+    GetTransfer: _grpc.UnaryUnaryMultiCallable[_land_pb2.GetTransferRequest, _land_pb2.TransferStatus]
+    """---- Added by the GITM integration kit (docs/gitm.md). Additions only. ----
+    Any time: the transfer as GITM holds it. NOT_FOUND when GITM never began
+    it. PATE asks it when an answer was lost, before it compensates.
+    """
+    ReportSightings: _grpc.UnaryUnaryMultiCallable[_land_pb2.ReportSightingsRequest, _land_pb2.ReportSightingsResponse]
+    """After the intelligence phase, once per turn (rule 5.3): "Units in the
+    strategic square (whether in the city tactical square or not) will
+    receive reports of the ships in the port." Idempotent by report_id.
+    """
+    ReportCargoLoss: _grpc.UnaryUnaryMultiCallable[_land_pb2.ReportCargoLossRequest, _land_pb2.ReportCargoLossResponse]
+    """After the turn: a transport group sank or foundered (lost) or was taken
+    (captured) with land units or supplies aboard. Idempotent by loss_id.
+    ---- end of the integration kit's additions ----
+    """
 
 @_typing.type_check_only
 class LandBridgeAsyncStub(LandBridgeStub):
@@ -61,6 +76,21 @@ class LandBridgeAsyncStub(LandBridgeStub):
     """Final amphibious phase: complete what began."""
     UnitsNear: _aio.UnaryUnaryMultiCallable[_land_pb2.UnitsNearRequest, _land_pb2.UnitsNearResponse]  # type: ignore[assignment]
     """Units in a city's tactical and strategic squares (rule 5.3)."""
+    GetTransfer: _aio.UnaryUnaryMultiCallable[_land_pb2.GetTransferRequest, _land_pb2.TransferStatus]  # type: ignore[assignment]
+    """---- Added by the GITM integration kit (docs/gitm.md). Additions only. ----
+    Any time: the transfer as GITM holds it. NOT_FOUND when GITM never began
+    it. PATE asks it when an answer was lost, before it compensates.
+    """
+    ReportSightings: _aio.UnaryUnaryMultiCallable[_land_pb2.ReportSightingsRequest, _land_pb2.ReportSightingsResponse]  # type: ignore[assignment]
+    """After the intelligence phase, once per turn (rule 5.3): "Units in the
+    strategic square (whether in the city tactical square or not) will
+    receive reports of the ships in the port." Idempotent by report_id.
+    """
+    ReportCargoLoss: _aio.UnaryUnaryMultiCallable[_land_pb2.ReportCargoLossRequest, _land_pb2.ReportCargoLossResponse]  # type: ignore[assignment]
+    """After the turn: a transport group sank or foundered (lost) or was taken
+    (captured) with land units or supplies aboard. Idempotent by loss_id.
+    ---- end of the integration kit's additions ----
+    """
 
 class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     """The bridge to the GITM land-warfare module for amphibious operations
@@ -93,5 +123,38 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_land_pb2.UnitsNearResponse, _abc.Awaitable[_land_pb2.UnitsNearResponse]]:
         """Units in a city's tactical and strategic squares (rule 5.3)."""
+
+    @_abc_1.abstractmethod
+    def GetTransfer(
+        self,
+        request: _land_pb2.GetTransferRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.TransferStatus, _abc.Awaitable[_land_pb2.TransferStatus]]:
+        """---- Added by the GITM integration kit (docs/gitm.md). Additions only. ----
+        Any time: the transfer as GITM holds it. NOT_FOUND when GITM never began
+        it. PATE asks it when an answer was lost, before it compensates.
+        """
+
+    @_abc_1.abstractmethod
+    def ReportSightings(
+        self,
+        request: _land_pb2.ReportSightingsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.ReportSightingsResponse, _abc.Awaitable[_land_pb2.ReportSightingsResponse]]:
+        """After the intelligence phase, once per turn (rule 5.3): "Units in the
+        strategic square (whether in the city tactical square or not) will
+        receive reports of the ships in the port." Idempotent by report_id.
+        """
+
+    @_abc_1.abstractmethod
+    def ReportCargoLoss(
+        self,
+        request: _land_pb2.ReportCargoLossRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.ReportCargoLossResponse, _abc.Awaitable[_land_pb2.ReportCargoLossResponse]]:
+        """After the turn: a transport group sank or foundered (lost) or was taken
+        (captured) with land units or supplies aboard. Idempotent by loss_id.
+        ---- end of the integration kit's additions ----
+        """
 
 def add_LandBridgeServicer_to_server(servicer: LandBridgeServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

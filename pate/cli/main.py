@@ -22,6 +22,7 @@ COMMANDS: tuple[str, ...] = (
     "pate.cli.orders",
     "pate.cli.battle",
     "pate.cli.serve",
+    "pate.cli.gitm",
     "pate.cli.demo",
 )
 

@@ -6,11 +6,13 @@ import argparse
 import importlib
 
 SERVICES = ("orders", "resolver", "intel", "reports")
+# not a PATE service: the reference GITM land service (docs/gitm.md)
+MODULES = {"gitm-reference": "services.gitm_reference.main"}
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("serve", help="run one service process (configured by PATE_* variables)")
-    p.add_argument("service", choices=SERVICES)
+    p.add_argument("service", choices=(*SERVICES, *MODULES))
     p.set_defaults(handler=_serve)
     db = sub.add_parser("db", help="database administration")
     dbsub = db.add_subparsers(dest="db_command", required=True)
@@ -19,7 +21,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _serve(args: argparse.Namespace) -> int:
-    module = importlib.import_module(f"services.{args.service}.main")
+    module = importlib.import_module(MODULES.get(args.service, f"services.{args.service}.main"))
     code: int = module.main()
     return code
 

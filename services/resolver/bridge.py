@@ -24,14 +24,13 @@ off-map ports have no GITM side).  Add it to the resolver's stages::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import grpc
 from sqlalchemy import Connection
 
 from gitm.v1 import land_pb2
 from pate.core.codec import to_plain
-from pate.core.events import Event
 from pate.core.rules.landsync import PortLandReport
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import InPort
@@ -42,10 +41,10 @@ from services.common.config import load_settings
 from services.common.consumer import TransientError
 from services.common.logging import get_logger
 from services.common.store import record_audit
-from services.resolver.gitm import Begin, Complete, GitmClient, client_for
+from services.resolver.gitm import Begin, CargoLoss, Complete, GitmClient, client_for
+from services.resolver.gitm_calls import Call, cargo_calls, sightings_call, transfer_calls
 
 log = get_logger("gitm-bridge")
-BEGUN, COMPLETED = "transfer_begun", "transfer_completed"
 _REFUSALS = {
     grpc.StatusCode.INVALID_ARGUMENT,
     grpc.StatusCode.FAILED_PRECONDITION,
@@ -53,35 +52,29 @@ _REFUSALS = {
     grpc.StatusCode.ALREADY_EXISTS,
 }
 _OUTAGES = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
+__all__ = ["Call", "cargo_calls", "deliver", "handle_turn_resolved", "sightings_call", "transfer_calls"]
 
-Call = Begin | Complete
 
-
-def transfer_calls(campaign: str, turn: int, events: Iterable[Event]) -> list[Call]:
-    """The GITM calls a turn's events ask for, in event order (every begin
-    precedes its completion: the phases run in the order of rule 3.2)."""
-    calls: list[Call] = []
-    for e in events:
-        d = e.data
-        if e.kind not in (BEGUN, COMPLETED) or not d.get("gitm"):
-            continue
-        if e.kind == BEGUN:
-            units = tuple(str(u) for u in d["units"])
-            calls.append(
-                Begin(
-                    d["transfer"],
-                    campaign,
-                    turn,
-                    d["port"],
-                    d["transport"],
-                    d["direction"],
-                    units,
-                    int(d["supplies"]),
-                )
-            )
-        else:
-            calls.append(Complete(d["transfer"], bool(d["cancelled"])))
+def turn_calls(conn: Connection, campaign: str, turn: int) -> list[Call]:
+    """Every call of a committed turn, in the order docs/gitm.md gives: the
+    transfers (begin before complete), the cargo lost or taken, the sightings."""
+    events = repo.load_events(conn, campaign, turn)
+    start = _world(conn, campaign, turn)
+    end = _world(conn, campaign, turn + 1)
+    states = {sid: s.state for w in (start, end) if w for sid, s in w.ships.items()}
+    calls: list[Call] = [
+        *transfer_calls(campaign, turn, events, states),
+        *cargo_calls(campaign, turn, events),
+    ]
+    calls.append(sightings_call(campaign, turn, events, end))
     return calls
+
+
+def _world(conn: Connection, campaign: str, turn: int) -> WorldState | None:
+    try:
+        return repo.load_world_cached(conn, campaign, turn)
+    except LookupError:
+        return None
 
 
 def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
@@ -89,28 +82,42 @@ def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str])
     if not addr:
         return
     msg = events_pb2.TurnResolved.FromString(data)
-    calls = transfer_calls(msg.campaign_id, msg.turn, repo.load_events(conn, msg.campaign_id, msg.turn))
-    if not calls:
-        return
+    calls = turn_calls(conn, msg.campaign_id, msg.turn)
     refused = deliver(client_for(addr), calls)
     for call, reason in refused:
         record_audit(
             conn,
-            action="gitm_transfer_refused",
+            action="gitm_transfer_refused" if isinstance(call, Begin | Complete) else "gitm_call_refused",
             accepted=False,
             campaign=msg.campaign_id,
             turn=msg.turn,
             detail={"call": type(call).__name__, "reason": reason, **to_plain(call)},
         )
-    log.info("gitm_transfers_delivered", calls=len(calls), refused=len(refused))
+    log.info("gitm_turn_delivered", calls=len(calls), refused=len(refused))
+
+
+def _send(client: GitmClient, call: Call) -> tuple[bool, str]:
+    if isinstance(call, Begin):
+        status = client.begin(call)
+        return status.accepted, status.reason
+    if isinstance(call, Complete):
+        status = client.complete(call)
+        return status.accepted, status.reason
+    if isinstance(call, CargoLoss):
+        answer = client.report_cargo_loss(call)
+        return answer.accepted, answer.reason
+    client.report_sightings(call)
+    return True, ""
 
 
 def deliver(client: GitmClient, calls: Sequence[Call]) -> list[tuple[Call, str]]:
-    """Make every call in order; return those GITM refused, with its reason."""
+    """Make every call in order; return those GITM refused, with its reason.
+    GITM unreachable or slow past the deadline: :class:`TransientError` (the
+    consumer retries the whole turn later; the ids make repeats harmless)."""
     refused: list[tuple[Call, str]] = []
     for call in calls:
         try:
-            status = client.begin(call) if isinstance(call, Begin) else client.complete(call)
+            accepted, reason = _send(client, call)
         except grpc.RpcError as exc:
             code = exc.code() if isinstance(exc, grpc.Call) else None
             if code in _OUTAGES:
@@ -120,8 +127,8 @@ def deliver(client: GitmClient, calls: Sequence[Call]) -> list[tuple[Call, str]]
             details = exc.details() if isinstance(exc, grpc.Call) else ""
             refused.append((call, f"{code.name}: {details}"))
             continue
-        if not status.accepted:
-            refused.append((call, status.reason or "refused"))
+        if not accepted:
+            refused.append((call, reason or "refused"))
     return refused
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 
@@ -32,6 +33,7 @@ class Begin:
     direction: str  # "load" | "unload"
     units: tuple[str, ...]
     supplies: int
+    state: str = ""  # the transport group's state, so GITM can refuse others' units
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,12 +44,41 @@ class Complete:
     cancelled: bool
 
 
+@dataclass(frozen=True, slots=True)
+class CargoLoss:
+    """ReportCargoLoss: a transport sank, foundered (lost) or was taken
+    (captured) with cargo aboard, from the core's ``cargo_lost`` /
+    ``cargo_captured`` events."""
+
+    loss_id: str
+    campaign: str
+    turn: int
+    transport: str
+    captured: bool
+    units: tuple[str, ...]
+    supplies: int
+    captor: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Sightings:
+    """ReportSightings: rule 5.3's shore reports of one turn, one call per turn.
+    ``reports``: (port, for_state, ((ship, state, type), ...))."""
+
+    report_id: str
+    campaign: str
+    turn: int
+    reports: tuple[tuple[str, str, tuple[tuple[str, str, str], ...]], ...] = field(default=())
+
+
 class GitmClient:
-    def __init__(self, addr: str, *, timeout: float = 5.0) -> None:
+    def __init__(self, addr: str, *, timeout: float = 5.0, stub: Any = None) -> None:
+        """``stub``: anything with LandBridgeStub's methods (the tests drive an
+        in-process land store through it); default a channel to ``addr``."""
         self.addr = addr
         self.timeout = timeout
-        self._channel = grpc.insecure_channel(addr)
-        self._stub = land_pb2_grpc.LandBridgeStub(self._channel)
+        self._channel = None if stub is not None else grpc.insecure_channel(addr)
+        self._stub = stub if stub is not None else land_pb2_grpc.LandBridgeStub(self._channel)
 
     def begin(self, call: Begin) -> land_pb2.TransferStatus:
         request = land_pb2.BeginTransferRequest(
@@ -59,6 +90,7 @@ class GitmClient:
             direction=DIRECTIONS[call.direction],
             units=list(call.units),
             supplies=call.supplies,
+            state=call.state,
         )
         status: land_pb2.TransferStatus = self._stub.BeginTransfer(
             request, timeout=self.timeout, metadata=trace_metadata()
@@ -72,12 +104,57 @@ class GitmClient:
         )
         return status
 
+    def get(self, transfer_id: str) -> land_pb2.TransferStatus:
+        status: land_pb2.TransferStatus = self._stub.GetTransfer(
+            land_pb2.GetTransferRequest(transfer_id=transfer_id),
+            timeout=self.timeout,
+            metadata=trace_metadata(),
+        )
+        return status
+
+    def report_cargo_loss(self, call: CargoLoss) -> land_pb2.ReportCargoLossResponse:
+        fate = land_pb2.CARGO_FATE_CAPTURED if call.captured else land_pb2.CARGO_FATE_LOST
+        request = land_pb2.ReportCargoLossRequest(
+            loss_id=call.loss_id,
+            campaign_id=call.campaign,
+            turn=call.turn,
+            transport_id=call.transport,
+            fate=fate,
+            units=list(call.units),
+            supplies=call.supplies,
+            captor=call.captor,
+        )
+        answer: land_pb2.ReportCargoLossResponse = self._stub.ReportCargoLoss(
+            request, timeout=self.timeout, metadata=trace_metadata()
+        )
+        return answer
+
+    def report_sightings(self, call: Sightings) -> land_pb2.ReportSightingsResponse:
+        request = land_pb2.ReportSightingsRequest(
+            report_id=call.report_id,
+            campaign_id=call.campaign,
+            turn=call.turn,
+            sightings=[
+                land_pb2.ShoreSighting(
+                    port=port,
+                    for_state=state,
+                    ships=[land_pb2.SightedShip(id=i, state=s, type=k) for i, s, k in ships],
+                )
+                for port, state, ships in call.reports
+            ],
+        )
+        answer: land_pb2.ReportSightingsResponse = self._stub.ReportSightings(
+            request, timeout=self.timeout, metadata=trace_metadata()
+        )
+        return answer
+
     def units_near(self, campaign: str, turn: int, port: str) -> Sequence[land_pb2.Unit]:
         request = land_pb2.UnitsNearRequest(campaign_id=campaign, turn=turn, port=port)
         return list(self._stub.UnitsNear(request, timeout=self.timeout, metadata=trace_metadata()).units)
 
     def close(self) -> None:
-        self._channel.close()
+        if self._channel is not None:
+            self._channel.close()
 
 
 _CLIENTS: dict[str, GitmClient] = {}

@@ -1,11 +1,14 @@
-"""The resolver asks a real GITM land service (gitm.v1) for the units in its ports once per turn,
-stores the answer with the turn's inputs, and a replay reproduces the turn without asking again."""
+"""The resolver asks the reference GITM land service, as its own process (`pate serve
+gitm-reference`), for the units in its ports once per turn, stores the answer with the turn's
+inputs, and a replay reproduces the turn without asking again; the bridge tells it the turn's
+sightings (rule 5.3)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +19,7 @@ from services.common import tables
 from services.common.cluster import Cluster
 from services.common.db import make_engine
 from tests.e2e.flow import Client
-from tests.support.gitm_server import gitm_server
+from tests.support.gitm_reference import reference_process
 
 pytestmark = pytest.mark.e2e
 
@@ -24,10 +27,13 @@ GUARDS = LandUnit("BR7IN", "BR", infantry=2400)
 
 
 def test_land_reports_are_inputs_of_the_turn(tmp_path: Path, nats_url: str, database_url: str) -> None:
-    with gitm_server() as (addr, service):
-        service.station("Portsmouth", [GUARDS])
+    with reference_process(tmp_path) as ref:
+        ref.station("e2e-gitm", "Portsmouth", [GUARDS])
         cluster = Cluster(
-            workdir=tmp_path, nats_url=nats_url, database_url=database_url, extra_env={"PATE_GITM_ADDR": addr}
+            workdir=tmp_path,
+            nats_url=nats_url,
+            database_url=database_url,
+            extra_env={"PATE_GITM_ADDR": ref.addr},
         )
         client = None
         try:
@@ -37,6 +43,10 @@ def test_land_reports_are_inputs_of_the_turn(tmp_path: Path, nats_url: str, data
             client.wait_open("e2e-gitm", 1)
             client.close_turn("e2e-gitm", 1)
             client.wait_open("e2e-gitm", 2)
+            deadline = time.monotonic() + 30
+            while ref.snapshot("e2e-gitm").sighting_reports < 1:  # the bridge runs after the commit
+                assert time.monotonic() < deadline, "the turn's sightings never reached GITM"
+                time.sleep(0.2)
         finally:
             if client is not None:
                 client.close()

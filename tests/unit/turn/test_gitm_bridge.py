@@ -1,15 +1,20 @@
-"""The GITM land bridge against a real local gitm.v1 server, a real database,
-and (last test) real NATS JetStream with the idempotent consumer."""
+"""The GITM land bridge against the reference land service (services/gitm_reference)
+on a real local port, a real database, and (last test) real NATS JetStream with the
+idempotent consumer (docs/gitm.md)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 
+import grpc
 import pytest
 import sqlalchemy as sa
 
-from pate.core.events import Event
+from gitm.v1 import land_pb2, land_pb2_grpc
+from pate.core.events import Event, Phase
+from pate.core.orders.model import Movement
 from pate.core.rules.turn import resolve_turn
 from pate.core.world.ships import Cargo
 from pate.v1 import events_pb2
@@ -18,10 +23,12 @@ from services.common import repository as repo
 from services.common.consumer import IdempotentConsumer, TransientError
 from services.common.tables import audit
 from services.resolver import bridge
-from services.resolver.gitm import Begin, Complete
+from services.resolver.gitm import Begin, CargoLoss, Complete, Sightings
 from tests.cases.turn.turn_world import CTX, harbor, infantry, load, ship, unload, world
 from tests.support.aio import eventually, run, unique
-from tests.support.gitm_server import LandService, gitm_server
+from tests.support.gitm_reference import Reference, reference_gitm
+
+BR1IN, FR2IN = infantry("BR1IN", 1000), infantry("FR2IN", 1000)
 
 
 def _turn_events(campaign: str) -> list[Event]:
@@ -32,11 +39,9 @@ def _turn_events(campaign: str) -> list[Event]:
         ship("FR1TR", harbor("Martinique")),
         ship("FR2TR", harbor("Brest")),
     ]
-    units = [infantry("BR1IN", 1000), infantry("FR1IN", 1000), infantry("FR2IN", 1000)]
+    units = [BR1IN, infantry("FR1IN", 1000), FR2IN]
     ports = {"Martinique": {"garrison": ("FR1IN",)}, "Brest": {"garrison": ("FR2IN",)}}
     w = world(ships, ports=ports, units=units, campaign=campaign)
-    from pate.core.orders.model import Movement
-
     orders = {
         "BR1TR": unload("BR1TR", "BR1IN", supplies=2),
         "FR1TR": load("FR1TR", "FR1IN"),
@@ -59,100 +64,195 @@ def _resolved(campaign: str) -> bytes:
     ).SerializeToString()
 
 
+def _land(ref: Reference, campaign: str, *, fr2in: bool = True) -> None:
+    ref.aboard(campaign, "BR1TR", [BR1IN], supplies=2)
+    if fr2in:
+        ref.station(campaign, "Brest", [FR2IN])
+
+
 @pytest.fixture
-def gitm(monkeypatch: pytest.MonkeyPatch) -> Iterator[LandService]:
-    with gitm_server() as (addr, service):
-        monkeypatch.setenv("PATE_GITM_ADDR", addr)
-        yield service
+def gitm(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Reference]:
+    with reference_gitm(tmp_path) as ref:
+        monkeypatch.setenv("PATE_GITM_ADDR", ref.addr)
+        yield ref
+
+
+def _state(ref: Reference, tid: str) -> int:
+    with grpc.insecure_channel(ref.addr) as ch:
+        status = land_pb2_grpc.LandBridgeStub(ch).GetTransfer(land_pb2.GetTransferRequest(transfer_id=tid))
+    return int(status.state)
 
 
 def test_transfer_calls_are_the_on_map_transfers_begin_before_complete() -> None:
     calls = bridge.transfer_calls("c1", 1, _turn_events("c1"))
     assert calls == [
-        Begin("c1:1:BR1TR:1", "c1", 1, "Portsmouth", "BR1TR", "unload", ("BR1IN",), 2),
-        Begin("c1:1:FR2TR:1", "c1", 1, "Brest", "FR2TR", "load", ("FR2IN",), 0),
+        Begin("c1:1:BR1TR:1", "c1", 1, "Portsmouth", "BR1TR", "unload", ("BR1IN",), 2, "BR"),
+        Begin("c1:1:FR2TR:1", "c1", 1, "Brest", "FR2TR", "load", ("FR2IN",), 0, "FR"),
         Complete("c1:1:BR1TR:1", cancelled=False),
         Complete("c1:1:FR2TR:1", cancelled=True),
     ]
 
 
 def test_the_bridge_delivers_a_committed_turn_and_a_second_delivery_changes_nothing(
-    engine: sa.Engine, gitm: LandService
+    engine: sa.Engine, gitm: Reference
 ) -> None:
     campaign = unique()
+    _land(gitm, campaign)
     _store(engine, campaign, _turn_events(campaign))
     for _ in range(2):
         with engine.begin() as conn:
             bridge.handle_turn_resolved(conn, _resolved(campaign), {})
     ids = [f"{campaign}:1:BR1TR:1", f"{campaign}:1:FR2TR:1"]
-    assert [c for c in gitm.calls[:4]] == [
-        ("BeginTransfer", ids[0]),
-        ("BeginTransfer", ids[1]),
-        ("CompleteTransfer", ids[0]),
-        ("CompleteTransfer", ids[1]),
+    assert [_state(gitm, i) for i in ids] == [
+        land_pb2.TRANSFER_STATE_COMPLETED,
+        land_pb2.TRANSFER_STATE_CANCELLED,
     ]
-    assert sorted(gitm.transfers) == ids
-    assert [(t.completed, t.cancelled) for t in (gitm.transfers[i] for i in ids)] == [
-        (True, False),
-        (True, True),
-    ]
-    assert all(m.get("x-trace-id") for m in gitm.metadata)
+    assert gitm.places(campaign) == {"BR1IN": "city:Portsmouth", "FR2IN": "city:Brest"}
+    snap = gitm.snapshot(campaign)
+    assert [(s.city, s.supplies) for s in snap.supplies] == [("Portsmouth", 2)]  # landed once, not twice
+    assert snap.sighting_reports == 1  # one report a turn, even a repeated turn
 
 
-def test_nothing_is_called_without_a_gitm_address(engine: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
-    campaign = unique()
-    _store(engine, campaign, _turn_events(campaign))
-    with gitm_server() as (_addr, service):
-        monkeypatch.setenv("PATE_GITM_ADDR", "")
-        with engine.begin() as conn:
-            bridge.handle_turn_resolved(conn, _resolved(campaign), {})
-        assert service.calls == []
-
-
-def test_gitm_unavailable_is_a_transient_error_and_the_retry_completes(
-    engine: sa.Engine, gitm: LandService
+def test_nothing_is_called_without_a_gitm_address(
+    engine: sa.Engine, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     campaign = unique()
     _store(engine, campaign, _turn_events(campaign))
-    gitm.outages = 1
+    with reference_gitm(tmp_path) as ref:
+        monkeypatch.setenv("PATE_GITM_ADDR", "")
+        with engine.begin() as conn:
+            bridge.handle_turn_resolved(conn, _resolved(campaign), {})
+        with pytest.raises(grpc.RpcError) as err:
+            _state(ref, f"{campaign}:1:BR1TR:1")
+        assert err.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_gitm_unavailable_is_a_transient_error_and_the_retry_completes(
+    engine: sa.Engine, gitm: Reference
+) -> None:
+    campaign = unique()
+    _land(gitm, campaign)
+    _store(engine, campaign, _turn_events(campaign))
+    gitm.faults(down_calls=1)
     with pytest.raises(TransientError), engine.begin() as conn:
         bridge.handle_turn_resolved(conn, _resolved(campaign), {})
     with engine.begin() as conn:
         bridge.handle_turn_resolved(conn, _resolved(campaign), {})
-    assert len(gitm.transfers) == 2 and all(t.completed for t in gitm.transfers.values())
+    assert gitm.places(campaign) == {"BR1IN": "city:Portsmouth", "FR2IN": "city:Brest"}
 
 
-def test_gitm_down_altogether_is_transient(engine: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_answer_lost_after_gitm_did_the_work_is_harmless_on_retry(
+    engine: sa.Engine, gitm: Reference
+) -> None:
+    """GITM lands the units, then its answer is lost: the retry gets the first answer and
+    nothing lands twice."""
+    campaign = unique()
+    _land(gitm, campaign)
+    _store(engine, campaign, _turn_events(campaign))
+    gitm.faults(drop_answers=3)  # begin, begin, complete: done, answers lost
+    with pytest.raises(TransientError), engine.begin() as conn:
+        bridge.handle_turn_resolved(conn, _resolved(campaign), {})
+    assert gitm.places(campaign)["BR1IN"] == "aboard:BR1TR"
+    for _ in range(3):
+        try:
+            with engine.begin() as conn:
+                bridge.handle_turn_resolved(conn, _resolved(campaign), {})
+            break
+        except TransientError:
+            continue
+    assert gitm.places(campaign) == {"BR1IN": "city:Portsmouth", "FR2IN": "city:Brest"}
+    assert [(s.city, s.supplies) for s in gitm.snapshot(campaign).supplies] == [("Portsmouth", 2)]
+
+
+def test_gitm_down_altogether_is_transient(
+    engine: sa.Engine, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     campaign = unique()
     _store(engine, campaign, _turn_events(campaign))
-    with gitm_server() as (addr, _service):
-        pass  # started and stopped: nothing listens at addr any more
+    with reference_gitm(tmp_path) as ref:
+        addr = ref.addr  # started and stopped: nothing listens at addr any more
     monkeypatch.setenv("PATE_GITM_ADDR", addr)
     with pytest.raises(TransientError), engine.begin() as conn:
         bridge.handle_turn_resolved(conn, _resolved(campaign), {})
 
 
-def test_a_refused_transfer_is_audited_and_the_others_go_on(engine: sa.Engine, gitm: LandService) -> None:
+def test_a_refused_transfer_is_audited_with_gitms_reason_and_the_others_go_on(
+    engine: sa.Engine, gitm: Reference
+) -> None:
     campaign = unique()
+    _land(gitm, campaign, fr2in=False)  # GITM has no FR2IN: it refuses FR2TR's load
     _store(engine, campaign, _turn_events(campaign))
-    gitm.refuse.add(f"{campaign}:1:BR1TR:1")
     with engine.begin() as conn:
         bridge.handle_turn_resolved(conn, _resolved(campaign), {})
-    assert len(gitm.calls) == 4
     with engine.connect() as conn:
         rows = conn.execute(
-            sa.select(audit.c.action, audit.c.campaign).where(audit.c.campaign == campaign)
+            sa.select(audit.c.action, audit.c.detail_json).where(audit.c.campaign == campaign)
         ).all()
     assert [r.action for r in rows] == [
         "gitm_transfer_refused",
         "gitm_transfer_refused",
     ]  # begin and complete
+    assert "FR2IN: no such unit" in rows[0].detail_json
+    assert gitm.places(campaign) == {"BR1IN": "city:Portsmouth"}
 
 
-def test_the_bridge_as_a_stage_on_the_bus(engine: sa.Engine, nats_url: str, gitm: LandService) -> None:
+def _cargo_event(kind: str, transport: str, units: list[str], supplies: int, captor: str = "") -> Event:
+    data = {"transport": transport, "units": units, "supplies": supplies, "captor": captor}
+    return Event(Phase.COMBAT, kind, (transport,), "CHA", (), data)
+
+
+def test_cargo_lost_and_cargo_captured_events_tell_gitm_once(engine: sa.Engine, gitm: Reference) -> None:
+    """The core's cargo_lost (sunk, foundered) and cargo_captured (taken) events become
+    ReportCargoLoss calls; a second delivery of the turn changes nothing."""
+    campaign = unique()
+    gitm.aboard(campaign, "BR1TR", [BR1IN], supplies=3)
+    gitm.aboard(campaign, "FR2TR", [FR2IN], supplies=0)
+    events = [
+        _cargo_event("cargo_lost", "BR1TR", ["BR1IN"], 3),
+        _cargo_event("cargo_captured", "FR2TR", ["FR2IN"], 0, captor="BR"),
+    ]
+    assert bridge.cargo_calls(campaign, 1, events) == [
+        CargoLoss(f"{campaign}:1:BR1TR:cargo", campaign, 1, "BR1TR", False, ("BR1IN",), 3, ""),
+        CargoLoss(f"{campaign}:1:FR2TR:cargo", campaign, 1, "FR2TR", True, ("FR2IN",), 0, "BR"),
+    ]
+    _store(engine, campaign, events)
+    for _ in range(2):
+        with engine.begin() as conn:
+            bridge.handle_turn_resolved(conn, _resolved(campaign), {})
+    assert gitm.places(campaign) == {"BR1IN": "lost", "FR2IN": "captured:BR"}
+    snap = gitm.snapshot(campaign)
+    assert snap.supplies_lost == 3 and not snap.supplies
+
+
+def test_shore_reports_are_sent_as_one_sightings_report_per_turn(engine: sa.Engine, gitm: Reference) -> None:
+    """Rule 5.3: "Units in the strategic square (whether in the city tactical square or not)
+    will receive reports of the ships in the port." """
+    campaign = unique()
+    shore = Event(
+        Phase.INTELLIGENCE,
+        "shore_report",
+        (),
+        "Brest",
+        (),
+        {"port": "Brest", "for_state": "FR", "ships": ["BR2SL", "BR1TR"]},
+    )
+    call = bridge.sightings_call(campaign, 1, [shore], None)
+    assert call == Sightings(
+        f"{campaign}:1:sightings", campaign, 1, (("Brest", "FR", (("BR1TR", "BR", ""), ("BR2SL", "BR", ""))),)
+    )
+    _store(engine, campaign, [shore])
+    for _ in range(2):
+        with engine.begin() as conn:
+            bridge.handle_turn_resolved(conn, _resolved(campaign), {})
+    snap = gitm.snapshot(campaign)
+    assert (snap.sighting_reports, snap.sightings) == (1, 1)
+
+
+def test_the_bridge_as_a_stage_on_the_bus(engine: sa.Engine, nats_url: str, gitm: Reference) -> None:
     """The one line for services/resolver/main.py, run as the runner would: a durable consumer of
     turn_resolved whose handler is the bridge; a re-published event is skipped."""
     campaign = unique()
+    _land(gitm, campaign)
     _store(engine, campaign, _turn_events(campaign))
 
     async def scenario() -> IdempotentConsumer:
@@ -169,7 +269,7 @@ def test_the_bridge_as_a_stage_on_the_bus(engine: sa.Engine, nats_url: str, gitm
         task = asyncio.create_task(consumer.run(stop))
         for _ in range(2):
             await js.publish(bus.subject(bus.TURN_RESOLVED, campaign), _resolved(campaign), headers=headers)
-        await eventually(lambda: consumer.processed == 1 and len(gitm.calls) == 4)
+        await eventually(lambda: consumer.processed == 1)
         stop.set()
         await task
         await nc.drain()
@@ -177,4 +277,4 @@ def test_the_bridge_as_a_stage_on_the_bus(engine: sa.Engine, nats_url: str, gitm
 
     consumer = run(scenario())
     assert consumer.processed == 1
-    assert all(t.completed for t in gitm.transfers.values())
+    assert gitm.places(campaign) == {"BR1IN": "city:Portsmouth", "FR2IN": "city:Brest"}

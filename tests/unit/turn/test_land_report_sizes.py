@@ -3,19 +3,21 @@ turns into what ``landsync.apply_land_reports`` takes (lost section 9)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from gitm.v1 import land_pb2
 from pate.core.rules.landsync import PortLandReport, apply_land_reports
 from pate.core.world.state import Headquarters, LandUnit
 from services.resolver.bridge import land_reports, land_unit
 from services.resolver.gitm import GitmClient
 from tests.cases.turn.turn_world import CTX, harbor, infantry, ship, world
-from tests.support.gitm_server import gitm_server
+from tests.support.gitm_reference import reference_gitm
 
 CORPS = LandUnit("FR1HQ", "FR", 200, 0, 0, 0, Headquarters.CORPS, 8)
 DIVISION = LandUnit("FR3IN", "FR", infantry=5000, cavalry=300, artillery=40, batteries=1)
 
 
-def test_the_bridge_reads_sizes_from_a_real_gitm_server_and_the_world_takes_them() -> None:
+def test_the_bridge_reads_sizes_from_a_real_gitm_server_and_the_world_takes_them(tmp_path: Path) -> None:
     """The city's units come with their sizes; a unit GITM reports without a size keeps PATE's
     (FR1IN); the strategic square's units are ids only (5.3)."""
     w = world(
@@ -23,16 +25,19 @@ def test_the_bridge_reads_sizes_from_a_real_gitm_server_and_the_world_takes_them
         ports={"Brest": {"garrison": ("FR1IN",)}},
         units=[infantry("FR1IN", 3000)],
     )
-    with gitm_server() as (addr, service):
-        service.station("Brest", [LandUnit("FR1IN", "FR"), DIVISION, CORPS], near=[infantry("FR4IN", 900)])
-        client = GitmClient(addr)
+    with reference_gitm(tmp_path) as ref:
+        ref.station(
+            w.campaign, "Brest", [LandUnit("FR1IN", "FR"), DIVISION, CORPS], near=[infantry("FR4IN", 900)]
+        )
+        client = GitmClient(ref.addr)
         try:
             reports = land_reports(client, w, CTX.map)
         finally:
             client.close()
-    assert reports == [PortLandReport("Brest", (LandUnit("FR1IN", "FR"), DIVISION, CORPS), ("FR4IN",))]
+    # the reference service answers in unit id order
+    assert reports == [PortLandReport("Brest", (CORPS, LandUnit("FR1IN", "FR"), DIVISION), ("FR4IN",))]
     after = apply_land_reports(CTX.map, w, reports)
-    assert after.ports["Brest"].garrison == ("FR1IN", "FR3IN", "FR1HQ")
+    assert after.ports["Brest"].garrison == ("FR1HQ", "FR1IN", "FR3IN")
     assert after.land_units == {"FR1HQ": CORPS, "FR1IN": infantry("FR1IN", 3000), "FR3IN": DIVISION}
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gitm.v1 import land_pb2
+from gitm.v1 import land_pb2, reference_admin_pb2
 from pate.core.orders.model import Movement
 from pate.core.rules.admin import ready_turn
 from pate.core.rules.groups import _weighted
@@ -16,10 +16,10 @@ from pate.core.rules.landsync import PortLandReport, apply_land_reports
 from pate.core.rules.transport import SpaceRules, unit_space
 from pate.core.world.ships import Cargo
 from pate.core.world.state import Headquarters, LandUnit, TurnKind
+from services.gitm_reference.inprocess import InProcessStub, memory_store
 from services.resolver.bridge import land_reports
 from services.resolver.gitm import GitmClient
 from tests.cases.turn.turn_world import CTX, coastal, harbor, infantry, sea, ship, world
-from tests.support.gitm_server import gitm_server
 
 SPACE = SpaceRules.of(CTX.rules)
 
@@ -112,19 +112,29 @@ def test_land_reports_set_garrisons_and_keep_known_sizes() -> None:
 
 
 def test_the_bridge_reads_land_reports_from_gitm() -> None:
-    with gitm_server() as (addr, service):
-        service.units["Brest"] = [
-            land_pb2.Unit(id="FR1IN", state="FR", tactical_square=True),
-            land_pb2.Unit(id="FR4CA", state="FR", tactical_square=False),
-        ]
-        client = GitmClient(addr)
-        try:
-            w = world([ship("FR1SL", harbor("Brest")), ship("FR2SL", harbor("Martinique"))])
-            reports = land_reports(client, w, CTX.map)
-        finally:
-            client.close()
+    """Against the reference land store in process: only ports where ships lie are asked."""
+    store = memory_store()
+    store.station(
+        reference_admin_pb2.StationRequest(
+            units=[
+                reference_admin_pb2.StationedUnit(
+                    campaign_id="c1",
+                    unit=land_pb2.Unit(id="FR1IN", state="FR", tactical_square=True),
+                    city="Brest",
+                ),
+                reference_admin_pb2.StationedUnit(
+                    campaign_id="c1",
+                    unit=land_pb2.Unit(id="FR4CA", state="FR", tactical_square=False),
+                    city="Brest",
+                ),
+            ]
+        )
+    )
+    stub = InProcessStub(store)
+    w = world([ship("FR1SL", harbor("Brest")), ship("FR2SL", harbor("Martinique"))], campaign="c1")
+    reports = land_reports(GitmClient("in-process", stub=stub), w, CTX.map)
     assert reports == [PortLandReport("Brest", (LandUnit("FR1IN", "FR"),), ("FR4CA",))]
-    assert service.calls == [("UnitsNear", "Brest")]
+    assert stub.calls == [("UnitsNear", "Brest")]
 
 
 def test_garrison_combat_wins_with_chance_attack_over_attack_plus_defence() -> None:

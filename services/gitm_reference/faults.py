@@ -1,0 +1,135 @@
+"""Misbehaviour on demand (docs/gitm.md "Faults on demand"): set at start-up
+from PATE_GITM_FAULTS ("down_calls=2,delay_seconds=0.5,refuse_all=1") or at
+any time with the ReferenceAdmin.SetFaults call."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import TypeVar
+
+import grpc
+
+from gitm.v1 import reference_admin_pb2
+from services.gitm_reference.store import Behaviour
+
+T = TypeVar("T")
+MAX_DELAY_SECONDS = 60.0
+
+
+class FaultError(ValueError):
+    """PATE_GITM_FAULTS or a SetFaults request names an unknown fault or a bad value."""
+
+
+@dataclass
+class Faults:
+    down_calls: int = 0
+    delay_seconds: float = 0.0
+    drop_answers: int = 0
+    refuse_all: bool = False
+    forget: bool = False
+    ignore_sightings: bool = False
+    no_refusals: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> Faults:
+        out = cls()
+        names = {f.name: f.type for f in fields(cls)}
+        for item in filter(None, (p.strip() for p in text.split(","))):
+            name, sep, raw = item.partition("=")
+            name = name.strip()
+            if name not in names:
+                raise FaultError(f"PATE_GITM_FAULTS: unknown fault {name!r} (known: {', '.join(names)})")
+            try:
+                if names[name] in ("bool", bool):
+                    value: object = raw.strip().lower() in ("", "1", "true", "yes") if sep else True
+                elif names[name] in ("int", int):
+                    value = int(raw)
+                else:
+                    value = float(raw)
+            except ValueError:
+                raise FaultError(f"PATE_GITM_FAULTS: {name}={raw!r} is not a number") from None
+            setattr(out, name, value)
+        out.check()
+        return out
+
+    @classmethod
+    def from_pb(cls, m: reference_admin_pb2.Faults) -> Faults:
+        out = cls(
+            m.down_calls,
+            m.delay_seconds,
+            m.drop_answers,
+            m.refuse_all,
+            m.forget,
+            m.ignore_sightings,
+            m.no_refusals,
+        )
+        out.check()
+        return out
+
+    def check(self) -> None:
+        if self.down_calls < 0 or self.drop_answers < 0:
+            raise FaultError("down_calls and drop_answers must not be negative")
+        if not 0 <= self.delay_seconds <= MAX_DELAY_SECONDS:
+            raise FaultError(f"delay_seconds must be between 0 and {MAX_DELAY_SECONDS}")
+
+    def to_pb(self) -> reference_admin_pb2.Faults:
+        return reference_admin_pb2.Faults(
+            down_calls=self.down_calls,
+            delay_seconds=self.delay_seconds,
+            drop_answers=self.drop_answers,
+            refuse_all=self.refuse_all,
+            forget=self.forget,
+            ignore_sightings=self.ignore_sightings,
+            no_refusals=self.no_refusals,
+        )
+
+    def behaviour(self) -> Behaviour:
+        return Behaviour(self.refuse_all, self.forget, self.ignore_sightings, self.no_refusals)
+
+
+class UnavailableError(Exception):
+    """The call is answered UNAVAILABLE (before or after its work)."""
+
+
+class FaultGate:
+    """Wraps each contract call: down (nothing done), slow, answer dropped (work done)."""
+
+    def __init__(self, faults: Faults, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.faults = faults
+        self._lock = threading.Lock()
+        self._sleep = sleep
+
+    def call(self, work: Callable[[], T]) -> T:
+        with self._lock:
+            down = self.faults.down_calls > 0
+            if down:
+                self.faults.down_calls -= 1
+            delay = self.faults.delay_seconds
+        if down:
+            raise UnavailableError("GITM is down (fault on demand)")
+        if delay:
+            self._sleep(delay)
+        result = work()
+        with self._lock:
+            drop = self.faults.drop_answers > 0
+            if drop:
+                self.faults.drop_answers -= 1
+        if drop:
+            raise UnavailableError("the answer was lost (fault on demand)")
+        return result
+
+    def __call__(self, work: Callable[[], T]) -> T:
+        return self.call(work)
+
+
+def status_of(exc: Exception) -> tuple[grpc.StatusCode, str]:
+    from services.gitm_reference.store import StoreError
+
+    if isinstance(exc, UnavailableError):
+        return grpc.StatusCode.UNAVAILABLE, str(exc)
+    if isinstance(exc, StoreError):
+        return exc.code, str(exc)
+    raise exc

@@ -1,0 +1,96 @@
+"""The reference land service in this process, without a network: a stub
+with LandBridgeStub's methods over a :class:`LandStore` and its faults, whose
+errors are real ``grpc.RpcError``/``grpc.Call`` values.  The bridge's
+:class:`~services.resolver.gitm.GitmClient` takes it as ``stub`` (the fault
+property test, ``pate campaign simulate --gitm reference``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import grpc
+from sqlalchemy import create_engine
+from sqlalchemy.pool import StaticPool
+
+from gitm.v1 import land_pb2
+from services.gitm_reference.faults import FaultGate, Faults, status_of
+from services.gitm_reference.seed import Seeder
+from services.gitm_reference.store import LandStore
+
+T = TypeVar("T")
+
+
+class LocalRpcError(grpc.RpcError, grpc.Call):  # type: ignore[misc]
+    """A failed call, as a channel would raise it."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(details)
+        self._code, self._details = code, details
+
+    def code(self) -> grpc.StatusCode:
+        return self._code
+
+    def details(self) -> str:
+        return self._details
+
+    def initial_metadata(self) -> Any:
+        return ()
+
+    def trailing_metadata(self) -> Any:
+        return ()
+
+    def is_active(self) -> bool:
+        return False
+
+    def time_remaining(self) -> float | None:
+        return None
+
+    def cancel(self) -> bool:
+        return False
+
+    def add_callback(self, callback: Any) -> bool:
+        return False
+
+
+def memory_store(seeder: Seeder | None = None) -> LandStore:
+    """A store in an in-memory SQLite database (one connection, shared by threads)."""
+    engine = create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
+    return LandStore(engine, seeder)
+
+
+class InProcessStub:
+    def __init__(self, store: LandStore, faults: Faults | None = None) -> None:
+        self.store = store
+        self.gate = FaultGate(faults or Faults(), sleep=lambda _s: None)
+        self.calls: list[tuple[str, str]] = []  # (method, id) as received
+
+    def _do(self, method: str, key: str, work: Callable[[], T]) -> T:
+        self.calls.append((method, key))
+        try:
+            return self.gate(work)
+        except Exception as exc:  # mapped to a status as the servicer maps it
+            code, details = status_of(exc)
+            raise LocalRpcError(code, details) from None
+
+    def BeginTransfer(self, r: land_pb2.BeginTransferRequest, **_: Any) -> land_pb2.TransferStatus:  # noqa: N802
+        return self._do("BeginTransfer", r.transfer_id, lambda: self.store.begin(r))
+
+    def CompleteTransfer(self, r: land_pb2.CompleteTransferRequest, **_: Any) -> land_pb2.TransferStatus:  # noqa: N802
+        return self._do("CompleteTransfer", r.transfer_id, lambda: self.store.complete(r))
+
+    def GetTransfer(self, r: land_pb2.GetTransferRequest, **_: Any) -> land_pb2.TransferStatus:  # noqa: N802
+        return self._do("GetTransfer", r.transfer_id, lambda: self.store.get(r))
+
+    def UnitsNear(self, r: land_pb2.UnitsNearRequest, **_: Any) -> land_pb2.UnitsNearResponse:  # noqa: N802
+        return self._do("UnitsNear", r.port, lambda: self.store.units_near(r))
+
+    def ReportSightings(  # noqa: N802
+        self, r: land_pb2.ReportSightingsRequest, **_: Any
+    ) -> land_pb2.ReportSightingsResponse:
+        return self._do("ReportSightings", r.report_id, lambda: self.store.report_sightings(r))
+
+    def ReportCargoLoss(  # noqa: N802
+        self, r: land_pb2.ReportCargoLossRequest, **_: Any
+    ) -> land_pb2.ReportCargoLossResponse:
+        return self._do("ReportCargoLoss", r.loss_id, lambda: self.store.report_cargo_loss(r))

@@ -1,0 +1,105 @@
+"""``pate serve gitm-reference``: the reference GITM land service as a process.
+
+Configuration (environment, docs/gitm.md):
+- PATE_GITM_ADDR: where to listen (the address PATE's resolver dials),
+  default 127.0.0.1:50060;
+- PATE_GITM_DATABASE_URL: its own store, default sqlite:///<cwd>/var/gitm-reference.db;
+- PATE_GITM_SCENARIO: the scenario a new campaign's land starts as (default
+  "training"; "none": empty);
+- PATE_GITM_FAULTS: faults from the start, e.g. "down_calls=3,delay_seconds=1".
+Serves gitm.v1.LandBridge, gitm.v1.ReferenceAdmin, gRPC health and reflection;
+SIGTERM or SIGINT stops it cleanly.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from concurrent import futures
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from gitm.v1 import land_pb2, land_pb2_grpc, reference_admin_pb2, reference_admin_pb2_grpc
+from services.common.db import make_engine
+from services.common.logging import get_logger
+from services.gitm_reference.faults import FaultError, FaultGate, Faults
+from services.gitm_reference.seed import scenario_seeder
+from services.gitm_reference.servicer import Admin, LandBridge, set_faults
+from services.gitm_reference.store import LandStore
+
+DEFAULT_ADDR = "127.0.0.1:50060"
+log = get_logger("gitm-reference")
+
+
+@dataclass
+class Running:
+    server: grpc.Server
+    port: int
+    store: LandStore
+    gate: FaultGate
+
+    def stop(self, grace: float = 2.0) -> None:
+        self.server.stop(grace).wait()
+        self.store.engine.dispose()
+
+
+def default_database_url() -> str:
+    return f"sqlite:///{Path.cwd().resolve() / 'var' / 'gitm-reference.db'}"
+
+
+def start(
+    addr: str, database_url: str, *, scenario: str = "training", faults: Faults | None = None
+) -> Running:
+    """Start the service on ``addr`` (port 0: any free port) in this process."""
+    store = LandStore(make_engine(database_url), scenario_seeder(scenario))
+    gate = FaultGate(Faults())
+    set_faults(store, gate, faults or Faults())
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+    land_pb2_grpc.add_LandBridgeServicer_to_server(LandBridge(store, gate), server)
+    reference_admin_pb2_grpc.add_ReferenceAdminServicer_to_server(Admin(store, gate), server)
+    checker = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
+    names = [
+        land_pb2.DESCRIPTOR.services_by_name["LandBridge"].full_name,
+        reference_admin_pb2.DESCRIPTOR.services_by_name["ReferenceAdmin"].full_name,
+    ]
+    reflection.enable_server_reflection(
+        [*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server
+    )
+    port = server.add_insecure_port(addr)
+    if port == 0:
+        raise OSError(f"gitm-reference: cannot listen on {addr}")
+    server.start()
+    for name in ("", "gitm-reference", *names):
+        checker.set(name, health_pb2.HealthCheckResponse.SERVING)
+    return Running(server, port, store, gate)
+
+
+def main() -> int:
+    addr = os.environ.get("PATE_GITM_ADDR", "").strip() or DEFAULT_ADDR
+    url = os.environ.get("PATE_GITM_DATABASE_URL", "").strip() or default_database_url()
+    scenario = os.environ.get("PATE_GITM_SCENARIO", "").strip() or "training"
+    try:
+        faults = Faults.parse(os.environ.get("PATE_GITM_FAULTS", ""))
+    except FaultError as exc:
+        print(f"gitm-reference: {exc}", file=sys.stderr)
+        return 2
+    running = start(addr, url, scenario=scenario, faults=faults)
+    log.info("gitm_reference.serving", addr=addr, port=running.port, scenario=scenario)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    stop.wait()
+    running.stop()
+    log.info("gitm_reference.stopped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""The reference land service's own tables (its own MetaData, never in PATE's
+Alembic schema): created with ``create_all`` on start-up."""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, Column, Integer, MetaData, String, Table, Text
+
+metadata = MetaData()
+
+campaigns = Table(
+    "gitm_campaigns",
+    metadata,
+    Column("campaign", String(128), primary_key=True),
+    Column("seeded_from", String(128), nullable=False),
+)
+
+# Where each unit is: in a city (tactical square or only its strategic
+# square), aboard a transport, or gone (fate lost/captured).  reserved_by:
+# the open (BEGUN) transfer that will move it.
+units = Table(
+    "gitm_units",
+    metadata,
+    Column("campaign", String(128), primary_key=True),
+    Column("id", String(64), primary_key=True),
+    Column("state", String(8), nullable=False),
+    Column("infantry", Integer, nullable=False, default=0),
+    Column("cavalry", Integer, nullable=False, default=0),
+    Column("artillery", Integer, nullable=False, default=0),
+    Column("batteries", Integer, nullable=False, default=0),
+    Column("headquarters", String(8), nullable=False, default="none"),
+    Column("hq_supplies", Integer, nullable=False, default=0),
+    Column("city", String(64), nullable=False, default=""),
+    Column("tactical", Boolean, nullable=False, default=True),
+    Column("transport", String(64), nullable=False, default=""),
+    Column("fate", String(16), nullable=False, default=""),
+    Column("captor", String(8), nullable=False, default=""),
+    Column("reserved_by", String(256), nullable=False, default=""),
+)
+
+# Supplies by place: kind "city" or "transport"; reserved by open transfers.
+stocks = Table(
+    "gitm_stocks",
+    metadata,
+    Column("campaign", String(128), primary_key=True),
+    Column("kind", String(16), primary_key=True),
+    Column("place", String(64), primary_key=True),
+    Column("supplies", Integer, nullable=False, default=0),
+    Column("reserved", Integer, nullable=False, default=0),
+)
+
+losses_total = Table(
+    "gitm_supplies_lost",
+    metadata,
+    Column("campaign", String(128), primary_key=True),
+    Column("supplies", Integer, nullable=False, default=0),
+)
+
+transfers = Table(
+    "gitm_transfers",
+    metadata,
+    Column("transfer_id", String(256), primary_key=True),
+    Column("campaign", String(128), nullable=False),
+    Column("request_sha", String(64), nullable=False),
+    Column("request_json", Text, nullable=False),
+    Column("state", String(16), nullable=False),  # begun | completed | cancelled | refused
+    Column("reason", Text, nullable=False, default=""),
+    Column("refusals_json", Text, nullable=False, default="[]"),
+)
+
+sighting_reports = Table(
+    "gitm_sighting_reports",
+    metadata,
+    Column("report_id", String(256), primary_key=True),
+    Column("campaign", String(128), nullable=False),
+    Column("turn", Integer, nullable=False),
+    Column("sightings", Integer, nullable=False),
+    Column("body_json", Text, nullable=False),
+)
+
+cargo_losses = Table(
+    "gitm_cargo_losses",
+    metadata,
+    Column("loss_id", String(256), primary_key=True),
+    Column("campaign", String(128), nullable=False),
+    Column("answer_json", Text, nullable=False),
+)

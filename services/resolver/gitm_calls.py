@@ -1,0 +1,109 @@
+"""The gitm.v1 calls a committed turn asks for, read off its stored events
+(docs/gitm.md "A turn, call by call"): the transfers of the amphibious phases
+(rules 3.6, 3.9), the cargo of transports lost or taken, and the shore
+sightings of rule 5.3.  Every call carries a deterministic id made of the
+campaign, the turn and what it is about, so a repeated call is the same call."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from pate.core.events import Event
+from pate.core.world.state import WorldState
+from services.resolver.gitm import Begin, CargoLoss, Complete, Sightings
+
+BEGUN, COMPLETED = "transfer_begun", "transfer_completed"
+# fixed for every helper (BRIEF): the core emits these when a transport group
+# sinks, founders (lost) or is taken (captured) with cargo aboard
+CARGO_LOST, CARGO_CAPTURED = "cargo_lost", "cargo_captured"
+SHORE = "shore_report"  # pate.core.intel.gathering.SHORE, rule 5.3
+
+Call = Begin | Complete | CargoLoss | Sightings
+
+
+def _state_of(ship: str, states: Mapping[str, str]) -> str:
+    """Ship ids begin with their state's code (BR1TR) when PATE no longer has the ship."""
+    return states.get(ship) or ship[:2]
+
+
+def transfer_calls(
+    campaign: str, turn: int, events: Iterable[Event], states: Mapping[str, str] | None = None
+) -> list[Begin | Complete]:
+    """The transfers at on-GITM-map ports (rule 1.5), in event order: every
+    begin precedes its completion (the phases run in the order of rule 3.2)."""
+    states = states or {}
+    calls: list[Begin | Complete] = []
+    for e in events:
+        d = e.data
+        if e.kind not in (BEGUN, COMPLETED) or not d.get("gitm"):
+            continue
+        if e.kind == BEGUN:
+            units = tuple(str(u) for u in d["units"])
+            transport = str(d["transport"])
+            calls.append(
+                Begin(
+                    d["transfer"],
+                    campaign,
+                    turn,
+                    d["port"],
+                    transport,
+                    d["direction"],
+                    units,
+                    int(d["supplies"]),
+                    _state_of(transport, states),
+                )
+            )
+        else:
+            calls.append(Complete(d["transfer"], bool(d["cancelled"])))
+    return calls
+
+
+def loss_id(campaign: str, turn: int, transport: str) -> str:
+    return f"{campaign}:{turn}:{transport}:cargo"
+
+
+def cargo_calls(campaign: str, turn: int, events: Iterable[Event]) -> list[CargoLoss]:
+    """One ReportCargoLoss per transport lost or taken with cargo aboard."""
+    out: list[CargoLoss] = []
+    for e in events:
+        if e.kind not in (CARGO_LOST, CARGO_CAPTURED):
+            continue
+        d = e.data
+        transport = str(d["transport"])
+        units = tuple(str(u) for u in d.get("units", ()))
+        supplies = max(0, int(d.get("supplies", 0)))
+        if not units and not supplies:
+            continue
+        captured = e.kind == CARGO_CAPTURED
+        captor = str(d.get("captor") or "") if captured else ""
+        out.append(
+            CargoLoss(
+                loss_id(campaign, turn, transport),
+                campaign,
+                turn,
+                transport,
+                captured,
+                units,
+                supplies,
+                captor,
+            )
+        )
+    return out
+
+
+def sightings_call(campaign: str, turn: int, events: Iterable[Event], world: WorldState | None) -> Sightings:
+    """Rule 5.3: "Units in the strategic square (whether in the city tactical
+    square or not) will receive reports of the ships in the port." One call a
+    turn, even when nothing was seen (GITM then knows the turn was reported)."""
+    ships = world.ships if world is not None else {}
+    reports = []
+    for e in events:
+        if e.kind != SHORE:
+            continue
+        d = e.data
+        seen = []
+        for sid in sorted(str(s) for s in d.get("ships", ())):
+            ship = ships.get(sid)
+            seen.append((sid, ship.state if ship else sid[:2], ship.type.value if ship else ""))
+        reports.append((str(d["port"]), str(d["for_state"]), tuple(seen)))
+    return Sightings(f"{campaign}:{turn}:sightings", campaign, turn, tuple(reports))

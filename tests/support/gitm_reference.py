@@ -1,0 +1,130 @@
+"""The reference GITM land service (services/gitm_reference) for the tests:
+started in this process on a free port with its own SQLite file, or as a
+separate process (``pate serve gitm-reference``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from gitm.v1 import reference_admin_pb2, reference_admin_pb2_grpc
+from pate.core.world.state import LandUnit
+from services.common.cluster import free_port
+from services.gitm_reference.main import Running, start
+from services.gitm_reference.seed import unit_pb
+
+
+@dataclass
+class Reference:
+    addr: str
+    admin: reference_admin_pb2_grpc.ReferenceAdminStub
+    running: Running | None = None
+
+    def station(
+        self,
+        campaign: str,
+        port: str,
+        city: Iterable[LandUnit],
+        near: Iterable[LandUnit] = (),
+        supplies: int = 0,
+    ) -> None:
+        units = [
+            reference_admin_pb2.StationedUnit(campaign_id=campaign, unit=unit_pb(u, tactical), city=port)
+            for us, tactical in ((city, True), (near, False))
+            for u in us
+        ]
+        stocks = [reference_admin_pb2.SupplyStock(campaign_id=campaign, city=port, supplies=supplies)]
+        self.admin.Station(reference_admin_pb2.StationRequest(units=units, supplies=stocks), timeout=10)
+
+    def aboard(self, campaign: str, transport: str, units: Iterable[LandUnit], supplies: int = 0) -> None:
+        req = reference_admin_pb2.StationRequest(
+            units=[
+                reference_admin_pb2.StationedUnit(
+                    campaign_id=campaign, unit=unit_pb(u, False), transport_id=transport
+                )
+                for u in units
+            ],
+            supplies=[
+                reference_admin_pb2.SupplyStock(
+                    campaign_id=campaign, transport_id=transport, supplies=supplies
+                )
+            ],
+        )
+        self.admin.Station(req, timeout=10)
+
+    def snapshot(self, campaign: str) -> reference_admin_pb2.SnapshotResponse:
+        snap: reference_admin_pb2.SnapshotResponse = self.admin.Snapshot(
+            reference_admin_pb2.SnapshotRequest(campaign_id=campaign), timeout=10
+        )
+        return snap
+
+    def faults(self, **kw: Any) -> None:
+        self.admin.SetFaults(reference_admin_pb2.Faults(**kw), timeout=10)
+
+    def places(self, campaign: str) -> dict[str, str]:
+        """unit -> "city:<port>", "aboard:<transport>", "lost" or "captured:<captor>"."""
+        out = {}
+        for u in self.snapshot(campaign).units:
+            if u.fate:
+                out[u.id] = u.fate + (f":{u.captor}" if u.captor else "")
+            elif u.transport_id:
+                out[u.id] = f"aboard:{u.transport_id}"
+            else:
+                out[u.id] = f"city:{u.city}"
+        return out
+
+
+@contextmanager
+def reference_gitm(tmp_path: Path, scenario: str = "none") -> Iterator[Reference]:
+    """The reference service in this process on a free port."""
+    running = start("127.0.0.1:0", f"sqlite:///{tmp_path / 'gitm-reference.db'}", scenario=scenario)
+    addr = f"127.0.0.1:{running.port}"
+    channel = grpc.insecure_channel(addr)
+    try:
+        yield Reference(addr, reference_admin_pb2_grpc.ReferenceAdminStub(channel), running)
+    finally:
+        channel.close()
+        running.stop(grace=0)
+
+
+@contextmanager
+def reference_process(tmp_path: Path, scenario: str = "none", faults: str = "") -> Iterator[Reference]:
+    """``pate serve gitm-reference`` as its own process on a free port."""
+    addr = f"127.0.0.1:{free_port()}"
+    env = {
+        **os.environ,
+        "PATE_GITM_ADDR": addr,
+        "PATE_GITM_DATABASE_URL": f"sqlite:///{tmp_path / 'gitm-reference.db'}",
+        "PATE_GITM_SCENARIO": scenario,
+        "PATE_GITM_FAULTS": faults,
+    }
+    log = (tmp_path / "gitm-reference.log").open("ab")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pate.cli.main", "serve", "gitm-reference"],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    channel = grpc.insecure_channel(addr)
+    try:
+        grpc.channel_ready_future(channel).result(timeout=30)
+        yield Reference(addr, reference_admin_pb2_grpc.ReferenceAdminStub(channel))
+    finally:
+        channel.close()
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+        time.sleep(0)

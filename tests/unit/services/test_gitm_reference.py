@@ -1,0 +1,98 @@
+"""The reference GITM land service (services/gitm_reference): hostile input is INVALID_ARGUMENT
+naming the field, an id reused with other content is ALREADY_EXISTS, faults come from
+PATE_GITM_FAULTS, gRPC health answers SERVING, and loading moves supplies exactly once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from gitm.v1 import land_pb2, land_pb2_grpc
+from services.gitm_reference.faults import FaultError, Faults
+from tests.cases.turn.turn_world import infantry
+from tests.support.gitm_reference import reference_gitm
+
+LOAD = land_pb2.DIRECTION_LOAD
+
+
+def _begin(**kw: object) -> land_pb2.BeginTransferRequest:
+    base: dict[str, object] = dict(
+        transfer_id="t1",
+        campaign_id="c",
+        turn=1,
+        port="Brest",
+        transport_id="FR1TR",
+        direction=LOAD,
+        units=["FR1IN"],
+    )
+    return land_pb2.BeginTransferRequest(**{**base, **kw})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kw", "field"),
+    [
+        ({"transfer_id": ""}, "transfer_id"),
+        ({"transfer_id": "x" * 300}, "transfer_id"),
+        ({"direction": 0}, "direction"),
+        ({"units": [], "supplies": 0}, "at least one"),
+        ({"supplies": -1}, "supplies"),
+        ({"units": ["u"] * 501}, "units"),
+    ],
+)
+def test_hostile_input_is_invalid_argument_naming_the_field(
+    tmp_path: Path, kw: dict[str, object], field: str
+) -> None:
+    with (
+        reference_gitm(tmp_path) as ref,
+        grpc.insecure_channel(ref.addr) as ch,
+        pytest.raises(grpc.RpcError) as err,
+    ):
+        land_pb2_grpc.LandBridgeStub(ch).BeginTransfer(_begin(**kw), timeout=5)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert field in (err.value.details() or "")
+
+
+def test_an_id_reused_with_other_content_is_already_exists_and_supplies_move_once(tmp_path: Path) -> None:
+    with reference_gitm(tmp_path) as ref, grpc.insecure_channel(ref.addr) as ch:
+        ref.station("c", "Brest", [infantry("FR1IN", 1000)], supplies=5)
+        stub = land_pb2_grpc.LandBridgeStub(ch)
+        first = stub.BeginTransfer(_begin(supplies=3, state="FR"), timeout=5)
+        assert first.accepted and first.state == land_pb2.TRANSFER_STATE_BEGUN
+        with pytest.raises(grpc.RpcError) as err:
+            stub.BeginTransfer(_begin(supplies=4, state="FR"), timeout=5)
+        assert err.value.code() == grpc.StatusCode.ALREADY_EXISTS
+        other = stub.BeginTransfer(_begin(transfer_id="t2", units=[], supplies=3), timeout=5)
+        assert not other.accepted and "2 free in Brest" in other.reason  # 3 of 5 are reserved
+        for _ in range(2):
+            stub.CompleteTransfer(land_pb2.CompleteTransferRequest(transfer_id="t1"), timeout=5)
+        snap = ref.snapshot("c")
+    assert sorted((s.city or s.transport_id, s.supplies) for s in snap.supplies) == [
+        ("Brest", 2),
+        ("FR1TR", 3),
+    ]
+    assert [(u.id, u.transport_id) for u in snap.units] == [("FR1IN", "FR1TR")]
+
+
+def test_faults_from_the_environment_and_their_errors() -> None:
+    assert Faults.parse("down_calls=2, delay_seconds=0.5,refuse_all") == Faults(
+        down_calls=2, delay_seconds=0.5, refuse_all=True
+    )
+    with pytest.raises(FaultError, match="unknown fault 'explode'"):
+        Faults.parse("explode=1")
+    with pytest.raises(FaultError, match="delay_seconds"):
+        Faults.parse("delay_seconds=999")
+
+
+def test_health_is_serving_and_a_slow_gitm_meets_the_callers_deadline(tmp_path: Path) -> None:
+    with reference_gitm(tmp_path) as ref, grpc.insecure_channel(ref.addr) as ch:
+        health = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service=""), timeout=5)
+        assert health.status == health_pb2.HealthCheckResponse.SERVING
+        ref.faults(delay_seconds=1.0)
+        with pytest.raises(grpc.RpcError) as err:
+            land_pb2_grpc.LandBridgeStub(ch).UnitsNear(
+                land_pb2.UnitsNearRequest(campaign_id="c", turn=1, port="Brest"), timeout=0.2
+            )
+    assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
