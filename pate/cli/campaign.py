@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from pate.cli.main import UserError
 from pate.core.codec import canonical_json, to_plain
 from pate.core.orders.model import ShipOrder
+from pate.core.world.state import COMBAT_RULESETS, WorldState
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,6 +24,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.add_argument("--orders", type=Path, default=None, help="folder of turn-<N>.txt order files")
     s.add_argument("--out", type=Path, required=True, help="output folder")
     s.add_argument("--no-reports", action="store_true", help="skip knowledge and reports (faster)")
+    s.add_argument(
+        "--combat-rules",
+        default=None,
+        help="combat rule set: pate | eia-advanced (default: the scenario's; docs/rules/eia.md)",
+    )
     s.set_defaults(handler=_simulate)
 
     for name, helptext in (
@@ -78,12 +85,13 @@ def _simulate(args: argparse.Namespace) -> int:
         raise UserError(f"--scenario: {err}") from None
     turns = args.turns or scenario.world.turns
     seed = scenario.world.seed if args.seed is None else args.seed
+    world = with_combat_rules(scenario.world, args.combat_rules)
     orders = read_orders_folder(args.orders)
     args.out.mkdir(parents=True, exist_ok=True)
     try:
         for out in simulate(
             ctx,
-            scenario.world,
+            world,
             campaign="simulated",
             seed=seed,
             turns=turns,
@@ -105,6 +113,16 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 _EXT = {"json": "json", "text": "txt", "html": "html"}
+
+
+def with_combat_rules(world: WorldState, name: str | None) -> WorldState:
+    """The scenario's world under another combat rule set; unknown names are
+    refused with the list of the known ones."""
+    if name is None:
+        return world
+    if name not in COMBAT_RULESETS:
+        raise UserError(f"--combat-rules: {name!r} is not a known rule set ({', '.join(COMBAT_RULESETS)})")
+    return replace(world, combat_rules=name)
 
 
 def _admin(args: argparse.Namespace) -> int:

@@ -84,6 +84,7 @@ class EiaRules:
     nelson_shift_max: int
     nelson_shift: int
     nelson_killed_on: int
+    wounded_turns: int
     hulk_destroyed_upto: int
     refit_turns: int
     refit_stores: int
@@ -178,6 +179,7 @@ def _parse(naval: Mapping[str, Any], crt: Mapping[str, Any]) -> EiaRules:
         nelson_shift_max=int(nelson["closing_shift_max"]),
         nelson_shift=int(nelson["closing_shift"]),
         nelson_killed_on=int(nelson["killed_on"]),
+        wounded_turns=int(nelson["wounded_turns"]),
         hulk_destroyed_upto=int(naval["hulks"]["destroyed_upto"]),
         refit_turns=int(naval["hulks"]["refit_turns"]),
         refit_stores=int(naval["hulks"]["refit_stores"]),

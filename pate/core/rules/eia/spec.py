@@ -24,10 +24,10 @@ from pate.core.rules.combat.spec import SIDES, BattleSpec, SpecError, parse_spec
 from pate.core.rules.eia.chits import chit_of, side_chit
 from pate.core.rules.eia.model import EiaBattle, EiaShip, Kind
 from pate.core.rules.eia.params import Chit
+from pate.core.world.state import COMBAT_RULESETS
 
-PATE = "pate"
-EIA = "eia-advanced"
-RULESETS = (PATE, EIA)
+PATE, EIA = COMBAT_RULESETS
+RULESETS = COMBAT_RULESETS
 _EIA_KEYS = {"kind", "attacker", "chits", "nelson", "harbor_defense", "voyage"}
 
 

@@ -1,0 +1,139 @@
+"""The words for battles fought under the EiA advanced naval rules (12.2.6 to
+12.2.9), in the rule book's language: tactical chits, rounds, broken forces,
+disabled ships, hulks, the general chase, Nelson."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pate.reports.phrases import Phrase
+from pate.reports.telling import Telling
+from pate.reports.words import adjective, and_list
+
+KIND_WORDS = {
+    "open_sea": "Open sea combat (EiA rule 12.2.6.1)",
+    "blockade": "Blockade battle (EiA rule 12.2.6.2)",
+    "port_raid": "Port raid (EiA rule 12.2.6.3)",
+}
+CHIT_WORDS = {"melee": "melee", "linear_attack": "linear attack", "linear_defense": "linear defense"}
+
+
+def _side_words(t: Telling, side: Mapping[str, Any]) -> str:
+    states = [str(s) for s in side.get("states", ())]
+    friends = {*t.k.allies, *([t.k.state] if t.k.state else [])}
+    who = "our side" if set(states) & friends else f"the {and_list(adjective(t.k, s) for s in states)}"
+    chit = CHIT_WORDS.get(str(side.get("chit")), "")
+    broken = ", broken" if side.get("broken") else ""
+    return f"{who} ({chit}{broken})" if chit else f"{who}{broken}"
+
+
+def eia_battle(t: Telling) -> str:
+    """The head of a battle decided by the EiA rules: which rules, the chits,
+    the rounds fought, who broke, who won."""
+    sides = [s for s in t.get("sides", ()) if isinstance(s, Mapping)]
+    head = f"{KIND_WORDS.get(str(t.get('kind')), 'Battle')} {t.at()}"
+    said = [head]
+    if len(sides) == 2:
+        said.append(f"{_side_words(t, sides[0]).capitalize()} against {_side_words(t, sides[1])}")
+    rounds = t.get("rounds", ())
+    if isinstance(rounds, list | tuple) and rounds:
+        disabled = [
+            sum(int(r.get("disabled", (0, 0))[n]) for r in rounds if isinstance(r, Mapping)) for n in (0, 1)
+        ]
+        said.append(
+            f"{len(rounds)} round{'s' if len(rounds) != 1 else ''} fought; "
+            f"ships disabled {disabled[1]} and {disabled[0]}"
+        )
+        if any(isinstance(r, Mapping) and r.get("closed") for r in rounds):
+            said.append("the melee force closed with the enemy")
+    chase = t.get("chase")
+    if isinstance(chase, Mapping) and chase.get("disabled"):
+        said.append(f"the general chase disabled {chase.get('disabled')} more")
+    winner = t.get("winner")
+    if not winner:
+        said.append("The battle ended inconclusively (12.2.6.1.6.2)")
+    else:
+        states = [str(s) for s in winner]
+        friends = {*t.k.allies, *([t.k.state] if t.k.state else [])}
+        said.append(
+            "The day was ours"
+            if set(states) & friends
+            else f"The {and_list(adjective(t.k, s) for s in states)} won the day"
+        )
+    return ". ".join(said)
+
+
+def hulk(t: Telling) -> str:
+    port = t.text("port", "port")
+    return f"{t.subject} reached {port} disabled and {t.was} laid up as a hulk (EiA rule 12.2.6.1.9.1)"
+
+
+def lost_en_route(t: Telling) -> str:
+    return f"{t.subject}, disabled, {t.was} lost on the way to port (EiA rule 12.2.6.1.9.1)"
+
+
+def retreated(t: Telling) -> str:
+    return f"{t.subject} retreated from the battle {t.at()} (EiA rule 12.2.6.1.8)"
+
+
+def returned(t: Telling) -> str:
+    return f"{t.subject} {t.was} driven back into port (EiA rule 12.2.6.2)"
+
+
+def withdrawn(t: Telling) -> str:
+    return f"{t.subject} withdrew to the coastal waters after the raid (EiA rule 12.2.6.3.4)"
+
+
+def admiral_in_battle(t: Telling) -> str:
+    fate = t.text("fate", "unhurt")
+    words = {"unhurt": "came through the battle unhurt", "wounded": "was wounded", "killed": "was killed"}
+    who = t.get("admiral")
+    name = f"Admiral {who}" if who else "The admiral"
+    return f"{name} {words.get(fate, fate)} {t.at()} (EiA rule 12.2.7)"
+
+
+def political_points(t: Telling) -> str:
+    gained = and_list(adjective(t.k, str(s)) for s in t.get("gained", ()))
+    points = t.get("points")
+    worth = f"{points} political points" if isinstance(points, int) else "political points"
+    victory = f"The {gained} victory" if gained else "The victory"
+    return f"{victory} {t.at()} is worth {worth} (EiA rule 12.2.6.1.6.3)"
+
+
+def cargo(t: Telling) -> str:
+    """The shared cargo events: what went down or was taken with a transport group."""
+    units = [str(u) for u in t.get("units", ())]
+    supplies = t.get("supplies")
+    parts = ([f"units {and_list(units)}"] if units else []) + (
+        [f"{supplies} supplies"] if isinstance(supplies, int) and supplies else []
+    )
+    what = and_list(parts) if parts else "her cargo"
+    if t.kind == "cargo_captured":
+        return f"{what[:1].upper() + what[1:]} aboard {t.subject} fell into enemy hands {t.at()}"
+    return f"{what[:1].upper() + what[1:]} aboard {t.subject} went down {t.at()}"
+
+
+def refitted(t: Telling) -> str:
+    return f"{t.subject} {t.was} refitted and is seaworthy again (EiA rule 12.2.8.3)"
+
+
+def hulk_port_changed(t: Telling) -> str:
+    fate = t.text("fate", "destroyed")
+    what = "destroyed" if fate == "destroyed" else "taken over by the port's new owner"
+    return f"{t.subject} {t.was} {what} (EiA rule 12.2.8.2)"
+
+
+PHRASES: dict[str, Phrase] = {
+    "hulk": hulk,
+    "lost_en_route": lost_en_route,
+    "retreated": retreated,
+    "returned": returned,
+    "withdrawn": withdrawn,
+    "admiral_in_battle": admiral_in_battle,
+    "political_points": political_points,
+    "refitted": refitted,
+    "hulk_port_changed": hulk_port_changed,
+    "cargo_captured": cargo,
+    "cargo_lost": cargo,
+}
