@@ -47,6 +47,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             c.add_argument("--seed", type=int, default=0)
             c.add_argument("--turns", type=int, default=0)
             c.add_argument("--turn-seconds", type=int, default=0)
+            c.add_argument(
+                "--combat-rules", default=None, help="pate | eia-advanced (default: the scenario's)"
+            )
         c.set_defaults(handler=_admin, admin_command=name)
 
 
@@ -144,6 +147,7 @@ def _admin(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 turns=args.turns,
                 turn_seconds=args.turn_seconds,
+                combat_rules=args.combat_rules or "",
             )
             print(_line(call(stub.CreateCampaign, req, md)))
         elif args.admin_command == "show":

@@ -9,6 +9,7 @@ made (rule 3.11, turn 0 of the pipeline).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import Connection
@@ -16,6 +17,7 @@ from sqlalchemy import Connection
 from pate.core.campaign import start_campaign
 from pate.core.codec import canonical_json
 from pate.core.world.scenario import Scenario
+from pate.core.world.state import COMBAT_RULESETS
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
 from services.common import bus
@@ -40,6 +42,7 @@ def create_campaign(
     turns: int,
     first_deadline: datetime | None,
     turn_seconds: int,
+    combat_rules: str = "",
 ) -> repo.CampaignRow:
     if not CAMPAIGN_ID.match(campaign):
         raise DeskError(Code.INVALID_ARGUMENT, "id: use 1 to 40 lowercase letters, digits and dashes")
@@ -51,9 +54,13 @@ def create_campaign(
         raise DeskError(Code.INVALID_ARGUMENT, "seed: must be below 2^63")
     if turn_seconds < 0:
         raise DeskError(Code.INVALID_ARGUMENT, "turn_seconds: must not be negative")
-    world = start_campaign(
-        turn_context(), scenario.world, campaign, seed, turns, place=scenario.placement == "random"
-    )
+    if combat_rules and combat_rules not in COMBAT_RULESETS:
+        known = ", ".join(COMBAT_RULESETS)
+        raise DeskError(
+            Code.INVALID_ARGUMENT, f"combat_rules: {combat_rules!r} is not a known rule set ({known})"
+        )
+    start = replace(scenario.world, combat_rules=combat_rules) if combat_rules else scenario.world
+    world = start_campaign(turn_context(), start, campaign, seed, turns, place=scenario.placement == "random")
     row = repo.CampaignRow(
         id=campaign,
         name=scenario.name,

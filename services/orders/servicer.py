@@ -68,6 +68,7 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
                 turns=turns,
                 first_deadline=first,
                 turn_seconds=request.turn_seconds,
+                combat_rules=request.combat_rules,
             )
 
         return campaign_pb(await self._run(context, work))

@@ -115,6 +115,7 @@ def parse_scenario(
     check_fleet(ships, declared, players, ports, ctx, problems=problems)
     land_units, unit_paths = read_land_units(top, frozenset(states))
     check_land_units(land_units, unit_paths, ships, ports, rules, problems, named_aboard(raw))
+    admirals = read_admirals(top, players)
     problems.raise_if_any()
     assert diplomacy is not None
     kinds: tuple[TurnKind, ...] = header["turn_kinds"]
@@ -132,7 +133,7 @@ def parse_scenario(
         turn_kinds=kinds,
         land_units=land_units,
         combat_rules=header["combat_rules"],
-        admirals=read_admirals(top, players),
+        admirals=admirals,
     )
     return Scenario(
         name=header["name"],
