@@ -124,7 +124,30 @@ def hulk_port_changed(t: Telling) -> str:
     return f"{t.subject} {t.was} {what} (EiA rule 12.2.8.2)"
 
 
+def refit_begun(t: Telling) -> str:
+    ready = t.get("ready_turn")
+    when = f", to be seaworthy on turn {ready}" if isinstance(ready, int) else ""
+    return f"{t.subject} began refitting {t.at()}{when} (EiA rule 12.2.8.3)"
+
+
+def refit_refused(t: Telling) -> str:
+    reason = t.text("reason", "")
+    return f"{t.subject} could not be refitted{': ' + reason if reason else ''} (EiA rule 12.2.8.3)"
+
+
+def ran_blockade(t: Telling) -> str:
+    return f"{t.subject} slipped past the blockading force {t.at()} (EiA rule 12.2.9.1)"
+
+
+def blockade_run_failed(t: Telling) -> str:
+    return f"{t.subject} tried to run the blockade {t.at()} and {t.was} intercepted (EiA rule 12.2.9.1)"
+
+
 PHRASES: dict[str, Phrase] = {
+    "refit_begun": refit_begun,
+    "refit_refused": refit_refused,
+    "ran_blockade": ran_blockade,
+    "blockade_run_failed": blockade_run_failed,
     "hulk": hulk,
     "lost_en_route": lost_en_route,
     "retreated": retreated,

@@ -19,6 +19,7 @@ from pate.core.rules.eia.chits import chit_of, side_chit
 from pate.core.rules.eia.engine import fight_eia
 from pate.core.rules.eia.model import EiaBattle, EiaShip, Kind
 from pate.core.rules.eia.params import EiaRules
+from pate.core.rules.eia.running import run_blockades
 from pate.core.rules.eia.world import harbor_defense, haven, kind_at, nelson_side, sea_area_of
 from pate.core.world.ships import AtSea, InPort, Location, Ship, describe
 
@@ -32,6 +33,7 @@ def eia_combat_phase(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnState:
         crng = rng.fork("contact", *key)
         places: list[Location]
         if kind == "port":
+            ts = run_blockades(ctx, ts, rules, name, ids, crng.fork("running"))  # 12.2.9
             ts = _join_in_port(ctx, ts, name, ids)
             places = [InPort(name, harbor=False), InPort(name, harbor=True)]
         else:
