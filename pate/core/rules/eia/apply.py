@@ -263,6 +263,8 @@ def battle_data(battle: EiaBattle, result: EiaResult, ships: list[Ship], setting
                 "tables": list(r.tables),
                 "dice": list(r.dice),
                 "disabled": list(r.disabled),
+                "modifiers": list(r.modifiers),
+                "morale": list(r.morale),
                 "closed": r.closed,
             }
             for r in result.rounds
