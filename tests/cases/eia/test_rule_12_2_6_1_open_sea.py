@@ -283,7 +283,8 @@ def test_rule_12_2_6_1_9_1_disabled_ships_roll_against_the_distance() -> None:
     to the port in movement points is greater than or equal to the die roll
     the disabled ship is lost en route ... a roll of 1 always sinks a disabled
     ship. A disabled ship which successfully reaches port is a termed a hulk."""
-    ships = tuple(EiaShip(f"a{k}", 0, "BR", ShipType.SL) for k in range(10)) + (
+    ships = (
+        *tuple(EiaShip(f"a{k}", 0, "BR", ShipType.SL) for k in range(10)),
         EiaShip("b", 1, "SP", ShipType.SL),
     )
     b = EiaBattle(ships=ships, chits=(Chit.LINEAR_ATTACK, Chit.LINEAR_ATTACK), voyage=(3, 3))
