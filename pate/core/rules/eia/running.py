@@ -75,4 +75,4 @@ def _runs(ts: TurnState, ship: Ship) -> bool:
 
 
 def _tactical(ctx: TurnContext, area: str, rng: Rng) -> int:
-    return rng.randint(1, max(1, ctx.map.sea_areas[area].tactical_areas))
+    return 1 + rng.below(max(1, ctx.map.sea_areas[area].tactical_areas))
