@@ -1,5 +1,6 @@
 """A stream whose dice are written down in advance, for rule cases that need
-particular rolls: ``randint`` returns the next scripted value; forks share it."""
+particular rolls: ``randint`` returns the next scripted value; choices take the
+first candidate; forks share the stream."""
 
 from __future__ import annotations
 
@@ -28,3 +29,7 @@ class ScriptedRng(Rng):
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         return list(items)
+
+    def below(self, n: int) -> int:
+        """Choices (which ship a casualty falls on, a tactical area) take the first."""
+        return 0

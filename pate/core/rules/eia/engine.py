@@ -36,6 +36,10 @@ class _Fight:
         self.silenced = [False, False]  # 12.2.6.3.2: a broken defender no longer replies
         hulks_fight = battle.kind is Kind.PORT_RAID
         self.fighter = [s.factor and (hulks_fight or not s.hulk) for s in battle.ships]
+        # the ships still fighting, by side, kept up to date as ships are disabled
+        self.alive = [
+            [i for i, s in enumerate(battle.ships) if s.side == n and self.fighter[i]] for n in (0, 1)
+        ]
         self.morale = (self._morale(0), self._morale(1))
 
     def _morale(self, side: int) -> float | None:
@@ -49,11 +53,7 @@ class _Fight:
         return sum(levels) / len(levels) if levels else None
 
     def active(self, side: int) -> list[int]:
-        return [
-            i
-            for i, s in enumerate(self.b.ships)
-            if s.side == side and self.fighter[i] and not self.disabled_in[i]
-        ]
+        return self.alive[side]
 
     def broken(self, side: int) -> bool:
         level = self.morale[side]
@@ -64,10 +64,14 @@ class _Fight:
         return not self.active(side) or self.broken(side)
 
     def disable(self, side: int, count: int, round_no: int, rng: Rng) -> int:
-        targets = rng.shuffled(self.active(side))[:count]
-        for i in targets:
+        pool = list(self.alive[side])
+        hit = 0
+        while hit < count and pool:  # a uniform random choice of ``count`` of them
+            i = pool.pop(rng.below(len(pool)))
             self.disabled_in[i] = round_no
-        return len(targets)
+            hit += 1
+        self.alive[side] = pool
+        return hit
 
     def modifier(self, side: int, chit: Chit | None) -> int:
         """Chart notes: nationality (Notes C and D) and numerical superiority,
