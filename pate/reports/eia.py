@@ -19,48 +19,66 @@ KIND_WORDS = {
 CHIT_WORDS = {"melee": "melee", "linear_attack": "linear attack", "linear_defense": "linear defense"}
 
 
-def _side_words(t: Telling, side: Mapping[str, Any]) -> str:
+def _side_words(t: Telling, side: Mapping[str, Any], chits: bool) -> str:
     states = [str(s) for s in side.get("states", ())]
     friends = {*t.k.allies, *([t.k.state] if t.k.state else [])}
     who = "our side" if set(states) & friends else f"the {and_list(adjective(t.k, s) for s in states)}"
-    chit = CHIT_WORDS.get(str(side.get("chit")), "")
-    broken = ", broken" if side.get("broken") else ""
-    return f"{who} ({chit}{broken})" if chit else f"{who}{broken}"
+    chit = CHIT_WORDS.get(str(side.get("chit")), "") if chits else ""
+    return f"{who} ({chit})" if chit else who
+
+
+def _rounds(t: Telling, sides: list[Mapping[str, Any]]) -> list[str]:
+    rounds = [r for r in t.get("rounds", ()) if isinstance(r, Mapping)]
+    if not rounds:
+        return []
+    said = [f"{len(rounds)} round{'s' if len(rounds) != 1 else ''} fought"]
+    for n, side in enumerate(sides):
+        # "disabled" counts the ships each side disabled: the other side's losses
+        lost = sum(int(r.get("disabled", (0, 0))[1 - n]) for r in rounds)
+        broken = ", and broke" if side.get("broken") else ""
+        said.append(
+            f"{_side_words(t, side, False)} had {lost} ship{'s' if lost != 1 else ''} disabled{broken}"
+        )
+    if any(r.get("closed") for r in rounds):
+        said.append("the melee force closed with the enemy")
+    return said
 
 
 def eia_battle(t: Telling) -> str:
     """The head of a battle decided by the EiA rules: which rules, the chits,
     the rounds fought, who broke, who won."""
     sides = [s for s in t.get("sides", ()) if isinstance(s, Mapping)]
-    head = f"{KIND_WORDS.get(str(t.get('kind')), 'Battle')} {t.at()}"
-    said = [head]
+    kind = str(t.get("kind"))
+    head = f"{KIND_WORDS.get(kind, 'Battle')} {t.at()}"
+    middle: list[str] = []
     if len(sides) == 2:
-        said.append(f"{_side_words(t, sides[0]).capitalize()} against {_side_words(t, sides[1])}")
-    rounds = t.get("rounds", ())
-    if isinstance(rounds, list | tuple) and rounds:
-        disabled = [
-            sum(int(r.get("disabled", (0, 0))[n]) for r in rounds if isinstance(r, Mapping)) for n in (0, 1)
-        ]
-        said.append(
-            f"{len(rounds)} round{'s' if len(rounds) != 1 else ''} fought; "
-            f"ships disabled {disabled[1]} and {disabled[0]}"
-        )
-        if any(isinstance(r, Mapping) and r.get("closed") for r in rounds):
-            said.append("the melee force closed with the enemy")
+        chits = kind == "open_sea"  # 12.2.6.2 and 12.2.6.3.2: no chits in blockade battles and raids
+        middle.append(f"{_side_words(t, sides[0], chits)} against {_side_words(t, sides[1], chits)}")
+    defences = t.get("harbor_defenses")
+    if isinstance(defences, int):
+        middle.append(f"the harbor defences disabled {defences} of the raiders")
+    if len(sides) == 2:
+        middle += _rounds(t, sides)
     chase = t.get("chase")
     if isinstance(chase, Mapping) and chase.get("disabled"):
-        said.append(f"the general chase disabled {chase.get('disabled')} more")
+        middle.append(f"the general chase disabled {chase.get('disabled')} more")
+    said = [head]
+    if middle:
+        text = "; ".join(middle)
+        said.append(text[:1].upper() + text[1:])
     winner = t.get("winner")
     if not winner:
-        said.append("The battle ended inconclusively (12.2.6.1.6.2)")
+        draw = (
+            "Neither side could claim victory (12.2.6.3.2)"
+            if kind == "port_raid"
+            else ("The battle ended inconclusively (12.2.6.1.6.2)")
+        )
+        said.append(draw)
     else:
         states = [str(s) for s in winner]
         friends = {*t.k.allies, *([t.k.state] if t.k.state else [])}
-        said.append(
-            "The day was ours"
-            if set(states) & friends
-            else f"The {and_list(adjective(t.k, s) for s in states)} won the day"
-        )
+        theirs = f"The {and_list(adjective(t.k, s) for s in states)} won the day"
+        said.append("The day was ours" if set(states) & friends else theirs)
     return ". ".join(said)
 
 
@@ -96,7 +114,11 @@ def admiral_in_battle(t: Telling) -> str:
 def political_points(t: Telling) -> str:
     gained = and_list(adjective(t.k, str(s)) for s in t.get("gained", ()))
     points = t.get("points")
-    worth = f"{points} political points" if isinstance(points, int) else "political points"
+    worth = (
+        f"{points} political point{'s' if points != 1 else ''}"
+        if isinstance(points, int)
+        else "political points"
+    )
     victory = f"The {gained} victory" if gained else "The victory"
     return f"{victory} {t.at()} is worth {worth} (EiA rule 12.2.6.1.6.3)"
 

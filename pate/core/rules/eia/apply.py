@@ -49,7 +49,7 @@ def apply_eia(
     changed: dict[str, Ship] = {}
     removed: list[str] = []
     orders = dict(ts.orders)
-    used = set(world.ships)
+    used = set(world.ships) | set(ts.start.ships if ts.start else ())  # no id used twice in a turn
     before = [world.ships[b.key] for b in battle.ships]
 
     def event(kind: str, about: tuple[str, ...], /, **data: Any) -> None:
