@@ -3,6 +3,9 @@
     pate battle --spec FILE --runs N --seed S     statistics over N battles
     pate battle --spec FILE --seed S --trace      one battle, ship by ship
 
+The spec's ``"ruleset"`` chooses PATE's combat (``"pate"``, the default) or
+the EiA advanced naval rules (``"eia-advanced"``, docs/rules/eia.md).
+
 A bad spec prints one line naming the field and exits 2.
 """
 
@@ -17,6 +20,9 @@ from typing import Any
 from pate.cli.main import UserError
 from pate.core.rules.combat import BattleSpec, CombatRules, SpecError, parse_spec, simulate, trace
 from pate.core.rules.data import RulesDataError
+from pate.core.rules.eia import EiaRules
+from pate.core.rules.eia.simulate import simulate_eia, trace_eia
+from pate.core.rules.eia.spec import EIA, parse_eia_spec, split_spec
 from pate.datafiles import load_rule_data
 
 
@@ -41,7 +47,7 @@ def load_rules() -> CombatRules:
         raise UserError(f"rules data: {exc}") from None
 
 
-def load_spec(path: str, rules: CombatRules) -> BattleSpec:
+def read_spec(path: str) -> Any:
     try:
         raw = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -50,18 +56,43 @@ def load_spec(path: str, rules: CombatRules) -> BattleSpec:
         raise UserError(f"spec {path}: cannot read it ({exc})") from None
     except json.JSONDecodeError as exc:
         raise UserError(f"spec {path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    return raw
+
+
+def load_spec(path: str, rules: CombatRules) -> BattleSpec:
     try:
-        return parse_spec(raw, rules)
+        return parse_spec(read_spec(path), rules)
     except SpecError as exc:
         raise UserError(f"spec {path}: {exc}") from None
+
+
+def run_spec(path: str, raw: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """The spec's ``ruleset`` chooses the engine: PATE's (default) or EiA's."""
+    rules = load_rules()
+    try:
+        ruleset, _, _ = split_spec(raw)
+        if ruleset == EIA:
+            spec = parse_eia_spec(raw, rules)
+            eia = EiaRules.from_rules(load_rule_data())
+            return (
+                trace_eia(spec, eia, args.seed)
+                if args.trace
+                else simulate_eia(spec, eia, args.runs, args.seed)
+            )
+        pate_spec = parse_spec(raw, rules)
+    except SpecError as exc:
+        raise UserError(f"spec {path}: {exc}") from None
+    except RulesDataError as exc:
+        raise UserError(f"rules data: {exc}") from None
+    if args.trace:
+        return trace(pate_spec, rules, args.seed)
+    return simulate(pate_spec, rules, args.runs, args.seed)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.runs < 1:
         raise UserError("--runs must be at least 1")
-    rules = load_rules()
-    spec = load_spec(args.spec, rules)
-    out = trace(spec, rules, args.seed) if args.trace else simulate(spec, rules, args.runs, args.seed)
+    out = run_spec(args.spec, read_spec(args.spec), args)
     json.dump(out, sys.stdout, indent=None if not args.trace else 1)
     sys.stdout.write("\n")
     return 0

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from pate.cli.main import UserError
 from pate.core.codec import canonical_json, to_plain
 from pate.core.orders.model import ShipOrder
-from pate.core.world.state import Wind, WorldState
+from pate.core.world.state import COMBAT_RULESETS, Wind, WorldState
 
 if TYPE_CHECKING:
     from pate.core.rules.context import TurnContext
@@ -41,6 +41,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.add_argument("--strict", action="store_true", help="stop at the first turn with a refused order")
     s.add_argument("--no-reports", action="store_true", help="skip knowledge and reports (faster)")
     s.add_argument("--compact", action="store_true", help="text reports one line a ship (after the summary)")
+    s.add_argument(
+        "--combat-rules",
+        default=None,
+        help="combat rule set: pate | eia-advanced (default: the scenario's; docs/rules/eia.md)",
+    )
     s.set_defaults(handler=_simulate)
 
     for name, helptext in (
@@ -59,6 +64,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             c.add_argument("--seed", type=int, default=0)
             c.add_argument("--turns", type=int, default=0)
             c.add_argument("--turn-seconds", type=int, default=0)
+            c.add_argument(
+                "--combat-rules", default=None, help="pate | eia-advanced (default: the scenario's)"
+            )
         c.set_defaults(handler=_admin, admin_command=name)
 
 
@@ -136,6 +144,8 @@ def _start(args: argparse.Namespace, ctx: TurnContext) -> tuple[WorldState, int,
     if args.resume is not None:
         if args.seed is not None:
             raise UserError("--seed: a campaign taken up keeps its seed")
+        if args.combat_rules is not None:
+            raise UserError("--combat-rules: a campaign taken up keeps its rule set")
         state = args.resume / "state.json"
         try:
             world: WorldState = from_plain(WorldState, json.loads(state.read_text(encoding="utf-8")))
@@ -150,7 +160,7 @@ def _start(args: argparse.Namespace, ctx: TurnContext) -> tuple[WorldState, int,
         scenario = load_scenario(args.scenario)
     except (FileNotFoundError, DataError) as err:
         raise UserError(f"--scenario: {err}") from None
-    world = scenario.world
+    world = with_combat_rules(scenario.world, args.combat_rules)
     if args.seed is not None:
         world = replace(world, seed=args.seed)
     return replace(world, turns=args.turns or world.turns), 1, scenario.placement == "random"
@@ -210,6 +220,16 @@ def _write_turn(folder: Path, out: TurnOutput) -> None:
 _EXT = {"json": "json", "text": "txt", "html": "html"}
 
 
+def with_combat_rules(world: WorldState, name: str | None) -> WorldState:
+    """The scenario's world under another combat rule set; unknown names are
+    refused with the list of the known ones."""
+    if name is None:
+        return world
+    if name not in COMBAT_RULESETS:
+        raise UserError(f"--combat-rules: {name!r} is not a known rule set ({', '.join(COMBAT_RULESETS)})")
+    return replace(world, combat_rules=name)
+
+
 def _admin(args: argparse.Namespace) -> int:
     from pate.cli.client import admin_metadata, call, orders_channel
     from pate.v1 import admin_pb2, admin_pb2_grpc
@@ -229,6 +249,7 @@ def _admin(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 turns=args.turns,
                 turn_seconds=args.turn_seconds,
+                combat_rules=args.combat_rules or "",
             )
             print(_line(call(stub.CreateCampaign, req, md)))
         elif args.admin_command == "show":

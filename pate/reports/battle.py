@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pate.core.rules.detection import ship_sort_key
+from pate.reports.eia import eia_battle
 from pate.reports.phrases import Phrase, got_away
 from pate.reports.telling import Telling
 from pate.reports.words import adjective, and_list, fleet_text, in_harbor, port_of
@@ -127,6 +128,8 @@ def _sides_seen(t: Telling) -> list[str]:
 
 
 def battle(t: Telling) -> str:
+    if t.get("rules") == "eia-advanced":  # the campaign's rule set decided it (issue 14)
+        return eia_battle(t)
     sides = [s for s in t.get("sides", ()) if isinstance(s, Mapping)]
     head = f"Battle {t.at()} (rule 7)"
     said = [_side_text(t, i, s) for i, s in enumerate(sides)] if sides else _sides_seen(t)

@@ -16,12 +16,18 @@ from typing import Any
 from pate.core.intel.model import ObservedEvent, PlayerKnowledge
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import parse_ship_id
-from pate.reports import ashore, battle, intel, phrases
+from pate.reports import ashore, battle, eia, intel, phrases
 from pate.reports.phrases import Phrase
 from pate.reports.telling import Telling, known_names, sentence
 from pate.reports.words import ids_text
 
-PHRASES: dict[str, Phrase] = {**phrases.PHRASES, **battle.PHRASES, **ashore.PHRASES, **intel.PHRASES}
+PHRASES: dict[str, Phrase] = {
+    **phrases.PHRASES,
+    **battle.PHRASES,
+    **ashore.PHRASES,
+    **intel.PHRASES,
+    **eia.PHRASES,
+}
 
 # Detail the fallback leaves out: bookkeeping, not news.
 QUIET = frozenset({"names", "station", "step"})

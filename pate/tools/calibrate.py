@@ -21,6 +21,7 @@ from typing import Any
 
 from pate.core.rules.combat import BattleSpec, CombatRules, parse_spec, simulate
 from pate.datafiles import data_dir, load_rule_data
+from pate.tools.calibrate_eia import eia_section
 
 DEFAULT_RUNS = 2000
 DEFAULT_SEED = 1
@@ -139,7 +140,8 @@ def render(rows: list[Row], runs: int, seed: int) -> str:
         for a in _assumptions(r):
             lines.append(f"- {a}")
         lines.append("")
-    return "\n".join(lines)
+    lines += eia_section(rows, runs, seed)  # issue 14: the same battles under the EiA rules
+    return "\n".join(lines) + "\n"
 
 
 def _assumptions(row: Row) -> list[str]:

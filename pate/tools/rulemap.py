@@ -20,12 +20,26 @@ TARGET = ROOT / "docs" / "rules.md"
 
 # The numbered rules of the rule book as we have it (sections 1 to 7).
 SECTIONS = {1: 6, 2: 8, 3: 11, 4: 11, 5: 4, 6: 12, 7: 8}
-RULES = tuple(f"{s}.{n}" for s, count in SECTIONS.items() for n in range(1, count + 1))
+PATE_RULES = tuple(f"{s}.{n}" for s, count in SECTIONS.items() for n in range(1, count + 1))
+
+# The numbered statements of the optional EiA advanced naval rules (12.2.6 to
+# 12.2.9, shared/rules/eia-advanced-naval-rules.txt; docs/rules/eia.md).
+EIA_RULES = (
+    *("12.2.6.1", "12.2.6.1.1", "12.2.6.1.2", "12.2.6.1.3", "12.2.6.1.3.1", "12.2.6.1.3.2"),
+    *("12.2.6.1.4", "12.2.6.1.4.1", "12.2.6.1.4.2", "12.2.6.1.5", "12.2.6.1.6", "12.2.6.1.6.1"),
+    *("12.2.6.1.6.2", "12.2.6.1.6.3", "12.2.6.1.7", "12.2.6.1.8", "12.2.6.1.9", "12.2.6.1.9.1"),
+    *("12.2.6.2", "12.2.6.3", "12.2.6.3.1", "12.2.6.3.2", "12.2.6.3.4"),
+    *("12.2.7", "12.2.7.1", "12.2.7.2", "12.2.8", "12.2.8.1", "12.2.8.2", "12.2.8.3"),
+    *("12.2.9", "12.2.9.1", "12.2.9.2"),
+)
+RULES = PATE_RULES + EIA_RULES
+_EIA_NUMBER = re.compile(r"12\.2\.\d+(?:\.\d+)*")
 
 HEADER = """# PATE rules as implemented
 
 This document maps every numbered rule of the rule book (`shared/rules/pate-rulebook.txt`,
-sections 1 to 7) and of the combat mechanics page to the code that implements it and the tests
+sections 1 to 7), of the optional EiA advanced naval rules (12.2.6 to 12.2.9, the campaign rule
+set `eia-advanced`) and of the combat mechanics page to the code that implements it and the tests
 that check it. Where the rules are lost, silent or contradict each other, the decision, its reason
 and its numbers are written in the area documents linked below; every tunable number lives in
 `data/rules/*.toml`.
@@ -51,6 +65,7 @@ are named after their rule (`test_rule_6_3_...`) and quote it.
 | Frigates: 7.1 against the mechanics page | [combat](rules/combat.md) |
 | Contact numbers of 4.6 | [orders](rules/orders.md) (`Contact.acts_on`) |
 | "Not yet implemented" and "later" (3.4, 2.5, 2.2 morale) | [turn](rules/turn.md), [orders](rules/orders.md), [combat](rules/combat.md) |
+| The EiA tactical naval chart (garbled) and EiA on PATE's world | [eia](rules/eia.md) |
 
 ## Rule map
 
@@ -68,6 +83,9 @@ class Row:
 
 
 def _key(rule: str) -> tuple[int, ...]:
+    eia = _EIA_NUMBER.match(rule)
+    if eia:
+        return tuple(int(x) for x in eia.group(0).split("."))
     return tuple(int(x) for x in re.findall(r"\d+", rule)[:2]) or (99,)
 
 
@@ -86,7 +104,9 @@ def read_rows() -> list[Row]:
 def covered(rows: list[Row]) -> set[str]:
     out: set[str] = set()
     for r in rows:
-        out.update(re.findall(r"\d+\.\d+", r.rule))
+        eia = _EIA_NUMBER.findall(r.rule)  # whole EiA numbers first, so 12.2.6.1 is not 6.1
+        out.update(eia)
+        out.update(re.findall(r"\d+\.\d+", _EIA_NUMBER.sub("", r.rule)))
     return out
 
 

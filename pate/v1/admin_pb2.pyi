@@ -157,6 +157,7 @@ class CreateCampaignRequest(_message.Message):
     FIRST_DEADLINE_FIELD_NUMBER: _builtins.int
     TURN_SECONDS_FIELD_NUMBER: _builtins.int
     PASSWORDS_FIELD_NUMBER: _builtins.int
+    COMBAT_RULES_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """[a-z0-9-]{1,40}"""
     scenario: _builtins.str
@@ -169,6 +170,10 @@ class CreateCampaignRequest(_message.Message):
     """0 = the scenario's (15 by rule 3.1)"""
     turn_seconds: _builtins.int
     """deadline of each later turn, from its opening; 0 = none"""
+    combat_rules: _builtins.str
+    """--- issue 14: the campaign's combat rule set (docs/rules/eia.md) ---
+    "pate" (section 7) or "eia-advanced" (EiA rules 12.2.6-12.2.9); "" = the scenario's.
+    """
     @_builtins.property
     def first_deadline(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
@@ -190,10 +195,11 @@ class CreateCampaignRequest(_message.Message):
         first_deadline: _timestamp_pb2.Timestamp | None = ...,
         turn_seconds: _builtins.int = ...,
         passwords: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        combat_rules: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["first_deadline", b"first_deadline"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["first_deadline", b"first_deadline", "id", b"id", "passwords", b"passwords", "scenario", b"scenario", "scenario_toml", b"scenario_toml", "seed", b"seed", "turn_seconds", b"turn_seconds", "turns", b"turns"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["combat_rules", b"combat_rules", "first_deadline", b"first_deadline", "id", b"id", "passwords", b"passwords", "scenario", b"scenario", "scenario_toml", b"scenario_toml", "seed", b"seed", "turn_seconds", b"turn_seconds", "turns", b"turns"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

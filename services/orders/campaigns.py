@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import Connection
@@ -17,6 +18,7 @@ from sqlalchemy import Connection
 from pate.core.campaign import start_campaign
 from pate.core.codec import canonical_json
 from pate.core.world.scenario import Scenario
+from pate.core.world.state import COMBAT_RULESETS
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
 from services.common import bus, limits
@@ -57,6 +59,7 @@ def create_campaign(
     first_deadline: datetime | None,
     turn_seconds: int,
     password_hashes: Mapping[str, str],
+    combat_rules: str = "",
 ) -> repo.CampaignRow:
     """Store a new campaign; ``password_hashes`` holds the argon2 hash of every player's password."""
     if not CAMPAIGN_ID.fullmatch(campaign):
@@ -69,10 +72,14 @@ def create_campaign(
         raise DeskError(Code.INVALID_ARGUMENT, "seed: must be below 2^63")
     if not 0 <= turn_seconds <= limits.MAX_TURN_SECONDS:
         raise DeskError(Code.INVALID_ARGUMENT, f"turn_seconds: between 0 and {limits.MAX_TURN_SECONDS}")
+    if combat_rules and combat_rules not in COMBAT_RULESETS:
+        known = ", ".join(COMBAT_RULESETS)
+        raise DeskError(
+            Code.INVALID_ARGUMENT, f"combat_rules: {combat_rules[:40]!r} is not a known rule set ({known})"
+        )
     check_fits(scenario)
-    world = start_campaign(
-        turn_context(), scenario.world, campaign, seed, turns, place=scenario.placement == "random"
-    )
+    start = replace(scenario.world, combat_rules=combat_rules) if combat_rules else scenario.world
+    world = start_campaign(turn_context(), start, campaign, seed, turns, place=scenario.placement == "random")
     row = repo.CampaignRow(
         id=campaign,
         name=scenario.name,

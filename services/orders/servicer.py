@@ -82,6 +82,7 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
                 first_deadline=first,
                 turn_seconds=request.turn_seconds,
                 password_hashes=hashes,
+                combat_rules=request.combat_rules,
             )
 
         reply = campaign_pb(await self._run(context, work))

@@ -29,6 +29,8 @@ from pate.core.orders.limits import OrderLimits
 from pate.core.orders.model import AdminKind, AdminOrder, ShipOrder
 from pate.core.orders.refusal import Actor, Refusal
 from pate.core.rules.context import TurnContext, TurnState
+from pate.core.rules.eia.hulks import refit as refit_hulk
+from pate.core.rules.eia.params import EiaRules
 from pate.core.world.ships import InPort, Ship, describe
 from pate.core.world.state import Role, TurnKind, WorldState
 
@@ -149,6 +151,9 @@ def _inactivate(ctx: TurnContext, ts: TurnState, ship: Ship, adm: AdminOrder) ->
 def _reactivate(ctx: TurnContext, ts: TurnState, ship: Ship, adm: AdminOrder) -> TurnState:
     """Rule 2.6: four campaign turns, this one included; the ship is on the
     map again from the start of the turn after them."""
+    if ship.hulk:  # EiA rule 12.2.8.3: a hulk is refitted instead (docs/rules/eia.md)
+        turns = EiaRules.from_rules(ctx.rules).refit_turns
+        return refit_hulk(ctx, ts, ship, ready_turn(ts.world, turns), Phase.REPAIR)
     rules = AdminRules.from_section(ctx.rules.section("admin"))
     ready = ready_turn(ts.world, rules.reactivation_campaign_turns)
     ship2 = replace(ship, reactivates_turn=ready)

@@ -31,6 +31,7 @@ from pate.core.events import Event, Phase
 from pate.core.rng import Rng
 from pate.core.rules.combat.apply import lowest_free_id
 from pate.core.rules.context import TurnContext, TurnState
+from pate.core.rules.eia.hulks import destroy_taken_hulks
 from pate.core.world.ships import InPort, Ship
 from pate.core.world.state import LandUnit, WorldState
 
@@ -148,6 +149,7 @@ def _capture(ts: TurnState, name: str, winners: Sequence[str]) -> TurnState:
         {"port": name, "from": port.controller, "to": captor},
     )
     ts = replace(ts, world=world).emit(event)
+    ts = destroy_taken_hulks(ts, name, captor, PHASE)  # EiA rule 12.2.8.2 (hulks exist only there)
     return _take_inactive(ts, name, captor)
 
 

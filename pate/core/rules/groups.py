@@ -137,6 +137,7 @@ def reactivated(ts: TurnState) -> TurnState:
     events = []
     for ship in sorted(ts.world.ships.values(), key=lambda s: s.id):
         if not ship.active and ship.reactivates_turn is not None and ship.reactivates_turn <= nxt:
-            changed[ship.id] = replace(ship, active=True, reactivates_turn=None)
-            events.append(admin_event("reactivated", ship, phase=PHASE))
+            changed[ship.id] = replace(ship, active=True, reactivates_turn=None, hulk=False)
+            # EiA rule 12.2.8.3: a refitted hulk "immediately becomes a ship"
+            events.append(admin_event("refitted" if ship.hulk else "reactivated", ship, phase=PHASE))
     return replace(ts, world=ts.world.with_ships(changed)).emit(*events)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from pate.core.events import Event, Phase
 from pate.core.orders.model import ShipOrder, StoresMove
-from pate.core.rules import amphibious, combat, intelligence, movement, repair, supply
+from pate.core.rules import amphibious, intelligence, movement, repair, rulesets, supply
 from pate.core.rules.cargo import settle_cargo
 from pate.core.rules.context import PhaseFn, TurnContext, TurnState, phase_rng
 from pate.core.world.state import TurnKind, WorldState
@@ -18,7 +18,7 @@ PHASES: tuple[tuple[Phase, PhaseFn], ...] = (
     (Phase.REPAIR, repair.repair_phase),
     (Phase.SUPPLY, supply.supply_phase),
     (Phase.INITIAL_AMPHIBIOUS, amphibious.initial_amphibious_phase),
-    (Phase.COMBAT, combat.combat_phase),
+    (Phase.COMBAT, rulesets.combat_phase),  # PATE's or EiA's, by the campaign (issue 14)
     (Phase.MOVEMENT, movement.movement_phase),
     (Phase.FINAL_AMPHIBIOUS, amphibious.final_amphibious_phase),
     (Phase.INTELLIGENCE, intelligence.intelligence_phase),

@@ -22,6 +22,7 @@ from pate.core.world.diplomacy import Diplomacy, State
 from pate.core.world.fields import DataError, Problems, Table, join
 from pate.core.world.geography import WorldMap
 from pate.core.world.nations import Nations
+from pate.core.world.scenario_admirals import read_admirals
 from pate.core.world.scenario_land import check_land_units, named_aboard, read_land_units
 from pate.core.world.scenario_ships import (
     DEFAULT_KEYS,
@@ -32,7 +33,7 @@ from pate.core.world.scenario_ships import (
     read_ship,
 )
 from pate.core.world.ships import Ship
-from pate.core.world.state import Player, PortState, Role, TurnKind, WorldState
+from pate.core.world.state import COMBAT_RULESETS, Player, PortState, Role, TurnKind, WorldState
 
 FORMAT = 1  # version of the scenario file format (docs/formats/scenario.md)
 MAX_TURNS = 99
@@ -49,6 +50,7 @@ _TOP_KEYS = (
     "ship_defaults",
     "ships",
     "squadrons",
+    "admirals",
 )
 _HEADER_KEYS = (
     "format",
@@ -61,6 +63,7 @@ _HEADER_KEYS = (
     "turn",
     "turn_kinds",
     "placement",
+    "combat_rules",
 )
 PLACEMENTS = ("random", "as_given")
 
@@ -111,6 +114,7 @@ def parse_scenario(
     check_fleet(ships, declared, players, ports, ctx, problems=problems)
     land_units, unit_paths = read_land_units(top, frozenset(states))
     check_land_units(land_units, unit_paths, ships, ports, rules, problems, named_aboard(raw))
+    admirals = read_admirals(top, players)
     problems.raise_if_any()
     assert diplomacy is not None
     kinds: tuple[TurnKind, ...] = header["turn_kinds"]
@@ -127,6 +131,8 @@ def parse_scenario(
         winds={},
         turn_kinds=kinds,
         land_units=land_units,
+        combat_rules=header["combat_rules"],
+        admirals=admirals,
     )
     return Scenario(
         name=header["name"],
@@ -141,7 +147,7 @@ def parse_scenario(
 def _read_header(top: Table) -> dict[str, Any]:
     t = top.table("scenario", required=True)
     if t is None:
-        return {"turn_kinds": ()}
+        return {"turn_kinds": (), "combat_rules": "pate"}
     t.check_keys(_HEADER_KEYS)
     fmt = t.int_("format")
     if fmt is not None and fmt != FORMAT:
@@ -169,6 +175,7 @@ def _read_header(top: Table) -> dict[str, Any]:
         "turn": t.int_("turn", 1, lo=1, hi=turns or MAX_TURNS),
         "turn_kinds": tuple(kinds),
         "placement": _placement(t),
+        "combat_rules": t.str_("combat_rules", "pate", choices=COMBAT_RULESETS) or "pate",
     }
 
 

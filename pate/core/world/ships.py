@@ -139,6 +139,7 @@ class Ship:
     reactivates_turn: int | None = None  # rule 2.6: four campaign turns
     station: int = 0  # rank from windward (0) to leeward within its location (6.9)
     cargo: Cargo = field(default_factory=Cargo)
+    hulk: bool = False  # rule 12.2.8 (EiA rules): disabled, in port, until refitted
 
     @property
     def at_sea(self) -> bool:

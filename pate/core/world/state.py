@@ -82,6 +82,28 @@ class LandUnit:
         return self.infantry + self.cavalry + self.artillery
 
 
+# The combat rule sets a campaign may choose (docs/formats/scenario.md):
+# PATE's own (section 7, the default) or the EiA advanced naval rules (12.2.6-12.2.9).
+COMBAT_RULESETS = ("pate", "eia-advanced")
+
+
+class AdmiralFate(StrEnum):
+    ACTIVE = "active"
+    WOUNDED = "wounded"
+    KILLED = "killed"
+
+
+@dataclass(frozen=True, slots=True)
+class Admiral:
+    """A named commander who can be an admiral (rule 12.2.7): present in a
+    battle when a ship he commands fights in it."""
+
+    player: str  # the commanding player (Ship.commander)
+    nelson: bool = False  # rule 12.2.7 applies to him
+    fate: AdmiralFate = AdmiralFate.ACTIVE
+    returns_turn: int | None = None  # a wounded admiral commands again from this turn
+
+
 @dataclass(frozen=True, slots=True)
 class WorldState:
     campaign: str
@@ -98,6 +120,9 @@ class WorldState:
     land_units: dict[str, LandUnit] = field(
         default_factory=dict
     )  # sizes of GITM units PATE holds (section 9)
+    # --- optional EiA advanced naval rules (issue 14, docs/rules/eia.md) ---
+    combat_rules: str = "pate"  # the campaign's combat rule set: "pate" | "eia-advanced"
+    admirals: dict[str, Admiral] = field(default_factory=dict)  # named admirals by player id
 
     def with_ships(self, changed: dict[str, Ship], removed: tuple[str, ...] = ()) -> WorldState:
         ships = dict(self.ships)

@@ -1,0 +1,285 @@
+"""Carrying an EiA battle into the world (12.2.6.1.8, 12.2.6.1.9, 12.2.6.2,
+12.2.6.3.4, 12.2.7, 12.2.8).
+
+Disabled ships that reach port become hulks there (captured ones under the
+lowest free id of their new state, rule 7.8's numbering); ships lost en route
+leave the game; the defeated retreat; blockaded survivors go back into the
+harbor and raiders out to the coastal waters; Nelson's fate is recorded; the
+victor's political points are told as a campaign event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pate.core.events import Event, Phase
+from pate.core.rng import Rng
+from pate.core.rules.context import TurnContext, TurnState
+from pate.core.rules.eia.engine import political_points
+from pate.core.rules.eia.model import EiaBattle, EiaResult, Fate, NelsonFate
+from pate.core.rules.eia.params import EiaRules
+from pate.core.rules.eia.spec import EIA
+from pate.core.rules.eia.world import Haven
+from pate.core.world.ships import AtSea, InPort, Location, Ship, describe, ship_id
+from pate.core.world.state import Admiral, AdmiralFate, WorldState
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    place: Location
+    sides: tuple[tuple[str, ...], tuple[str, ...]]
+    havens: tuple[Haven | None, Haven | None]
+
+
+def apply_eia(
+    ctx: TurnContext,
+    ts: TurnState,
+    rules: EiaRules,
+    battle: EiaBattle,
+    result: EiaResult,
+    setting: Setting,
+    *,
+    contact: tuple[str, ...],
+    rng: Rng,
+) -> TurnState:
+    world = ts.world
+    where = describe(setting.place)
+    events: list[Event] = []
+    changed: dict[str, Ship] = {}
+    removed: list[str] = []
+    orders = dict(ts.orders)
+    used = set(world.ships) | set(ts.start.ships if ts.start else ())  # no id used twice in a turn
+    before = [world.ships[b.key] for b in battle.ships]
+
+    def event(kind: str, about: tuple[str, ...], /, **data: Any) -> None:
+        seen = tuple(i for i in contact if i not in about)
+        events.append(Event(Phase.COMBAT, kind, about, where, seen, data))
+
+    event(
+        "battle",
+        tuple(s.id for s, f in zip(before, result.fate, strict=True) if f is not Fate.IDLE),
+        **battle_data(battle, result, before, setting),
+    )
+    for i, ship in enumerate(before):
+        fate = result.fate[i]
+        owner = result.owner[i]
+        if fate is Fate.LOST:
+            removed.append(ship.id)
+            orders.pop(ship.id, None)
+            event("lost_en_route", (ship.id,), state=ship.state, type=ship.type.value)
+            _cargo_lost(event, ship)
+        elif fate is Fate.HULK and owner is not None:
+            dock = setting.havens[owner]
+            assert dock is not None  # a side without a port loses its disabled ships
+            hulk = replace(
+                ship,
+                location=InPort(dock.port, harbor=True),
+                hulk=True,
+                active=False,
+                attached_to=None,
+                reactivates_turn=None,
+            )
+            if battle.ships[i].side != owner:
+                hulk = _taken(hulk, _new_state(world, setting.sides[owner], dock), used)
+                removed.append(ship.id)
+                event("captured", (ship.id, hulk.id), prize=hulk.id, captor="", state=hulk.state, rules=EIA)
+            changed[hulk.id] = hulk
+            orders.pop(ship.id, None)
+            event("hulk", (hulk.id,), port=dock.port, movement_points=dock.movement_points)
+        elif fate is Fate.CAPTURED and owner is not None:
+            victor = setting.sides[owner]
+            prize = _taken(ship, _victor_state(world, battle, result, owner, victor), used)
+            removed.append(ship.id)
+            changed[prize.id] = prize
+            orders.pop(ship.id, None)
+            event("captured", (ship.id, prize.id), prize=prize.id, captor="", state=prize.state, rules=EIA)
+            if ship.cargo.units or ship.cargo.supplies:
+                event(
+                    "cargo_captured",
+                    (ship.id,),
+                    transport=ship.id,
+                    units=list(ship.cargo.units),
+                    supplies=ship.cargo.supplies,
+                    captor=prize.state,
+                )
+        elif fate in (Fate.RETREATED, Fate.RETURNED, Fate.WITHDRAWN):
+            dest = _withdrawal(ctx, world, setting.place, fate, rng.fork(ship.id))
+            if dest != ship.location:
+                changed[ship.id] = replace(ship, location=dest)
+                event(fate.value, (ship.id,), to=describe(dest))
+    gone = set(removed)
+    for s in world.ships.values():
+        if s.attached_to in gone and s.id not in gone:
+            changed[s.id] = replace(changed.get(s.id, s), attached_to=None)
+    new_world = world.with_ships(changed, tuple(removed))
+    new_world = _nelson(new_world, rules, battle, result, before, event)
+    points = political_points(rules, battle, result)
+    if points:
+        assert result.winner is not None
+        event(
+            "political_points",
+            (),
+            gained=list(setting.sides[result.winner]),
+            lost=list(setting.sides[1 - result.winner]),
+            points=points,
+            rule="12.2.6.1.6.3",
+        )
+    return replace(ts, world=new_world, orders=orders).emit(*events)
+
+
+def _cargo_lost(event: Any, ship: Ship) -> None:
+    if ship.cargo.units or ship.cargo.supplies:
+        event(
+            "cargo_lost",
+            (ship.id,),
+            transport=ship.id,
+            units=list(ship.cargo.units),
+            supplies=ship.cargo.supplies,
+            captor="",
+        )
+
+
+def _new_state(world: WorldState, side: tuple[str, ...], dock: Haven) -> str:
+    """A captured hulk belongs to the state whose port it reached, or to the
+    first state of the victor's side allied to it."""
+    if dock.controller in side:
+        return dock.controller
+    return next((s for s in side if world.diplomacy.allied(s, dock.controller)), side[0])
+
+
+def _victor_state(
+    world: WorldState, battle: EiaBattle, result: EiaResult, owner: int, side: tuple[str, ...]
+) -> str:
+    """A captured transport group goes to the state of the victor's first
+    warship still in the fight."""
+    for i, s in enumerate(battle.ships):
+        if s.side == owner and s.factor and not result.disabled_in[i]:
+            return s.state
+    return side[0]
+
+
+def _taken(ship: Ship, state: str, used: set[str]) -> Ship:
+    n = 1
+    while ship_id(state, n, ship.type) in used:
+        n += 1
+    new_id = ship_id(state, n, ship.type)
+    used.add(new_id)
+    return replace(ship, id=new_id, state=state, number=n, commander=None, deputy=None, attached_to=None)
+
+
+def _withdrawal(ctx: TurnContext, world: WorldState, place: Location, fate: Fate, rng: Rng) -> Location:
+    """12.2.6.1.8 (retreat: another tactical area, or out of the coastal
+    waters to the sea area), 12.2.6.2 (blockaded survivors back into port),
+    12.2.6.3.4 (raiders to the blockade box: the coastal waters)."""
+    if isinstance(place, InPort):
+        if fate is Fate.RETURNED:
+            return InPort(place.port, harbor=True)
+        if fate is Fate.WITHDRAWN:
+            return InPort(place.port, harbor=False)
+        area = ctx.map.ports[place.port].sea_area
+        return AtSea(area, _tactical(ctx, world, area, rng, avoid=None))
+    if isinstance(place, AtSea):
+        return AtSea(place.area, _tactical(ctx, world, place.area, rng, avoid=place.tactical))
+    return place
+
+
+def _tactical(ctx: TurnContext, world: WorldState, area: str, rng: Rng, avoid: int | None) -> int:
+    count = ctx.map.sea_areas[area].tactical_areas
+    others = [t for t in range(1, count + 1) if t != avoid]
+    if not others:
+        return avoid if avoid is not None else 1
+    taken = {
+        s.location.tactical
+        for s in world.ships.values()
+        if isinstance(s.location, AtSea) and s.location.area == area
+    }
+    empty = [t for t in others if t not in taken]
+    return rng.choice(empty or others)
+
+
+def _nelson(
+    world: WorldState, rules: EiaRules, battle: EiaBattle, result: EiaResult, ships: list[Ship], event: Any
+) -> WorldState:
+    """12.2.7: the fate of Nelson, recorded and told."""
+    if result.nelson is None or battle.nelson is None:
+        return world
+    pid = next(
+        (
+            s.commander
+            for s, b in zip(ships, battle.ships, strict=True)
+            if b.side == battle.nelson
+            and s.commander in world.admirals
+            and world.admirals[s.commander].nelson
+        ),
+        None,
+    )
+    if pid is None:
+        return world
+    admiral = world.admirals[pid]
+    event(
+        "admiral_in_battle",
+        (),
+        admiral=pid,
+        fate=result.nelson.value,
+        closing_shift=result.closing_shift,
+        rule="12.2.7",
+    )
+    if result.nelson is NelsonFate.UNHURT:
+        return world
+    fate = AdmiralFate.KILLED if result.nelson is NelsonFate.KILLED else AdmiralFate.WOUNDED
+    back = world.turn + rules.wounded_turns if fate is AdmiralFate.WOUNDED else None
+    updated: Admiral = replace(admiral, fate=fate, returns_turn=back)
+    return replace(world, admirals={**world.admirals, pid: updated})
+
+
+def battle_data(battle: EiaBattle, result: EiaResult, ships: list[Ship], setting: Setting) -> dict[str, Any]:
+    """JSON-safe detail of an EiA battle for the reports; the keys PATE's
+    battle reports read (sides' states, winner, ships' outcomes) plus EiA's."""
+    sides = [
+        {
+            "states": sorted({s.state for s, b in zip(ships, battle.ships, strict=True) if b.side == n}),
+            "chit": battle.chits[n].value,
+            "morale": result.morale[n],
+            "morale_lost": result.morale_lost[n],
+            "broken": result.broken[n],
+            "attacker": battle.attacker == n,
+        }
+        for n in (0, 1)
+    ]
+    return {
+        "rules": EIA,
+        "kind": battle.kind.value,
+        "where": "harbor"
+        if isinstance(setting.place, InPort) and setting.place.harbor
+        else "coastal"
+        if isinstance(setting.place, InPort)
+        else "sea",
+        "winner": None if result.winner is None else sides[result.winner]["states"],
+        "sides": sides,
+        "rounds": [
+            {
+                "round": r.number,
+                "tables": list(r.tables),
+                "dice": list(r.dice),
+                "disabled": list(r.disabled),
+                "modifiers": list(r.modifiers),
+                "morale": list(r.morale),
+                "closed": r.closed,
+            }
+            for r in result.rounds
+        ],
+        "harbor_defenses": None if result.harbor_fire is None else result.harbor_fire.disabled,
+        "chase": None
+        if result.chase is None
+        else {"table": result.chase.table, "disabled": result.chase.disabled},
+        "ships": [
+            {
+                "id": s.id,
+                "side": b.side,
+                "outcome": result.fate[i].value,
+                "disabled_in": result.disabled_in[i],
+            }
+            for i, (b, s) in enumerate(zip(battle.ships, ships, strict=True))
+        ],
+    }
