@@ -37,6 +37,10 @@ class Settings:
     worker_batch: int
     # shared secret for administrator RPCs (metadata x-pate-admin-token); empty: admin RPCs refused
     admin_token: str = field(default="", repr=False)
+    # Prometheus /metrics HOST:PORT (port 0 = any free port); empty or "0": no metrics server
+    metrics_addr: str = ""
+    # OTLP gRPC collector (e.g. http://otel-collector:4317) for trace spans; empty: spans not exported
+    otlp_endpoint: str = ""
 
 
 def default_database_url(cwd: Path | None = None) -> str:
@@ -115,4 +119,16 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         deadline_poll_seconds=_positive_float(env, "PATE_DEADLINE_POLL_SECONDS", 5.0),
         worker_batch=_positive_int(env, "PATE_WORKER_BATCH", 1),
         admin_token=env.get("PATE_ADMIN_TOKEN", "").strip(),
+        metrics_addr=_metrics_addr(env),
+        otlp_endpoint=_otlp(env),
     )
+
+
+def _metrics_addr(env: Mapping[str, str]) -> str:
+    value = _text(env, "PATE_METRICS_ADDR", "")
+    return "" if value == "0" else _address(env, "PATE_METRICS_ADDR", value) if value else ""
+
+
+def _otlp(env: Mapping[str, str]) -> str:
+    value = _text(env, "PATE_OTLP_ENDPOINT", "")
+    return _url(env, "PATE_OTLP_ENDPOINT", value, ("http", "https")) if value else ""

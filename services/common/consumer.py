@@ -23,6 +23,7 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import OperationalError
 
+from services.common import metrics
 from services.common.bus import (
     CAMPAIGN_HEADER,
     MSG_ID_HEADER,
@@ -181,7 +182,7 @@ class IdempotentConsumer:
             await self._ack(msg)
 
     def _transaction(self, data: bytes, headers: dict[str, str], mid: str) -> bool:
-        with self.engine.begin() as conn:
+        with metrics.stage_timer(self.durable), self.engine.begin() as conn:
             # Claim first: on PostgreSQL a concurrent duplicate blocks here and then skips.
             if not mark_processed(conn, self.durable, mid):
                 return False

@@ -16,6 +16,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
+from services.common import metrics
 from services.common.logging import bind_context, current_trace_id, get_logger, new_trace_id
 
 TRACE_METADATA_KEY = "x-trace-id"
@@ -93,7 +94,9 @@ def _status(context: Any, exc: BaseException | None) -> str:
 
 def _log_call(method: str, context: Any, started: float, exc: BaseException | None) -> None:
     status = _status(context, exc)
-    ms = round((time.perf_counter() - started) * 1000, 2)
+    seconds = time.perf_counter() - started
+    metrics.grpc_call(method, status, seconds)
+    ms = round(seconds * 1000, 2)
     if status == "UNKNOWN":
         log.error("grpc.call", method=method, status=status, ms=ms, exc_info=exc)
     else:

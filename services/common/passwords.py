@@ -246,12 +246,15 @@ def login(conn: Any, campaign: str, player: str, password: str) -> Any:
     player.  Raises DeskError (UNAUTHENTICATED or RESOURCE_EXHAUSTED)."""
     from services.common import repository as repo
     from services.common.errors import Code, DeskError
+    from services.common.metrics import LOGINS_FAILED
 
     if not player or not password:
+        LOGINS_FAILED.labels(reason="missing").inc()
         raise DeskError(Code.UNAUTHENTICATED, "give x-pate-player and x-pate-password")
     key = f"{campaign}/{player}"
     wait = retry_after(key)
     if wait > 0:
+        LOGINS_FAILED.labels(reason="throttled").inc()
         raise DeskError(
             Code.RESOURCE_EXHAUSTED, f"too many wrong passwords: try again in {math.ceil(wait)} s"
         )
@@ -260,6 +263,7 @@ def login(conn: Any, campaign: str, player: str, password: str) -> Any:
     if stored and _RECENT.known(key, stored, password):
         return row
     if not verify_password(key, stored, password) or row is None or stored is None:
+        LOGINS_FAILED.labels(reason="wrong").inc()
         raise DeskError(Code.UNAUTHENTICATED, "unknown player or wrong password")
     _RECENT.remember(key, stored, password)
     return row

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine
 
-from services.common import bus
+from services.common import bus, metrics
 from services.common.config import Settings, load_settings
 from services.common.consumer import IdempotentConsumer
 from services.common.db import make_engine, migrate
@@ -47,6 +47,7 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
     settings = settings or load_settings()
     configure_logging(svc.name, settings)
     log = get_logger(svc.name)
+    metrics.serve_metrics(settings.metrics_addr)
     engine = make_engine(settings.database_url)
     await asyncio.to_thread(migrate, engine)
     nc, js = await bus.connect(settings.nats_url, f"pate-{svc.name}")
@@ -79,6 +80,12 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
             after_commit=relay.notify,
         )
         runners.append(consumer.run(stop))
+    if settings.metrics_addr:
+        durables = [st.durable for st in svc.stages]
+        # campaigns by status come from one service (orders), not from every process
+        runners.append(
+            metrics.poll_gauges(engine, js, bus.STREAM, durables, stop, campaigns=svc.name == "orders")
+        )
     for interval, tick in svc.periodic:
         runners.append(_every(interval(settings), tick, engine, stop))
     log.info("service_started", stages=[s.stage for s in svc.stages], grpc=bool(server))

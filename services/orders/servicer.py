@@ -16,6 +16,7 @@ from pate.datafiles import load_scenario, parse_scenario_text
 from pate.v1 import admin_pb2, admin_pb2_grpc, orders_pb2, orders_pb2_grpc
 from services.common import repository as repo
 from services.common.errors import Code, DeskError
+from services.common.metrics import ORDERS_ACCEPTED, SUBMISSIONS_REFUSED
 from services.common.passwords import hash_password
 from services.common.rpc import abort, in_reader, in_transaction, is_admin, metadata
 from services.orders import campaigns, desk
@@ -134,6 +135,7 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
         try:
             orders = _orders(request)
         except DeskError as err:
+            SUBMISSIONS_REFUSED.labels(reason=err.code.value).inc()
             await abort(context, err)
         fingerprint = hashlib.sha256(request.SerializeToString(deterministic=True)).digest()
 
@@ -151,7 +153,10 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
                 self.engine, lambda c: desk.record_submission(c, *args, checked, orders, rid, fingerprint)
             )
         except DeskError as err:
+            SUBMISSIONS_REFUSED.labels(reason=err.code.value).inc()
             await abort(context, err)
+        if not replayed:
+            ORDERS_ACCEPTED.inc(len(ids))
         return orders_pb2.SubmitOrdersResponse(accepted=len(ids), ship_ids=ids, replayed=replayed)
 
     async def GetEffectiveOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
