@@ -19,7 +19,8 @@ from nats.js import JetStreamContext
 from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
 from nats.js.errors import BadRequestError, NotFoundError
 
-from services.common.logging import current_trace_id, get_logger, new_trace_id
+from services.common import tracing
+from services.common.logging import get_logger
 
 STREAM = "PATE"
 SUBJECT_PREFIX = "pate"
@@ -36,7 +37,7 @@ ORDERS_AUDIT = "orders_audit"
 STAGES = (TURN_CLOSED, TURN_RESOLVED, INTEL_READY, REPORTS_READY, TURN_OPENED, CAMPAIGN_EVENTS, ORDERS_AUDIT)
 
 MSG_ID_HEADER = "Nats-Msg-Id"
-TRACE_HEADER = "Pate-Trace-Id"
+TRACE_HEADER = "traceparent"  # W3C trace context, with "tracestate" (services.common.tracing)
 CAMPAIGN_HEADER = "Pate-Campaign"
 TURN_HEADER = "Pate-Turn"
 
@@ -72,27 +73,16 @@ def msg_id(campaign: str, turn: int, stage: str, *extra: str | int) -> str:
 
 
 def event_headers(
-    campaign: str | None = None, turn: int | None = None, trace_id: str | None = None
+    campaign: str | None = None, turn: int | None = None, parent: Mapping[str, str] | None = None
 ) -> dict[str, str]:
-    """Headers for an event: the trace id (current one, else new) plus campaign and turn if given."""
-    headers = {TRACE_HEADER: trace_id or current_trace_id() or new_trace_id()}
+    """Headers for an event: the current span's trace context (outside any span, the one of
+    ``parent``, the headers of the message being handled), plus campaign and turn if given."""
+    headers = tracing.inject(parent=parent)
     if campaign is not None:
         headers[CAMPAIGN_HEADER] = campaign
     if turn is not None:
         headers[TURN_HEADER] = str(turn)
     return headers
-
-
-def inject_trace(headers: Mapping[str, str] | None = None, trace_id: str | None = None) -> dict[str, str]:
-    """A copy of ``headers`` carrying a trace id (kept if already there)."""
-    out = dict(headers or {})
-    if not out.get(TRACE_HEADER):
-        out[TRACE_HEADER] = trace_id or current_trace_id() or new_trace_id()
-    return out
-
-
-def extract_trace(headers: Mapping[str, str] | None) -> str | None:
-    return (headers or {}).get(TRACE_HEADER) or None
 
 
 async def connect(url: str, name: str) -> tuple[NatsClient, JetStreamContext]:

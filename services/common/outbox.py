@@ -16,12 +16,13 @@ from typing import Any
 
 from google.protobuf.message import Message
 from nats.js import JetStreamContext
+from opentelemetry.trace import SpanKind
 from sqlalchemy import Connection, Engine, Row, func, select, text, update
 
-from services.common import bus
+from services.common import bus, tracing
 from services.common.bus import MSG_ID_HEADER
 from services.common.db import is_sqlite, reader
-from services.common.logging import bind_context, get_logger
+from services.common.logging import get_logger
 from services.common.store import insert_ignore
 from services.common.tables import outbox, utcnow
 
@@ -60,14 +61,13 @@ def emit_event(
     """Queue a protobuf event of one stage of one campaign's turn, on subject
     ``pate.<stage>.<campaign>`` with the deterministic id ``<campaign>:<turn>:<stage>``
     (``id_stage`` names the id's stage where one subject carries several events)."""
-    # Only the trace id travels on from the event being handled (or the RPC in hand).
-    trace = bus.extract_trace(headers)
+    # Only the trace context travels on from the event being handled (or the RPC in hand).
     return add_to_outbox(
         conn,
         bus.subject(stage, campaign),
         bus.msg_id(campaign, turn, id_stage or stage),
         message.SerializeToString(),
-        bus.event_headers(campaign, turn, trace_id=trace),
+        bus.event_headers(campaign, turn, parent=headers),
     )
 
 
@@ -179,8 +179,11 @@ class OutboxRelay:
         return done
 
     def _publish_one(self, row: Row[Any], loop: asyncio.AbstractEventLoop) -> None:
-        headers = {**json.loads(row.headers_json), MSG_ID_HEADER: row.msg_id}
-        with bind_context(trace_id=headers.get("Pate-Trace-Id")):
+        stored = json.loads(row.headers_json)
+        attrs = {"messaging.system": "nats", "messaging.destination.name": row.subject}
+        # the publish span continues the trace of the work that wrote the row; the consumer's its child
+        with tracing.span(f"publish {row.subject}", parent=stored, kind=SpanKind.PRODUCER, attributes=attrs):
+            headers = {**tracing.inject(stored), MSG_ID_HEADER: row.msg_id}
             future = asyncio.run_coroutine_threadsafe(
                 self.js.publish(
                     row.subject, bytes(row.payload), timeout=self.publish_timeout, headers=headers

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine
 
-from services.common import bus, metrics
+from services.common import bus, metrics, tracing
 from services.common.config import Settings, load_settings
 from services.common.consumer import IdempotentConsumer
 from services.common.db import make_engine, migrate
@@ -47,6 +47,7 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
     settings = settings or load_settings()
     configure_logging(svc.name, settings)
     log = get_logger(svc.name)
+    tracing.configure_tracing(svc.name, settings.otlp_endpoint)
     metrics.serve_metrics(settings.metrics_addr)
     engine = make_engine(settings.database_url)
     await asyncio.to_thread(migrate, engine)
@@ -97,6 +98,7 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
         await nc.drain()
         engine.dispose()
         log.info("service_stopped")
+        tracing.shutdown_tracing()
     return 0
 
 
@@ -104,9 +106,11 @@ async def _every(
     seconds: float, tick: Callable[[Engine], Awaitable[None]], engine: Engine, stop: asyncio.Event
 ) -> None:
     log = get_logger("periodic")
+    name = getattr(tick, "__name__", "tick").lstrip("_")
     while not stop.is_set():
         try:
-            await tick(engine)
+            with tracing.span(name):  # a root span: what the tick writes starts a trace
+                await tick(engine)
         except Exception:  # a failed tick is retried on the next one
             log.exception("periodic_failed")
         with contextlib.suppress(TimeoutError):

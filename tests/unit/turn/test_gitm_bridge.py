@@ -13,7 +13,7 @@ from pate.core.events import Event
 from pate.core.rules.turn import resolve_turn
 from pate.core.world.ships import Cargo
 from pate.v1 import events_pb2
-from services.common import bus
+from services.common import bus, tracing
 from services.common import repository as repo
 from services.common.consumer import IdempotentConsumer, TransientError
 from services.common.tables import audit
@@ -81,9 +81,12 @@ def test_the_bridge_delivers_a_committed_turn_and_a_second_delivery_changes_noth
 ) -> None:
     campaign = unique()
     _store(engine, campaign, _turn_events(campaign))
-    for _ in range(2):
-        with engine.begin() as conn:
-            bridge.handle_turn_resolved(conn, _resolved(campaign), {})
+    tracing.configure_tracing("resolver")
+    with tracing.span("turn resolved") as current:
+        for _ in range(2):
+            with engine.begin() as conn:
+                bridge.handle_turn_resolved(conn, _resolved(campaign), {})
+    trace_id = f"{current.get_span_context().trace_id:032x}"
     ids = [f"{campaign}:1:BR1TR:1", f"{campaign}:1:FR2TR:1"]
     assert [c for c in gitm.calls[:4]] == [
         ("BeginTransfer", ids[0]),
@@ -96,7 +99,8 @@ def test_the_bridge_delivers_a_committed_turn_and_a_second_delivery_changes_noth
         (True, False),
         (True, True),
     ]
-    assert all(m.get("x-trace-id") for m in gitm.metadata)
+    # every call carries the W3C trace context of the turn
+    assert gitm.metadata and all(m["traceparent"].split("-")[1] == trace_id for m in gitm.metadata)
 
 
 def test_nothing_is_called_without_a_gitm_address(engine: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
