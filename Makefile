@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PROTOS := $(shell find proto -name '*.proto' 2>/dev/null | sort)
 
-.PHONY: install run test lint fmt typecheck imports proto bench clean
+.PHONY: install run test lint fmt typecheck imports deploy-lint proto bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,7 +38,11 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(VENV)/bin/lint-imports
 
-test: $(STAMP) lint typecheck imports
+## The container image (hadolint) and the Kubernetes overlays (kubernetes-validate, strict).
+deploy-lint: $(STAMP)
+	$(VENV)/bin/hadolint deploy/Dockerfile
+
+test: $(STAMP) lint typecheck imports deploy-lint
 	$(VENV)/bin/pytest -q -p no:cacheprovider
 
 bench: $(STAMP)
