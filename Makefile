@@ -41,6 +41,7 @@ imports: $(STAMP)
 ## The container image (hadolint) and the Kubernetes overlays (kubernetes-validate, strict).
 deploy-lint: $(STAMP)
 	$(VENV)/bin/hadolint deploy/Dockerfile
+	$(PY) -m pate.tools.k8scheck
 
 test: $(STAMP) lint typecheck imports deploy-lint
 	$(VENV)/bin/pytest -q -p no:cacheprovider
