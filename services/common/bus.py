@@ -85,6 +85,11 @@ def event_headers(
     return headers
 
 
+def servers(url: str) -> list[str]:
+    """``nats://a:4222,nats://b:4222``: every node of a cluster, so the first connection finds one up."""
+    return [u.strip() for u in url.split(",") if u.strip()]
+
+
 async def connect(url: str, name: str) -> tuple[NatsClient, JetStreamContext]:
     """Connect, retrying forever (also for the first connection), and log connection changes."""
 
@@ -101,7 +106,7 @@ async def connect(url: str, name: str) -> tuple[NatsClient, JetStreamContext]:
         log.info("nats.closed", url=url)
 
     nc = await nats.connect(
-        servers=[url],
+        servers=servers(url),
         name=name,
         allow_reconnect=True,
         max_reconnect_attempts=-1,
@@ -116,7 +121,8 @@ async def connect(url: str, name: str) -> tuple[NatsClient, JetStreamContext]:
     return nc, nc.jetstream(timeout=5)
 
 
-def stream_config() -> StreamConfig:
+def stream_config(replicas: int = 1) -> StreamConfig:
+    """The PATE stream; ``replicas`` copies on as many nodes of a NATS cluster (1 on one server)."""
     return StreamConfig(
         name=STREAM,
         description="PATE turn pipeline events",
@@ -126,21 +132,26 @@ def stream_config() -> StreamConfig:
         discard=DiscardPolicy.OLD,
         max_age=MAX_AGE_S,
         duplicate_window=DUPLICATE_WINDOW_S,
-        num_replicas=1,
+        num_replicas=replicas,
     )
 
 
-def _differs(have: Any, want: StreamConfig) -> bool:
+def _differs(have: Any, want: StreamConfig, replicas: int | None) -> bool:
     return bool(
         have.subjects != want.subjects
         or have.duplicate_window != want.duplicate_window
         or have.max_age != want.max_age
+        or (replicas is not None and have.num_replicas != replicas)
     )
 
 
-async def ensure_stream(js: JetStreamContext) -> None:
-    """Create the stream, or bring its limits in line; safe to call from every process at once."""
-    want = stream_config()
+async def ensure_stream(js: JetStreamContext, replicas: int | None = None) -> None:
+    """Create the stream, or bring its limits in line; safe to call from every process at once.
+
+    ``replicas`` None (the consumers' own check) creates the stream with one replica and never
+    changes the count of an existing stream; the service start-up passes PATE_STREAM_REPLICAS.
+    """
+    want = stream_config(replicas or 1)
     for _attempt in range(3):
         try:
             info = await js.stream_info(STREAM)
@@ -151,7 +162,7 @@ async def ensure_stream(js: JetStreamContext) -> None:
                 return
             except BadRequestError:
                 continue  # another process created it first: look again
-        if _differs(info.config, want):
+        if _differs(info.config, want, replicas):
             await js.update_stream(config=want)
             log.info("nats.stream_updated", stream=STREAM)
         return

@@ -41,6 +41,10 @@ class Settings:
     metrics_addr: str = ""
     # OTLP gRPC collector (e.g. http://otel-collector:4317) for trace spans; empty: spans not exported
     otlp_endpoint: str = ""
+    # copies of the JetStream stream on a NATS cluster (3 on a 3-node cluster; 1 on one server)
+    stream_replicas: int = 1
+    # seconds JetStream waits for an ack before redelivering (a worker killed mid-message)
+    ack_wait_seconds: float = 30.0
 
 
 def default_database_url(cwd: Path | None = None) -> str:
@@ -121,6 +125,8 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         admin_token=env.get("PATE_ADMIN_TOKEN", "").strip(),
         metrics_addr=_metrics_addr(env),
         otlp_endpoint=_otlp(env),
+        stream_replicas=_positive_int(env, "PATE_STREAM_REPLICAS", 1),
+        ack_wait_seconds=_positive_float(env, "PATE_ACK_WAIT_SECONDS", 30.0),
     )
 
 

@@ -52,7 +52,7 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
     engine = make_engine(settings.database_url)
     await asyncio.to_thread(migrate, engine)
     nc, js = await bus.connect(settings.nats_url, f"pate-{svc.name}")
-    await bus.ensure_stream(js)
+    await _until_done(lambda: bus.ensure_stream(js, settings.stream_replicas), log)
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -78,6 +78,7 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
             bus.subject(st.stage, "*"),
             st.handler,
             batch=settings.worker_batch,
+            ack_wait=settings.ack_wait_seconds,
             after_commit=relay.notify,
         )
         runners.append(consumer.run(stop))
@@ -100,6 +101,19 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
         log.info("service_stopped")
         tracing.shutdown_tracing()
     return 0
+
+
+async def _until_done(step: Callable[[], Awaitable[None]], log: Any) -> None:
+    """Retry ``step`` (e.g. while a NATS cluster elects its JetStream leader) with back-off."""
+    delay = 0.5
+    while True:
+        try:
+            await step()
+            return
+        except Exception as exc:
+            log.warning("startup.retry", error=repr(exc), retry_in_s=delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
 
 
 async def _every(
