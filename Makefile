@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PROTOS := $(shell find proto -name '*.proto' 2>/dev/null | sort)
 
-.PHONY: install run test lint fmt typecheck imports deploy-lint proto bench clean
+.PHONY: install run test lint fmt typecheck imports deploy-lint proto bench chaos clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -48,6 +48,11 @@ test: $(STAMP) lint typecheck imports deploy-lint
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
+
+## Kill services and NATS nodes in the middle of turns (PostgreSQL + 3-node NATS); TRIALS=50.
+TRIALS ?= 50
+chaos: $(STAMP)
+	$(PY) -m benchmarks.chaos --trials $(TRIALS) --max-seconds 1800
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache
