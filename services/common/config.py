@@ -45,6 +45,8 @@ class Settings:
     stream_replicas: int = 1
     # seconds JetStream waits for an ack before redelivering (a worker killed mid-message)
     ack_wait_seconds: float = 30.0
+    # published outbox rows older than this are pruned by the orders process (at least 24 h)
+    outbox_retention_hours: float = 168.0
 
 
 def default_database_url(cwd: Path | None = None) -> str:
@@ -127,7 +129,17 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         otlp_endpoint=_otlp(env),
         stream_replicas=_positive_int(env, "PATE_STREAM_REPLICAS", 1),
         ack_wait_seconds=_positive_float(env, "PATE_ACK_WAIT_SECONDS", 30.0),
+        outbox_retention_hours=_retention(env),
     )
+
+
+def _retention(env: Mapping[str, str]) -> float:
+    hours = _positive_float(env, "PATE_OUTBOX_RETENTION_HOURS", 168.0)
+    if hours < 24:  # JetStream's duplicate window: a msg_id must stay known that long
+        raise ConfigError(
+            f"PATE_OUTBOX_RETENTION_HOURS={hours:g}: expected at least 24 (the duplicate window)"
+        )
+    return hours
 
 
 def _metrics_addr(env: Mapping[str, str]) -> str:

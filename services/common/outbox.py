@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from google.protobuf.message import Message
 from nats.js import JetStreamContext
 from opentelemetry.trace import SpanKind
-from sqlalchemy import Connection, Engine, Row, func, select, text, update
+from sqlalchemy import Connection, Engine, Row, delete, func, select, text, update
 
 from services.common import bus, tracing
 from services.common.bus import MSG_ID_HEADER
@@ -69,6 +70,43 @@ def emit_event(
         message.SerializeToString(),
         bus.event_headers(campaign, turn, parent=headers),
     )
+
+
+# Published rows are kept this long (PATE_OUTBOX_RETENTION_HOURS) for inspection, then pruned by the
+# orders process; never less than JetStream's duplicate window, inside which a msg_id must still be
+# known to add_to_outbox so that the same event is not queued twice.
+DEFAULT_RETENTION = timedelta(days=7)
+MIN_RETENTION = timedelta(seconds=bus.DUPLICATE_WINDOW_S)
+
+
+def prune_published(
+    engine: Engine,
+    retention: timedelta = DEFAULT_RETENTION,
+    *,
+    now: datetime | None = None,
+    batch: int = 1000,
+) -> int:
+    """Delete rows published more than ``retention`` ago, ``batch`` at a time (short transactions,
+    so writers are never held up); unpublished rows are never touched.  Returns the rows deleted."""
+    if retention < MIN_RETENTION:
+        raise ValueError(f"outbox retention {retention} is shorter than the duplicate window {MIN_RETENTION}")
+    cutoff = (now or utcnow()) - retention
+    total = 0
+    while True:
+        oldest = (
+            select(outbox.c.id)
+            .where(outbox.c.published_at.is_not(None), outbox.c.published_at < cutoff)
+            .order_by(outbox.c.id)
+            .limit(batch)
+        )
+        with engine.begin() as conn:
+            deleted = conn.execute(delete(outbox).where(outbox.c.id.in_(oldest.scalar_subquery()))).rowcount
+        total += deleted
+        if deleted < batch:
+            break
+    if total:
+        log.info("outbox.pruned", rows=total, published_before=cutoff.isoformat())
+    return total
 
 
 def pending_count(engine: Engine) -> int:
