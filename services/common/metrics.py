@@ -58,6 +58,7 @@ OUTBOX_DEPTH = Gauge("pate_outbox_unpublished_rows", "outbox rows not yet publis
 OUTBOX_OLDEST = Gauge(
     "pate_outbox_oldest_unpublished_age_seconds", "age of the oldest unpublished outbox row (0: none)"
 )
+OUTBOX_PRUNED = Counter("pate_outbox_pruned_rows", "published outbox rows deleted past their retention")
 CAMPAIGNS = Gauge("pate_campaigns", "campaigns by the status of their current turn", ["status"])
 
 

@@ -20,7 +20,7 @@ from nats.js import JetStreamContext
 from opentelemetry.trace import SpanKind
 from sqlalchemy import Connection, Engine, Row, delete, func, select, text, update
 
-from services.common import bus, tracing
+from services.common import bus, metrics, tracing
 from services.common.bus import MSG_ID_HEADER
 from services.common.db import is_sqlite, reader
 from services.common.logging import get_logger
@@ -104,6 +104,7 @@ def prune_published(
         total += deleted
         if deleted < batch:
             break
+    metrics.OUTBOX_PRUNED.inc(total)
     if total:
         log.info("outbox.pruned", rows=total, published_before=cutoff.isoformat())
     return total

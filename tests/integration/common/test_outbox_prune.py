@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
+from prometheus_client import REGISTRY
 
 from services.common.config import ConfigError, load_settings
 from services.common.outbox import MIN_RETENTION, add_to_outbox, prune_published
@@ -37,7 +38,9 @@ def test_only_published_rows_past_the_retention_are_deleted(engine: sa.Engine) -
             _row(conn, f"old-{i}", timedelta(days=8))
         _row(conn, "recent", timedelta(hours=2))
         _row(conn, "unpublished", None)
+    before = REGISTRY.get_sample_value("pate_outbox_pruned_rows_total") or 0.0
     assert prune_published(engine, timedelta(days=7), batch=2) == 5
+    assert REGISTRY.get_sample_value("pate_outbox_pruned_rows_total") == before + 5
     assert _left(engine) == ["recent", "unpublished"]
     assert prune_published(engine, timedelta(days=7)) == 0
     # a pruned msg_id is forgotten: only safe past the duplicate window, hence the floor
