@@ -115,6 +115,10 @@ def test_nats_runs_three_nodes_with_fsync_before_ack_and_the_stream_at_three_rep
         assert of_kind(overlay, "StatefulSet")["pate-nats"]["spec"]["replicas"] == 3
         conf = of_kind(overlay, "ConfigMap")["pate-nats-config"]["data"]["nats.conf"]
         assert "sync_interval: always" in conf and conf.count("nats://pate-nats-") == 3
+        # the preStop hook signals lame-duck mode through the pid file
+        pre_stop = of_kind(overlay, "StatefulSet")["pate-nats"]["spec"]["template"]["spec"]["containers"][0]
+        assert "pid_file: /var/run/nats/nats.pid" in conf
+        assert "ldm=/var/run/nats/nats.pid" in " ".join(pre_stop["lifecycle"]["preStop"]["exec"]["command"])
         assert of_kind(overlay, "ConfigMap")["pate-config"]["data"]["PATE_STREAM_REPLICAS"] == "3"
     assert of_kind("prod", "Cluster")["pate-db"]["spec"]["instances"] == 3
     assert "barmanObjectStore" in of_kind("prod", "Cluster")["pate-db"]["spec"]["backup"]
