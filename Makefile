@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PROTOS := $(shell find proto -name '*.proto' 2>/dev/null | sort)
 
-.PHONY: install run test lint fmt typecheck imports proto bench clean
+.PHONY: install run test lint fmt typecheck imports deploy-lint proto bench chaos clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,11 +38,21 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(VENV)/bin/lint-imports
 
-test: $(STAMP) lint typecheck imports
+## The container image (hadolint) and the Kubernetes overlays (kubernetes-validate, strict).
+deploy-lint: $(STAMP)
+	$(VENV)/bin/hadolint deploy/Dockerfile
+	$(PY) -m pate.tools.k8scheck
+
+test: $(STAMP) lint typecheck imports deploy-lint
 	$(VENV)/bin/pytest -q -p no:cacheprovider
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
+
+## Kill services and NATS nodes in the middle of turns (PostgreSQL + 3-node NATS); TRIALS=50.
+TRIALS ?= 50
+chaos: $(STAMP)
+	$(PY) -m benchmarks.chaos --trials $(TRIALS) --max-seconds 1800
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

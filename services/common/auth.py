@@ -27,6 +27,7 @@ from services.common import repository as repo
 from services.common import sessions
 from services.common.db import reader
 from services.common.errors import Code, DeskError
+from services.common.metrics import LOGINS_FAILED
 from services.common.passwords import DEFAULT_HASHER, RecentLogins, hash_matches
 from services.common.throttle import LoginThrottle, account_key
 
@@ -117,6 +118,7 @@ class Authenticator:
         unknown player is checked against a dummy hash, so neither the time
         nor the answer tells which names exist."""
         if not player or not password:
+            LOGINS_FAILED.labels(reason="missing").inc()
             raise DeskError(
                 Code.UNAUTHENTICATED,
                 "log in first (Sessions.Login) and send 'authorization: Bearer <token>'",
@@ -131,11 +133,13 @@ class Authenticator:
             return row
         wait = self.throttle.reserve(key, source)
         if wait > 0:
+            LOGINS_FAILED.labels(reason="throttled").inc()
             raise DeskError(
                 Code.RESOURCE_EXHAUSTED, f"too many wrong passwords: try again in {math.ceil(wait)} s"
             )
         ok = hash_matches(stored or self._dummy_hash(), password, hasher=self.hasher) and stored is not None
         if not ok or row is None or stored is None:
+            LOGINS_FAILED.labels(reason="wrong").inc()
             raise DeskError(Code.UNAUTHENTICATED, _UNKNOWN)
         self.throttle.succeeded(key, source)
         self._recent.remember(key, stored, password)

@@ -19,7 +19,8 @@ from nats.js import JetStreamContext
 from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
 from nats.js.errors import BadRequestError, NotFoundError
 
-from services.common.logging import current_trace_id, get_logger, new_trace_id
+from services.common import tracing
+from services.common.logging import get_logger
 
 STREAM = "PATE"
 SUBJECT_PREFIX = "pate"
@@ -36,7 +37,7 @@ ORDERS_AUDIT = "orders_audit"
 STAGES = (TURN_CLOSED, TURN_RESOLVED, INTEL_READY, REPORTS_READY, TURN_OPENED, CAMPAIGN_EVENTS, ORDERS_AUDIT)
 
 MSG_ID_HEADER = "Nats-Msg-Id"
-TRACE_HEADER = "Pate-Trace-Id"
+TRACE_HEADER = "traceparent"  # W3C trace context, with "tracestate" (services.common.tracing)
 CAMPAIGN_HEADER = "Pate-Campaign"
 TURN_HEADER = "Pate-Turn"
 
@@ -72,10 +73,11 @@ def msg_id(campaign: str, turn: int, stage: str, *extra: str | int) -> str:
 
 
 def event_headers(
-    campaign: str | None = None, turn: int | None = None, trace_id: str | None = None
+    campaign: str | None = None, turn: int | None = None, parent: Mapping[str, str] | None = None
 ) -> dict[str, str]:
-    """Headers for an event: the trace id (current one, else new) plus campaign and turn if given."""
-    headers = {TRACE_HEADER: trace_id or current_trace_id() or new_trace_id()}
+    """Headers for an event: the current span's trace context (outside any span, the one of
+    ``parent``, the headers of the message being handled), plus campaign and turn if given."""
+    headers = tracing.inject(parent=parent)
     if campaign is not None:
         headers[CAMPAIGN_HEADER] = campaign
     if turn is not None:
@@ -83,16 +85,9 @@ def event_headers(
     return headers
 
 
-def inject_trace(headers: Mapping[str, str] | None = None, trace_id: str | None = None) -> dict[str, str]:
-    """A copy of ``headers`` carrying a trace id (kept if already there)."""
-    out = dict(headers or {})
-    if not out.get(TRACE_HEADER):
-        out[TRACE_HEADER] = trace_id or current_trace_id() or new_trace_id()
-    return out
-
-
-def extract_trace(headers: Mapping[str, str] | None) -> str | None:
-    return (headers or {}).get(TRACE_HEADER) or None
+def servers(url: str) -> list[str]:
+    """``nats://a:4222,nats://b:4222``: every node of a cluster, so the first connection finds one up."""
+    return [u.strip() for u in url.split(",") if u.strip()]
 
 
 async def connect(url: str, name: str) -> tuple[NatsClient, JetStreamContext]:
@@ -111,7 +106,7 @@ async def connect(url: str, name: str) -> tuple[NatsClient, JetStreamContext]:
         log.info("nats.closed", url=url)
 
     nc = await nats.connect(
-        servers=[url],
+        servers=servers(url),
         name=name,
         allow_reconnect=True,
         max_reconnect_attempts=-1,
@@ -126,7 +121,8 @@ async def connect(url: str, name: str) -> tuple[NatsClient, JetStreamContext]:
     return nc, nc.jetstream(timeout=5)
 
 
-def stream_config() -> StreamConfig:
+def stream_config(replicas: int = 1) -> StreamConfig:
+    """The PATE stream; ``replicas`` copies on as many nodes of a NATS cluster (1 on one server)."""
     return StreamConfig(
         name=STREAM,
         description="PATE turn pipeline events",
@@ -136,21 +132,26 @@ def stream_config() -> StreamConfig:
         discard=DiscardPolicy.OLD,
         max_age=MAX_AGE_S,
         duplicate_window=DUPLICATE_WINDOW_S,
-        num_replicas=1,
+        num_replicas=replicas,
     )
 
 
-def _differs(have: Any, want: StreamConfig) -> bool:
+def _differs(have: Any, want: StreamConfig, replicas: int | None) -> bool:
     return bool(
         have.subjects != want.subjects
         or have.duplicate_window != want.duplicate_window
         or have.max_age != want.max_age
+        or (replicas is not None and have.num_replicas != replicas)
     )
 
 
-async def ensure_stream(js: JetStreamContext) -> None:
-    """Create the stream, or bring its limits in line; safe to call from every process at once."""
-    want = stream_config()
+async def ensure_stream(js: JetStreamContext, replicas: int | None = None) -> None:
+    """Create the stream, or bring its limits in line; safe to call from every process at once.
+
+    ``replicas`` None (the consumers' own check) creates the stream with one replica and never
+    changes the count of an existing stream; the service start-up passes PATE_STREAM_REPLICAS.
+    """
+    want = stream_config(replicas or 1)
     for _attempt in range(3):
         try:
             info = await js.stream_info(STREAM)
@@ -161,7 +162,7 @@ async def ensure_stream(js: JetStreamContext) -> None:
                 return
             except BadRequestError:
                 continue  # another process created it first: look again
-        if _differs(info.config, want):
+        if _differs(info.config, want, replicas):
             await js.update_stream(config=want)
             log.info("nats.stream_updated", stream=STREAM)
         return

@@ -44,6 +44,7 @@ class Cluster:
     extra_env: Mapping[str, str] = field(default_factory=dict)
     procs: dict[str, list[subprocess.Popen[bytes]]] = field(default_factory=dict)
     health: dict[int, str] = field(default_factory=dict)  # pid -> gRPC health address
+    metrics: dict[int, str] = field(default_factory=dict)  # pid -> Prometheus /metrics address
 
     @property
     def env(self) -> dict[str, str]:
@@ -70,6 +71,8 @@ class Cluster:
         if addr is None:  # a worker: its own port for health checks
             addr = f"127.0.0.1:{free_port()}"
             env[f"PATE_{service.upper()}_ADDR"] = addr
+        if "PATE_METRICS_ADDR" not in self.extra_env:  # each process its own metrics port
+            env["PATE_METRICS_ADDR"] = f"127.0.0.1:{free_port()}"
         proc = subprocess.Popen(
             [sys.executable, "-m", f"services.{service}.main"],
             env=env,
@@ -79,6 +82,8 @@ class Cluster:
         )
         self.procs.setdefault(service, []).append(proc)
         self.health[proc.pid] = addr
+        if env.get("PATE_METRICS_ADDR", "0") not in ("", "0"):
+            self.metrics[proc.pid] = env["PATE_METRICS_ADDR"]
         return proc
 
     def start_all(self, timeout: float = 60) -> None:

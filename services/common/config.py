@@ -42,6 +42,16 @@ class Settings:
     session_ttl_seconds: float = 12 * 3600.0
     # peers (IP addresses) whose x-forwarded-for names the caller's address for the throttle
     trusted_proxies: frozenset[str] = frozenset()
+    # Prometheus /metrics HOST:PORT (port 0 = any free port); empty or "0": no metrics server
+    metrics_addr: str = ""
+    # OTLP gRPC collector (e.g. http://otel-collector:4317) for trace spans; empty: spans not exported
+    otlp_endpoint: str = ""
+    # copies of the JetStream stream on a NATS cluster (3 on a 3-node cluster; 1 on one server)
+    stream_replicas: int = 1
+    # seconds JetStream waits for an ack before redelivering (a worker killed mid-message)
+    ack_wait_seconds: float = 30.0
+    # published outbox rows older than this are pruned by the orders process (at least 24 h)
+    outbox_retention_hours: float = 168.0
 
 
 def default_database_url(cwd: Path | None = None) -> str:
@@ -133,4 +143,28 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         admin_token=env.get("PATE_ADMIN_TOKEN", "").strip(),
         session_ttl_seconds=_positive_float(env, "PATE_SESSION_TTL_SECONDS", 12 * 3600.0),
         trusted_proxies=_addresses(env, "PATE_TRUSTED_PROXIES"),
+        metrics_addr=_metrics_addr(env),
+        otlp_endpoint=_otlp(env),
+        stream_replicas=_positive_int(env, "PATE_STREAM_REPLICAS", 1),
+        ack_wait_seconds=_positive_float(env, "PATE_ACK_WAIT_SECONDS", 30.0),
+        outbox_retention_hours=_retention(env),
     )
+
+
+def _retention(env: Mapping[str, str]) -> float:
+    hours = _positive_float(env, "PATE_OUTBOX_RETENTION_HOURS", 168.0)
+    if hours < 24:  # JetStream's duplicate window: a msg_id must stay known that long
+        raise ConfigError(
+            f"PATE_OUTBOX_RETENTION_HOURS={hours:g}: expected at least 24 (the duplicate window)"
+        )
+    return hours
+
+
+def _metrics_addr(env: Mapping[str, str]) -> str:
+    value = _text(env, "PATE_METRICS_ADDR", "")
+    return "" if value == "0" else _address(env, "PATE_METRICS_ADDR", value) if value else ""
+
+
+def _otlp(env: Mapping[str, str]) -> str:
+    value = _text(env, "PATE_OTLP_ENDPOINT", "")
+    return _url(env, "PATE_OTLP_ENDPOINT", value, ("http", "https")) if value else ""

@@ -20,10 +20,13 @@ import nats.errors
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+from opentelemetry import trace
+from opentelemetry.trace import SpanKind, Status, StatusCode
 from prometheus_client import Counter
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import OperationalError
 
+from services.common import metrics, tracing
 from services.common.bus import (
     CAMPAIGN_HEADER,
     MSG_ID_HEADER,
@@ -164,17 +167,28 @@ class IdempotentConsumer:
         meta = msg.metadata
         mid = headers.get(MSG_ID_HEADER) or f"{meta.stream}:{meta.sequence.stream}"
         turn = headers.get(TURN_HEADER)
-        with bind_context(
-            trace_id=headers.get("Pate-Trace-Id"),
-            campaign=headers.get(CAMPAIGN_HEADER) or campaign_of(msg.subject),
-            turn=_turn(turn),
-            consumer=self.durable,
-            msg_id=mid,
+        campaign = headers.get(CAMPAIGN_HEADER) or campaign_of(msg.subject)
+        turn_no = _turn(turn)
+        attrs = {
+            "messaging.system": "nats",
+            "messaging.destination.name": msg.subject,
+            "messaging.consumer.group.name": self.durable,
+            "messaging.message.id": mid,
+            "pate.campaign": campaign,
+            "pate.turn": turn_no,
+        }
+        # one span per stage of a turn, a child of the span that wrote the event
+        with (
+            tracing.span(f"{self.durable} process", parent=headers, kind=SpanKind.CONSUMER, attributes=attrs),
+            bind_context(campaign=campaign, turn=turn_no, consumer=self.durable, msg_id=mid),
         ):
             heartbeat = asyncio.create_task(self._heartbeat(msg))
             try:
                 fresh = await asyncio.to_thread(self._transaction, msg.data, headers, mid)
             except Exception as exc:
+                current = trace.get_current_span()
+                current.record_exception(exc)
+                current.set_status(Status(StatusCode.ERROR, type(exc).__name__))
                 await self._failed(msg, mid, exc)
                 return
             finally:
@@ -189,7 +203,7 @@ class IdempotentConsumer:
             await self._ack(msg)
 
     def _transaction(self, data: bytes, headers: dict[str, str], mid: str) -> bool:
-        with self.engine.begin() as conn:
+        with metrics.stage_timer(self.durable), self.engine.begin() as conn:
             # Claim first: on PostgreSQL a concurrent duplicate blocks here and then skips.
             if not mark_processed(conn, self.durable, mid):
                 return False

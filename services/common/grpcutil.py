@@ -1,4 +1,4 @@
-"""gRPC server and client helpers: health, reflection, trace ids, logging, clean shutdown."""
+"""gRPC server and client helpers: health, reflection, tracing, logging, metrics, clean shutdown."""
 
 from __future__ import annotations
 
@@ -18,19 +18,21 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
-from services.common import limits
-from services.common.logging import bind_context, current_trace_id, get_logger, new_trace_id
+from services.common import limits, metrics, tracing
+from services.common.logging import get_logger
 
-TRACE_METADATA_KEY = "x-trace-id"
 Adder = Callable[[Any, Any], None]
 log = get_logger(__name__)
 _health: weakref.WeakKeyDictionary[grpc.aio.Server, health_aio.HealthServicer] = weakref.WeakKeyDictionary()
 _ports: weakref.WeakKeyDictionary[grpc.aio.Server, int] = weakref.WeakKeyDictionary()
 
 
-def trace_metadata(trace_id: str | None = None) -> list[tuple[str, str]]:
-    """Client call metadata carrying the trace id (the bound one, else a new one)."""
-    return [(TRACE_METADATA_KEY, trace_id or current_trace_id() or new_trace_id())]
+def trace_metadata() -> list[tuple[str, str]]:
+    """Client call metadata carrying the current W3C trace context (``traceparent``), if any.
+
+    Channels made after ``tracing.configure_tracing`` are instrumented and add it themselves;
+    this is for callers outside a configured service process."""
+    return list(tracing.inject().items())
 
 
 class _Recorder:
@@ -57,7 +59,9 @@ class _Recorder:
 
 
 class LoggingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
-    """Binds the caller's trace id (or a new one) for the call and logs method, status and duration."""
+    """Logs method, status and duration of each call and counts it (metrics).
+
+    It runs inside the OpenTelemetry interceptor's span, so each line carries the call's trace id."""
 
     async def intercept_service(
         self,
@@ -67,23 +71,18 @@ class LoggingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         handler = await continuation(handler_call_details)
         if handler is None:
             return handler
-        metadata = dict(handler_call_details.invocation_metadata or ())
-        given = metadata.get(TRACE_METADATA_KEY)
-        # a caller's trace id enters the logs only in the shape of one
-        trace_id = given if isinstance(given, str) and limits.TRACE_ID.fullmatch(given) else new_trace_id()
-        method = str(handler_call_details.method)
-        return _wrap(handler, method, trace_id)
+        return _wrap(handler, str(handler_call_details.method))
 
 
-def _wrap(handler: grpc.RpcMethodHandler, method: str, trace_id: str) -> grpc.RpcMethodHandler:
+def _wrap(handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
     if handler.unary_unary:
-        return handler._replace(unary_unary=_unary(handler.unary_unary, method, trace_id))
+        return handler._replace(unary_unary=_unary(handler.unary_unary, method))
     if handler.stream_unary:
-        return handler._replace(stream_unary=_unary(handler.stream_unary, method, trace_id))
+        return handler._replace(stream_unary=_unary(handler.stream_unary, method))
     if handler.unary_stream:
-        return handler._replace(unary_stream=_streaming(handler.unary_stream, method, trace_id))
+        return handler._replace(unary_stream=_streaming(handler.unary_stream, method))
     if handler.stream_stream:
-        return handler._replace(stream_stream=_streaming(handler.stream_stream, method, trace_id))
+        return handler._replace(stream_stream=_streaming(handler.stream_stream, method))
     return handler
 
 
@@ -98,7 +97,9 @@ def _status(context: Any, exc: BaseException | None) -> str:
 
 def _log_call(method: str, context: Any, started: float, exc: BaseException | None) -> None:
     status = _status(context, exc)
-    ms = round((time.perf_counter() - started) * 1000, 2)
+    seconds = time.perf_counter() - started
+    metrics.grpc_call(method, status, seconds)
+    ms = round(seconds * 1000, 2)
     if status == "UNKNOWN":
         log.error("grpc.call", method=method, status=status, ms=ms, exc_info=exc)
     else:
@@ -119,7 +120,7 @@ async def _refuse_outside_limits(request: Any, context: Any) -> None:
         await context.abort(grpc.StatusCode.INVALID_ARGUMENT, limits.bounded(str(err)))
 
 
-async def _internal(context: Any, method: str, trace_id: str, exc: Exception) -> None:
+async def _internal(context: Any, method: str, exc: Exception) -> None:
     """Last line of defence: an unexpected exception becomes INTERNAL with a generic message.
     The log names the exception's type and where it was raised, never its text, which may
     quote the input or SQL."""
@@ -128,54 +129,53 @@ async def _internal(context: Any, method: str, trace_id: str, exc: Exception) ->
         for f in traceback.extract_tb(exc.__traceback__)
     ]
     log.error("grpc.internal_error", method=method, error=type(exc).__name__, frames=frames[-6:])
-    await context.abort(grpc.StatusCode.INTERNAL, f"internal error (trace id {trace_id})")
+    ids = tracing.current_ids()
+    await context.abort(grpc.StatusCode.INTERNAL, f"internal error (trace id {ids[0] if ids else '-'})")
 
 
-def _unary(behavior: Callable[..., Any], method: str, trace_id: str) -> Callable[..., Any]:
+def _unary(behavior: Callable[..., Any], method: str) -> Callable[..., Any]:
     checked = _checked(method)
 
     async def call(request: Any, context: Any) -> Any:
-        with bind_context(trace_id=trace_id):
-            started, failure = time.perf_counter(), None
+        started, failure = time.perf_counter(), None
+        try:
+            if checked:
+                await _refuse_outside_limits(request, context)
             try:
-                if checked:
-                    await _refuse_outside_limits(request, context)
-                try:
-                    result = behavior(request, context)
-                    return await result if inspect.isawaitable(result) else result
-                except (grpc.aio.AbortError, asyncio.CancelledError):
-                    raise
-                except Exception as exc:
-                    await _internal(context, method, trace_id, exc)
-                    raise
-            except BaseException as exc:
-                failure = exc
+                result = behavior(request, context)
+                return await result if inspect.isawaitable(result) else result
+            except (grpc.aio.AbortError, asyncio.CancelledError):
                 raise
-            finally:
-                _log_call(method, context, started, failure)
+            except Exception as exc:
+                await _internal(context, method, exc)
+                raise
+        except BaseException as exc:
+            failure = exc
+            raise
+        finally:
+            _log_call(method, context, started, failure)
 
     return call
 
 
-def _streaming(behavior: Callable[..., Any], method: str, trace_id: str) -> Callable[..., Any]:
+def _streaming(behavior: Callable[..., Any], method: str) -> Callable[..., Any]:
     async def call(request: Any, context: Any) -> AsyncIterator[Any]:
-        with bind_context(trace_id=trace_id):
-            started, failure = time.perf_counter(), None
-            try:
-                result = behavior(request, context)
-                if hasattr(result, "__aiter__"):
-                    async for item in result:
-                        yield item
-                elif inspect.isawaitable(result):
-                    await result  # the servicer writes with context.write()
-                else:
-                    for item in result:
-                        yield item
-            except BaseException as exc:
-                failure = exc
-                raise
-            finally:
-                _log_call(method, context, started, failure)
+        started, failure = time.perf_counter(), None
+        try:
+            result = behavior(request, context)
+            if hasattr(result, "__aiter__"):
+                async for item in result:
+                    yield item
+            elif inspect.isawaitable(result):
+                await result  # the servicer writes with context.write()
+            else:
+                for item in result:
+                    yield item
+        except BaseException as exc:
+            failure = exc
+            raise
+        finally:
+            _log_call(method, context, started, failure)
 
     return call
 
@@ -191,10 +191,12 @@ async def serve_grpc(
 
     Adds each servicer with its generated ``add_*_to_server``, the health
     service (SERVING for "", ``service_name`` and each gRPC service found) and
-    server reflection.  Every call goes through ``LoggingInterceptor``.
+    server reflection.  Every call is traced (OpenTelemetry, W3C ``traceparent``)
+    and goes through ``LoggingInterceptor``.
     """
+    # the tracing interceptor comes first, so the call's span is current while it is logged
     server = grpc.aio.server(
-        interceptors=[LoggingInterceptor(), *interceptors],
+        interceptors=[tracing.server_interceptor(), LoggingInterceptor(), *interceptors],
         options=[
             ("grpc.max_receive_message_length", limits.MAX_MESSAGE_BYTES),
             ("grpc.max_metadata_size", limits.MAX_METADATA_BYTES),

@@ -1,21 +1,23 @@
 """structlog set-up shared by every service.
 
-Each log line is one JSON object carrying ``service`` plus whatever is bound
-in the context (``campaign``, ``turn``, ``trace_id``): the gRPC interceptor
-and the NATS consumer bind them per call / per message, so any log call made
-while handling it carries them without passing them around.
+Each log line is one JSON object carrying ``service``, the ``trace_id`` and
+``span_id`` of the current OpenTelemetry span (services.common.tracing), plus
+whatever is bound in the context (``campaign``, ``turn``, ...): the NATS
+consumer binds them per message, so any log call made while handling it
+carries them without passing them around.
 """
 
 from __future__ import annotations
 
 import logging
 import sys
-import uuid
 from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
 from typing import Any, Protocol
 
 import structlog
+
+from services.common.tracing import current_ids
 
 _HANDLER_MARK = "_pate_handler"
 
@@ -27,15 +29,21 @@ class _HasLogSettings(Protocol):
     def log_format(self) -> str: ...
 
 
-def new_trace_id() -> str:
-    """A fresh trace id: 32 lowercase hex digits (same shape as a W3C trace id)."""
-    return uuid.uuid4().hex
-
-
 def current_trace_id() -> str | None:
-    """The trace id bound in the current context, if any."""
+    """The W3C trace id (32 hex digits) of the current span, else one bound in the context."""
+    ids = current_ids()
+    if ids is not None:
+        return ids[0]
     value = structlog.contextvars.get_contextvars().get("trace_id")
     return str(value) if value else None
+
+
+def _add_trace(_logger: Any, _name: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    ids = current_ids()
+    if ids is not None:
+        event.setdefault("trace_id", ids[0])
+        event.setdefault("span_id", ids[1])
+    return event
 
 
 @contextmanager
@@ -65,6 +73,7 @@ def configure_logging(service: str, settings: _HasLogSettings) -> None:
     level = getattr(logging, settings.log_level.upper())
     shared: list[structlog.types.Processor] = [
         structlog.contextvars.merge_contextvars,
+        _add_trace,
         _add_service(service),
         structlog.stdlib.add_log_level,
         structlog.stdlib.add_logger_name,

@@ -56,6 +56,7 @@ class NatsServer:
         host: str = "127.0.0.1",
         binary: str | Path | None = None,
         start_timeout: float = 20.0,
+        config: str | None = None,
     ) -> None:
         self.host = host
         self.port = port or free_port(host)
@@ -64,6 +65,8 @@ class NatsServer:
         self.binary = Path(binary) if binary else find_binary()
         self.start_timeout = start_timeout
         self.log_path = self.data_dir / "nats-server.log"
+        # a whole configuration file (cluster nodes), in place of the command-line flags
+        self.config = config
         self._proc: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
         atexit.register(self.close)
@@ -92,6 +95,10 @@ class NatsServer:
             "-sd",
             str(self.data_dir / "js"),
         ]
+        if self.config is not None:
+            conf = self.data_dir / "nats.conf"
+            conf.write_text(self.config)
+            args = [str(self.binary), "-c", str(conf)]
         # own session: a Ctrl-C meant for the services does not kill the bus under them
         self._proc = subprocess.Popen(
             args, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
@@ -132,6 +139,16 @@ class NatsServer:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def kill(self) -> None:
+        """SIGKILL: the node dies at once, as in a crash (nothing flushed); its data folder stays."""
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
         if self._log is not None:
             self._log.close()
             self._log = None

@@ -21,19 +21,21 @@ import concurrent.futures
 import json
 import re
 from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 import nats.errors
 import nats.js.errors
 from google.protobuf.message import Message
 from nats.js import JetStreamContext
+from opentelemetry.trace import SpanKind
 from prometheus_client import Counter
-from sqlalchemy import Connection, Engine, Row, func, select, text, update
+from sqlalchemy import Connection, Engine, Row, delete, func, select, text, update
 
-from services.common import bus
+from services.common import bus, metrics, tracing
 from services.common.bus import MSG_ID_HEADER
 from services.common.db import is_sqlite, reader
-from services.common.logging import bind_context, get_logger
+from services.common.logging import get_logger
 from services.common.store import insert_ignore
 from services.common.tables import outbox, utcnow
 
@@ -94,15 +96,52 @@ def emit_event(
     """Queue a protobuf event of one stage of one campaign's turn, on subject
     ``pate.<stage>.<campaign>`` with the deterministic id ``<campaign>:<turn>:<stage>``
     (``id_stage`` names the id's stage where one subject carries several events)."""
-    # Only the trace id travels on from the event being handled (or the RPC in hand).
-    trace = bus.extract_trace(headers)
+    # Only the trace context travels on from the event being handled (or the RPC in hand).
     return add_to_outbox(
         conn,
         bus.subject(stage, campaign),
         bus.msg_id(campaign, turn, id_stage or stage),
         message.SerializeToString(),
-        bus.event_headers(campaign, turn, trace_id=trace),
+        bus.event_headers(campaign, turn, parent=headers),
     )
+
+
+# Published rows are kept this long (PATE_OUTBOX_RETENTION_HOURS) for inspection, then pruned by the
+# orders process; never less than JetStream's duplicate window, inside which a msg_id must still be
+# known to add_to_outbox so that the same event is not queued twice.
+DEFAULT_RETENTION = timedelta(days=7)
+MIN_RETENTION = timedelta(seconds=bus.DUPLICATE_WINDOW_S)
+
+
+def prune_published(
+    engine: Engine,
+    retention: timedelta = DEFAULT_RETENTION,
+    *,
+    now: datetime | None = None,
+    batch: int = 1000,
+) -> int:
+    """Delete rows published more than ``retention`` ago, ``batch`` at a time (short transactions,
+    so writers are never held up); unpublished rows are never touched.  Returns the rows deleted."""
+    if retention < MIN_RETENTION:
+        raise ValueError(f"outbox retention {retention} is shorter than the duplicate window {MIN_RETENTION}")
+    cutoff = (now or utcnow()) - retention
+    total = 0
+    while True:
+        oldest = (
+            select(outbox.c.id)
+            .where(outbox.c.published_at.is_not(None), outbox.c.published_at < cutoff)
+            .order_by(outbox.c.id)
+            .limit(batch)
+        )
+        with engine.begin() as conn:
+            deleted = conn.execute(delete(outbox).where(outbox.c.id.in_(oldest.scalar_subquery()))).rowcount
+        total += deleted
+        if deleted < batch:
+            break
+    metrics.OUTBOX_PRUNED.inc(total)
+    if total:
+        log.info("outbox.pruned", rows=total, published_before=cutoff.isoformat())
+    return total
 
 
 def pending_count(engine: Engine) -> int:
@@ -233,8 +272,11 @@ class OutboxRelay:
         return int(getattr(nc, "max_payload", 0) or 1024 * 1024)
 
     def _publish_one(self, row: Row[Any], loop: asyncio.AbstractEventLoop) -> None:
-        headers = {**json.loads(row.headers_json), MSG_ID_HEADER: row.msg_id}
-        with bind_context(trace_id=headers.get("Pate-Trace-Id")):
+        stored = json.loads(row.headers_json)
+        attrs = {"messaging.system": "nats", "messaging.destination.name": row.subject}
+        # the publish span continues the trace of the work that wrote the row; the consumer's its child
+        with tracing.span(f"publish {row.subject}", parent=stored, kind=SpanKind.PRODUCER, attributes=attrs):
+            headers = {**tracing.inject(stored), MSG_ID_HEADER: row.msg_id}
             future = asyncio.run_coroutine_threadsafe(
                 self.js.publish(
                     row.subject, bytes(row.payload), timeout=self.publish_timeout, headers=headers

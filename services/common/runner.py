@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine
 
-from services.common import bus
+from services.common import bus, metrics, tracing
 from services.common.config import Settings, load_settings
 from services.common.consumer import IdempotentConsumer
 from services.common.db import make_engine, migrate
@@ -47,10 +47,12 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
     settings = settings or load_settings()
     configure_logging(svc.name, settings)
     log = get_logger(svc.name)
+    tracing.configure_tracing(svc.name, settings.otlp_endpoint)
+    metrics.serve_metrics(settings.metrics_addr)
     engine = make_engine(settings.database_url)
     await asyncio.to_thread(migrate, engine)
     nc, js = await bus.connect(settings.nats_url, f"pate-{svc.name}")
-    await bus.ensure_stream(js)
+    await _until_done(lambda: bus.ensure_stream(js, settings.stream_replicas), log)
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -76,9 +78,16 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
             bus.subject(st.stage, "*"),
             st.handler,
             batch=settings.worker_batch,
+            ack_wait=settings.ack_wait_seconds,
             after_commit=relay.notify,
         )
         runners.append(consumer.run(stop))
+    if settings.metrics_addr:
+        durables = [st.durable for st in svc.stages]
+        # campaigns by status come from one service (orders), not from every process
+        runners.append(
+            metrics.poll_gauges(engine, js, bus.STREAM, durables, stop, campaigns=svc.name == "orders")
+        )
     for interval, tick in svc.periodic:
         runners.append(_every(interval(settings), tick, engine, stop))
     log.info("service_started", stages=[s.stage for s in svc.stages], grpc=bool(server))
@@ -90,16 +99,32 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
         await nc.drain()
         engine.dispose()
         log.info("service_stopped")
+        tracing.shutdown_tracing()
     return 0
+
+
+async def _until_done(step: Callable[[], Awaitable[None]], log: Any) -> None:
+    """Retry ``step`` (e.g. while a NATS cluster elects its JetStream leader) with back-off."""
+    delay = 0.5
+    while True:
+        try:
+            await step()
+            return
+        except Exception as exc:
+            log.warning("startup.retry", error=repr(exc), retry_in_s=delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
 
 
 async def _every(
     seconds: float, tick: Callable[[Engine], Awaitable[None]], engine: Engine, stop: asyncio.Event
 ) -> None:
     log = get_logger("periodic")
+    name = getattr(tick, "__name__", "tick").lstrip("_")
     while not stop.is_set():
         try:
-            await tick(engine)
+            with tracing.span(name):  # a root span: what the tick writes starts a trace
+                await tick(engine)
         except Exception:  # a failed tick is retried on the next one
             log.exception("periodic_failed")
         with contextlib.suppress(TimeoutError):

@@ -11,7 +11,7 @@ from sqlalchemy import Connection
 from pate.engine.context import turn_context
 from pate.engine.pipeline import all_knowledge
 from pate.v1 import events_pb2
-from services.common import bus
+from services.common import bus, tracing
 from services.common import repository as repo
 from services.common.logging import get_logger
 from services.common.outbox import emit_event
@@ -32,7 +32,8 @@ def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str])
         before = repo.load_world(conn, campaign, turn)
         after = repo.load_world(conn, campaign, turn + 1)
         events = repo.load_events(conn, campaign, turn)
-    knowledge = all_knowledge(turn_context(), before, after, events)
+    with tracing.span("knowledge", attributes={"pate.campaign": campaign, "pate.turn": turn}):
+        knowledge = all_knowledge(turn_context(), before, after, events)
     for player, text in knowledge.items():
         repo.save_knowledge(conn, campaign, turn, player, text)
     event = events_pb2.IntelReady(campaign_id=campaign, turn=turn, players=sorted(knowledge))

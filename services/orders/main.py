@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 
 from sqlalchemy import Connection, Engine
@@ -13,12 +13,15 @@ from sqlalchemy import Connection, Engine
 from pate.v1 import admin_pb2_grpc, orders_pb2_grpc, sessions_pb2_grpc
 from services.common import bus
 from services.common.auth import Authenticator, authenticator_for
-from services.common.config import Settings
+from services.common.config import Settings, load_settings
+from services.common.outbox import prune_published
 from services.common.rpc import in_transaction
 from services.common.runner import Service, Stage, run_service
 from services.orders import campaigns
 from services.orders.login import SessionsServicer
 from services.orders.servicer import CampaignAdminServicer, OrderDeskServicer
+
+PRUNE_EVERY_SECONDS = 3600.0
 
 
 def _auth(engine: Engine, settings: Settings) -> Authenticator:
@@ -31,6 +34,11 @@ def _open_next_turn(conn: Connection, data: bytes, headers: dict[str, str]) -> N
 
 async def _close_due(engine: Engine) -> None:
     await in_transaction(engine, partial(campaigns.close_due_turns, at=datetime.now(UTC)))
+
+
+async def _prune_outbox(engine: Engine) -> None:
+    retention = timedelta(hours=load_settings().outbox_retention_hours)
+    await asyncio.to_thread(prune_published, engine, retention)
 
 
 SERVICE = Service(
@@ -51,7 +59,10 @@ SERVICE = Service(
         ),
     ),
     grpc_addr=lambda s: s.orders_addr,
-    periodic=((lambda s: s.deadline_poll_seconds, _close_due),),
+    periodic=(
+        (lambda s: s.deadline_poll_seconds, _close_due),
+        (lambda s: PRUNE_EVERY_SECONDS, _prune_outbox),  # published rows past their retention
+    ),
 )
 
 

@@ -23,6 +23,7 @@ from services.common import sessions
 from services.common.auth import Authenticator
 from services.common.errors import Code, DeskError
 from services.common.limits import EXCERPT_CHARS
+from services.common.metrics import ORDERS_ACCEPTED, SUBMISSIONS_REFUSED
 from services.common.passwords import hash_password
 from services.common.rpc import abort, call_credentials, in_reader, in_transaction, is_admin, run_cpu
 from services.orders import campaigns, desk
@@ -173,6 +174,7 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
         try:
             orders = await run_cpu(partial(_orders, request))
         except DeskError as err:
+            SUBMISSIONS_REFUSED.labels(reason=err.code.value).inc()
             await abort(context, err)
         fingerprint = hashlib.sha256(request.SerializeToString(deterministic=True)).digest()
         args = (request.campaign_id, request.turn)
@@ -188,7 +190,10 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
                 self.engine, lambda c: desk.record_submission(c, *args, checked, orders, rid, fingerprint)
             )
         except DeskError as err:
+            SUBMISSIONS_REFUSED.labels(reason=err.code.value).inc()
             await abort(context, err)
+        if not replayed:
+            ORDERS_ACCEPTED.inc(len(ids))
         return orders_pb2.SubmitOrdersResponse(accepted=len(ids), ship_ids=ids, replayed=replayed)
 
     async def GetEffectiveOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802

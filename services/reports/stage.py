@@ -7,7 +7,7 @@ from sqlalchemy import Connection
 from pate.engine.context import turn_context
 from pate.engine.pipeline import reports_for
 from pate.v1 import events_pb2
-from services.common import bus
+from services.common import bus, tracing
 from services.common import repository as repo
 from services.common.logging import get_logger
 from services.common.outbox import emit_event
@@ -24,9 +24,10 @@ def handle_intel_ready(conn: Connection, data: bytes, headers: dict[str, str]) -
         log.info("intel_ready_ignored", campaign=campaign, turn=turn, reason="reports exist")
         return
     ctx = turn_context()
-    for player in players:
-        for fmt, body in reports_for(ctx, knowledge[player]).items():
-            repo.save_report(conn, campaign, turn, player, fmt, body)
+    with tracing.span("render reports", attributes={"pate.campaign": campaign, "pate.turn": turn}):
+        for player in players:
+            for fmt, body in reports_for(ctx, knowledge[player]).items():
+                repo.save_report(conn, campaign, turn, player, fmt, body)
     if turn > 0:
         repo.set_status(conn, campaign, turn=turn, expect=("RESOLVED",), status="REPORTED")
     event = events_pb2.ReportsReady(campaign_id=campaign, turn=turn, players=players)

@@ -1,7 +1,7 @@
 """Client of the GITM land service (``gitm.v1.LandBridge``, proto/gitm/v1/land.proto).
 
 PATE is the client.  Calls are synchronous (the bridge runs in a consumer's
-worker thread), carry the trace id as ``x-trace-id`` metadata, and have a
+worker thread), carry the W3C ``traceparent`` metadata, and have a
 deadline.  Transfer ids are deterministic, so GITM treats a repeated call as
 the same transfer: retrying after a timeout is harmless.
 """

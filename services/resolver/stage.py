@@ -20,7 +20,7 @@ from pate.core.rules.landsync import PortLandReport
 from pate.core.world.state import WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
-from services.common import bus
+from services.common import bus, tracing
 from services.common import repository as repo
 from services.common.config import load_settings
 from services.common.faults import crash_point
@@ -46,7 +46,8 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     moves = repo.stores_moves(conn, campaign, turn)
     land = fetch_land_reports(world)
     submitted = repo.submitted_orders(conn, campaign, turn)
-    resolution = resolve_submitted(turn_context(), world, submitted, moves, land)
+    with tracing.span("resolve", attributes={"pate.campaign": campaign, "pate.turn": turn}):
+        resolution = resolve_submitted(turn_context(), world, submitted, moves, land)
     result = resolution.result
     state_sha = repo.save_world(conn, campaign, turn + 1, result.state)
     repo.save_events(conn, campaign, turn, result.events)

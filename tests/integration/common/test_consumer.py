@@ -15,6 +15,7 @@ from nats.js import JetStreamContext
 
 from services.common import bus
 from services.common.consumer import IdempotentConsumer, PermanentError, TransientError
+from services.common.logging import current_trace_id
 from tests.integration.common.helpers import connected, effects, record_effect
 from tests.support.aio import eventually, run, unique
 
@@ -268,20 +269,22 @@ def test_stop_finishes_the_message_in_hand_and_releases_the_rest(engine: sa.Engi
     assert datas == ["turn 1", "turn 2", "turn 3"]
 
 
+TRACE7 = "4bf92f3577b34da6a3ce929d0e0e4736"
+
+
 def test_the_handler_runs_with_campaign_turn_and_trace_bound(engine: sa.Engine, nats_url: str) -> None:
     campaign = unique()
     seen: list[dict[str, object]] = []
 
     def handler(conn: sa.Connection, data: bytes, headers: dict[str, str]) -> None:
-        seen.append(dict(structlog.contextvars.get_contextvars()))
+        seen.append({**structlog.contextvars.get_contextvars(), "trace_id": current_trace_id()})
 
     async def scenario() -> None:
         nc, js = await connected(nats_url)
         consumer = _consumer(engine, js, campaign, handler)
         subj = bus.subject(bus.TURN_CLOSED, campaign)
-        await js.publish(
-            subj, b"", headers={**bus.event_headers(campaign, 7, trace_id="tr7"), "Nats-Msg-Id": "m7"}
-        )
+        parent = {"traceparent": f"00-{TRACE7}-00f067aa0ba902b7-01"}
+        await js.publish(subj, b"", headers={**bus.event_headers(campaign, 7, parent), "Nats-Msg-Id": "m7"})
         stop = asyncio.Event()
         task = asyncio.create_task(consumer.run(stop))
         await eventually(lambda: consumer.processed == 1)
@@ -294,6 +297,6 @@ def test_the_handler_runs_with_campaign_turn_and_trace_bound(engine: sa.Engine, 
     assert {k: ctx.get(k) for k in ("campaign", "turn", "trace_id", "msg_id")} == {
         "campaign": campaign,
         "turn": 7,
-        "trace_id": "tr7",
+        "trace_id": TRACE7,
         "msg_id": "m7",
     }

@@ -1,4 +1,4 @@
-"""Every gRPC server gets health, reflection, trace ids and one log line per call."""
+"""Every gRPC server gets health, reflection, tracing (W3C traceparent) and one log line per call."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+from services.common import tracing
 from services.common.config import load_settings
 from services.common.grpcutil import bound_port, run_until_signal, serve_grpc, trace_metadata
-from services.common.logging import bind_context, configure_logging, current_trace_id
+from services.common.logging import configure_logging, current_trace_id
 from tests.support.aio import run
 
 pytestmark = pytest.mark.integration
@@ -53,6 +54,7 @@ def add_echo_to_server(servicer: Echo, server: Any) -> None:
 
 def test_health_reflection_trace_and_call_log(capfd: pytest.CaptureFixture[str]) -> None:
     configure_logging("testsvc", load_settings({"PATE_LOG_FORMAT": "json"}))
+    tracing.configure_tracing("testsvc")
 
     async def scenario() -> dict[str, Any]:
         server = await serve_grpc([(Echo(), add_echo_to_server)], "127.0.0.1:0", "pate.test")
@@ -69,16 +71,18 @@ def test_health_reflection_trace_and_call_log(capfd: pytest.CaptureFixture[str])
                 ):
                     out["services"] = sorted(s.name for s in r.list_services_response.service)
                 trace = ch.unary_unary(f"/{ECHO}/Trace")
-                out["given"] = await trace(b"", metadata=trace_metadata("abc123"))
+                for key in ("given", "missing", "boom"):
+                    with tracing.span(f"caller {key}") as caller:
+                        out[f"want:{key}"] = format(caller.get_span_context().trace_id, "032x")
+                        method = {"given": "Trace", "missing": "Missing", "boom": "Boom"}[key]
+                        try:
+                            out[key] = await ch.unary_unary(f"/{ECHO}/{method}")(
+                                b"", metadata=trace_metadata()
+                            )
+                        except grpc.aio.AioRpcError as err:
+                            out[key] = err.code()
                 out["fresh"] = await trace(b"")
-                with bind_context(trace_id="bound42"):
-                    out["bound"] = await trace(b"", metadata=trace_metadata())
-                with pytest.raises(grpc.aio.AioRpcError) as err:
-                    await ch.unary_unary(f"/{ECHO}/Missing")(b"", metadata=trace_metadata("t-missing"))
-                out["missing"] = err.value.code()
-                with pytest.raises(grpc.aio.AioRpcError) as err:
-                    await ch.unary_unary(f"/{ECHO}/Boom")(b"", metadata=trace_metadata("t-boom"))
-                out["boom"] = err.value.code()
+                out["fresh2"] = await trace(b"")
         finally:
             await server.stop(None)
         return out
@@ -87,17 +91,17 @@ def test_health_reflection_trace_and_call_log(capfd: pytest.CaptureFixture[str])
     serving = health_pb2.HealthCheckResponse.SERVING
     assert [out[f"health:{n}"] for n in ("", ECHO, "pate.test")] == [serving] * 3
     assert ECHO in out["services"] and "grpc.health.v1.Health" in out["services"]
-    assert out["given"] == b"abc123"
-    assert len(out["fresh"]) == 32
-    assert out["bound"] == b"bound42"
+    # the servicer runs in the caller's trace; a call without one starts its own
+    assert out["given"] == out["want:given"].encode()
+    assert len(out["fresh"]) == 32 and out["fresh"] not in (out["fresh2"], out["given"])
     assert out["missing"] == grpc.StatusCode.NOT_FOUND
     assert out["boom"] == grpc.StatusCode.INTERNAL  # a bug's text never reaches the caller
     lines = [json.loads(line) for line in capfd.readouterr().err.splitlines() if line.startswith("{")]
     calls = {(c["method"], c.get("trace_id")): c for c in lines if c.get("event") == "grpc.call"}
-    assert calls[(f"/{ECHO}/Trace", "abc123")]["status"] == "OK"
-    assert calls[(f"/{ECHO}/Trace", "abc123")]["service"] == "testsvc"
-    assert calls[(f"/{ECHO}/Missing", "t-missing")]["status"] == "NOT_FOUND"
-    boom = calls[(f"/{ECHO}/Boom", "t-boom")]
+    given = calls[(f"/{ECHO}/Trace", out["want:given"])]
+    assert given["status"] == "OK" and given["service"] == "testsvc" and len(given["span_id"]) == 16
+    assert calls[(f"/{ECHO}/Missing", out["want:missing"])]["status"] == "NOT_FOUND"
+    boom = calls[(f"/{ECHO}/Boom", out["want:boom"])]
     assert boom["status"] == "INTERNAL"
     internal = next(c for c in lines if c.get("event") == "grpc.internal_error")
     assert internal["error"] == "RuntimeError" and internal["level"] == "error"

@@ -19,6 +19,10 @@ from tests.support.aio import run, stream_messages, unique
 pytestmark = pytest.mark.integration
 
 
+def _traceparent(turn: int) -> str:
+    return f"00-{turn:032x}-{turn:016x}-01"
+
+
 def _queue(engine: sa.Engine, campaign: str, turns: range, stage: str = bus.TURN_CLOSED) -> None:
     with engine.begin() as conn:
         for turn in turns:
@@ -27,7 +31,7 @@ def _queue(engine: sa.Engine, campaign: str, turns: range, stage: str = bus.TURN
                 bus.subject(stage, campaign),
                 bus.msg_id(campaign, turn, stage),
                 f"turn {turn}".encode(),
-                bus.event_headers(campaign, turn, trace_id=f"trace{turn}"),
+                bus.event_headers(campaign, turn, parent={"traceparent": _traceparent(turn)}),
             )
 
 
@@ -66,7 +70,8 @@ def test_relay_publishes_each_row_once_in_order_with_headers(engine: sa.Engine, 
     assert [data for data, _ in published] == [f"turn {t}".encode() for t in range(1, 6)]
     for turn, (_, headers) in enumerate(published, start=1):
         assert headers[bus.MSG_ID_HEADER] == f"{campaign}:{turn}:turn_closed"
-        assert headers[bus.TRACE_HEADER] == f"trace{turn}"
+        # the trace of the work that wrote the row goes on (under the relay's publish span)
+        assert headers[bus.TRACE_HEADER].split("-")[1] == f"{turn:032x}"
         assert headers[bus.TURN_HEADER] == str(turn)
     assert pending_count(engine) == 0
 

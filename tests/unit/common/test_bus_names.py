@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.common import bus
-from services.common.logging import bind_context
+from services.common import bus, tracing
 
 
 def test_subjects_and_filters() -> None:
@@ -27,12 +26,25 @@ def test_msg_ids_are_deterministic() -> None:
     assert bus.msg_id("c1", 3, bus.ORDERS_AUDIT, "p2", 7) == "c1:3:orders_audit:p2:7"
 
 
-def test_trace_headers() -> None:
-    with bind_context(trace_id="t1"):
-        assert bus.event_headers("c1", 2) == {"Pate-Trace-Id": "t1", "Pate-Campaign": "c1", "Pate-Turn": "2"}
-        assert bus.inject_trace({"A": "b"}) == {"A": "b", "Pate-Trace-Id": "t1"}
-    assert bus.inject_trace({"Pate-Trace-Id": "kept"}, trace_id="other")["Pate-Trace-Id"] == "kept"
-    fresh = bus.event_headers()[bus.TRACE_HEADER]
-    assert len(fresh) == 32 and fresh != bus.event_headers()[bus.TRACE_HEADER]
-    assert bus.extract_trace({"Pate-Trace-Id": "x"}) == "x"
-    assert bus.extract_trace(None) is None
+def test_event_headers_carry_the_current_w3c_trace_context() -> None:
+    tracing.configure_tracing("unit")
+    with tracing.span("work") as current:
+        ctx = current.get_span_context()
+        headers = bus.event_headers("c1", 2)
+    assert headers[bus.TRACE_HEADER].startswith(f"00-{ctx.trace_id:032x}-{ctx.span_id:016x}-")
+    assert (headers[bus.CAMPAIGN_HEADER], headers[bus.TURN_HEADER]) == ("c1", "2")
+    # outside any span the trace of the message being handled goes on; with none, there is none
+    parent = {"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "other": "x"}
+    assert bus.event_headers("c1", 2, parent)[bus.TRACE_HEADER] == parent["traceparent"]
+    assert "other" not in bus.event_headers("c1", 2, parent)
+    assert bus.TRACE_HEADER not in bus.event_headers("c1", 2)
+
+
+def test_a_span_continues_the_trace_its_parent_headers_carry() -> None:
+    tracing.configure_tracing("unit")
+    parent = {"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}
+    with tracing.span("child", parent=parent):
+        assert tracing.current_ids() is not None
+        trace_id, span_id = tracing.current_ids() or ("", "")
+    assert trace_id == "4bf92f3577b34da6a3ce929d0e0e4736" and span_id != "00f067aa0ba902b7"
+    assert tracing.current_ids() is None

@@ -40,3 +40,15 @@ def test_json_lines_carry_the_bound_context(capfd: pytest.CaptureFixture[str]) -
     assert inner["turn"] == 5
     assert "campaign" not in outside and current_trace_id() is None
     assert stdlib["service"] == "resolver" and stdlib["level"] == "warning"
+
+
+def test_lines_inside_a_span_carry_its_trace_and_span_ids(capfd: pytest.CaptureFixture[str]) -> None:
+    from services.common import tracing
+
+    configure_logging("intel", load_settings({"PATE_LOG_LEVEL": "info"}))
+    tracing.configure_tracing("intel")
+    with tracing.span("stage") as current:
+        get_logger("t").info("inside")
+        ctx = current.get_span_context()
+    (line,) = _lines(capfd)
+    assert (line["trace_id"], line["span_id"]) == (f"{ctx.trace_id:032x}", f"{ctx.span_id:016x}")

@@ -1,0 +1,119 @@
+"""Render every Kubernetes overlay with kustomize and validate it (``make deploy-lint``).
+
+``python -m pate.tools.k8scheck [OVERLAY_DIR ...]`` (default: every folder under
+deploy/k8s/overlays).  Rendering uses the kustomize built into ``kubectl``
+(``$PATE_KUBECTL``, else ``kubectl`` on PATH; Debian's ``kubernetes-client`` package
+provides one): no PyPI package ships kustomize itself.  Built-in kinds are validated by
+kubernetes-validate in strict mode (unknown fields are errors).  The custom resources
+(KEDA, CloudNativePG, cert-manager, Prometheus operator) have no schema there: they are
+only checked for apiVersion, kind, metadata.name and spec, and the report says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+OVERLAYS = ROOT / "deploy" / "k8s" / "overlays"
+KUBERNETES_VERSION = "1.37.0"
+# API groups of custom resources, which kubernetes-validate has no schema for
+CUSTOM_GROUPS = ("keda.sh", "postgresql.cnpg.io", "cert-manager.io", "monitoring.coreos.com")
+
+
+class RenderError(RuntimeError):
+    """kustomize could not render an overlay (or is not installed)."""
+
+
+@dataclass
+class Report:
+    overlay: str
+    strict: list[str] = field(default_factory=list)  # "Kind/name" validated strictly
+    custom: list[str] = field(default_factory=list)  # "Kind/name" checked for shape only
+    errors: list[str] = field(default_factory=list)
+
+
+def kubectl() -> str:
+    found = os.environ.get("PATE_KUBECTL") or shutil.which("kubectl")
+    if not found:
+        raise RenderError(
+            "kubectl not found (its kustomize renders the overlays): "
+            "apt-get install kubernetes-client, or set PATE_KUBECTL"
+        )
+    return found
+
+
+def render(overlay: Path) -> list[dict[str, Any]]:
+    """The resources ``kubectl kustomize`` makes of ``overlay``."""
+    result = subprocess.run(
+        [kubectl(), "kustomize", str(overlay)], capture_output=True, text=True, check=False, timeout=120
+    )
+    if result.returncode != 0:
+        raise RenderError(f"{overlay}: kustomize failed: {result.stderr.strip()}")
+    return [doc for doc in yaml.safe_load_all(result.stdout) if doc]
+
+
+def is_custom(resource: dict[str, Any]) -> bool:
+    group = str(resource.get("apiVersion", "")).partition("/")[0]
+    return group in CUSTOM_GROUPS
+
+
+def name_of(resource: dict[str, Any]) -> str:
+    return f"{resource.get('kind')}/{(resource.get('metadata') or {}).get('name')}"
+
+
+def validate(overlay: Path) -> Report:
+    import kubernetes_validate
+
+    report = Report(overlay=overlay.name)
+    for resource in render(overlay):
+        name = name_of(resource)
+        if is_custom(resource):
+            missing = [k for k in ("apiVersion", "kind", "metadata", "spec") if not resource.get(k)]
+            if missing or not resource["metadata"].get("name"):
+                report.errors.append(f"{name}: missing {', '.join(missing) or 'metadata.name'}")
+            report.custom.append(name)
+            continue
+        try:
+            kubernetes_validate.validate(resource, KUBERNETES_VERSION, strict=True)
+        except kubernetes_validate.ValidationError as err:
+            path = "/".join(str(p) for p in err.path)
+            report.errors.append(f"{name}: {path}: {err.message}")
+        report.strict.append(name)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("overlays", nargs="*", type=Path)
+    args = parser.parse_args(argv)
+    overlays = args.overlays or sorted(p for p in OVERLAYS.iterdir() if (p / "kustomization.yaml").exists())
+    failed = False
+    for overlay in overlays:
+        try:
+            report = validate(overlay)
+        except RenderError as err:
+            print(f"k8s: {err}", file=sys.stderr)
+            return 2
+        kinds = sorted({c.partition("/")[0] for c in report.custom})
+        print(
+            f"k8s {report.overlay}: {len(report.strict)} resources valid (kubernetes-validate "
+            f"{KUBERNETES_VERSION}, strict); {len(report.custom)} custom resources checked for shape only "
+            f"({', '.join(kinds)})"
+        )
+        for error in report.errors:
+            print(f"  {error}", file=sys.stderr)
+        failed = failed or bool(report.errors)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

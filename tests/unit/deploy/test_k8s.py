@@ -1,0 +1,130 @@
+"""The Kubernetes overlays (issue 15): rendered by kustomize, valid in strict mode, and every PATE
+container sized, probed over gRPC, locked down, disruption-budgeted, scraped and balanced."""
+
+from __future__ import annotations
+
+import copy
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import pytest
+
+from pate.tools import k8scheck
+
+OVERLAYS = ("dev", "prod")
+WORKERS = {"resolver": "resolver", "intel": "intel", "reports": "reports"}  # deployment -> durable
+
+
+@cache
+def rendered(overlay: str) -> tuple[dict[str, Any], ...]:
+    return tuple(k8scheck.render(k8scheck.OVERLAYS / overlay))
+
+
+def of_kind(overlay: str, kind: str) -> dict[str, dict[str, Any]]:
+    return {r["metadata"]["name"]: r for r in rendered(overlay) if r["kind"] == kind}
+
+
+def pate_deployments(overlay: str) -> dict[str, dict[str, Any]]:
+    return {n[len("pate-") :]: d for n, d in of_kind(overlay, "Deployment").items() if n.startswith("pate-")}
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_overlay_renders_and_validates_strictly(overlay: str) -> None:
+    report = k8scheck.validate(k8scheck.OVERLAYS / overlay)
+    assert report.errors == []
+    assert len(report.strict) >= 20
+    assert {
+        "Deployment/pate-orders",
+        "StatefulSet/pate-nats",
+        "Namespace/" + ("pate-dev" if overlay == "dev" else "pate"),
+    } <= set(report.strict)
+    assert sorted(report.custom) == [
+        "Cluster/pate-db",
+        "ScaledObject/pate-intel",
+        "ScaledObject/pate-reports",
+        "ScaledObject/pate-resolver",
+    ]
+
+
+def test_strict_validation_refuses_an_unknown_field() -> None:
+    deployment = copy.deepcopy(pate_deployments("dev")["orders"])
+    kubernetes_validate.validate(deployment, k8scheck.KUBERNETES_VERSION, strict=True)
+    deployment["spec"]["template"]["spec"]["containers"][0]["livenessProbes"] = {}
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(deployment, k8scheck.KUBERNETES_VERSION, strict=True)
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_pate_container_is_sized_probed_and_locked_down(overlay: str) -> None:
+    deployments = pate_deployments(overlay)
+    assert set(deployments) == {"orders", "resolver", "intel", "reports"}
+    for name, d in deployments.items():
+        pod = d["spec"]["template"]["spec"]
+        assert pod["securityContext"]["runAsNonRoot"] is True
+        assert (
+            isinstance(pod["securityContext"]["runAsUser"], int) and pod["securityContext"]["runAsUser"] > 0
+        )
+        (c,) = pod["containers"]
+        assert re.fullmatch(r"registry\.example\.org/pate:\d+\.\d+\.\d+", c["image"]), c["image"]
+        for kind in ("requests", "limits"):
+            assert {"cpu", "memory"} <= set(c["resources"][kind]), (name, kind)
+        grpc_port = next(p["containerPort"] for p in c["ports"] if p["name"] == "grpc")
+        for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+            assert c[probe]["grpc"]["port"] == grpc_port, (name, probe)
+        sc = c["securityContext"]
+        assert sc["readOnlyRootFilesystem"] is True and sc["allowPrivilegeEscalation"] is False
+        assert sc["capabilities"]["drop"] == ["ALL"]
+        annotations = d["spec"]["template"]["metadata"]["annotations"]
+        assert annotations["prometheus.io/scrape"] == "true"
+        assert int(annotations["prometheus.io/port"]) in {p["containerPort"] for p in c["ports"]}
+        env = {e["name"]: e for e in c["env"]}
+        assert env["PATE_DATABASE_URL"]["valueFrom"]["secretKeyRef"] == {"name": "pate-db-app", "key": "uri"}
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_each_service_has_a_disruption_budget_and_a_headless_service(overlay: str) -> None:
+    pdbs = of_kind(overlay, "PodDisruptionBudget")
+    services = of_kind(overlay, "Service")
+    for name, d in pate_deployments(overlay).items():
+        labels = d["spec"]["template"]["metadata"]["labels"]
+        assert pdbs[f"pate-{name}"]["spec"]["selector"]["matchLabels"].items() <= labels.items()
+        svc = services[f"pate-{name}"]["spec"]
+        assert svc["clusterIP"] == "None" and svc["selector"].items() <= labels.items()
+    assert pdbs["pate-nats"]["spec"]["maxUnavailable"] == 1
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_workers_scale_on_the_lag_of_their_jetstream_consumer(overlay: str) -> None:
+    scaled = of_kind(overlay, "ScaledObject")
+    namespace = "pate-dev" if overlay == "dev" else "pate"
+    for deployment, durable in WORKERS.items():
+        spec = scaled[f"pate-{deployment}"]["spec"]
+        assert spec["scaleTargetRef"]["name"] == f"pate-{deployment}"
+        (trigger,) = spec["triggers"]
+        assert trigger["type"] == "nats-jetstream"
+        meta = trigger["metadata"]
+        assert (meta["stream"], meta["consumer"]) == ("PATE", durable)
+        assert meta["natsServerMonitoringEndpoint"] == f"pate-nats.{namespace}.svc.cluster.local:8222"
+
+
+def test_nats_runs_three_nodes_with_fsync_before_ack_and_the_stream_at_three_replicas() -> None:
+    for overlay in OVERLAYS:
+        assert of_kind(overlay, "StatefulSet")["pate-nats"]["spec"]["replicas"] == 3
+        conf = of_kind(overlay, "ConfigMap")["pate-nats-config"]["data"]["nats.conf"]
+        assert "sync_interval: always" in conf and conf.count("nats://pate-nats-") == 3
+        # the preStop hook signals lame-duck mode through the pid file
+        pre_stop = of_kind(overlay, "StatefulSet")["pate-nats"]["spec"]["template"]["spec"]["containers"][0]
+        assert "pid_file: /var/run/nats/nats.pid" in conf
+        assert "ldm=/var/run/nats/nats.pid" in " ".join(pre_stop["lifecycle"]["preStop"]["exec"]["command"])
+        assert of_kind(overlay, "ConfigMap")["pate-config"]["data"]["PATE_STREAM_REPLICAS"] == "3"
+    assert of_kind("prod", "Cluster")["pate-db"]["spec"]["instances"] == 3
+    assert "barmanObjectStore" in of_kind("prod", "Cluster")["pate-db"]["spec"]["backup"]
+
+
+def test_the_overlays_are_the_only_ones_and_the_check_finds_them() -> None:
+    found = sorted(p.name for p in Path(k8scheck.OVERLAYS).iterdir() if (p / "kustomization.yaml").exists())
+    assert found == list(OVERLAYS)
+    assert k8scheck.main([]) == 0
