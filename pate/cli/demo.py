@@ -41,7 +41,9 @@ def _demo(args: argparse.Namespace) -> int:
             nats.start()
         url = args.nats_url or nats.url  # type: ignore[union-attr]
         print(f"NATS JetStream at {url}; database {workdir / 'pate.db'}", flush=True)
-        cluster = Cluster(workdir=workdir, nats_url=url, database_url=f"sqlite:///{workdir / 'pate.db'}")
+        cluster = Cluster(
+            workdir=workdir, nats_url=url, database_url=f"sqlite:///{workdir / 'pate.db'}", web=True
+        )
         try:
             cluster.start_all()
             print(f"services up: orders {cluster.orders_addr}, reports {cluster.reports_addr}", flush=True)
@@ -66,6 +68,14 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _demo_logins() -> str:
+    from pate.cli.demo_turn import SCENARIO
+    from pate.datafiles import load_scenario
+
+    passwords = load_scenario(SCENARIO).passwords
+    return ", ".join(f"{p} / {pw}" for p, pw in sorted(passwords.items()))
+
+
 def _print_explore(cluster: object) -> None:
     from services.common.cluster import Cluster
 
@@ -75,6 +85,8 @@ def _print_explore(cluster: object) -> None:
         f"  export PATE_ORDERS_ADDR={cluster.orders_addr} PATE_REPORTS_ADDR={cluster.reports_addr}"
         f" PATE_ADMIN_TOKEN={cluster.admin_token}\n"
         "  .venv/bin/pate campaign show demo\n"
+        f"\nThe web Ship Order Desk: {cluster.web_url}/login?campaign={DEMO_CAMPAIGN}\n"
+        f"  demo logins (player / password): {_demo_logins()}\n"
         "Press Ctrl-C to stop everything.",
         flush=True,
     )

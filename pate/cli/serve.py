@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-SERVICES = ("orders", "resolver", "intel", "reports")
+SERVICES = ("orders", "resolver", "intel", "reports", "web")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -10,12 +10,12 @@ from functools import partial
 
 from sqlalchemy import Connection, Engine
 
-from pate.v1 import admin_pb2_grpc, orders_pb2_grpc
+from pate.v1 import admin_pb2_grpc, desk_pb2_grpc, orders_pb2_grpc
 from services.common import bus
 from services.common.rpc import in_transaction
 from services.common.runner import Service, Stage, run_service
 from services.orders import campaigns
-from services.orders.servicer import CampaignAdminServicer, OrderDeskServicer
+from services.orders.servicer import CampaignAdminServicer, OrderDeskServicer, PlayerDeskServicer
 
 
 def _open_next_turn(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
@@ -35,6 +35,7 @@ SERVICE = Service(
             lambda e, s: CampaignAdminServicer(e, s.admin_token),
         ),
         (orders_pb2_grpc.add_OrderDeskServicer_to_server, lambda e, s: OrderDeskServicer(e)),
+        (desk_pb2_grpc.add_PlayerDeskServicer_to_server, lambda e, s: PlayerDeskServicer(e)),
     ),
     grpc_addr=lambda s: s.orders_addr,
     periodic=((lambda s: s.deadline_poll_seconds, _close_due),),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import UTC, datetime
+from typing import Any
 
 import grpc
 from sqlalchemy import Connection, Engine
@@ -13,13 +14,23 @@ from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.world.fields import DataError
 from pate.core.world.scenario import Scenario
 from pate.datafiles import load_scenario, parse_scenario_text
-from pate.v1 import admin_pb2, admin_pb2_grpc, orders_pb2, orders_pb2_grpc
+from pate.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    common_pb2,
+    desk_pb2,
+    desk_pb2_grpc,
+    orders_pb2,
+    orders_pb2_grpc,
+)
 from services.common import repository as repo
 from services.common.errors import Code, DeskError
 from services.common.passwords import hash_password
 from services.common.rpc import abort, in_reader, in_transaction, is_admin, metadata
-from services.orders import campaigns, desk
+from services.orders import campaigns, desk, mydesk
 from services.orders.mapping import MappingError, order_from_pb, order_to_pb
+
+REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrders (desk.proto)
 
 _STATUS = {name: getattr(admin_pb2, f"TURN_STATUS_{name}") for name in repo.STATUSES}
 
@@ -151,6 +162,8 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
                 self.engine, lambda c: desk.record_submission(c, *args, checked, orders, rid, fingerprint)
             )
         except DeskError as err:
+            if err.refusals:  # each refused field, for clients that show it by the field (the web desk)
+                context.set_trailing_metadata(((REFUSALS_KEY, refusals_bin(err.refusals)),))
             await abort(context, err)
         return orders_pb2.SubmitOrdersResponse(accepted=len(ids), ship_ids=ids, replayed=replayed)
 
@@ -177,6 +190,39 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
                 for e in found.values()
             ]
         )
+
+
+class PlayerDeskServicer(desk_pb2_grpc.PlayerDeskServicer):
+    """What the web desk shows a player; the same credentials as OrderDesk."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    async def GetMyCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        md = metadata(context)
+
+        def work(conn: Connection) -> desk_pb2.MyCampaign:
+            caller = desk.authenticate(
+                conn, request.campaign_id, md.get("x-pate-player", ""), md.get("x-pate-password", "")
+            )
+            row = _get(conn, request.campaign_id)
+            out = mydesk.my_campaign(conn, row, caller)
+            out.campaign.CopyFrom(campaign_pb(row))
+            return out
+
+        try:
+            return await in_reader(self.engine, work)
+        except DeskError as err:
+            await abort(context, err)
+
+
+def refusals_bin(refusals: tuple[Any, ...]) -> bytes:
+    return desk_pb2.RefusalList(
+        refusals=[
+            common_pb2.Refusal(field=r.field, rule=r.rule, message=r.message, code=str(r.code))
+            for r in refusals
+        ]
+    ).SerializeToString()
 
 
 def _get(conn: Connection, campaign: str) -> repo.CampaignRow:
