@@ -102,10 +102,10 @@ def orders_and_turn(
         campaign = f"bench-{uuid.uuid4().hex[:8]}"
         client.create(campaign)
         client.wait_open(campaign, 1)
-        client.submit(campaign, 1, "cornwallis", "cornwallis", [_order("BR1FL")])  # warm the login
-        rate = _measure(lambda i: client.submit(campaign, 1, "cornwallis", "cornwallis", [_order("BR1FL")]))
+        client.submit(campaign, 1, "cornwallis", [_order("BR1FL")])  # warm the login
+        rate = _measure(lambda i: client.submit(campaign, 1, "cornwallis", [_order("BR1FL")]))
         fleet = [_order(s) for s in FLEET]
-        batched = _measure(lambda i: client.submit(campaign, 1, "barham", "barham", fleet), n=REQUESTS // 4)
+        batched = _measure(lambda i: client.submit(campaign, 1, "barham", fleet), n=REQUESTS // 4)
         t0 = time.perf_counter()
         client.close_turn(campaign, 1)
         client.wait_open(campaign, 2)

@@ -13,16 +13,23 @@ from pate.cli.main import UserError
 T = TypeVar("T")
 
 
-def channel(addr: str | None, default_var: str, default: str) -> grpc.Channel:
-    return grpc.insecure_channel(addr or os.environ.get(default_var, default))
+DEFAULTS = {"PATE_ORDERS_ADDR": "127.0.0.1:50051", "PATE_REPORTS_ADDR": "127.0.0.1:50054"}
+
+
+def server_addr(addr: str | None, default_var: str) -> str:
+    return addr or os.environ.get(default_var, "") or DEFAULTS[default_var]
+
+
+def channel(addr: str | None, default_var: str) -> grpc.Channel:
+    return grpc.insecure_channel(server_addr(addr, default_var))
 
 
 def orders_channel(addr: str | None = None) -> grpc.Channel:
-    return channel(addr, "PATE_ORDERS_ADDR", "127.0.0.1:50051")
+    return channel(addr, "PATE_ORDERS_ADDR")
 
 
 def reports_channel(addr: str | None = None) -> grpc.Channel:
-    return channel(addr, "PATE_REPORTS_ADDR", "127.0.0.1:50054")
+    return channel(addr, "PATE_REPORTS_ADDR")
 
 
 def admin_metadata(token: str | None = None) -> tuple[tuple[str, str], ...]:
@@ -32,12 +39,15 @@ def admin_metadata(token: str | None = None) -> tuple[tuple[str, str], ...]:
     return (("x-pate-admin-token", token),)
 
 
-def player_metadata(player: str | None, password: str | None) -> tuple[tuple[str, str], ...]:
-    player = player or os.environ.get("PATE_PLAYER", "")
-    password = password or os.environ.get("PATE_PASSWORD", "")
-    if not player or not password:
-        raise UserError("give --player and --password (or PATE_PLAYER and PATE_PASSWORD)")
-    return (("x-pate-player", player), ("x-pate-password", password))
+def bearer(token: str) -> tuple[tuple[str, str], ...]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+def player_metadata(campaign: str, player: str | None) -> tuple[tuple[str, str], ...]:
+    """The session token ``pate login`` stored for the campaign (and player)."""
+    from pate.cli import tokens
+
+    return bearer(tokens.find(campaign, player or os.environ.get("PATE_PLAYER") or None).token)
 
 
 def call(

@@ -46,7 +46,11 @@ def _demo(args: argparse.Namespace) -> int:
         )
         try:
             cluster.start_all()
-            print(f"services up: orders {cluster.orders_addr}, reports {cluster.reports_addr}", flush=True)
+            print(
+                f"services up: orders {cluster.orders_addr}, reports {cluster.reports_addr},"
+                f" web desk {cluster.web_url}",
+                flush=True,
+            )
             from pate.cli.demo_turn import play_demo_turn
 
             summary = play_demo_turn(cluster, DEMO_CAMPAIGN, workdir / "reports")
@@ -68,14 +72,6 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _demo_logins() -> str:
-    from pate.cli.demo_turn import SCENARIO
-    from pate.datafiles import load_scenario
-
-    passwords = load_scenario(SCENARIO).passwords
-    return ", ".join(f"{p} / {pw}" for p, pw in sorted(passwords.items()))
-
-
 def _print_explore(cluster: object) -> None:
     from services.common.cluster import Cluster
 
@@ -85,8 +81,10 @@ def _print_explore(cluster: object) -> None:
         f"  export PATE_ORDERS_ADDR={cluster.orders_addr} PATE_REPORTS_ADDR={cluster.reports_addr}"
         f" PATE_ADMIN_TOKEN={cluster.admin_token}\n"
         "  .venv/bin/pate campaign show demo\n"
+        "  .venv/bin/pate login --campaign demo --player cornwallis   # asks for the password shown above\n"
+        "  .venv/bin/pate reports get --campaign demo --turn 1\n"
         f"\nThe web Ship Order Desk: {cluster.web_url}/login?campaign={DEMO_CAMPAIGN}\n"
-        f"  demo logins (player / password): {_demo_logins()}\n"
+        "  log in there with a player and password shown above (the demo logins)\n"
         "Press Ctrl-C to stop everything.",
         flush=True,
     )

@@ -18,6 +18,7 @@ COMMANDS: tuple[str, ...] = (
     "pate.cli.campaign",
     "pate.cli.turn",
     "pate.cli.cases",
+    "pate.cli.login",
     "pate.cli.orders",
     "pate.cli.battle",
     "pate.cli.serve",
@@ -57,4 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # run as ``python -m pate.cli.main``: use the importable module, so that the
+    # UserError the sub-commands raise is the one caught here
+    from pate.cli.main import main as _main
+
+    sys.exit(_main())

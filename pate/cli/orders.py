@@ -1,4 +1,6 @@
-"""``pate orders submit|show`` and ``pate reports get``: a player's client."""
+"""``pate orders submit|show`` and ``pate reports get``: a player's client.
+
+They use the session of ``pate login`` (pate/cli/login.py); no password here."""
 
 from __future__ import annotations
 
@@ -11,9 +13,8 @@ from pate.cli.main import UserError
 
 
 def _player_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--player", default=None, help="your player id (PATE_PLAYER)")
-    p.add_argument("--password", default=None, help="your password (PATE_PASSWORD)")
-    p.add_argument("--campaign", required=True)
+    p.add_argument("--player", default=None, help="which logged-in player, when several (PATE_PLAYER)")
+    p.add_argument("--campaign", required=True, help="a campaign you logged in to (pate login)")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,7 +49,7 @@ def _submit(args: argparse.Namespace) -> int:
     from pate.cli.client import call, orders_channel, player_metadata
     from pate.v1 import orders_pb2, orders_pb2_grpc
 
-    md = player_metadata(args.player, args.password)
+    md = player_metadata(args.campaign, args.player)
     try:
         text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text()
     except OSError as err:
@@ -72,7 +73,7 @@ def _show(args: argparse.Namespace) -> int:
     from pate.v1 import orders_pb2, orders_pb2_grpc
     from services.orders.mapping import order_from_pb
 
-    md = player_metadata(args.player, args.password)
+    md = player_metadata(args.campaign, args.player)
     req = orders_pb2.GetEffectiveOrdersRequest(campaign_id=args.campaign, turn=args.turn, ship_ids=args.ships)
     with orders_channel(args.server) as ch:
         resp = call(orders_pb2_grpc.OrderDeskStub(ch).GetEffectiveOrders, req, md)
@@ -87,7 +88,7 @@ def _report(args: argparse.Namespace) -> int:
     from pate.cli.client import call, player_metadata, reports_channel
     from pate.v1 import reports_pb2, reports_pb2_grpc
 
-    md = player_metadata(args.player, args.password)
+    md = player_metadata(args.campaign, args.player)
     req = reports_pb2.GetReportRequest(
         campaign_id=args.campaign, turn=args.turn, player_id=args.of_player, format=args.format
     )

@@ -65,6 +65,7 @@ class Campaign(_message.Message):
     TURNS_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
     DEADLINE_FIELD_NUMBER: _builtins.int
+    LOGINS_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     name: _builtins.str
     scenario: _builtins.str
@@ -74,6 +75,13 @@ class Campaign(_message.Message):
     status: Global___TurnStatus.ValueType
     @_builtins.property
     def deadline(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def logins(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerLogin]:
+        """--- initial passwords (issue 10, item 3) ---
+        Only in the reply to CreateCampaign, once: the passwords the server
+        generated (players whose password the request did not give).
+        """
+
     def __init__(
         self,
         *,
@@ -85,18 +93,61 @@ class Campaign(_message.Message):
         turns: _builtins.int = ...,
         status: Global___TurnStatus.ValueType = ...,
         deadline: _timestamp_pb2.Timestamp | None = ...,
+        logins: _abc.Iterable[Global___PlayerLogin] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "id", b"id", "name", b"name", "scenario", b"scenario", "seed", b"seed", "status", b"status", "turn", b"turn", "turns", b"turns"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "id", b"id", "logins", b"logins", "name", b"name", "scenario", b"scenario", "seed", b"seed", "status", b"status", "turn", b"turn", "turns", b"turns"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Campaign: _TypeAlias = Campaign  # noqa: Y015
 
 @_typing.final
+class PlayerLogin(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    PASSWORD_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    password: _builtins.str
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        password: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["password", b"password", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayerLogin: _TypeAlias = PlayerLogin  # noqa: Y015
+
+@_typing.final
 class CreateCampaignRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class PasswordsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
 
     ID_FIELD_NUMBER: _builtins.int
     SCENARIO_FIELD_NUMBER: _builtins.int
@@ -105,6 +156,7 @@ class CreateCampaignRequest(_message.Message):
     TURNS_FIELD_NUMBER: _builtins.int
     FIRST_DEADLINE_FIELD_NUMBER: _builtins.int
     TURN_SECONDS_FIELD_NUMBER: _builtins.int
+    PASSWORDS_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """[a-z0-9-]{1,40}"""
     scenario: _builtins.str
@@ -119,6 +171,14 @@ class CreateCampaignRequest(_message.Message):
     """deadline of each later turn, from its opening; 0 = none"""
     @_builtins.property
     def first_deadline(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def passwords(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """--- initial passwords (issue 10, item 3) ---
+        player id -> password (8 to 1024 characters), set by the game master.
+        Every player not named here gets a generated password, returned once in
+        Campaign.logins of the reply; scenario files carry no passwords.
+        """
+
     def __init__(
         self,
         *,
@@ -129,10 +189,11 @@ class CreateCampaignRequest(_message.Message):
         turns: _builtins.int = ...,
         first_deadline: _timestamp_pb2.Timestamp | None = ...,
         turn_seconds: _builtins.int = ...,
+        passwords: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["first_deadline", b"first_deadline"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["first_deadline", b"first_deadline", "id", b"id", "scenario", b"scenario", "scenario_toml", b"scenario_toml", "seed", b"seed", "turn_seconds", b"turn_seconds", "turns", b"turns"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["first_deadline", b"first_deadline", "id", b"id", "passwords", b"passwords", "scenario", b"scenario", "scenario_toml", b"scenario_toml", "seed", b"seed", "turn_seconds", b"turn_seconds", "turns", b"turns"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

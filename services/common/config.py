@@ -7,6 +7,7 @@ value stops the process at start-up with an error naming the variable.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -37,6 +38,10 @@ class Settings:
     worker_batch: int
     # shared secret for administrator RPCs (metadata x-pate-admin-token); empty: admin RPCs refused
     admin_token: str = field(default="", repr=False)
+    # --- sessions and the login throttle (docs/security.md) ---
+    session_ttl_seconds: float = 12 * 3600.0
+    # peers (IP addresses) whose x-forwarded-for names the caller's address for the throttle
+    trusted_proxies: frozenset[str] = frozenset()
 
 
 def default_database_url(cwd: Path | None = None) -> str:
@@ -98,6 +103,17 @@ def _url(env: Mapping[str, str], name: str, default: str, schemes: tuple[str, ..
     return value
 
 
+def _addresses(env: Mapping[str, str], name: str) -> frozenset[str]:
+    raw = _text(env, name, "")
+    out = set()
+    for part in filter(None, (p.strip() for p in raw.split(","))):
+        try:
+            out.add(str(ipaddress.ip_address(part)))
+        except ValueError:
+            raise ConfigError(f"{name}: {part!r} is not an IP address") from None
+    return frozenset(out)
+
+
 def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     """Read the settings from ``environ`` (default: the process environment)."""
     env = os.environ if environ is None else environ
@@ -115,4 +131,6 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         deadline_poll_seconds=_positive_float(env, "PATE_DEADLINE_POLL_SECONDS", 5.0),
         worker_batch=_positive_int(env, "PATE_WORKER_BATCH", 1),
         admin_token=env.get("PATE_ADMIN_TOKEN", "").strip(),
+        session_ttl_seconds=_positive_float(env, "PATE_SESSION_TTL_SECONDS", 12 * 3600.0),
+        trusted_proxies=_addresses(env, "PATE_TRUSTED_PROXIES"),
     )

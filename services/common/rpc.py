@@ -11,6 +11,7 @@ from typing import NoReturn, TypeVar
 import grpc
 from sqlalchemy import Connection, Engine
 
+from services.common.auth import Credentials, credentials, source_of
 from services.common.db import reader
 from services.common.errors import Code, DeskError
 
@@ -49,6 +50,12 @@ async def in_reader(engine: Engine, work: Callable[[Connection], T]) -> T:
 
 def metadata(context: grpc.aio.ServicerContext) -> dict[str, str]:
     return {k: v for k, v in (context.invocation_metadata() or ()) if isinstance(v, str)}
+
+
+def call_credentials(context: grpc.aio.ServicerContext, trusted_proxies: frozenset[str]) -> Credentials:
+    """The session token or password of a call, and the address it came from."""
+    md = metadata(context)
+    return credentials(md, source_of(context.peer() or "", md, trusted_proxies))
 
 
 def is_admin(context: grpc.aio.ServicerContext, token: str) -> bool:

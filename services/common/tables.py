@@ -20,6 +20,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -251,3 +252,36 @@ processed_messages = Table(
     Column("msg_id", String(255), primary_key=True),
     Column("processed_at", UtcDateTime(), nullable=False, default=utcnow, server_default=func.now()),
 )
+
+# --- sessions and the login throttle (issue 10, items 4 and 5; migration 0004) ---
+
+# A player's session: only the SHA-256 of the token is stored (the token has
+# 256 random bits, so a fast hash is enough), bound to one campaign and player.
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_sha256", String(64), primary_key=True),
+    Column("campaign", String(64), nullable=False),
+    Column("player", String(64), nullable=False),
+    _created(),
+    Column("expires_at", UtcDateTime(), nullable=False),
+    Column("revoked_at", UtcDateTime(), nullable=True),
+)
+Index(None, sessions.c.campaign, sessions.c.player)
+Index(None, sessions.c.expires_at)
+
+# Token buckets of password checks, shared by every replica: one row per
+# (account, source) and one per account (source "*").  Keys are SHA-256 digests,
+# so their size does not depend on the input; a row whose bucket is full again
+# and whose source is not trusted says nothing and is pruned (idle_at).
+login_throttle = Table(
+    "login_throttle",
+    metadata,
+    Column("account", String(64), primary_key=True),
+    Column("source", String(64), primary_key=True),
+    Column("tokens", Float, nullable=False),
+    Column("updated_at", UtcDateTime(), nullable=False),
+    Column("trusted_until", UtcDateTime(), nullable=True),
+    Column("idle_at", UtcDateTime(), nullable=False),
+)
+Index(None, login_throttle.c.idle_at)

@@ -9,6 +9,8 @@ made (rule 3.11, turn 0 of the pipeline).
 from __future__ import annotations
 
 import re
+import secrets
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from sqlalchemy import Connection
@@ -23,7 +25,7 @@ from services.common import repository as repo
 from services.common.errors import Code, DeskError
 from services.common.logging import get_logger
 from services.common.outbox import emit_event
-from services.common.passwords import hash_password
+from services.common.passwords import MAX_PASSWORD_LENGTH
 
 log = get_logger("orders")
 
@@ -40,7 +42,9 @@ def create_campaign(
     turns: int,
     first_deadline: datetime | None,
     turn_seconds: int,
+    password_hashes: Mapping[str, str],
 ) -> repo.CampaignRow:
+    """Store a new campaign; ``password_hashes`` holds the argon2 hash of every player's password."""
     if not CAMPAIGN_ID.match(campaign):
         raise DeskError(Code.INVALID_ARGUMENT, "id: use 1 to 40 lowercase letters, digits and dashes")
     if repo.get_campaign(conn, campaign) is not None:
@@ -76,9 +80,7 @@ def create_campaign(
                 "name": p.name,
                 "state": p.state,
                 "roles_json": canonical_json(sorted(r.value for r in p.roles)),
-                "password_hash": hash_password(scenario.passwords[p.id])
-                if p.id in scenario.passwords
-                else None,
+                "password_hash": password_hashes[p.id],
             }
             for p in sorted(world.players.values(), key=lambda p: p.id)
         ),
@@ -88,6 +90,31 @@ def create_campaign(
     emit_event(conn, bus.TURN_RESOLVED, campaign, 0, started)
     log.info("campaign_created", campaign=campaign, scenario=scenario_name, seed=seed, turns=turns)
     return row
+
+
+GENERATED_PASSWORD_BYTES = 12  # 96 random bits, 16 characters
+MIN_PASSWORD_LENGTH = 8
+
+
+def initial_passwords(scenario: Scenario, given: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """(every player's password, the generated ones) for a new campaign.
+
+    The game master may give some or all; the server generates the others
+    (shown once, in the reply to CreateCampaign)."""
+    players = scenario.world.players
+    unknown = sorted(set(given) - set(players))
+    if unknown:
+        raise DeskError(Code.INVALID_ARGUMENT, f"passwords: no player {unknown[0][:64]!r} in the scenario")
+    for pid, password in sorted(given.items()):
+        if not MIN_PASSWORD_LENGTH <= len(password) <= MAX_PASSWORD_LENGTH:
+            raise DeskError(
+                Code.INVALID_ARGUMENT,
+                f"passwords[{pid}]: {MIN_PASSWORD_LENGTH} to {MAX_PASSWORD_LENGTH} characters",
+            )
+    generated = {
+        pid: secrets.token_urlsafe(GENERATED_PASSWORD_BYTES) for pid in sorted(players) if pid not in given
+    }
+    return {**given, **generated}, generated
 
 
 def close_turn(conn: Connection, campaign: str, turn: int, reason: str, at: datetime) -> repo.CampaignRow:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Connection
 
@@ -19,14 +20,12 @@ from pate.engine.context import turn_context
 from services.common import repository as repo
 from services.common.errors import Code, DeskError
 from services.common.logging import get_logger
-from services.common.passwords import login
 
 log = get_logger("orders")
 
 
-def authenticate(conn: Connection, campaign: str, player: str, password: str) -> Actor:
-    """The player behind the credentials, as the core's rules know an actor."""
-    row = login(conn, campaign, player, password)
+def actor_of(row: Any) -> Actor:
+    """A player row as the core's rules know an actor."""
     return Actor(player=row.id, state=row.state, roles=frozenset(Role(r) for r in json.loads(row.roles_json)))
 
 
@@ -57,18 +56,17 @@ def check_submission(
     conn: Connection,
     campaign: str,
     turn: int,
-    credentials: tuple[str, str],
+    caller: Actor,
     orders: Sequence[ShipOrder],
     client_request_id: str,
     fingerprint: bytes,
     moves: Sequence[tuple[str, str, int]] = (),
 ) -> Checked:
-    """Everything that only reads: authentication (slow on purpose), the
-    request id, the turn, and every rule of the order form.  Kept out of the
-    write transaction so that SQLite's single writer is held only briefly."""
+    """Everything that only reads, for an authenticated caller: the request
+    id, the turn, and every rule of the order form.  Kept out of the write
+    transaction so that SQLite's single writer is held only briefly."""
     if not client_request_id or len(client_request_id) > 100:
         raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: give 1 to 100 characters")
-    caller = authenticate(conn, campaign, *credentials)
     earlier = repo.find_request(conn, campaign, client_request_id)
     if earlier is not None:
         if earlier != fingerprint:

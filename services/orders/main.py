@@ -10,12 +10,19 @@ from functools import partial
 
 from sqlalchemy import Connection, Engine
 
-from pate.v1 import admin_pb2_grpc, desk_pb2_grpc, orders_pb2_grpc
+from pate.v1 import admin_pb2_grpc, desk_pb2_grpc, orders_pb2_grpc, sessions_pb2_grpc
 from services.common import bus
+from services.common.auth import Authenticator, authenticator_for
+from services.common.config import Settings
 from services.common.rpc import in_transaction
 from services.common.runner import Service, Stage, run_service
 from services.orders import campaigns
+from services.orders.login import SessionsServicer
 from services.orders.servicer import CampaignAdminServicer, OrderDeskServicer, PlayerDeskServicer
+
+
+def _auth(engine: Engine, settings: Settings) -> Authenticator:
+    return authenticator_for(engine, settings.session_ttl_seconds)
 
 
 def _open_next_turn(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
@@ -34,8 +41,18 @@ SERVICE = Service(
             admin_pb2_grpc.add_CampaignAdminServicer_to_server,
             lambda e, s: CampaignAdminServicer(e, s.admin_token),
         ),
-        (orders_pb2_grpc.add_OrderDeskServicer_to_server, lambda e, s: OrderDeskServicer(e)),
-        (desk_pb2_grpc.add_PlayerDeskServicer_to_server, lambda e, s: PlayerDeskServicer(e)),
+        (
+            orders_pb2_grpc.add_OrderDeskServicer_to_server,
+            lambda e, s: OrderDeskServicer(e, _auth(e, s), s.trusted_proxies),
+        ),
+        (
+            desk_pb2_grpc.add_PlayerDeskServicer_to_server,
+            lambda e, s: PlayerDeskServicer(e, _auth(e, s), s.trusted_proxies),
+        ),
+        (
+            sessions_pb2_grpc.add_SessionsServicer_to_server,
+            lambda e, s: SessionsServicer(_auth(e, s), s.admin_token, s.trusted_proxies),
+        ),
     ),
     grpc_addr=lambda s: s.orders_addr,
     periodic=((lambda s: s.deadline_poll_seconds, _close_due),),

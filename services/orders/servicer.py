@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from datetime import UTC, datetime
 from typing import Any
@@ -11,6 +12,7 @@ from sqlalchemy import Connection, Engine
 
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.text import OrderSyntaxError, parse_orders
+from pate.core.orders.validate import Actor
 from pate.core.world.fields import DataError
 from pate.core.world.scenario import Scenario
 from pate.datafiles import load_scenario, parse_scenario_text
@@ -24,9 +26,11 @@ from pate.v1 import (
     orders_pb2_grpc,
 )
 from services.common import repository as repo
+from services.common import sessions
+from services.common.auth import Authenticator
 from services.common.errors import Code, DeskError
 from services.common.passwords import hash_password
-from services.common.rpc import abort, in_reader, in_transaction, is_admin, metadata
+from services.common.rpc import abort, call_credentials, in_reader, in_transaction, is_admin
 from services.orders import campaigns, desk, mydesk
 from services.orders.mapping import MappingError, order_from_pb, order_to_pb
 
@@ -68,6 +72,11 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
         first = request.first_deadline.ToDatetime(tzinfo=UTC) if request.HasField("first_deadline") else None
         seed = request.seed or scenario.world.seed
         turns = request.turns or scenario.world.turns
+        try:
+            passwords, generated = campaigns.initial_passwords(scenario, dict(request.passwords))
+        except DeskError as err:
+            await abort(context, err)
+        hashes = await asyncio.to_thread(lambda: {pid: hash_password(pw) for pid, pw in passwords.items()})
 
         def work(conn: Connection) -> repo.CampaignRow:
             return campaigns.create_campaign(
@@ -79,9 +88,15 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
                 turns=turns,
                 first_deadline=first,
                 turn_seconds=request.turn_seconds,
+                password_hashes=hashes,
             )
 
-        return campaign_pb(await self._run(context, work))
+        reply = campaign_pb(await self._run(context, work))
+        # shown once: only their argon2 hashes are kept
+        reply.logins.extend(
+            admin_pb2.PlayerLogin(player_id=p, password=pw) for p, pw in sorted(generated.items())
+        )
+        return reply
 
     async def GetCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         await self._admin(context)
@@ -125,6 +140,8 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
             _get(conn, request.campaign_id)
             if not repo.set_password(conn, request.campaign_id, request.player_id, hashed):
                 raise DeskError(Code.NOT_FOUND, f"player_id: no player {request.player_id!r}")
+            # a new password ends every session opened with the old one
+            sessions.revoke_player(conn, request.campaign_id, request.player_id, now=datetime.now(UTC))
 
         await self._run(context, work)
         return admin_pb2.SetPlayerPasswordResponse()
@@ -137,18 +154,28 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
 
 
 class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
-    def __init__(self, engine: Engine) -> None:
+    def __init__(
+        self, engine: Engine, auth: Authenticator, trusted_proxies: frozenset[str] = frozenset()
+    ) -> None:
         self.engine = engine
+        self.auth = auth
+        self.trusted_proxies = trusted_proxies
+
+    async def _caller(self, context: grpc.aio.ServicerContext, campaign: str) -> Actor:
+        try:
+            creds = call_credentials(context, self.trusted_proxies)
+            row = await asyncio.to_thread(self.auth.caller, campaign, creds)
+        except DeskError as err:
+            await abort(context, err)
+        return desk.actor_of(row)
 
     async def SubmitOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        md = metadata(context)
+        caller = await self._caller(context, request.campaign_id)
         try:
             orders = _orders(request)
         except DeskError as err:
             await abort(context, err)
         fingerprint = hashlib.sha256(request.SerializeToString(deterministic=True)).digest()
-
-        credentials = (md.get("x-pate-player", ""), md.get("x-pate-password", ""))
         args = (request.campaign_id, request.turn)
         rid = request.client_request_id
         moves = [(m.origin, m.destination, m.amount) for m in request.stores_moves]
@@ -156,7 +183,7 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
         try:
             checked = await in_reader(
                 self.engine,
-                lambda c: desk.check_submission(c, *args, credentials, orders, rid, fingerprint, moves),
+                lambda c: desk.check_submission(c, *args, caller, orders, rid, fingerprint, moves),
             )
             ids, replayed = await in_transaction(
                 self.engine, lambda c: desk.record_submission(c, *args, checked, orders, rid, fingerprint)
@@ -168,18 +195,15 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
         return orders_pb2.SubmitOrdersResponse(accepted=len(ids), ship_ids=ids, replayed=replayed)
 
     async def GetEffectiveOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        md = metadata(context)
+        caller = await self._caller(context, request.campaign_id)
 
         def work(conn: Connection):  # type: ignore[no-untyped-def]
-            caller = desk.authenticate(
-                conn, request.campaign_id, md.get("x-pate-player", ""), md.get("x-pate-password", "")
-            )
             row = _get(conn, request.campaign_id)
             turn = request.turn or row.turn
             return desk.effective_for(conn, request.campaign_id, turn, caller, list(request.ship_ids))
 
         try:
-            found = await in_transaction(self.engine, work)
+            found = await in_reader(self.engine, work)
         except DeskError as err:
             await abort(context, err)
         return orders_pb2.GetEffectiveOrdersResponse(
@@ -195,16 +219,21 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
 class PlayerDeskServicer(desk_pb2_grpc.PlayerDeskServicer):
     """What the web desk shows a player; the same credentials as OrderDesk."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(
+        self, engine: Engine, auth: Authenticator, trusted_proxies: frozenset[str] = frozenset()
+    ) -> None:
         self.engine = engine
+        self.auth = auth
+        self.trusted_proxies = trusted_proxies
 
     async def GetMyCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        md = metadata(context)
+        try:
+            creds = call_credentials(context, self.trusted_proxies)
+            caller = desk.actor_of(await asyncio.to_thread(self.auth.caller, request.campaign_id, creds))
+        except DeskError as err:
+            await abort(context, err)
 
         def work(conn: Connection) -> desk_pb2.MyCampaign:
-            caller = desk.authenticate(
-                conn, request.campaign_id, md.get("x-pate-player", ""), md.get("x-pate-password", "")
-            )
             row = _get(conn, request.campaign_id)
             out = mydesk.my_campaign(conn, row, caller)
             out.campaign.CopyFrom(campaign_pb(row))

@@ -7,6 +7,7 @@ import sys
 
 from pate.v1 import reports_pb2_grpc
 from services.common import bus
+from services.common.auth import authenticator_for
 from services.common.runner import Service, Stage, run_service
 from services.reports.servicer import ReportsServicer
 from services.reports.stage import handle_intel_ready
@@ -14,7 +15,14 @@ from services.reports.stage import handle_intel_ready
 SERVICE = Service(
     name="reports",
     stages=(Stage("reports", bus.INTEL_READY, handle_intel_ready),),
-    grpc=((reports_pb2_grpc.add_ReportsServicer_to_server, lambda e, s: ReportsServicer(e, s.admin_token)),),
+    grpc=(
+        (
+            reports_pb2_grpc.add_ReportsServicer_to_server,
+            lambda e, s: ReportsServicer(
+                e, s.admin_token, authenticator_for(e, s.session_ttl_seconds), s.trusted_proxies
+            ),
+        ),
+    ),
     grpc_addr=lambda s: s.reports_addr,
 )
 

@@ -6,27 +6,27 @@ or by an administrator; nobody else.
 
 from __future__ import annotations
 
+import asyncio
 import json
+from typing import Any
 
+import grpc
 from sqlalchemy import Connection, Engine
 
 from pate.core.world.state import Role
 from pate.v1 import reports_pb2, reports_pb2_grpc
 from services.common import repository as repo
+from services.common.auth import Authenticator
 from services.common.errors import Code, DeskError
-from services.common.passwords import login
-from services.common.rpc import abort, in_transaction, is_admin, metadata
+from services.common.rpc import abort, call_credentials, in_reader, is_admin
 
 FORMATS = ("json", "text", "html")
 
 
-def _reader(conn: Connection, campaign: str, player: str, password: str, target: str) -> str:
-    """Check the caller may read ``target``'s reports; returns the target."""
-    if repo.get_campaign(conn, campaign) is None:
-        raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
-    row = login(conn, campaign, player, password)
-    target = target or player
-    if target == player:
+def _reader(conn: Connection, campaign: str, row: Any, target: str) -> str:
+    """Check the authenticated caller may read ``target``'s reports; returns the target."""
+    target = target or row.id
+    if target == row.id:
         return target
     other = repo.get_player(conn, campaign, target)
     roles = set(json.loads(row.roles_json))
@@ -36,34 +36,45 @@ def _reader(conn: Connection, campaign: str, player: str, password: str, target:
 
 
 class ReportsServicer(reports_pb2_grpc.ReportsServicer):
-    def __init__(self, engine: Engine, admin_token: str) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        admin_token: str,
+        auth: Authenticator,
+        trusted_proxies: frozenset[str] = frozenset(),
+    ) -> None:
         self.engine = engine
         self.admin_token = admin_token
+        self.auth = auth
+        self.trusted_proxies = trusted_proxies
+
+    async def _caller(self, context: grpc.aio.ServicerContext, campaign: str) -> Any:
+        """The authenticated player row, or None for an administrator."""
+        if is_admin(context, self.admin_token):
+            return None
+        try:
+            creds = call_credentials(context, self.trusted_proxies)
+            return await asyncio.to_thread(self.auth.caller, campaign, creds)
+        except DeskError as err:
+            await abort(context, err)
 
     async def GetReport(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         fmt = request.format or "json"
         if fmt not in FORMATS:
             await abort(context, DeskError(Code.INVALID_ARGUMENT, f"format: one of {' | '.join(FORMATS)}"))
-        md = metadata(context)
-        admin = is_admin(context, self.admin_token)
+        caller = await self._caller(context, request.campaign_id)
 
         def work(conn: Connection) -> tuple[str, str | None]:
-            if admin:
+            if caller is None:
                 if not request.player_id:
                     raise DeskError(Code.INVALID_ARGUMENT, "player_id: an administrator names the player")
                 target = request.player_id
             else:
-                target = _reader(
-                    conn,
-                    request.campaign_id,
-                    md.get("x-pate-player", ""),
-                    md.get("x-pate-password", ""),
-                    request.player_id,
-                )
+                target = _reader(conn, request.campaign_id, caller, request.player_id)
             return target, repo.load_report(conn, request.campaign_id, request.turn, target, fmt)
 
         try:
-            target, body = await in_transaction(self.engine, work)
+            target, body = await in_reader(self.engine, work)
         except DeskError as err:
             await abort(context, err)
         if body is None:
@@ -73,23 +84,16 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
         )
 
     async def ListReports(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        md = metadata(context)
-        admin = is_admin(context, self.admin_token)
+        caller = await self._caller(context, request.campaign_id)
 
         def work(conn: Connection) -> list[tuple[int, str]]:
-            if admin:
+            if caller is None:
                 return repo.list_reports(conn, request.campaign_id, request.player_id or None)
-            target = _reader(
-                conn,
-                request.campaign_id,
-                md.get("x-pate-player", ""),
-                md.get("x-pate-password", ""),
-                request.player_id,
-            )
+            target = _reader(conn, request.campaign_id, caller, request.player_id)
             return repo.list_reports(conn, request.campaign_id, target)
 
         try:
-            refs = await in_transaction(self.engine, work)
+            refs = await in_reader(self.engine, work)
         except DeskError as err:
             await abort(context, err)
         return reports_pb2.ListReportsResponse(

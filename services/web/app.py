@@ -9,6 +9,7 @@ a CSRF token; every page a Content-Security-Policy.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from services.web.config import WebSettings
 
 HERE = Path(__file__).parent
 MAX_SESSIONS = 8  # campaigns one browser may be logged into at once
+COOKIE_SEPARATOR = "~"  # between the sessions of one browser (a cookie-safe character)
 KEPT_LIMIT = 64 * 1024  # the form content kept across a login
 
 
@@ -67,38 +69,41 @@ class Desk:
 
     # --- sessions -------------------------------------------------------
 
-    def tokens(self, request: Request) -> list[str]:
+    def entries(self, request: Request) -> list[str]:
         raw = request.cookies.get(security.SESSION_COOKIE, "")
-        return [t for t in raw.split(",") if t and len(t) <= 200][:MAX_SESSIONS]
+        return [e for e in raw.split(COOKIE_SEPARATOR) if e and len(e) <= 400][:MAX_SESSIONS]
 
     def logged_in(self, request: Request) -> list[Session]:
+        """The sessions of this browser whose time is not up (the orders
+        service still checks each on use: revoked ones fail there)."""
         out = []
-        for token in self.tokens(request):
+        for entry in self.entries(request):
             try:
-                out.append(self.backend.session(token))
+                out.append(Session.from_cookie(entry))
             except NotLoggedInError:
                 continue
         return out
 
-    def token_for(self, request: Request, campaign: str) -> str:
-        """The session token of this campaign, or NotLoggedInError."""
+    def session_for(self, request: Request, campaign: str) -> Session:
+        """This browser's session in the campaign, or NotLoggedInError."""
         expired = False
-        for token in self.tokens(request):
+        for entry in self.entries(request):
             try:
-                s = self.backend.session(token)
+                s = Session.from_cookie(entry)
             except NotLoggedInError:
                 expired = True
                 continue
             if s.campaign == campaign:
-                return s.token
+                return s
         raise NotLoggedInError(
             "your session has expired: log in again" if expired else "log in to this campaign"
         )
 
-    def store_tokens(self, request: Request, response: Response, tokens: list[str]) -> None:
-        if tokens:
-            age = self.settings.session_seconds
-            security.set_cookie(response, request, security.SESSION_COOKIE, ",".join(tokens), max_age=age)
+    def store_sessions(self, request: Request, response: Response, sessions: list[Session]) -> None:
+        if sessions:
+            value = COOKIE_SEPARATOR.join(s.cookie() for s in sessions[:MAX_SESSIONS])
+            age = max(1, int(max(s.expires_at for s in sessions) - time.time()))
+            security.set_cookie(response, request, security.SESSION_COOKIE, value, max_age=age)
         else:
             response.delete_cookie(security.SESSION_COOKIE, path="/")
 

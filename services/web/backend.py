@@ -6,21 +6,21 @@ Errors come back as a few exceptions the pages know how to show: refused
 (with the refused fields), not found / forbidden, not logged in, and the
 service being down.
 
-Logging in: a player gives campaign, player id and password once and gets a
-session token back (``login``); every later call carries only that token
-(``_md``).  How the token is made and checked is this module's business
-alone, so the pages never see a password after the login form.
+Logging in: a player gives campaign, player id and password once; the
+orders service's Sessions.Login gives a session token back (hashed,
+expiring, revocable, bound to campaign and player); every later call carries
+only that token as ``authorization: Bearer``.  The pages never see a
+password after the login form, and the web keeps nothing of its own.
 """
 
 from __future__ import annotations
 
-import hashlib
-import secrets
-import threading
+import re
 import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 import grpc
 
@@ -34,6 +34,8 @@ from pate.v1 import (
     orders_pb2_grpc,
     reports_pb2,
     reports_pb2_grpc,
+    sessions_pb2,
+    sessions_pb2_grpc,
 )
 
 REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrders (desk.proto)
@@ -74,66 +76,34 @@ class RefusedError(BackendError):
 
 @dataclass(frozen=True, slots=True)
 class Session:
+    """A session of the orders service (Sessions.Login), as the browser's
+    cookie carries it: the token, and for display its campaign, player and
+    expiry.  The orders service checks the token on every call; the rest
+    only saves asking who it belongs to."""
+
     token: str
     campaign: str
     player: str
     expires_at: float  # epoch seconds
 
+    SEPARATOR: ClassVar[str] = ":"
 
-@dataclass
-class _Credentials:
-    campaign: str
-    player: str
-    password: str
-    expires_at: float
+    def cookie(self) -> str:
+        return self.SEPARATOR.join((self.campaign, self.player, str(int(self.expires_at)), self.token))
+
+    @classmethod
+    def from_cookie(cls, text: str) -> Session:
+        """NotLoggedInError when the entry is malformed or its time is up."""
+        parts = text.split(cls.SEPARATOR)
+        if len(parts) != 4 or not parts[2].isdigit() or not _TOKEN.match(parts[3]):
+            raise NotLoggedInError("log in again")
+        campaign, player, expires, token = parts
+        if int(expires) <= time.time():
+            raise NotLoggedInError("your session has expired: log in again")
+        return cls(token, campaign, player, float(expires))
 
 
-@dataclass
-class SessionKeeper:
-    """Session tokens of this web process.
-
-    Until the orders service issues its own session tokens (the Login RPC of
-    issue 10), the web process keeps the credentials a login proved, in
-    memory, behind a random token that only the browser's cookie holds; the
-    token expires after ``lifetime`` seconds and logging out forgets it.
-    """
-
-    lifetime: float
-    _by_hash: dict[str, _Credentials] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @staticmethod
-    def _key(token: str) -> str:
-        return hashlib.sha256(token.encode()).hexdigest()
-
-    def issue(self, campaign: str, player: str, password: str) -> Session:
-        token = secrets.token_urlsafe(32)
-        expires = time.time() + self.lifetime
-        with self._lock:
-            now = time.time()
-            for k in [k for k, c in self._by_hash.items() if c.expires_at <= now]:
-                del self._by_hash[k]  # bounded: expired entries go on every login
-            self._by_hash[self._key(token)] = _Credentials(campaign, player, password, expires)
-        return Session(token, campaign, player, expires)
-
-    def find(self, token: str) -> _Credentials:
-        with self._lock:
-            found = self._by_hash.get(self._key(token))
-            if found is None or found.expires_at <= time.time():
-                self._by_hash.pop(self._key(token), None)
-                raise NotLoggedInError("your session has expired; log in again")
-            return found
-
-    def revoke(self, token: str) -> None:
-        with self._lock:
-            self._by_hash.pop(self._key(token), None)
-
-    def expire_now(self, token: str) -> None:
-        """Tests: make a session expire as if its time had run out."""
-        with self._lock:
-            found = self._by_hash.get(self._key(token))
-            if found is not None:
-                found.expires_at = 0
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,100}$")
 
 
 def _translate(err: grpc.RpcError, service: str) -> BackendError:
@@ -159,11 +129,10 @@ def _translate(err: grpc.RpcError, service: str) -> BackendError:
 class Backend:
     """The gRPC clients of the web desk (async, one channel per service)."""
 
-    def __init__(self, orders_addr: str, reports_addr: str, admin_token: str, session_seconds: float) -> None:
+    def __init__(self, orders_addr: str, reports_addr: str, admin_token: str) -> None:
         self.orders_addr = orders_addr
         self.reports_addr = reports_addr
         self.admin_token = admin_token
-        self.sessions = SessionKeeper(session_seconds)
         self._orders_ch: grpc.aio.Channel | None = None
         self._reports_ch: grpc.aio.Channel | None = None
 
@@ -183,43 +152,49 @@ class Backend:
                 await ch.close()
         self._orders_ch = self._reports_ch = None
 
-    def _md(self, token: str) -> tuple[tuple[str, str], ...]:
-        c = self.sessions.find(token)
-        return (("x-pate-player", c.player), ("x-pate-password", c.password))
+    @staticmethod
+    def _md(session: Session) -> tuple[tuple[str, str], ...]:
+        return (("authorization", f"Bearer {session.token}"),)
 
     def _admin_md(self) -> tuple[tuple[str, str], ...]:
         return (("x-pate-admin-token", self.admin_token),)
 
     # --- sessions -------------------------------------------------------
 
-    async def login(self, campaign: str, player: str, password: str) -> Session:
-        """Check the password once (it proves itself by a read of the desk)."""
-        md = (("x-pate-player", player), ("x-pate-password", password))
-        stub = desk_pb2_grpc.PlayerDeskStub(self._orders())
+    async def login(self, campaign: str, player: str, password: str, source: str = "") -> Session:
+        """Sessions.Login; ``source`` is the browser's address, for the login
+        throttle (honoured when the orders service trusts this web process,
+        PATE_TRUSTED_PROXIES)."""
+        stub = sessions_pb2_grpc.SessionsStub(self._orders())
+        md = (("x-forwarded-for", source),) if source else ()
         try:
-            await stub.GetMyCampaign(
-                desk_pb2.GetMyCampaignRequest(campaign_id=campaign), metadata=md, timeout=CALL_TIMEOUT
+            reply = await stub.Login(
+                sessions_pb2.LoginRequest(campaign_id=campaign, player_id=player, password=password),
+                metadata=md,
+                timeout=CALL_TIMEOUT,
             )
         except grpc.RpcError as err:
             raise _translate(err, "orders") from None
-        return self.sessions.issue(campaign, player, password)
+        expires = reply.expires_at.ToSeconds() if reply.HasField("expires_at") else time.time()
+        return Session(reply.token, reply.campaign_id or campaign, reply.player_id or player, float(expires))
 
-    async def logout(self, token: str) -> None:
-        self.sessions.revoke(token)
-
-    def session(self, token: str) -> Session:
-        c = self.sessions.find(token)
-        return Session(token, c.campaign, c.player, c.expires_at)
+    async def logout(self, session: Session) -> None:
+        """Sessions.Logout: the token is revoked where it is checked."""
+        stub = sessions_pb2_grpc.SessionsStub(self._orders())
+        try:
+            await stub.Logout(sessions_pb2.LogoutRequest(), metadata=self._md(session), timeout=CALL_TIMEOUT)
+        except grpc.RpcError as err:
+            if err.code() != grpc.StatusCode.UNAUTHENTICATED:  # already over: nothing to revoke
+                raise _translate(err, "orders") from None
 
     # --- the player's desk ----------------------------------------------
 
-    async def my_campaign(self, token: str) -> desk_pb2.MyCampaign:
-        s = self.session(token)
+    async def my_campaign(self, s: Session) -> desk_pb2.MyCampaign:
         stub = desk_pb2_grpc.PlayerDeskStub(self._orders())
         try:
             out: desk_pb2.MyCampaign = await stub.GetMyCampaign(
                 desk_pb2.GetMyCampaignRequest(campaign_id=s.campaign),
-                metadata=self._md(token),
+                metadata=self._md(s),
                 timeout=CALL_TIMEOUT,
             )
         except grpc.RpcError as err:
@@ -228,13 +203,12 @@ class Backend:
 
     async def submit(
         self,
-        token: str,
+        s: Session,
         turn: int,
         orders: Sequence[common_pb2.ShipOrder] = (),
         text: str = "",
         stores_moves: Sequence[common_pb2.StoresMoveOrder] = (),
     ) -> orders_pb2.SubmitOrdersResponse:
-        s = self.session(token)
         req = orders_pb2.SubmitOrdersRequest(
             campaign_id=s.campaign,
             turn=turn,
@@ -246,7 +220,7 @@ class Backend:
         stub = orders_pb2_grpc.OrderDeskStub(self._orders())
         try:
             out: orders_pb2.SubmitOrdersResponse = await stub.SubmitOrders(
-                req, metadata=self._md(token), timeout=CALL_TIMEOUT
+                req, metadata=self._md(s), timeout=CALL_TIMEOUT
             )
         except grpc.RpcError as err:
             raise _translate(err, "orders") from None
@@ -254,26 +228,24 @@ class Backend:
 
     # --- reports ---------------------------------------------------------
 
-    async def list_reports(self, token: str) -> list[int]:
-        s = self.session(token)
+    async def list_reports(self, s: Session) -> list[int]:
         stub = reports_pb2_grpc.ReportsStub(self._reports())
         try:
             resp = await stub.ListReports(
                 reports_pb2.ListReportsRequest(campaign_id=s.campaign, player_id=s.player),
-                metadata=self._md(token),
+                metadata=self._md(s),
                 timeout=CALL_TIMEOUT,
             )
         except grpc.RpcError as err:
             raise _translate(err, "reports") from None
         return sorted({r.turn for r in resp.reports if r.player_id == s.player}, reverse=True)
 
-    async def report(self, token: str, turn: int, fmt: str) -> str:
-        s = self.session(token)
+    async def report(self, s: Session, turn: int, fmt: str) -> str:
         stub = reports_pb2_grpc.ReportsStub(self._reports())
         try:
             rep = await stub.GetReport(
                 reports_pb2.GetReportRequest(campaign_id=s.campaign, turn=turn, format=fmt),
-                metadata=self._md(token),
+                metadata=self._md(s),
                 timeout=CALL_TIMEOUT,
             )
         except grpc.RpcError as err:

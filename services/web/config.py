@@ -19,7 +19,6 @@ class WebSettings:
     reports_addr: str
     admin_token: str = field(repr=False)
     secret: bytes = field(repr=False)  # signs the CSRF tokens; random per process when not given
-    session_seconds: int = 8 * 3600
     max_body_bytes: int = 256 * 1024  # the order text limit of the desk is well inside this
 
     @property
@@ -54,6 +53,5 @@ def load_web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
         reports_addr=base.reports_addr,
         admin_token=base.admin_token,
         secret=secret,
-        session_seconds=_int(env, "PATE_WEB_SESSION_SECONDS", 8 * 3600),
         max_body_bytes=_int(env, "PATE_WEB_MAX_BODY_BYTES", 256 * 1024),
     )

@@ -23,8 +23,8 @@ MOVE_ROWS = 4  # store move lines on the minister's form
 
 async def master(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
-    token = desk.token_for(request, cid)
-    mine = await desk.backend.my_campaign(token)
+    session = desk.session_for(request, cid)
+    mine = await desk.backend.my_campaign(session)
     if ADMIN_ROLE not in mine.roles:
         raise ForbiddenError("not a game master")
     return desk.render(
@@ -42,8 +42,8 @@ async def master(desk: Desk, request: Request) -> Response:
 async def close_turn(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
     form = await desk.form(request)
-    token = desk.token_for(request, cid)
-    mine = await desk.backend.my_campaign(token)
+    session = desk.session_for(request, cid)
+    mine = await desk.backend.my_campaign(session)
     if ADMIN_ROLE not in mine.roles:
         raise ForbiddenError("not a game master")
     turn = form.get("turn", "")
@@ -68,8 +68,8 @@ async def close_turn(desk: Desk, request: Request) -> Response:
 
 async def minister(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
-    token = desk.token_for(request, cid)
-    mine = await desk.backend.my_campaign(token)
+    session = desk.session_for(request, cid)
+    mine = await desk.backend.my_campaign(session)
     if MINISTER_ROLE not in mine.roles:
         raise ForbiddenError("not a naval minister")
     return desk.render(
@@ -88,8 +88,8 @@ async def move_stores(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
     form = await desk.form(request)
     request.state.kept_form = form
-    token = desk.token_for(request, cid)
-    mine = await desk.backend.my_campaign(token)
+    session = desk.session_for(request, cid)
+    mine = await desk.backend.my_campaign(session)
     if MINISTER_ROLE not in mine.roles:
         raise ForbiddenError("not a naval minister")
     moves = []
@@ -101,7 +101,7 @@ async def move_stores(desk: Desk, request: Request) -> Response:
     try:
         if not moves:
             raise RefusedError("stores_moves: fill in at least one move")
-        await desk.backend.submit(token, mine.campaign.turn, stores_moves=moves)
+        await desk.backend.submit(session, mine.campaign.turn, stores_moves=moves)
     except RefusedError as err:
         return desk.render(
             request,

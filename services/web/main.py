@@ -27,9 +27,7 @@ def main() -> int:
     except ConfigError as err:
         print(f"pate web: {err}", file=sys.stderr)
         return 2
-    backend = Backend(
-        settings.orders_addr, settings.reports_addr, settings.admin_token, settings.session_seconds
-    )
+    backend = Backend(settings.orders_addr, settings.reports_addr, settings.admin_token)
     app = create_app(backend, settings)
     log.info("web_listening", addr=settings.addr, orders=settings.orders_addr, reports=settings.reports_addr)
     uvicorn.run(

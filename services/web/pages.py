@@ -14,7 +14,7 @@ from starlette.responses import Response
 from pate.v1 import admin_pb2, common_pb2, desk_pb2
 from services.web import forms
 from services.web.app import Desk, redirect
-from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError
+from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
 
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 STATUS_WORDS = {v: k.removeprefix("TURN_STATUS_").lower() for k, v in admin_pb2.TurnStatus.items()}
@@ -33,7 +33,7 @@ async def home(desk: Desk, request: Request) -> Response:
         return redirect("/login")
     rows = []
     for s in sessions:
-        mine = await desk.backend.my_campaign(s.token)
+        mine = await desk.backend.my_campaign(s)
         rows.append((s, mine))
     return desk.render(request, "home.html", rows=rows, status_words=STATUS_WORDS)
 
@@ -49,27 +49,22 @@ async def login(desk: Desk, request: Request) -> Response:
     if not (_ID.match(cid) and _ID.match(player)) or not password or len(password) > 200:
         return desk.login_page(request, cid[:64], "give the campaign, your player id and your password", kept)
     try:
-        session = await desk.backend.login(cid, player, password)
-    except (NotLoggedInError, ForbiddenError, RefusedError):
+        session = await desk.backend.login(
+            cid, player, password, source=request.client.host if request.client else ""
+        )
+    except (NotLoggedInError, ForbiddenError):
         return desk.login_page(request, cid, "campaign, player or password not recognised", kept)
-    others = [t for t in desk.tokens(request) if _campaign_of(desk, t) not in (cid, None)]
-    tokens = [session.token, *others][:8]
+    except RefusedError as err:  # the login throttle: wait
+        return desk.login_page(request, cid, err.message, kept)
+    sessions = [session, *(s for s in desk.logged_in(request) if s.campaign != cid)]
     if kept and "ships" in kept:
         # the form the expired session interrupted, filled in again (not sent)
         ships = [s for s in kept["ships"].split(",") if s]
-        request.state.kept_form = None
-        response = await _order_page(desk, request, cid, session.token, ships, values=kept)
+        response = await _order_page(desk, request, cid, session, ships, values=kept)
     else:
         response = redirect(f"/c/{cid}")
-    desk.store_tokens(request, response, tokens)
+    desk.store_sessions(request, response, sessions)
     return response
-
-
-def _campaign_of(desk: Desk, token: str) -> str | None:
-    try:
-        return desk.backend.session(token).campaign
-    except NotLoggedInError:
-        return None
 
 
 def _kept(text: str) -> dict[str, str] | None:
@@ -84,10 +79,10 @@ def _kept(text: str) -> dict[str, str] | None:
 
 async def logout(desk: Desk, request: Request) -> Response:
     await desk.form(request)
-    for token in desk.tokens(request):
-        await desk.backend.logout(token)
+    for session in desk.logged_in(request):
+        await desk.backend.logout(session)
     response = redirect("/login")
-    desk.store_tokens(request, response, [])
+    desk.store_sessions(request, response, [])
     return response
 
 
@@ -124,8 +119,8 @@ def deadline_of(c: admin_pb2.Campaign) -> datetime | None:
 
 async def campaign(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
-    token = desk.token_for(request, cid)
-    mine = await desk.backend.my_campaign(token)
+    session = desk.session_for(request, cid)
+    mine = await desk.backend.my_campaign(session)
     done = [s for s in request.query_params.get("sent", "").split(",") if s]
     return desk.render(
         request,
@@ -146,27 +141,27 @@ async def campaign(desk: Desk, request: Request) -> Response:
 
 async def ship_form(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
-    token = desk.token_for(request, cid)
-    return await _order_page(desk, request, cid, token, [str(request.path_params["ship"])])
+    session = desk.session_for(request, cid)
+    return await _order_page(desk, request, cid, session, [str(request.path_params["ship"])])
 
 
 async def squadron_form(desk: Desk, request: Request) -> Response:
     """A lead and the ships attached to it, ordered in one request (rule 4.4)."""
     cid = campaign_id(request)
-    token = desk.token_for(request, cid)
+    session = desk.session_for(request, cid)
     lead = str(request.path_params["ship"])
-    mine = await desk.backend.my_campaign(token)
+    mine = await desk.backend.my_campaign(session)
     members = [
         s.id for s in mine.ships if s.id != lead and (s.effective.order.attach_to or s.attached_to) == lead
     ]
-    return await _order_page(desk, request, cid, token, [lead, *members], mine=mine)
+    return await _order_page(desk, request, cid, session, [lead, *members], mine=mine)
 
 
 async def _order_page(
     desk: Desk,
     request: Request,
     cid: str,
-    token: str,
+    session: Session,
     ship_ids: Sequence[str],
     *,
     values: dict[str, str] | None = None,
@@ -174,7 +169,7 @@ async def _order_page(
     mine: desk_pb2.MyCampaign | None = None,
     status: int = 200,
 ) -> Response:
-    mine = mine or await desk.backend.my_campaign(token)
+    mine = mine or await desk.backend.my_campaign(session)
     by_id = {s.id: s for s in mine.ships}
     if not ship_ids or any(sid not in by_id for sid in ship_ids):
         raise ForbiddenError("not your ship")  # another player's ship looks like no ship at all
@@ -207,19 +202,23 @@ async def submit_form(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
     form = await desk.form(request)
     request.state.kept_form = form  # an expired session keeps what was typed
-    token = desk.token_for(request, cid)
+    session = desk.session_for(request, cid)
     ship_ids = [s for s in form.get("ships", "").split(",") if s][:50]
     try:
         orders = [forms.order_from_form(form, i, sid) for i, sid in enumerate(ship_ids)]
     except forms.FormError as err:
         errors = forms.FieldErrors(by_input={(err.index, err.name): [err.message]})
-        return await _order_page(desk, request, cid, token, ship_ids, values=form, errors=errors, status=422)
+        return await _order_page(
+            desk, request, cid, session, ship_ids, values=form, errors=errors, status=422
+        )
     turn = _turn(form)
     try:
-        await desk.backend.submit(token, turn, orders=orders)
+        await desk.backend.submit(session, turn, orders=orders)
     except RefusedError as err:
         errors = forms.place_refusals(err.refusals, fallback=err.message)
-        return await _order_page(desk, request, cid, token, ship_ids, values=form, errors=errors, status=422)
+        return await _order_page(
+            desk, request, cid, session, ship_ids, values=form, errors=errors, status=422
+        )
     return redirect(f"/c/{cid}?sent={','.join(ship_ids)}#sent")
 
 
@@ -232,14 +231,14 @@ async def submit_text(desk: Desk, request: Request) -> Response:
     """Orders pasted or uploaded in the order file format (docs/formats/orders.md)."""
     cid = campaign_id(request)
     if request.method == "GET":
-        token = desk.token_for(request, cid)
-        mine = await desk.backend.my_campaign(token)
+        session = desk.session_for(request, cid)
+        mine = await desk.backend.my_campaign(session)
         return desk.render(request, "orders_text.html", mine=mine, cid=cid, text="", refusals=[], message="")
     form = await desk.form(request)
     request.state.kept_form = form
-    token = desk.token_for(request, cid)
+    session = desk.session_for(request, cid)
     text = form.get("text", "").strip() or (await desk.upload(request, "file")).strip()
-    mine = await desk.backend.my_campaign(token)
+    mine = await desk.backend.my_campaign(session)
     if not text:
         return desk.render(
             request,
@@ -252,7 +251,7 @@ async def submit_text(desk: Desk, request: Request) -> Response:
             message="paste or upload some orders",
         )
     try:
-        sent = await desk.backend.submit(token, mine.campaign.turn, text=text)
+        sent = await desk.backend.submit(session, mine.campaign.turn, text=text)
     except RefusedError as err:
         return desk.render(
             request,

@@ -21,30 +21,30 @@ def _turn(request: Request) -> int:
 
 async def archive(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
-    token = desk.token_for(request, cid)
-    turns = await desk.backend.list_reports(token)
+    session = desk.session_for(request, cid)
+    turns = await desk.backend.list_reports(session)
     return desk.render(request, "reports.html", cid=cid, turns=turns)
 
 
 async def report(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
-    token = desk.token_for(request, cid)
+    session = desk.session_for(request, cid)
     turn = _turn(request)
-    await desk.backend.report(token, turn, "text")  # 404 before the frame, when there is none
+    await desk.backend.report(session, turn, "text")  # 404 before the frame, when there is none
     return desk.render(request, "report.html", cid=cid, turn=turn)
 
 
 async def body(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
-    token = desk.token_for(request, cid)
-    html = await desk.backend.report(token, _turn(request), "html")
+    session = desk.session_for(request, cid)
+    html = await desk.backend.report(session, _turn(request), "html")
     return HTMLResponse(html, headers={"content-security-policy": security.REPORT_CSP})
 
 
 async def text(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
-    token = desk.token_for(request, cid)
+    session = desk.session_for(request, cid)
     turn = _turn(request)
-    body = await desk.backend.report(token, turn, "text")
+    body = await desk.backend.report(session, turn, "text")
     name = f"{cid}-turn-{turn}.txt"
     return PlainTextResponse(body, headers={"content-disposition": f'attachment; filename="{name}"'})

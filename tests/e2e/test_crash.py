@@ -46,7 +46,7 @@ def test_killed_resolver_completes_the_turn_once(tmp_path: Path, nats_url: str, 
         client.create(campaign)
         client.wait_open(campaign, 1)
         british, _french = battle_orders()
-        client.submit(campaign, 1, "cornwallis", "cornwallis", british)
+        client.submit(campaign, 1, "cornwallis", british)
         client.close_turn(campaign, 1)
         doomed.wait(timeout=60)
         assert doomed.returncode == -9  # killed mid-turn, nothing committed
@@ -94,7 +94,7 @@ def test_services_ride_out_a_nats_restart(tmp_path: Path, own_nats: NatsServer, 
         client.create(campaign)
         client.wait_open(campaign, 1)
         own_nats.restart()
-        client.submit(campaign, 1, "cornwallis", "cornwallis", battle_orders()[0])
+        client.submit(campaign, 1, "cornwallis", battle_orders()[0])
         client.close_turn(campaign, 1)  # its event waits in the outbox until NATS answers
         client.wait_open(campaign, 2, timeout=120)
         assert _count(database_url, "reports", campaign=campaign, turn=1) > 0

@@ -61,19 +61,19 @@ def test_a_turn_flows_through_the_four_services(client: Client, cluster: Cluster
     client.wait_open(campaign, 1)
 
     # The first position report exists before any turn is played (rule 3.11).
-    first = json.loads(client.report(campaign, 0, "cornwallis", "cornwallis").body)
+    first = json.loads(client.report(campaign, 0, "cornwallis").body)
     assert "BR1FL" in json.dumps(first)
 
     british, french = battle_orders()
-    assert client.submit(campaign, 1, "cornwallis", "cornwallis", british).accepted == 1
-    assert client.submit(campaign, 1, "ganteaume", "ganteaume", french).accepted == 1
+    assert client.submit(campaign, 1, "cornwallis", british).accepted == 1
+    assert client.submit(campaign, 1, "ganteaume", french).accepted == 1
     client.close_turn(campaign, 1)
     client.wait_open(campaign, 2)
 
-    text = client.report(campaign, 1, "cornwallis", "cornwallis", "text").body
-    html = client.report(campaign, 1, "cornwallis", "cornwallis", "html").body
+    text = client.report(campaign, 1, "cornwallis", "text").body
+    html = client.report(campaign, 1, "cornwallis", "html").body
     assert "BR1FL" in text and "<svg" in html
-    mine = json.loads(client.report(campaign, 1, "cornwallis", "cornwallis").body)
+    mine = json.loads(client.report(campaign, 1, "cornwallis").body)
     own = json.dumps(mine)
     assert "BR1FL" in own
     # Cornwallis commands nothing in the Bay of Biscay: Calder's ships there are not his to see.
@@ -81,14 +81,14 @@ def test_a_turn_flows_through_the_four_services(client: Client, cluster: Cluster
 
     # Access control: a commander may not read another player's report...
     with pytest.raises(grpc.RpcError) as refused:
-        client.report(campaign, 1, "cornwallis", "cornwallis", of="ganteaume")
+        client.report(campaign, 1, "cornwallis", of="ganteaume")
     assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
     # ...but the naval minister of his state may.
-    assert client.report(campaign, 1, "barham", "barham", of="cornwallis").body
+    assert client.report(campaign, 1, "barham", of="cornwallis").body
 
     # Orders after the turn closed are refused and change nothing.
     with pytest.raises(grpc.RpcError) as late:
-        client.submit(campaign, 1, "cornwallis", "cornwallis", british)
+        client.submit(campaign, 1, "cornwallis", british)
     assert late.value.code() == grpc.StatusCode.FAILED_PRECONDITION
 
     # The stored turn replays byte for byte.
@@ -114,25 +114,25 @@ def test_bad_requests_get_precise_statuses(client: Client) -> None:
     client.create(campaign)
     client.wait_open(campaign, 1)
     with pytest.raises(grpc.RpcError) as wrong_password:
-        client.submit(campaign, 1, "cornwallis", "nope", battle_orders()[0])
+        client.login_reply(campaign, "cornwallis", password="nope")
     assert wrong_password.value.code() == grpc.StatusCode.UNAUTHENTICATED
 
     with pytest.raises(grpc.RpcError) as not_yours:
-        client.submit(campaign, 1, "cornwallis", "cornwallis", battle_orders()[1])
+        client.submit(campaign, 1, "cornwallis", battle_orders()[1])
     assert not_yours.value.code() == grpc.StatusCode.PERMISSION_DENIED
     assert "FR1FL" in (not_yours.value.details() or "")
 
     bad_enum = [common_pb2.ShipOrder(ship_id="BR1FL", combat=common_pb2.Combat(stance="charge"))]
     with pytest.raises(grpc.RpcError) as malformed:
-        client.submit(campaign, 1, "cornwallis", "cornwallis", bad_enum)
+        client.submit(campaign, 1, "cornwallis", bad_enum)
     assert malformed.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "combat.stance" in (malformed.value.details() or "")
 
     with pytest.raises(grpc.RpcError) as wrong_turn:
-        client.submit(campaign, 3, "cornwallis", "cornwallis", battle_orders()[0])
+        client.submit(campaign, 3, "cornwallis", battle_orders()[0])
     assert wrong_turn.value.code() == grpc.StatusCode.FAILED_PRECONDITION
 
     # A retried request with the same client request id is harmless.
-    first = client.submit(campaign, 1, "cornwallis", "cornwallis", battle_orders()[0], request_id="r-1")
-    again = client.submit(campaign, 1, "cornwallis", "cornwallis", battle_orders()[0], request_id="r-1")
+    first = client.submit(campaign, 1, "cornwallis", battle_orders()[0], request_id="r-1")
+    again = client.submit(campaign, 1, "cornwallis", battle_orders()[0], request_id="r-1")
     assert (first.replayed, again.replayed) == (False, True)

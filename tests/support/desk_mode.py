@@ -20,6 +20,7 @@ from pate.core.orders.model import ShipOrder
 from pate.core.orders.validate import Actor, Refusal
 from pate.core.world.state import WorldState
 from services.common import repository as repo
+from services.common.auth import Authenticator
 from services.common.db import reader
 from services.common.passwords import hash_password
 from services.orders import desk
@@ -32,13 +33,15 @@ class DeskBackend:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.hash = hash_password(PASSWORD)
+        self.auth = Authenticator(engine)
 
     def check(self, order: ShipOrder, world: WorldState, actor: Actor) -> list[Refusal]:
         campaign = f"case-{next(_ids)}"
         self._store(campaign, world, actor)
+        caller = desk.actor_of(self.auth.check_password(campaign, actor.player, PASSWORD, "rule-case"))
         with reader(self.engine) as conn:
             checked = desk.check_submission(
-                conn, campaign, world.turn, (actor.player, PASSWORD), [order], "r-1", b"fingerprint"
+                conn, campaign, world.turn, caller, [order], "r-1", b"fingerprint"
             )
         refusals = [_unprefixed(r) for r in checked.refusals]
         if not refusals:

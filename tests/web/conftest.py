@@ -41,9 +41,10 @@ def stack(tmp_path_factory: pytest.TempPathFactory, nats_server: str) -> Iterato
     client = Client(cluster)
     campaign = f"web-{uuid.uuid4().hex[:8]}"
     try:
-        client.create(campaign)
+        passwords = {p: f"{p}-pw-1805" for p in load_scenario("training").world.players}
+        client.create(campaign, passwords=passwords)
         client.wait_open(campaign, 1)
-        yield Stack(cluster, client, campaign, dict(load_scenario("training").passwords))
+        yield Stack(cluster, client, campaign, passwords)
     finally:
         client.close()
         cluster.stop()

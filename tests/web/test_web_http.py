@@ -25,7 +25,7 @@ FRENCH = "ganteaume"
 
 
 def settings(stack: Stack | None, **kw: object) -> WebSettings:
-    base: dict[str, object] = {
+    base: dict[str, object] = {  # noqa: RUF100
         "addr": "127.0.0.1:0",
         "orders_addr": stack.cluster.orders_addr if stack else "127.0.0.1:1",
         "reports_addr": stack.cluster.reports_addr if stack else "127.0.0.1:1",
@@ -40,7 +40,7 @@ def settings(stack: Stack | None, **kw: object) -> WebSettings:
 @pytest.fixture
 def web(stack: Stack) -> Iterator[tuple[TestClient, Backend]]:
     s = settings(stack)
-    backend = Backend(s.orders_addr, s.reports_addr, s.admin_token, s.session_seconds)
+    backend = Backend(s.orders_addr, s.reports_addr, s.admin_token)
     with TestClient(create_app(backend, s), base_url="http://desk.test") as client:
         yield client, backend
 
@@ -170,16 +170,32 @@ def test_another_players_ship_campaign_and_report_are_never_shown(web, stack: St
     assert client.get(f"/c/{stack.campaign}/gm").status_code == 404  # not a game master
 
 
-def test_an_expired_session_goes_to_the_login_and_keeps_the_form(web, stack: Stack) -> None:
-    client, backend = web
+def _revoke(stack: Stack, player: str) -> None:
+    """The orders service ends every session of the player (as at expiry)."""
+    from pate.v1 import sessions_pb2
+
+    stack.client.sessions.RevokeSessions(
+        sessions_pb2.RevokeSessionsRequest(campaign_id=stack.campaign, player_id=player),
+        metadata=stack.client.admin_md,
+        timeout=10,
+    )
+
+
+@pytest.mark.parametrize("how", ["revoked", "time_up"])
+def test_an_expired_session_goes_to_the_login_and_keeps_the_form(web, stack: Stack, how: str) -> None:
+    client, _ = web
     login(client, stack.campaign, OTHER, stack.passwords[OTHER])
     page = client.get(f"/c/{stack.campaign}/ships/BR3SL").text
-    for token in client.cookies["pate_session"].split(","):
-        backend.sessions.expire_now(token)
+    if how == "revoked":  # the service no longer knows the token
+        _revoke(stack, OTHER)
+    else:  # the cookie's time is up
+        campaign, player, _, token = client.cookies["pate_session"].strip('"').split(":")
+        client.cookies.delete("pate_session")
+        client.cookies.set("pate_session", f"{campaign}:{player}:1000:{token}", domain="desk.test")
     data = {"csrf": csrf(page), "ships": "BR3SL", "turn": "1", "0.mode": "evade", "0.maximum": "4"}
     r = client.post(f"/c/{stack.campaign}/orders", data=data)
     assert r.status_code == 401
-    assert "expired" in r.text and 'name="kept"' in r.text
+    assert 'name="kept"' in r.text and "Log in" in r.text
     kept = re.search(r'name="kept" value="([^"]*)"', r.text)
     assert kept is not None and "evade" in kept.group(1)
     import html
@@ -197,6 +213,8 @@ def test_an_expired_session_goes_to_the_login_and_keeps_the_form(web, stack: Sta
     assert r.status_code == 200
     assert '<option value="evade" selected>' in r.text  # the form again, as it was typed
     assert 'name="0.maximum" inputmode="numeric" value="4"' in r.text
+    page = client.get(f"/c/{stack.campaign}").text
+    assert "contact evade" not in page.split('id="ship-BR3SL"', 1)[1].split("</li>", 1)[0]  # nothing was sent
 
 
 def test_logout_forgets_the_session(web, stack: Stack) -> None:
@@ -207,7 +225,9 @@ def test_logout_forgets_the_session(web, stack: Stack) -> None:
     r = client.post("/logout", data={"csrf": csrf(page.text)}, follow_redirects=False)
     assert r.status_code == 303
     assert client.get(f"/c/{stack.campaign}").status_code == 401
-    client.cookies.set("pate_session", old)  # a stolen copy of the old cookie is no use either
+    client.cookies.set(
+        "pate_session", old, domain="desk.test"
+    )  # a stolen copy of the old cookie is no use either
     assert client.get(f"/c/{stack.campaign}").status_code == 401
 
 
@@ -252,7 +272,7 @@ def test_reports_archive_and_text_download(web, stack: Stack) -> None:
 
 def test_a_service_down_gives_a_clear_page_and_the_web_keeps_serving() -> None:
     s = settings(None)
-    backend = Backend(s.orders_addr, s.reports_addr, "", s.session_seconds)
+    backend = Backend(s.orders_addr, s.reports_addr, "")
     with TestClient(create_app(backend, s)) as client:
         token = csrf(client.get("/login").text)
         r = client.post(

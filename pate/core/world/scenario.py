@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pate.core.rules.data import RuleData
@@ -71,7 +71,6 @@ class Scenario:
     version: str
     description: str
     world: WorldState  # at its first turn; winds are drawn when a campaign is created
-    passwords: dict[str, str] = field(default_factory=dict)  # demo passwords by player id (plaintext)
     title: str = ""
     format: int = FORMAT
     # rule 2.8: "random" places each ship at its station or its base when a
@@ -97,7 +96,7 @@ def parse_scenario(
     header = _read_header(top)
     states = _read_states(top, nations, world_map)
     diplomacy = _read_diplomacy(top, states)
-    players, passwords = _read_players(top, states)
+    players = _read_players(top, states)
     ports = _read_ports(top, world_map, states)
     turn = header.get("turn", 1) if isinstance(header.get("turn"), int) else 1
     ctx = FleetContext(
@@ -135,7 +134,6 @@ def parse_scenario(
         description=header["description"],
         title=header["title"],
         world=world,
-        passwords=passwords,
         placement=header["placement"],
     )
 
@@ -239,12 +237,14 @@ def _pairs(t: Table, key: str) -> list[tuple[str, tuple[str, str]]]:
     return out
 
 
-def _read_players(top: Table, states: Mapping[str, State]) -> tuple[dict[str, Player], dict[str, str]]:
+def _read_players(top: Table, states: Mapping[str, State]) -> dict[str, Player]:
     players: dict[str, Player] = {}
-    passwords: dict[str, str] = {}
     ministers: dict[str, str] = {}
     for pid, t in top.tables("players"):
         t.check_keys(("name", "state", "roles", "password"))
+        if "password" in t:
+            # passwords are set when a campaign is created (CreateCampaign), never published
+            t.problems.add(t.where("password"), "passwords do not belong in scenario files")
         name = t.str_("name")
         state = t.opt_str("state")
         if state is not None and state not in states:
@@ -263,12 +263,9 @@ def _read_players(top: Table, states: Mapping[str, State]) -> tuple[dict[str, Pl
                     t.where("roles"), f"{state} already has a naval minister: {ministers[state]!r}"
                 )
             ministers[state] = pid
-        password = t.opt_str("password")
         if name and roles:
             players[pid] = Player(id=pid, name=name, state=state, roles=frozenset(roles))
-            if password:
-                passwords[pid] = password
-    return dict(sorted(players.items())), passwords
+    return dict(sorted(players.items()))
 
 
 def _read_ports(top: Table, wmap: WorldMap, states: Mapping[str, State]) -> dict[str, PortState]:

@@ -28,7 +28,7 @@ def send(desk: Client, player: str, text: str) -> orders_pb2.SubmitOrdersRespons
     request = orders_pb2.SubmitOrdersRequest(
         campaign_id=CAMPAIGN, turn=1, orders_text=text, client_request_id=uuid.uuid4().hex
     )
-    md = (("x-pate-player", player), ("x-pate-password", player))
+    md = desk.player_md(CAMPAIGN, player)
     return desk.desk.SubmitOrders(request, metadata=md, timeout=30)  # type: ignore[no-any-return]
 
 
@@ -40,7 +40,7 @@ def refused(desk: Client, player: str, text: str) -> grpc.RpcError:
 
 def effective(desk: Client, player: str, ship: str) -> orders_pb2.EffectiveOrder:
     request = orders_pb2.GetEffectiveOrdersRequest(campaign_id=CAMPAIGN, turn=1, ship_ids=[ship])
-    md = (("x-pate-player", player), ("x-pate-password", player))
+    md = desk.player_md(CAMPAIGN, player)
     (found,) = desk.desk.GetEffectiveOrders(request, metadata=md, timeout=30).orders
     return found  # type: ignore[no-any-return]
 
@@ -122,7 +122,7 @@ def _moves(desk: Client, player: str, *moves: tuple[str, str, int]) -> orders_pb
         client_request_id=uuid.uuid4().hex,
         stores_moves=[common_pb2.StoresMoveOrder(origin=o, destination=d, amount=a) for o, d, a in moves],
     )
-    md = (("x-pate-player", player), ("x-pate-password", player))
+    md = desk.player_md(CAMPAIGN, player)
     return desk.desk.SubmitOrders(request, metadata=md, timeout=30)  # type: ignore[no-any-return]
 
 

@@ -128,9 +128,26 @@ requests = st.builds(
         ["", "order BR1FL\n  combat engage\n", "order BR1FL\n  move\n", "garbage ]]"]
     ),
 )
+# (player, how): a session token of the player, a wrong password, a garbled token, nothing
 credentials = st.sampled_from(
-    [("cornwallis", "cornwallis"), ("ganteaume", "ganteaume"), ("barham", "wrong"), ("", ""), ("nobody", "x")]
+    [
+        ("cornwallis", "token"),
+        ("ganteaume", "token"),
+        ("barham", "wrong"),
+        ("", ""),
+        ("nobody", "x"),
+        ("cornwallis", "garbled"),
+    ]
 )
+
+
+def _metadata(client: Client, who: tuple[str, str]) -> tuple[tuple[str, str], ...]:
+    player, how = who
+    if how == "token":
+        return client.player_md(CAMPAIGN, player)
+    if how == "garbled":
+        return (("authorization", "Bearer " + "x" * 43),)
+    return (("x-pate-player", player), ("x-pate-password", how))
 
 
 def _stored(url: str) -> int:
@@ -151,7 +168,7 @@ def test_any_request_gets_a_clear_answer_and_a_refusal_stores_nothing(
 ) -> None:
     client, url = desk
     before = _stored(url)
-    md = (("x-pate-player", who[0]), ("x-pate-password", who[1]))
+    md = _metadata(client, who)
     try:
         response = client.desk.SubmitOrders(request, metadata=md, timeout=30)
         code = grpc.StatusCode.OK

@@ -44,7 +44,6 @@ def test_training_loads_with_its_attributes() -> None:
     assert w.ships["FR2FL"].location == InPort("Rochefort", harbor=False)
     assert not w.ships["BR4SL"].active
     assert w.ships["BR1SL"].attached_to == "BR1FL"
-    assert s.passwords["barham"] == "barham"
     assert w.naval_minister("FR") is not None and w.players["admin"].roles == frozenset({Role.ADMIN})
     assert set(w.ports) == set(load_world_map().ports)  # every port has a state
     assert w.ports["Brest"].garrison == ("FR1IN",)
@@ -284,3 +283,10 @@ def test_parse_without_nations_uses_the_maps_states() -> None:
     s = parse_scenario(raw_training(), load_world_map(), load_rule_data())
     assert s.world.diplomacy.hostile("BR", "FR")
     assert len(s.world.ships) == len(parse(raw_training()).world.ships)
+
+
+def test_a_scenario_file_carries_no_passwords() -> None:
+    """Passwords are set when a campaign is created, never published in a scenario (issue 10)."""
+    raw = raw_training()
+    raw["players"]["barham"]["password"] = "barham"
+    assert problems(raw) == ["players.barham.password: passwords do not belong in scenario files"]

@@ -1,0 +1,197 @@
+"""Who is calling: the one authentication path of OrderDesk, Reports and Sessions.
+
+A call is authenticated by a session token (metadata ``authorization: Bearer
+<token>``, issued by Sessions.Login) or, for older clients, by
+``x-pate-player`` and ``x-pate-password``.  A token costs one indexed read;
+a password costs an argon2id check behind the shared login throttle
+(services/common/throttle.py), which is why clients log in once.
+
+Both the orders and the reports processes build an ``Authenticator`` over
+the shared database: the sessions and the throttle live there, not in
+process memory.
+"""
+
+from __future__ import annotations
+
+import functools
+import ipaddress
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine
+
+from services.common import repository as repo
+from services.common import sessions
+from services.common.db import reader
+from services.common.errors import Code, DeskError
+from services.common.passwords import DEFAULT_HASHER, RecentLogins, hash_matches
+from services.common.throttle import LoginThrottle, account_key
+
+DEFAULT_SESSION_TTL = 12 * 3600.0  # seconds (PATE_SESSION_TTL_SECONDS)
+BEARER = "bearer "
+_UNKNOWN = "unknown player or wrong password"
+
+
+@dataclass(frozen=True, slots=True)
+class Credentials:
+    token: str = ""
+    player: str = ""
+    password: str = ""
+    source: str = ""  # the caller's address (the throttle's key), without the port
+
+
+def peer_address(peer: str) -> str:
+    """``ipv4:1.2.3.4:5678`` -> ``1.2.3.4``; ``ipv6:[::1]:5678`` -> ``::1``."""
+    kind, _, rest = peer.partition(":")
+    if kind == "ipv6" and rest.startswith("["):
+        return rest[1:].partition("]")[0]
+    if kind == "ipv4":
+        return rest.rpartition(":")[0]
+    return peer[:100]
+
+
+def source_of(peer: str, md: Mapping[str, str], trusted_proxies: frozenset[str] = frozenset()) -> str:
+    """The caller's address; a trusted front end (PATE_TRUSTED_PROXIES, e.g.
+    the web desk) may name the address it acts for in ``x-forwarded-for``."""
+    addr = peer_address(peer)
+    forwarded = md.get("x-forwarded-for", "")
+    if addr in trusted_proxies and forwarded:
+        first = forwarded.split(",")[0].strip()
+        try:
+            return str(ipaddress.ip_address(first))
+        except ValueError:
+            return addr
+    return addr
+
+
+def credentials(md: Mapping[str, str], source: str) -> Credentials:
+    """The credentials of a call's metadata; a malformed ``authorization`` is refused."""
+    auth = md.get("authorization", "")
+    token = ""
+    if auth:
+        if not auth.lower().startswith(BEARER):
+            raise DeskError(Code.UNAUTHENTICATED, "authorization: expected 'Bearer <session token>'")
+        token = auth[len(BEARER) :].strip()
+        if not token:
+            raise DeskError(Code.UNAUTHENTICATED, "authorization: the session token is empty")
+    return Credentials(
+        token=token, player=md.get("x-pate-player", ""), password=md.get("x-pate-password", ""), source=source
+    )
+
+
+@functools.cache
+def authenticator_for(engine: Engine, session_ttl: float) -> Authenticator:
+    """One authenticator per engine in a process (the servicers of one server share it)."""
+    return Authenticator(engine, session_ttl=session_ttl)
+
+
+class Authenticator:
+    """Checks passwords (throttled) and session tokens against one database."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        session_ttl: float = DEFAULT_SESSION_TTL,
+        throttle: LoginThrottle | None = None,
+        hasher: Any = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.engine = engine
+        self.session_ttl = session_ttl
+        self.clock = clock
+        self.throttle = throttle or LoginThrottle(engine, clock=clock)
+        self.hasher = hasher or DEFAULT_HASHER
+        self._recent = RecentLogins()
+        self._dummy: str | None = None
+
+    # --- the password path (Login, and older clients) --------------------------------
+
+    def check_password(self, campaign: str, player: str, password: str, source: str) -> Any:
+        """The player's row when the password is right (blocking: call it off the event loop).
+
+        The throttle is asked first and takes a check from the buckets; an
+        unknown player is checked against a dummy hash, so neither the time
+        nor the answer tells which names exist."""
+        if not player or not password:
+            raise DeskError(
+                Code.UNAUTHENTICATED,
+                "log in first (Sessions.Login) and send 'authorization: Bearer <token>'",
+            )
+        with reader(self.engine) as conn:
+            if repo.get_campaign(conn, campaign) is None:
+                raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
+            row = repo.get_player(conn, campaign, player)
+        stored = row.password_hash if row is not None else None
+        key = account_key(campaign, player)
+        if stored and self._recent.known(key, stored, password):
+            return row
+        wait = self.throttle.reserve(key, source)
+        if wait > 0:
+            raise DeskError(
+                Code.RESOURCE_EXHAUSTED, f"too many wrong passwords: try again in {math.ceil(wait)} s"
+            )
+        ok = hash_matches(stored or self._dummy_hash(), password, hasher=self.hasher) and stored is not None
+        if not ok or row is None or stored is None:
+            raise DeskError(Code.UNAUTHENTICATED, _UNKNOWN)
+        self.throttle.succeeded(key, source)
+        self._recent.remember(key, stored, password)
+        return row
+
+    def _dummy_hash(self) -> str:
+        if self._dummy is None:
+            self._dummy = self.hasher.hash("no such player")
+        return self._dummy
+
+    # --- sessions -------------------------------------------------------------------
+
+    def login(
+        self, campaign: str, player: str, password: str, source: str
+    ) -> tuple[str, sessions.Session, Any]:
+        """Check the password and open a session: (token, session, player row)."""
+        row = self.check_password(campaign, player, password, source)
+        with self.engine.begin() as conn:
+            token, session = sessions.issue(conn, campaign, row.id, now=self.clock(), ttl=self.session_ttl)
+        return token, session, row
+
+    def session(self, token: str) -> sessions.Session:
+        with reader(self.engine) as conn:
+            found = sessions.lookup(conn, token, now=self.clock())
+        if found is None:
+            raise DeskError(Code.UNAUTHENTICATED, "session token unknown, expired or revoked: log in again")
+        return found
+
+    def logout(self, token: str, *, everywhere: bool = False) -> int:
+        found = self.session(token)
+        with self.engine.begin() as conn:
+            if everywhere:
+                return sessions.revoke_player(conn, found.campaign, found.player, now=self.clock())
+            return sessions.revoke(conn, token, now=self.clock())
+
+    def revoke_player(self, campaign: str, player: str) -> int:
+        with self.engine.begin() as conn:
+            return sessions.revoke_player(conn, campaign, player, now=self.clock())
+
+    # --- every authenticated call -----------------------------------------------------
+
+    def caller(self, campaign: str, creds: Credentials) -> Any:
+        """The player row behind a call to ``campaign`` (blocking)."""
+        if not creds.token:
+            return self.check_password(campaign, creds.player, creds.password, creds.source)
+        with reader(self.engine) as conn:
+            found = sessions.lookup(conn, creds.token, now=self.clock())
+            if found is None:
+                raise DeskError(
+                    Code.UNAUTHENTICATED, "session token unknown, expired or revoked: log in again"
+                )
+            if found.campaign != campaign:
+                raise DeskError(Code.UNAUTHENTICATED, "session token: it is for another campaign")
+            if creds.player and creds.player != found.player:
+                raise DeskError(Code.UNAUTHENTICATED, "session token: it belongs to another player")
+            row = repo.get_player(conn, campaign, found.player)
+        if row is None:
+            raise DeskError(Code.UNAUTHENTICATED, "session token: the player no longer exists")
+        return row
