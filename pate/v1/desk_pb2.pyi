@@ -51,6 +51,7 @@ class MyCampaign(_message.Message):
     ROLES_FIELD_NUMBER: _builtins.int
     SHIPS_FIELD_NUMBER: _builtins.int
     PORTS_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     player_name: _builtins.str
     state: _builtins.str
@@ -68,6 +69,10 @@ class MyCampaign(_message.Message):
     def ports(self) -> _containers.RepeatedCompositeFieldContainer[Global___MyPort]:
         """naval ministers: their state's ports"""
 
+    @_builtins.property
+    def players(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """game masters: every player id of the campaign"""
+
     def __init__(
         self,
         *,
@@ -78,10 +83,11 @@ class MyCampaign(_message.Message):
         roles: _abc.Iterable[_builtins.str] | None = ...,
         ships: _abc.Iterable[Global___MyShip] | None = ...,
         ports: _abc.Iterable[Global___MyPort] | None = ...,
+        players: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "player_id", b"player_id", "player_name", b"player_name", "ports", b"ports", "roles", b"roles", "ships", b"ships", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "roles", b"roles", "ships", b"ships", "state", b"state"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -48,6 +48,8 @@ def my_campaign(conn: Connection, row: repo.CampaignRow, caller: Actor) -> desk_
         )
     if Role.NAVAL_MINISTER in caller.roles and caller.state:
         out.ports.extend(_ports(world, caller.state))
+    if Role.ADMIN in caller.roles:
+        out.players.extend(sorted(world.players))
     return out
 
 

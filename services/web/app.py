@@ -174,7 +174,7 @@ def page(desk: Desk, handler: Handler) -> Callable[[Request], Awaitable[Response
 
 
 def create_app(backend: Backend, settings: WebSettings) -> Starlette:
-    from services.web import gm, pages, reports_pages
+    from services.web import gm, minister, pages, reports_pages
 
     desk = Desk(backend, settings)
     routes = [
@@ -193,8 +193,13 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/reports/{turn:int}/text", page(desk, reports_pages.text)),
         Route("/c/{campaign}/gm", page(desk, gm.master), methods=["GET"]),
         Route("/c/{campaign}/gm/close", page(desk, gm.close_turn), methods=["POST"]),
-        Route("/c/{campaign}/minister", page(desk, gm.minister), methods=["GET"]),
-        Route("/c/{campaign}/minister/stores", page(desk, gm.move_stores), methods=["POST"]),
+        Route("/c/{campaign}/gm/deadline", page(desk, gm.set_deadline), methods=["POST"]),
+        Route("/c/{campaign}/gm/password", page(desk, gm.set_password), methods=["POST"]),
+        Route("/c/{campaign}/gm/create", page(desk, gm.create_campaign), methods=["POST"]),
+        Route("/c/{campaign}/gm/reports", page(desk, gm.all_reports)),
+        Route("/c/{campaign}/gm/reports/{turn:int}/{player}", page(desk, gm.report_of)),
+        Route("/c/{campaign}/minister", page(desk, minister.minister), methods=["GET"]),
+        Route("/c/{campaign}/minister/stores", page(desk, minister.move_stores), methods=["POST"]),
         Route("/healthz", lambda r: Response("ok", media_type="text/plain")),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]

@@ -20,7 +20,8 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from datetime import datetime
+from typing import Any, ClassVar
 
 import grpc
 
@@ -265,3 +266,55 @@ class Backend:
         except grpc.RpcError as err:
             raise _translate(err, "orders") from None
         return out
+
+    async def set_deadline(self, campaign: str, turn: int, deadline: datetime | None) -> admin_pb2.Campaign:
+        req = admin_pb2.SetDeadlineRequest(campaign_id=campaign, turn=turn)
+        if deadline is not None:
+            req.deadline.FromDatetime(deadline)
+        out: admin_pb2.Campaign = await self._admin_call("SetDeadline", req)
+        return out
+
+    async def set_password(self, campaign: str, player: str, password: str) -> None:
+        req = admin_pb2.SetPlayerPasswordRequest(campaign_id=campaign, player_id=player, password=password)
+        await self._admin_call("SetPlayerPassword", req)
+
+    async def create_campaign(
+        self, campaign: str, scenario: str, first_deadline: datetime | None, turn_seconds: int
+    ) -> admin_pb2.Campaign:
+        req = admin_pb2.CreateCampaignRequest(id=campaign, scenario=scenario, turn_seconds=turn_seconds)
+        if first_deadline is not None:
+            req.first_deadline.FromDatetime(first_deadline)
+        out: admin_pb2.Campaign = await self._admin_call("CreateCampaign", req, timeout=60)
+        return out
+
+    async def _admin_call(self, method: str, req: Any, timeout: float = CALL_TIMEOUT) -> Any:
+        stub = admin_pb2_grpc.CampaignAdminStub(self._orders())
+        try:
+            return await getattr(stub, method)(req, metadata=self._admin_md(), timeout=timeout)
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+
+    async def all_reports(self, campaign: str) -> list[tuple[int, str]]:
+        """Every player's reports of the campaign (the game master reads them all)."""
+        stub = reports_pb2_grpc.ReportsStub(self._reports())
+        try:
+            resp = await stub.ListReports(
+                reports_pb2.ListReportsRequest(campaign_id=campaign),
+                metadata=self._admin_md(),
+                timeout=CALL_TIMEOUT,
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "reports") from None
+        return sorted({(r.turn, r.player_id) for r in resp.reports}, key=lambda t: (-t[0], t[1]))
+
+    async def report_of(self, campaign: str, turn: int, player: str, fmt: str) -> str:
+        stub = reports_pb2_grpc.ReportsStub(self._reports())
+        try:
+            rep = await stub.GetReport(
+                reports_pb2.GetReportRequest(campaign_id=campaign, turn=turn, player_id=player, format=fmt),
+                metadata=self._admin_md(),
+                timeout=CALL_TIMEOUT,
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "reports") from None
+        return str(rep.body)

@@ -68,7 +68,18 @@ def _login(driver, stack: Stack, player: str) -> None:  # type: ignore[no-untype
     driver.find_element(By.ID, "player").send_keys(player)
     driver.find_element(By.ID, "password").send_keys(stack.passwords[player])
     driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
-    assert driver.current_url.endswith(f"/c/{stack.campaign}"), driver.current_url
+    _wait_for(driver, f"/c/{stack.campaign}")
+
+
+def _wait_for(driver, path: str) -> None:  # type: ignore[no-untyped-def]
+    """Until the browser has loaded ``path`` (a click's navigation is not awaited)."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    try:
+        WebDriverWait(driver, 15).until(lambda d: d.current_url.split("?")[0].split("#")[0].endswith(path))
+    except TimeoutException:
+        raise AssertionError(f"not at {path}: {driver.current_url}\n{driver.page_source[:3000]}") from None
 
 
 def _order_with_a_mistake_then_fix(driver, stack: Stack, player: str, ship: str, tag: str) -> None:  # type: ignore[no-untyped-def]
@@ -184,7 +195,7 @@ def test_no_mouse_needed_skip_link_and_labelled_fields(browser, stack: Stack) ->
     body.send_keys(Keys.TAB)  # the skip link first
     assert driver.switch_to.active_element.text == "Skip to the content"
     driver.find_element(By.ID, "player").send_keys("calder", Keys.TAB, stack.passwords["calder"], Keys.ENTER)
-    assert driver.current_url.endswith(f"/c/{stack.campaign}")
+    _wait_for(driver, f"/c/{stack.campaign}")
     driver.get(f"{stack.url}/c/{stack.campaign}/ships/BR2FL")
     unlabelled = driver.execute_script(
         "return Array.from(document.querySelectorAll('input:not([type=hidden]), select, textarea'))"
