@@ -32,7 +32,10 @@ def my_campaign(conn: Connection, row: repo.CampaignRow, caller: Actor) -> desk_
     submitted = repo.submitted_orders(conn, row.id, row.turn)
     mine = {sid: s for sid, s in world.ships.items() if authority(caller, s) is not None}
     effective = effective_orders(world.ships, submitted)
-    explanations = explain(world.ships, effective)
+    # explained: the caller's ships, and the leads they copy from (rule 4.2), not the whole map
+    wanted = {sid: effective[sid] for sid in mine if sid in effective}
+    heads = {e.copied_from: effective[e.copied_from] for e in wanted.values() if e.copied_from in effective}
+    explanations = explain(world.ships, {**heads, **wanted})
     ordered = {s.order.ship_id for s in submitted}
     arrived = _arrived_from_atlantic(conn, row.id, row.turn)
     player = world.players.get(caller.player)
@@ -100,7 +103,9 @@ def _ship(
         out.explanation.extend(
             desk_pb2.OrderPart(part=p.part, source=p.source.value, reason=p.reason) for p in why.parts
         )
-    out.warnings.extend(warnings(world, ship, has_orders=has_orders, arrived=arrived))
+    # a ship copying its lead's order (rule 4.2) has orders even when none was sent for it
+    copied = why is not None and why.effective.copied_from is not None
+    out.warnings.extend(warnings(world, ship, has_orders=has_orders or copied, arrived=arrived))
     return out
 
 

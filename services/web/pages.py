@@ -17,6 +17,12 @@ from services.web.app import Desk, redirect
 from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
 
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+SOURCE_WORDS = {  # whose order a ship carries out (rules 4.1, 4.2, 4.11)
+    "commander": "the commander's order",
+    "deputy": "the deputy commander's order",
+    "default": "the default orders (rule 4.11)",
+    "copied": "copied from",
+}
 STATUS_WORDS = {v: k.removeprefix("TURN_STATUS_").lower() for k, v in admin_pb2.TurnStatus.items()}
 
 
@@ -131,6 +137,7 @@ async def campaign(desk: Desk, request: Request) -> Response:
         deadline=deadline_of(mine.campaign),
         turn_status=STATUS_WORDS.get(mine.campaign.status, "?"),
         describe=forms.describe_order,
+        source_words=SOURCE_WORDS,
         sent=set(done),
         now=datetime.now(UTC),
     )

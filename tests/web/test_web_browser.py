@@ -115,8 +115,10 @@ def _order_with_a_mistake_then_fix(driver, stack: Stack, player: str, ship: str,
     driver.find_element(By.CSS_SELECTOR, "form.orders button[type=submit]").click()
     assert "Orders accepted" in driver.find_element(By.ID, "sent").text
     block = driver.find_element(By.ID, f"ship-{ship}").text
-    assert f"sail {legal[0]}" in block and "contact pursue" in block and "commander" in block
+    assert f"sail {legal[0]}" in block and "contact pursue" in block and "the commander's order" in block
     assert "no orders yet" not in block
+    driver.set_window_size(1100, 820)
+    driver.save_screenshot(str(SHOTS / f"{tag}-4-effective-window.png"))  # the README's picture
     _shot(driver, f"{tag}-4-effective")
 
 

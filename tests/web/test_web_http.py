@@ -82,7 +82,9 @@ def test_login_sets_a_strict_httponly_cookie_and_shows_my_ships(web, stack: Stac
     assert page.status_code == 200
     assert "BR1FL" in page.text and "Squadron of BR1FL" in page.text
     assert "BR2FR" not in page.text  # calder's frigate: not his
-    assert "no orders yet" in page.text and "default" in page.text
+    assert "no orders yet" in page.text and "the default orders (rule 4.11)" in page.text
+    squadron = page.text.split('id="ship-BR1SL"', 1)[1].split("</li>", 1)[0]
+    assert "copied from BR1FL" in squadron and "no orders yet" not in squadron  # rule 4.2
     csp = page.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "default-src 'none'" in csp
 
@@ -124,7 +126,7 @@ def test_a_mistake_is_shown_by_its_field_and_nothing_is_accepted_then_fixed(web,
     assert r.status_code == 303
     page = client.get(r.headers["location"])
     block = page.text.split('id="ship-BR2FR"', 1)[1].split("</li>", 1)[0]
-    assert "commander" in block and "contact pursue" in block
+    assert "the commander&#39;s order" in block and "contact pursue" in block
     assert "no orders yet" not in block
 
 
