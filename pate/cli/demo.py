@@ -41,10 +41,16 @@ def _demo(args: argparse.Namespace) -> int:
             nats.start()
         url = args.nats_url or nats.url  # type: ignore[union-attr]
         print(f"NATS JetStream at {url}; database {workdir / 'pate.db'}", flush=True)
-        cluster = Cluster(workdir=workdir, nats_url=url, database_url=f"sqlite:///{workdir / 'pate.db'}")
+        cluster = Cluster(
+            workdir=workdir, nats_url=url, database_url=f"sqlite:///{workdir / 'pate.db'}", web=True
+        )
         try:
             cluster.start_all()
-            print(f"services up: orders {cluster.orders_addr}, reports {cluster.reports_addr}", flush=True)
+            print(
+                f"services up: orders {cluster.orders_addr}, reports {cluster.reports_addr},"
+                f" web desk {cluster.web_url}",
+                flush=True,
+            )
             from pate.cli.demo_turn import play_demo_turn
 
             summary = play_demo_turn(cluster, DEMO_CAMPAIGN, workdir / "reports")
@@ -77,6 +83,8 @@ def _print_explore(cluster: object) -> None:
         "  .venv/bin/pate campaign show demo\n"
         "  .venv/bin/pate login --campaign demo --player cornwallis   # asks for the password shown above\n"
         "  .venv/bin/pate reports get --campaign demo --turn 1\n"
+        f"\nThe web Ship Order Desk: {cluster.web_url}/login?campaign={DEMO_CAMPAIGN}\n"
+        "  log in there with a player and password shown above (the demo logins)\n"
         "Press Ctrl-C to stop everything.",
         flush=True,
     )

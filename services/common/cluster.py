@@ -1,4 +1,4 @@
-"""Start the four services as separate processes on one machine.
+"""Start the four services (and the web desk) as separate processes on one machine.
 
 Used by ``pate demo`` (``make run``) and by the end-to-end tests: it starts an
 embedded nats-server unless one is given, gives every process the same
@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -41,6 +42,8 @@ class Cluster:
     admin_token: str = field(default_factory=lambda: secrets.token_hex(16))
     orders_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     reports_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
+    web: bool = False  # also start the web Ship Order Desk (services/web)
+    web_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     extra_env: Mapping[str, str] = field(default_factory=dict)
     procs: dict[str, list[subprocess.Popen[bytes]]] = field(default_factory=dict)
     health: dict[int, str] = field(default_factory=dict)  # pid -> gRPC health address
@@ -54,6 +57,7 @@ class Cluster:
             PATE_NATS_URL=self.nats_url,
             PATE_ORDERS_ADDR=self.orders_addr,
             PATE_REPORTS_ADDR=self.reports_addr,
+            PATE_WEB_ADDR=self.web_addr,
             PATE_ADMIN_TOKEN=self.admin_token,
             PATE_DEADLINE_POLL_SECONDS=env.get("PATE_DEADLINE_POLL_SECONDS", "1"),
             PYTHONUNBUFFERED="1",
@@ -67,7 +71,7 @@ class Cluster:
         n = len(self.procs.get(service, []))
         out = (logs / f"{service}{'-' + str(n) if n else ''}.log").open("ab")
         env = self.env
-        addr = {"orders": self.orders_addr, "reports": self.reports_addr}.get(service)
+        addr = {"orders": self.orders_addr, "reports": self.reports_addr, "web": self.web_addr}.get(service)
         if addr is None:  # a worker: its own port for health checks
             addr = f"127.0.0.1:{free_port()}"
             env[f"PATE_{service.upper()}_ADDR"] = addr
@@ -90,7 +94,13 @@ class Cluster:
         self.migrate()
         for service in SERVICES:
             self.start(service)
+        if self.web:
+            self.start("web")
         self.wait_serving(timeout)
+
+    @property
+    def web_url(self) -> str:
+        return f"http://{self.web_addr}"
 
     def migrate(self) -> None:
         subprocess.run(
@@ -109,7 +119,7 @@ class Cluster:
         for addr, name in running:
             while True:
                 self._check_alive()
-                if _serving(addr):
+                if (_web_serving if name == "web" else _serving)(addr):
                     break
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"the {name} service did not start; see {self.workdir / 'logs'}")
@@ -149,6 +159,15 @@ def _serving(addr: str) -> bool:
             resp = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service=""), timeout=1)
             return bool(resp.status == health_pb2.HealthCheckResponse.SERVING)
     except grpc.RpcError:
+        return False
+
+
+def _web_serving(addr: str) -> bool:
+    """The web desk answers HTTP, not gRPC: its /healthz."""
+    try:
+        with urllib.request.urlopen(f"http://{addr}/healthz", timeout=1) as resp:
+            return bool(resp.status == 200)
+    except OSError:
         return False
 
 

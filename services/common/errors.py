@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 
 class Code(StrEnum):
@@ -18,7 +19,8 @@ class Code(StrEnum):
 class DeskError(Exception):
     """A request refused as a whole; nothing it asked for was stored."""
 
-    def __init__(self, code: Code, message: str) -> None:
+    def __init__(self, code: Code, message: str, refusals: tuple[Any, ...] = ()) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.refusals = refusals  # the core's Refusal of each refused field, when there are several

@@ -128,6 +128,7 @@ def record_submission(
         raise DeskError(
             _code(checked.refusals),
             "; ".join(f"{r.field}: {r.message} (rule {r.rule})" for r in checked.refusals),
+            refusals=checked.refusals,
         )
     open_turn(conn, campaign, turn, lock=True)
     if repo.find_request(conn, campaign, player, client_request_id) is not None:

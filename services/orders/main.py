@@ -10,7 +10,7 @@ from functools import partial
 
 from sqlalchemy import Connection, Engine
 
-from pate.v1 import admin_pb2_grpc, orders_pb2_grpc, sessions_pb2_grpc
+from pate.v1 import admin_pb2_grpc, desk_pb2_grpc, orders_pb2_grpc, sessions_pb2_grpc
 from services.common import bus
 from services.common.auth import Authenticator, authenticator_for
 from services.common.config import Settings, load_settings
@@ -19,7 +19,7 @@ from services.common.rpc import in_transaction
 from services.common.runner import Service, Stage, run_service
 from services.orders import campaigns
 from services.orders.login import SessionsServicer
-from services.orders.servicer import CampaignAdminServicer, OrderDeskServicer
+from services.orders.servicer import CampaignAdminServicer, OrderDeskServicer, PlayerDeskServicer
 
 PRUNE_EVERY_SECONDS = 3600.0
 
@@ -52,6 +52,10 @@ SERVICE = Service(
         (
             orders_pb2_grpc.add_OrderDeskServicer_to_server,
             lambda e, s: OrderDeskServicer(e, _auth(e, s), s.trusted_proxies),
+        ),
+        (
+            desk_pb2_grpc.add_PlayerDeskServicer_to_server,
+            lambda e, s: PlayerDeskServicer(e, _auth(e, s), s.trusted_proxies),
         ),
         (
             sessions_pb2_grpc.add_SessionsServicer_to_server,

@@ -7,6 +7,7 @@ import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import partial
+from typing import Any
 
 import grpc
 from sqlalchemy import Connection, Engine
@@ -17,7 +18,15 @@ from pate.core.orders.validate import Actor
 from pate.core.world.fields import DataError
 from pate.core.world.scenario import Scenario
 from pate.datafiles import load_shipped_scenario, parse_scenario_text
-from pate.v1 import admin_pb2, admin_pb2_grpc, orders_pb2, orders_pb2_grpc
+from pate.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    common_pb2,
+    desk_pb2,
+    desk_pb2_grpc,
+    orders_pb2,
+    orders_pb2_grpc,
+)
 from services.common import repository as repo
 from services.common import sessions
 from services.common.auth import Authenticator
@@ -26,8 +35,10 @@ from services.common.limits import EXCERPT_CHARS
 from services.common.metrics import ORDERS_ACCEPTED, SUBMISSIONS_REFUSED
 from services.common.passwords import hash_password
 from services.common.rpc import abort, call_credentials, in_reader, in_transaction, is_admin, run_cpu
-from services.orders import campaigns, desk
+from services.orders import campaigns, desk, mydesk
 from services.orders.mapping import MappingError, order_from_pb, order_to_pb
+
+REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrders (desk.proto)
 
 _STATUS = {name: getattr(admin_pb2, f"TURN_STATUS_{name}") for name in repo.STATUSES}
 
@@ -191,6 +202,8 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
             )
         except DeskError as err:
             SUBMISSIONS_REFUSED.labels(reason=err.code.value).inc()
+            if err.refusals:  # each refused field, for clients that show it by the field (the web desk)
+                context.set_trailing_metadata(((REFUSALS_KEY, refusals_bin(err.refusals)),))
             await abort(context, err)
         if not replayed:
             ORDERS_ACCEPTED.inc(len(ids))
@@ -215,6 +228,44 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
                 for e in found.values()
             ]
         )
+
+
+class PlayerDeskServicer(desk_pb2_grpc.PlayerDeskServicer):
+    """What the web desk shows a player; the same credentials as OrderDesk."""
+
+    def __init__(
+        self, engine: Engine, auth: Authenticator, trusted_proxies: frozenset[str] = frozenset()
+    ) -> None:
+        self.engine = engine
+        self.auth = auth
+        self.trusted_proxies = trusted_proxies
+
+    async def GetMyCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        try:
+            creds = call_credentials(context, self.trusted_proxies)
+            caller = desk.actor_of(await asyncio.to_thread(self.auth.caller, request.campaign_id, creds))
+        except DeskError as err:
+            await abort(context, err)
+
+        def work(conn: Connection) -> desk_pb2.MyCampaign:
+            row = _get(conn, request.campaign_id)
+            out = mydesk.my_campaign(conn, row, caller)
+            out.campaign.CopyFrom(campaign_pb(row))
+            return out
+
+        try:
+            return await in_reader(self.engine, work)
+        except DeskError as err:
+            await abort(context, err)
+
+
+def refusals_bin(refusals: tuple[Any, ...]) -> bytes:
+    return desk_pb2.RefusalList(
+        refusals=[
+            common_pb2.Refusal(field=r.field, rule=r.rule, message=r.message, code=str(r.code))
+            for r in refusals
+        ]
+    ).SerializeToString()
 
 
 def _get(conn: Connection, campaign: str) -> repo.CampaignRow:

@@ -1,0 +1,86 @@
+"""The web desk's campaign page (issue 11): server time for a commander of
+about 30 ships in a grand1805 campaign, on the real stack (nats-server, the
+four services on SQLite, the web process), read from the page's
+Server-Timing header and as the client sees it.  Target: p50 under 100 ms."""
+
+from __future__ import annotations
+
+import re
+import statistics
+import tempfile
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import httpx
+
+from pate.datafiles import load_scenario
+from services.common.cluster import Cluster
+from services.common.natsserver import NatsServer
+from tests.e2e.flow import Client
+
+SCENARIO = "grand1805"
+SHIPS = 30
+REQUESTS = 60
+
+
+def _commander() -> tuple[str, int]:
+    counts = Counter(s.commander for s in load_scenario(SCENARIO).world.ships.values() if s.commander)
+    return min(counts.items(), key=lambda kv: (abs(kv[1] - SHIPS), kv[0]))
+
+
+def run() -> list[tuple[str, str]]:
+    player, ships = _commander()
+    with tempfile.TemporaryDirectory() as tmp, NatsServer(data_dir=Path(tmp) / "nats") as nats:
+        cluster = Cluster(
+            workdir=Path(tmp), nats_url=nats.url, database_url=f"sqlite:///{tmp}/pate.db", web=True
+        )
+        cluster.start_all()
+        client = Client(cluster)
+        try:
+            campaign = f"bench-{uuid.uuid4().hex[:6]}"
+            passwords = {p: f"{p}-bench-pw" for p in load_scenario(SCENARIO).world.players}
+            t0 = time.perf_counter()
+            client.create(campaign, scenario=SCENARIO, passwords=passwords)
+            client.wait_open(campaign, 1, timeout=300)
+            opened = time.perf_counter() - t0
+            with httpx.Client(base_url=cluster.web_url, timeout=30) as web:
+                page = web.get("/login").text
+                token = re.search(r'name="csrf" value="([0-9a-f]+)"', page).group(1)  # type: ignore[union-attr]
+                form = {"csrf": token, "campaign": campaign, "player": player, "password": passwords[player]}
+                r = web.post("/login", data=form, follow_redirects=True)
+                assert r.status_code == 200 and "ship-" in r.text, r.text[:500]
+                server, seen = [], []
+                for _ in range(REQUESTS):
+                    t = time.perf_counter()
+                    r = web.get(f"/c/{campaign}")
+                    seen.append((time.perf_counter() - t) * 1000)
+                    server.append(float(r.headers["server-timing"].split("dur=")[1]))
+                shown = len(re.findall(r'<li class="ship', r.text))
+            rpc = _rpc_times(client, campaign, player)
+        finally:
+            client.close()
+            cluster.stop()
+    qs, qc = statistics.quantiles(server, n=100), statistics.quantiles(seen, n=100)
+    return [
+        ("grand1805 campaign created and turn 1 open", f"{opened:.1f} s"),
+        (f"campaign page of {player} ({ships} ships, {shown} shown)", f"{REQUESTS} requests"),
+        ("  server time p50 / p99 (Server-Timing)", f"{qs[49]:.1f} / {qs[98]:.1f} ms"),
+        ("  client time p50 / p99 (localhost HTTP)", f"{qc[49]:.1f} / {qc[98]:.1f} ms"),
+        ("  of which PlayerDesk.GetMyCampaign p50 / p99 (gRPC)", f"{rpc[0]:.1f} / {rpc[1]:.1f} ms"),
+    ]
+
+
+def _rpc_times(client: Client, campaign: str, player: str) -> tuple[float, float]:
+    from pate.v1 import desk_pb2, desk_pb2_grpc
+
+    stub = desk_pb2_grpc.PlayerDeskStub(client.orders_ch)
+    md = client.player_md(campaign, player)
+    times = []
+    for _ in range(REQUESTS):
+        t = time.perf_counter()
+        stub.GetMyCampaign(desk_pb2.GetMyCampaignRequest(campaign_id=campaign), metadata=md, timeout=30)
+        times.append((time.perf_counter() - t) * 1000)
+    q = statistics.quantiles(times, n=100)
+    return q[49], q[98]

@@ -1,0 +1,165 @@
+"""PlayerDesk: what the web Ship Order Desk shows a player (rule 4.1).
+
+The ships the caller may order (rule 2.3, 4.1: commander, deputy, the naval
+minister of their state), each with its state, the orders it will carry out
+and why (4.1, 4.2, 4.11), and the warnings a commander needs before the
+deadline; a naval minister also sees his state's ports (3.5).  Everything is
+read from the open turn's world state with the core's own functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Connection
+
+from pate.core.orders.effective import effective_orders
+from pate.core.orders.explain import Explanation, explain
+from pate.core.orders.validate import Actor, authority
+from pate.core.rules.ports import in_friendly_harbor
+from pate.core.world.ships import AtSea, InAtlantic, InPort, Ship, describe
+from pate.core.world.state import Role, WorldState
+from pate.engine.context import turn_context
+from pate.v1 import desk_pb2, orders_pb2
+from services.common import repository as repo
+from services.orders.mapping import order_to_pb
+
+ATLANTIC = "Atlantic Ocean"  # the place the movement phase names for arrivals from the crossing (6.11)
+
+
+def my_campaign(conn: Connection, row: repo.CampaignRow, caller: Actor) -> desk_pb2.MyCampaign:
+    world = repo.load_world_cached(conn, row.id, row.turn)
+    submitted = repo.submitted_orders(conn, row.id, row.turn)
+    mine = {sid: s for sid, s in world.ships.items() if authority(caller, s) is not None}
+    effective = effective_orders(world.ships, submitted)
+    # explained: the caller's ships, and the leads they copy from (rule 4.2), not the whole map
+    wanted = {sid: effective[sid] for sid in mine if sid in effective}
+    heads = {e.copied_from: effective[e.copied_from] for e in wanted.values() if e.copied_from in effective}
+    explanations = explain(world.ships, {**heads, **wanted})
+    ordered = {s.order.ship_id for s in submitted}
+    arrived = _arrived_from_atlantic(conn, row.id, row.turn)
+    player = world.players.get(caller.player)
+    out = desk_pb2.MyCampaign(
+        player_id=caller.player,
+        player_name=player.name if player else caller.player,
+        state=caller.state or "",
+        roles=sorted(r.value for r in caller.roles),
+    )
+    for sid in sorted(mine):
+        out.ships.append(
+            _ship(world, mine[sid], caller, explanations.get(sid), sid in ordered, sid in arrived)
+        )
+    if Role.NAVAL_MINISTER in caller.roles and caller.state:
+        out.ports.extend(_ports(world, caller.state))
+    if Role.ADMIN in caller.roles:
+        out.players.extend(sorted(world.players))
+    return out
+
+
+def _ship(
+    world: WorldState,
+    ship: Ship,
+    caller: Actor,
+    why: Explanation | None,
+    has_orders: bool,
+    arrived: bool,
+) -> desk_pb2.MyShip:
+    ctx = turn_context()
+    loc = ship.location
+    out = desk_pb2.MyShip(
+        id=ship.id,
+        name=ship.name,
+        type=ship.type.value,
+        location=describe(loc),
+        stores=ship.stores,
+        hull=ship.hull,
+        rigging=ship.rigging,
+        commander=ship.commander or "",
+        deputy=ship.deputy or "",
+        attached_to=ship.attached_to or "",
+        active=ship.active,
+        authority=str(authority(caller, ship) or ""),
+        has_orders=has_orders,
+        capacity=ship.capacity,
+        cargo_units=list(ship.cargo.units),
+        cargo_supplies=ship.cargo.supplies,
+    )
+    if isinstance(loc, AtSea):
+        out.location_kind, out.sea_area = "sea", loc.area
+        out.reachable_sea_areas.extend(sorted(ctx.map.sea_areas[loc.area].adjacent))
+    elif isinstance(loc, InPort):
+        port = ctx.map.ports[loc.port]
+        out.location_kind, out.port, out.harbor, out.sea_area = "port", loc.port, loc.harbor, port.sea_area
+        out.reachable_sea_areas.extend(port.reachable_sea_areas)  # rule 6.3: a strait port opens on two
+    elif isinstance(loc, InAtlantic):
+        out.location_kind, out.sea_area = "atlantic", loc.destination
+    if why is not None:
+        e = why.effective
+        out.effective.CopyFrom(
+            orders_pb2.EffectiveOrder(
+                order=order_to_pb(e.order), source=e.source.value, copied_from=e.copied_from or ""
+            )
+        )
+        out.explanation.extend(
+            desk_pb2.OrderPart(part=p.part, source=p.source.value, reason=p.reason) for p in why.parts
+        )
+    # a ship copying its lead's order (rule 4.2) has orders even when none was sent for it
+    copied = why is not None and why.effective.copied_from is not None
+    out.warnings.extend(warnings(world, ship, has_orders=has_orders or copied, arrived=arrived))
+    return out
+
+
+def warnings(world: WorldState, ship: Ship, *, has_orders: bool, arrived: bool) -> list[str]:
+    """What a commander must know before the deadline, each with its rule."""
+    low = int(turn_context().rules.section("supply")["low_stores_warning"])
+    out: list[str] = []
+    if isinstance(ship.location, InAtlantic):
+        out.append(
+            f"crossing the Atlantic: arrives in {ship.location.destination} on turn "
+            f"{ship.location.arrives_turn}; it takes no orders (rule 6.11)"
+        )
+        return out
+    if not has_orders:
+        out.append("no orders yet: it will carry out the default orders (rule 4.11)")
+    if ship.stores == 0 and not in_friendly_harbor(world, ship):
+        out.append(
+            "out of stores: it stops responding to orders and sails"
+            " for the nearest friendly harbor (rule 3.4)"
+        )
+    elif ship.stores <= low:
+        out.append(f"stores {ship.stores}: at {low} or fewer it will soon run out (rule 3.4)")
+    if ship.hull or ship.rigging:
+        out.append(
+            f"damaged: hull {ship.hull}, rigging {ship.rigging} (rule 2.2); a friendly yard repairs (3.3)"
+        )
+    if arrived:
+        out.append("just arrived from the Atlantic (rule 6.11)")
+    if not ship.active:
+        out.append("inactive (rule 2.6)")
+    return out
+
+
+def _arrived_from_atlantic(conn: Connection, campaign: str, turn: int) -> frozenset[str]:
+    if turn <= 1:
+        return frozenset()
+    return frozenset(
+        sid
+        for ev in repo.load_events(conn, campaign, turn - 1)
+        if ev.kind == "arrived" and ev.data.get("came_from") == ATLANTIC
+        for sid in ev.ships
+    )
+
+
+def _ports(world: WorldState, state: str) -> Sequence[desk_pb2.MyPort]:
+    ctx = turn_context()
+    return [
+        desk_pb2.MyPort(
+            name=name,
+            sea_area=ctx.map.ports[name].sea_area,
+            stores=p.stores,
+            yard=ctx.map.ports[name].yard,
+            controller=p.controller,
+        )
+        for name, p in sorted(world.ports.items())
+        if p.controller == state and name in ctx.map.ports
+    ]

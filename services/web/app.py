@@ -1,0 +1,221 @@
+"""The web Ship Order Desk: a Starlette application, server-rendered with
+Jinja2 templates, a client of the orders and reports services.
+
+The session cookie holds the session tokens of the campaigns this browser is
+logged into (HttpOnly, SameSite=Strict, Secure under TLS); every form carries
+a CSRF token; every page a Content-Security-Policy.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from services.web import security
+from services.web.backend import (
+    Backend,
+    BackendError,
+    ForbiddenError,
+    NotLoggedInError,
+    ServiceDownError,
+    Session,
+)
+from services.web.config import WebSettings
+
+HERE = Path(__file__).parent
+MAX_SESSIONS = 8  # campaigns one browser may be logged into at once
+COOKIE_SEPARATOR = "~"  # between the sessions of one browser (a cookie-safe character)
+KEPT_LIMIT = 64 * 1024  # the form content kept across a login
+
+
+class Desk:
+    """What every page handler needs: the backend, the templates, the CSRF signer."""
+
+    def __init__(self, backend: Backend, settings: WebSettings) -> None:
+        self.backend = backend
+        self.settings = settings
+        self.csrf = security.Csrf(settings.secret)
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(HERE / "templates"),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+        )
+        self.templates = Jinja2Templates(env=env)
+
+    def render(self, request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        ctx.setdefault("campaigns", self.logged_in(request))
+        ctx["csrf_token"] = self.csrf.token_for(security.browser_id(request))
+        ctx["csrf_field"] = security.CSRF_FIELD
+        response: HTMLResponse = self.templates.TemplateResponse(request, name, ctx, status_code=status)
+        self._keep_browser(request, response)
+        return response
+
+    def _keep_browser(self, request: Request, response: Response) -> None:
+        new = getattr(request.state, "new_browser", None)
+        if new:
+            security.set_cookie(response, request, security.BROWSER_COOKIE, new, max_age=None)
+
+    # --- sessions -------------------------------------------------------
+
+    def entries(self, request: Request) -> list[str]:
+        raw = request.cookies.get(security.SESSION_COOKIE, "")
+        return [e for e in raw.split(COOKIE_SEPARATOR) if e and len(e) <= 400][:MAX_SESSIONS]
+
+    def logged_in(self, request: Request) -> list[Session]:
+        """The sessions of this browser whose time is not up (the orders
+        service still checks each on use: revoked ones fail there)."""
+        out = []
+        for entry in self.entries(request):
+            try:
+                out.append(Session.from_cookie(entry))
+            except NotLoggedInError:
+                continue
+        return out
+
+    def session_for(self, request: Request, campaign: str) -> Session:
+        """This browser's session in the campaign, or NotLoggedInError."""
+        expired = False
+        for entry in self.entries(request):
+            try:
+                s = Session.from_cookie(entry)
+            except NotLoggedInError:
+                expired = True
+                continue
+            if s.campaign == campaign:
+                return s
+        raise NotLoggedInError(
+            "your session has expired: log in again" if expired else "log in to this campaign"
+        )
+
+    def store_sessions(self, request: Request, response: Response, sessions: list[Session]) -> None:
+        if sessions:
+            value = COOKIE_SEPARATOR.join(s.cookie() for s in sessions[:MAX_SESSIONS])
+            age = max(1, int(max(s.expires_at for s in sessions) - time.time()))
+            security.set_cookie(response, request, security.SESSION_COOKIE, value, max_age=age)
+        else:
+            response.delete_cookie(security.SESSION_COOKIE, path="/")
+
+    async def form(self, request: Request) -> dict[str, str]:
+        """The posted form, after its CSRF token (403 and nothing done when wrong)."""
+        form = await request.form(max_files=1, max_fields=2000)
+        values: dict[str, str] = {}
+        for key, value in form.multi_items():
+            if isinstance(value, str):
+                values[key] = value
+        given = values.pop(security.CSRF_FIELD, "")
+        if not self.csrf.valid(request.cookies.get(security.BROWSER_COOKIE, ""), given):
+            raise HTTPException(403, "the form's security token is missing or wrong: reload the page")
+        return values
+
+    async def upload(self, request: Request, name: str) -> str:
+        form = await request.form(max_files=1, max_fields=2000)
+        item = form.get(name)
+        if item is None or isinstance(item, str):
+            return ""
+        data = await item.read(self.settings.max_body_bytes + 1)
+        return data.decode("utf-8", errors="replace")
+
+    def login_page(
+        self, request: Request, campaign: str, message: str = "", kept: dict[str, str] | None = None
+    ) -> HTMLResponse:
+        kept_json = json.dumps(kept or {})
+        if len(kept_json) > KEPT_LIMIT:
+            kept_json = "{}"
+        return self.render(
+            request,
+            "login.html",
+            status=401 if message else 200,
+            campaign=campaign,
+            message=message,
+            next=request.url.path if kept is not None else "",
+            kept=kept_json,
+        )
+
+
+Handler = Callable[[Desk, Request], Awaitable[Response]]
+
+
+def page(desk: Desk, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    """A page handler with the desk's answers to a lost session, a service
+    down and another player's data."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await handler(desk, request)
+        except NotLoggedInError as err:
+            kept = getattr(request.state, "kept_form", None)
+            return desk.login_page(request, request.path_params.get("campaign", ""), err.message, kept)
+        except ServiceDownError as err:
+            return desk.render(
+                request, "error.html", status=503, title="Service unavailable", message=err.message
+            )
+        except ForbiddenError:
+            return desk.render(
+                request, "error.html", status=404, title="Not found", message="There is nothing here for you."
+            )
+        except BackendError as err:
+            return desk.render(
+                request, "error.html", status=502, title="Something went wrong", message=err.message
+            )
+
+    return endpoint
+
+
+def create_app(backend: Backend, settings: WebSettings) -> Starlette:
+    from services.web import gm, minister, pages, reports_pages
+
+    desk = Desk(backend, settings)
+    routes = [
+        Route("/", page(desk, pages.home)),
+        Route("/login", page(desk, pages.login_form), methods=["GET"]),
+        Route("/login", page(desk, pages.login), methods=["POST"]),
+        Route("/logout", page(desk, pages.logout), methods=["POST"]),
+        Route("/c/{campaign}", page(desk, pages.campaign)),
+        Route("/c/{campaign}/ships/{ship}", page(desk, pages.ship_form)),
+        Route("/c/{campaign}/squadron/{ship}", page(desk, pages.squadron_form)),
+        Route("/c/{campaign}/orders", page(desk, pages.submit_form), methods=["POST"]),
+        Route("/c/{campaign}/orders/text", page(desk, pages.submit_text), methods=["GET", "POST"]),
+        Route("/c/{campaign}/reports", page(desk, reports_pages.archive)),
+        Route("/c/{campaign}/reports/{turn:int}", page(desk, reports_pages.report)),
+        Route("/c/{campaign}/reports/{turn:int}/body", page(desk, reports_pages.body)),
+        Route("/c/{campaign}/reports/{turn:int}/text", page(desk, reports_pages.text)),
+        Route("/c/{campaign}/gm", page(desk, gm.master), methods=["GET"]),
+        Route("/c/{campaign}/gm/close", page(desk, gm.close_turn), methods=["POST"]),
+        Route("/c/{campaign}/gm/deadline", page(desk, gm.set_deadline), methods=["POST"]),
+        Route("/c/{campaign}/gm/password", page(desk, gm.set_password), methods=["POST"]),
+        Route("/c/{campaign}/gm/create", page(desk, gm.create_campaign), methods=["POST"]),
+        Route("/c/{campaign}/gm/reports", page(desk, gm.all_reports)),
+        Route("/c/{campaign}/gm/reports/{turn:int}/{player}", page(desk, gm.report_of)),
+        Route("/c/{campaign}/minister", page(desk, minister.minister), methods=["GET"]),
+        Route("/c/{campaign}/minister/stores", page(desk, minister.move_stores), methods=["POST"]),
+        Route("/healthz", lambda r: Response("ok", media_type="text/plain")),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return desk.render(
+            request, "error.html", status=exc.status_code, title=str(exc.status_code), message=exc.detail
+        )
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app.add_middleware(security.BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(security.SecurityHeaders)
+    app.state.desk = desk
+    return app
+
+
+def redirect(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)

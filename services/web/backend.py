@@ -1,0 +1,320 @@
+"""Every gRPC call the web desk makes, in one place.
+
+The web has no database of its own: it is a client of the orders service
+(OrderDesk, PlayerDesk, CampaignAdmin) and of the reports service (Reports).
+Errors come back as a few exceptions the pages know how to show: refused
+(with the refused fields), not found / forbidden, not logged in, and the
+service being down.
+
+Logging in: a player gives campaign, player id and password once; the
+orders service's Sessions.Login gives a session token back (hashed,
+expiring, revocable, bound to campaign and player); every later call carries
+only that token as ``authorization: Bearer``.  The pages never see a
+password after the login form, and the web keeps nothing of its own.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, ClassVar
+
+import grpc
+
+from pate.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    common_pb2,
+    desk_pb2,
+    desk_pb2_grpc,
+    orders_pb2,
+    orders_pb2_grpc,
+    reports_pb2,
+    reports_pb2_grpc,
+    sessions_pb2,
+    sessions_pb2_grpc,
+)
+
+REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrders (desk.proto)
+CALL_TIMEOUT = 15.0
+
+
+class BackendError(Exception):
+    """A call the pages show as a message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ServiceDownError(BackendError):
+    """The orders or reports service does not answer."""
+
+    def __init__(self, service: str) -> None:
+        super().__init__(f"the {service} service is not answering; try again in a minute")
+        self.service = service
+
+
+class NotLoggedInError(BackendError):
+    """No session, or it expired or was revoked."""
+
+
+class ForbiddenError(BackendError):
+    """Not yours to see (or it does not exist: the pages answer both alike)."""
+
+
+class RefusedError(BackendError):
+    """The order desk refused the request as a whole; nothing was stored."""
+
+    def __init__(self, message: str, refusals: Sequence[common_pb2.Refusal] = ()) -> None:
+        super().__init__(message)
+        self.refusals = tuple(refusals)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A session of the orders service (Sessions.Login), as the browser's
+    cookie carries it: the token, and for display its campaign, player and
+    expiry.  The orders service checks the token on every call; the rest
+    only saves asking who it belongs to."""
+
+    token: str
+    campaign: str
+    player: str
+    expires_at: float  # epoch seconds
+
+    SEPARATOR: ClassVar[str] = ":"
+
+    def cookie(self) -> str:
+        return self.SEPARATOR.join((self.campaign, self.player, str(int(self.expires_at)), self.token))
+
+    @classmethod
+    def from_cookie(cls, text: str) -> Session:
+        """NotLoggedInError when the entry is malformed or its time is up."""
+        parts = text.split(cls.SEPARATOR)
+        if len(parts) != 4 or not parts[2].isdigit() or not _TOKEN.match(parts[3]):
+            raise NotLoggedInError("log in again")
+        campaign, player, expires, token = parts
+        if int(expires) <= time.time():
+            raise NotLoggedInError("your session has expired: log in again")
+        return cls(token, campaign, player, float(expires))
+
+
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,100}$")
+
+
+def _translate(err: grpc.RpcError, service: str) -> BackendError:
+    code = err.code() if hasattr(err, "code") else None
+    details = (err.details() if hasattr(err, "details") else "") or ""
+    if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+        return ServiceDownError(service)
+    if code == grpc.StatusCode.UNAUTHENTICATED:
+        return NotLoggedInError(details or "log in again")
+    if code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED):
+        return ForbiddenError(details)
+    if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return RefusedError(details or "too many attempts: wait a minute")
+    if code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION):
+        refusals: list[common_pb2.Refusal] = []
+        for key, value in err.trailing_metadata() or ():
+            if key == REFUSALS_KEY and isinstance(value, bytes):
+                refusals.extend(desk_pb2.RefusalList.FromString(value).refusals)
+        return RefusedError(details, refusals)
+    return BackendError(f"the {service} service could not answer ({code.name if code else 'error'})")
+
+
+class Backend:
+    """The gRPC clients of the web desk (async, one channel per service)."""
+
+    def __init__(self, orders_addr: str, reports_addr: str, admin_token: str) -> None:
+        self.orders_addr = orders_addr
+        self.reports_addr = reports_addr
+        self.admin_token = admin_token
+        self._orders_ch: grpc.aio.Channel | None = None
+        self._reports_ch: grpc.aio.Channel | None = None
+
+    def _orders(self) -> grpc.aio.Channel:
+        if self._orders_ch is None:
+            self._orders_ch = grpc.aio.insecure_channel(self.orders_addr)
+        return self._orders_ch
+
+    def _reports(self) -> grpc.aio.Channel:
+        if self._reports_ch is None:
+            self._reports_ch = grpc.aio.insecure_channel(self.reports_addr)
+        return self._reports_ch
+
+    async def close(self) -> None:
+        for ch in (self._orders_ch, self._reports_ch):
+            if ch is not None:
+                await ch.close()
+        self._orders_ch = self._reports_ch = None
+
+    @staticmethod
+    def _md(session: Session) -> tuple[tuple[str, str], ...]:
+        return (("authorization", f"Bearer {session.token}"),)
+
+    def _admin_md(self) -> tuple[tuple[str, str], ...]:
+        return (("x-pate-admin-token", self.admin_token),)
+
+    # --- sessions -------------------------------------------------------
+
+    async def login(self, campaign: str, player: str, password: str, source: str = "") -> Session:
+        """Sessions.Login; ``source`` is the browser's address, for the login
+        throttle (honoured when the orders service trusts this web process,
+        PATE_TRUSTED_PROXIES)."""
+        stub = sessions_pb2_grpc.SessionsStub(self._orders())
+        md = (("x-forwarded-for", source),) if source else ()
+        try:
+            reply = await stub.Login(
+                sessions_pb2.LoginRequest(campaign_id=campaign, player_id=player, password=password),
+                metadata=md,
+                timeout=CALL_TIMEOUT,
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+        expires = reply.expires_at.ToSeconds() if reply.HasField("expires_at") else time.time()
+        return Session(reply.token, reply.campaign_id or campaign, reply.player_id or player, float(expires))
+
+    async def logout(self, session: Session) -> None:
+        """Sessions.Logout: the token is revoked where it is checked."""
+        stub = sessions_pb2_grpc.SessionsStub(self._orders())
+        try:
+            await stub.Logout(sessions_pb2.LogoutRequest(), metadata=self._md(session), timeout=CALL_TIMEOUT)
+        except grpc.RpcError as err:
+            if err.code() != grpc.StatusCode.UNAUTHENTICATED:  # already over: nothing to revoke
+                raise _translate(err, "orders") from None
+
+    # --- the player's desk ----------------------------------------------
+
+    async def my_campaign(self, s: Session) -> desk_pb2.MyCampaign:
+        stub = desk_pb2_grpc.PlayerDeskStub(self._orders())
+        try:
+            out: desk_pb2.MyCampaign = await stub.GetMyCampaign(
+                desk_pb2.GetMyCampaignRequest(campaign_id=s.campaign),
+                metadata=self._md(s),
+                timeout=CALL_TIMEOUT,
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+        return out
+
+    async def submit(
+        self,
+        s: Session,
+        turn: int,
+        orders: Sequence[common_pb2.ShipOrder] = (),
+        text: str = "",
+        stores_moves: Sequence[common_pb2.StoresMoveOrder] = (),
+    ) -> orders_pb2.SubmitOrdersResponse:
+        req = orders_pb2.SubmitOrdersRequest(
+            campaign_id=s.campaign,
+            turn=turn,
+            client_request_id=uuid.uuid4().hex,
+            orders=list(orders),
+            orders_text=text,
+            stores_moves=list(stores_moves),
+        )
+        stub = orders_pb2_grpc.OrderDeskStub(self._orders())
+        try:
+            out: orders_pb2.SubmitOrdersResponse = await stub.SubmitOrders(
+                req, metadata=self._md(s), timeout=CALL_TIMEOUT
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+        return out
+
+    # --- reports ---------------------------------------------------------
+
+    async def list_reports(self, s: Session) -> list[int]:
+        stub = reports_pb2_grpc.ReportsStub(self._reports())
+        try:
+            resp = await stub.ListReports(
+                reports_pb2.ListReportsRequest(campaign_id=s.campaign, player_id=s.player),
+                metadata=self._md(s),
+                timeout=CALL_TIMEOUT,
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "reports") from None
+        return sorted({r.turn for r in resp.reports if r.player_id == s.player}, reverse=True)
+
+    async def report(self, s: Session, turn: int, fmt: str) -> str:
+        stub = reports_pb2_grpc.ReportsStub(self._reports())
+        try:
+            rep = await stub.GetReport(
+                reports_pb2.GetReportRequest(campaign_id=s.campaign, turn=turn, format=fmt),
+                metadata=self._md(s),
+                timeout=CALL_TIMEOUT,
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "reports") from None
+        return str(rep.body)
+
+    # --- game master -----------------------------------------------------
+
+    async def close_turn(self, campaign: str, turn: int) -> admin_pb2.Campaign:
+        stub = admin_pb2_grpc.CampaignAdminStub(self._orders())
+        try:
+            out: admin_pb2.Campaign = await stub.CloseTurn(
+                admin_pb2.CloseTurnRequest(campaign_id=campaign, turn=turn),
+                metadata=self._admin_md(),
+                timeout=CALL_TIMEOUT,
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+        return out
+
+    async def set_deadline(self, campaign: str, turn: int, deadline: datetime | None) -> admin_pb2.Campaign:
+        req = admin_pb2.SetDeadlineRequest(campaign_id=campaign, turn=turn)
+        if deadline is not None:
+            req.deadline.FromDatetime(deadline)
+        out: admin_pb2.Campaign = await self._admin_call("SetDeadline", req)
+        return out
+
+    async def set_password(self, campaign: str, player: str, password: str) -> None:
+        req = admin_pb2.SetPlayerPasswordRequest(campaign_id=campaign, player_id=player, password=password)
+        await self._admin_call("SetPlayerPassword", req)
+
+    async def create_campaign(
+        self, campaign: str, scenario: str, first_deadline: datetime | None, turn_seconds: int
+    ) -> admin_pb2.Campaign:
+        req = admin_pb2.CreateCampaignRequest(id=campaign, scenario=scenario, turn_seconds=turn_seconds)
+        if first_deadline is not None:
+            req.first_deadline.FromDatetime(first_deadline)
+        out: admin_pb2.Campaign = await self._admin_call("CreateCampaign", req, timeout=60)
+        return out
+
+    async def _admin_call(self, method: str, req: Any, timeout: float = CALL_TIMEOUT) -> Any:
+        stub = admin_pb2_grpc.CampaignAdminStub(self._orders())
+        try:
+            return await getattr(stub, method)(req, metadata=self._admin_md(), timeout=timeout)
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+
+    async def all_reports(self, campaign: str) -> list[tuple[int, str]]:
+        """Every player's reports of the campaign (the game master reads them all)."""
+        stub = reports_pb2_grpc.ReportsStub(self._reports())
+        try:
+            resp = await stub.ListReports(
+                reports_pb2.ListReportsRequest(campaign_id=campaign),
+                metadata=self._admin_md(),
+                timeout=CALL_TIMEOUT,
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "reports") from None
+        return sorted({(r.turn, r.player_id) for r in resp.reports}, key=lambda t: (-t[0], t[1]))
+
+    async def report_of(self, campaign: str, turn: int, player: str, fmt: str) -> str:
+        stub = reports_pb2_grpc.ReportsStub(self._reports())
+        try:
+            rep = await stub.GetReport(
+                reports_pb2.GetReportRequest(campaign_id=campaign, turn=turn, player_id=player, format=fmt),
+                metadata=self._admin_md(),
+                timeout=CALL_TIMEOUT,
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "reports") from None
+        return str(rep.body)

@@ -1,0 +1,157 @@
+"""The game master's pages.
+
+A game master is a player of the campaign with the administrator role (the
+orders service says so: PlayerDesk.GetMyCampaign); only then does the web
+call CampaignAdmin and Reports with its administrator token on his behalf:
+close the open turn by its number, set or extend its deadline, set a
+player's password, create a campaign, and read every player's report.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from pate.v1 import desk_pb2
+from services.web import security
+from services.web.app import Desk, redirect
+from services.web.backend import ForbiddenError, RefusedError
+from services.web.pages import _ID, STATUS_WORDS, campaign_id, deadline_of
+
+ADMIN_ROLE = "admin"
+MAX_EXTEND_HOURS = 24 * 30
+_CAMPAIGN_ID = re.compile(r"^[a-z0-9-]{1,40}$")
+
+
+async def _master(desk: Desk, request: Request) -> tuple[str, desk_pb2.MyCampaign]:
+    cid = campaign_id(request)
+    mine = await desk.backend.my_campaign(desk.session_for(request, cid))
+    if ADMIN_ROLE not in mine.roles:
+        raise ForbiddenError("not a game master")  # shown as 404 like any page not yours
+    return cid, mine
+
+
+def _page(
+    desk: Desk, request: Request, cid: str, mine: desk_pb2.MyCampaign, status: int = 200, **ctx: Any
+) -> HTMLResponse:
+    ctx.setdefault("message", request.query_params.get("done", "")[:200])
+    ctx.setdefault("error", "")
+    ctx.setdefault("logins", [])
+    return desk.render(
+        request,
+        "gm.html",
+        status=status,
+        cid=cid,
+        mine=mine,
+        turn_status=STATUS_WORDS.get(mine.campaign.status, "?"),
+        deadline=deadline_of(mine.campaign),
+        players=list(mine.players),
+        **ctx,
+    )
+
+
+async def master(desk: Desk, request: Request) -> Response:
+    cid, mine = await _master(desk, request)
+    return _page(desk, request, cid, mine)
+
+
+async def close_turn(desk: Desk, request: Request) -> Response:
+    form = await desk.form(request)
+    cid, mine = await _master(desk, request)
+    turn = form.get("turn", "")
+    try:
+        if not turn.isdigit() or len(turn) > 3:
+            raise RefusedError("turn: give the number of the open turn")
+        await desk.backend.close_turn(cid, int(turn))
+    except RefusedError as err:
+        return _page(desk, request, cid, mine, status=422, error=err.message)
+    return redirect(f"/c/{cid}/gm?done=turn+{turn}+closed")
+
+
+def parse_utc(text: str) -> datetime:
+    """``YYYY-MM-DDTHH:MM`` (a datetime-local input), read as UTC."""
+    try:
+        return datetime.strptime(text.strip(), "%Y-%m-%dT%H:%M").replace(tzinfo=UTC)
+    except ValueError:
+        raise RefusedError("deadline: give a date and time, YYYY-MM-DDTHH:MM (UTC)") from None
+
+
+async def set_deadline(desk: Desk, request: Request) -> Response:
+    """Set the open turn's deadline, extend it by hours, or remove it."""
+    form = await desk.form(request)
+    cid, mine = await _master(desk, request)
+    current = deadline_of(mine.campaign)
+    try:
+        if form.get("clear") == "on":
+            deadline = None
+        elif form.get("extend_hours", "").strip():
+            hours = form["extend_hours"].strip()
+            if not hours.isdigit() or not 0 < int(hours) <= MAX_EXTEND_HOURS:
+                raise RefusedError(f"extend_hours: 1 to {MAX_EXTEND_HOURS} hours")
+            deadline = max(current or datetime.now(UTC), datetime.now(UTC)) + timedelta(hours=int(hours))
+        else:
+            deadline = parse_utc(form.get("deadline", ""))
+        await desk.backend.set_deadline(cid, mine.campaign.turn, deadline)
+    except RefusedError as err:
+        return _page(desk, request, cid, mine, status=422, error=err.message)
+    said = deadline.strftime("%Y-%m-%d+%H:%M+UTC") if deadline else "none"
+    return redirect(f"/c/{cid}/gm?done=deadline+of+turn+{mine.campaign.turn}:+{said}")
+
+
+async def set_password(desk: Desk, request: Request) -> Response:
+    form = await desk.form(request)
+    cid, mine = await _master(desk, request)
+    player, password = form.get("player", ""), form.get("password", "")
+    try:
+        if not _ID.match(player):
+            raise RefusedError("player: choose a player")
+        if not 8 <= len(password) <= 1024:
+            raise RefusedError("password: 8 to 1024 characters")
+        await desk.backend.set_password(cid, player, password)
+    except RefusedError as err:
+        return _page(desk, request, cid, mine, status=422, error=err.message)
+    except ForbiddenError as err:
+        return _page(desk, request, cid, mine, status=422, error=err.message)
+    return redirect(f"/c/{cid}/gm?done=password+of+{player}+set;+the+old+sessions+are+ended")
+
+
+async def create_campaign(desk: Desk, request: Request) -> Response:
+    form = await desk.form(request)
+    cid, mine = await _master(desk, request)
+    new_id, scenario = form.get("new_id", "").strip(), form.get("scenario", "").strip()
+    try:
+        if not _CAMPAIGN_ID.match(new_id):
+            raise RefusedError("new_id: 1 to 40 of a-z, 0-9 and -")
+        if not _ID.match(scenario):
+            raise RefusedError("scenario: the name of a shipped scenario")
+        first = parse_utc(form["first_deadline"]) if form.get("first_deadline", "").strip() else None
+        hours = form.get("turn_hours", "").strip()
+        if hours and (not hours.isdigit() or not 0 < int(hours) <= MAX_EXTEND_HOURS):
+            raise RefusedError(f"turn_hours: 1 to {MAX_EXTEND_HOURS} hours")
+        created = await desk.backend.create_campaign(new_id, scenario, first, int(hours or 0) * 3600)
+    except (RefusedError, ForbiddenError) as err:
+        return _page(desk, request, cid, mine, status=422, error=err.message)
+    logins = [(lg.player_id, lg.password) for lg in created.logins]
+    # the generated passwords are shown this once (the orders service keeps only their hashes)
+    return _page(
+        desk, request, cid, mine, message=f"campaign {created.id} created", logins=logins, new_id=created.id
+    )
+
+
+async def all_reports(desk: Desk, request: Request) -> Response:
+    cid, _mine = await _master(desk, request)
+    refs = await desk.backend.all_reports(cid)
+    return desk.render(request, "gm_reports.html", cid=cid, refs=refs)
+
+
+async def report_of(desk: Desk, request: Request) -> Response:
+    cid, _mine = await _master(desk, request)
+    turn, player = int(request.path_params["turn"]), str(request.path_params["player"])
+    if not _ID.match(player) or not 0 <= turn <= 999:
+        raise ForbiddenError("no such report")
+    html = await desk.backend.report_of(cid, turn, player, "html")
+    return HTMLResponse(html, headers={"content-security-policy": security.REPORT_CSP})

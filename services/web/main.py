@@ -1,0 +1,46 @@
+"""``pate serve web``: the web Ship Order Desk on PATE_WEB_ADDR.
+
+A client of the orders and reports services (PATE_ORDERS_ADDR,
+PATE_REPORTS_ADDR); it keeps serving, with a page saying so, while either of
+them is down.  SIGTERM stops it cleanly (uvicorn's own handling).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import uvicorn
+
+from services.common.config import ConfigError, load_settings
+from services.common.logging import configure_logging, get_logger
+from services.web.app import create_app
+from services.web.backend import Backend
+from services.web.config import load_web_settings
+
+log = get_logger("web")
+
+
+def main() -> int:
+    try:
+        configure_logging("web", load_settings())
+        settings = load_web_settings()
+    except ConfigError as err:
+        print(f"pate web: {err}", file=sys.stderr)
+        return 2
+    backend = Backend(settings.orders_addr, settings.reports_addr, settings.admin_token)
+    app = create_app(backend, settings)
+    log.info("web_listening", addr=settings.addr, orders=settings.orders_addr, reports=settings.reports_addr)
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level="warning",
+        access_log=False,
+        limit_concurrency=200,
+        timeout_graceful_shutdown=5,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""The report pages: the archive by turn, each turn's event and position
+report with its maps (the reports service's own HTML and SVG, shown in a
+sandboxed frame), and the text report to download (rule 3.11)."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+
+from services.web import security
+from services.web.app import Desk
+from services.web.pages import campaign_id
+
+
+def _turn(request: Request) -> int:
+    turn = int(request.path_params["turn"])
+    if not 0 <= turn <= 999:
+        raise ValueError("turn")
+    return turn
+
+
+async def archive(desk: Desk, request: Request) -> Response:
+    cid = campaign_id(request)
+    session = desk.session_for(request, cid)
+    turns = await desk.backend.list_reports(session)
+    return desk.render(request, "reports.html", cid=cid, turns=turns)
+
+
+async def report(desk: Desk, request: Request) -> Response:
+    cid = campaign_id(request)
+    session = desk.session_for(request, cid)
+    turn = _turn(request)
+    await desk.backend.report(session, turn, "text")  # 404 before the frame, when there is none
+    return desk.render(request, "report.html", cid=cid, turn=turn)
+
+
+async def body(desk: Desk, request: Request) -> Response:
+    cid = campaign_id(request)
+    session = desk.session_for(request, cid)
+    html = await desk.backend.report(session, _turn(request), "html")
+    return HTMLResponse(html, headers={"content-security-policy": security.REPORT_CSP})
+
+
+async def text(desk: Desk, request: Request) -> Response:
+    cid = campaign_id(request)
+    session = desk.session_for(request, cid)
+    turn = _turn(request)
+    body = await desk.backend.report(session, turn, "text")
+    name = f"{cid}-turn-{turn}.txt"
+    return PlainTextResponse(body, headers={"content-disposition": f'attachment; filename="{name}"'})

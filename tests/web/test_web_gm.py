@@ -1,0 +1,111 @@
+"""The game master's pages over HTTP against the real stack: deadlines,
+passwords, a new campaign, every player's reports; none of it for a player
+without the administrator role."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from starlette.testclient import TestClient
+
+from tests.web.conftest import Stack
+from tests.web.test_web_http import csrf, login, web  # noqa: F401 (the fixture)
+
+pytestmark = pytest.mark.e2e
+
+
+def _gm(client: TestClient, stack: Stack) -> str:
+    login(client, stack.campaign, "admin", stack.passwords["admin"])
+    page = client.get(f"/c/{stack.campaign}/gm")
+    assert page.status_code == 200
+    return csrf(page.text)
+
+
+def test_the_master_sets_then_extends_the_deadline(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    token = _gm(client, stack)
+    r = client.post(f"/c/{stack.campaign}/gm/deadline", data={"csrf": token, "deadline": "2031-05-01T12:00"})
+    assert r.status_code == 200 and "2031-05-01 12:00 UTC" in r.text
+    assert stack.client.campaign(stack.campaign).deadline.ToDatetime(tzinfo=UTC) == datetime(
+        2031, 5, 1, 12, tzinfo=UTC
+    )
+    r = client.post(f"/c/{stack.campaign}/gm/deadline", data={"csrf": token, "extend_hours": "6"})
+    assert r.status_code == 200
+    got = stack.client.campaign(stack.campaign).deadline.ToDatetime(tzinfo=UTC)
+    assert got == datetime(2031, 5, 1, 18, tzinfo=UTC)
+    r = client.post(f"/c/{stack.campaign}/gm/deadline", data={"csrf": token, "deadline": "tomorrow"})
+    assert r.status_code == 422 and "YYYY-MM-DDTHH:MM" in r.text
+    r = client.post(f"/c/{stack.campaign}/gm/deadline", data={"csrf": token, "clear": "on"})
+    assert r.status_code == 200 and not stack.client.campaign(stack.campaign).HasField("deadline")
+
+
+def test_the_deadline_shows_on_the_players_page_with_a_countdown(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    token = _gm(client, stack)
+    soon = (datetime.now(UTC) + timedelta(hours=30)).strftime("%Y-%m-%dT%H:%M")
+    client.post(f"/c/{stack.campaign}/gm/deadline", data={"csrf": token, "deadline": soon})
+    login(client, stack.campaign, "calder", stack.passwords["calder"])
+    page = client.get(f"/c/{stack.campaign}").text
+    assert re.search(r'class="countdown" data-deadline="[^"]+"[^>]*>(29|30) h left', page)
+    assert 'class="local" data-deadline=' in page and " UTC</time>" in page
+    client.post(f"/c/{stack.campaign}/gm/deadline", data={"csrf": _gm(client, stack), "clear": "on"})
+
+
+def test_the_master_sets_a_password_and_the_player_logs_in_with_it(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    token = _gm(client, stack)
+    r = client.post(
+        f"/c/{stack.campaign}/gm/password", data={"csrf": token, "player": "allemand", "password": "short"}
+    )
+    assert r.status_code == 422 and "8 to 1024" in r.text
+    r = client.post(
+        f"/c/{stack.campaign}/gm/password",
+        data={"csrf": token, "player": "allemand", "password": "a-new-one-1805"},
+    )
+    assert r.status_code == 200 and "password of allemand set" in r.text
+    login(client, stack.campaign, "allemand", "a-new-one-1805")
+    stack.passwords["allemand"] = "a-new-one-1805"
+
+
+def test_the_master_creates_a_campaign_and_sees_its_passwords_once(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    token = _gm(client, stack)
+    new = stack.campaign + "-b"
+    r = client.post(
+        f"/c/{stack.campaign}/gm/create",
+        data={"csrf": token, "new_id": new, "scenario": "training", "turn_hours": "48"},
+    )
+    assert r.status_code == 200 and f"campaign {new} created" in r.text
+    logins = dict(re.findall(r"<tr><td>([a-z]+)</td><td><code>([^<]+)</code>", r.text))
+    assert "cornwallis" in logins
+    stack.client.wait_open(new, 1)
+    login(client, new, "cornwallis", logins["cornwallis"])
+    assert "BR1FL" in client.get(f"/c/{new}").text
+    r = client.post(
+        f"/c/{stack.campaign}/gm/create", data={"csrf": token, "new_id": "Bad Id", "scenario": "training"}
+    )
+    assert r.status_code == 422
+
+
+def test_the_master_reads_every_players_report(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    _gm(client, stack)
+    page = client.get(f"/c/{stack.campaign}/gm/reports")
+    assert page.status_code == 200
+    for player in ("cornwallis", "ganteaume", "barham"):
+        assert f"Turn 0: {player}" in page.text
+    body = client.get(f"/c/{stack.campaign}/gm/reports/0/ganteaume")
+    assert body.status_code == 200 and "<svg" in body.text
+
+
+def test_a_player_reaches_none_of_the_masters_pages(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    login(client, stack.campaign, "cornwallis", stack.passwords["cornwallis"])
+    token = csrf(client.get(f"/c/{stack.campaign}").text)
+    for url in ("/gm", "/gm/reports", "/gm/reports/0/ganteaume"):
+        assert client.get(f"/c/{stack.campaign}{url}").status_code == 404, url
+    r = client.post(f"/c/{stack.campaign}/gm/close", data={"csrf": token, "turn": "1"})
+    assert r.status_code == 404
+    assert stack.client.campaign(stack.campaign).turn == 1
