@@ -91,3 +91,49 @@ def test_unknown_rule_sets_are_refused_naming_the_known_ones(engine: Engine) -> 
             combat_rules="eia-basic",
         )
     assert "combat_rules: 'eia-basic' is not a known rule set (pate, eia-advanced)" in str(err.value)
+
+
+def test_grand1805_created_with_eia_fights_its_first_turn_and_replays(engine: Engine) -> None:
+    """The grand scenario through the services' own functions: created with
+    the EiA rules, every warship ordered to close and break the line, turn 1
+    resolved by the resolver's stage (its battles under the EiA rules) and
+    replayed byte for byte."""
+    grand = load_scenario("grand1805")
+    # the grand scenario ships no passwords, which the players table requires (a defect of its own)
+    scenario = replace(grand, passwords=dict.fromkeys(grand.world.players, "secret"))
+    with engine.begin() as conn:
+        campaigns.create_campaign(
+            conn,
+            "eia-grand",
+            scenario,
+            "grand1805",
+            seed=1805,
+            turns=15,
+            first_deadline=None,
+            turn_seconds=0,
+            combat_rules="eia-advanced",
+        )
+        world = repo.load_world(conn, "eia-grand", 1)
+        combat = Combat(stance=CombatStance.ENGAGE, range=Range.CLOSE, line=Line.BREAK)
+        ships = [
+            s for s in sorted(world.ships.values(), key=lambda s: s.id) if s.active and s.type.is_warship
+        ]
+        for seq, s in enumerate(x for x in ships if not x.attached_to):
+            repo.add_order(
+                conn,
+                "eia-grand",
+                1,
+                ShipOrder(s.id, combat=combat),
+                author=s.commander or "",
+                role=Author.COMMANDER,
+                seq=seq,
+                client_request_id=f"g{seq}",
+            )
+        repo.set_status(conn, "eia-grand", turn=1, expect=("STARTING",), status="OPEN")
+        campaigns.close_turn(conn, "eia-grand", 1, "test", AT)
+        handle_turn_closed(
+            conn, events_pb2.TurnClosed(campaign_id="eia-grand", turn=1).SerializeToString(), {}
+        )
+        battles = [e for e in repo.load_events(conn, "eia-grand", 1) if e.kind == "battle"]
+        assert battles and all(b.data["rules"] == "eia-advanced" for b in battles)
+        assert replay_turn(conn, "eia-grand", 1).identical
