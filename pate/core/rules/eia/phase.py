@@ -20,7 +20,15 @@ from pate.core.rules.eia.engine import fight_eia
 from pate.core.rules.eia.model import EiaBattle, EiaShip, Kind
 from pate.core.rules.eia.params import EiaRules
 from pate.core.rules.eia.running import run_blockades
-from pate.core.rules.eia.world import Haven, harbor_defense, haven, kind_at, nelson_side, sea_area_of
+from pate.core.rules.eia.world import (
+    Haven,
+    harbor_defense,
+    haven,
+    kind_at,
+    nelson_shift,
+    nelson_side,
+    sea_area_of,
+)
 from pate.core.world.ships import AtSea, InPort, Location, Ship, describe
 
 _BRINGS = (CombatStance.ENGAGE, CombatStance.RUN_PAST)
@@ -121,6 +129,7 @@ def build_eia_battle(
         attacker=attacker,
         chits=(chits[0], chits[1]),
         nelson=nelson_side(world, [s for s in ordered if not s.hulk], side_of),
+        nelson_shift=nelson_shift(world, ordered),
         harbor_defense=defense,
         voyage=(
             havens[0].movement_points if havens[0] else None,
