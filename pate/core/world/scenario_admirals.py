@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pate.core.world.fields import Table
 from pate.core.world.state import Admiral, Player
 
-_KEYS = ("nelson",)
+_KEYS = ("nelson", "closing_shift")
 
 
 def read_admirals(top: Table, players: Mapping[str, Player]) -> dict[str, Admiral]:
@@ -23,5 +23,6 @@ def read_admirals(top: Table, players: Mapping[str, Player]) -> dict[str, Admira
         if player is None or player.state is None:
             t.problems.add(t.path, f"{pid!r} is not a player of a state (an admiral commands ships)")
             continue
-        out[pid] = Admiral(player=pid, nelson=bool(t.bool_("nelson", False)))
+        shift = t.int_("closing_shift", lo=1, hi=2) if "closing_shift" in t else None
+        out[pid] = Admiral(player=pid, nelson=bool(t.bool_("nelson", False)), closing_shift=shift)
     return dict(sorted(out.items()))

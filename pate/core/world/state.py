@@ -100,6 +100,7 @@ class Admiral:
 
     player: str  # the commanding player (Ship.commander)
     nelson: bool = False  # rule 12.2.7 applies to him
+    closing_shift: int | None = None  # 12.2.6.1.4.2: 1 or 2, his player's choice; None: the default
     fate: AdmiralFate = AdmiralFate.ACTIVE
     returns_turn: int | None = None  # a wounded admiral commands again from this turn
 

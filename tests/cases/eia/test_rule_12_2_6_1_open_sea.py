@@ -97,6 +97,20 @@ def test_rule_12_2_6_1_3_forces_are_revealed() -> None:
     }
 
 
+def test_rule_12_2_6_1_3_1_both_sides_see_the_whole_of_both_forces() -> None:
+    """12.2.6.1.3.1: "Both players simultaneously reveal the exact size and
+    composition of their fleet counters." The battle event is about every ship
+    of both sides, so each player's report of it shows both forces, ship by
+    ship and class by class (flagships, ships of the line, frigates)."""
+    w = eia_world(*fleet("BR", 2), *fleet("BR", 1, type_="FR"), *fleet("FR", 2), *fleet("FR", 1, type_="FL"))
+    orders = [melee(s) for s in ("BR1SL", "BR2SL", "BR1FR")] + [
+        linear_defense(s) for s in ("FR1SL", "FR2SL", "FR1FL")
+    ]
+    (b,) = kinds(run(w, orders, seed=6), "battle")
+    assert set(b.ships) == {"BR1SL", "BR2SL", "BR1FR", "FR1SL", "FR2SL", "FR1FL"}
+    assert {e["id"] for e in b.data["ships"]} == set(b.ships)
+
+
 def test_rule_12_2_6_1_3_2_final_morale_by_nationality() -> None:
     """12.2.6.1.3.2: "British and Dutch ships have a morale level of 4.0;
     Austrian and Prussian a morale value of 2.0 and all others a morale value

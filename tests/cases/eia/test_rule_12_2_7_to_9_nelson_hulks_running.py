@@ -76,6 +76,10 @@ def test_rule_12_2_7_2_the_closing_modifier_adds_to_the_casualty_roll() -> None:
     assert british.closing_shift == 2 and british.nelson is NelsonFate.WOUNDED
     mixed = fight_eia(_nelson_battle(Chit.MELEE, ("BR", "PO")), EIA_RULES, ScriptedRng(dice))
     assert mixed.closing_shift == 0 and mixed.nelson is NelsonFate.UNHURT
+    # his player chose 1 (the scenario's closing_shift): 4 + 5 + 1 = 10, unhurt
+    chose_one = replace(_nelson_battle(Chit.MELEE), nelson_shift=1)
+    one = fight_eia(chose_one, EIA_RULES, ScriptedRng(dice))
+    assert one.closing_shift == 1 and one.nelson is NelsonFate.UNHURT
 
 
 def _hulk_battle():  # type: ignore[no-untyped-def]

@@ -68,3 +68,22 @@ def test_bad_rule_sets_are_refused_naming_the_field(
     assert run(tmp_path, spec, "--runs", "5") == 2
     err = capsys.readouterr().err
     assert expected in err and "Traceback" not in err
+
+
+def test_campaign_simulate_takes_the_rule_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sim"
+    args = [
+        "campaign",
+        "simulate",
+        "--scenario",
+        "training",
+        "--turns",
+        "1",
+        "--no-reports",
+        "--out",
+        str(out),
+    ]
+    assert main([*args, "--combat-rules", "eia-advanced"]) == 0
+    assert json.loads((out / "turn-1" / "state.json").read_text())["combat_rules"] == "eia-advanced"
+    assert main([*args, "--combat-rules", "eia"]) == 2
+    assert "--combat-rules: 'eia' is not a known rule set (pate, eia-advanced)" in capsys.readouterr().err

@@ -49,3 +49,14 @@ def test_an_admiral_must_be_a_player_of_a_state() -> None:
     with pytest.raises(DataError) as err:
         _parse(raw)
     assert "admirals.nobody" in str(err.value)
+
+
+def test_nelson_s_player_may_choose_1_or_2_for_the_closing_roll() -> None:
+    """12.2.6.1.4.2: "may subtract 1 or 2 ... at the option of the controlling player"."""
+    raw = _raw()
+    raw["admirals"] = {"cornwallis": {"nelson": True, "closing_shift": 1}}
+    assert _parse(raw).world.admirals["cornwallis"].closing_shift == 1  # type: ignore[attr-defined]
+    raw["admirals"] = {"cornwallis": {"nelson": True, "closing_shift": 3}}
+    with pytest.raises(DataError) as err:
+        _parse(raw)
+    assert "admirals.cornwallis.closing_shift" in str(err.value)

@@ -186,7 +186,10 @@ def _closing_shift(battle: EiaBattle, rules: EiaRules, melee: int | None) -> int
         return 0
     if any(s.state not in rules.british_states for s in battle.ships if s.side == side):
         return 0
-    return rules.nelson_shift if melee == side else 0
+    if melee != side:
+        return 0
+    chosen = rules.nelson_shift if battle.nelson_shift is None else battle.nelson_shift
+    return max(0, min(rules.nelson_shift_max, chosen))
 
 
 def _tables(

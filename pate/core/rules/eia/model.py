@@ -60,6 +60,7 @@ class EiaBattle:
     attacker: int = 0
     chits: tuple[Chit, Chit] = (Chit.LINEAR_DEFENSE, Chit.LINEAR_DEFENSE)  # by side
     nelson: int | None = None  # the side Nelson commands, if he is present
+    nelson_shift: int | None = None  # 12.2.6.1.4.2: his player's 1 or 2; None: the rules' default
     harbor_defense: int = 0  # 12.2.6.3.1: the defence number firing at the raiders
     voyage: tuple[int | None, int | None] = (1, 1)  # movement points home by side; None: no port
 

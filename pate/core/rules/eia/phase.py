@@ -20,7 +20,15 @@ from pate.core.rules.eia.engine import fight_eia
 from pate.core.rules.eia.model import EiaBattle, EiaShip, Kind
 from pate.core.rules.eia.params import EiaRules
 from pate.core.rules.eia.running import run_blockades
-from pate.core.rules.eia.world import harbor_defense, haven, kind_at, nelson_side, sea_area_of
+from pate.core.rules.eia.world import (
+    Haven,
+    harbor_defense,
+    haven,
+    kind_at,
+    nelson_shift,
+    nelson_side,
+    sea_area_of,
+)
 from pate.core.world.ships import AtSea, InPort, Location, Ship, describe
 
 _BRINGS = (CombatStance.ENGAGE, CombatStance.RUN_PAST)
@@ -108,7 +116,10 @@ def build_eia_battle(
     )
     attacker = outsider if outsider is not None else _eager_side(ts, ordered, side_of)
     area = sea_area_of(ctx, place)
-    havens = (haven(ctx, world, rules, sides[0], area), haven(ctx, world, rules, sides[1], area))
+    havens = [haven(ctx, world, rules, sides[0], area), haven(ctx, world, rules, sides[1], area)]
+    if outsider is not None and isinstance(place, InPort):
+        # the port's friends are already in their port: their disabled ships stay there
+        havens[1 - outsider] = Haven(place.port, world.ports[place.port].controller, 0)
     defense = 0
     if kind is Kind.PORT_RAID and isinstance(place, InPort):
         defense = harbor_defense(ctx, world, place.port, sides[attacker])
@@ -118,13 +129,14 @@ def build_eia_battle(
         attacker=attacker,
         chits=(chits[0], chits[1]),
         nelson=nelson_side(world, [s for s in ordered if not s.hulk], side_of),
+        nelson_shift=nelson_shift(world, ordered),
         harbor_defense=defense,
         voyage=(
             havens[0].movement_points if havens[0] else None,
             havens[1].movement_points if havens[1] else None,
         ),
     )
-    return battle, Setting(place=place, sides=sides, havens=havens)
+    return battle, Setting(place=place, sides=sides, havens=(havens[0], havens[1]))
 
 
 def _eager_side(ts: TurnState, ships: list[Ship], side_of: dict[str, int]) -> int:

@@ -103,6 +103,15 @@ def haven(
     return Haven(name, world.ports[name].controller, mp)
 
 
+def nelson_shift(world: WorldState, ships: list[Ship]) -> int | None:
+    """The closing shift Nelson's player chose in the scenario (12.2.6.1.4.2), if any."""
+    for s in ships:
+        admiral = world.admirals.get(s.commander or "")
+        if admiral is not None and admiral.nelson:
+            return admiral.closing_shift
+    return None
+
+
 def nelson_side(world: WorldState, ships: list[Ship], side_of: dict[str, int]) -> int | None:
     """12.2.7: Nelson is present when a ship he commands fights (and he is
     neither dead nor still recovering from a wound)."""
