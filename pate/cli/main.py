@@ -22,6 +22,8 @@ COMMANDS: tuple[str, ...] = (
     "pate.cli.orders",
     "pate.cli.battle",
     "pate.cli.serve",
+    "pate.cli.tls",
+    "pate.cli.health",
     "pate.cli.demo",
 )
 

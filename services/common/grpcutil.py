@@ -17,6 +17,7 @@ from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
 from services.common.logging import bind_context, current_trace_id, get_logger, new_trace_id
+from services.common.tls import TlsSettings, check_bind, server_credentials
 
 TRACE_METADATA_KEY = "x-trace-id"
 Adder = Callable[[Any, Any], None]
@@ -145,13 +146,19 @@ async def serve_grpc(
     service_name: str,
     *,
     interceptors: Sequence[grpc.aio.ServerInterceptor] = (),
+    tls: TlsSettings | None = None,
 ) -> grpc.aio.Server:
     """Start an aio server on ``addr`` (port 0 = any free port, see ``bound_port``).
 
     Adds each servicer with its generated ``add_*_to_server``, the health
     service (SERVING for "", ``service_name`` and each gRPC service found) and
     server reflection.  Every call goes through ``LoggingInterceptor``.
+    With ``tls`` serving (PATE_TLS_CERT/KEY) the port speaks only TLS, and
+    only to clients with a certificate when PATE_TLS_CLIENT_CA is set; a
+    plaintext port on a non-loopback address is refused (services/common/tls.py).
     """
+    tls = tls or TlsSettings()
+    check_bind(addr, tls)
     server = grpc.aio.server(interceptors=[LoggingInterceptor(), *interceptors])
     recorder = _Recorder(server)
     for pair in servicers_and_adders:
@@ -161,7 +168,10 @@ async def serve_grpc(
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     names = [*recorder.names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
     reflection.enable_server_reflection([*names, reflection.SERVICE_NAME], server)
-    port = server.add_insecure_port(addr)
+    if tls.serving:
+        port = server.add_secure_port(addr, server_credentials(tls))
+    else:
+        port = server.add_insecure_port(addr)
     if port == 0:
         raise OSError(f"{service_name}: cannot listen on {addr}")
     await server.start()
@@ -169,7 +179,8 @@ async def serve_grpc(
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     _health[server] = health
     _ports[server] = port
-    log.info("grpc.serving", addr=addr, port=port, services=recorder.names)
+    mode = "mtls" if tls.client_ca else "tls" if tls.serving else "plaintext"
+    log.info("grpc.serving", addr=addr, port=port, services=recorder.names, transport=mode)
     return server
 
 

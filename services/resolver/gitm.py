@@ -12,9 +12,8 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import grpc
-
 from gitm.v1 import land_pb2, land_pb2_grpc
+from services.common import tls
 from services.common.grpcutil import trace_metadata
 
 DIRECTIONS = {"load": land_pb2.DIRECTION_LOAD, "unload": land_pb2.DIRECTION_UNLOAD}
@@ -46,7 +45,7 @@ class GitmClient:
     def __init__(self, addr: str, *, timeout: float = 5.0) -> None:
         self.addr = addr
         self.timeout = timeout
-        self._channel = grpc.insecure_channel(addr)
+        self._channel = tls.channel(addr)  # TLS when PATE_TLS_CA is set
         self._stub = land_pb2_grpc.LandBridgeStub(self._channel)
 
     def begin(self, call: Begin) -> land_pb2.TransferStatus:
