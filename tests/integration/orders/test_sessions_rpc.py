@@ -206,3 +206,24 @@ def test_the_logs_never_contain_a_password_or_a_token(client: Client) -> None:
     secrets = [token, secret_guess, client.cluster.admin_token, *client.passwords.values()]
     leaked = [s for s in secrets if s in logs]
     assert not leaked  # ...without any secret
+
+
+@pytest.mark.parametrize(
+    ("campaign", "player", "password", "field"),
+    [
+        ("nul\x00", "cornwallis", "whatever1", "campaign_id"),
+        (ONE, "x" * 3_000_000, "whatever1", "player_id"),
+        (ONE, "corn\nwallis", "whatever1", "player_id"),
+        (ONE, "cornwallis", "p" * 2000, "password"),
+    ],
+    ids=["nul", "huge", "newline", "long-password"],
+)
+def test_hostile_login_fields_are_invalid_argument_naming_the_field(
+    client: Client, campaign: str, player: str, password: str, field: str
+) -> None:
+    req = sessions_pb2.LoginRequest(campaign_id=campaign, player_id=player, password=password)
+    with pytest.raises(grpc.RpcError) as err:
+        client.sessions.Login(req, timeout=30)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    details = err.value.details() or ""
+    assert details.startswith(field) and len(details) < 200
