@@ -36,3 +36,9 @@ def test_trace_headers() -> None:
     assert len(fresh) == 32 and fresh != bus.event_headers()[bus.TRACE_HEADER]
     assert bus.extract_trace({"Pate-Trace-Id": "x"}) == "x"
     assert bus.extract_trace(None) is None
+
+
+def test_logged_nats_urls_carry_no_credentials() -> None:
+    assert bus.redact_url("nats://user:secret@bus:4222") == "nats://***@bus:4222"
+    assert bus.redact_url("tls://a-token@bus:4222") == "tls://***@bus:4222"
+    assert bus.redact_url("nats://127.0.0.1:4222") == "nats://127.0.0.1:4222"
