@@ -9,7 +9,7 @@ import grpc
 
 from pate.v1 import sessions_pb2, sessions_pb2_grpc
 from services.common import sessions
-from services.common.auth import Authenticator, check_id
+from services.common.auth import Authenticator, Credentials, check_id
 from services.common.errors import Code, DeskError
 from services.common.logging import get_logger
 from services.common.rpc import abort, call_credentials, is_admin
@@ -86,9 +86,7 @@ class SessionsServicer(sessions_pb2_grpc.SessionsServicer):
         token = await self._token(context)
         try:
             session = await asyncio.to_thread(self.auth.session, token)
-            row = await asyncio.to_thread(
-                self.auth.caller, session.campaign, call_credentials(context, frozenset())
-            )
+            row = await asyncio.to_thread(self.auth.caller, session.campaign, Credentials(token=token))
         except DeskError as err:
             await abort(context, err)
         return _reply("", session, row)
