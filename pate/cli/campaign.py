@@ -67,6 +67,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             c.add_argument(
                 "--combat-rules", default=None, help="pate | eia-advanced (default: the scenario's)"
             )
+            c.add_argument(
+                "--passwords-file",
+                type=Path,
+                default=None,
+                help="JSON object {player: password} of the passwords you choose; the server "
+                "generates the others and they are printed once",
+            )
         c.set_defaults(handler=_admin, admin_command=name)
 
 
@@ -250,13 +257,37 @@ def _admin(args: argparse.Namespace) -> int:
                 turns=args.turns,
                 turn_seconds=args.turn_seconds,
                 combat_rules=args.combat_rules or "",
+                passwords=_passwords_file(args.passwords_file),
             )
-            print(_line(call(stub.CreateCampaign, req, md)))
+            created = call(stub.CreateCampaign, req, md)
+            logins = list(created.logins)
+            del created.logins[:]
+            print(_line(created))
+            if logins:
+                print("generated passwords (shown only now; give each player theirs):")
+                for login in logins:
+                    print(f"  {login.player_id:16} {login.password}")
         elif args.admin_command == "show":
             print(_line(call(stub.GetCampaign, admin_pb2.GetCampaignRequest(campaign_id=args.campaign), md)))
         else:
             print(_line(call(stub.CloseTurn, admin_pb2.CloseTurnRequest(campaign_id=args.campaign), md)))
     return 0
+
+
+def _passwords_file(path: Path | None) -> dict[str, str]:
+    if path is None:
+        return {}
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise UserError(
+            f"--passwords-file {path}: cannot read it as JSON ({err.__class__.__name__})"
+        ) from None
+    if not isinstance(raw, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in raw.items()
+    ):
+        raise UserError(f"--passwords-file {path}: expected a JSON object of player id to password")
+    return raw
 
 
 def _line(c: object) -> str:

@@ -21,7 +21,14 @@ def server_addr(addr: str | None, default_var: str) -> str:
 
 
 def channel(addr: str | None, default_var: str) -> grpc.Channel:
-    return grpc.insecure_channel(server_addr(addr, default_var))
+    """TLS, verifying the server against PATE_TLS_CA, when that is set (docs/security.md)."""
+    from services.common.config import ConfigError
+    from services.common.tls import channel as tls_channel
+
+    try:
+        return tls_channel(server_addr(addr, default_var))
+    except ConfigError as err:
+        raise UserError(str(err)) from None
 
 
 def orders_channel(addr: str | None = None) -> grpc.Channel:

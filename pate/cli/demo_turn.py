@@ -11,8 +11,6 @@ import time
 import uuid
 from pathlib import Path
 
-import grpc
-
 from pate.core.codec import from_plain
 from pate.core.intel.model import PlayerKnowledge
 from pate.datafiles import data_dir
@@ -64,8 +62,8 @@ def play_demo_turn(cluster: Cluster, campaign: str, outdir: Path) -> str:
     lines = []
     started = time.monotonic()
     with (
-        grpc.insecure_channel(cluster.orders_addr) as och,
-        grpc.insecure_channel(cluster.reports_addr) as rch,
+        cluster.channel(cluster.orders_addr) as och,
+        cluster.channel(cluster.reports_addr) as rch,
     ):
         admin = admin_pb2_grpc.CampaignAdminStub(och)
         desk = orders_pb2_grpc.OrderDeskStub(och)

@@ -23,6 +23,8 @@ COMMANDS: tuple[str, ...] = (
     "pate.cli.battle",
     "pate.cli.serve",
     "pate.cli.gitm",
+    "pate.cli.tls",
+    "pate.cli.health",
     "pate.cli.demo",
 )
 

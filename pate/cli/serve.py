@@ -32,5 +32,8 @@ def _migrate(args: argparse.Namespace) -> int:
 
     settings = load_settings()
     migrate(settings.database_url)
-    print(f"database at {settings.database_url} is up to date")
+    from sqlalchemy.engine import make_url
+
+    shown = make_url(settings.database_url).render_as_string(hide_password=True)
+    print(f"database at {shown} is up to date")
     return 0

@@ -26,8 +26,9 @@ if _version_not_supported:
 
 
 class OrderDeskStub:
-    """The Ship Order Desk (rule 4.1). Calls carry the metadata "x-pate-player" and
-    "x-pate-password" of the commander, deputy or naval minister ordering.
+    """The Ship Order Desk (rule 4.1). Calls carry the session token of the
+    commander, deputy or naval minister ordering, "authorization: Bearer <token>"
+    (Sessions.Login); older clients may send "x-pate-player" and "x-pate-password".
     """
 
     def __init__(self, channel):
@@ -49,8 +50,9 @@ class OrderDeskStub:
 
 
 class OrderDeskServicer:
-    """The Ship Order Desk (rule 4.1). Calls carry the metadata "x-pate-player" and
-    "x-pate-password" of the commander, deputy or naval minister ordering.
+    """The Ship Order Desk (rule 4.1). Calls carry the session token of the
+    commander, deputy or naval minister ordering, "authorization: Bearer <token>"
+    (Sessions.Login); older clients may send "x-pate-player" and "x-pate-password".
     """
 
     def SubmitOrders(self, request, context):
@@ -88,8 +90,9 @@ def add_OrderDeskServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class OrderDesk:
-    """The Ship Order Desk (rule 4.1). Calls carry the metadata "x-pate-player" and
-    "x-pate-password" of the commander, deputy or naval minister ordering.
+    """The Ship Order Desk (rule 4.1). Calls carry the session token of the
+    commander, deputy or naval minister ordering, "authorization: Bearer <token>"
+    (Sessions.Login); older clients may send "x-pate-player" and "x-pate-password".
     """
 
     @staticmethod

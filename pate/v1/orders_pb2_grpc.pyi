@@ -27,8 +27,9 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class OrderDeskStub:
-    """The Ship Order Desk (rule 4.1). Calls carry the metadata "x-pate-player" and
-    "x-pate-password" of the commander, deputy or naval minister ordering.
+    """The Ship Order Desk (rule 4.1). Calls carry the session token of the
+    commander, deputy or naval minister ordering, "authorization: Bearer <token>"
+    (Sessions.Login); older clients may send "x-pate-player" and "x-pate-password".
     """
 
     @_typing.overload
@@ -41,8 +42,9 @@ class OrderDeskStub:
 
 @_typing.type_check_only
 class OrderDeskAsyncStub(OrderDeskStub):
-    """The Ship Order Desk (rule 4.1). Calls carry the metadata "x-pate-player" and
-    "x-pate-password" of the commander, deputy or naval minister ordering.
+    """The Ship Order Desk (rule 4.1). Calls carry the session token of the
+    commander, deputy or naval minister ordering, "authorization: Bearer <token>"
+    (Sessions.Login); older clients may send "x-pate-player" and "x-pate-password".
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -51,8 +53,9 @@ class OrderDeskAsyncStub(OrderDeskStub):
     """The orders each of the caller's ships will carry out (4.1, 4.2, 4.11), with reasons."""
 
 class OrderDeskServicer(metaclass=_abc_1.ABCMeta):
-    """The Ship Order Desk (rule 4.1). Calls carry the metadata "x-pate-player" and
-    "x-pate-password" of the commander, deputy or naval minister ordering.
+    """The Ship Order Desk (rule 4.1). Calls carry the session token of the
+    commander, deputy or naval minister ordering, "authorization: Bearer <token>"
+    (Sessions.Login); older clients may send "x-pate-player" and "x-pate-password".
     """
 
     @_abc_1.abstractmethod

@@ -27,7 +27,7 @@ if _version_not_supported:
 
 class ReportsStub:
     """The two reports of rule 3.11, per player and turn. Turn 0 holds the position
-    report of the start of the campaign. Same credentials metadata as OrderDesk;
+    report of the start of the campaign. Same credentials as OrderDesk (a session token);
     a player reads their own reports, a naval minister those of their state's
     players, an administrator (x-pate-admin-token) any.
     """
@@ -52,7 +52,7 @@ class ReportsStub:
 
 class ReportsServicer:
     """The two reports of rule 3.11, per player and turn. Turn 0 holds the position
-    report of the start of the campaign. Same credentials metadata as OrderDesk;
+    report of the start of the campaign. Same credentials as OrderDesk (a session token);
     a player reads their own reports, a naval minister those of their state's
     players, an administrator (x-pate-admin-token) any.
     """
@@ -92,7 +92,7 @@ def add_ReportsServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class Reports:
     """The two reports of rule 3.11, per player and turn. Turn 0 holds the position
-    report of the start of the campaign. Same credentials metadata as OrderDesk;
+    report of the start of the campaign. Same credentials as OrderDesk (a session token);
     a player reads their own reports, a naval minister those of their state's
     players, an administrator (x-pate-admin-token) any.
     """

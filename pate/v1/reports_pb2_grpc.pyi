@@ -28,7 +28,7 @@ GRPC_VERSION: str
 
 class ReportsStub:
     """The two reports of rule 3.11, per player and turn. Turn 0 holds the position
-    report of the start of the campaign. Same credentials metadata as OrderDesk;
+    report of the start of the campaign. Same credentials as OrderDesk (a session token);
     a player reads their own reports, a naval minister those of their state's
     players, an administrator (x-pate-admin-token) any.
     """
@@ -43,7 +43,7 @@ class ReportsStub:
 @_typing.type_check_only
 class ReportsAsyncStub(ReportsStub):
     """The two reports of rule 3.11, per player and turn. Turn 0 holds the position
-    report of the start of the campaign. Same credentials metadata as OrderDesk;
+    report of the start of the campaign. Same credentials as OrderDesk (a session token);
     a player reads their own reports, a naval minister those of their state's
     players, an administrator (x-pate-admin-token) any.
     """
@@ -54,7 +54,7 @@ class ReportsAsyncStub(ReportsStub):
 
 class ReportsServicer(metaclass=_abc_1.ABCMeta):
     """The two reports of rule 3.11, per player and turn. Turn 0 holds the position
-    report of the start of the campaign. Same credentials metadata as OrderDesk;
+    report of the start of the campaign. Same credentials as OrderDesk (a session token);
     a player reads their own reports, a naval minister those of their state's
     players, an administrator (x-pate-admin-token) any.
     """

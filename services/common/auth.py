@@ -28,10 +28,11 @@ from services.common import sessions
 from services.common.db import reader
 from services.common.errors import Code, DeskError
 from services.common.metrics import LOGINS_FAILED
-from services.common.passwords import DEFAULT_HASHER, RecentLogins, hash_matches
+from services.common.passwords import DEFAULT_HASHER, MAX_PASSWORD_LENGTH, RecentLogins, hash_matches
 from services.common.throttle import LoginThrottle, account_key
 
 DEFAULT_SESSION_TTL = 12 * 3600.0  # seconds (PATE_SESSION_TTL_SECONDS)
+MAX_ID_LENGTH = 64  # campaign and player ids (the width of their columns)
 BEARER = "bearer "
 _UNKNOWN = "unknown player or wrong password"
 
@@ -89,6 +90,15 @@ def authenticator_for(engine: Engine, session_ttl: float) -> Authenticator:
     return Authenticator(engine, session_ttl=session_ttl)
 
 
+def check_id(field: str, value: str) -> None:
+    """Refuse an id no campaign or player can have before it reaches the database
+    (a NUL or a megabyte of text must not become a query)."""
+    if not 1 <= len(value) <= MAX_ID_LENGTH or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise DeskError(
+            Code.INVALID_ARGUMENT, f"{field}: 1 to {MAX_ID_LENGTH} characters, no control characters"
+        )
+
+
 class Authenticator:
     """Checks passwords (throttled) and session tokens against one database."""
 
@@ -123,6 +133,10 @@ class Authenticator:
                 Code.UNAUTHENTICATED,
                 "log in first (Sessions.Login) and send 'authorization: Bearer <token>'",
             )
+        check_id("campaign_id", campaign)
+        check_id("player_id", player)
+        if len(password) > MAX_PASSWORD_LENGTH:
+            raise DeskError(Code.INVALID_ARGUMENT, f"password: at most {MAX_PASSWORD_LENGTH} characters")
         with reader(self.engine) as conn:
             if repo.get_campaign(conn, campaign) is None:
                 raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import nats
 from nats.aio.client import Client as NatsClient
@@ -90,20 +91,30 @@ def servers(url: str) -> list[str]:
     return [u.strip() for u in url.split(",") if u.strip()]
 
 
+def redact_url(url: str) -> str:
+    """The URL without its user and password, for logs."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]))
+
+
 async def connect(url: str, name: str) -> tuple[NatsClient, JetStreamContext]:
-    """Connect, retrying forever (also for the first connection), and log connection changes."""
+    """Connect, retrying forever (also for the first connection), and log connection changes
+    (the URL without credentials)."""
+    shown = redact_url(url)
 
     async def on_error(exc: Exception) -> None:
-        log.warning("nats.error", url=url, error=repr(exc))
+        log.warning("nats.error", url=shown, error=repr(exc))
 
     async def on_disconnect() -> None:
-        log.warning("nats.disconnected", url=url)
+        log.warning("nats.disconnected", url=shown)
 
     async def on_reconnect() -> None:
-        log.info("nats.reconnected", url=url)
+        log.info("nats.reconnected", url=shown)
 
     async def on_closed() -> None:
-        log.info("nats.closed", url=url)
+        log.info("nats.closed", url=shown)
 
     nc = await nats.connect(
         servers=servers(url),
@@ -117,7 +128,7 @@ async def connect(url: str, name: str) -> tuple[NatsClient, JetStreamContext]:
         reconnected_cb=on_reconnect,
         closed_cb=on_closed,
     )
-    log.info("nats.connected", url=url, client=name)
+    log.info("nats.connected", url=shown, client=name)
     return nc, nc.jetstream(timeout=5)
 
 

@@ -25,6 +25,9 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from services.common.tls import TlsSettings, load_tls
+from services.common.tls import channel as tls_channel
+
 SERVICES = ("orders", "resolver", "intel", "reports")
 
 
@@ -64,6 +67,15 @@ class Cluster:
         )
         env.update(self.extra_env)
         return env
+
+    @property
+    def tls(self) -> TlsSettings:
+        """The client side of the TLS settings the processes get (PATE_TLS_CA ...)."""
+        return load_tls(self.env)
+
+    def channel(self, addr: str) -> grpc.Channel:
+        """A client channel to one of the services, TLS when the cluster uses it."""
+        return tls_channel(addr, self.tls)
 
     def start(self, service: str) -> subprocess.Popen[bytes]:
         logs = self.workdir / "logs"
@@ -112,6 +124,7 @@ class Cluster:
 
     def wait_serving(self, timeout: float = 60) -> None:
         """Until every running process answers its gRPC health check."""
+        tls = self.tls
         deadline = time.monotonic() + timeout
         running = [
             (self.health[p.pid], name) for name, ps in self.procs.items() for p in ps if p.poll() is None
@@ -119,7 +132,7 @@ class Cluster:
         for addr, name in running:
             while True:
                 self._check_alive()
-                if (_web_serving if name == "web" else _serving)(addr):
+                if _web_serving(addr) if name == "web" else _serving(addr, tls):
                     break
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"the {name} service did not start; see {self.workdir / 'logs'}")
@@ -153,9 +166,9 @@ class Cluster:
         self.procs.clear()
 
 
-def _serving(addr: str) -> bool:
+def _serving(addr: str, tls: TlsSettings) -> bool:
     try:
-        with grpc.insecure_channel(addr) as ch:
+        with tls_channel(addr, tls) as ch:
             resp = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service=""), timeout=1)
             return bool(resp.status == health_pb2.HealthCheckResponse.SERVING)
     except grpc.RpcError:

@@ -20,6 +20,7 @@ from grpc_reflection.v1alpha import reflection
 
 from services.common import limits, metrics, tracing
 from services.common.logging import get_logger
+from services.common.tls import TlsSettings, check_bind, server_credentials
 
 Adder = Callable[[Any, Any], None]
 log = get_logger(__name__)
@@ -186,6 +187,7 @@ async def serve_grpc(
     service_name: str,
     *,
     interceptors: Sequence[grpc.aio.ServerInterceptor] = (),
+    tls: TlsSettings | None = None,
 ) -> grpc.aio.Server:
     """Start an aio server on ``addr`` (port 0 = any free port, see ``bound_port``).
 
@@ -193,7 +195,12 @@ async def serve_grpc(
     service (SERVING for "", ``service_name`` and each gRPC service found) and
     server reflection.  Every call is traced (OpenTelemetry, W3C ``traceparent``)
     and goes through ``LoggingInterceptor``.
+    With ``tls`` serving (PATE_TLS_CERT/KEY) the port speaks only TLS, and
+    only to clients with a certificate when PATE_TLS_CLIENT_CA is set; a
+    plaintext port on a non-loopback address is refused (services/common/tls.py).
     """
+    tls = tls or TlsSettings()
+    check_bind(addr, tls)
     # the tracing interceptor comes first, so the call's span is current while it is logged
     server = grpc.aio.server(
         interceptors=[tracing.server_interceptor(), LoggingInterceptor(), *interceptors],
@@ -210,7 +217,10 @@ async def serve_grpc(
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     names = [*recorder.names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
     reflection.enable_server_reflection([*names, reflection.SERVICE_NAME], server)
-    port = server.add_insecure_port(addr)
+    if tls.serving:
+        port = server.add_secure_port(addr, server_credentials(tls))
+    else:
+        port = server.add_insecure_port(addr)
     if port == 0:
         raise OSError(f"{service_name}: cannot listen on {addr}")
     await server.start()
@@ -218,7 +228,8 @@ async def serve_grpc(
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     _health[server] = health
     _ports[server] = port
-    log.info("grpc.serving", addr=addr, port=port, services=recorder.names)
+    mode = "mtls" if tls.client_ca else "tls" if tls.serving else "plaintext"
+    log.info("grpc.serving", addr=addr, port=port, services=recorder.names, transport=mode)
     return server
 
 

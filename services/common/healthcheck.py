@@ -15,6 +15,8 @@ from collections.abc import Mapping
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from services.common import tls
+
 _ADDR_VARIABLES = ("PATE_ORDERS_ADDR", "PATE_REPORTS_ADDR", "PATE_RESOLVER_ADDR", "PATE_INTEL_ADDR")
 _DEFAULTS = {"PATE_ORDERS_ADDR": "127.0.0.1:50051", "PATE_REPORTS_ADDR": "127.0.0.1:50054"}
 
@@ -33,7 +35,8 @@ def addresses(env: Mapping[str, str]) -> list[str]:
 
 def serving(addr: str, timeout: float = 2.0) -> bool:
     try:
-        with grpc.insecure_channel(addr) as channel:
+        # TLS, verified against PATE_TLS_CA, when the deployment sets it (docs/security.md)
+        with tls.channel(addr) as channel:
             reply = health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(), timeout=timeout
             )

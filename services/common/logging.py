@@ -82,7 +82,8 @@ def configure_logging(service: str, settings: _HasLogSettings) -> None:
     ]
     renderer: structlog.types.Processor
     if settings.log_format == "console":
-        renderer = structlog.dev.ConsoleRenderer()
+        # plain tracebacks: rich's or better-exceptions' would print local variables (passwords, tokens)
+        renderer = structlog.dev.ConsoleRenderer(exception_formatter=structlog.dev.plain_traceback)
     else:
         renderer = structlog.processors.JSONRenderer()
         shared.append(structlog.processors.format_exc_info)

@@ -19,6 +19,7 @@ from services.common.consumer import IdempotentConsumer
 from services.common.db import make_engine, migrate
 from services.common.logging import configure_logging, get_logger
 from services.common.outbox import OutboxRelay
+from services.common.tls import check_bind, load_tls
 
 Handler = Callable[[Connection, bytes, dict[str, str]], None]
 
@@ -45,6 +46,9 @@ class Service:
 
 async def run_service(svc: Service, settings: Settings | None = None) -> int:
     settings = settings or load_settings()
+    tls = load_tls()
+    if svc.grpc_addr is not None:
+        check_bind(svc.grpc_addr(settings), tls)  # before any work: no plaintext on the network
     configure_logging(svc.name, settings)
     log = get_logger(svc.name)
     tracing.configure_tracing(svc.name, settings.otlp_endpoint)
@@ -65,7 +69,7 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
         from services.common.grpcutil import serve_grpc
 
         servicers = [(adder, factory(engine, settings)) for adder, factory in svc.grpc]
-        server = await serve_grpc(servicers, svc.grpc_addr(settings), svc.name)
+        server = await serve_grpc(servicers, svc.grpc_addr(settings), svc.name, tls=tls)
 
     relay = OutboxRelay(engine, js)
     runners: list[Awaitable[Any]] = [relay.run(stop)]

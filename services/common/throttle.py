@@ -9,14 +9,19 @@ token from two buckets, in one short write transaction:
   another address has a bucket of his own and is not slowed down by him.
 * the bucket of the account (all sources): ``account_burst``, refilled at
   ``account_per_minute``.  It bounds guessing from many addresses at once.
-  A source where the right password was given in the last ``trust_days``
-  days skips this bucket, so a distributed guesser cannot lock the owner
-  out of the places he logs in from.
+* the bucket of the source address (all accounts): ``address_burst``,
+  refilled at ``address_per_minute``.  It bounds the argon2 work one address
+  can cause by trying many player names.
+
+A source where the account's right password was given in the last
+``trust_days`` days skips the last two buckets, so neither a distributed
+guesser nor one sharing the owner's address can lock him out of the places
+he logs in from.
 
 An attempt finding an empty bucket is refused without a check and takes
 nothing (the reply says how many seconds to wait).  A right password fills
-its source's bucket again, marks the source trusted and gives the account
-bucket its token back: only wrong passwords use up the budget.
+its source's bucket again, marks the source trusted and gives the other
+buckets their token back: only wrong passwords use up the budget.
 
 The state is in the database, so every replica shares it.  Keys are SHA-256
 digests of the campaign and player and of the source address: a row has a
@@ -39,7 +44,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from services.common import tables
 
-ACCOUNT = "*"  # the source key of the account-wide bucket
+ANY = "*"  # the key of "every source" (account bucket) or "every account" (address bucket)
 _T = tables.login_throttle
 
 
@@ -49,6 +54,8 @@ class ThrottlePolicy:
     source_per_minute: float = 10.0  # then this many a minute
     account_burst: float = 20.0  # checks all untrusted sources together may make at once
     account_per_minute: float = 20.0  # then this many a minute
+    address_burst: float = 30.0  # checks one address may make at once, over all accounts
+    address_per_minute: float = 60.0  # then this many a minute
     trust_days: float = 30.0  # a source that gave the right password skips the account bucket this long
 
 
@@ -85,42 +92,41 @@ class LoginThrottle:
     def reserve(self, account: str, source: str) -> float:
         """Take a check from the buckets: 0.0 when the check may go on, else
         the seconds until it may (nothing taken)."""
-        p = self.policy
         now = self.clock()
-        src_key = digest(source)
         with self.engine.begin() as conn:
-            src = self._load(conn, (account, src_key), p.source_burst, p.source_per_minute, now)
-            trusted = src.trusted_until is not None and src.trusted_until > now
-            acc = (
-                None
-                if trusted
-                else self._load(conn, (account, ACCOUNT), p.account_burst, p.account_per_minute, now)
-            )
-            short = [b for b in (src, acc) if b is not None and b.tokens < 1.0]
+            buckets = self._buckets(conn, account, digest(source), now)
+            short = [b for b in buckets if b.tokens < 1.0]
             if short:
                 return max((1.0 - b.tokens) / b.per_second for b in short)
-            for b in (src, acc):
-                if b is not None:
-                    b.tokens -= 1.0
-                    self._store(conn, b, now)
+            for b in buckets:
+                b.tokens -= 1.0
+                self._store(conn, b, now)
             self._prune(conn, now)
         return 0.0
 
     def succeeded(self, account: str, source: str) -> None:
-        """A right password after ``reserve``: refill the source, trust it, refund the account."""
-        p = self.policy
+        """A right password after ``reserve``: refill the source, trust it, refund the rest."""
         now = self.clock()
-        src_key = digest(source)
         with self.engine.begin() as conn:
-            src = self._load(conn, (account, src_key), p.source_burst, p.source_per_minute, now)
-            was_trusted = src.trusted_until is not None and src.trusted_until > now
+            src, *shared = self._buckets(conn, account, digest(source), now)
             src.tokens = src.burst
-            src.trusted_until = now + timedelta(days=p.trust_days)
+            src.trusted_until = now + timedelta(days=self.policy.trust_days)
             self._store(conn, src, now)
-            if not was_trusted:
-                acc = self._load(conn, (account, ACCOUNT), p.account_burst, p.account_per_minute, now)
-                acc.tokens = min(acc.burst, acc.tokens + 1.0)
-                self._store(conn, acc, now)
+            for b in shared:  # charged only when the source was not trusted yet
+                b.tokens = min(b.burst, b.tokens + 1.0)
+                self._store(conn, b, now)
+
+    def _buckets(self, conn: Connection, account: str, src_key: str, now: datetime) -> list[_Bucket]:
+        """The (account, source) bucket, then those a trusted source skips."""
+        p = self.policy
+        src = self._load(conn, (account, src_key), p.source_burst, p.source_per_minute, now)
+        if src.trusted_until is not None and src.trusted_until > now:
+            return [src]
+        return [
+            src,
+            self._load(conn, (account, ANY), p.account_burst, p.account_per_minute, now),
+            self._load(conn, (ANY, src_key), p.address_burst, p.address_per_minute, now),
+        ]
 
     def tracked(self) -> int:
         """Rows held (for tests and metrics)."""

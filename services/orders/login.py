@@ -9,7 +9,7 @@ import grpc
 
 from pate.v1 import sessions_pb2, sessions_pb2_grpc
 from services.common import sessions
-from services.common.auth import Authenticator
+from services.common.auth import Authenticator, Credentials, check_id
 from services.common.errors import Code, DeskError
 from services.common.logging import get_logger
 from services.common.rpc import abort, call_credentials, is_admin
@@ -71,6 +71,11 @@ class SessionsServicer(sessions_pb2_grpc.SessionsServicer):
     async def RevokeSessions(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         if not is_admin(context, self.admin_token):
             await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
+        try:
+            check_id("campaign_id", request.campaign_id)
+            check_id("player_id", request.player_id)
+        except DeskError as err:
+            await abort(context, err)
         revoked = await asyncio.to_thread(self.auth.revoke_player, request.campaign_id, request.player_id)
         log.info(
             "sessions_revoked", campaign=request.campaign_id[:64], player=request.player_id[:64], n=revoked
@@ -81,9 +86,7 @@ class SessionsServicer(sessions_pb2_grpc.SessionsServicer):
         token = await self._token(context)
         try:
             session = await asyncio.to_thread(self.auth.session, token)
-            row = await asyncio.to_thread(
-                self.auth.caller, session.campaign, call_credentials(context, frozenset())
-            )
+            row = await asyncio.to_thread(self.auth.caller, session.campaign, Credentials(token=token))
         except DeskError as err:
             await abort(context, err)
         return _reply("", session, row)

@@ -59,10 +59,10 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
             await abort(context, err)
 
     async def GetReport(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        caller = await self._caller(context, request.campaign_id)  # who asks, before anything else
         fmt = request.format or "json"
         if fmt not in FORMATS:
             await abort(context, DeskError(Code.INVALID_ARGUMENT, f"format: one of {' | '.join(FORMATS)}"))
-        caller = await self._caller(context, request.campaign_id)
 
         def work(conn: Connection) -> tuple[str, str | None]:
             if caller is None:

@@ -13,9 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import grpc
-
 from gitm.v1 import land_pb2, land_pb2_grpc
+from services.common import tls
 from services.common.grpcutil import trace_metadata
 
 DIRECTIONS = {"load": land_pb2.DIRECTION_LOAD, "unload": land_pb2.DIRECTION_UNLOAD}
@@ -77,7 +76,8 @@ class GitmClient:
         in-process land store through it); default a channel to ``addr``."""
         self.addr = addr
         self.timeout = timeout
-        self._channel = None if stub is not None else grpc.insecure_channel(addr)
+        # TLS when PATE_TLS_CA is set
+        self._channel = None if stub is not None else tls.channel(addr)
         self._stub = stub if stub is not None else land_pb2_grpc.LandBridgeStub(self._channel)
 
     def begin(self, call: Begin) -> land_pb2.TransferStatus:

@@ -6,8 +6,6 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-import grpc
-
 from pate.v1 import (
     admin_pb2,
     admin_pb2_grpc,
@@ -37,8 +35,8 @@ class Client:
     tokens: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.orders_ch = grpc.insecure_channel(self.cluster.orders_addr)
-        self.reports_ch = grpc.insecure_channel(self.cluster.reports_addr)
+        self.orders_ch = self.cluster.channel(self.cluster.orders_addr)
+        self.reports_ch = self.cluster.channel(self.cluster.reports_addr)
         self.admin = admin_pb2_grpc.CampaignAdminStub(self.orders_ch)
         self.desk = orders_pb2_grpc.OrderDeskStub(self.orders_ch)
         self.reports = reports_pb2_grpc.ReportsStub(self.reports_ch)

@@ -121,3 +121,20 @@ def test_expired_and_long_revoked_sessions_are_pruned_at_login(auth: Authenticat
     auth.login("one", "ann", "ann-secret", "10.0.0.1")
     with engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(tables.sessions)).scalar_one() == 1
+
+
+def test_calls_with_a_token_make_no_password_check(engine: Engine) -> None:
+    """The argon2 check leaves the hot path: one per login, none per call."""
+    checks = []
+
+    class Counting(PasswordHasher):
+        def verify(self, hash: str | bytes, password: str | bytes) -> bool:
+            checks.append(1)
+            return super().verify(hash, password)
+
+    _campaign(engine, "hot", {"ann": "ann-secret"})
+    auth = Authenticator(engine, hasher=Counting(time_cost=1, memory_cost=64, parallelism=1), clock=Clock())
+    token, _, _ = auth.login("hot", "ann", "ann-secret", "10.0.0.1")
+    for _ in range(50):
+        assert auth.caller("hot", Credentials(token=token)).id == "ann"
+    assert len(checks) == 1

@@ -97,3 +97,49 @@ def test_no_password_on_the_command_line(client: Client, tmp_path: Path) -> None
     )
     assert wrong.returncode == 2 and "UNAUTHENTICATED" in wrong.stderr
     assert not token_file.exists()
+
+
+def test_campaign_create_takes_chosen_passwords_from_a_file_and_prints_the_generated_once(
+    client: Client, tmp_path: Path
+) -> None:
+    chosen = tmp_path / "passwords.json"
+    chosen.write_text(json.dumps({"barham": "barhams-own-choice"}))
+    run = pate(
+        client,
+        tmp_path / "t.json",
+        "campaign",
+        "create",
+        "cli-created",
+        "--scenario",
+        "training",
+        "--passwords-file",
+        str(chosen),
+    )
+    assert run.returncode == 0, run.stderr
+    campaign_line, header, *rows = run.stdout.splitlines()
+    assert "logins" not in json.loads(campaign_line) and "generated passwords" in header
+    generated = dict(row.split() for row in rows)
+    assert "barham" not in generated and {"cornwallis", "ganteaume", "admin"} <= set(generated)
+    assert "barhams-own-choice" not in run.stdout
+    login = pate(
+        client,
+        tmp_path / "t.json",
+        "login",
+        "--campaign",
+        "cli-created",
+        "--player",
+        "barham",
+        password="barhams-own-choice",
+    )
+    assert login.returncode == 0, login.stderr
+    login = pate(
+        client,
+        tmp_path / "t.json",
+        "login",
+        "--campaign",
+        "cli-created",
+        "--player",
+        "cornwallis",
+        password=generated["cornwallis"],
+    )
+    assert login.returncode == 0, login.stderr

@@ -187,4 +187,43 @@ def test_the_administrator_revokes_a_players_sessions_and_a_new_password_ends_th
         timeout=30,
     )
     assert code_of(lambda: submit(client, bearer(token))) == grpc.StatusCode.UNAUTHENTICATED
-    assert submit(client, bearer(client.login_reply(ONE, "cornwallis", password="a-new-password").token)) == 1
+    client.passwords[ONE, "cornwallis"] = "a-new-password"
+    assert submit(client, bearer(client.login_reply(ONE, "cornwallis").token)) == 1
+
+
+def test_the_logs_never_contain_a_password_or_a_token(client: Client) -> None:
+    """docs/security.md: passwords, tokens and the admin token are never logged."""
+    token = client.login_reply(ONE, "cornwallis").token
+    secret_guess = "a-guess-that-must-not-be-logged"
+    with pytest.raises(grpc.RpcError):
+        client.login_reply(ONE, "cornwallis", password=secret_guess)
+    assert submit(client, bearer(token)) == 1
+    client.sessions.Logout(sessions_pb2.LogoutRequest(), metadata=bearer(token), timeout=10)
+    with pytest.raises(grpc.RpcError):
+        submit(client, bearer(token))
+    logs = "".join(p.read_text(errors="replace") for p in (client.cluster.workdir / "logs").glob("*.log"))
+    assert "Sessions/Login" in logs  # the calls were logged...
+    secrets = [token, secret_guess, client.cluster.admin_token, *client.passwords.values()]
+    leaked = [s for s in secrets if s in logs]
+    assert not leaked  # ...without any secret
+
+
+@pytest.mark.parametrize(
+    ("campaign", "player", "password", "field"),
+    [
+        ("nul\x00", "cornwallis", "whatever1", "campaign_id"),
+        (ONE, "x" * 3_000_000, "whatever1", "player_id"),
+        (ONE, "corn\nwallis", "whatever1", "player_id"),
+        (ONE, "cornwallis", "p" * 2000, "password"),
+    ],
+    ids=["nul", "huge", "newline", "long-password"],
+)
+def test_hostile_login_fields_are_invalid_argument_naming_the_field(
+    client: Client, campaign: str, player: str, password: str, field: str
+) -> None:
+    req = sessions_pb2.LoginRequest(campaign_id=campaign, player_id=player, password=password)
+    with pytest.raises(grpc.RpcError) as err:
+        client.sessions.Login(req, timeout=30)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    details = err.value.details() or ""
+    assert details.startswith(field) and len(details) < 200

@@ -48,3 +48,9 @@ def test_a_span_continues_the_trace_its_parent_headers_carry() -> None:
         trace_id, span_id = tracing.current_ids() or ("", "")
     assert trace_id == "4bf92f3577b34da6a3ce929d0e0e4736" and span_id != "00f067aa0ba902b7"
     assert tracing.current_ids() is None
+
+
+def test_logged_nats_urls_carry_no_credentials() -> None:
+    assert bus.redact_url("nats://user:secret@bus:4222") == "nats://***@bus:4222"
+    assert bus.redact_url("tls://a-token@bus:4222") == "tls://***@bus:4222"
+    assert bus.redact_url("nats://127.0.0.1:4222") == "nats://127.0.0.1:4222"
