@@ -272,6 +272,11 @@ class EventCheck:
         if found:
             return not self.absent, "found: " + "; ".join(_event_text(e) for e in found[:3])
         same_kind = [e for e in run.events[turn] if e.kind in self.kinds]
+        unknown = sorted(k for k in self.data if not any(k in e.data for e in same_kind))
+        if same_kind and unknown:  # "absent" must not pass by a misnamed key
+            keys = sorted({k for e in same_kind for k in e.data})
+            what = f"no {' or '.join(self.kinds)} event carries {', '.join(unknown)}"
+            return False, f"{what} (their keys: {', '.join(keys)})"
         if same_kind:
             return self.absent, "only: " + "; ".join(_event_text(e) for e in same_kind[:3])
         return self.absent, f"no {' or '.join(self.kinds)} event; events: {_kinds(run.events[turn])}"

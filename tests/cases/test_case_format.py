@@ -223,3 +223,14 @@ squadrons = [
     problems = _problems(tmp_path, '[[expect]]\nship = "BR1FR"\nat = "SOC"\n', world=world, turns="")
     assert any(p.endswith(":8: world.players.nelson.state: unknown state 'ZZ'") for p in problems), problems
     assert any(":12: world.squadrons[0].ships[1].sea_area: unknown sea area 'QQQ'" in p for p in problems)
+
+
+def test_a_data_key_no_event_of_the_kind_carries_fails_even_when_absent(tmp_path: Path) -> None:
+    """`port` for `to`: an absent statement must not pass by a misnamed key."""
+    body = '[[expect]]\nevent = "group_divided"\ndata = { capacty = 3000 }\nabsent = true\n'
+    status, failures = _run(tmp_path, body)
+    assert (
+        status == "FAIL"
+        and "no group_divided event carries capacty (their keys: capacity, new)" in failures[0]
+    )
+    assert _run(tmp_path, body.replace("capacty", "capacity"))[0] == "PASS"  # 2000, not 3000
