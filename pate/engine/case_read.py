@@ -108,23 +108,26 @@ def read_turns(
 def read_expectations(
     top: Table, world_map: WorldMap, problems: Problems, turns: int = 1
 ) -> list[Expectation]:
-    """With more than one ``[[turn]]`` every statement names its turn: a
-    default would move when a turn is added."""
+    """When the case plays more than one turn (``[[turn]]``s, or a statement
+    naming a later turn) every statement names its turn: a default would
+    move when a turn is added."""
     out = []
+    unnamed: list[str] = []
     for i, t in top.array_of_tables("expect"):
         check = _check(t, world_map)
-        if "turn" not in t and turns > 1:
-            problems.add(
-                t.path, f"say after which turn (turn = 0 to {turns}): the case has {turns} [[turn]]s"
-            )
+        if "turn" not in t:
+            unnamed.append(t.path)
         turn = t.int_("turn", -1, lo=0)
         runs = t.int_("runs", 0, lo=1, hi=MAX_RUNS)
         chance = _chance(t, runs)
         note = t.opt_str("note") or ""
         if check is not None and turn is not None and runs is not None and chance is not None:
             out.append(Expectation(i, turn, check, runs, chance, note))
-    last = max([0, *(e.turn for e in out)])
-    return [e if e.turn >= 0 else _at(e, last) for e in out]
+    played = max([turns, 1, *(e.turn for e in out)])
+    if played > 1:
+        for path in unnamed:
+            problems.add(path, f"say after which turn (turn = 0 to {played}): the case plays {played} turns")
+    return [e if e.turn >= 0 else _at(e, played) for e in out]
 
 
 def _at(e: Expectation, turn: int) -> Expectation:

@@ -145,7 +145,11 @@ def test_with_several_turns_a_statement_names_its_turn(tmp_path: Path) -> None:
     body = '[[expect]]\nship = "BR1FR"\nport = "Portsmouth"\n'
     assert _run(tmp_path, body) == ("PASS", ())  # one turn: the last is the only one
     problems = _problems(tmp_path, body, turns=DIVIDE + "\n[[turn]]\n")
-    assert any("expect[0]: say after which turn (turn = 0 to 2)" in p for p in problems)
+    assert any(
+        "expect[0]: say after which turn (turn = 0 to 2): the case plays 2 turns" in p for p in problems
+    )
+    later = _problems(tmp_path, body + '[[expect]]\nturn = 3\nship = "BR1FR"\nport = "Portsmouth"\n')
+    assert any("expect[0]: say after which turn (turn = 0 to 3)" in p for p in later)  # 3 turns played
     assert _run(tmp_path, body + "turn = 2\n", turns=DIVIDE + "\n[[turn]]\n") == ("PASS", ())
 
 
