@@ -81,6 +81,7 @@ class ShipCheck:
     exists: bool | None = None
     attributes: Mapping[str, Any] = field(default_factory=dict)
     negated: bool = False  # ``not = true``: the ship is afloat and the statement is false
+    made_from: tuple[str, str] | None = None  # ("prize_of" or "divided_from", the ship it came from)
 
     def says(self) -> str:
         text = self._says()
@@ -106,11 +107,21 @@ class ShipCheck:
 
     def holds(self, run: Run, turn: int) -> tuple[bool, str]:
         world = run.worlds[turn]
-        ship = world.ships.get(self.ship)
+        sid, name = self.ship, self.ship
+        if self.made_from is not None:
+            how, original = self.made_from
+            made = made_ship(run, turn, how, original)
+            if made is None:
+                return (
+                    False,
+                    f"{original} was not {'taken' if how == 'prize_of' else 'divided'} by turn {turn}",
+                )
+            sid, name = made, f"{made} ({self.ship})"
+        ship = world.ships.get(sid)
         if ship is None:
-            return self.exists is False and not self.negated, f"{self.ship} is gone"
+            return self.exists is False and not self.negated, f"{name} is gone"
         if self.exists is False:
-            return self.negated, f"{self.ship} is still afloat, at {where(ship.location)}"
+            return self.negated, f"{name} is still afloat, at {where(ship.location)}"
         wrong = self._location_wrong(world, ship) + [
             f"{k} = {_show(ship_value(ship, k))}"
             for k, v in self.attributes.items()
@@ -118,8 +129,8 @@ class ShipCheck:
         ]
         if self.negated:
             found = [where(ship.location)] + [f"{k} = {_show(ship_value(ship, k))}" for k in self.attributes]
-            return bool(wrong), f"{self.ship} " + "; ".join(found)
-        return not wrong, f"{self.ship} " + "; ".join(wrong or [where(ship.location)])
+            return bool(wrong), f"{name} " + "; ".join(found)
+        return not wrong, f"{name} " + "; ".join(wrong or [where(ship.location)])
 
     def _location_wrong(self, world: WorldState, ship: Ship) -> list[str]:
         loc = ship.location
@@ -143,6 +154,29 @@ class ShipCheck:
             if not same(other.location, loc):
                 return [f"at {where(loc)}, {other_id} at {where(other.location)}"]
         return []
+
+
+# How a ship made in play is found: the events that make it, and the key of
+# their data naming it (rule 7.8 prizes, 5.3 inactive ships taken in port,
+# rule 2.5 divided groups).
+MADE_BY = {
+    "prize_of": (frozenset({"captured", "inactive_captured"}), "prize"),
+    "divided_from": (frozenset({"group_divided"}), "new"),
+}
+
+
+def made_ship(run: Run, turn: int, how: str, original: str) -> str | None:
+    """The id of the ship ``original`` became (a prize) or split off (a
+    divided group) during turns 1 to ``turn`` of the run, if it did."""
+    kinds, key = MADE_BY[how]
+    for events in run.events[1 : turn + 1]:
+        for e in events:
+            made = e.data.get(key)
+            if e.kind in kinds and original in e.ships and isinstance(made, str) and made != original:
+                if how == "divided_from" and e.ships[0] != original:
+                    continue  # the group divided, not the new one
+                return made
+    return None
 
 
 def _same_place(a: Location, b: Location) -> bool:

@@ -43,6 +43,8 @@ _SHIP_KEYS = (
     "exists",
     "not",
     "created",
+    "prize_of",
+    "divided_from",
     *SHIP_ATTRIBUTES,
 )
 _PORT_KEYS = ("port", "not", *PORT_ATTRIBUTES)
@@ -171,7 +173,7 @@ def _check(t: Table, world_map: WorldMap) -> Check | None:
         ships = tuple(s for _, s in t.str_list("ships"))
         kinds = tuple(k for _, k in steps)
         return SequenceCheck(kinds, ships, bool(t.bool_("absent", False))) if kinds else None
-    if "ship" in t:
+    if "ship" in t or "prize_of" in t or "divided_from" in t:
         return _ship(t, world_map)
     if "port" in t:
         return _port(t, world_map)
@@ -276,7 +278,18 @@ def _event(t: Table, world_map: WorldMap) -> EventCheck | None:
 
 def _ship(t: Table, world_map: WorldMap) -> ShipCheck | None:
     t.check_keys((*_SHIP_KEYS, *_COMMON_KEYS))
-    ship = t.str_("ship")
+    made = [k for k in ("prize_of", "divided_from") if k in t]
+    made_from = None
+    ship: str | None
+    if made:
+        if len(made) > 1 or "ship" in t or "created" in t:
+            t.problems.add(t.path, "name the ship one way: ship, prize_of or divided_from")
+        original = t.str_(made[0])
+        made_from = (made[0], original) if original else None
+        words = "the prize of" if made[0] == "prize_of" else "the group divided from"
+        ship = f"{words} {original}"
+    else:
+        ship = t.str_("ship")
     at, port, atlantic = t.opt_str("at"), t.opt_str("port"), t.opt_str("atlantic")
     for key, code in (("at", at), ("atlantic", atlantic)):
         if code is not None and code not in world_map.sea_areas:
@@ -311,6 +324,7 @@ def _ship(t: Table, world_map: WorldMap) -> ShipCheck | None:
         exists,
         attributes,
         negated,
+        made_from,
     )
 
 

@@ -268,9 +268,12 @@ def _check_names(
             problems.add(f"expect[{e.index}].{key}", f"no ship {sid} in the world")
 
     for e in expectations:
+        made_from = getattr(e.check, "made_from", None)
+        if made_from is not None:
+            check(e, made_from[0], made_from[1])
         for key in ("ship", "with_ship", "near"):
             named = getattr(e.check, key, None)
-            if named is not None:
+            if named is not None and not (key == "ship" and made_from is not None):
                 check(e, "with" if key == "with_ship" else key, named)
         for sid in getattr(e.check, "ships", ()):
             check(e, "ships", sid)

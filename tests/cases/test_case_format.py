@@ -238,3 +238,28 @@ def test_a_data_key_no_event_of_the_kind_carries_fails_even_when_absent(tmp_path
         and "no group_divided event carries capacty (their keys: capacity, new)" in failures[0]
     )
     assert _run(tmp_path, body.replace("capacty", "capacity"))[0] == "PASS"  # 2000, not 3000
+
+
+def test_a_prize_and_a_divided_group_are_named_by_what_they_came_from(tmp_path: Path) -> None:
+    """Rule 7.8: the prize takes a new id of the captor's state, found from the
+    run's own events, whatever the seed made it; rule 2.5 likewise."""
+    orders = (Path(__file__).resolve().parents[2] / "examples" / "campaign" / "turn-1.txt").read_text()
+    case = tmp_path / "prize.toml"
+    case.write_text(
+        'scenario = "training"\n' + HEAD + '\n[[turn]]\norders = """\n' + orders + '"""\n'
+        '[[expect]]\nprize_of = "BR1FL"\nattached_to = "FR1FL"\n'
+        '[[expect]]\nprize_of = "BR2FR"\n',
+        encoding="utf-8",
+    )
+    result = run_case(load_case(case))
+    assert result.failures == (
+        "expect[1] (turn 1): expected the prize of BR2FR exists; got BR2FR was not taken by turn 1",
+    )
+    assert "expect[0] (turn 1): the prize of BR1FL attached_to = 'FR1FL': yes" in result.measured
+    body = '[[expect]]\ndivided_from = "BR1TR"\ncapacity = 2000\ncommander = "nelson"\n'
+    assert _run(tmp_path, body) == ("PASS", ())
+    assert any("name the ship one way" in p for p in _problems(tmp_path, body + 'ship = "BR1TR"\n'))
+    assert any(
+        "expect[0].divided_from: no ship BR9TR" in p
+        for p in _problems(tmp_path, body.replace("BR1TR", "BR9TR"))
+    )
