@@ -14,17 +14,14 @@ from pate.core.world.fields import Problems, Table, type_name
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import Quality
 from pate.core.world.state import TurnKind, Wind
-from pate.engine.case_checks import (
+from pate.engine.case_checks import Check, EventCheck, RefusalCheck, SequenceCheck
+from pate.engine.case_state import (
     INT_ATTRIBUTES,
     NAME_ATTRIBUTES,
     PORT_ATTRIBUTES,
     SHIP_ATTRIBUTES,
-    Check,
-    EventCheck,
     PortCheck,
-    RefusalCheck,
     ReportCheck,
-    SequenceCheck,
     ShipCheck,
 )
 from pate.engine.overrides import read_winds

@@ -21,9 +21,10 @@ from pate.core.orders.model import ShipOrder
 from pate.core.rules.context import TurnContext
 from pate.core.world.fields import DataError, Problems, Table
 from pate.core.world.state import TurnKind, Wind, WorldState
-from pate.engine.case_checks import ReportCheck, Run, ShipCheck
+from pate.engine.case_checks import Run
 from pate.engine.case_lines import locate, order_problems
 from pate.engine.case_read import Expectation, read_expectations, read_turns
+from pate.engine.case_state import ReportCheck, ShipCheck
 from pate.engine.context import turn_context
 from pate.engine.overrides import with_rules
 from pate.engine.simulate import refusal_text, refused_ship, simulate
