@@ -191,6 +191,9 @@ def _simulate(args: argparse.Namespace) -> int:
     late = sorted(t for t in orders if t > last)
     if late:
         raise UserError(f"--orders: orders for turn {late[0]}, but the run ends with turn {last}")
+    late = sorted(t for t in winds if t > last)
+    if late:
+        raise UserError(f"--overrides: winds for turn {late[0]}, but the run ends with turn {last}")
     common = {
         "orders": orders,
         "render": not args.no_reports,

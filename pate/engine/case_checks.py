@@ -1,4 +1,6 @@
-"""The statements of a case file (``[[expect]]``, docs/formats/cases.md).
+"""The statements of a case file (``[[expect]]``, docs/formats/cases.md):
+what a run is, and the statements about its events and the order desk's
+refusals (those about ships, ports and reports: :mod:`case_state`).
 
 Each check reads one run of a case (the turns ``simulate`` produced and the
 orders the order desk refused) and says whether its statement holds there,
@@ -13,8 +15,8 @@ from typing import Any, Protocol
 
 from pate.core.events import Event
 from pate.core.orders.validate import Refusal
-from pate.core.world.ships import AtSea, InAtlantic, InPort, Location, Ship, describe
-from pate.core.world.state import PortState, WorldState
+from pate.core.world.ships import InAtlantic, Location, describe
+from pate.core.world.state import WorldState
 from pate.engine.simulate import refusal_text, refused_ship
 
 
@@ -41,197 +43,12 @@ def where(loc: Location) -> str:
     return describe(loc)
 
 
-# -- a ship: where it is and its attributes -------------------------------------
-INT_ATTRIBUTES = (
-    "hull",
-    "rigging",
-    "stores",
-    "crew",
-    "marines",
-    "station",
-    "experience",
-    "morale",
-    "capacity",
-)
-NAME_ATTRIBUTES = ("attached_to", "commander", "deputy")  # "" means none
-SHIP_ATTRIBUTES = (*INT_ATTRIBUTES, "active", "quality", *NAME_ATTRIBUTES, "cargo_units", "cargo_supplies")
-
-
-def ship_value(ship: Ship, key: str) -> object:
-    if key == "cargo_units":
-        return sorted(ship.cargo.units)
-    if key == "cargo_supplies":
-        return ship.cargo.supplies
-    if key == "quality":
-        return ship.quality.label
-    value = getattr(ship, key)
-    return "" if key in NAME_ATTRIBUTES and value is None else value
-
-
-@dataclass(frozen=True, slots=True)
-class ShipCheck:
-    ship: str
-    at: str | None = None  # sea area
-    tactical: int | None = None
-    port: str | None = None
-    harbor: bool | None = None
-    atlantic: str | None = None  # crossing to this sea area
-    with_ship: str | None = None  # exactly where that ship is
-    near: str | None = None  # in the same sea area or port as that ship
-    exists: bool | None = None
-    attributes: Mapping[str, Any] = field(default_factory=dict)
-    negated: bool = False  # ``not = true``: the ship is afloat and the statement is false
-
-    def says(self) -> str:
-        text = self._says()
-        return f"not ({text})" if self.negated else text
-
-    def _says(self) -> str:
-        parts = []
-        if self.exists is False:
-            parts.append("is gone")
-        if self.at is not None:
-            parts.append(f"at {self.at}" + (f" tactical area {self.tactical}" if self.tactical else ""))
-        if self.port is not None:
-            part = {None: "", True: " harbor", False: " coastal waters"}[self.harbor]
-            parts.append(f"in {self.port}{part}")
-        if self.atlantic is not None:
-            parts.append(f"crossing the Atlantic to {self.atlantic}")
-        if self.with_ship is not None:
-            parts.append(f"with {self.with_ship}")
-        if self.near is not None:
-            parts.append(f"near {self.near} (same sea area or port)")
-        parts += [f"{k} = {_show(v)}" for k, v in self.attributes.items()]
-        return f"{self.ship} " + ", ".join(parts or ["exists"])
-
-    def holds(self, run: Run, turn: int) -> tuple[bool, str]:
-        world = run.worlds[turn]
-        ship = world.ships.get(self.ship)
-        if ship is None:
-            return self.exists is False and not self.negated, f"{self.ship} is gone"
-        if self.exists is False:
-            return self.negated, f"{self.ship} is still afloat, at {where(ship.location)}"
-        wrong = self._location_wrong(world, ship) + [
-            f"{k} = {_show(ship_value(ship, k))}"
-            for k, v in self.attributes.items()
-            if not _same(ship_value(ship, k), v)
-        ]
-        if self.negated:
-            found = [where(ship.location)] + [f"{k} = {_show(ship_value(ship, k))}" for k in self.attributes]
-            return bool(wrong), f"{self.ship} " + "; ".join(found)
-        return not wrong, f"{self.ship} " + "; ".join(wrong or [where(ship.location)])
-
-    def _location_wrong(self, world: WorldState, ship: Ship) -> list[str]:
-        loc = ship.location
-        ok = True
-        if self.at is not None:
-            ok = isinstance(loc, AtSea) and loc.area == self.at
-            ok = ok and (self.tactical is None or (isinstance(loc, AtSea) and loc.tactical == self.tactical))
-        if self.port is not None:
-            ok = ok and isinstance(loc, InPort) and loc.port == self.port
-            ok = ok and (self.harbor is None or (isinstance(loc, InPort) and loc.harbor == self.harbor))
-        if self.atlantic is not None:
-            ok = ok and isinstance(loc, InAtlantic) and loc.destination == self.atlantic
-        if not ok:
-            return [f"at {where(loc)}"]
-        for other_id, same in ((self.with_ship, _same_place), (self.near, _same_area)):
-            if other_id is None:
-                continue
-            other = world.ships.get(other_id)
-            if other is None:
-                return [f"at {where(loc)}, and {other_id} is gone"]
-            if not same(other.location, loc):
-                return [f"at {where(loc)}, {other_id} at {where(other.location)}"]
-        return []
-
-
-def _same_place(a: Location, b: Location) -> bool:
-    return a == b
-
-
-def _same_area(a: Location, b: Location) -> bool:
-    """Same sea area (any tactical area), same port (harbor or coastal
-    waters), or the same Atlantic crossing."""
-    if isinstance(a, AtSea) and isinstance(b, AtSea):
-        return a.area == b.area
-    if isinstance(a, InPort) and isinstance(b, InPort):
-        return a.port == b.port
-    return a == b
-
-
-def _show(value: object) -> str:
+def show(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
+        return "[" + ", ".join(show(v) for v in value) + "]"
     return repr(value) if isinstance(value, str) else str(value)
-
-
-# -- a port: its controller, stores, yard and garrison -------------------------------
-PORT_ATTRIBUTES = (
-    "controller",
-    "stores",
-    "supplies",
-    "building",
-    "building_transports",
-    "battery_damaged",
-    "garrison",
-    "strategic_units",
-)
-
-
-def port_value(port: PortState, key: str) -> object:
-    value = getattr(port, key)
-    return sorted(value) if isinstance(value, tuple) else value
-
-
-@dataclass(frozen=True, slots=True)
-class PortCheck:
-    port: str
-    attributes: Mapping[str, Any]
-    negated: bool = False
-
-    def says(self) -> str:
-        text = f"port {self.port} " + ", ".join(f"{k} = {_show(v)}" for k, v in self.attributes.items())
-        return f"not ({text})" if self.negated else text
-
-    def holds(self, run: Run, turn: int) -> tuple[bool, str]:
-        port = run.worlds[turn].ports.get(self.port)
-        if port is None:
-            return False, f"{self.port} is not in the world"
-        wrong = [
-            f"{k} = {_show(port_value(port, k))}"
-            for k, v in self.attributes.items()
-            if not _same(port_value(port, k), v)
-        ]
-        found = ", ".join(f"{k} = {_show(port_value(port, k))}" for k in self.attributes)
-        return bool(wrong) == self.negated, f"{self.port} " + ("; ".join(wrong) if wrong else found)
-
-
-# -- the text of a player's report ----------------------------------------------
-@dataclass(frozen=True, slots=True)
-class ReportCheck:
-    player: str
-    contains: tuple[str, ...] = ()  # every one of these in the report
-    lacks: tuple[str, ...] = ()  # none of these
-    format: str = "text"
-
-    def says(self) -> str:
-        parts = [f"contains {_show(list(self.contains))}"] if self.contains else []
-        parts += [f"lacks {_show(list(self.lacks))}"] if self.lacks else []
-        return f"{self.player}'s {self.format} report " + " and ".join(parts)
-
-    def holds(self, run: Run, turn: int) -> tuple[bool, str]:
-        body = run.reports[turn].get(self.player, {}).get(self.format) if turn < len(run.reports) else None
-        if body is None:
-            return False, f"no {self.format} report for {self.player}"
-        missing = [c for c in self.contains if c not in body]
-        present = [c for c in self.lacks if c in body]
-        if not missing and not present:
-            return True, "as said"
-        parts = [f"missing {_show(missing)}"] if missing else []
-        parts += [f"has {_show(present)}"] if present else []
-        return False, "; ".join(parts) + f" (report of {len(body.splitlines())} lines)"
 
 
 # -- events ------------------------------------------------------------------------
@@ -252,7 +69,7 @@ class EventCheck:
             and (self.at is None or place_of(e.location) == self.at)
             and set(self.ships) <= set(e.ships)
             and set(self.witnesses) <= set(e.witnesses)
-            and all(k in e.data and _same(e.data[k], v) for k, v in self.data.items())
+            and all(k in e.data and same(e.data[k], v) for k, v in self.data.items())
         )
 
     def says(self) -> str:
@@ -264,7 +81,7 @@ class EventCheck:
         if self.at:
             what += f" at {self.at}"
         if self.data:
-            what += " with " + ", ".join(f"{k} = {_show(v)}" for k, v in self.data.items())
+            what += " with " + ", ".join(f"{k} = {show(v)}" for k, v in self.data.items())
         return ("no " if self.absent else "") + what
 
     def holds(self, run: Run, turn: int) -> tuple[bool, str]:
@@ -272,6 +89,11 @@ class EventCheck:
         if found:
             return not self.absent, "found: " + "; ".join(_event_text(e) for e in found[:3])
         same_kind = [e for e in run.events[turn] if e.kind in self.kinds]
+        unknown = sorted(k for k in self.data if not any(k in e.data for e in same_kind))
+        if same_kind and unknown:  # "absent" must not pass by a misnamed key
+            keys = sorted({k for e in same_kind for k in e.data})
+            what = f"no {' or '.join(self.kinds)} event carries {', '.join(unknown)}"
+            return False, f"{what} (their keys: {', '.join(keys)})"
         if same_kind:
             return self.absent, "only: " + "; ".join(_event_text(e) for e in same_kind[:3])
         return self.absent, f"no {' or '.join(self.kinds)} event; events: {_kinds(run.events[turn])}"
@@ -283,7 +105,7 @@ def place_of(location: str) -> str:
     return location.split(" (", 1)[0]
 
 
-def _same(actual: object, expected: object) -> bool:
+def same(actual: object, expected: object) -> bool:
     if isinstance(actual, tuple):
         actual = list(actual)
     if isinstance(expected, tuple):
@@ -296,7 +118,7 @@ def _event_text(e: Event) -> str:
     if e.witnesses:
         text += f" seen by {list(e.witnesses)}"
     if e.data:
-        text += " " + ", ".join(f"{k}={_show(v)}" for k, v in sorted(e.data.items()))
+        text += " " + ", ".join(f"{k}={show(v)}" for k, v in sorted(e.data.items()))
     return text
 
 

@@ -14,17 +14,14 @@ from pate.core.world.fields import Problems, Table, type_name
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import Quality
 from pate.core.world.state import TurnKind, Wind
-from pate.engine.case_checks import (
+from pate.engine.case_checks import Check, EventCheck, RefusalCheck, SequenceCheck
+from pate.engine.case_state import (
     INT_ATTRIBUTES,
     NAME_ATTRIBUTES,
     PORT_ATTRIBUTES,
     SHIP_ATTRIBUTES,
-    Check,
-    EventCheck,
     PortCheck,
-    RefusalCheck,
     ReportCheck,
-    SequenceCheck,
     ShipCheck,
 )
 from pate.engine.overrides import read_winds
@@ -43,6 +40,8 @@ _SHIP_KEYS = (
     "exists",
     "not",
     "created",
+    "prize_of",
+    "divided_from",
     *SHIP_ATTRIBUTES,
 )
 _PORT_KEYS = ("port", "not", *PORT_ATTRIBUTES)
@@ -108,23 +107,26 @@ def read_turns(
 def read_expectations(
     top: Table, world_map: WorldMap, problems: Problems, turns: int = 1
 ) -> list[Expectation]:
-    """With more than one ``[[turn]]`` every statement names its turn: a
-    default would move when a turn is added."""
+    """When the case plays more than one turn (``[[turn]]``s, or a statement
+    naming a later turn) every statement names its turn: a default would
+    move when a turn is added."""
     out = []
+    unnamed: list[str] = []
     for i, t in top.array_of_tables("expect"):
         check = _check(t, world_map)
-        if "turn" not in t and turns > 1:
-            problems.add(
-                t.path, f"say after which turn (turn = 0 to {turns}): the case has {turns} [[turn]]s"
-            )
+        if "turn" not in t:
+            unnamed.append(t.path)
         turn = t.int_("turn", -1, lo=0)
         runs = t.int_("runs", 0, lo=1, hi=MAX_RUNS)
         chance = _chance(t, runs)
         note = t.opt_str("note") or ""
         if check is not None and turn is not None and runs is not None and chance is not None:
             out.append(Expectation(i, turn, check, runs, chance, note))
-    last = max([0, *(e.turn for e in out)])
-    return [e if e.turn >= 0 else _at(e, last) for e in out]
+    played = max([turns, 1, *(e.turn for e in out)])
+    if played > 1:
+        for path in unnamed:
+            problems.add(path, f"say after which turn (turn = 0 to {played}): the case plays {played} turns")
+    return [e if e.turn >= 0 else _at(e, played) for e in out]
 
 
 def _at(e: Expectation, turn: int) -> Expectation:
@@ -168,7 +170,7 @@ def _check(t: Table, world_map: WorldMap) -> Check | None:
         ships = tuple(s for _, s in t.str_list("ships"))
         kinds = tuple(k for _, k in steps)
         return SequenceCheck(kinds, ships, bool(t.bool_("absent", False))) if kinds else None
-    if "ship" in t:
+    if "ship" in t or "prize_of" in t or "divided_from" in t:
         return _ship(t, world_map)
     if "port" in t:
         return _port(t, world_map)
@@ -273,7 +275,18 @@ def _event(t: Table, world_map: WorldMap) -> EventCheck | None:
 
 def _ship(t: Table, world_map: WorldMap) -> ShipCheck | None:
     t.check_keys((*_SHIP_KEYS, *_COMMON_KEYS))
-    ship = t.str_("ship")
+    made = [k for k in ("prize_of", "divided_from") if k in t]
+    made_from = None
+    ship: str | None
+    if made:
+        if len(made) > 1 or "ship" in t or "created" in t:
+            t.problems.add(t.path, "name the ship one way: ship, prize_of or divided_from")
+        original = t.str_(made[0])
+        made_from = (made[0], original) if original else None
+        words = "the prize of" if made[0] == "prize_of" else "the group divided from"
+        ship = f"{words} {original}"
+    else:
+        ship = t.str_("ship")
     at, port, atlantic = t.opt_str("at"), t.opt_str("port"), t.opt_str("atlantic")
     for key, code in (("at", at), ("atlantic", atlantic)):
         if code is not None and code not in world_map.sea_areas:
@@ -308,6 +321,7 @@ def _ship(t: Table, world_map: WorldMap) -> ShipCheck | None:
         exists,
         attributes,
         negated,
+        made_from,
     )
 
 

@@ -21,9 +21,10 @@ from pate.core.orders.model import ShipOrder
 from pate.core.rules.context import TurnContext
 from pate.core.world.fields import DataError, Problems, Table
 from pate.core.world.state import TurnKind, Wind, WorldState
-from pate.engine.case_checks import ReportCheck, Run, ShipCheck
+from pate.engine.case_checks import Run
 from pate.engine.case_lines import locate, order_problems
 from pate.engine.case_read import Expectation, read_expectations, read_turns
+from pate.engine.case_state import ReportCheck, ShipCheck
 from pate.engine.context import turn_context
 from pate.engine.overrides import with_rules
 from pate.engine.simulate import refusal_text, refused_ship, simulate
@@ -268,9 +269,12 @@ def _check_names(
             problems.add(f"expect[{e.index}].{key}", f"no ship {sid} in the world")
 
     for e in expectations:
+        made_from = getattr(e.check, "made_from", None)
+        if made_from is not None:
+            check(e, made_from[0], made_from[1])
         for key in ("ship", "with_ship", "near"):
             named = getattr(e.check, key, None)
-            if named is not None:
+            if named is not None and not (key == "ship" and made_from is not None):
                 check(e, "with" if key == "with_ship" else key, named)
         for sid in getattr(e.check, "ships", ()):
             check(e, "ships", sid)

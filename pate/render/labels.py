@@ -63,10 +63,13 @@ class Placed:
 class Layout:
     """The boxes taken so far on one map."""
 
-    def __init__(self, bounds: Box) -> None:
+    def __init__(self, bounds: Box, base: Layout | None = None) -> None:
+        """``base``: a layout laid out before, read but never written (the
+        map's own labels, shared by every report's copy)."""
         self.bounds = bounds
         self._labels: dict[tuple[int, int], list[Box]] = {}
         self._markers: dict[tuple[int, int], list[Box]] = {}
+        self._base = base
 
     @staticmethod
     def _cells(box: Box) -> list[tuple[int, int]]:
@@ -80,7 +83,9 @@ class Layout:
             for b in grid.get(cell, ()):
                 if x0 < b.x1 and b.x0 < x1 and y0 < b.y1 and b.y0 < y1:
                     return True
-        return False
+        if self._base is None:
+            return False
+        return self._base._hits(self._base._labels if grid is self._labels else self._base._markers, box)
 
     def boxes(self) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
         """The labels and markers taken, each once, in a stable order."""
@@ -132,7 +137,10 @@ class Layout:
         return Placed(box, distance >= LEADER_FROM)
 
     def _below(self, w: float, h: float) -> Box:
-        y = max([b.y1 for boxes in self._labels.values() for b in boxes] + [self.bounds.y0])
+        taken = [b for boxes in self._labels.values() for b in boxes]
+        if self._base is not None:
+            taken += self._base.boxes()[0]
+        y = max([b.y1 for b in taken] + [self.bounds.y0])
         return Box(self.bounds.x0, y + 1, self.bounds.x0 + w, y + 1 + h)
 
 

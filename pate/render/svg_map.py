@@ -137,11 +137,7 @@ def render_map(
         heading,
         style,
     )
-    layout = Layout(static.bounds)
-    for box in static.labels:
-        layout.take(box)
-    for box in static.markers:
-        layout.mark(box)
+    layout = Layout(static.bounds, base=static.layout)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {proj.width:g} {height:g}" '
         f'width="{proj.width:g}" height="{height:g}" font-family="{escape(style.font)}">',
@@ -169,8 +165,7 @@ class StaticLabels:
     port_names: dict[str, str]
     anchors: dict[str, Box]  # sea area codes and port names -> their marker's box
     slots: dict[str, Box]  # sea area code -> the room kept beside it for a report's markers
-    labels: tuple[Box, ...]
-    markers: tuple[Box, ...]
+    layout: Layout  # every box but the slots' (read only: each report places on its own copy)
 
 
 @lru_cache(maxsize=16)
@@ -205,10 +200,13 @@ def _static_labels(
     }
     labels, markers = layout.boxes()
     free = Layout(layout.bounds)
+    kept = set(slots.values())
     for box in labels:
-        if box not in slots.values():
+        if box not in kept:
             free.take(box)
-    return StaticLabels(layout.bounds, area_names, port_names, anchors, slots, free.boxes()[0], markers)
+    for box in markers:
+        free.mark(box)
+    return StaticLabels(layout.bounds, area_names, port_names, anchors, slots, free)
 
 
 def _label(

@@ -7,7 +7,7 @@ import textwrap
 
 from pate.core.intel.model import PlayerKnowledge, ShipReport
 from pate.core.world.geography import Direction, WorldMap
-from pate.core.world.ships import InAtlantic, ShipType
+from pate.core.world.ships import AtSea, InAtlantic, ShipType
 from pate.reports.events import event_lines
 from pate.reports.intel import intelligence_items
 from pate.reports.minister import minister_sections
@@ -124,7 +124,16 @@ def compact_ship_line(k: PlayerKnowledge, world_map: WorldMap, r: ShipReport) ->
     if not r.active:
         parts.append("laid up")
     name = f" {r.name}" if r.name and r.name != r.id else ""
-    return f"  {r.id}{name}: " + ", ".join(parts)
+    return f"  {r.id}{name} ({_spot_words(world_map, r)}): " + ", ".join(parts)
+
+
+def _spot_words(world_map: WorldMap, r: ShipReport) -> str:
+    """Where in its sea area's map a ship is (the compact report's heading
+    names the sea area)."""
+    loc = r.location
+    if isinstance(loc, AtSea):
+        return f"tactical area {loc.tactical}"
+    return location_text(world_map, loc)
 
 
 def render_text(k: PlayerKnowledge, world_map: WorldMap, *, compact: bool = False) -> str:

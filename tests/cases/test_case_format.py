@@ -145,7 +145,11 @@ def test_with_several_turns_a_statement_names_its_turn(tmp_path: Path) -> None:
     body = '[[expect]]\nship = "BR1FR"\nport = "Portsmouth"\n'
     assert _run(tmp_path, body) == ("PASS", ())  # one turn: the last is the only one
     problems = _problems(tmp_path, body, turns=DIVIDE + "\n[[turn]]\n")
-    assert any("expect[0]: say after which turn (turn = 0 to 2)" in p for p in problems)
+    assert any(
+        "expect[0]: say after which turn (turn = 0 to 2): the case plays 2 turns" in p for p in problems
+    )
+    later = _problems(tmp_path, body + '[[expect]]\nturn = 3\nship = "BR1FR"\nport = "Portsmouth"\n')
+    assert any("expect[0]: say after which turn (turn = 0 to 3)" in p for p in later)  # 3 turns played
     assert _run(tmp_path, body + "turn = 2\n", turns=DIVIDE + "\n[[turn]]\n") == ("PASS", ())
 
 
@@ -223,3 +227,39 @@ squadrons = [
     problems = _problems(tmp_path, '[[expect]]\nship = "BR1FR"\nat = "SOC"\n', world=world, turns="")
     assert any(p.endswith(":8: world.players.nelson.state: unknown state 'ZZ'") for p in problems), problems
     assert any(":12: world.squadrons[0].ships[1].sea_area: unknown sea area 'QQQ'" in p for p in problems)
+
+
+def test_a_data_key_no_event_of_the_kind_carries_fails_even_when_absent(tmp_path: Path) -> None:
+    """`port` for `to`: an absent statement must not pass by a misnamed key."""
+    body = '[[expect]]\nevent = "group_divided"\ndata = { capacty = 3000 }\nabsent = true\n'
+    status, failures = _run(tmp_path, body)
+    assert (
+        status == "FAIL"
+        and "no group_divided event carries capacty (their keys: capacity, new)" in failures[0]
+    )
+    assert _run(tmp_path, body.replace("capacty", "capacity"))[0] == "PASS"  # 2000, not 3000
+
+
+def test_a_prize_and_a_divided_group_are_named_by_what_they_came_from(tmp_path: Path) -> None:
+    """Rule 7.8: the prize takes a new id of the captor's state, found from the
+    run's own events, whatever the seed made it; rule 2.5 likewise."""
+    orders = (Path(__file__).resolve().parents[2] / "examples" / "campaign" / "turn-1.txt").read_text()
+    case = tmp_path / "prize.toml"
+    case.write_text(
+        'scenario = "training"\n' + HEAD + '\n[[turn]]\norders = """\n' + orders + '"""\n'
+        '[[expect]]\nprize_of = "BR1FL"\nattached_to = "FR1FL"\n'
+        '[[expect]]\nprize_of = "BR2FR"\n',
+        encoding="utf-8",
+    )
+    result = run_case(load_case(case))
+    assert result.failures == (
+        "expect[1] (turn 1): expected the prize of BR2FR exists; got BR2FR was not taken by turn 1",
+    )
+    assert "expect[0] (turn 1): the prize of BR1FL attached_to = 'FR1FL': yes" in result.measured
+    body = '[[expect]]\ndivided_from = "BR1TR"\ncapacity = 2000\ncommander = "nelson"\n'
+    assert _run(tmp_path, body) == ("PASS", ())
+    assert any("name the ship one way" in p for p in _problems(tmp_path, body + 'ship = "BR1TR"\n'))
+    assert any(
+        "expect[0].divided_from: no ship BR9TR" in p
+        for p in _problems(tmp_path, body.replace("BR1TR", "BR9TR"))
+    )

@@ -147,6 +147,9 @@ def test_overrides_set_winds_and_rule_numbers(tmp_path: Path, capsys: pytest.Cap
     assert main([*args, "--overrides", str(overrides), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "rules.storms.chance.lightning: no such rule number" in err and "winds.x" in err
+    overrides.write_text('[winds.3]\nall = "north heavy"\n')
+    assert main([*args, "--overrides", str(overrides), "--out", str(tmp_path / "out")]) == 2
+    assert "winds for turn 3, but the run ends with turn 2" in capsys.readouterr().err
 
 
 def test_an_unknown_scenario_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

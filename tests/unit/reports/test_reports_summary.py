@@ -59,7 +59,8 @@ def test_the_compact_report_gives_one_line_a_ship() -> None:
     k = _villeneuve()
     full, compact = render_text(k, MAP), render_text(k, MAP, compact=True)
     assert len(compact.splitlines()) < len(full.splitlines()) / 2
-    assert "  FR6SL FR ship 6: Average, exp 0, stores 24, crew 600, marines 0, attached to FR3FL" in compact
+    line = "  FR6SL FR ship 6 (Off Martinique): Average, exp 0, stores 24, crew 600, marines 0"
+    assert f"{line}, attached to FR3FL" in compact
     assert "Ship Report" not in compact and "Ship Report" in full
     assert compact.startswith(full.split("POSITION REPORT")[0])  # summary and events as in the full
 
