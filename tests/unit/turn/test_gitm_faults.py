@@ -324,6 +324,7 @@ def random_campaign(seed: int, density: float, n_turns: int) -> Campaign:
     return play(schedule, turns, losses, [rng.choice([0, 0, 1]) for _ in range(n_turns)])
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32 - 1),
