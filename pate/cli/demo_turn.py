@@ -91,8 +91,44 @@ def play_demo_turn(cluster: Cluster, campaign: str, outdir: Path) -> str:
                 PlayerKnowledge, json.loads((outdir / f"{player}-turn-1.json").read_text())
             )
             lines.append(f"  {player}: {_summary(knowledge)}  -> {outdir / (player + '-turn-1.html')}")
+            lines += [f"    {line}" for line in _landings(knowledge)]
+    if cluster.gitm_addr:
+        lines += _land_side(cluster.gitm_addr, campaign)
     lines.insert(0, f"demo played in {time.monotonic() - started:.1f} s")
     return "\n".join(lines)
+
+
+def _landings(knowledge: PlayerKnowledge) -> list[str]:
+    """The player's own loadings and landings of the turn (rules 3.6, 3.9)."""
+    out = []
+    for e in knowledge.events:
+        d = e.data
+        if e.kind == "transfer_completed" and not d.get("cancelled") and d.get("units"):
+            verb = "landed" if d.get("direction") == "unload" else "loaded"
+            out.append(f"{', '.join(e.ships)} {verb} {', '.join(d['units'])} at {d.get('port')}")
+    return out
+
+
+def _land_side(addr: str, campaign: str, timeout: float = 30) -> list[str]:
+    """Where the reference GITM land service holds the campaign's units once
+    the bridge has told it the turn (its last call is the turn's sightings)."""
+    from gitm.v1 import reference_admin_pb2, reference_admin_pb2_grpc
+
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(addr) as ch:
+        admin = reference_admin_pb2_grpc.ReferenceAdminStub(ch)
+        while True:
+            snap = admin.Snapshot(reference_admin_pb2.SnapshotRequest(campaign_id=campaign), timeout=10)
+            if snap.sighting_reports >= 1 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+    places = [
+        f"{u.id} {'aboard ' + u.transport_id if u.transport_id else 'in ' + u.city}"
+        for u in snap.units
+        if not u.fate
+    ]
+    told = "told of turn 1" if snap.sighting_reports else "not yet told of turn 1"
+    return [f"GITM (reference land service, {told}): {', '.join(places) or 'no units'}"]
 
 
 def _summary(knowledge: PlayerKnowledge) -> str:

@@ -25,6 +25,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 SERVICES = ("orders", "resolver", "intel", "reports")
+GITM = "gitm_reference"  # services/gitm_reference: not a PATE service, the land side
 
 
 def free_port() -> int:
@@ -42,6 +43,8 @@ class Cluster:
     orders_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     reports_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     extra_env: Mapping[str, str] = field(default_factory=dict)
+    # set: the reference GITM land service is started there first (docs/gitm.md)
+    gitm_addr: str = ""
     procs: dict[str, list[subprocess.Popen[bytes]]] = field(default_factory=dict)
     health: dict[int, str] = field(default_factory=dict)  # pid -> gRPC health address
 
@@ -57,6 +60,11 @@ class Cluster:
             PATE_DEADLINE_POLL_SECONDS=env.get("PATE_DEADLINE_POLL_SECONDS", "1"),
             PYTHONUNBUFFERED="1",
         )
+        if self.gitm_addr:
+            env.update(
+                PATE_GITM_ADDR=self.gitm_addr,
+                PATE_GITM_DATABASE_URL=f"sqlite:///{self.workdir.resolve() / 'gitm-reference.db'}",
+            )
         env.update(self.extra_env)
         return env
 
@@ -66,7 +74,7 @@ class Cluster:
         n = len(self.procs.get(service, []))
         out = (logs / f"{service}{'-' + str(n) if n else ''}.log").open("ab")
         env = self.env
-        addr = {"orders": self.orders_addr, "reports": self.reports_addr}.get(service)
+        addr = {"orders": self.orders_addr, "reports": self.reports_addr, GITM: self.gitm_addr}.get(service)
         if addr is None:  # a worker: its own port for health checks
             addr = f"127.0.0.1:{free_port()}"
             env[f"PATE_{service.upper()}_ADDR"] = addr
@@ -83,6 +91,8 @@ class Cluster:
 
     def start_all(self, timeout: float = 60) -> None:
         self.migrate()
+        if self.gitm_addr:
+            self.start(GITM)
         for service in SERVICES:
             self.start(service)
         self.wait_serving(timeout)
