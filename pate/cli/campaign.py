@@ -22,6 +22,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.add_argument("--orders", type=Path, default=None, help="folder of turn-<N>.txt order files")
     s.add_argument("--out", type=Path, required=True, help="output folder")
     s.add_argument("--no-reports", action="store_true", help="skip knowledge and reports (faster)")
+    s.add_argument(
+        "--gitm",
+        choices=("none", "reference"),
+        default="none",
+        help="the land side: none, or the reference GITM land model in this process (docs/gitm.md)",
+    )
     s.set_defaults(handler=_simulate)
 
     for name, helptext in (
@@ -80,6 +86,11 @@ def _simulate(args: argparse.Namespace) -> int:
     seed = scenario.world.seed if args.seed is None else args.seed
     orders = read_orders_folder(args.orders)
     args.out.mkdir(parents=True, exist_ok=True)
+    land = None
+    if args.gitm == "reference":
+        from pate.cli.gitm_land import ReferenceLand
+
+        land = ReferenceLand(ctx.map, scenario.world, "simulated")
     try:
         for out in simulate(
             ctx,
@@ -90,6 +101,7 @@ def _simulate(args: argparse.Namespace) -> int:
             orders=orders,
             render=not args.no_reports,
             place=scenario.placement == "random",
+            land=land,
         ):
             folder = args.out / f"turn-{out.turn}"
             (folder / "reports").mkdir(parents=True, exist_ok=True)
@@ -101,6 +113,8 @@ def _simulate(args: argparse.Namespace) -> int:
             print(f"turn {out.turn}: {len(out.events)} events, {len(out.world.ships)} ships", flush=True)
     except OrdersRefusedError as err:
         raise UserError(f"orders refused:\n{err}") from None
+    if land is not None:
+        print(f"GITM (reference land model): {', '.join(land.places()) or 'no units'}", flush=True)
     return 0
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from pate.core.campaign import resolve_submitted, start_campaign
 from pate.core.events import Event
@@ -16,6 +17,9 @@ from pate.core.orders.effective import Author, SubmittedOrder
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.validate import Actor, Refusal, validate_order
 from pate.core.rules.context import TurnContext
+from pate.core.rules.landsaga import LandWord
+from pate.core.rules.landsync import PortLandReport
+from pate.core.rules.turn import TurnResult
 from pate.core.world.state import Role, Wind, WorldState
 from pate.engine.pipeline import all_knowledge, reports_for
 
@@ -47,6 +51,18 @@ def check_orders(ctx: TurnContext, world: WorldState, orders: Sequence[ShipOrder
     return out
 
 
+class LandSide(Protocol):
+    """A GITM land side played in process (``pate campaign simulate --gitm``):
+    asked before each turn as the resolver asks GITM, told after it as the
+    bridge tells GITM (docs/gitm.md)."""
+
+    def before(
+        self, ctx: TurnContext, world: WorldState
+    ) -> tuple[Sequence[PortLandReport], LandWord | None]: ...
+
+    def after(self, start: WorldState, result: TurnResult) -> None: ...
+
+
 def simulate(
     ctx: TurnContext,
     world: WorldState,
@@ -58,6 +74,7 @@ def simulate(
     render: bool = True,
     place: bool = True,
     winds: Mapping[int, Mapping[str, Wind]] | None = None,
+    land: LandSide | None = None,
 ) -> Iterator[TurnOutput]:
     """``winds`` (turn -> sea area -> wind) replaces the drawn winds of the
     first move of those turns, for the sea areas named (case files set the
@@ -72,7 +89,10 @@ def simulate(
         if refusals:
             raise OrdersRefusedError(turn, refusals)
         submitted = [SubmittedOrder(o, Author.COMMANDER, i) for i, o in enumerate(given)]
-        result = resolve_submitted(ctx, world, submitted).result
+        reports, word = land.before(ctx, world) if land is not None else ((), None)
+        result = resolve_submitted(ctx, world, submitted, (), reports, word).result
+        if land is not None:
+            land.after(world, result)
         yield _outputs(ctx, turn, world, result.state, result.events, render)
         world = result.state
 
