@@ -142,8 +142,9 @@ def transport_lost(transport: str | None, fate: str) -> Iterator[None]:
 @dataclass
 class Campaign:
     store: LandStore
-    stub: FaultyStub
+    stub: Any  # FaultyStub, or a LandBridgeStub to the reference service as a process
     world: WorldState
+    timeout: float = 5.0
     events: dict[int, tuple[Event, ...]] = field(default_factory=dict)
     starts: dict[int, WorldState] = field(default_factory=dict)
     pending: dict[int, tuple[LandTransfer, ...]] = field(default_factory=dict)
@@ -151,9 +152,11 @@ class Campaign:
 
     @property
     def client(self) -> GitmClient:
-        return GitmClient("in-process", stub=self.stub)
+        return GitmClient("in-process", stub=self.stub, timeout=self.timeout)
 
-    def close_turn(self, orders: dict[str, ShipOrder], lost: str | None, fate: str) -> None:
+    def close_turn(
+        self, orders: dict[str, ShipOrder], lost: str | None, fate: str, deliver: bool = True
+    ) -> None:
         """The resolver: ask GITM, resolve, commit; then the bridge's first try."""
         turn = self.world.turn
         prev = turn - 1
@@ -168,7 +171,8 @@ class Campaign:
         self.starts[turn], self.events[turn], self.pending[turn] = self.world, result.events, word.pending
         self.world = result.state
         assert_nowhere_twice(self.world)  # at every turn's end, not only once settled
-        self.deliver(turn)
+        if deliver:
+            self.deliver(turn)
 
     def deliver(self, turn: int) -> bool:
         """One delivery of a committed turn by the bridge's consumer (it waits for the turn before)."""
@@ -281,6 +285,17 @@ def _orders(w: WorldState, wanted: dict[str, tuple[str, int, int]]) -> dict[str,
     return out
 
 
+def seed_store(store: LandStore) -> WorldState:
+    """The land side as the campaign starts: the reference store holds what PATE's world holds."""
+    w = start_world("saga")
+    with store.engine.begin() as conn:
+        for table in reversed(gt.metadata.sorted_tables):
+            conn.execute(table.delete())
+        conn.execute(gt.campaigns.insert().values(campaign="saga", seeded_from="test"))
+        seed_world(conn, "saga", w, lambda p: CTX.map.ports[p].on_gitm_map)
+    return w
+
+
 def play(
     schedule: Sequence[str],
     turns: Sequence[dict[str, tuple[str, int, int]]],
@@ -288,12 +303,7 @@ def play(
     retries: Sequence[int],
 ) -> Campaign:
     store = LandStore(ENGINE)
-    w = start_world("saga")
-    with store.engine.begin() as conn:
-        for table in reversed(gt.metadata.sorted_tables):
-            conn.execute(table.delete())
-        conn.execute(gt.campaigns.insert().values(campaign="saga", seeded_from="test"))
-        seed_world(conn, "saga", w, lambda p: CTX.map.ports[p].on_gitm_map)
+    w = seed_store(store)
     c = Campaign(store, FaultyStub(store, schedule), w)
     for i, wanted in enumerate(turns):
         for _ in range(retries[i % len(retries)]):
