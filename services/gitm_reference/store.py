@@ -318,6 +318,7 @@ class LandStore:
             _check_count("sightings[].ships", len(s.ships), MAX_UNITS)
 
         def write(conn: Connection) -> land_pb2.ReportSightingsResponse:
+            self._campaign(conn, r.campaign_id)
             c = t.sighting_reports.c
             row = conn.execute(select(c.sightings).where(c.report_id == r.report_id)).first()
             if row is not None and not self.behaviour.forget:
