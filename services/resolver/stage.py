@@ -91,13 +91,13 @@ def fetch_land_inputs(conn: Connection, world: WorldState) -> tuple[list[PortLan
 
 def earlier_transfers(conn: Connection, campaign: str, turn: int) -> list[LandTransfer]:
     """The transfers not yet settled in GITM: those still pending when the
-    last turn was resolved, and those the last turn began."""
+    last turn was resolved, and those the last turn began (when GITM was
+    configured then: a campaign may gain a GITM between two turns)."""
     if turn <= 1:
         return []
     stored = repo.load_resolution(conn, campaign, turn - 1)
-    pending: list[LandTransfer] = []
-    if stored is not None:
-        word = json.loads(stored[0]).get("land_word")
-        if word:
-            pending = list(from_plain(LandWord, word).pending)
+    word = json.loads(stored[0]).get("land_word") if stored is not None else None
+    if not word:  # resolved with no GITM configured: nothing of it was told, nothing to wait for
+        return []
+    pending: list[LandTransfer] = list(from_plain(LandWord, word).pending)
     return pending + bridge.begun_on_map(repo.load_events(conn, campaign, turn - 1))
