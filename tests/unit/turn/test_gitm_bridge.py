@@ -224,7 +224,9 @@ def test_cargo_lost_and_cargo_captured_events_tell_gitm_once(engine: sa.Engine, 
     assert snap.supplies_lost == 3 and not snap.supplies
 
 
-def test_shore_reports_are_sent_as_one_sightings_report_per_turn(engine: sa.Engine, gitm: Reference) -> None:
+def test_rule_5_3_shore_reports_reach_gitm_as_one_sightings_report_per_turn(
+    engine: sa.Engine, gitm: Reference
+) -> None:
     """Rule 5.3: "Units in the strategic square (whether in the city tactical square or not)
     will receive reports of the ships in the port." """
     campaign = unique()
