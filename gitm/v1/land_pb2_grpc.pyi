@@ -30,6 +30,17 @@ class LandBridgeStub:
     """The bridge to the GITM land-warfare module for amphibious operations
     (rules 1.5, 3.6, 3.9). PATE is the client. Transfer ids are deterministic
     ("<campaign>:<turn>:<transport>:<n>") so a retried call is harmless.
+
+    docs/gitm.md is this contract in words. A turn, in order: before PATE
+    resolves it, GetTransfer for earlier transfers not yet settled and
+    UnitsNear for each on-map port with PATE ships; after it is committed,
+    BeginTransfer and CompleteTransfer for each transfer, ReportCargoLoss for
+    each transport lost or taken with cargo, ReportSightings once. The same id
+    always gets the same answer and the work is done once, also for copies
+    arriving together. A transfer is accepted or refused whole, with reasons.
+    When GITM is unreachable PATE resolves the turn on time and refuses that
+    turn's on-map transfers as deferred; it repeats its calls until answered.
+    Versioning: gitm.v1 only grows; a breaking change is a gitm.v2 beside it.
     """
 
     @_typing.overload
@@ -65,6 +76,17 @@ class LandBridgeAsyncStub(LandBridgeStub):
     """The bridge to the GITM land-warfare module for amphibious operations
     (rules 1.5, 3.6, 3.9). PATE is the client. Transfer ids are deterministic
     ("<campaign>:<turn>:<transport>:<n>") so a retried call is harmless.
+
+    docs/gitm.md is this contract in words. A turn, in order: before PATE
+    resolves it, GetTransfer for earlier transfers not yet settled and
+    UnitsNear for each on-map port with PATE ships; after it is committed,
+    BeginTransfer and CompleteTransfer for each transfer, ReportCargoLoss for
+    each transport lost or taken with cargo, ReportSightings once. The same id
+    always gets the same answer and the work is done once, also for copies
+    arriving together. A transfer is accepted or refused whole, with reasons.
+    When GITM is unreachable PATE resolves the turn on time and refuses that
+    turn's on-map transfers as deferred; it repeats its calls until answered.
+    Versioning: gitm.v1 only grows; a breaking change is a gitm.v2 beside it.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -96,6 +118,17 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     """The bridge to the GITM land-warfare module for amphibious operations
     (rules 1.5, 3.6, 3.9). PATE is the client. Transfer ids are deterministic
     ("<campaign>:<turn>:<transport>:<n>") so a retried call is harmless.
+
+    docs/gitm.md is this contract in words. A turn, in order: before PATE
+    resolves it, GetTransfer for earlier transfers not yet settled and
+    UnitsNear for each on-map port with PATE ships; after it is committed,
+    BeginTransfer and CompleteTransfer for each transfer, ReportCargoLoss for
+    each transport lost or taken with cargo, ReportSightings once. The same id
+    always gets the same answer and the work is done once, also for copies
+    arriving together. A transfer is accepted or refused whole, with reasons.
+    When GITM is unreachable PATE resolves the turn on time and refuses that
+    turn's on-map transfers as deferred; it repeats its calls until answered.
+    Versioning: gitm.v1 only grows; a breaking change is a gitm.v2 beside it.
     """
 
     @_abc_1.abstractmethod

@@ -46,6 +46,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=None,
         help="combat rule set: pate | eia-advanced (default: the scenario's; docs/rules/eia.md)",
     )
+    s.add_argument(
+        "--gitm",
+        choices=("none", "reference"),
+        default="none",
+        help="the land side: none, or the reference GITM land model in this process (docs/gitm.md)",
+    )
     s.set_defaults(handler=_simulate)
 
     for name, helptext in (
@@ -194,6 +200,13 @@ def _simulate(args: argparse.Namespace) -> int:
     late = sorted(t for t in winds if t > last)
     if late:
         raise UserError(f"--overrides: winds for turn {late[0]}, but the run ends with turn {last}")
+    land = None
+    if args.gitm == "reference":
+        if args.resume is not None:
+            raise UserError("--gitm reference: the reference land model starts with the campaign (no --from)")
+        from pate.cli.gitm_land import ReferenceLand
+
+        land = ReferenceLand(ctx.map, world, "simulated")
     common = {
         "orders": orders,
         "render": not args.no_reports,
@@ -202,9 +215,11 @@ def _simulate(args: argparse.Namespace) -> int:
         "compact": args.compact,
     }
     if args.resume is None:
-        run = simulate(ctx, world, campaign="simulated", seed=world.seed, turns=last, place=place, **common)
+        run = simulate(
+            ctx, world, campaign="simulated", seed=world.seed, turns=last, place=place, land=land, **common
+        )
     else:
-        run = resume(ctx, world, turns=last - first + 1, **common)
+        run = resume(ctx, world, turns=last - first + 1, land=land, **common)
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
         for out in run:
@@ -214,6 +229,8 @@ def _simulate(args: argparse.Namespace) -> int:
             print(f"turn {out.turn}: {len(out.events)} events, {len(out.world.ships)} ships", flush=True)
     except OrdersRefusedError as err:
         raise UserError(f"orders refused (--strict):\n{err}") from None
+    if land is not None:
+        print(f"GITM (reference land model): {', '.join(land.places()) or 'no units'}", flush=True)
     return 0
 
 

@@ -1,7 +1,7 @@
 """``pate demo`` (``make run``): the whole system on embedded defaults.
 
-Starts nats-server (JetStream, temporary folder, free port) and the four
-services on a SQLite file, creates a campaign from the training scenario,
+Starts nats-server (JetStream, temporary folder, free port), the reference
+GITM land service and the four services on a SQLite file, creates a campaign from the training scenario,
 submits the demo orders of two hostile states, closes the turn, waits for the
 reports and prints where to read them.  The services then keep running until
 Ctrl-C (or stop at once with --exit).
@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from services.common.cluster import Cluster
+    from services.common.cluster import Cluster, free_port
     from services.common.natsserver import NatsServer
 
     workdir: Path = args.workdir.resolve()
@@ -42,13 +42,17 @@ def _demo(args: argparse.Namespace) -> int:
         url = args.nats_url or nats.url  # type: ignore[union-attr]
         print(f"NATS JetStream at {url}; database {workdir / 'pate.db'}", flush=True)
         cluster = Cluster(
-            workdir=workdir, nats_url=url, database_url=f"sqlite:///{workdir / 'pate.db'}", web=True
+            workdir=workdir,
+            nats_url=url,
+            database_url=f"sqlite:///{workdir / 'pate.db'}",
+            gitm_addr=f"127.0.0.1:{free_port()}",  # the reference GITM land service (docs/gitm.md)
+            web=True,
         )
         try:
             cluster.start_all()
             print(
                 f"services up: orders {cluster.orders_addr}, reports {cluster.reports_addr},"
-                f" web desk {cluster.web_url}",
+                f" web desk {cluster.web_url}, GITM (reference land service) {cluster.gitm_addr}",
                 flush=True,
             )
             from pate.cli.demo_turn import play_demo_turn

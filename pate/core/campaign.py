@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from pate.core.events import Event
 from pate.core.orders.effective import (
     EffectiveOrder,
     SubmittedOrder,
@@ -18,6 +19,7 @@ from pate.core.orders.effective import (
 from pate.core.orders.model import StoresMove
 from pate.core.rng import Rng
 from pate.core.rules.context import TurnContext
+from pate.core.rules.landsaga import LandWord, undo_refused
 from pate.core.rules.landsync import PortLandReport, apply_land_reports
 from pate.core.rules.placement import place_at_start
 from pate.core.rules.turn import TurnResult, resolve_turn
@@ -51,12 +53,13 @@ def resolve_submitted(
     submitted: Iterable[SubmittedOrder],
     stores_moves: Sequence[StoresMove] = (),
     land_reports: Sequence[PortLandReport] = (),
+    land_word: LandWord | None = None,
 ) -> Resolution:
     """Precedence, attachment copying and defaults (4.1, 4.2, 4.11), then the
     phases of rule 3.2, with the naval ministers' store moves (3.5) and what
     GITM reported of the land units in the ports (section 9)."""
     effective = effective_orders(world.ships, submitted)
-    result = resolve_effective(ctx, world, effective, stores_moves, land_reports)
+    result = resolve_effective(ctx, world, effective, stores_moves, land_reports, land_word)
     return Resolution(effective=effective, result=result)
 
 
@@ -66,14 +69,22 @@ def resolve_effective(
     effective: Mapping[str, EffectiveOrder],
     stores_moves: Sequence[StoresMove] = (),
     land_reports: Sequence[PortLandReport] = (),
+    land_word: LandWord | None = None,
 ) -> TurnResult:
     """The turn from the effective orders (what the resolver stores, and what a
     replay feeds back): attachments as ordered (4.4), the phases, and the end of
     attachments of ships that finish out of contact (4.2); then the world's
     invariants, the scenario reader's own checks (issue 12): a turn that
-    broke one raises rather than store a world no scenario could describe."""
+    broke one raises rather than store a world no scenario could describe.
+    ``land_word``: GITM's word on earlier transfers (pate.core.rules.landsaga),
+    applied first."""
+    undone: list[Event] = []
+    if land_word is not None:
+        world, undone = undo_refused(world, land_word.refused)
+        ctx = replace(ctx, gitm_answered=land_word.answered)
     if land_reports:  # GITM's word on the garrisons, fetched once and stored with the orders
         world = apply_land_reports(ctx.map, world, land_reports)
     world = attachments_after_orders(world, effective)
     result = resolve_turn(ctx, world, {sid: e.order for sid, e in effective.items()}, stores_moves)
-    return replace(result, state=check_world(end_broken_attachments(result.state), together))
+    state = check_world(end_broken_attachments(result.state), together)
+    return replace(result, state=state, events=(*undone, *result.events))

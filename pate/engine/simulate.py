@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from pate.core.campaign import resolve_submitted, start_campaign
 from pate.core.events import Event
@@ -17,6 +18,9 @@ from pate.core.orders.effective import Author, SubmittedOrder
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.validate import Actor, Refusal, validate_order
 from pate.core.rules.context import TurnContext
+from pate.core.rules.landsaga import LandWord
+from pate.core.rules.landsync import PortLandReport
+from pate.core.rules.turn import TurnResult
 from pate.core.world.state import Role, Wind, WorldState
 from pate.engine.pipeline import all_knowledge, reports_for
 
@@ -49,6 +53,18 @@ def check_orders(ctx: TurnContext, world: WorldState, orders: Sequence[ShipOrder
     return out
 
 
+class LandSide(Protocol):
+    """A GITM land side played in process (``pate campaign simulate --gitm``):
+    asked before each turn as the resolver asks GITM, told after it as the
+    bridge tells GITM (docs/gitm.md)."""
+
+    def before(
+        self, ctx: TurnContext, world: WorldState
+    ) -> tuple[Sequence[PortLandReport], LandWord | None]: ...
+
+    def after(self, start: WorldState, result: TurnResult) -> None: ...
+
+
 def simulate(
     ctx: TurnContext,
     world: WorldState,
@@ -62,6 +78,7 @@ def simulate(
     winds: Mapping[int, Mapping[str, Wind]] | None = None,
     strict: bool = True,
     compact: bool = False,
+    land: LandSide | None = None,
 ) -> Iterator[TurnOutput]:
     """The start of the campaign, then ``turns`` turns.
 
@@ -77,7 +94,15 @@ def simulate(
     world = _with_winds(start_campaign(ctx, world, campaign, seed, turns, place=place), winds.get(1))
     yield _outputs(ctx, 0, world, world, (), render, compact)
     yield from resume(
-        ctx, world, turns=turns, orders=orders, render=render, winds=winds, strict=strict, compact=compact
+        ctx,
+        world,
+        turns=turns,
+        orders=orders,
+        render=render,
+        winds=winds,
+        strict=strict,
+        compact=compact,
+        land=land,
     )
 
 
@@ -91,6 +116,7 @@ def resume(
     winds: Mapping[int, Mapping[str, Wind]] | None = None,
     strict: bool = True,
     compact: bool = False,
+    land: LandSide | None = None,
 ) -> Iterator[TurnOutput]:
     """``turns`` turns from ``world``, the state saved after a turn (its
     ``turn`` is the next to play): the same outputs, byte for byte, as the
@@ -107,7 +133,10 @@ def resume(
             raise OrdersRefusedError(turn, refusals)
         kept = without_refused(given, refusals)
         submitted = [SubmittedOrder(o, Author.COMMANDER, i) for i, o in enumerate(kept)]
-        result = resolve_submitted(ctx, world, submitted).result
+        reports, word = land.before(ctx, world) if land is not None else ((), None)
+        result = resolve_submitted(ctx, world, submitted, (), reports, word).result
+        if land is not None:
+            land.after(world, result)
         out = _outputs(ctx, turn, world, result.state, result.events, render, compact)
         yield replace(out, refusals=tuple(refusals))
         world = result.state

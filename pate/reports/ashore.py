@@ -127,6 +127,20 @@ def transfer_completed(t: Telling) -> str:
     return f"{t.subject} {done} {_cargo(t) if t.ours else 'troops or supplies'} at {port} (rule 3.9)"
 
 
+def transfer_undone(t: Telling) -> str:
+    if not t.ours:
+        return f"{t.subject} lay {t.at()}"
+    if t.get("lost"):
+        back = "lost with her, for they were still aboard"
+    elif t.get("recovered"):
+        back = "never left the shore and are not lost with her"
+    else:
+        back = "back aboard" if t.get("direction") == "unload" else "back ashore"
+    why = f": {t.get('reason')}" if t.get("reason") else ""
+    port = t.get("port") or t.place()
+    return f"The land side refused the {_verb(t)} of {t.subject} at {port}{why}; {_cargo(t)} {back}"
+
+
 # -- stores (3.4, 3.5) -------------------------------------------------------
 def _stores_move(t: Telling) -> str:
     amount = f"{t.number('amount')} stores" if t.number("amount") else "Stores"
@@ -195,6 +209,7 @@ PHRASES: dict[str, Phrase] = {
     "transfer_begun": transfer_begun,
     "transfer_refused": transfer_refused,
     "transfer_completed": transfer_completed,
+    "transfer_undone": transfer_undone,
     "stores_moved": stores_moved,
     "stores_move_refused": stores_move_refused,
     "out_of_stores": out_of_stores,

@@ -29,6 +29,7 @@ from services.common.tls import TlsSettings, load_tls
 from services.common.tls import channel as tls_channel
 
 SERVICES = ("orders", "resolver", "intel", "reports")
+GITM = "gitm_reference"  # services/gitm_reference: not a PATE service, the land side
 
 
 def free_port() -> int:
@@ -48,6 +49,8 @@ class Cluster:
     web: bool = False  # also start the web Ship Order Desk (services/web)
     web_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     extra_env: Mapping[str, str] = field(default_factory=dict)
+    # set: the reference GITM land service is started there first (docs/gitm.md)
+    gitm_addr: str = ""
     procs: dict[str, list[subprocess.Popen[bytes]]] = field(default_factory=dict)
     health: dict[int, str] = field(default_factory=dict)  # pid -> gRPC health address
     metrics: dict[int, str] = field(default_factory=dict)  # pid -> Prometheus /metrics address
@@ -65,6 +68,11 @@ class Cluster:
             PATE_DEADLINE_POLL_SECONDS=env.get("PATE_DEADLINE_POLL_SECONDS", "1"),
             PYTHONUNBUFFERED="1",
         )
+        if self.gitm_addr:
+            env.update(
+                PATE_GITM_ADDR=self.gitm_addr,
+                PATE_GITM_DATABASE_URL=f"sqlite:///{self.workdir.resolve() / 'gitm-reference.db'}",
+            )
         env.update(self.extra_env)
         return env
 
@@ -83,7 +91,8 @@ class Cluster:
         n = len(self.procs.get(service, []))
         out = (logs / f"{service}{'-' + str(n) if n else ''}.log").open("ab")
         env = self.env
-        addr = {"orders": self.orders_addr, "reports": self.reports_addr, "web": self.web_addr}.get(service)
+        addrs = {"orders": self.orders_addr, "reports": self.reports_addr, "web": self.web_addr}
+        addr = {**addrs, GITM: self.gitm_addr}.get(service)
         if addr is None:  # a worker: its own port for health checks
             addr = f"127.0.0.1:{free_port()}"
             env[f"PATE_{service.upper()}_ADDR"] = addr
@@ -104,6 +113,8 @@ class Cluster:
 
     def start_all(self, timeout: float = 60) -> None:
         self.migrate()
+        if self.gitm_addr:
+            self.start(GITM)
         for service in SERVICES:
             self.start(service)
         if self.web:

@@ -26,8 +26,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from gitm.v1 import land_pb2, land_pb2_grpc, reference_admin_pb2, reference_admin_pb2_grpc
+from services.common.config import ConfigError, load_settings
 from services.common.db import make_engine
-from services.common.logging import get_logger
+from services.common.logging import configure_logging, get_logger
 from services.gitm_reference.faults import FaultError, FaultGate, Faults
 from services.gitm_reference.seed import scenario_seeder
 from services.gitm_reference.servicer import Admin, LandBridge, set_faults
@@ -90,7 +91,20 @@ def main() -> int:
     except FaultError as exc:
         print(f"gitm-reference: {exc}", file=sys.stderr)
         return 2
-    running = start(addr, url, scenario=scenario, faults=faults)
+    try:
+        configure_logging("gitm-reference", load_settings())
+    except ConfigError as exc:
+        print(f"gitm-reference: {exc}", file=sys.stderr)
+        return 2
+    try:
+        running = start(addr, url, scenario=scenario, faults=faults)
+    except (
+        OSError,
+        RuntimeError,
+        ValueError,
+    ) as exc:  # an address in use, a bad database URL: one line, no traceback
+        print(f"gitm-reference: {exc}", file=sys.stderr)
+        return 2
     log.info("gitm_reference.serving", addr=addr, port=running.port, scenario=scenario)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -316,8 +316,11 @@ class LandStore:
             _check_id("sightings[].port", s.port)
             _check_id("sightings[].for_state", s.for_state)
             _check_count("sightings[].ships", len(s.ships), MAX_UNITS)
+            for x in s.ships:
+                _check_id("sightings[].ships[].id", x.id)
 
         def write(conn: Connection) -> land_pb2.ReportSightingsResponse:
+            self._campaign(conn, r.campaign_id)
             c = t.sighting_reports.c
             row = conn.execute(select(c.sightings).where(c.report_id == r.report_id)).first()
             if row is not None and not self.behaviour.forget:

@@ -27,24 +27,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import grpc
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
 
 from gitm.v1 import land_pb2
 from pate.core.codec import to_plain
+from pate.core.events import Event
+from pate.core.rules.landsaga import LandTransfer, LandWord, pending_after
 from pate.core.rules.landsync import PortLandReport
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import InPort
 from pate.core.world.state import Headquarters, LandUnit, WorldState
 from pate.v1 import events_pb2
+from services.common import bus, tables
 from services.common import repository as repo
 from services.common.config import load_settings
 from services.common.consumer import TransientError
 from services.common.logging import get_logger
 from services.common.store import record_audit
 from services.resolver.gitm import Begin, CargoLoss, Complete, GitmClient, client_for
-from services.resolver.gitm_calls import Call, cargo_calls, sightings_call, transfer_calls
+from services.resolver.gitm_calls import BEGUN, COMPLETED, Call, cargo_calls, sightings_call, transfer_calls
 
 log = get_logger("gitm-bridge")
+DURABLE = "gitm-bridge"  # the bridge's durable consumer (services/resolver/main.py)
 _REFUSALS = {
     grpc.StatusCode.INVALID_ARGUMENT,
     grpc.StatusCode.FAILED_PRECONDITION,
@@ -56,11 +60,16 @@ __all__ = ["Call", "cargo_calls", "deliver", "handle_turn_resolved", "sightings_
 
 
 def turn_calls(conn: Connection, campaign: str, turn: int) -> list[Call]:
-    """Every call of a committed turn, in the order docs/gitm.md gives: the
-    transfers (begin before complete), the cargo lost or taken, the sightings."""
+    """Every call of a committed turn (:func:`calls_of`), from the store."""
     events = repo.load_events(conn, campaign, turn)
-    start = _world(conn, campaign, turn)
-    end = _world(conn, campaign, turn + 1)
+    return calls_of(campaign, turn, events, _world(conn, campaign, turn), _world(conn, campaign, turn + 1))
+
+
+def calls_of(
+    campaign: str, turn: int, events: Sequence[Event], start: WorldState | None, end: WorldState | None
+) -> list[Call]:
+    """Every call of a turn, in the order docs/gitm.md gives: the transfers
+    (begin before complete), the cargo lost or taken, the sightings."""
     states = {sid: s.state for w in (start, end) if w for sid, s in w.ships.items()}
     calls: list[Call] = [
         *transfer_calls(campaign, turn, events, states),
@@ -77,11 +86,29 @@ def _world(conn: Connection, campaign: str, turn: int) -> WorldState | None:
         return None
 
 
+def must_wait(turn: int, gitm_saw_previous: bool, previous_delivered: bool) -> bool:
+    """A turn's calls go to GITM only after the previous turn's (docs/gitm.md
+    "Order"): a cargo loss must never reach GITM before the load that put the
+    units aboard.  A previous turn resolved with no GITM configured is not waited for."""
+    return turn > 1 and gitm_saw_previous and not previous_delivered
+
+
+def _previous(conn: Connection, campaign: str, turn: int) -> tuple[bool, bool]:
+    stored = repo.load_resolution(conn, campaign, turn - 1) if turn > 1 else None
+    saw = stored is not None and '"land_word"' in stored[0]
+    mid = bus.msg_id(campaign, turn - 1, bus.TURN_RESOLVED)
+    pm = tables.processed_messages.c
+    done = conn.execute(select(pm.msg_id).where(pm.consumer == DURABLE, pm.msg_id == mid)).first()
+    return saw, done is not None
+
+
 def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
     addr = load_settings().gitm_addr
     if not addr:
         return
     msg = events_pb2.TurnResolved.FromString(data)
+    if must_wait(msg.turn, *_previous(conn, msg.campaign_id, msg.turn)):
+        raise TransientError(f"turn {msg.turn - 1} of {msg.campaign_id} is not yet delivered to GITM")
     calls = turn_calls(conn, msg.campaign_id, msg.turn)
     refused = deliver(client_for(addr), calls)
     for call, reason in refused:
@@ -157,6 +184,61 @@ def land_reports(client: GitmClient, world: WorldState, wmap: WorldMap) -> list[
         near = tuple(u.id for u in units if not u.tactical_square)
         out.append(PortLandReport(port, city, near))
     return out
+
+
+_WORDS = {
+    land_pb2.TRANSFER_STATE_BEGUN: "begun",
+    land_pb2.TRANSFER_STATE_COMPLETED: "completed",
+    land_pb2.TRANSFER_STATE_CANCELLED: "cancelled",
+}
+
+
+def transfer_word(client: GitmClient, transfer_id: str) -> str | None:
+    """GITM's word on one earlier transfer for :func:`landsaga.pending_after`:
+    None when GITM has never heard of it (the bridge is not yet through)."""
+    try:
+        status = client.get(transfer_id)
+    except grpc.RpcError as exc:
+        code = exc.code() if isinstance(exc, grpc.Call) else None
+        if code in _OUTAGES:
+            raise TransientError(f"GITM at {client.addr}: {code}") from exc
+        if code in _REFUSALS:
+            return None
+        raise
+    if not status.accepted or status.state == land_pb2.TRANSFER_STATE_REFUSED:
+        return f"refused: {status.reason or 'refused by GITM'}"
+    # an implementation without the state field (before the kit) answers accepted only
+    return _WORDS.get(status.state, "completed")
+
+
+def land_inputs(
+    client: GitmClient, world: WorldState, wmap: WorldMap, earlier: Sequence[LandTransfer]
+) -> tuple[list[PortLandReport], LandWord]:
+    """What GITM says before a turn is resolved: the units in the ports (5.3)
+    and where the earlier transfers stand.  GITM unreachable or slow: no
+    report, and GITM has not answered (docs/gitm.md: the turn resolves on
+    time; its on-GITM-map transfers are deferred)."""
+    try:
+        words = {t.transfer: transfer_word(client, t.transfer) for t in earlier}
+        pending, refused = pending_after(earlier, words)
+        # while an earlier transfer is unsettled GITM's cities are not yet what
+        # PATE's world already shows: its report would count those units twice
+        reports = [] if pending else land_reports(client, world, wmap)
+    except TransientError as exc:
+        log.warning("gitm_unanswered", campaign=world.campaign, turn=world.turn, error=str(exc))
+        return [], LandWord(answered=False, pending=tuple(earlier))
+    return reports, LandWord(answered=not pending, refused=refused, pending=pending)
+
+
+def begun_on_map(events: Sequence[Event]) -> list[LandTransfer]:
+    """The turn's transfers at on-GITM-map ports, each marked cancelled when
+    PATE's final amphibious phase abandoned it."""
+    cancelled = {e.data["transfer"] for e in events if e.kind == COMPLETED and e.data.get("cancelled")}
+    return [
+        LandTransfer.from_event(e.data, e.data["transfer"] in cancelled)
+        for e in events
+        if e.kind == BEGUN and e.data.get("gitm")
+    ]
 
 
 _HEADQUARTERS = {h.value: h for h in Headquarters}

@@ -16,7 +16,9 @@ BEGUN, COMPLETED = "transfer_begun", "transfer_completed"
 # fixed for every helper (BRIEF): the core emits these when a transport group
 # sinks, founders (lost) or is taken (captured) with cargo aboard
 CARGO_LOST, CARGO_CAPTURED = "cargo_lost", "cargo_captured"
+SCUTTLED = "scuttled"  # rule 2.7: a transport scuttled with cargo loses it too
 SHORE = "shore_report"  # pate.core.intel.gathering.SHORE, rule 5.3
+UNDONE = "transfer_undone"  # pate.core.rules.landsaga: "lost" when its transport is gone
 
 Call = Begin | Complete | CargoLoss | Sightings
 
@@ -65,17 +67,23 @@ def loss_id(campaign: str, turn: int, transport: str) -> str:
 def cargo_calls(campaign: str, turn: int, events: Iterable[Event]) -> list[CargoLoss]:
     """One ReportCargoLoss per transport lost or taken with cargo aboard."""
     out: list[CargoLoss] = []
+    seen: set[str] = set()
     for e in events:
-        if e.kind not in (CARGO_LOST, CARGO_CAPTURED):
+        lost_undone = e.kind == UNDONE and bool(e.data.get("lost"))
+        if (e.kind not in (CARGO_LOST, CARGO_CAPTURED, SCUTTLED) and not lost_undone) or not e.ships:
             continue
         d = e.data
-        transport = str(d["transport"])
+        transport = str(d.get("transport") or e.ships[0])
+        lid = f"{d['transfer']}:cargo" if lost_undone else loss_id(campaign, turn, transport)
+        if lid in seen:  # one transport is lost once a turn
+            continue
         units = tuple(str(u) for u in d.get("units", ()))
         supplies = max(0, int(d.get("supplies", 0)))
         if not units and not supplies:
             continue
         captured = e.kind == CARGO_CAPTURED
         captor = str(d.get("captor") or "") if captured else ""
+        seen.add(lid)
         out.append(
             CargoLoss(
                 loss_id(campaign, turn, transport),

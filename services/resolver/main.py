@@ -15,7 +15,7 @@ SERVICE = Service(
     stages=(
         Stage("resolver", bus.TURN_CLOSED, handle_turn_closed),
         # amphibious transfers of a committed turn go to the GITM land service (rules 3.6, 3.9)
-        Stage("gitm-bridge", bus.TURN_RESOLVED, bridge.handle_turn_resolved),
+        Stage(bridge.DURABLE, bus.TURN_RESOLVED, bridge.handle_turn_resolved),
     ),
     grpc_addr=lambda s: s.resolver_addr,
 )

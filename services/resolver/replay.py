@@ -11,6 +11,7 @@ from pate.core.campaign import resolve_effective
 from pate.core.codec import canonical_json, from_plain, to_plain
 from pate.core.orders.effective import EffectiveOrder
 from pate.core.orders.model import StoresMove
+from pate.core.rules.landsaga import LandWord
 from pate.core.rules.landsync import PortLandReport
 from pate.engine.context import turn_context
 from services.common import repository as repo
@@ -43,6 +44,8 @@ def replay_turn(conn: Connection, campaign: str, turn: int) -> ReplayOutcome:
     land: list[PortLandReport] = [
         from_plain(PortLandReport, r) for r in stored_inputs.get("land_reports", [])
     ]
-    result = resolve_effective(turn_context(), world, effective, moves, land)
+    word = stored_inputs.get("land_word")
+    land_word = from_plain(LandWord, word) if word else None
+    result = resolve_effective(turn_context(), world, effective, moves, land, land_word)
     state_sha = repo.sha256(canonical_json(to_plain(result.state)))
     return ReplayOutcome(campaign, turn, stored_sha, result_digest(state_sha, result.events))

@@ -9,13 +9,15 @@ roll back) and does nothing.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 from sqlalchemy import Connection
 
 from pate.core.campaign import resolve_submitted
-from pate.core.codec import canonical_json, to_plain
+from pate.core.codec import canonical_json, from_plain, to_plain
 from pate.core.events import Event
+from pate.core.rules.landsaga import LandTransfer, LandWord
 from pate.core.rules.landsync import PortLandReport
 from pate.core.world.state import WorldState
 from pate.engine.context import turn_context
@@ -44,21 +46,22 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
         return
     world = repo.load_world(conn, campaign, turn)
     moves = repo.stores_moves(conn, campaign, turn)
-    land = fetch_land_reports(world)
+    land, word = fetch_land_inputs(conn, world)
     submitted = repo.submitted_orders(conn, campaign, turn)
     with tracing.span("resolve", attributes={"pate.campaign": campaign, "pate.turn": turn}):
-        resolution = resolve_submitted(turn_context(), world, submitted, moves, land)
+        resolution = resolve_submitted(turn_context(), world, submitted, moves, land, word)
     result = resolution.result
     state_sha = repo.save_world(conn, campaign, turn + 1, result.state)
     repo.save_events(conn, campaign, turn, result.events)
     # what a replay needs besides the world: the effective orders and the store moves
-    orders_json = canonical_json(
-        {
-            "orders": {sid: to_plain(e) for sid, e in resolution.effective.items()},
-            "stores_moves": [to_plain(m) for m in moves],
-            "land_reports": [to_plain(r) for r in land],
-        }
-    )
+    inputs = {
+        "orders": {sid: to_plain(e) for sid, e in resolution.effective.items()},
+        "stores_moves": [to_plain(m) for m in moves],
+        "land_reports": [to_plain(r) for r in land],
+    }
+    if word is not None:
+        inputs["land_word"] = to_plain(word)
+    orders_json = canonical_json(inputs)
     repo.save_resolution(conn, campaign, turn, orders_json, result_digest(state_sha, result.events))
     repo.set_status(conn, campaign, turn=turn, expect=("CLOSED", "RESOLVING"), status="RESOLVED")
     event = events_pb2.TurnResolved(
@@ -74,12 +77,28 @@ def result_digest(state_sha: str, events: Sequence[Event]) -> str:
     return repo.sha256(state_sha + repo.events_json(events))
 
 
-def fetch_land_reports(world: WorldState) -> list[PortLandReport]:
-    """What GITM says of the units in the ports where ships are, asked once per
-    turn and stored with the orders, so a replay never asks again.  No GITM
-    configured (PATE_GITM_ADDR empty): nothing to ask, the world's own units
-    stand.  GITM unreachable: TransientError, the turn is retried later."""
+def fetch_land_inputs(conn: Connection, world: WorldState) -> tuple[list[PortLandReport], LandWord | None]:
+    """What GITM says of the units in the ports where ships are and of the
+    earlier transfers, asked once per turn and stored with the orders, so a
+    replay never asks again.  No GITM configured (PATE_GITM_ADDR empty):
+    nothing to ask, the world's own units stand.  GITM unreachable: the turn
+    resolves without it (docs/gitm.md)."""
     addr = load_settings().gitm_addr
     if not addr:
+        return [], None
+    earlier = earlier_transfers(conn, world.campaign, world.turn)
+    return bridge.land_inputs(client_for(addr), world, turn_context().map, earlier)
+
+
+def earlier_transfers(conn: Connection, campaign: str, turn: int) -> list[LandTransfer]:
+    """The transfers not yet settled in GITM: those still pending when the
+    last turn was resolved, and those the last turn began (when GITM was
+    configured then: a campaign may gain a GITM between two turns)."""
+    if turn <= 1:
         return []
-    return bridge.land_reports(client_for(addr), world, turn_context().map)
+    stored = repo.load_resolution(conn, campaign, turn - 1)
+    word = json.loads(stored[0]).get("land_word") if stored is not None else None
+    if not word:  # resolved with no GITM configured: nothing of it was told, nothing to wait for
+        return []
+    pending: list[LandTransfer] = list(from_plain(LandWord, word).pending)
+    return pending + bridge.begun_on_map(repo.load_events(conn, campaign, turn - 1))

@@ -27,3 +27,9 @@ def test_the_demo_plays_a_turn_and_stops_cleanly(tmp_path: Path) -> None:
     assert "<svg" in html and "BR1FR" in html
     text = (work / "reports" / "barham-turn-1.txt").read_text()
     assert "Battle in the English Channel" in text
+    # a landing, through the reference GITM land service started beside the services
+    assert "BR1TR Portsmouth transports unloaded BR1IN at Portsmouth (rule 3.9)" in text
+    assert "BR1TR landed BR1IN at Portsmouth" in run.stdout
+    assert (
+        "GITM (reference land service, told of turn 1): BR1IN in Portsmouth, BR5IN aboard BR1TR" in run.stdout
+    )

@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import select
 
 from pate.core.world.state import LandUnit
+from pate.v1 import orders_pb2
 from services.common import tables
 from services.common.cluster import Cluster
 from services.common.db import make_engine
@@ -88,3 +89,52 @@ def test_land_reports_are_inputs_of_the_turn(tmp_path: Path, nats_url: str, data
     )
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert "identical" in replay.stdout
+
+
+def test_gitm_down_the_turn_resolves_on_time_and_the_landing_is_deferred(
+    tmp_path: Path, nats_url: str, database_url: str
+) -> None:
+    """The reference service answers UNAVAILABLE to everything (PATE_GITM_FAULTS): the turn still
+    resolves, Lord Barham's landing is refused as deferred in his report, nothing moves in GITM."""
+    with reference_process(tmp_path, scenario="training", faults="down_calls=1000000") as ref:
+        cluster = Cluster(
+            workdir=tmp_path,
+            nats_url=nats_url,
+            database_url=database_url,
+            extra_env={"PATE_GITM_ADDR": ref.addr},
+        )
+        client = None
+        try:
+            cluster.start_all()
+            client = Client(cluster)
+            client.create("e2e-down")
+            client.wait_open("e2e-down", 1)
+            md = (("x-pate-player", "barham"), ("x-pate-password", "barham"))
+            client.desk.SubmitOrders(
+                orders_pb2.SubmitOrdersRequest(
+                    campaign_id="e2e-down",
+                    turn=1,
+                    orders_text="order BR1TR\n  unload units BR1IN\n",
+                    client_request_id="e2e-down-1",
+                ),
+                metadata=md,
+                timeout=30,
+            )
+            started = time.monotonic()
+            client.close_turn("e2e-down", 1)
+            client.wait_open("e2e-down", 2)
+            took = time.monotonic() - started
+            text = client.report("e2e-down", 1, "barham", "barham", fmt="text").body
+            ref.faults()  # GITM is back
+            deadline = time.monotonic() + 30
+            while ref.snapshot("e2e-down").sighting_reports < 1:  # the bridge's retry gets through
+                assert time.monotonic() < deadline, "the bridge never got through once GITM was back"
+                time.sleep(0.5)
+            places = ref.places("e2e-down")
+        finally:
+            if client is not None:
+                client.close()
+            cluster.stop()
+    assert took < 30
+    assert "has not answered in time" in text
+    assert places["BR1IN"] == "aboard:BR1TR"  # nothing moved on either side

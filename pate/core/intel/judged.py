@@ -69,6 +69,7 @@ PUBLIC: Mapping[str, frozenset[str]] = {
     "transfer_begun": frozenset({"direction", "port"}),
     "transfer_completed": frozenset({"direction", "port", "cancelled"}),
     "transfer_refused": frozenset(),
+    "transfer_undone": frozenset(),
     "garrison_battle": frozenset({"port", "attackers", "defenders", "attackers_won", "surrendered"}),
     "port_captured": frozenset({"port", "from", "to"}),
     "inactive_captured": frozenset({"prize", "state"}),

@@ -37,6 +37,7 @@ from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.detection import contact_list
 from pate.core.rules.garrison import inactive_ships_burnt, port_combat
 from pate.core.rules.groups import end_of_turn
+from pate.core.rules.landsaga import DEFERRED
 from pate.core.rules.seatime import sea_experience
 from pate.core.rules.transport import SpaceRules, free_space, unit_space
 from pate.core.world.diplomacy import Relation
@@ -128,6 +129,11 @@ def _plans(
         return [_Plan("", "", False).refuse_all(units, order.unload_supplies + order.load_supplies, why)]
     space = SpaceRules.of(ctx.rules)
     gitm = ctx.map.ports[loc.port].on_gitm_map
+    if gitm and not ctx.gitm_answered:  # docs/gitm.md: deferred, not carried over
+        units = (*order.unload_units, *order.load_units)
+        return [
+            _Plan("", loc.port, gitm).refuse_all(units, order.unload_supplies + order.load_supplies, DEFERRED)
+        ]
     relation = world.diplomacy.relation(ship.state, world.ports[loc.port].controller)
     plans: list[_Plan] = []
     freed = 0

@@ -19,6 +19,9 @@ class TurnContext:
 
     map: WorldMap
     rules: RuleData
+    # GITM answered this turn (pate.core.rules.landsaga): when not, on-GITM-map
+    # transfers are refused as deferred
+    gitm_answered: bool = True
 
 
 @dataclass(frozen=True, slots=True)

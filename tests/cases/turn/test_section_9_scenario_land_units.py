@@ -18,7 +18,8 @@ def test_section_9_a_transport_loads_a_unit_the_scenario_declares() -> None:
     supplies into or from GITM"; 3.9: "transports complete loading and unloading begun in the
     initial amphibious phase". Section 9 (recovered): a unit loads only if its size is known, so
     the training scenario declares BR5IN (1,900 infantry, 100 artillery: 2,100 spaces) in the
-    Portsmouth garrison, and Lord Barham's example orders load it and 4 supplies into BR1TR."""
+    Portsmouth garrison, and Lord Barham's example orders land BR1IN (3,000 spaces; unloading
+    comes first) and load BR5IN and 4 supplies into BR1TR."""
     world = load_scenario("training").world
     assert "BR5IN" in world.ports["Portsmouth"].garrison and "BR5IN" in world.land_units
     orders = {1: parse_orders(EXAMPLE.read_text(encoding="utf-8"))}
@@ -26,13 +27,16 @@ def test_section_9_a_transport_loads_a_unit_the_scenario_declares() -> None:
     events = out[1].events
     begun = [e.data for e in events if e.kind == "transfer_begun"]
     done = [e.data for e in events if e.kind == "transfer_completed"]
-    assert [(d["units"], d["supplies"], d["space"]) for d in begun] == [(["BR5IN"], 4, 2100 + 4 * 20)]
-    assert [d["cancelled"] for d in done] == [False]
+    assert [(d["direction"], d["units"], d["supplies"], d["space"]) for d in begun] == [
+        ("unload", ["BR1IN"], 0, 3000),
+        ("load", ["BR5IN"], 4, 2100 + 4 * 20),
+    ]
+    assert [d["cancelled"] for d in done] == [False, False]
     after = out[1].world
     cargo = after.ships["BR1TR"].cargo
-    assert cargo.units == ("BR1IN", "BR5IN")
-    assert (cargo.supplies, cargo.space) == (4, 3000 + 2100 + 80)
-    assert "BR5IN" not in after.ports["Portsmouth"].garrison
+    assert cargo.units == ("BR5IN",)
+    assert (cargo.supplies, cargo.space) == (4, 2100 + 80)
+    assert "BR5IN" not in after.ports["Portsmouth"].garrison and "BR1IN" in after.ports["Portsmouth"].garrison
     assert after.ports["Portsmouth"].supplies == 10 - 4
     assert after.land_units["BR5IN"] == world.land_units["BR5IN"]
 
@@ -50,7 +54,7 @@ def test_section_9_an_undeclared_unit_is_not_loaded() -> None:
     assert {"item": "BR5IN", "reason": "its size is not known (GITM has not reported it)"} in refused[0][
         "refused"
     ]
-    assert out[1].world.ships["BR1TR"].cargo.units == ("BR1IN",)
+    assert out[1].world.ships["BR1TR"].cargo.units == ()  # BR1IN landed; BR5IN refused
 
 
 def test_section_9_the_boulogne_flotilla_embarks_the_army_of_england() -> None:

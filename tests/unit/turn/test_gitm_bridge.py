@@ -224,7 +224,9 @@ def test_cargo_lost_and_cargo_captured_events_tell_gitm_once(engine: sa.Engine, 
     assert snap.supplies_lost == 3 and not snap.supplies
 
 
-def test_shore_reports_are_sent_as_one_sightings_report_per_turn(engine: sa.Engine, gitm: Reference) -> None:
+def test_rule_5_3_shore_reports_reach_gitm_as_one_sightings_report_per_turn(
+    engine: sa.Engine, gitm: Reference
+) -> None:
     """Rule 5.3: "Units in the strategic square (whether in the city tactical square or not)
     will receive reports of the ships in the port." """
     campaign = unique()
@@ -278,3 +280,29 @@ def test_the_bridge_as_a_stage_on_the_bus(engine: sa.Engine, nats_url: str, gitm
     consumer = run(scenario())
     assert consumer.processed == 1
     assert gitm.places(campaign) == {"BR1IN": "city:Portsmouth", "FR2IN": "city:Brest"}
+
+
+def test_earlier_transfers_are_those_of_a_turn_gitm_was_told_of(engine: sa.Engine) -> None:
+    """The resolver asks GITM about last turn's on-map transfers only when GITM was configured
+    then (its resolution holds GITM's word); a campaign that gains a GITM does not wait for ever."""
+    from pate.core.codec import canonical_json, to_plain
+    from pate.core.rules.landsaga import LandTransfer, LandWord
+    from services.resolver.stage import earlier_transfers
+
+    campaign = unique()
+    _store(engine, campaign, _turn_events(campaign))
+    with engine.begin() as conn:
+        repo.save_resolution(conn, campaign, 1, canonical_json({"orders": {}}), "x")
+        assert earlier_transfers(conn, campaign, 2) == []
+    old = LandTransfer("c:0:BR9TR:1", "BR9TR", "load", "Brest", ("BR9IN",))
+    other = unique()
+    _store(engine, other, _turn_events(other))
+    with engine.begin() as conn:
+        word = LandWord(answered=False, pending=(old,))
+        repo.save_resolution(conn, other, 1, canonical_json({"orders": {}, "land_word": to_plain(word)}), "x")
+        got = earlier_transfers(conn, other, 2)
+    assert [(t.transfer, t.cancelled) for t in got] == [
+        ("c:0:BR9TR:1", False),
+        (f"{other}:1:BR1TR:1", False),
+        (f"{other}:1:FR2TR:1", True),  # abandoned by PATE: a refusal of it undoes nothing
+    ]
