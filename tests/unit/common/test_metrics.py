@@ -81,3 +81,20 @@ def test_every_dashboard_query_names_a_metric_the_services_export() -> None:
         for name in re.findall(r"\b((?:pate|process)_[a-z_]+)\b", plain):
             base = re.sub(r"_(total|bucket|count|sum)$", "", name)
             assert base in known, (name, expr)
+
+
+def test_every_alert_rule_is_complete_and_names_exported_metrics() -> None:
+    import yaml
+
+    rules_file = DASHBOARD.parents[1] / "prometheus" / "pate-alerts.yaml"
+    groups = yaml.safe_load(rules_file.read_text())["groups"]
+    rules = [r for g in groups for r in g["rules"]]
+    assert len(rules) >= 10
+    known = {m.name for m in REGISTRY.collect()}
+    for rule in rules:
+        assert rule["alert"].startswith("Pate") and rule["labels"]["severity"] in ("warning", "critical")
+        assert rule["annotations"]["summary"]
+        plain = re.sub(r'__name__=~"[^"]*"', "", rule["expr"])
+        for name in re.findall(r"\b(pate_[a-z_]+)\b", plain):
+            base = re.sub(r"_(total|bucket|count|sum)$", "", name)
+            assert base in known, (rule["alert"], name)
