@@ -7,6 +7,7 @@ import re
 import urllib.request
 from pathlib import Path
 
+import promql_parser
 import pytest
 from prometheus_client import REGISTRY, Counter
 
@@ -68,7 +69,7 @@ def test_stage_timer_counts_failures_apart() -> None:
     assert (count("ok"), count("error")) == (1.0, 1.0)
 
 
-def test_every_dashboard_query_names_a_metric_the_services_export() -> None:
+def test_every_dashboard_query_parses_and_names_a_metric_the_services_export() -> None:
     dash = json.loads(DASHBOARD.read_text())
     exprs = [t["expr"] for p in dash["panels"] for t in p["targets"]]
     assert len(exprs) >= 12
@@ -76,8 +77,32 @@ def test_every_dashboard_query_names_a_metric_the_services_export() -> None:
         m.name for m in REGISTRY.collect() if m.name.startswith("pate_") or m.name.startswith("process_")
     }
     for expr in exprs:
+        promql_parser.parse(expr)  # raises ValueError on a syntax error
         # panels matching by name pattern cover counters other modules register (quarantine, poison)
         plain = re.sub(r'__name__=~"[^"]*"', "", expr)
         for name in re.findall(r"\b((?:pate|process)_[a-z_]+)\b", plain):
             base = re.sub(r"_(total|bucket|count|sum)$", "", name)
             assert base in known, (name, expr)
+
+
+def test_every_alert_rule_is_complete_parses_and_names_exported_metrics() -> None:
+    import yaml
+
+    rules_file = DASHBOARD.parents[1] / "prometheus" / "pate-alerts.yaml"
+    groups = yaml.safe_load(rules_file.read_text())["groups"]
+    rules = [r for g in groups for r in g["rules"]]
+    assert len(rules) >= 10
+    known = {m.name for m in REGISTRY.collect()}
+    for rule in rules:
+        assert rule["alert"].startswith("Pate") and rule["labels"]["severity"] in ("warning", "critical")
+        assert rule["annotations"]["summary"]
+        promql_parser.parse(rule["expr"])
+        plain = re.sub(r'__name__=~"[^"]*"', "", rule["expr"])
+        for name in re.findall(r"\b(pate_[a-z_]+)\b", plain):
+            base = re.sub(r"_(total|bucket|count|sum)$", "", name)
+            assert base in known, (rule["alert"], name)
+
+
+def test_the_promql_check_catches_a_broken_query() -> None:
+    with pytest.raises(ValueError):
+        promql_parser.parse("sum by (stage (rate(pate_turn_stage_seconds_count[5m]))")
