@@ -289,6 +289,24 @@ def driven_ashore(t: Telling) -> str:
     return f"{t.subject} {t.was} driven ashore {t.at()} by the storm{detail}"
 
 
+def wrecked(t: Telling) -> str:
+    crew = f"; {t.number('crew_lost')} of her people drowned" if t.ours and t.number("crew_lost") else ""
+    return f"{t.subject} {t.was} wrecked on the shore {t.at()} and lost{crew} (section 8)"
+
+
+def stranded(t: Telling) -> str:
+    detail = _damage(t) if t.ours else ""
+    crew = f"; {t.number('crew_lost')} crew lost" if t.ours and t.number("crew_lost") else ""
+    return (
+        f"{t.subject} {t.was} stranded {t.at()}{detail}{crew}, and can move no further this turn (section 8)"
+    )
+
+
+def refloated(t: Telling) -> str:
+    detail = _damage(t) if t.ours else ""
+    return f"{t.subject} {t.was} towed off the shore {t.at()}{detail} (section 8)"
+
+
 def _cargo(t: Telling) -> str:
     """ "IN1 and 12 supplies", or "her cargo" when nothing is listed."""
     items = [str(u) for u in t.get("units", ()) or ()]
@@ -372,6 +390,9 @@ PHRASES: dict[str, Phrase] = {
     "driven_into_port": driven_into_port,
     "driven_ashore": driven_ashore,
     "cargo_lost": cargo_lost,
+    "wrecked": wrecked,
+    "stranded": stranded,
+    "refloated": refloated,
     "cargo_captured": cargo_captured,
     "repaired": repaired,
     "loaded_stores": loaded_stores,

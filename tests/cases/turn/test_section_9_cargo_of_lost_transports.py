@@ -76,7 +76,7 @@ def test_section_8_troops_foundered_with_their_transport_are_lost() -> None:
         CTX,
         storms={
             "chance": {"light": 100, "moderate": 100, "heavy": 100},
-            "damage": {"bands": [{"below": 0, "rigging": 0, "hull": 0}]},
+            "damage": {"founder_roll": 0, "founder_min_damage": 0},
         },
     )
     w = world([ship("FR1TR", sea("BIS"), cargo=LOADED)], units=[UNIT])
