@@ -289,6 +289,61 @@ def driven_ashore(t: Telling) -> str:
     return f"{t.subject} {t.was} driven ashore {t.at()} by the storm{detail}"
 
 
+def wrecked(t: Telling) -> str:
+    crew = f"; {t.number('crew_lost')} of her people drowned" if t.ours and t.number("crew_lost") else ""
+    return f"{t.subject} {t.was} wrecked on the shore {t.at()} and lost{crew} (section 8)"
+
+
+def stranded(t: Telling) -> str:
+    detail = _damage(t) if t.ours else ""
+    crew = f"; {t.number('crew_lost')} crew lost" if t.ours and t.number("crew_lost") else ""
+    return (
+        f"{t.subject} {t.was} stranded {t.at()}{detail}{crew}, and can move no further this turn (section 8)"
+    )
+
+
+def refloated(t: Telling) -> str:
+    detail = _damage(t) if t.ours else ""
+    return f"{t.subject} {t.was} towed off the shore {t.at()}{detail} (section 8)"
+
+
+def merchant_prizes(t: Telling) -> str:
+    victim = adjective(t.k, str(t.get("victim"))) if t.get("victim") else "enemy"
+    n = t.number("prizes")
+    crew = (
+        f", sending {t.number('prize_crew')} men away in prize crews"
+        if t.ours and t.number("prize_crew")
+        else ""
+    )
+    return f"{t.subject} took {n} {victim} merchant ship{'s' if n != 1 else ''} {t.at()}{crew} (rule 4.8)"
+
+
+def trade_lost(t: Telling) -> str:
+    by = and_list(adjective(t.k, str(b)) for b in t.get("by", ()) or ()) or "enemy"
+    n, of = t.number("taken"), t.number("merchants")
+    escorts = (
+        f"; {t.number('escorts')} escort(s) were with them"
+        if t.number("escorts")
+        else "; they sailed unescorted"
+    )
+    return f"{by} raiders took {n} of our {of} merchant ships {t.at()}{escorts} (rule 4.8)"
+
+
+def convoy_covered(t: Telling) -> str:
+    lost = t.number("lost")
+    fate = "none was taken" if not lost else f"{lost} of {t.number('merchants')} were taken nonetheless"
+    raiders = t.number("raiders")
+    return f"{t.subject} covered the merchant ships {t.at()} against {raiders} raider(s): {fate} (rule 4.8)"
+
+
+def trade_summary(t: Telling) -> str:
+    n, lost, prizes = t.number("merchants"), t.number("taken"), t.number("prizes")
+    return (
+        f"Trade this turn: {n} merchant ships at sea, {lost} taken by the enemy, {n - lost} safely arrived;"
+        f" our raiders took {prizes} prize{'s' if prizes != 1 else ''} (rule 4.8)"
+    )
+
+
 def _cargo(t: Telling) -> str:
     """ "IN1 and 12 supplies", or "her cargo" when nothing is listed."""
     items = [str(u) for u in t.get("units", ()) or ()]
@@ -372,6 +427,13 @@ PHRASES: dict[str, Phrase] = {
     "driven_into_port": driven_into_port,
     "driven_ashore": driven_ashore,
     "cargo_lost": cargo_lost,
+    "merchant_prizes": merchant_prizes,
+    "trade_lost": trade_lost,
+    "convoy_covered": convoy_covered,
+    "trade_summary": trade_summary,
+    "wrecked": wrecked,
+    "stranded": stranded,
+    "refloated": refloated,
     "cargo_captured": cargo_captured,
     "repaired": repaired,
     "loaded_stores": loaded_stores,

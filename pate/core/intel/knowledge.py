@@ -193,6 +193,8 @@ MINISTERS_KINDS = {
     "stores_moved": ("state",),
     "stores_move_refused": ("state",),
     "port_captured": ("from", "to"),
+    "trade_lost": ("state",),  # rule 4.8: the minister hears of his merchants taken
+    "trade_summary": ("state",),  # and reads his trade summary
 }
 
 

@@ -33,6 +33,7 @@ from pate.core.events import Event, Phase
 from pate.core.orders.limits import OrderLimits
 from pate.core.orders.model import Amphibious
 from pate.core.rng import Rng
+from pate.core.rules.commerce import commerce_step
 from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.detection import contact_list
 from pate.core.rules.garrison import inactive_ships_burnt, port_combat
@@ -42,7 +43,7 @@ from pate.core.rules.seatime import sea_experience
 from pate.core.rules.transport import SpaceRules, free_space, unit_space
 from pate.core.world.diplomacy import Relation
 from pate.core.world.ships import Cargo, InPort, Ship, ShipType, describe
-from pate.core.world.state import WorldState
+from pate.core.world.state import TurnKind, WorldState
 
 BEGUN = "transfer_begun"
 COMPLETED = "transfer_completed"
@@ -228,6 +229,8 @@ def final_amphibious_phase(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnSta
     ts = port_combat(ctx, ts, rng)
     ts = inactive_ships_burnt(ctx, ts)
     ts = sea_experience(ctx, ts)  # rule 2.2
+    if ts.world.kind is not TurnKind.PEACE:
+        ts = commerce_step(ctx, ts, rng.fork("commerce"))  # rule 4.8
     return end_of_turn(ctx, ts)
 
 

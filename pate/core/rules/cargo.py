@@ -29,7 +29,7 @@ from pate.core.rules.transport import SpaceRules
 from pate.core.world.ships import Cargo, Ship
 from pate.core.world.state import WorldState
 
-LOST = frozenset({"sunk", "foundered", "inactive_destroyed"})
+LOST = frozenset({"sunk", "foundered", "wrecked", "inactive_destroyed"})
 TAKEN = frozenset({"captured", "inactive_captured"})
 
 

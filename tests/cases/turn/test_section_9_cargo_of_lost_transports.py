@@ -76,7 +76,7 @@ def test_section_8_troops_foundered_with_their_transport_are_lost() -> None:
         CTX,
         storms={
             "chance": {"light": 100, "moderate": 100, "heavy": 100},
-            "damage": {"bands": [{"below": 0, "rigging": 0, "hull": 0}]},
+            "damage": {"founder_roll": 0, "founder_min_damage": 0},
         },
     )
     w = world([ship("FR1TR", sea("BIS"), cargo=LOADED)], units=[UNIT])
@@ -85,3 +85,26 @@ def test_section_8_troops_foundered_with_their_transport_are_lost() -> None:
     (e,) = events(r, "cargo_lost")
     assert e.data["units"] == ["FR1IN"] and e.data["captor"] == ""
     assert "FR1IN" not in r.state.land_units and "FR1TR" not in r.state.ships
+
+
+def test_rule_3_11_the_owner_reads_of_the_troops_lost_with_his_transport() -> None:
+    """3.11: each player receives "a report of the events ... observed by the
+    player's ships".  The transport was his at the start of the turn, so the
+    owner's report tells of the troops and supplies taken with her."""
+    from pate.core.intel.knowledge import knowledge_for
+    from pate.core.world.state import Player, Role
+    from pate.reports import render_reports
+
+    fr = Player("fr_cmd", "Pierre Villeneuve", "FR", frozenset({Role.COMMANDER}))
+    w = replace(_convoy_against(4), players={"fr_cmd": fr})
+    for seed in range(1, 60):
+        start = replace(w, seed=seed)
+        r = run(start, *_engage(4))
+        if not events(r, "cargo_captured"):
+            continue
+        k = knowledge_for("fr_cmd", start, r.state, r.events, CTX.map, CTX.rules)
+        assert "cargo_captured" in {e.kind for e in k.events}
+        text = render_reports(k, CTX.map)["text"]
+        assert "FR1IN and 4 supplies aboard" in text and "prisoners" in text
+        return
+    raise AssertionError("no transport taken in 59 turns")

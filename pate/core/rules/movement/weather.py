@@ -6,10 +6,12 @@ id, so one ship's fate never depends on who else was caught.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pate.core.rng import Rng
 from pate.core.rules.data import RuleData
 from pate.core.rules.movement.board import Board
-from pate.core.rules.storms import blow, damage, strikes
+from pate.core.rules.storms import ashore, blow, damage, strikes
 from pate.core.rules.winds import describe_wind, onshore, shift_winds
 from pate.core.world.geography import Port
 from pate.core.world.ships import AtSea, InPort, Ship, contact_key
@@ -138,19 +140,40 @@ def _drive(board: Board, sid: str, port: Port, area: str, *, lee: bool, rng: Rng
         board.emit("driven_into_port", (sid,), ship.location, witnesses, port=port.name)
         _relocate(board, sid, InPort(port.name, True))
         return
-    after, sank = damage(ship, 0, board.storm_rules.ashore_hull)
+    _ashore(board, ship, witnesses, rng.fork("ashore"))
+
+
+def _ashore(board: Board, ship: Ship, witnesses: list[str], rng: Rng) -> None:
+    """Lost section 8 (issue 12): driven ashore under a hostile port, a ship
+    is wrecked (lost; her crew drowned or taken by the enemy ashore),
+    stranded (damaged, crew lost, her movement over for the turn) or towed
+    off (damaged); hull damage 5 still sinks her (2.2)."""
+    sid = ship.id
+    fate = ashore(board.storm_rules, rng)
+    crew_lost = ship.crew * fate.crew_pct // 100
+    board.emit("driven_ashore", (sid,), ship.location, witnesses, outcome=fate.kind)
+    if fate.kind == "wrecked":
+        board.sink(sid)
+        board.emit("wrecked", (sid,), ship.location, witnesses, crew_lost=crew_lost, crew=ship.crew)
+        return
+    after, sank = damage(replace(ship, crew=ship.crew - crew_lost), fate.rigging, fate.hull)
     board.update(after)
     board.emit(
-        "driven_ashore",
+        fate.kind,
         (sid,),
         ship.location,
         witnesses,
-        hull=board.storm_rules.ashore_hull,
+        hull=fate.hull,
+        rigging=fate.rigging,
+        crew_lost=crew_lost,
         total_hull=after.hull,
+        total_rigging=after.rigging,
     )
     if sank:
         board.sink(sid)
         board.emit("foundered", (sid,), ship.location, witnesses, ashore=True)
+    elif fate.kind == "stranded" and sid in board.plans:
+        board.plans[sid].done = True  # aground until the tide and the boats get her off
 
 
 def _relocate(board: Board, sid: str, loc: AtSea | InPort) -> None:
