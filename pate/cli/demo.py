@@ -42,7 +42,11 @@ def _demo(args: argparse.Namespace) -> int:
         url = args.nats_url or nats.url  # type: ignore[union-attr]
         print(f"NATS JetStream at {url}; database {workdir / 'pate.db'}", flush=True)
         cluster = Cluster(
-            workdir=workdir, nats_url=url, database_url=f"sqlite:///{workdir / 'pate.db'}", web=True
+            workdir=workdir,
+            nats_url=url,
+            database_url=f"sqlite:///{workdir / 'pate.db'}",
+            web=True,
+            notifier=True,
         )
         try:
             cluster.start_all()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-SERVICES = ("orders", "resolver", "intel", "reports", "web")
+SERVICES = ("orders", "resolver", "intel", "reports", "web", "notifier")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

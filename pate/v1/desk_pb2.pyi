@@ -278,3 +278,78 @@ class RefusalList(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RefusalList: _TypeAlias = RefusalList  # noqa: Y015
+
+@_typing.final
+class Notifications(_message.Message):
+    """A player's notification choices. kinds: turn_opened ("turn N is open,
+    deadline ..."), deadline ("deadline in 6 hours and these ships have no
+    orders"), reports ("your reports are ready"), campaign (campaign over).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EMAIL_FIELD_NUMBER: _builtins.int
+    WEBHOOK_FIELD_NUMBER: _builtins.int
+    KINDS_FIELD_NUMBER: _builtins.int
+    email: _builtins.str
+    """empty: no email"""
+    webhook: _builtins.str
+    """http(s) URL for a JSON POST; empty: none"""
+    @_builtins.property
+    def kinds(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        email: _builtins.str = ...,
+        webhook: _builtins.str = ...,
+        kinds: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["email", b"email", "kinds", b"kinds", "webhook", b"webhook"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Notifications: _TypeAlias = Notifications  # noqa: Y015
+
+@_typing.final
+class GetNotificationsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetNotificationsRequest: _TypeAlias = GetNotificationsRequest  # noqa: Y015
+
+@_typing.final
+class SetNotificationsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    NOTIFICATIONS_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    @_builtins.property
+    def notifications(self) -> Global___Notifications: ...
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        notifications: Global___Notifications | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["notifications", b"notifications"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "notifications", b"notifications"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SetNotificationsRequest: _TypeAlias = SetNotificationsRequest  # noqa: Y015

@@ -43,6 +43,16 @@ class PlayerDeskStub:
                 request_serializer=pate_dot_v1_dot_desk__pb2.GetMyCampaignRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_desk__pb2.MyCampaign.FromString,
                 _registered_method=True)
+        self.GetNotifications = channel.unary_unary(
+                '/pate.v1.PlayerDesk/GetNotifications',
+                request_serializer=pate_dot_v1_dot_desk__pb2.GetNotificationsRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.Notifications.FromString,
+                _registered_method=True)
+        self.SetNotifications = channel.unary_unary(
+                '/pate.v1.PlayerDesk/SetNotifications',
+                request_serializer=pate_dot_v1_dot_desk__pb2.SetNotificationsRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.Notifications.FromString,
+                _registered_method=True)
 
 
 class PlayerDeskServicer:
@@ -58,6 +68,19 @@ class PlayerDeskServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetNotifications(self, request, context):
+        """What the caller wants to be told, and where (the notifier worker sends it).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetNotifications(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_PlayerDeskServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -65,6 +88,16 @@ def add_PlayerDeskServicer_to_server(servicer, server):
                     servicer.GetMyCampaign,
                     request_deserializer=pate_dot_v1_dot_desk__pb2.GetMyCampaignRequest.FromString,
                     response_serializer=pate_dot_v1_dot_desk__pb2.MyCampaign.SerializeToString,
+            ),
+            'GetNotifications': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetNotifications,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.GetNotificationsRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.Notifications.SerializeToString,
+            ),
+            'SetNotifications': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetNotifications,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.SetNotificationsRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.Notifications.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -98,6 +131,60 @@ class PlayerDesk:
             '/pate.v1.PlayerDesk/GetMyCampaign',
             pate_dot_v1_dot_desk__pb2.GetMyCampaignRequest.SerializeToString,
             pate_dot_v1_dot_desk__pb2.MyCampaign.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetNotifications(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.PlayerDesk/GetNotifications',
+            pate_dot_v1_dot_desk__pb2.GetNotificationsRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.Notifications.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetNotifications(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.PlayerDesk/SetNotifications',
+            pate_dot_v1_dot_desk__pb2.SetNotificationsRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.Notifications.FromString,
             options,
             channel_credentials,
             insecure,

@@ -38,6 +38,9 @@ class PlayerDeskStub:
     @_typing.overload
     def __new__(cls, channel: _aio.Channel) -> PlayerDeskAsyncStub: ...
     GetMyCampaign: _grpc.UnaryUnaryMultiCallable[_desk_pb2.GetMyCampaignRequest, _desk_pb2.MyCampaign]
+    GetNotifications: _grpc.UnaryUnaryMultiCallable[_desk_pb2.GetNotificationsRequest, _desk_pb2.Notifications]
+    """What the caller wants to be told, and where (the notifier worker sends it)."""
+    SetNotifications: _grpc.UnaryUnaryMultiCallable[_desk_pb2.SetNotificationsRequest, _desk_pb2.Notifications]
 
 @_typing.type_check_only
 class PlayerDeskAsyncStub(PlayerDeskStub):
@@ -49,6 +52,9 @@ class PlayerDeskAsyncStub(PlayerDeskStub):
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     GetMyCampaign: _aio.UnaryUnaryMultiCallable[_desk_pb2.GetMyCampaignRequest, _desk_pb2.MyCampaign]  # type: ignore[assignment]
+    GetNotifications: _aio.UnaryUnaryMultiCallable[_desk_pb2.GetNotificationsRequest, _desk_pb2.Notifications]  # type: ignore[assignment]
+    """What the caller wants to be told, and where (the notifier worker sends it)."""
+    SetNotifications: _aio.UnaryUnaryMultiCallable[_desk_pb2.SetNotificationsRequest, _desk_pb2.Notifications]  # type: ignore[assignment]
 
 class PlayerDeskServicer(metaclass=_abc_1.ABCMeta):
     """What the web Ship Order Desk shows a player (rule 4.1): his campaign, the
@@ -63,5 +69,20 @@ class PlayerDeskServicer(metaclass=_abc_1.ABCMeta):
         request: _desk_pb2.GetMyCampaignRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_desk_pb2.MyCampaign, _abc.Awaitable[_desk_pb2.MyCampaign]]: ...
+
+    @_abc_1.abstractmethod
+    def GetNotifications(
+        self,
+        request: _desk_pb2.GetNotificationsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.Notifications, _abc.Awaitable[_desk_pb2.Notifications]]:
+        """What the caller wants to be told, and where (the notifier worker sends it)."""
+
+    @_abc_1.abstractmethod
+    def SetNotifications(
+        self,
+        request: _desk_pb2.SetNotificationsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.Notifications, _abc.Awaitable[_desk_pb2.Notifications]]: ...
 
 def add_PlayerDeskServicer_to_server(servicer: PlayerDeskServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -43,6 +43,7 @@ class Cluster:
     orders_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     reports_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     web: bool = False  # also start the web Ship Order Desk (services/web)
+    notifier: bool = False  # also start the notifier worker (services/notifier)
     web_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     extra_env: Mapping[str, str] = field(default_factory=dict)
     procs: dict[str, list[subprocess.Popen[bytes]]] = field(default_factory=dict)
@@ -89,6 +90,8 @@ class Cluster:
         self.migrate()
         for service in SERVICES:
             self.start(service)
+        if self.notifier:
+            self.start("notifier")
         if self.web:
             self.start("web")
         self.wait_serving(timeout)

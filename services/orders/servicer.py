@@ -25,8 +25,8 @@ from pate.v1 import (
     orders_pb2,
     orders_pb2_grpc,
 )
+from services.common import notify_store, sessions
 from services.common import repository as repo
-from services.common import sessions
 from services.common.auth import Authenticator
 from services.common.errors import Code, DeskError
 from services.common.passwords import hash_password
@@ -226,12 +226,15 @@ class PlayerDeskServicer(desk_pb2_grpc.PlayerDeskServicer):
         self.auth = auth
         self.trusted_proxies = trusted_proxies
 
-    async def GetMyCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+    async def _caller(self, context: grpc.aio.ServicerContext, campaign: str) -> Actor:
         try:
             creds = call_credentials(context, self.trusted_proxies)
-            caller = desk.actor_of(await asyncio.to_thread(self.auth.caller, request.campaign_id, creds))
+            return desk.actor_of(await asyncio.to_thread(self.auth.caller, campaign, creds))
         except DeskError as err:
             await abort(context, err)
+
+    async def GetMyCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        caller = await self._caller(context, request.campaign_id)
 
         def work(conn: Connection) -> desk_pb2.MyCampaign:
             row = _get(conn, request.campaign_id)
@@ -243,6 +246,30 @@ class PlayerDeskServicer(desk_pb2_grpc.PlayerDeskServicer):
             return await in_reader(self.engine, work)
         except DeskError as err:
             await abort(context, err)
+
+    async def GetNotifications(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        caller = await self._caller(context, request.campaign_id)
+        prefs = await in_reader(
+            self.engine, lambda c: notify_store.get_prefs(c, request.campaign_id, caller.player)
+        )
+        return _notifications_pb(prefs)
+
+    async def SetNotifications(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        caller = await self._caller(context, request.campaign_id)
+        n = request.notifications
+        try:
+            prefs = notify_store.check_prefs(n.email, n.webhook, list(n.kinds))
+        except DeskError as err:
+            await abort(context, err)
+        now = datetime.now(UTC)
+        await in_transaction(
+            self.engine, lambda c: notify_store.set_prefs(c, request.campaign_id, caller.player, prefs, now)
+        )
+        return _notifications_pb(prefs)
+
+
+def _notifications_pb(prefs: notify_store.Prefs) -> desk_pb2.Notifications:
+    return desk_pb2.Notifications(email=prefs.email, webhook=prefs.webhook, kinds=list(prefs.kinds))
 
 
 def refusals_bin(refusals: tuple[Any, ...]) -> bytes:

@@ -174,7 +174,7 @@ def page(desk: Desk, handler: Handler) -> Callable[[Request], Awaitable[Response
 
 
 def create_app(backend: Backend, settings: WebSettings) -> Starlette:
-    from services.web import gm, minister, pages, reports_pages
+    from services.web import gm, minister, notify_page, pages, reports_pages
 
     desk = Desk(backend, settings)
     routes = [
@@ -198,6 +198,7 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/gm/create", page(desk, gm.create_campaign), methods=["POST"]),
         Route("/c/{campaign}/gm/reports", page(desk, gm.all_reports)),
         Route("/c/{campaign}/gm/reports/{turn:int}/{player}", page(desk, gm.report_of)),
+        Route("/c/{campaign}/notifications", page(desk, notify_page.notifications), methods=["GET", "POST"]),
         Route("/c/{campaign}/minister", page(desk, minister.minister), methods=["GET"]),
         Route("/c/{campaign}/minister/stores", page(desk, minister.move_stores), methods=["POST"]),
         Route("/healthz", lambda r: Response("ok", media_type="text/plain")),

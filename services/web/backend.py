@@ -318,3 +318,33 @@ class Backend:
         except grpc.RpcError as err:
             raise _translate(err, "reports") from None
         return str(rep.body)
+
+    # --- notifications -------------------------------------------------------
+
+    async def notifications(self, s: Session) -> desk_pb2.Notifications:
+        stub = desk_pb2_grpc.PlayerDeskStub(self._orders())
+        try:
+            out: desk_pb2.Notifications = await stub.GetNotifications(
+                desk_pb2.GetNotificationsRequest(campaign_id=s.campaign),
+                metadata=self._md(s),
+                timeout=CALL_TIMEOUT,
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+        return out
+
+    async def set_notifications(
+        self, s: Session, email: str, webhook: str, kinds: Sequence[str]
+    ) -> desk_pb2.Notifications:
+        stub = desk_pb2_grpc.PlayerDeskStub(self._orders())
+        req = desk_pb2.SetNotificationsRequest(
+            campaign_id=s.campaign,
+            notifications=desk_pb2.Notifications(email=email, webhook=webhook, kinds=kinds),
+        )
+        try:
+            out: desk_pb2.Notifications = await stub.SetNotifications(
+                req, metadata=self._md(s), timeout=CALL_TIMEOUT
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+        return out

@@ -5,12 +5,15 @@ web process.
 
 Two commanders of hostile states each log in, see their ships, send an order
 with a mistake, see the mistake beside its field, fix it and see the
-effective orders; the British naval minister moves stores; the game master
-closes the turn; both commanders read their new reports with the maps.
+effective orders; the British naval minister moves stores; a commander asks
+for notifications; the game master closes the turn; the notifier's mail
+reaches a local SMTP sink (aiosmtpd) and its webhook a local receiver; both
+commanders read their new reports with the maps.
 A screenshot of each page is kept under test-artifacts/web/."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +22,7 @@ import pytest
 from tests.web.conftest import Stack
 
 pytestmark = pytest.mark.e2e
+WITH_NOTIFIER = True  # the stack runs the notifier worker, sending to local sinks
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "web"
@@ -50,6 +54,14 @@ def browser() -> Iterator[object]:
         yield driver
     finally:
         driver.quit()
+
+
+def _wait_until(cond, timeout: float = 30) -> None:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError("the notifications did not arrive")
+        time.sleep(0.2)
 
 
 def _shot(driver, name: str) -> None:  # type: ignore[no-untyped-def]
@@ -149,6 +161,18 @@ def test_two_players_order_the_minister_moves_stores_the_master_closes_and_both_
     assert "1 store moves sent" in driver.find_element(By.ID, "stores-done").text
     _shot(driver, "minister-stores")
 
+    # cornwallis asks to be told, by mail and webhook, when a turn opens and his reports are ready
+    _login(driver, stack, "cornwallis")
+    driver.find_element(By.LINK_TEXT, "Notifications").click()
+    assert stack.sinks is not None
+    driver.find_element(By.ID, "email").send_keys("cornwallis@fleet.test")
+    driver.find_element(By.ID, "webhook").send_keys(stack.sinks.hook_url)
+    for kind in ("turn_opened", "reports"):
+        driver.find_element(By.ID, f"kind-{kind}").click()
+    driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
+    assert "saved" in driver.find_element(By.ID, "notify-done").text
+    _shot(driver, "notifications")
+
     _login(driver, stack, "admin")
     driver.find_element(By.LINK_TEXT, "Game master").click()
     driver.find_element(By.ID, "close-turn").send_keys("1")
@@ -156,6 +180,14 @@ def test_two_players_order_the_minister_moves_stores_the_master_closes_and_both_
     assert "turn 1 closed" in driver.find_element(By.ID, "gm-done").text
     _shot(driver, "game-master")
     stack.client.wait_open(stack.campaign, 2, timeout=120)
+    _wait_until(lambda: len(stack.sinks.mails) >= 2 and len(stack.sinks.hooks) >= 2)  # type: ignore[union-attr]
+    subjects = sorted(h["subject"] for h in stack.sinks.hooks)
+    assert subjects == [
+        f"{stack.campaign}: turn 2 is open",
+        f"{stack.campaign}: your reports of turn 1 are ready",
+    ]
+    assert all(m.rcpt_tos == ["cornwallis@fleet.test"] for m in stack.sinks.mails)
+    assert len(stack.sinks.mails) == 2 and len(stack.sinks.hooks) == 2  # once each
 
     for player, tag in (("cornwallis", "british"), ("ganteaume", "french")):
         _login(driver, stack, player)

@@ -284,3 +284,24 @@ def test_a_service_down_gives_a_clear_page_and_the_web_keeps_serving() -> None:
         assert "orders service is not answering" in r.text
         assert "Traceback" not in r.text
         assert client.get("/healthz").status_code == 200
+
+
+def test_notification_choices_are_saved_and_bad_ones_refused_by_field(web, stack: Stack) -> None:
+    client, _ = web
+    login(client, stack.campaign, FRENCH, stack.passwords[FRENCH])
+    page = client.get(f"/c/{stack.campaign}/notifications")
+    token = csrf(page.text)
+    r = client.post(
+        f"/c/{stack.campaign}/notifications",
+        data={"csrf": token, "email": "", "webhook": "file:///etc/passwd", "kind.deadline": "on"},
+    )
+    assert r.status_code == 422 and "webhook: an http:// or https:// URL" in r.text
+    r = client.post(
+        f"/c/{stack.campaign}/notifications",
+        data={"csrf": token, "email": "g@flotte.test", "webhook": "", "kind.deadline": "on"},
+    )
+    assert r.status_code == 200 and "saved" in r.text
+    assert 'value="g@flotte.test"' in r.text and 'id="kind-deadline" name="kind.deadline" checked' in r.text
+    r = client.post(f"/c/{stack.campaign}/notifications", data={"email": "x@evil.test"})
+    assert r.status_code == 403
+    assert 'value="g@flotte.test"' in client.get(f"/c/{stack.campaign}/notifications").text
