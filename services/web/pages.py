@@ -67,6 +67,11 @@ async def login(desk: Desk, request: Request) -> Response:
         # the form the expired session interrupted, filled in again (not sent)
         ships = [s for s in kept["ships"].split(",") if s]
         response = await _order_page(desk, request, cid, session, ships, values=kept)
+    elif kept and "text" in kept:  # pasted order text, back in its box
+        mine = await desk.backend.my_campaign(session)
+        response = desk.render(
+            request, "orders_text.html", mine=mine, cid=cid, text=kept["text"], refusals=[], message=""
+        )
     else:
         response = redirect(f"/c/{cid}")
     desk.store_sessions(request, response, sessions)

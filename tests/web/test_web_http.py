@@ -305,3 +305,29 @@ def test_notification_choices_are_saved_and_bad_ones_refused_by_field(web, stack
     r = client.post(f"/c/{stack.campaign}/notifications", data={"email": "x@evil.test"})
     assert r.status_code == 403
     assert 'value="g@flotte.test"' in client.get(f"/c/{stack.campaign}/notifications").text
+
+
+def test_pasted_text_survives_an_expired_session(web, stack: Stack) -> None:
+    client, _ = web
+    login(client, stack.campaign, FRENCH, stack.passwords[FRENCH])
+    token = csrf(client.get(f"/c/{stack.campaign}/orders/text").text)
+    _revoke(stack, FRENCH)
+    r = client.post(
+        f"/c/{stack.campaign}/orders/text", data={"csrf": token, "text": "order FR1FL\n  commerce raid\n"}
+    )
+    assert r.status_code == 401
+    kept = re.search(r'name="kept" value="([^"]*)"', r.text)
+    assert kept is not None
+    import html
+
+    r = client.post(
+        "/login",
+        data={
+            "csrf": csrf(r.text),
+            "campaign": stack.campaign,
+            "player": FRENCH,
+            "password": stack.passwords[FRENCH],
+            "kept": html.unescape(kept.group(1)),
+        },
+    )
+    assert r.status_code == 200 and "commerce raid" in r.text and "<textarea" in r.text
