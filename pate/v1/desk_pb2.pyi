@@ -52,6 +52,8 @@ class MyCampaign(_message.Message):
     SHIPS_FIELD_NUMBER: _builtins.int
     PORTS_FIELD_NUMBER: _builtins.int
     PLAYERS_FIELD_NUMBER: _builtins.int
+    STATE_PLAYERS_FIELD_NUMBER: _builtins.int
+    PENDING_ASSIGNMENTS_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     player_name: _builtins.str
     state: _builtins.str
@@ -73,6 +75,14 @@ class MyCampaign(_message.Message):
     def players(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """game masters: every player id of the campaign"""
 
+    @_builtins.property
+    def state_players(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """naval ministers: the players of their state"""
+
+    @_builtins.property
+    def pending_assignments(self) -> _containers.RepeatedCompositeFieldContainer[Global___OfficerAssignment]:
+        """naval ministers: sent this turn, not yet in force"""
+
     def __init__(
         self,
         *,
@@ -84,10 +94,12 @@ class MyCampaign(_message.Message):
         ships: _abc.Iterable[Global___MyShip] | None = ...,
         ports: _abc.Iterable[Global___MyPort] | None = ...,
         players: _abc.Iterable[_builtins.str] | None = ...,
+        state_players: _abc.Iterable[_builtins.str] | None = ...,
+        pending_assignments: _abc.Iterable[Global___OfficerAssignment] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "roles", b"roles", "ships", b"ships", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "pending_assignments", b"pending_assignments", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "roles", b"roles", "ships", b"ships", "state", b"state", "state_players", b"state_players"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -353,3 +365,76 @@ class SetNotificationsRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___SetNotificationsRequest: _TypeAlias = SetNotificationsRequest  # noqa: Y015
+
+@_typing.final
+class OfficerAssignment(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SHIP_ID_FIELD_NUMBER: _builtins.int
+    COMMANDER_FIELD_NUMBER: _builtins.int
+    DEPUTY_FIELD_NUMBER: _builtins.int
+    ship_id: _builtins.str
+    commander: _builtins.str
+    """empty: none"""
+    deputy: _builtins.str
+    """empty: none"""
+    def __init__(
+        self,
+        *,
+        ship_id: _builtins.str = ...,
+        commander: _builtins.str = ...,
+        deputy: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commander", b"commander", "deputy", b"deputy", "ship_id", b"ship_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___OfficerAssignment: _TypeAlias = OfficerAssignment  # noqa: Y015
+
+@_typing.final
+class AssignOfficersRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    ASSIGNMENTS_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    turn: _builtins.int
+    """the open turn"""
+    @_builtins.property
+    def assignments(self) -> _containers.RepeatedCompositeFieldContainer[Global___OfficerAssignment]: ...
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        turn: _builtins.int = ...,
+        assignments: _abc.Iterable[Global___OfficerAssignment] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["assignments", b"assignments", "campaign_id", b"campaign_id", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AssignOfficersRequest: _TypeAlias = AssignOfficersRequest  # noqa: Y015
+
+@_typing.final
+class AssignOfficersResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ACCEPTED_FIELD_NUMBER: _builtins.int
+    accepted: _builtins.int
+    def __init__(
+        self,
+        *,
+        accepted: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AssignOfficersResponse: _TypeAlias = AssignOfficersResponse  # noqa: Y015

@@ -53,6 +53,11 @@ class PlayerDeskStub:
                 request_serializer=pate_dot_v1_dot_desk__pb2.SetNotificationsRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_desk__pb2.Notifications.FromString,
                 _registered_method=True)
+        self.AssignOfficers = channel.unary_unary(
+                '/pate.v1.PlayerDesk/AssignOfficers',
+                request_serializer=pate_dot_v1_dot_desk__pb2.AssignOfficersRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.AssignOfficersResponse.FromString,
+                _registered_method=True)
 
 
 class PlayerDeskServicer:
@@ -81,6 +86,15 @@ class PlayerDeskServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AssignOfficers(self, request, context):
+        """Naval ministers (rule 2.3): the commander and deputy of their state's
+        ships, from the next turn on. Refused whole, with the refusals in the
+        trailing metadata "pate-refusals-bin" (fields "assignments[i]. ...").
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_PlayerDeskServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -98,6 +112,11 @@ def add_PlayerDeskServicer_to_server(servicer, server):
                     servicer.SetNotifications,
                     request_deserializer=pate_dot_v1_dot_desk__pb2.SetNotificationsRequest.FromString,
                     response_serializer=pate_dot_v1_dot_desk__pb2.Notifications.SerializeToString,
+            ),
+            'AssignOfficers': grpc.unary_unary_rpc_method_handler(
+                    servicer.AssignOfficers,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.AssignOfficersRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.AssignOfficersResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -185,6 +204,33 @@ class PlayerDesk:
             '/pate.v1.PlayerDesk/SetNotifications',
             pate_dot_v1_dot_desk__pb2.SetNotificationsRequest.SerializeToString,
             pate_dot_v1_dot_desk__pb2.Notifications.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AssignOfficers(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.PlayerDesk/AssignOfficers',
+            pate_dot_v1_dot_desk__pb2.AssignOfficersRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.AssignOfficersResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -41,6 +41,11 @@ class PlayerDeskStub:
     GetNotifications: _grpc.UnaryUnaryMultiCallable[_desk_pb2.GetNotificationsRequest, _desk_pb2.Notifications]
     """What the caller wants to be told, and where (the notifier worker sends it)."""
     SetNotifications: _grpc.UnaryUnaryMultiCallable[_desk_pb2.SetNotificationsRequest, _desk_pb2.Notifications]
+    AssignOfficers: _grpc.UnaryUnaryMultiCallable[_desk_pb2.AssignOfficersRequest, _desk_pb2.AssignOfficersResponse]
+    """Naval ministers (rule 2.3): the commander and deputy of their state's
+    ships, from the next turn on. Refused whole, with the refusals in the
+    trailing metadata "pate-refusals-bin" (fields "assignments[i]. ...").
+    """
 
 @_typing.type_check_only
 class PlayerDeskAsyncStub(PlayerDeskStub):
@@ -55,6 +60,11 @@ class PlayerDeskAsyncStub(PlayerDeskStub):
     GetNotifications: _aio.UnaryUnaryMultiCallable[_desk_pb2.GetNotificationsRequest, _desk_pb2.Notifications]  # type: ignore[assignment]
     """What the caller wants to be told, and where (the notifier worker sends it)."""
     SetNotifications: _aio.UnaryUnaryMultiCallable[_desk_pb2.SetNotificationsRequest, _desk_pb2.Notifications]  # type: ignore[assignment]
+    AssignOfficers: _aio.UnaryUnaryMultiCallable[_desk_pb2.AssignOfficersRequest, _desk_pb2.AssignOfficersResponse]  # type: ignore[assignment]
+    """Naval ministers (rule 2.3): the commander and deputy of their state's
+    ships, from the next turn on. Refused whole, with the refusals in the
+    trailing metadata "pate-refusals-bin" (fields "assignments[i]. ...").
+    """
 
 class PlayerDeskServicer(metaclass=_abc_1.ABCMeta):
     """What the web Ship Order Desk shows a player (rule 4.1): his campaign, the
@@ -84,5 +94,16 @@ class PlayerDeskServicer(metaclass=_abc_1.ABCMeta):
         request: _desk_pb2.SetNotificationsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_desk_pb2.Notifications, _abc.Awaitable[_desk_pb2.Notifications]]: ...
+
+    @_abc_1.abstractmethod
+    def AssignOfficers(
+        self,
+        request: _desk_pb2.AssignOfficersRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.AssignOfficersResponse, _abc.Awaitable[_desk_pb2.AssignOfficersResponse]]:
+        """Naval ministers (rule 2.3): the commander and deputy of their state's
+        ships, from the next turn on. Refused whole, with the refusals in the
+        trailing metadata "pate-refusals-bin" (fields "assignments[i]. ...").
+        """
 
 def add_PlayerDeskServicer_to_server(servicer: PlayerDeskServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

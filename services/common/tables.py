@@ -321,3 +321,18 @@ notifications = Table(
     Column("sent_at", UtcDateTime(), nullable=True),
 )
 Index(None, notifications.c.status, notifications.c.next_at)
+
+# --- officers assigned by the naval minister (rule 2.3; issue 11, migration 0005) ---
+
+# Taken up when the turn is resolved: the world of the next turn has them.
+assignments = Table(
+    "assignments",
+    metadata,
+    Column("campaign", String(64), primary_key=True),
+    Column("turn", Integer, primary_key=True),
+    Column("ship_id", String(64), primary_key=True),
+    Column("commander", String(64), nullable=True),
+    Column("deputy", String(64), nullable=True),
+    Column("minister", String(64), nullable=False),
+    _created(),
+)

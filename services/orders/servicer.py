@@ -10,6 +10,7 @@ from typing import Any
 import grpc
 from sqlalchemy import Connection, Engine
 
+from pate.core.orders.assign import Assignment
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.orders.validate import Actor
@@ -266,6 +267,23 @@ class PlayerDeskServicer(desk_pb2_grpc.PlayerDeskServicer):
             self.engine, lambda c: notify_store.set_prefs(c, request.campaign_id, caller.player, prefs, now)
         )
         return _notifications_pb(prefs)
+
+    async def AssignOfficers(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        caller = await self._caller(context, request.campaign_id)
+        items = [
+            Assignment(a.ship_id[:64], a.commander[:64] or None, a.deputy[:64] or None)
+            for a in request.assignments[: mydesk.MAX_ASSIGNMENTS + 1]
+        ]
+        try:
+            n = await in_transaction(
+                self.engine,
+                lambda c: mydesk.assign_officers(c, request.campaign_id, request.turn, caller, items),
+            )
+        except DeskError as err:
+            if err.refusals:
+                context.set_trailing_metadata(((REFUSALS_KEY, refusals_bin(err.refusals)),))
+            await abort(context, err)
+        return desk_pb2.AssignOfficersResponse(accepted=n)
 
 
 def _notifications_pb(prefs: notify_store.Prefs) -> desk_pb2.Notifications:

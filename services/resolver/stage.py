@@ -16,11 +16,12 @@ from sqlalchemy import Connection
 from pate.core.campaign import resolve_submitted
 from pate.core.codec import canonical_json, to_plain
 from pate.core.events import Event
+from pate.core.orders.assign import apply_assignments
 from pate.core.rules.landsync import PortLandReport
 from pate.core.world.state import WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
-from services.common import bus
+from services.common import assign_store, bus
 from services.common import repository as repo
 from services.common.config import load_settings
 from services.common.faults import crash_point
@@ -48,7 +49,9 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     submitted = repo.submitted_orders(conn, campaign, turn)
     resolution = resolve_submitted(turn_context(), world, submitted, moves, land)
     result = resolution.result
-    state_sha = repo.save_world(conn, campaign, turn + 1, result.state)
+    officers = assign_store.assignments(conn, campaign, turn)
+    # rule 2.3: the officers the naval ministers assigned command from the next turn
+    state_sha = repo.save_world(conn, campaign, turn + 1, apply_assignments(result.state, officers))
     repo.save_events(conn, campaign, turn, result.events)
     # what a replay needs besides the world: the effective orders and the store moves
     orders_json = canonical_json(
@@ -56,6 +59,7 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
             "orders": {sid: to_plain(e) for sid, e in resolution.effective.items()},
             "stores_moves": [to_plain(m) for m in moves],
             "land_reports": [to_plain(r) for r in land],
+            "assignments": [to_plain(a) for a in officers],
         }
     )
     repo.save_resolution(conn, campaign, turn, orders_json, result_digest(state_sha, result.events))

@@ -201,6 +201,7 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/notifications", page(desk, notify_page.notifications), methods=["GET", "POST"]),
         Route("/c/{campaign}/minister", page(desk, minister.minister), methods=["GET"]),
         Route("/c/{campaign}/minister/stores", page(desk, minister.move_stores), methods=["POST"]),
+        Route("/c/{campaign}/minister/officers", page(desk, minister.assign_officers), methods=["POST"]),
         Route("/healthz", lambda r: Response("ok", media_type="text/plain")),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]

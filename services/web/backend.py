@@ -348,3 +348,14 @@ class Backend:
         except grpc.RpcError as err:
             raise _translate(err, "orders") from None
         return out
+
+    async def assign_officers(
+        self, s: Session, turn: int, items: Sequence[desk_pb2.OfficerAssignment]
+    ) -> int:
+        stub = desk_pb2_grpc.PlayerDeskStub(self._orders())
+        req = desk_pb2.AssignOfficersRequest(campaign_id=s.campaign, turn=turn, assignments=list(items))
+        try:
+            out = await stub.AssignOfficers(req, metadata=self._md(s), timeout=CALL_TIMEOUT)
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+        return int(out.accepted)

@@ -34,6 +34,7 @@ EXPECTED_TABLES = {
     "login_throttle",
     "notify_prefs",
     "notifications",
+    "assignments",
 }
 
 

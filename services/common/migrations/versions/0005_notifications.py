@@ -1,4 +1,5 @@
-"""Notifications: each player's choices and the messages to send (issue 11).
+"""Notifications (each player's choices, the messages to send) and the officers
+naval ministers assign (rule 2.3), issue 11.
 
 Revision ID: 0005
 Revises: 0004
@@ -44,9 +45,21 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("campaign", "player", "key", "channel", name="pk_notifications"),
     )
     op.create_index("ix_notifications_status_next_at", "notifications", ["status", "next_at"])
+    op.create_table(
+        "assignments",
+        sa.Column("campaign", sa.String(64), nullable=False),
+        sa.Column("turn", sa.Integer, nullable=False),
+        sa.Column("ship_id", sa.String(64), nullable=False),
+        sa.Column("commander", sa.String(64), nullable=True),
+        sa.Column("deputy", sa.String(64), nullable=True),
+        sa.Column("minister", sa.String(64), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now()),
+        sa.PrimaryKeyConstraint("campaign", "turn", "ship_id", name="pk_assignments"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("assignments")
     op.drop_index("ix_notifications_status_next_at", table_name="notifications")
     op.drop_table("notifications")
     op.drop_table("notify_prefs")
