@@ -54,9 +54,12 @@ class MyCampaign(_message.Message):
     PLAYERS_FIELD_NUMBER: _builtins.int
     STATE_PLAYERS_FIELD_NUMBER: _builtins.int
     PENDING_ASSIGNMENTS_FIELD_NUMBER: _builtins.int
+    PAUSED_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     player_name: _builtins.str
     state: _builtins.str
+    paused: _builtins.bool
+    """the game master paused the campaign: no deadline runs"""
     @_builtins.property
     def campaign(self) -> _admin_pb2.Campaign: ...
     @_builtins.property
@@ -96,10 +99,11 @@ class MyCampaign(_message.Message):
         players: _abc.Iterable[_builtins.str] | None = ...,
         state_players: _abc.Iterable[_builtins.str] | None = ...,
         pending_assignments: _abc.Iterable[Global___OfficerAssignment] | None = ...,
+        paused: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "pending_assignments", b"pending_assignments", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "roles", b"roles", "ships", b"ships", "state", b"state", "state_players", b"state_players"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "paused", b"paused", "pending_assignments", b"pending_assignments", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "roles", b"roles", "ships", b"ships", "state", b"state", "state_players", b"state_players"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -438,3 +442,45 @@ class AssignOfficersResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___AssignOfficersResponse: _TypeAlias = AssignOfficersResponse  # noqa: Y015
+
+@_typing.final
+class PauseRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PauseRequest: _TypeAlias = PauseRequest  # noqa: Y015
+
+@_typing.final
+class PauseState(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PAUSED_FIELD_NUMBER: _builtins.int
+    REMAINING_SECONDS_FIELD_NUMBER: _builtins.int
+    paused: _builtins.bool
+    remaining_seconds: _builtins.int
+    """left of the deadline when paused; 0 with no deadline"""
+    def __init__(
+        self,
+        *,
+        paused: _builtins.bool = ...,
+        remaining_seconds: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["paused", b"paused", "remaining_seconds", b"remaining_seconds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PauseState: _TypeAlias = PauseState  # noqa: Y015

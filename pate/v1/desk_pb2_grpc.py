@@ -240,3 +240,124 @@ class PlayerDesk:
             timeout,
             metadata,
             _registered_method=True)
+
+
+class GameMasterStub:
+    """The game master's pause (metadata "x-pate-admin-token"): the open turn's
+    deadline stops; ResumeCampaign gives back the time that was left.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.PauseCampaign = channel.unary_unary(
+                '/pate.v1.GameMaster/PauseCampaign',
+                request_serializer=pate_dot_v1_dot_desk__pb2.PauseRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.PauseState.FromString,
+                _registered_method=True)
+        self.ResumeCampaign = channel.unary_unary(
+                '/pate.v1.GameMaster/ResumeCampaign',
+                request_serializer=pate_dot_v1_dot_desk__pb2.PauseRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.PauseState.FromString,
+                _registered_method=True)
+
+
+class GameMasterServicer:
+    """The game master's pause (metadata "x-pate-admin-token"): the open turn's
+    deadline stops; ResumeCampaign gives back the time that was left.
+    """
+
+    def PauseCampaign(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ResumeCampaign(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_GameMasterServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'PauseCampaign': grpc.unary_unary_rpc_method_handler(
+                    servicer.PauseCampaign,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.PauseRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.PauseState.SerializeToString,
+            ),
+            'ResumeCampaign': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResumeCampaign,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.PauseRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.PauseState.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'pate.v1.GameMaster', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('pate.v1.GameMaster', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class GameMaster:
+    """The game master's pause (metadata "x-pate-admin-token"): the open turn's
+    deadline stops; ResumeCampaign gives back the time that was left.
+    """
+
+    @staticmethod
+    def PauseCampaign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.GameMaster/PauseCampaign',
+            pate_dot_v1_dot_desk__pb2.PauseRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.PauseState.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResumeCampaign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.GameMaster/ResumeCampaign',
+            pate_dot_v1_dot_desk__pb2.PauseRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.PauseState.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)

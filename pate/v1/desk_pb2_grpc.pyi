@@ -107,3 +107,46 @@ class PlayerDeskServicer(metaclass=_abc_1.ABCMeta):
         """
 
 def add_PlayerDeskServicer_to_server(servicer: PlayerDeskServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
+
+class GameMasterStub:
+    """The game master's pause (metadata "x-pate-admin-token"): the open turn's
+    deadline stops; ResumeCampaign gives back the time that was left.
+    """
+
+    @_typing.overload
+    def __new__(cls, channel: _grpc.Channel) -> _Self: ...
+    @_typing.overload
+    def __new__(cls, channel: _aio.Channel) -> GameMasterAsyncStub: ...
+    PauseCampaign: _grpc.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]
+    ResumeCampaign: _grpc.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]
+
+@_typing.type_check_only
+class GameMasterAsyncStub(GameMasterStub):
+    """The game master's pause (metadata "x-pate-admin-token"): the open turn's
+    deadline stops; ResumeCampaign gives back the time that was left.
+    """
+
+    def __init__(self, channel: _aio.Channel) -> None: ...
+    PauseCampaign: _aio.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]  # type: ignore[assignment]
+    ResumeCampaign: _aio.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]  # type: ignore[assignment]
+
+class GameMasterServicer(metaclass=_abc_1.ABCMeta):
+    """The game master's pause (metadata "x-pate-admin-token"): the open turn's
+    deadline stops; ResumeCampaign gives back the time that was left.
+    """
+
+    @_abc_1.abstractmethod
+    def PauseCampaign(
+        self,
+        request: _desk_pb2.PauseRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.PauseState, _abc.Awaitable[_desk_pb2.PauseState]]: ...
+
+    @_abc_1.abstractmethod
+    def ResumeCampaign(
+        self,
+        request: _desk_pb2.PauseRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.PauseState, _abc.Awaitable[_desk_pb2.PauseState]]: ...
+
+def add_GameMasterServicer_to_server(servicer: GameMasterServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

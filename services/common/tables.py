@@ -336,3 +336,14 @@ assignments = Table(
     Column("minister", String(64), nullable=False),
     _created(),
 )
+
+# A campaign the game master paused (issue 11): its open turn's deadline is
+# taken away while paused, and the time that was left comes back on resume.
+campaign_pauses = Table(
+    "campaign_pauses",
+    metadata,
+    Column("campaign", String(64), primary_key=True),
+    Column("turn", Integer, nullable=False),
+    Column("remaining_seconds", Integer, nullable=True),  # None: the turn had no deadline
+    Column("paused_at", UtcDateTime(), nullable=False),
+)

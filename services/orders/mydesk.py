@@ -26,6 +26,7 @@ from pate.v1 import desk_pb2, orders_pb2
 from services.common import assign_store
 from services.common import repository as repo
 from services.common.errors import Code, DeskError
+from services.orders import pause
 from services.orders.mapping import order_to_pb
 
 MAX_ASSIGNMENTS = 200  # ships in one request
@@ -56,6 +57,7 @@ def my_campaign(conn: Connection, row: repo.CampaignRow, caller: Actor) -> desk_
         )
     if Role.NAVAL_MINISTER in caller.roles and caller.state:
         out.ports.extend(_ports(world, caller.state))
+    out.paused = pause.paused(conn, row.id, row.turn)
     if Role.ADMIN in caller.roles:
         out.players.extend(sorted(world.players))
     if Role.NAVAL_MINISTER in caller.roles and caller.state:

@@ -359,3 +359,14 @@ class Backend:
         except grpc.RpcError as err:
             raise _translate(err, "orders") from None
         return int(out.accepted)
+
+    async def pause(self, campaign: str, resume: bool = False) -> desk_pb2.PauseState:
+        stub = desk_pb2_grpc.GameMasterStub(self._orders())
+        call = stub.ResumeCampaign if resume else stub.PauseCampaign
+        try:
+            out: desk_pb2.PauseState = await call(
+                desk_pb2.PauseRequest(campaign_id=campaign), metadata=self._admin_md(), timeout=CALL_TIMEOUT
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+        return out

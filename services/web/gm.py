@@ -155,3 +155,17 @@ async def report_of(desk: Desk, request: Request) -> Response:
         raise ForbiddenError("no such report")
     html = await desk.backend.report_of(cid, turn, player, "html")
     return HTMLResponse(html, headers={"content-security-policy": security.REPORT_CSP})
+
+
+async def pause(desk: Desk, request: Request) -> Response:
+    """Pause (the deadline stops) or resume (the time left runs again from now)."""
+    form = await desk.form(request)
+    cid, mine = await _master(desk, request)
+    resume = form.get("action") == "resume"
+    try:
+        state = await desk.backend.pause(cid, resume=resume)
+    except RefusedError as err:
+        return _page(desk, request, cid, mine, status=422, error=err.message)
+    left = f"{state.remaining_seconds // 3600}+h+{state.remaining_seconds % 3600 // 60}+min"
+    said = "resumed:+the+deadline+is+back" if resume else f"paused+with+{left}+left"
+    return redirect(f"/c/{cid}/gm?done=campaign+{said}")

@@ -111,6 +111,28 @@ def test_a_player_reaches_none_of_the_masters_pages(web, stack: Stack) -> None: 
     assert stack.client.campaign(stack.campaign).turn == 1
 
 
+def test_pause_stops_the_deadline_and_resume_gives_back_the_time_left(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    token = _gm(client, stack)
+    soon = (datetime.now(UTC) + timedelta(hours=10)).strftime("%Y-%m-%dT%H:%M")
+    client.post(f"/c/{stack.campaign}/gm/deadline", data={"csrf": token, "deadline": soon})
+    r = client.post(f"/c/{stack.campaign}/gm/pause", data={"csrf": token, "action": "pause"})
+    assert r.status_code == 200 and "paused with 9 h" in r.text and 'id="paused"' in r.text
+    assert not stack.client.campaign(stack.campaign).HasField(
+        "deadline"
+    )  # the scheduler has nothing to close
+    r = client.post(f"/c/{stack.campaign}/gm/pause", data={"csrf": token, "action": "pause"})
+    assert r.status_code == 422 and "already paused" in r.text
+    login(client, stack.campaign, "calder", stack.passwords["calder"])
+    assert "Paused by the game master" in client.get(f"/c/{stack.campaign}").text
+    token = _gm(client, stack)
+    r = client.post(f"/c/{stack.campaign}/gm/pause", data={"csrf": token, "action": "resume"})
+    assert r.status_code == 200 and "resumed" in r.text
+    left = stack.client.campaign(stack.campaign).deadline.ToDatetime(tzinfo=UTC) - datetime.now(UTC)
+    assert timedelta(hours=9) < left <= timedelta(hours=10)
+    client.post(f"/c/{stack.campaign}/gm/deadline", data={"csrf": token, "clear": "on"})
+
+
 def test_the_minister_assigns_officers_who_command_from_the_next_turn(web, stack: Stack) -> None:  # noqa: F811
     """Rule 2.3, through the web, the orders service and the resolver: barham
     makes calder commander of BR1FR; cornwallis keeps her for this turn; after

@@ -35,6 +35,7 @@ EXPECTED_TABLES = {
     "notify_prefs",
     "notifications",
     "assignments",
+    "campaign_pauses",
 }
 
 

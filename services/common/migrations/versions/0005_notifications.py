@@ -1,5 +1,5 @@
 """Notifications (each player's choices, the messages to send) and the officers
-naval ministers assign (rule 2.3), issue 11.
+naval ministers assign (rule 2.3), and paused campaigns: issue 11.
 
 Revision ID: 0005
 Revises: 0004
@@ -56,9 +56,18 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now()),
         sa.PrimaryKeyConstraint("campaign", "turn", "ship_id", name="pk_assignments"),
     )
+    op.create_table(
+        "campaign_pauses",
+        sa.Column("campaign", sa.String(64), nullable=False),
+        sa.Column("turn", sa.Integer, nullable=False),
+        sa.Column("remaining_seconds", sa.Integer, nullable=True),
+        sa.Column("paused_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("campaign", name="pk_campaign_pauses"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("campaign_pauses")
     op.drop_table("assignments")
     op.drop_index("ix_notifications_status_next_at", table_name="notifications")
     op.drop_table("notifications")
