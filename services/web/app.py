@@ -139,7 +139,6 @@ class Desk:
             status=401 if message else 200,
             campaign=campaign,
             message=message,
-            next=request.url.path if kept is not None else "",
             kept=kept_json,
         )
 
