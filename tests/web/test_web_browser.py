@@ -77,6 +77,8 @@ def _login(driver, stack: Stack, player: str) -> None:  # type: ignore[no-untype
 
     driver.delete_all_cookies()
     driver.get(f"{stack.url}/login?campaign={stack.campaign}")
+    if not (SHOTS / "login.png").exists():
+        driver.save_screenshot(str(SHOTS / "login.png"))
     driver.find_element(By.ID, "player").send_keys(player)
     driver.find_element(By.ID, "password").send_keys(stack.passwords[player])
     driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
@@ -193,6 +195,7 @@ def test_two_players_order_the_minister_moves_stores_the_master_closes_and_both_
         _login(driver, stack, player)
         assert driver.find_element(By.ID, "turn").text == "2"
         driver.find_element(By.LINK_TEXT, "Reports").click()
+        _shot(driver, f"{tag}-5-archive")
         driver.find_element(By.LINK_TEXT, "Turn 1").click()
         frame = driver.find_element(By.CSS_SELECTOR, "iframe.report")
         driver.switch_to.frame(frame)
@@ -201,9 +204,9 @@ def test_two_players_order_the_minister_moves_stores_the_master_closes_and_both_
         assert "Events" in driver.find_element(By.TAG_NAME, "nav").text
         driver.switch_to.default_content()
         driver.set_window_size(1100, 1400)
-        driver.save_screenshot(str(SHOTS / f"{tag}-5-report.png"))
+        driver.save_screenshot(str(SHOTS / f"{tag}-6-report.png"))
         driver.get(f"{stack.url}/c/{stack.campaign}/reports/1/body")
-        _shot(driver, f"{tag}-6-report-full")
+        _shot(driver, f"{tag}-7-report-full")
 
 
 def test_the_campaign_page_reads_on_a_375px_phone(browser, stack: Stack) -> None:
@@ -216,6 +219,10 @@ def test_the_campaign_page_reads_on_a_375px_phone(browser, stack: Stack) -> None
     assert width <= 375 + 1, f"the page is {width} px wide on a 375 px screen"
     assert driver.find_element(By.ID, "ship-BR2FL").is_displayed()
     driver.save_screenshot(str(SHOTS / "phone-campaign.png"))
+    driver.get(f"{stack.url}/c/{stack.campaign}/ships/BR2FL")
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 375 + 1, f"the order form is {width} px wide on a 375 px screen"
+    driver.save_screenshot(str(SHOTS / "phone-order-form.png"))
 
 
 def test_no_mouse_needed_skip_link_and_labelled_fields(browser, stack: Stack) -> None:
