@@ -331,3 +331,16 @@ def test_pasted_text_survives_an_expired_session(web, stack: Stack) -> None:
         },
     )
     assert r.status_code == 200 and "commerce raid" in r.text and "<textarea" in r.text
+
+
+def test_the_reports_service_killed_gives_a_clear_page_and_the_rest_serves(web, stack: Stack) -> None:
+    """Last in this module: it kills the stack's reports service."""
+    client, _ = web
+    login(client, stack.campaign, COMMANDER, stack.passwords[COMMANDER])
+    assert client.get(f"/c/{stack.campaign}/reports").status_code == 200
+    stack.cluster.kill("reports")
+    r = client.get(f"/c/{stack.campaign}/reports")
+    assert r.status_code == 503 and "the reports service is not answering" in r.text
+    assert "Traceback" not in r.text and "grpc" not in r.text.lower()
+    assert client.get(f"/c/{stack.campaign}").status_code == 200  # the orders side still works
+    assert client.get("/healthz").status_code == 200
