@@ -89,6 +89,26 @@ def test_login_sets_a_strict_httponly_cookie_and_shows_my_ships(web, stack: Stac
     assert "script-src 'self'" in csp and "default-src 'none'" in csp
 
 
+def test_under_tls_the_cookies_are_secure(stack: Stack) -> None:
+    s = settings(stack)
+    backend = Backend(s.orders_addr, s.reports_addr, s.admin_token)
+    with TestClient(create_app(backend, s), base_url="https://desk.test") as client:
+        page = client.get("/login")
+        assert "Secure" in page.headers["set-cookie"]  # the browser cookie the CSRF token is bound to
+        r = client.post(
+            "/login",
+            data={
+                "csrf": csrf(page.text),
+                "campaign": stack.campaign,
+                "player": COMMANDER,
+                "password": stack.passwords[COMMANDER],
+            },
+            follow_redirects=False,
+        )
+        cookie = r.headers["set-cookie"]
+        assert "pate_session=" in cookie and "Secure" in cookie and "HttpOnly" in cookie
+
+
 def test_wrong_password_is_refused_without_saying_which_part(web, stack: Stack) -> None:
     client, _ = web
     token = csrf(client.get("/login").text)
