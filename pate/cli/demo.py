@@ -47,6 +47,7 @@ def _demo(args: argparse.Namespace) -> int:
             database_url=f"sqlite:///{workdir / 'pate.db'}",
             gitm_addr=f"127.0.0.1:{free_port()}",  # the reference GITM land service (docs/gitm.md)
             web=True,
+            notifier=True,
         )
         try:
             cluster.start_all()

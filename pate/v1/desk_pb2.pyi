@@ -52,9 +52,14 @@ class MyCampaign(_message.Message):
     SHIPS_FIELD_NUMBER: _builtins.int
     PORTS_FIELD_NUMBER: _builtins.int
     PLAYERS_FIELD_NUMBER: _builtins.int
+    STATE_PLAYERS_FIELD_NUMBER: _builtins.int
+    PENDING_ASSIGNMENTS_FIELD_NUMBER: _builtins.int
+    PAUSED_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     player_name: _builtins.str
     state: _builtins.str
+    paused: _builtins.bool
+    """the game master paused the campaign: no deadline runs"""
     @_builtins.property
     def campaign(self) -> _admin_pb2.Campaign: ...
     @_builtins.property
@@ -73,6 +78,14 @@ class MyCampaign(_message.Message):
     def players(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """game masters: every player id of the campaign"""
 
+    @_builtins.property
+    def state_players(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """naval ministers: the players of their state"""
+
+    @_builtins.property
+    def pending_assignments(self) -> _containers.RepeatedCompositeFieldContainer[Global___OfficerAssignment]:
+        """naval ministers: sent this turn, not yet in force"""
+
     def __init__(
         self,
         *,
@@ -84,10 +97,13 @@ class MyCampaign(_message.Message):
         ships: _abc.Iterable[Global___MyShip] | None = ...,
         ports: _abc.Iterable[Global___MyPort] | None = ...,
         players: _abc.Iterable[_builtins.str] | None = ...,
+        state_players: _abc.Iterable[_builtins.str] | None = ...,
+        pending_assignments: _abc.Iterable[Global___OfficerAssignment] | None = ...,
+        paused: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "roles", b"roles", "ships", b"ships", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "paused", b"paused", "pending_assignments", b"pending_assignments", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "roles", b"roles", "ships", b"ships", "state", b"state", "state_players", b"state_players"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -278,3 +294,193 @@ class RefusalList(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RefusalList: _TypeAlias = RefusalList  # noqa: Y015
+
+@_typing.final
+class Notifications(_message.Message):
+    """A player's notification choices. kinds: turn_opened ("turn N is open,
+    deadline ..."), deadline ("deadline in 6 hours and these ships have no
+    orders"), reports ("your reports are ready"), campaign (campaign over).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EMAIL_FIELD_NUMBER: _builtins.int
+    WEBHOOK_FIELD_NUMBER: _builtins.int
+    KINDS_FIELD_NUMBER: _builtins.int
+    email: _builtins.str
+    """empty: no email"""
+    webhook: _builtins.str
+    """http(s) URL for a JSON POST; empty: none"""
+    @_builtins.property
+    def kinds(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        email: _builtins.str = ...,
+        webhook: _builtins.str = ...,
+        kinds: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["email", b"email", "kinds", b"kinds", "webhook", b"webhook"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Notifications: _TypeAlias = Notifications  # noqa: Y015
+
+@_typing.final
+class GetNotificationsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetNotificationsRequest: _TypeAlias = GetNotificationsRequest  # noqa: Y015
+
+@_typing.final
+class SetNotificationsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    NOTIFICATIONS_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    @_builtins.property
+    def notifications(self) -> Global___Notifications: ...
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        notifications: Global___Notifications | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["notifications", b"notifications"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "notifications", b"notifications"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SetNotificationsRequest: _TypeAlias = SetNotificationsRequest  # noqa: Y015
+
+@_typing.final
+class OfficerAssignment(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SHIP_ID_FIELD_NUMBER: _builtins.int
+    COMMANDER_FIELD_NUMBER: _builtins.int
+    DEPUTY_FIELD_NUMBER: _builtins.int
+    ship_id: _builtins.str
+    commander: _builtins.str
+    """empty: none"""
+    deputy: _builtins.str
+    """empty: none"""
+    def __init__(
+        self,
+        *,
+        ship_id: _builtins.str = ...,
+        commander: _builtins.str = ...,
+        deputy: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commander", b"commander", "deputy", b"deputy", "ship_id", b"ship_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___OfficerAssignment: _TypeAlias = OfficerAssignment  # noqa: Y015
+
+@_typing.final
+class AssignOfficersRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    ASSIGNMENTS_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    turn: _builtins.int
+    """the open turn"""
+    @_builtins.property
+    def assignments(self) -> _containers.RepeatedCompositeFieldContainer[Global___OfficerAssignment]: ...
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        turn: _builtins.int = ...,
+        assignments: _abc.Iterable[Global___OfficerAssignment] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["assignments", b"assignments", "campaign_id", b"campaign_id", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AssignOfficersRequest: _TypeAlias = AssignOfficersRequest  # noqa: Y015
+
+@_typing.final
+class AssignOfficersResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ACCEPTED_FIELD_NUMBER: _builtins.int
+    accepted: _builtins.int
+    def __init__(
+        self,
+        *,
+        accepted: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AssignOfficersResponse: _TypeAlias = AssignOfficersResponse  # noqa: Y015
+
+@_typing.final
+class PauseRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PauseRequest: _TypeAlias = PauseRequest  # noqa: Y015
+
+@_typing.final
+class PauseState(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PAUSED_FIELD_NUMBER: _builtins.int
+    REMAINING_SECONDS_FIELD_NUMBER: _builtins.int
+    paused: _builtins.bool
+    remaining_seconds: _builtins.int
+    """left of the deadline when paused; 0 with no deadline"""
+    def __init__(
+        self,
+        *,
+        paused: _builtins.bool = ...,
+        remaining_seconds: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["paused", b"paused", "remaining_seconds", b"remaining_seconds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PauseState: _TypeAlias = PauseState  # noqa: Y015

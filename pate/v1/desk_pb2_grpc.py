@@ -43,6 +43,21 @@ class PlayerDeskStub:
                 request_serializer=pate_dot_v1_dot_desk__pb2.GetMyCampaignRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_desk__pb2.MyCampaign.FromString,
                 _registered_method=True)
+        self.GetNotifications = channel.unary_unary(
+                '/pate.v1.PlayerDesk/GetNotifications',
+                request_serializer=pate_dot_v1_dot_desk__pb2.GetNotificationsRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.Notifications.FromString,
+                _registered_method=True)
+        self.SetNotifications = channel.unary_unary(
+                '/pate.v1.PlayerDesk/SetNotifications',
+                request_serializer=pate_dot_v1_dot_desk__pb2.SetNotificationsRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.Notifications.FromString,
+                _registered_method=True)
+        self.AssignOfficers = channel.unary_unary(
+                '/pate.v1.PlayerDesk/AssignOfficers',
+                request_serializer=pate_dot_v1_dot_desk__pb2.AssignOfficersRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.AssignOfficersResponse.FromString,
+                _registered_method=True)
 
 
 class PlayerDeskServicer:
@@ -58,6 +73,28 @@ class PlayerDeskServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetNotifications(self, request, context):
+        """What the caller wants to be told, and where (the notifier worker sends it).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetNotifications(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AssignOfficers(self, request, context):
+        """Naval ministers (rule 2.3): the commander and deputy of their state's
+        ships, from the next turn on. Refused whole, with the refusals in the
+        trailing metadata "pate-refusals-bin" (fields "assignments[i]. ...").
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_PlayerDeskServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -65,6 +102,21 @@ def add_PlayerDeskServicer_to_server(servicer, server):
                     servicer.GetMyCampaign,
                     request_deserializer=pate_dot_v1_dot_desk__pb2.GetMyCampaignRequest.FromString,
                     response_serializer=pate_dot_v1_dot_desk__pb2.MyCampaign.SerializeToString,
+            ),
+            'GetNotifications': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetNotifications,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.GetNotificationsRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.Notifications.SerializeToString,
+            ),
+            'SetNotifications': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetNotifications,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.SetNotificationsRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.Notifications.SerializeToString,
+            ),
+            'AssignOfficers': grpc.unary_unary_rpc_method_handler(
+                    servicer.AssignOfficers,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.AssignOfficersRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.AssignOfficersResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -98,6 +150,208 @@ class PlayerDesk:
             '/pate.v1.PlayerDesk/GetMyCampaign',
             pate_dot_v1_dot_desk__pb2.GetMyCampaignRequest.SerializeToString,
             pate_dot_v1_dot_desk__pb2.MyCampaign.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetNotifications(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.PlayerDesk/GetNotifications',
+            pate_dot_v1_dot_desk__pb2.GetNotificationsRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.Notifications.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetNotifications(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.PlayerDesk/SetNotifications',
+            pate_dot_v1_dot_desk__pb2.SetNotificationsRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.Notifications.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AssignOfficers(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.PlayerDesk/AssignOfficers',
+            pate_dot_v1_dot_desk__pb2.AssignOfficersRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.AssignOfficersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+
+class GameMasterStub:
+    """The game master's pause (metadata "x-pate-admin-token"): the open turn's
+    deadline stops; ResumeCampaign gives back the time that was left.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.PauseCampaign = channel.unary_unary(
+                '/pate.v1.GameMaster/PauseCampaign',
+                request_serializer=pate_dot_v1_dot_desk__pb2.PauseRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.PauseState.FromString,
+                _registered_method=True)
+        self.ResumeCampaign = channel.unary_unary(
+                '/pate.v1.GameMaster/ResumeCampaign',
+                request_serializer=pate_dot_v1_dot_desk__pb2.PauseRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.PauseState.FromString,
+                _registered_method=True)
+
+
+class GameMasterServicer:
+    """The game master's pause (metadata "x-pate-admin-token"): the open turn's
+    deadline stops; ResumeCampaign gives back the time that was left.
+    """
+
+    def PauseCampaign(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ResumeCampaign(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_GameMasterServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'PauseCampaign': grpc.unary_unary_rpc_method_handler(
+                    servicer.PauseCampaign,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.PauseRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.PauseState.SerializeToString,
+            ),
+            'ResumeCampaign': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResumeCampaign,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.PauseRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.PauseState.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'pate.v1.GameMaster', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('pate.v1.GameMaster', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class GameMaster:
+    """The game master's pause (metadata "x-pate-admin-token"): the open turn's
+    deadline stops; ResumeCampaign gives back the time that was left.
+    """
+
+    @staticmethod
+    def PauseCampaign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.GameMaster/PauseCampaign',
+            pate_dot_v1_dot_desk__pb2.PauseRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.PauseState.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResumeCampaign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.GameMaster/ResumeCampaign',
+            pate_dot_v1_dot_desk__pb2.PauseRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.PauseState.FromString,
             options,
             channel_credentials,
             insecure,

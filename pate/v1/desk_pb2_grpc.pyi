@@ -38,6 +38,14 @@ class PlayerDeskStub:
     @_typing.overload
     def __new__(cls, channel: _aio.Channel) -> PlayerDeskAsyncStub: ...
     GetMyCampaign: _grpc.UnaryUnaryMultiCallable[_desk_pb2.GetMyCampaignRequest, _desk_pb2.MyCampaign]
+    GetNotifications: _grpc.UnaryUnaryMultiCallable[_desk_pb2.GetNotificationsRequest, _desk_pb2.Notifications]
+    """What the caller wants to be told, and where (the notifier worker sends it)."""
+    SetNotifications: _grpc.UnaryUnaryMultiCallable[_desk_pb2.SetNotificationsRequest, _desk_pb2.Notifications]
+    AssignOfficers: _grpc.UnaryUnaryMultiCallable[_desk_pb2.AssignOfficersRequest, _desk_pb2.AssignOfficersResponse]
+    """Naval ministers (rule 2.3): the commander and deputy of their state's
+    ships, from the next turn on. Refused whole, with the refusals in the
+    trailing metadata "pate-refusals-bin" (fields "assignments[i]. ...").
+    """
 
 @_typing.type_check_only
 class PlayerDeskAsyncStub(PlayerDeskStub):
@@ -49,6 +57,14 @@ class PlayerDeskAsyncStub(PlayerDeskStub):
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     GetMyCampaign: _aio.UnaryUnaryMultiCallable[_desk_pb2.GetMyCampaignRequest, _desk_pb2.MyCampaign]  # type: ignore[assignment]
+    GetNotifications: _aio.UnaryUnaryMultiCallable[_desk_pb2.GetNotificationsRequest, _desk_pb2.Notifications]  # type: ignore[assignment]
+    """What the caller wants to be told, and where (the notifier worker sends it)."""
+    SetNotifications: _aio.UnaryUnaryMultiCallable[_desk_pb2.SetNotificationsRequest, _desk_pb2.Notifications]  # type: ignore[assignment]
+    AssignOfficers: _aio.UnaryUnaryMultiCallable[_desk_pb2.AssignOfficersRequest, _desk_pb2.AssignOfficersResponse]  # type: ignore[assignment]
+    """Naval ministers (rule 2.3): the commander and deputy of their state's
+    ships, from the next turn on. Refused whole, with the refusals in the
+    trailing metadata "pate-refusals-bin" (fields "assignments[i]. ...").
+    """
 
 class PlayerDeskServicer(metaclass=_abc_1.ABCMeta):
     """What the web Ship Order Desk shows a player (rule 4.1): his campaign, the
@@ -64,4 +80,73 @@ class PlayerDeskServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_desk_pb2.MyCampaign, _abc.Awaitable[_desk_pb2.MyCampaign]]: ...
 
+    @_abc_1.abstractmethod
+    def GetNotifications(
+        self,
+        request: _desk_pb2.GetNotificationsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.Notifications, _abc.Awaitable[_desk_pb2.Notifications]]:
+        """What the caller wants to be told, and where (the notifier worker sends it)."""
+
+    @_abc_1.abstractmethod
+    def SetNotifications(
+        self,
+        request: _desk_pb2.SetNotificationsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.Notifications, _abc.Awaitable[_desk_pb2.Notifications]]: ...
+
+    @_abc_1.abstractmethod
+    def AssignOfficers(
+        self,
+        request: _desk_pb2.AssignOfficersRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.AssignOfficersResponse, _abc.Awaitable[_desk_pb2.AssignOfficersResponse]]:
+        """Naval ministers (rule 2.3): the commander and deputy of their state's
+        ships, from the next turn on. Refused whole, with the refusals in the
+        trailing metadata "pate-refusals-bin" (fields "assignments[i]. ...").
+        """
+
 def add_PlayerDeskServicer_to_server(servicer: PlayerDeskServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
+
+class GameMasterStub:
+    """The game master's pause (metadata "x-pate-admin-token"): the open turn's
+    deadline stops; ResumeCampaign gives back the time that was left.
+    """
+
+    @_typing.overload
+    def __new__(cls, channel: _grpc.Channel) -> _Self: ...
+    @_typing.overload
+    def __new__(cls, channel: _aio.Channel) -> GameMasterAsyncStub: ...
+    PauseCampaign: _grpc.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]
+    ResumeCampaign: _grpc.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]
+
+@_typing.type_check_only
+class GameMasterAsyncStub(GameMasterStub):
+    """The game master's pause (metadata "x-pate-admin-token"): the open turn's
+    deadline stops; ResumeCampaign gives back the time that was left.
+    """
+
+    def __init__(self, channel: _aio.Channel) -> None: ...
+    PauseCampaign: _aio.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]  # type: ignore[assignment]
+    ResumeCampaign: _aio.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]  # type: ignore[assignment]
+
+class GameMasterServicer(metaclass=_abc_1.ABCMeta):
+    """The game master's pause (metadata "x-pate-admin-token"): the open turn's
+    deadline stops; ResumeCampaign gives back the time that was left.
+    """
+
+    @_abc_1.abstractmethod
+    def PauseCampaign(
+        self,
+        request: _desk_pb2.PauseRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.PauseState, _abc.Awaitable[_desk_pb2.PauseState]]: ...
+
+    @_abc_1.abstractmethod
+    def ResumeCampaign(
+        self,
+        request: _desk_pb2.PauseRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.PauseState, _abc.Awaitable[_desk_pb2.PauseState]]: ...
+
+def add_GameMasterServicer_to_server(servicer: GameMasterServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

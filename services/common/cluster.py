@@ -47,6 +47,7 @@ class Cluster:
     orders_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     reports_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     web: bool = False  # also start the web Ship Order Desk (services/web)
+    notifier: bool = False  # also start the notifier worker (services/notifier)
     web_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     extra_env: Mapping[str, str] = field(default_factory=dict)
     # set: the reference GITM land service is started there first (docs/gitm.md)
@@ -117,6 +118,8 @@ class Cluster:
             self.start(GITM)
         for service in SERVICES:
             self.start(service)
+        if self.notifier:
+            self.start("notifier")
         if self.web:
             self.start("web")
         self.wait_serving(timeout)

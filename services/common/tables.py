@@ -290,3 +290,65 @@ login_throttle = Table(
     Column("idle_at", UtcDateTime(), nullable=False),
 )
 Index(None, login_throttle.c.idle_at)
+
+# --- notifications (issue 11; migration 0005) ---
+
+# What each player wants to be told, and where: an email address (SMTP,
+# PATE_SMTP_URL) and/or a webhook URL (a JSON POST; Discord and Slack accept it).
+notify_prefs = Table(
+    "notify_prefs",
+    metadata,
+    Column("campaign", String(64), primary_key=True),
+    Column("player", String(64), primary_key=True),
+    Column("email", String(320), nullable=True),
+    Column("webhook", String(500), nullable=True),
+    Column("kinds", String(200), nullable=False),  # comma-separated: turn_opened,deadline,reports,campaign
+    Column("updated_at", UtcDateTime(), nullable=False),
+)
+
+# One row per message to send: its key makes a redelivered event send nothing
+# twice; the sender delivers pending rows apart from the turn's pipeline, so a
+# failing mail server or webhook never holds up a turn.
+notifications = Table(
+    "notifications",
+    metadata,
+    Column("campaign", String(64), primary_key=True),
+    Column("player", String(64), primary_key=True),
+    Column("key", String(120), primary_key=True),  # e.g. "turn_opened:3", "deadline:3"
+    Column("channel", String(16), primary_key=True),  # email | webhook
+    Column("target", String(500), nullable=False),
+    Column("subject", String(200), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("status", String(16), nullable=False),  # pending | sent | failed
+    Column("attempts", Integer, nullable=False),
+    Column("next_at", UtcDateTime(), nullable=False),
+    _created(),
+    Column("sent_at", UtcDateTime(), nullable=True),
+)
+Index(None, notifications.c.status, notifications.c.next_at)
+
+# --- officers assigned by the naval minister (rule 2.3; issue 11, migration 0005) ---
+
+# Taken up when the turn is resolved: the world of the next turn has them.
+assignments = Table(
+    "assignments",
+    metadata,
+    Column("campaign", String(64), primary_key=True),
+    Column("turn", Integer, primary_key=True),
+    Column("ship_id", String(64), primary_key=True),
+    Column("commander", String(64), nullable=True),
+    Column("deputy", String(64), nullable=True),
+    Column("minister", String(64), nullable=False),
+    _created(),
+)
+
+# A campaign the game master paused (issue 11): its open turn's deadline is
+# taken away while paused, and the time that was left comes back on resume.
+campaign_pauses = Table(
+    "campaign_pauses",
+    metadata,
+    Column("campaign", String(64), primary_key=True),
+    Column("turn", Integer, nullable=False),
+    Column("remaining_seconds", Integer, nullable=True),  # None: the turn had no deadline
+    Column("paused_at", UtcDateTime(), nullable=False),
+)

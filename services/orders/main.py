@@ -19,6 +19,7 @@ from services.common.rpc import in_transaction
 from services.common.runner import Service, Stage, run_service
 from services.orders import campaigns
 from services.orders.login import SessionsServicer
+from services.orders.pause import GameMasterServicer
 from services.orders.servicer import CampaignAdminServicer, OrderDeskServicer, PlayerDeskServicer
 
 PRUNE_EVERY_SECONDS = 3600.0
@@ -53,6 +54,7 @@ SERVICE = Service(
             orders_pb2_grpc.add_OrderDeskServicer_to_server,
             lambda e, s: OrderDeskServicer(e, _auth(e, s), s.trusted_proxies),
         ),
+        (desk_pb2_grpc.add_GameMasterServicer_to_server, lambda e, s: GameMasterServicer(e, s.admin_token)),
         (
             desk_pb2_grpc.add_PlayerDeskServicer_to_server,
             lambda e, s: PlayerDeskServicer(e, _auth(e, s), s.trusted_proxies),

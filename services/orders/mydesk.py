@@ -13,17 +13,23 @@ from collections.abc import Sequence
 
 from sqlalchemy import Connection
 
+from pate.core.orders.assign import Assignment, check_assignment
 from pate.core.orders.effective import effective_orders
 from pate.core.orders.explain import Explanation, explain
+from pate.core.orders.refusal import Refusal
 from pate.core.orders.validate import Actor, authority
 from pate.core.rules.ports import in_friendly_harbor
 from pate.core.world.ships import AtSea, InAtlantic, InPort, Ship, describe
 from pate.core.world.state import Role, WorldState
 from pate.engine.context import turn_context
 from pate.v1 import desk_pb2, orders_pb2
+from services.common import assign_store
 from services.common import repository as repo
+from services.common.errors import Code, DeskError
+from services.orders import pause
 from services.orders.mapping import order_to_pb
 
+MAX_ASSIGNMENTS = 200  # ships in one request
 ATLANTIC = "Atlantic Ocean"  # the place the movement phase names for arrivals from the crossing (6.11)
 
 
@@ -51,8 +57,16 @@ def my_campaign(conn: Connection, row: repo.CampaignRow, caller: Actor) -> desk_
         )
     if Role.NAVAL_MINISTER in caller.roles and caller.state:
         out.ports.extend(_ports(world, caller.state))
+    out.paused = pause.paused(conn, row.id, row.turn)
     if Role.ADMIN in caller.roles:
         out.players.extend(sorted(world.players))
+    if Role.NAVAL_MINISTER in caller.roles and caller.state:
+        out.state_players.extend(sorted(p.id for p in world.players.values() if p.state == caller.state))
+        out.pending_assignments.extend(
+            desk_pb2.OfficerAssignment(ship_id=a.ship_id, commander=a.commander or "", deputy=a.deputy or "")
+            for a in assign_store.assignments(conn, row.id, row.turn)
+            if a.ship_id in world.ships and world.ships[a.ship_id].state == caller.state
+        )
     return out
 
 
@@ -163,3 +177,34 @@ def _ports(world: WorldState, state: str) -> Sequence[desk_pb2.MyPort]:
         for name, p in sorted(world.ports.items())
         if p.controller == state and name in ctx.map.ports
     ]
+
+
+def assign_officers(
+    conn: Connection, campaign: str, turn: int, caller: Actor, items: Sequence[Assignment]
+) -> int:
+    """Rule 2.3: check every assignment, then store them all or none."""
+    row = repo.get_campaign(conn, campaign, lock=True)
+    if row is None:
+        raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
+    if turn != row.turn or row.status != "OPEN":
+        raise DeskError(
+            Code.FAILED_PRECONDITION, f"turn: assignments are taken in the open turn ({row.turn})"
+        )
+    if not items or len(items) > MAX_ASSIGNMENTS:
+        raise DeskError(Code.INVALID_ARGUMENT, f"assignments: give 1 to {MAX_ASSIGNMENTS}")
+    world = repo.load_world_cached(conn, campaign, turn)
+    refusals = tuple(
+        Refusal(f"assignments[{i}].{r.field}", r.rule, r.message, r.code)
+        for i, a in enumerate(items)
+        for r in check_assignment(a, caller, world)
+    )
+    if refusals:
+        raise DeskError(
+            Code.PERMISSION_DENIED
+            if any(r.code == "permission_denied" for r in refusals)
+            else Code.INVALID_ARGUMENT,
+            "; ".join(str(r) for r in refusals),
+            refusals=refusals,
+        )
+    assign_store.add_assignments(conn, campaign, turn, caller.player, items)
+    return len(items)

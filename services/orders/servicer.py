@@ -12,6 +12,7 @@ from typing import Any
 import grpc
 from sqlalchemy import Connection, Engine
 
+from pate.core.orders.assign import Assignment
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.orders.validate import Actor
@@ -27,8 +28,8 @@ from pate.v1 import (
     orders_pb2,
     orders_pb2_grpc,
 )
+from services.common import notify_store, sessions
 from services.common import repository as repo
-from services.common import sessions
 from services.common.auth import Authenticator
 from services.common.errors import Code, DeskError
 from services.common.limits import EXCERPT_CHARS
@@ -240,12 +241,15 @@ class PlayerDeskServicer(desk_pb2_grpc.PlayerDeskServicer):
         self.auth = auth
         self.trusted_proxies = trusted_proxies
 
-    async def GetMyCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+    async def _caller(self, context: grpc.aio.ServicerContext, campaign: str) -> Actor:
         try:
             creds = call_credentials(context, self.trusted_proxies)
-            caller = desk.actor_of(await asyncio.to_thread(self.auth.caller, request.campaign_id, creds))
+            return desk.actor_of(await asyncio.to_thread(self.auth.caller, campaign, creds))
         except DeskError as err:
             await abort(context, err)
+
+    async def GetMyCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        caller = await self._caller(context, request.campaign_id)
 
         def work(conn: Connection) -> desk_pb2.MyCampaign:
             row = _get(conn, request.campaign_id)
@@ -257,6 +261,47 @@ class PlayerDeskServicer(desk_pb2_grpc.PlayerDeskServicer):
             return await in_reader(self.engine, work)
         except DeskError as err:
             await abort(context, err)
+
+    async def GetNotifications(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        caller = await self._caller(context, request.campaign_id)
+        prefs = await in_reader(
+            self.engine, lambda c: notify_store.get_prefs(c, request.campaign_id, caller.player)
+        )
+        return _notifications_pb(prefs)
+
+    async def SetNotifications(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        caller = await self._caller(context, request.campaign_id)
+        n = request.notifications
+        try:
+            prefs = notify_store.check_prefs(n.email, n.webhook, list(n.kinds))
+        except DeskError as err:
+            await abort(context, err)
+        now = datetime.now(UTC)
+        await in_transaction(
+            self.engine, lambda c: notify_store.set_prefs(c, request.campaign_id, caller.player, prefs, now)
+        )
+        return _notifications_pb(prefs)
+
+    async def AssignOfficers(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        caller = await self._caller(context, request.campaign_id)
+        items = [
+            Assignment(a.ship_id[:64], a.commander[:64] or None, a.deputy[:64] or None)
+            for a in request.assignments[: mydesk.MAX_ASSIGNMENTS + 1]
+        ]
+        try:
+            n = await in_transaction(
+                self.engine,
+                lambda c: mydesk.assign_officers(c, request.campaign_id, request.turn, caller, items),
+            )
+        except DeskError as err:
+            if err.refusals:
+                context.set_trailing_metadata(((REFUSALS_KEY, refusals_bin(err.refusals)),))
+            await abort(context, err)
+        return desk_pb2.AssignOfficersResponse(accepted=n)
+
+
+def _notifications_pb(prefs: notify_store.Prefs) -> desk_pb2.Notifications:
+    return desk_pb2.Notifications(email=prefs.email, webhook=prefs.webhook, kinds=list(prefs.kinds))
 
 
 def refusals_bin(refusals: tuple[Any, ...]) -> bytes:

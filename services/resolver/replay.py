@@ -9,6 +9,7 @@ from sqlalchemy import Connection
 
 from pate.core.campaign import resolve_effective
 from pate.core.codec import canonical_json, from_plain, to_plain
+from pate.core.orders.assign import Assignment, apply_assignments
 from pate.core.orders.effective import EffectiveOrder
 from pate.core.orders.model import StoresMove
 from pate.core.rules.landsaga import LandWord
@@ -46,6 +47,7 @@ def replay_turn(conn: Connection, campaign: str, turn: int) -> ReplayOutcome:
     ]
     word = stored_inputs.get("land_word")
     land_word = from_plain(LandWord, word) if word else None
+    officers: list[Assignment] = [from_plain(Assignment, a) for a in stored_inputs.get("assignments", [])]
     result = resolve_effective(turn_context(), world, effective, moves, land, land_word)
-    state_sha = repo.sha256(canonical_json(to_plain(result.state)))
+    state_sha = repo.sha256(canonical_json(to_plain(apply_assignments(result.state, officers))))
     return ReplayOutcome(campaign, turn, stored_sha, result_digest(state_sha, result.events))

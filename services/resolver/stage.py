@@ -17,12 +17,13 @@ from sqlalchemy import Connection
 from pate.core.campaign import resolve_submitted
 from pate.core.codec import canonical_json, from_plain, to_plain
 from pate.core.events import Event
+from pate.core.orders.assign import apply_assignments
 from pate.core.rules.landsaga import LandTransfer, LandWord
 from pate.core.rules.landsync import PortLandReport
 from pate.core.world.state import WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
-from services.common import bus, tracing
+from services.common import assign_store, bus, tracing
 from services.common import repository as repo
 from services.common.config import load_settings
 from services.common.faults import crash_point
@@ -51,13 +52,16 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     with tracing.span("resolve", attributes={"pate.campaign": campaign, "pate.turn": turn}):
         resolution = resolve_submitted(turn_context(), world, submitted, moves, land, word)
     result = resolution.result
-    state_sha = repo.save_world(conn, campaign, turn + 1, result.state)
+    officers = assign_store.assignments(conn, campaign, turn)
+    # rule 2.3: the officers the naval ministers assigned command from the next turn
+    state_sha = repo.save_world(conn, campaign, turn + 1, apply_assignments(result.state, officers))
     repo.save_events(conn, campaign, turn, result.events)
     # what a replay needs besides the world: the effective orders and the store moves
     inputs = {
         "orders": {sid: to_plain(e) for sid, e in resolution.effective.items()},
         "stores_moves": [to_plain(m) for m in moves],
         "land_reports": [to_plain(r) for r in land],
+        "assignments": [to_plain(a) for a in officers],
     }
     if word is not None:
         inputs["land_word"] = to_plain(word)

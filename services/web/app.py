@@ -139,7 +139,6 @@ class Desk:
             status=401 if message else 200,
             campaign=campaign,
             message=message,
-            next=request.url.path if kept is not None else "",
             kept=kept_json,
         )
 
@@ -174,7 +173,7 @@ def page(desk: Desk, handler: Handler) -> Callable[[Request], Awaitable[Response
 
 
 def create_app(backend: Backend, settings: WebSettings) -> Starlette:
-    from services.web import gm, minister, pages, reports_pages
+    from services.web import gm, minister, notify_page, pages, reports_pages
 
     desk = Desk(backend, settings)
     routes = [
@@ -195,11 +194,14 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/gm/close", page(desk, gm.close_turn), methods=["POST"]),
         Route("/c/{campaign}/gm/deadline", page(desk, gm.set_deadline), methods=["POST"]),
         Route("/c/{campaign}/gm/password", page(desk, gm.set_password), methods=["POST"]),
+        Route("/c/{campaign}/gm/pause", page(desk, gm.pause), methods=["POST"]),
         Route("/c/{campaign}/gm/create", page(desk, gm.create_campaign), methods=["POST"]),
         Route("/c/{campaign}/gm/reports", page(desk, gm.all_reports)),
         Route("/c/{campaign}/gm/reports/{turn:int}/{player}", page(desk, gm.report_of)),
+        Route("/c/{campaign}/notifications", page(desk, notify_page.notifications), methods=["GET", "POST"]),
         Route("/c/{campaign}/minister", page(desk, minister.minister), methods=["GET"]),
         Route("/c/{campaign}/minister/stores", page(desk, minister.move_stores), methods=["POST"]),
+        Route("/c/{campaign}/minister/officers", page(desk, minister.assign_officers), methods=["POST"]),
         Route("/healthz", lambda r: Response("ok", media_type="text/plain")),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]

@@ -318,3 +318,55 @@ class Backend:
         except grpc.RpcError as err:
             raise _translate(err, "reports") from None
         return str(rep.body)
+
+    # --- notifications -------------------------------------------------------
+
+    async def notifications(self, s: Session) -> desk_pb2.Notifications:
+        stub = desk_pb2_grpc.PlayerDeskStub(self._orders())
+        try:
+            out: desk_pb2.Notifications = await stub.GetNotifications(
+                desk_pb2.GetNotificationsRequest(campaign_id=s.campaign),
+                metadata=self._md(s),
+                timeout=CALL_TIMEOUT,
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+        return out
+
+    async def set_notifications(
+        self, s: Session, email: str, webhook: str, kinds: Sequence[str]
+    ) -> desk_pb2.Notifications:
+        stub = desk_pb2_grpc.PlayerDeskStub(self._orders())
+        req = desk_pb2.SetNotificationsRequest(
+            campaign_id=s.campaign,
+            notifications=desk_pb2.Notifications(email=email, webhook=webhook, kinds=kinds),
+        )
+        try:
+            out: desk_pb2.Notifications = await stub.SetNotifications(
+                req, metadata=self._md(s), timeout=CALL_TIMEOUT
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+        return out
+
+    async def assign_officers(
+        self, s: Session, turn: int, items: Sequence[desk_pb2.OfficerAssignment]
+    ) -> int:
+        stub = desk_pb2_grpc.PlayerDeskStub(self._orders())
+        req = desk_pb2.AssignOfficersRequest(campaign_id=s.campaign, turn=turn, assignments=list(items))
+        try:
+            out = await stub.AssignOfficers(req, metadata=self._md(s), timeout=CALL_TIMEOUT)
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+        return int(out.accepted)
+
+    async def pause(self, campaign: str, resume: bool = False) -> desk_pb2.PauseState:
+        stub = desk_pb2_grpc.GameMasterStub(self._orders())
+        call = stub.ResumeCampaign if resume else stub.PauseCampaign
+        try:
+            out: desk_pb2.PauseState = await call(
+                desk_pb2.PauseRequest(campaign_id=campaign), metadata=self._admin_md(), timeout=CALL_TIMEOUT
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+        return out

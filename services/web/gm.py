@@ -20,7 +20,7 @@ from pate.v1 import desk_pb2
 from services.web import security
 from services.web.app import Desk, redirect
 from services.web.backend import ForbiddenError, RefusedError
-from services.web.pages import _ID, STATUS_WORDS, campaign_id, deadline_of
+from services.web.pages import ID_PATTERN, STATUS_WORDS, campaign_id, deadline_of
 
 ADMIN_ROLE = "admin"
 MAX_EXTEND_HOURS = 24 * 30
@@ -107,7 +107,7 @@ async def set_password(desk: Desk, request: Request) -> Response:
     cid, mine = await _master(desk, request)
     player, password = form.get("player", ""), form.get("password", "")
     try:
-        if not _ID.match(player):
+        if not ID_PATTERN.match(player):
             raise RefusedError("player: choose a player")
         if not 8 <= len(password) <= 1024:
             raise RefusedError("password: 8 to 1024 characters")
@@ -126,7 +126,7 @@ async def create_campaign(desk: Desk, request: Request) -> Response:
     try:
         if not _CAMPAIGN_ID.match(new_id):
             raise RefusedError("new_id: 1 to 40 of a-z, 0-9 and -")
-        if not _ID.match(scenario):
+        if not ID_PATTERN.match(scenario):
             raise RefusedError("scenario: the name of a shipped scenario")
         first = parse_utc(form["first_deadline"]) if form.get("first_deadline", "").strip() else None
         hours = form.get("turn_hours", "").strip()
@@ -151,7 +151,21 @@ async def all_reports(desk: Desk, request: Request) -> Response:
 async def report_of(desk: Desk, request: Request) -> Response:
     cid, _mine = await _master(desk, request)
     turn, player = int(request.path_params["turn"]), str(request.path_params["player"])
-    if not _ID.match(player) or not 0 <= turn <= 999:
+    if not ID_PATTERN.match(player) or not 0 <= turn <= 999:
         raise ForbiddenError("no such report")
     html = await desk.backend.report_of(cid, turn, player, "html")
     return HTMLResponse(html, headers={"content-security-policy": security.REPORT_CSP})
+
+
+async def pause(desk: Desk, request: Request) -> Response:
+    """Pause (the deadline stops) or resume (the time left runs again from now)."""
+    form = await desk.form(request)
+    cid, mine = await _master(desk, request)
+    resume = form.get("action") == "resume"
+    try:
+        state = await desk.backend.pause(cid, resume=resume)
+    except RefusedError as err:
+        return _page(desk, request, cid, mine, status=422, error=err.message)
+    left = f"{state.remaining_seconds // 3600}+h+{state.remaining_seconds % 3600 // 60}+min"
+    said = "resumed:+the+deadline+is+back" if resume else f"paused+with+{left}+left"
+    return redirect(f"/c/{cid}/gm?done=campaign+{said}")

@@ -1,13 +1,17 @@
-"""The naval minister's page: his state's ports (stores, yard capacity) and
-the store moves of rule 3.5, sent through the order desk, which checks their
-limits (at most 60 from a port a turn, no hostile ships about...)."""
+"""The naval minister's page: his state's ports (stores, yard capacity), the
+store moves of rule 3.5, sent through the order desk, which checks their
+limits (at most 60 from a port a turn, no hostile ships about...), and the
+commanders and deputies of his state's ships (rule 2.3), in force from the
+next turn."""
 
 from __future__ import annotations
 
-from starlette.requests import Request
-from starlette.responses import Response
+from typing import Any
 
-from pate.v1 import common_pb2
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from pate.v1 import common_pb2, desk_pb2
 from services.web.app import Desk, redirect
 from services.web.backend import ForbiddenError, RefusedError
 from services.web.pages import campaign_id
@@ -22,15 +26,32 @@ async def minister(desk: Desk, request: Request) -> Response:
     mine = await desk.backend.my_campaign(session)
     if MINISTER_ROLE not in mine.roles:
         raise ForbiddenError("not a naval minister")
+    return _page(desk, request, cid, mine, message=request.query_params.get("done", "")[:200])
+
+
+def _page(
+    desk: Desk,
+    request: Request,
+    cid: str,
+    mine: desk_pb2.MyCampaign,
+    *,
+    status: int = 200,
+    values: dict[str, str] | None = None,
+    refusals: list[Any] | None = None,
+    message: str = "",
+) -> HTMLResponse:
+    pending = {a.ship_id: a for a in mine.pending_assignments}
     return desk.render(
         request,
         "minister.html",
+        status=status,
         cid=cid,
         mine=mine,
         rows=range(MOVE_ROWS),
-        values={},
-        refusals=[],
-        message=request.query_params.get("done", "")[:200],
+        values=values or {},
+        refusals=refusals or [],
+        message=message,
+        pending=pending,
     )
 
 
@@ -53,15 +74,32 @@ async def move_stores(desk: Desk, request: Request) -> Response:
             raise RefusedError("stores_moves: fill in at least one move")
         await desk.backend.submit(session, mine.campaign.turn, stores_moves=moves)
     except RefusedError as err:
-        return desk.render(
-            request,
-            "minister.html",
-            status=422,
-            cid=cid,
-            mine=mine,
-            rows=range(MOVE_ROWS),
-            values=form,
-            refusals=list(err.refusals) or [err.message],
-            message="",
+        return _page(
+            desk, request, cid, mine, status=422, values=form, refusals=list(err.refusals) or [err.message]
         )
     return redirect(f"/c/{cid}/minister?done={len(moves)}+store+moves+sent")
+
+
+async def assign_officers(desk: Desk, request: Request) -> Response:
+    """Rule 2.3: the commander and deputy of his state's ships, from the next turn."""
+    cid = campaign_id(request)
+    form = await desk.form(request)
+    request.state.kept_form = form
+    session = desk.session_for(request, cid)
+    mine = await desk.backend.my_campaign(session)
+    if MINISTER_ROLE not in mine.roles:
+        raise ForbiddenError("not a naval minister")
+    items = []
+    for ship in mine.ships:
+        commander, deputy = form.get(f"{ship.id}.commander"), form.get(f"{ship.id}.deputy")
+        if commander is None or deputy is None:
+            continue
+        if (commander, deputy) != (ship.commander, ship.deputy):  # only what he changed
+            items.append(desk_pb2.OfficerAssignment(ship_id=ship.id, commander=commander, deputy=deputy))
+    try:
+        if not items:
+            raise RefusedError("assignments: change a commander or a deputy first")
+        n = await desk.backend.assign_officers(session, mine.campaign.turn, items)
+    except RefusedError as err:
+        return _page(desk, request, cid, mine, status=422, refusals=list(err.refusals) or [err.message])
+    return redirect(f"/c/{cid}/minister?done={n}+assignments+sent:+in+force+from+the+next+turn")

@@ -16,7 +16,7 @@ from services.web import forms
 from services.web.app import Desk, redirect
 from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
 
-_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 SOURCE_WORDS = {  # whose order a ship carries out (rules 4.1, 4.2, 4.11)
     "commander": "the commander's order",
     "deputy": "the deputy commander's order",
@@ -28,7 +28,7 @@ STATUS_WORDS = {v: k.removeprefix("TURN_STATUS_").lower() for k, v in admin_pb2.
 
 def campaign_id(request: Request) -> str:
     cid = str(request.path_params.get("campaign", ""))
-    if not _ID.match(cid):
+    if not ID_PATTERN.match(cid):
         raise ForbiddenError("no such campaign")
     return cid
 
@@ -52,7 +52,7 @@ async def login(desk: Desk, request: Request) -> Response:
     form = await desk.form(request)
     cid, player, password = form.get("campaign", ""), form.get("player", ""), form.get("password", "")
     kept = _kept(form.get("kept", ""))
-    if not (_ID.match(cid) and _ID.match(player)) or not password or len(password) > 200:
+    if not (ID_PATTERN.match(cid) and ID_PATTERN.match(player)) or not password or len(password) > 200:
         return desk.login_page(request, cid[:64], "give the campaign, your player id and your password", kept)
     try:
         session = await desk.backend.login(
@@ -67,6 +67,11 @@ async def login(desk: Desk, request: Request) -> Response:
         # the form the expired session interrupted, filled in again (not sent)
         ships = [s for s in kept["ships"].split(",") if s]
         response = await _order_page(desk, request, cid, session, ships, values=kept)
+    elif kept and "text" in kept:  # pasted order text, back in its box
+        mine = await desk.backend.my_campaign(session)
+        response = desk.render(
+            request, "orders_text.html", mine=mine, cid=cid, text=kept["text"], refusals=[], message=""
+        )
     else:
         response = redirect(f"/c/{cid}")
     desk.store_sessions(request, response, sessions)

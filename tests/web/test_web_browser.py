@@ -5,12 +5,15 @@ web process.
 
 Two commanders of hostile states each log in, see their ships, send an order
 with a mistake, see the mistake beside its field, fix it and see the
-effective orders; the British naval minister moves stores; the game master
-closes the turn; both commanders read their new reports with the maps.
+effective orders; the British naval minister moves stores; a commander asks
+for notifications; the game master closes the turn; the notifier's mail
+reaches a local SMTP sink (aiosmtpd) and its webhook a local receiver; both
+commanders read their new reports with the maps.
 A screenshot of each page is kept under test-artifacts/web/."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +22,7 @@ import pytest
 from tests.web.conftest import Stack
 
 pytestmark = pytest.mark.e2e
+WITH_NOTIFIER = True  # the stack runs the notifier worker, sending to local sinks
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "web"
@@ -52,6 +56,14 @@ def browser() -> Iterator[object]:
         driver.quit()
 
 
+def _wait_until(cond, timeout: float = 30) -> None:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError("the notifications did not arrive")
+        time.sleep(0.2)
+
+
 def _shot(driver, name: str) -> None:  # type: ignore[no-untyped-def]
     # the whole page, not only the window: set the window to the page's height first
     height = driver.execute_script("return document.documentElement.scrollHeight")
@@ -65,6 +77,8 @@ def _login(driver, stack: Stack, player: str) -> None:  # type: ignore[no-untype
 
     driver.delete_all_cookies()
     driver.get(f"{stack.url}/login?campaign={stack.campaign}")
+    if not (SHOTS / "login.png").exists():
+        driver.save_screenshot(str(SHOTS / "login.png"))
     driver.find_element(By.ID, "player").send_keys(player)
     driver.find_element(By.ID, "password").send_keys(stack.passwords[player])
     driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
@@ -149,6 +163,18 @@ def test_two_players_order_the_minister_moves_stores_the_master_closes_and_both_
     assert "1 store moves sent" in driver.find_element(By.ID, "stores-done").text
     _shot(driver, "minister-stores")
 
+    # cornwallis asks to be told, by mail and webhook, when a turn opens and his reports are ready
+    _login(driver, stack, "cornwallis")
+    driver.find_element(By.LINK_TEXT, "Notifications").click()
+    assert stack.sinks is not None
+    driver.find_element(By.ID, "email").send_keys("cornwallis@fleet.test")
+    driver.find_element(By.ID, "webhook").send_keys(stack.sinks.hook_url)
+    for kind in ("turn_opened", "reports"):
+        driver.find_element(By.ID, f"kind-{kind}").click()
+    driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
+    assert "saved" in driver.find_element(By.ID, "notify-done").text
+    _shot(driver, "notifications")
+
     _login(driver, stack, "admin")
     driver.find_element(By.LINK_TEXT, "Game master").click()
     driver.find_element(By.ID, "close-turn").send_keys("1")
@@ -156,11 +182,20 @@ def test_two_players_order_the_minister_moves_stores_the_master_closes_and_both_
     assert "turn 1 closed" in driver.find_element(By.ID, "gm-done").text
     _shot(driver, "game-master")
     stack.client.wait_open(stack.campaign, 2, timeout=120)
+    _wait_until(lambda: len(stack.sinks.mails) >= 2 and len(stack.sinks.hooks) >= 2)  # type: ignore[union-attr]
+    subjects = sorted(h["subject"] for h in stack.sinks.hooks)
+    assert subjects == [
+        f"{stack.campaign}: turn 2 is open",
+        f"{stack.campaign}: your reports of turn 1 are ready",
+    ]
+    assert all(m.rcpt_tos == ["cornwallis@fleet.test"] for m in stack.sinks.mails)
+    assert len(stack.sinks.mails) == 2 and len(stack.sinks.hooks) == 2  # once each
 
     for player, tag in (("cornwallis", "british"), ("ganteaume", "french")):
         _login(driver, stack, player)
         assert driver.find_element(By.ID, "turn").text == "2"
         driver.find_element(By.LINK_TEXT, "Reports").click()
+        _shot(driver, f"{tag}-5-archive")
         driver.find_element(By.LINK_TEXT, "Turn 1").click()
         frame = driver.find_element(By.CSS_SELECTOR, "iframe.report")
         driver.switch_to.frame(frame)
@@ -169,9 +204,9 @@ def test_two_players_order_the_minister_moves_stores_the_master_closes_and_both_
         assert "Events" in driver.find_element(By.TAG_NAME, "nav").text
         driver.switch_to.default_content()
         driver.set_window_size(1100, 1400)
-        driver.save_screenshot(str(SHOTS / f"{tag}-5-report.png"))
+        driver.save_screenshot(str(SHOTS / f"{tag}-6-report.png"))
         driver.get(f"{stack.url}/c/{stack.campaign}/reports/1/body")
-        _shot(driver, f"{tag}-6-report-full")
+        _shot(driver, f"{tag}-7-report-full")
 
 
 def test_the_campaign_page_reads_on_a_375px_phone(browser, stack: Stack) -> None:
@@ -184,6 +219,10 @@ def test_the_campaign_page_reads_on_a_375px_phone(browser, stack: Stack) -> None
     assert width <= 375 + 1, f"the page is {width} px wide on a 375 px screen"
     assert driver.find_element(By.ID, "ship-BR2FL").is_displayed()
     driver.save_screenshot(str(SHOTS / "phone-campaign.png"))
+    driver.get(f"{stack.url}/c/{stack.campaign}/ships/BR2FL")
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 375 + 1, f"the order form is {width} px wide on a 375 px screen"
+    driver.save_screenshot(str(SHOTS / "phone-order-form.png"))
 
 
 def test_no_mouse_needed_skip_link_and_labelled_fields(browser, stack: Stack) -> None:

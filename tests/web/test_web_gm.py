@@ -109,3 +109,56 @@ def test_a_player_reaches_none_of_the_masters_pages(web, stack: Stack) -> None: 
     r = client.post(f"/c/{stack.campaign}/gm/close", data={"csrf": token, "turn": "1"})
     assert r.status_code == 404
     assert stack.client.campaign(stack.campaign).turn == 1
+
+
+def test_pause_stops_the_deadline_and_resume_gives_back_the_time_left(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    token = _gm(client, stack)
+    soon = (datetime.now(UTC) + timedelta(hours=10)).strftime("%Y-%m-%dT%H:%M")
+    client.post(f"/c/{stack.campaign}/gm/deadline", data={"csrf": token, "deadline": soon})
+    r = client.post(f"/c/{stack.campaign}/gm/pause", data={"csrf": token, "action": "pause"})
+    assert r.status_code == 200 and "paused with 9 h" in r.text and 'id="paused"' in r.text
+    assert not stack.client.campaign(stack.campaign).HasField(
+        "deadline"
+    )  # the scheduler has nothing to close
+    r = client.post(f"/c/{stack.campaign}/gm/pause", data={"csrf": token, "action": "pause"})
+    assert r.status_code == 422 and "already paused" in r.text
+    login(client, stack.campaign, "calder", stack.passwords["calder"])
+    assert "Paused by the game master" in client.get(f"/c/{stack.campaign}").text
+    token = _gm(client, stack)
+    r = client.post(f"/c/{stack.campaign}/gm/pause", data={"csrf": token, "action": "resume"})
+    assert r.status_code == 200 and "resumed" in r.text
+    left = stack.client.campaign(stack.campaign).deadline.ToDatetime(tzinfo=UTC) - datetime.now(UTC)
+    assert timedelta(hours=9) < left <= timedelta(hours=10)
+    client.post(f"/c/{stack.campaign}/gm/deadline", data={"csrf": token, "clear": "on"})
+
+
+def test_the_minister_assigns_officers_who_command_from_the_next_turn(web, stack: Stack) -> None:  # noqa: F811
+    """Rule 2.3, through the web, the orders service and the resolver: barham
+    makes calder commander of BR1FR; cornwallis keeps her for this turn; after
+    the turn is resolved she is calder's."""
+    client, _ = web
+    login(client, stack.campaign, "barham", stack.passwords["barham"])
+    page = client.get(f"/c/{stack.campaign}/minister")
+    assert page.status_code == 200 and 'name="BR1FR.commander"' in page.text
+    token = csrf(page.text)
+    keep = {"BR1FR.deputy": ""}
+    r = client.post(
+        f"/c/{stack.campaign}/minister/officers",
+        data={"csrf": token, "BR1FR.commander": "calder", "BR1FR.deputy": "calder"},
+    )
+    assert r.status_code == 422 and "another player than the commander (rule 2.3)" in r.text
+    r = client.post(
+        f"/c/{stack.campaign}/minister/officers", data={"csrf": token, "BR1FR.commander": "calder", **keep}
+    )
+    assert r.status_code == 200 and "1 assignments sent" in r.text
+    assert "<td>calder / none</td>" in r.text  # sent, not yet in force
+    login(client, stack.campaign, "cornwallis", stack.passwords["cornwallis"])
+    assert 'id="ship-BR1FR"' in client.get(f"/c/{stack.campaign}").text  # still his this turn
+
+    stack.client.close_turn(stack.campaign, 1)
+    stack.client.wait_open(stack.campaign, 2, timeout=120)
+    assert 'id="ship-BR1FR"' not in client.get(f"/c/{stack.campaign}").text
+    login(client, stack.campaign, "calder", stack.passwords["calder"])
+    block = client.get(f"/c/{stack.campaign}").text.split('id="ship-BR1FR"', 1)[1].split("</li>", 1)[0]
+    assert "you are its commander" in block

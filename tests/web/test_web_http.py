@@ -89,6 +89,26 @@ def test_login_sets_a_strict_httponly_cookie_and_shows_my_ships(web, stack: Stac
     assert "script-src 'self'" in csp and "default-src 'none'" in csp
 
 
+def test_under_tls_the_cookies_are_secure(stack: Stack) -> None:
+    s = settings(stack)
+    backend = Backend(s.orders_addr, s.reports_addr, s.admin_token)
+    with TestClient(create_app(backend, s), base_url="https://desk.test") as client:
+        page = client.get("/login")
+        assert "Secure" in page.headers["set-cookie"]  # the browser cookie the CSRF token is bound to
+        r = client.post(
+            "/login",
+            data={
+                "csrf": csrf(page.text),
+                "campaign": stack.campaign,
+                "player": COMMANDER,
+                "password": stack.passwords[COMMANDER],
+            },
+            follow_redirects=False,
+        )
+        cookie = r.headers["set-cookie"]
+        assert "pate_session=" in cookie and "Secure" in cookie and "HttpOnly" in cookie
+
+
 def test_wrong_password_is_refused_without_saying_which_part(web, stack: Stack) -> None:
     client, _ = web
     token = csrf(client.get("/login").text)
@@ -284,3 +304,63 @@ def test_a_service_down_gives_a_clear_page_and_the_web_keeps_serving() -> None:
         assert "orders service is not answering" in r.text
         assert "Traceback" not in r.text
         assert client.get("/healthz").status_code == 200
+
+
+def test_notification_choices_are_saved_and_bad_ones_refused_by_field(web, stack: Stack) -> None:
+    client, _ = web
+    login(client, stack.campaign, FRENCH, stack.passwords[FRENCH])
+    page = client.get(f"/c/{stack.campaign}/notifications")
+    token = csrf(page.text)
+    r = client.post(
+        f"/c/{stack.campaign}/notifications",
+        data={"csrf": token, "email": "", "webhook": "file:///etc/passwd", "kind.deadline": "on"},
+    )
+    assert r.status_code == 422 and "webhook: an http:// or https:// URL" in r.text
+    r = client.post(
+        f"/c/{stack.campaign}/notifications",
+        data={"csrf": token, "email": "g@flotte.test", "webhook": "", "kind.deadline": "on"},
+    )
+    assert r.status_code == 200 and "saved" in r.text
+    assert 'value="g@flotte.test"' in r.text and 'id="kind-deadline" name="kind.deadline" checked' in r.text
+    r = client.post(f"/c/{stack.campaign}/notifications", data={"email": "x@evil.test"})
+    assert r.status_code == 403
+    assert 'value="g@flotte.test"' in client.get(f"/c/{stack.campaign}/notifications").text
+
+
+def test_pasted_text_survives_an_expired_session(web, stack: Stack) -> None:
+    client, _ = web
+    login(client, stack.campaign, FRENCH, stack.passwords[FRENCH])
+    token = csrf(client.get(f"/c/{stack.campaign}/orders/text").text)
+    _revoke(stack, FRENCH)
+    r = client.post(
+        f"/c/{stack.campaign}/orders/text", data={"csrf": token, "text": "order FR1FL\n  commerce raid\n"}
+    )
+    assert r.status_code == 401
+    kept = re.search(r'name="kept" value="([^"]*)"', r.text)
+    assert kept is not None
+    import html
+
+    r = client.post(
+        "/login",
+        data={
+            "csrf": csrf(r.text),
+            "campaign": stack.campaign,
+            "player": FRENCH,
+            "password": stack.passwords[FRENCH],
+            "kept": html.unescape(kept.group(1)),
+        },
+    )
+    assert r.status_code == 200 and "commerce raid" in r.text and "<textarea" in r.text
+
+
+def test_the_reports_service_killed_gives_a_clear_page_and_the_rest_serves(web, stack: Stack) -> None:
+    """Last in this module: it kills the stack's reports service."""
+    client, _ = web
+    login(client, stack.campaign, COMMANDER, stack.passwords[COMMANDER])
+    assert client.get(f"/c/{stack.campaign}/reports").status_code == 200
+    stack.cluster.kill("reports")
+    r = client.get(f"/c/{stack.campaign}/reports")
+    assert r.status_code == 503 and "the reports service is not answering" in r.text
+    assert "Traceback" not in r.text and "grpc" not in r.text.lower()
+    assert client.get(f"/c/{stack.campaign}").status_code == 200  # the orders side still works
+    assert client.get("/healthz").status_code == 200

@@ -32,6 +32,10 @@ EXPECTED_TABLES = {
     "processed_messages",
     "sessions",
     "login_throttle",
+    "notify_prefs",
+    "notifications",
+    "assignments",
+    "campaign_pauses",
 }
 
 
@@ -45,7 +49,7 @@ def _assert_matches_metadata(url: str) -> None:
             inspector = sa.inspect(conn)
             checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
             assert checks == {"ck_campaigns_status", "ck_reports_format"}
-        assert db.current_revision(engine) == "0004"
+        assert db.current_revision(engine) == "0005"
     finally:
         engine.dispose()
 
