@@ -81,6 +81,8 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
         runners.append(consumer.run(stop))
     for interval, tick in svc.periodic:
         runners.append(_every(interval(settings), tick, engine, stop))
+    if server is not None:
+        runners.append(watch_health(server, nc, engine, stop))
     log.info("service_started", stages=[s.stage for s in svc.stages], grpc=bool(server))
     try:
         await asyncio.gather(*runners)
@@ -91,6 +93,50 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
         engine.dispose()
         log.info("service_stopped")
     return 0
+
+
+HEALTH_INTERVAL_S = 1.0  # how often the bus and the database are probed
+HEALTH_TIMEOUT_S = 2.0  # a database slower than this to answer SELECT 1 counts as down
+
+
+async def watch_health(server: Any, nc: Any, engine: Engine, stop: asyncio.Event) -> None:
+    """Health tells the truth: NOT_SERVING while NATS or the database cannot be
+    reached, SERVING again when both answer (issue 10, item 9)."""
+    from services.common.grpcutil import set_serving
+
+    log = get_logger("health")
+    serving = True
+    probe: asyncio.Future[None] | None = None
+    while not stop.is_set():
+        db_ok = False
+        if probe is None or probe.done():  # never more than one probe thread waiting on the database
+            probe = asyncio.ensure_future(asyncio.to_thread(_ping, engine))
+        try:
+            await asyncio.wait_for(asyncio.shield(probe), timeout=HEALTH_TIMEOUT_S)
+            db_ok = True
+        except Exception as exc:
+            db_error = type(exc).__name__
+        else:
+            db_error = ""
+        ok = bool(nc.is_connected) and db_ok
+        if ok != serving and not stop.is_set():
+            serving = ok
+            await set_serving(server, ok)
+            if ok:
+                log.info("health.serving")
+            else:
+                log.warning("health.not_serving", nats=bool(nc.is_connected), database=db_ok, error=db_error)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=HEALTH_INTERVAL_S)
+
+
+def _ping(engine: Engine) -> None:
+    from sqlalchemy import text
+
+    from services.common.db import reader
+
+    with reader(engine) as conn:  # SQLite: a deferred transaction, never the write lock
+        conn.execute(text("SELECT 1"))
 
 
 async def _every(
