@@ -73,8 +73,9 @@ def _print_explore(cluster: object) -> None:
     print(
         "\nThe services keep running. In another terminal:\n"
         f"  export PATE_ORDERS_ADDR={cluster.orders_addr} PATE_REPORTS_ADDR={cluster.reports_addr}"
-        f" PATE_ADMIN_TOKEN={cluster.admin_token}\n"
+        f" PATE_ADMIN_TOKEN={cluster.admin_token} PATE_DATABASE_URL={cluster.database_url}\n"
         "  .venv/bin/pate campaign show demo\n"
+        "  .venv/bin/pate turn replay demo 1\n"
         "Press Ctrl-C to stop everything.",
         flush=True,
     )

@@ -89,7 +89,7 @@ def _wrap(handler: grpc.RpcMethodHandler, method: str, trace_id: str) -> grpc.Rp
 
 
 def _status(context: Any, exc: BaseException | None) -> str:
-    if isinstance(exc, asyncio.CancelledError):
+    if isinstance(exc, asyncio.CancelledError | GeneratorExit):  # the caller went away mid-call
         return "CANCELLED"
     if exc is not None and not isinstance(exc, grpc.aio.AbortError):
         return "UNKNOWN"  # an unexpected exception in the servicer

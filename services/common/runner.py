@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 
 from services.common import bus
-from services.common.config import Settings, load_settings
+from services.common.config import ConfigError, Settings, load_settings
 from services.common.consumer import IdempotentConsumer
 from services.common.db import make_engine, migrate
 from services.common.logging import configure_logging, get_logger
@@ -44,7 +45,11 @@ class Service:
 
 
 async def run_service(svc: Service, settings: Settings | None = None) -> int:
-    settings = settings or load_settings()
+    try:
+        settings = settings or load_settings()
+    except ConfigError as err:  # a bad PATE_* value: one line, no traceback
+        print(f"pate-{svc.name}: {err}", file=sys.stderr)
+        return 2
     configure_logging(svc.name, settings)
     log = get_logger(svc.name)
     engine = make_engine(settings.database_url)
