@@ -241,11 +241,12 @@ def bounded(message: str, limit: int = MAX_DETAIL_CHARS) -> str:
 
 
 def _control(value: str, lines: bool) -> str | None:
-    """The first control or format character (Unicode category C), if any."""
+    """The first control, format or line-breaking character (Unicode C*, Zl, Zp), if any."""
     for ch in value:
         if ch in "\t\n\r" and lines:
             continue
-        if unicodedata.category(ch)[0] == "C":
+        kind = unicodedata.category(ch)
+        if kind[0] == "C" or kind in ("Zl", "Zp"):
             return ch
     return None
 

@@ -43,7 +43,8 @@ from tests.support.servers import fresh_schema
 
 pytestmark = pytest.mark.integration
 
-CONTRACTS = (admin_pb2, orders_pb2, reports_pb2, land_pb2)
+# The players' services first, while the hostile campaign is still at its first turn.
+CONTRACTS = (orders_pb2, reports_pb2, admin_pb2, land_pb2)
 CAMPAIGN = "hostile"
 PASSWORD = "hostile-password"
 
