@@ -38,6 +38,7 @@ from services.common import tables
 from services.common.cluster import Cluster
 from services.common.db import make_engine, reader
 from services.common.limits import MAX_DETAIL_CHARS
+from services.common.natsserver import NatsServer
 from tests.e2e.flow import Client
 from tests.support.servers import fresh_schema
 
@@ -318,15 +319,21 @@ class Target:
 
 
 @pytest.fixture(scope="module")
-def target(
-    tmp_path_factory: pytest.TempPathFactory, nats_server: str, postgres_session_url: str | None
-) -> Iterator[Target]:
+def target(tmp_path_factory: pytest.TempPathFactory, postgres_session_url: str | None) -> Iterator[Target]:
     workdir: Path = tmp_path_factory.mktemp("hostile")
     url = fresh_schema(postgres_session_url) if postgres_session_url else f"sqlite:///{workdir}/pate.db"
-    cluster = Cluster(workdir=workdir, nats_url=nats_server, database_url=url)
-    cluster.start_all()
-    client = Client(cluster)
+    # A NATS of its own: the session's carries other tests' deliberately broken messages,
+    # whose handling would be logged by these services.
+    nats = NatsServer(data_dir=workdir / "nats").start()
+    cluster = Cluster(workdir=workdir, nats_url=nats.url, database_url=url)
     found = None
+    try:
+        cluster.start_all()
+    except BaseException:
+        cluster.stop()
+        nats.stop()
+        raise
+    client = Client(cluster)
     try:
         client.create(CAMPAIGN)
         client.wait_open(CAMPAIGN, 1)
@@ -346,6 +353,7 @@ def target(
             found.close()
         client.close()
         cluster.stop()
+        nats.stop()
 
 
 def _metadata(admin_token: str) -> st.SearchStrategy[tuple[tuple[str, str], ...]]:
