@@ -199,7 +199,18 @@ RULES: dict[str, Rule] = {
     "pate.v1.ListReportsRequest.player_id": _PLAYER,
 }
 
-# Fields without a rule of their own (added later): the default of their type.
+# Fields without a rule of their own (added later) but with a well-known name take
+# that name's rule, so a new RPC's campaign_id or password is held like the others'.
+BY_NAME: dict[str, Rule] = {
+    "campaign_id": _CAMPAIGN,
+    "player_id": _PLAYER,
+    "password": Text(1024),
+    "turn": _TURN,
+    "client_request_id": RULES["pate.v1.SubmitOrdersRequest.client_request_id"],
+    "ship_id": _TOKEN,
+}
+
+# Any other field without a rule of its own: the default of its type.
 DEFAULT_TEXT = Text(200)
 DEFAULT_BYTES_MAX = 64 * 1024
 DEFAULT_MANY = Many(100)
@@ -287,7 +298,8 @@ def _check_message(message: Message, prefix: str, depth: int) -> None:
             if message.HasField(field.name):
                 _check_value(field, RULES.get(key), getattr(message, field.name), name, depth)
         else:
-            _check_value(field, RULES.get(key), getattr(message, field.name), name, depth)
+            rule = RULES.get(key) or BY_NAME.get(field.name)
+            _check_value(field, rule, getattr(message, field.name), name, depth)
 
 
 def _check_value(field: Any, rule: Rule | None, value: object, name: str, depth: int) -> None:

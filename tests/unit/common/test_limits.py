@@ -125,3 +125,24 @@ def test_every_limited_field_and_number_is_documented() -> None:
         "262,144",
     ):
         assert number in section, number
+
+
+def test_a_field_added_later_takes_the_rule_of_its_name_or_of_its_type() -> None:
+    """LandBridge's requests have no rules of their own: they show how a new RPC is held."""
+    from gitm.v1 import land_pb2
+
+    descriptor = land_pb2.DESCRIPTOR
+    messages = [descriptor.message_types_by_name[n] for n in descriptor.message_types_by_name]
+    has_campaign = [m for m in messages if "campaign_id" in m.fields_by_name]
+    assert has_campaign, "gitm.v1 has a message with a campaign_id"
+    cls = land_pb2.__dict__[has_campaign[0].name]
+    assert _refused(cls(campaign_id="nl\n")).startswith("campaign_id:")
+    texts = [
+        (m, f)
+        for m in messages
+        for f in m.fields
+        if f.type == f.TYPE_STRING and not f.is_repeated and f.name not in limits.BY_NAME
+    ]
+    message, field = texts[0]
+    request = land_pb2.__dict__[message.name](**{field.name: "x" * 201})
+    assert f"{field.name}: at most 200 characters" in _refused(request)
