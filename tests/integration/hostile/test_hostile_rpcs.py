@@ -70,6 +70,7 @@ SQL = re.compile(
     r"Traceback|File \"",
     re.IGNORECASE | re.DOTALL,
 )
+NAMES_A_FIELD = re.compile(r"(metadata )?[a-z_][a-z0-9_.\[\]-]*: ")  # "orders[0].movement.port: ..."
 SETTLED = {admin_pb2.TURN_STATUS_OPEN, admin_pb2.TURN_STATUS_FINISHED}
 
 
@@ -212,6 +213,8 @@ def test_every_rpc_answers_hostile_input_cleanly(target: Target, method: MethodD
             assert code not in FORBIDDEN, f"{method.full_name}: {code}: {details[:300]}"
             assert not SQL.search(details), f"{method.full_name}: the reply carries SQL or a traceback"
             assert len(details) <= MAX_DETAIL_CHARS, f"{method.full_name}: a {len(details)}-character reply"
+            if code == grpc.StatusCode.INVALID_ARGUMENT:
+                assert NAMES_A_FIELD.match(details), f"{method.full_name}: names no field: {details[:200]}"
             assert target.fingerprint() == before, f"{method.full_name}: a refusal ({code}) stored something"
             return
         target.settle(deadline_set=method.name in ("SetDeadline", "CreateCampaign"))
