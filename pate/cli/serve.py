@@ -25,10 +25,18 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from pate.cli.main import UserError
     from services.common.config import load_settings
     from services.common.db import migrate
 
     settings = load_settings()
-    migrate(settings.database_url)
+    try:
+        migrate(settings.database_url)
+    except SQLAlchemyError as err:  # unreachable or refusing: one line, no traceback
+        raise UserError(
+            f"cannot migrate the database: {type(err).__name__}: {str(err).splitlines()[0][:200]}"
+        ) from None
     print(f"database at {settings.database_url} is up to date")
     return 0

@@ -69,3 +69,12 @@ def test_the_readme_names_battle_files_that_exist() -> None:
     assert named, "the README shows a battle command"
     for name in named:
         assert (ROOT / name).is_file(), name
+
+
+def test_migrating_an_unreachable_database_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATE_DATABASE_URL", "postgresql://nobody@127.0.0.1:1/none")
+    assert main(["db", "migrate"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot migrate the database" in err
