@@ -65,6 +65,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         c.add_argument("--admin-token", default=None)
         if name != "list":
             c.add_argument("campaign")
+        if name == "close":
+            # the turn meant: repeating the command never closes the next turn too (issue 10)
+            c.add_argument("--turn", type=int, required=True, help="the open turn to close")
         if name == "create":
             c.add_argument("--scenario", required=True)
             c.add_argument("--seed", type=int, default=0)
@@ -290,7 +293,10 @@ def _admin(args: argparse.Namespace) -> int:
         elif args.admin_command == "show":
             print(_line(call(stub.GetCampaign, admin_pb2.GetCampaignRequest(campaign_id=args.campaign), md)))
         else:
-            print(_line(call(stub.CloseTurn, admin_pb2.CloseTurnRequest(campaign_id=args.campaign), md)))
+            if args.turn < 1:
+                raise UserError("--turn: the number of the open turn (1 or more)")
+            close = admin_pb2.CloseTurnRequest(campaign_id=args.campaign, turn=args.turn)
+            print(_line(call(stub.CloseTurn, close, md)))
     return 0
 
 

@@ -84,8 +84,9 @@ def _print_explore(cluster: object) -> None:
     print(
         "\nThe services keep running. In another terminal:\n"
         f"  export PATE_ORDERS_ADDR={cluster.orders_addr} PATE_REPORTS_ADDR={cluster.reports_addr}"
-        f" PATE_ADMIN_TOKEN={cluster.admin_token}\n"
+        f" PATE_ADMIN_TOKEN={cluster.admin_token} PATE_DATABASE_URL={cluster.database_url}\n"
         "  .venv/bin/pate campaign show demo\n"
+        "  .venv/bin/pate turn replay demo 1\n"
         "  .venv/bin/pate login --campaign demo --player cornwallis   # asks for the password shown above\n"
         "  .venv/bin/pate reports get --campaign demo --turn 1\n"
         f"\nThe web Ship Order Desk: {cluster.web_url}/login?campaign={DEMO_CAMPAIGN}\n"

@@ -48,11 +48,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from services.common.config import ConfigError
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         code: int = args.handler(args)
-    except UserError as exc:
+    except (UserError, ConfigError) as exc:  # ConfigError: a PATE_* variable holds a bad value
         print(f"pate: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -51,9 +51,11 @@ def _submit(args: argparse.Namespace) -> int:
 
     md = player_metadata(args.campaign, args.player)
     try:
-        text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text()
+        text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
     except OSError as err:
         raise UserError(f"--file: {err.strerror}: {args.file}") from None
+    except UnicodeDecodeError as err:
+        raise UserError(f"--file: {args.file} is not UTF-8 text (byte {err.start})") from None
     req = orders_pb2.SubmitOrdersRequest(
         campaign_id=args.campaign,
         turn=args.turn,

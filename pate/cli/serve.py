@@ -27,11 +27,19 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from pate.cli.main import UserError
     from services.common.config import load_settings
     from services.common.db import migrate
 
     settings = load_settings()
-    migrate(settings.database_url)
+    try:
+        migrate(settings.database_url)
+    except SQLAlchemyError as err:  # unreachable or refusing: one line, no traceback
+        raise UserError(
+            f"cannot migrate the database: {type(err).__name__}: {str(err).splitlines()[0][:200]}"
+        ) from None
     from sqlalchemy.engine import make_url
 
     shown = make_url(settings.database_url).render_as_string(hide_password=True)

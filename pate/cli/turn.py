@@ -4,6 +4,7 @@ it reproduces the stored result byte for byte (reads PATE_DATABASE_URL)."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from pate.cli.main import UserError
 
@@ -19,17 +20,32 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
     from services.common.config import load_settings
     from services.common.db import make_engine, reader
     from services.resolver.replay import replay_turn
 
     url = args.database or load_settings().database_url
+    try:
+        parsed = make_url(url)
+    except SQLAlchemyError:
+        raise UserError(f"--database: {url[:80]!r} is not a database URL") from None
+    where = parsed.render_as_string(hide_password=True)
+    if parsed.get_backend_name() == "sqlite" and not Path(parsed.database or "").is_file():
+        # opening it would create an empty database file: say what is missing instead
+        raise UserError(f"no database at {where} (give --database or PATE_DATABASE_URL)")
     engine = make_engine(url)
     try:
         with reader(engine) as conn:
             outcome = replay_turn(conn, args.campaign, args.turn)
     except LookupError as err:
         raise UserError(str(err)) from None
+    except SQLAlchemyError as err:
+        raise UserError(
+            f"cannot read {where}: {type(err).__name__} (is it a migrated PATE database?)"
+        ) from None
     finally:
         engine.dispose()
     if outcome.identical:

@@ -35,6 +35,7 @@ from services.common.bus import (
     campaign_of,
     ensure_stream,
 )
+from services.common.faults import crash_point
 from services.common.logging import bind_context, get_logger
 from services.common.store import mark_processed, record_audit
 
@@ -49,6 +50,13 @@ POISONED = Counter(
     "Messages terminated because their handler kept failing (or failed permanently)",
     ["consumer"],
 )
+
+
+# A message whose worker died is redelivered this long after its last heartbeat; a
+# living worker beats every ACK_WAIT_S / 4 (msg.in_progress), so a long turn is never
+# redelivered while its worker runs.  Takeover after a SIGKILL: under ACK_WAIT_S plus
+# one fetch timeout (issue 10, item 9: under 5 s).
+ACK_WAIT_S = 3.0
 
 
 class TransientError(Exception):
@@ -76,7 +84,7 @@ class IdempotentConsumer:
         handler: Handler,
         *,
         batch: int = 1,
-        ack_wait: float = 30.0,
+        ack_wait: float = ACK_WAIT_S,
         fetch_timeout: float = 1.0,
         poison_after: int = 5,
         nak_delay: float = 1.0,
@@ -142,6 +150,10 @@ class IdempotentConsumer:
                         f"durable {self.durable!r} already filters {info.config.filter_subject!r}, "
                         f"not {self.subject!r}: delete it or choose another name"
                     )
+                if info.config.ack_wait is not None and abs(info.config.ack_wait - self.ack_wait) > 0.01:
+                    # a durable made by an older version keeps its ack_wait unless told
+                    await self.js.add_consumer(STREAM, self.consumer_config())
+                    log.info("consumer.updated", consumer=self.durable, ack_wait=self.ack_wait)
                 log.info("consumer.subscribed", consumer=self.durable, subject=self.subject)
                 return sub
             except ValueError:
@@ -203,6 +215,7 @@ class IdempotentConsumer:
             await self._ack(msg)
 
     def _transaction(self, data: bytes, headers: dict[str, str], mid: str) -> bool:
+        crash_point(f"consumer.{self.durable}.received")  # the recovery test holds a message here
         with metrics.stage_timer(self.durable), self.engine.begin() as conn:
             # Claim first: on PostgreSQL a concurrent duplicate blocks here and then skips.
             if not mark_processed(conn, self.durable, mid):
@@ -212,7 +225,7 @@ class IdempotentConsumer:
 
     async def _heartbeat(self, msg: Msg) -> None:
         while True:
-            await asyncio.sleep(self.ack_wait / 3)
+            await asyncio.sleep(self.ack_wait / 4)
             await _quietly(msg.in_progress())
 
     async def _ack(self, msg: Msg) -> None:

@@ -26,6 +26,7 @@ Adder = Callable[[Any, Any], None]
 log = get_logger(__name__)
 _health: weakref.WeakKeyDictionary[grpc.aio.Server, health_aio.HealthServicer] = weakref.WeakKeyDictionary()
 _ports: weakref.WeakKeyDictionary[grpc.aio.Server, int] = weakref.WeakKeyDictionary()
+_names: weakref.WeakKeyDictionary[grpc.aio.Server, tuple[str, ...]] = weakref.WeakKeyDictionary()
 
 
 def trace_metadata() -> list[tuple[str, str]]:
@@ -88,7 +89,7 @@ def _wrap(handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
 
 
 def _status(context: Any, exc: BaseException | None) -> str:
-    if isinstance(exc, asyncio.CancelledError):
+    if isinstance(exc, asyncio.CancelledError | GeneratorExit):  # the caller went away mid-call
         return "CANCELLED"
     if exc is not None and not isinstance(exc, grpc.aio.AbortError):
         return "UNKNOWN"  # an unexpected exception in the servicer
@@ -227,6 +228,7 @@ async def serve_grpc(
     for name in ("", service_name, *recorder.names):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     _health[server] = health
+    _names[server] = ("", service_name, *recorder.names)
     _ports[server] = port
     mode = "mtls" if tls.client_ca else "tls" if tls.serving else "plaintext"
     log.info("grpc.serving", addr=addr, port=port, services=recorder.names, transport=mode)
@@ -239,6 +241,16 @@ def _servicer_and_adder(pair: tuple[Any, Any]) -> tuple[Any, Adder]:
     if inspect.isroutine(first) and not inspect.isroutine(second):
         return second, first
     return first, second
+
+
+async def set_serving(server: grpc.aio.Server, serving: bool) -> None:
+    """Report every service of ``server`` SERVING or NOT_SERVING (what its dependencies allow)."""
+    health = _health.get(server)
+    if health is None:
+        return
+    status = health_pb2.HealthCheckResponse.SERVING if serving else health_pb2.HealthCheckResponse.NOT_SERVING
+    for name in _names.get(server, ("",)):
+        await health.set(name, status)
 
 
 def bound_port(server: grpc.aio.Server) -> int:

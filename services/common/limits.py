@@ -81,7 +81,7 @@ class Text:
             if not self.pattern.fullmatch(value):
                 raise LimitError(f"{field}: {excerpt(value)} is not {self.what}")
             return
-        bad = _control(value, self.lines)
+        bad = _document_control(value) if self.lines else _control(value)
         if bad is not None:
             raise LimitError(f"{field}: control character U+{ord(bad):04X} refused")
 
@@ -204,7 +204,18 @@ RULES: dict[str, Rule] = {
     "pate.v1.ListReportsRequest.player_id": _PLAYER,
 }
 
-# Fields without a rule of their own (added later): the default of their type.
+# Fields without a rule of their own (added later) but with a well-known name take
+# that name's rule, so a new RPC's campaign_id or password is held like the others'.
+BY_NAME: dict[str, Rule] = {
+    "campaign_id": _CAMPAIGN,
+    "player_id": _PLAYER,
+    "password": Text(1024),
+    "turn": _TURN,
+    "client_request_id": RULES["pate.v1.SubmitOrdersRequest.client_request_id"],
+    "ship_id": _TOKEN,
+}
+
+# Any other field without a rule of its own: the default of its type.
 DEFAULT_TEXT = Text(200)
 DEFAULT_BYTES_MAX = 64 * 1024
 DEFAULT_MANY = Many(100)
@@ -245,12 +256,25 @@ def bounded(message: str, limit: int = MAX_DETAIL_CHARS) -> str:
     return message if len(message) <= limit else message[: limit - 3] + "..."
 
 
-def _control(value: str, lines: bool) -> str | None:
-    """The first control or format character (Unicode category C), if any."""
+# Documents (order files, scenarios) may be 1 MiB long: checked by one regular
+# expression at C speed, refusing the C0 and C1 controls (NUL, escape, ...) but tab,
+# newline and carriage return, DEL, and lone surrogates.
+_DOCUMENT_BAD = re.compile("[^\t\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _document_control(value: str) -> str | None:
+    found = _DOCUMENT_BAD.search(value)
+    return found.group() if found else None
+
+
+def _control(value: str) -> str | None:
+    """The first control, format or line-breaking character (Unicode C*, Zl, Zp), if any.
+    A character loop: only for single-line text, whose length is checked first (at most 1,024)."""
+    if value.isprintable():  # C speed; false also for some spaces (U+00A0), looked at below
+        return None
     for ch in value:
-        if ch in "\t\n\r" and lines:
-            continue
-        if unicodedata.category(ch)[0] == "C":
+        kind = unicodedata.category(ch)
+        if kind[0] == "C" or kind in ("Zl", "Zp"):
             return ch
     return None
 
@@ -281,7 +305,8 @@ def _check_message(message: Message, prefix: str, depth: int) -> None:
             if message.HasField(field.name):
                 _check_value(field, RULES.get(key), getattr(message, field.name), name, depth)
         else:
-            _check_value(field, RULES.get(key), getattr(message, field.name), name, depth)
+            rule = RULES.get(key) or BY_NAME.get(field.name)
+            _check_value(field, rule, getattr(message, field.name), name, depth)
 
 
 def _check_map(field: Any, key: str, entries: Mapping[Any, Any], name: str, depth: int) -> None:

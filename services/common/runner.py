@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 
 from services.common import bus, metrics, tracing
-from services.common.config import Settings, load_settings
+from services.common.config import ConfigError, Settings, load_settings
 from services.common.consumer import IdempotentConsumer
 from services.common.db import make_engine, migrate
 from services.common.logging import configure_logging, get_logger
@@ -45,7 +46,11 @@ class Service:
 
 
 async def run_service(svc: Service, settings: Settings | None = None) -> int:
-    settings = settings or load_settings()
+    try:
+        settings = settings or load_settings()
+    except ConfigError as err:  # a bad PATE_* value: one line, no traceback
+        print(f"pate-{svc.name}: {err}", file=sys.stderr)
+        return 2
     tls = load_tls()
     if svc.grpc_addr is not None:
         check_bind(svc.grpc_addr(settings), tls)  # before any work: no plaintext on the network
@@ -94,6 +99,8 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
         )
     for interval, tick in svc.periodic:
         runners.append(_every(interval(settings), tick, engine, stop))
+    if server is not None:
+        runners.append(watch_health(server, nc, engine, stop))
     log.info("service_started", stages=[s.stage for s in svc.stages], grpc=bool(server))
     try:
         await asyncio.gather(*runners)
@@ -118,6 +125,50 @@ async def _until_done(step: Callable[[], Awaitable[None]], log: Any) -> None:
             log.warning("startup.retry", error=repr(exc), retry_in_s=delay)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
+
+
+HEALTH_INTERVAL_S = 1.0  # how often the bus and the database are probed
+HEALTH_TIMEOUT_S = 2.0  # a database slower than this to answer SELECT 1 counts as down
+
+
+async def watch_health(server: Any, nc: Any, engine: Engine, stop: asyncio.Event) -> None:
+    """Health tells the truth: NOT_SERVING while NATS or the database cannot be
+    reached, SERVING again when both answer (issue 10, item 9)."""
+    from services.common.grpcutil import set_serving
+
+    log = get_logger("health")
+    serving = True
+    probe: asyncio.Future[None] | None = None
+    while not stop.is_set():
+        db_ok = False
+        if probe is None or probe.done():  # never more than one probe thread waiting on the database
+            probe = asyncio.ensure_future(asyncio.to_thread(_ping, engine))
+        try:
+            await asyncio.wait_for(asyncio.shield(probe), timeout=HEALTH_TIMEOUT_S)
+            db_ok = True
+        except Exception as exc:
+            db_error = type(exc).__name__
+        else:
+            db_error = ""
+        ok = bool(nc.is_connected) and db_ok
+        if ok != serving and not stop.is_set():
+            serving = ok
+            await set_serving(server, ok)
+            if ok:
+                log.info("health.serving")
+            else:
+                log.warning("health.not_serving", nats=bool(nc.is_connected), database=db_ok, error=db_error)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=HEALTH_INTERVAL_S)
+
+
+def _ping(engine: Engine) -> None:
+    from sqlalchemy import text
+
+    from services.common.db import reader
+
+    with reader(engine) as conn:  # SQLite: a deferred transaction, never the write lock
+        conn.execute(text("SELECT 1"))
 
 
 async def _every(

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from prometheus_client import Counter
 from sqlalchemy import Connection
 
 from pate.core.campaign import start_campaign
@@ -31,6 +32,9 @@ from services.common.passwords import MAX_PASSWORD_LENGTH
 log = get_logger("orders")
 
 CAMPAIGN_ID = limits.CAMPAIGN_ID
+CLOSE_FAILURES = Counter(
+    "pate_deadline_close_failures", "Turns past their deadline that could not be closed (bad data)"
+)
 
 
 def check_fits(scenario: Scenario) -> None:
@@ -158,14 +162,21 @@ def close_turn(conn: Connection, campaign: str, turn: int, reason: str, at: date
 
 
 def close_due_turns(conn: Connection, at: datetime) -> list[str]:
-    """The deadline scheduler: close every open turn whose deadline passed."""
+    """The deadline scheduler: close every open turn whose deadline passed.
+
+    Each campaign is closed in a savepoint of its own: one that cannot be closed
+    (bad data) is rolled back, logged and counted, and the others still close."""
     closed = []
     for row in repo.due_campaigns(conn, at):
         try:
-            close_turn(conn, row.id, row.turn, "deadline", at)
+            with conn.begin_nested():
+                close_turn(conn, row.id, row.turn, "deadline", at)
             closed.append(row.id)
         except DeskError:
             continue  # another scheduler closed it first
+        except (ValueError, LookupError, TypeError, ArithmeticError) as exc:
+            CLOSE_FAILURES.inc()
+            log.error("deadline.close_failed", campaign=limits.excerpt(row.id), error=type(exc).__name__)
     return closed
 
 

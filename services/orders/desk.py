@@ -72,6 +72,7 @@ def check_submission(
     if earlier is not None:
         if earlier != fingerprint:
             raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: already used for a different request")
+        _still_in_command(conn, campaign, turn, caller, orders)
         return Checked(caller, replayed=True)
     if not orders and not moves:
         raise DeskError(Code.INVALID_ARGUMENT, "orders: no order given")
@@ -83,6 +84,25 @@ def check_submission(
         () if refusals else tuple(authority(caller, world.ships[o.ship_id]) or Author.ADMIN for o in orders)
     )
     return Checked(caller, replayed=False, refusals=refusals, roles=roles, stores_moves=stores)
+
+
+def _still_in_command(
+    conn: Connection, campaign: str, turn: int, caller: Actor, orders: Sequence[ShipOrder]
+) -> None:
+    """Authority is checked before a replay is answered: a player who lost a ship
+    since (captured, command passed on) is not told his old request stands for it."""
+    if not orders or not repo.world_exists(conn, campaign, turn):
+        return
+    world = repo.load_world_cached(conn, campaign, turn)
+    lost = sorted(
+        {
+            o.ship_id
+            for o in orders
+            if o.ship_id not in world.ships or authority(caller, world.ships[o.ship_id]) is None
+        }
+    )
+    if lost:
+        raise DeskError(Code.PERMISSION_DENIED, f"orders: not your ships: {', '.join(lost)}")
 
 
 def _stores_moves(caller: Actor, moves: Sequence[tuple[str, str, int]]) -> tuple[StoresMove, ...]:

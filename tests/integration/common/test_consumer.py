@@ -300,3 +300,24 @@ def test_the_handler_runs_with_campaign_turn_and_trace_bound(engine: sa.Engine, 
         "trace_id": TRACE7,
         "msg_id": "m7",
     }
+
+
+def test_a_durable_made_with_another_ack_wait_is_brought_in_line(engine: sa.Engine, nats_url: str) -> None:
+    """Upgrading from a version with a longer ack_wait shortens the durable's own (issue 10, item 9)."""
+    campaign, durable = unique(), unique("d")
+
+    async def scenario() -> float:
+        nc, js = await connected(nats_url)
+        try:
+            for ack_wait in (30.0, 3.0):
+                stop = asyncio.Event()
+                worker = _consumer(engine, js, campaign, record_effect, durable=durable, ack_wait=ack_wait)
+                task = asyncio.create_task(worker.run(stop))
+                await asyncio.sleep(0.5)
+                stop.set()
+                await task
+            return float((await js.consumer_info(bus.STREAM, durable)).config.ack_wait)
+        finally:
+            await nc.drain()
+
+    assert run(scenario()) == pytest.approx(3.0)

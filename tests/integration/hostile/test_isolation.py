@@ -137,3 +137,38 @@ def test_bad_rows_and_poison_messages_of_one_campaign_do_not_stall_another(
     assert len(poison) == 2  # the garbage and the bad campaign's turn, each terminated once
     with reader(engine) as conn:
         assert repo.get_campaign(conn, GOOD).turn == 1  # type: ignore[union-attr]
+
+
+def test_a_turn_that_cannot_close_does_not_stop_the_deadlines_of_others(engine: sa.Engine) -> None:
+    """The deadline scheduler closes each campaign in a savepoint of its own."""
+    past = datetime(2020, 1, 1, tzinfo=UTC)
+    with engine.begin() as conn:
+        conn.execute(
+            campaigns.insert().values(
+                id=BAD,
+                name="bad",
+                scenario="training",
+                seed=1,
+                turns=15,
+                turn=1,
+                status="OPEN",
+                deadline=past,
+            )
+        )
+        lifecycle.create_campaign(
+            conn,
+            GOOD,
+            load_scenario("training"),
+            "training",
+            seed=7,
+            turns=3,
+            first_deadline=past,
+            turn_seconds=0,
+        )
+        repo.set_status(conn, GOOD, turn=1, expect=("STARTING",), status="OPEN", deadline=past)
+    failures = _counter("pate_deadline_close_failures_total")
+    with engine.begin() as conn:
+        closed = lifecycle.close_due_turns(conn, datetime.now(UTC))
+    assert closed == [GOOD]
+    assert _status(engine, GOOD) == "CLOSED" and _status(engine, BAD) == "OPEN"
+    assert _counter("pate_deadline_close_failures_total") == failures + 1

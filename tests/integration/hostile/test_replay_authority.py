@@ -1,0 +1,76 @@
+"""Authority is checked before a replay is answered (issue 10, item 7).
+
+The desk's own code on a real database: cornwallis's request is accepted; his
+ship then passes to another commander; resending the same request id is now
+refused instead of answered "replayed".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+
+import pytest
+import sqlalchemy as sa
+
+from pate.core.codec import canonical_json, to_plain
+from pate.datafiles import load_scenario
+from pate.v1 import common_pb2
+from services.common import repository as repo
+from services.common.db import reader
+from services.common.errors import Code, DeskError
+from services.common.passwords import hash_password
+from services.common.repository import turns
+from services.common.tables import world_states
+from services.orders import campaigns, desk
+from services.orders.mapping import order_from_pb
+
+pytestmark = pytest.mark.integration
+
+CAMPAIGN = "replays"
+PASSWORD = "replay-password"
+
+
+def _submit(engine: sa.Engine, order: common_pb2.ShipOrder, rid: str) -> tuple[list[str], bool]:
+    orders = [order_from_pb(order)]
+    fingerprint = hashlib.sha256(order.SerializeToString(deterministic=True)).digest()
+    with reader(engine) as conn:
+        caller = desk.authenticate(conn, CAMPAIGN, "cornwallis", PASSWORD)
+        checked = desk.check_submission(conn, CAMPAIGN, 1, caller, orders, rid, fingerprint)
+    with engine.begin() as conn:
+        return desk.record_submission(conn, CAMPAIGN, 1, checked, orders, rid, fingerprint)
+
+
+def test_a_replay_is_refused_for_a_ship_no_longer_commanded(engine: sa.Engine) -> None:
+    with engine.begin() as conn:
+        campaigns.create_campaign(
+            conn,
+            CAMPAIGN,
+            load_scenario("training"),
+            "training",
+            seed=1,
+            turns=3,
+            first_deadline=None,
+            turn_seconds=0,
+        )
+        repo.set_password(conn, CAMPAIGN, "cornwallis", hash_password(PASSWORD))
+        repo.set_status(conn, CAMPAIGN, turn=1, expect=("STARTING",), status="OPEN")
+    order = common_pb2.ShipOrder(ship_id="BR1FL", combat=common_pb2.Combat(stance="engage"))
+    assert _submit(engine, order, "r-1") == (["BR1FL"], False)
+    assert _submit(engine, order, "r-1") == (["BR1FL"], True)
+
+    # BR1FL passes to another commander (as a capture or a minister's change would do).
+    with engine.begin() as conn:
+        world = repo.load_world(conn, CAMPAIGN, 1)
+        ship = dataclasses.replace(world.ships["BR1FL"], commander="barham", deputy=None)
+        moved = dataclasses.replace(world, ships={**world.ships, "BR1FL": ship})
+        conn.execute(
+            world_states.update()
+            .where(world_states.c.campaign == CAMPAIGN, world_states.c.turn == 1)
+            .values(state_json=canonical_json(to_plain(moved)))
+        )
+    turns._WORLD_CACHE.clear()  # rows of world_states never change in service; this test changed one
+
+    with pytest.raises(DeskError) as refused:
+        _submit(engine, order, "r-1")
+    assert refused.value.code == Code.PERMISSION_DENIED and "BR1FL" in refused.value.message

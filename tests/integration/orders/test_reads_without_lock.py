@@ -1,0 +1,54 @@
+"""Read RPCs never take SQLite's write lock (issue 10, item 6).
+
+Another process holds the write lock (BEGIN IMMEDIATE) for the whole test; the
+reads still answer at once, because they run in deferred transactions.
+Before, GetReport and GetEffectiveOrders began with BEGIN IMMEDIATE and would
+have waited for the lock (up to the 30 s busy timeout).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+import pytest
+
+from pate.v1 import admin_pb2, orders_pb2, reports_pb2
+from tests.e2e.flow import Client
+
+pytestmark = pytest.mark.integration
+
+CAMPAIGN = "reads"
+PASSWORD = "reads-password"
+
+
+def test_reads_answer_while_another_process_holds_the_write_lock(desk_cluster: tuple[Client, str]) -> None:
+    client, url = desk_cluster
+    if not url.startswith("sqlite"):
+        pytest.skip("the write lock is SQLite's")
+    client.create(CAMPAIGN)
+    client.wait_open(CAMPAIGN, 1)
+    req = admin_pb2.SetPlayerPasswordRequest(campaign_id=CAMPAIGN, player_id="cornwallis", password=PASSWORD)
+    client.admin.SetPlayerPassword(req, metadata=client.admin_md, timeout=30)
+    md = (("x-pate-player", "cornwallis"), ("x-pate-password", PASSWORD))
+
+    holder = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None, timeout=30)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        started = time.monotonic()
+        report = client.reports.GetReport(
+            reports_pb2.GetReportRequest(campaign_id=CAMPAIGN, turn=0), metadata=md, timeout=10
+        )
+        listed = client.reports.ListReports(
+            reports_pb2.ListReportsRequest(campaign_id=CAMPAIGN), metadata=md, timeout=10
+        )
+        effective = client.desk.GetEffectiveOrders(
+            orders_pb2.GetEffectiveOrdersRequest(campaign_id=CAMPAIGN, turn=1), metadata=md, timeout=10
+        )
+        shown = client.campaign(CAMPAIGN)
+        took = time.monotonic() - started
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert report.body and listed.reports and effective.orders and shown.id == CAMPAIGN
+    assert took < 5.0, f"the reads waited {took:.1f} s for the write lock"
