@@ -164,7 +164,9 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
             await abort(context, err)
 
 
-class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
+class _PlayerFacing:
+    """A servicer whose callers are players: a session token (or password) names the caller."""
+
     def __init__(
         self, engine: Engine, auth: Authenticator, trusted_proxies: frozenset[str] = frozenset()
     ) -> None:
@@ -179,6 +181,9 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
         except DeskError as err:
             await abort(context, err)
         return desk.actor_of(row)
+
+
+class OrderDeskServicer(_PlayerFacing, orders_pb2_grpc.OrderDeskServicer):
 
     async def SubmitOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         # Who asks, and for which campaign, before the order text costs any parsing.
@@ -231,22 +236,8 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
         )
 
 
-class PlayerDeskServicer(desk_pb2_grpc.PlayerDeskServicer):
+class PlayerDeskServicer(_PlayerFacing, desk_pb2_grpc.PlayerDeskServicer):
     """What the web desk shows a player; the same credentials as OrderDesk."""
-
-    def __init__(
-        self, engine: Engine, auth: Authenticator, trusted_proxies: frozenset[str] = frozenset()
-    ) -> None:
-        self.engine = engine
-        self.auth = auth
-        self.trusted_proxies = trusted_proxies
-
-    async def _caller(self, context: grpc.aio.ServicerContext, campaign: str) -> Actor:
-        try:
-            creds = call_credentials(context, self.trusted_proxies)
-            return desk.actor_of(await asyncio.to_thread(self.auth.caller, campaign, creds))
-        except DeskError as err:
-            await abort(context, err)
 
     async def GetMyCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         caller = await self._caller(context, request.campaign_id)

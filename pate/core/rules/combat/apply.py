@@ -144,17 +144,17 @@ def _flight(
     area.  Mechanics page: from the coastal waters, to the harbor or the open
     sea as ordered (the harbor only of a same-side or allied port)."""
     if isinstance(place, AtSea):
-        return AtSea(place.area, _tactical(ctx, world, place.area, rng, avoid=place.tactical))
+        return AtSea(place.area, free_tactical_area(ctx, world, place.area, rng, avoid=place.tactical))
     assert isinstance(place, InPort)
     if not place.harbor and flee_to is FleeTo.HARBOR:
         port = world.ports.get(place.port)
         if port is not None and world.diplomacy.allied(ship.state, port.controller):
             return InPort(place.port, harbor=True)
     area = ctx.map.ports[place.port].sea_area
-    return AtSea(area, _tactical(ctx, world, area, rng, avoid=None))
+    return AtSea(area, free_tactical_area(ctx, world, area, rng, avoid=None))
 
 
-def _tactical(ctx: TurnContext, world: WorldState, area: str, rng: Rng, avoid: int | None) -> int:
+def free_tactical_area(ctx: TurnContext, world: WorldState, area: str, rng: Rng, avoid: int | None) -> int:
     """An empty tactical area if there is one, else any other than ``avoid``."""
     count = ctx.map.sea_areas[area].tactical_areas
     others = [t for t in range(1, count + 1) if t != avoid]

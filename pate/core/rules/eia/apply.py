@@ -15,6 +15,7 @@ from typing import Any
 
 from pate.core.events import Event, Phase
 from pate.core.rng import Rng
+from pate.core.rules.combat.apply import free_tactical_area
 from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.eia.engine import political_points
 from pate.core.rules.eia.model import EiaBattle, EiaResult, Fate, NelsonFate
@@ -178,24 +179,10 @@ def _withdrawal(ctx: TurnContext, world: WorldState, place: Location, fate: Fate
         if fate is Fate.WITHDRAWN:
             return InPort(place.port, harbor=False)
         area = ctx.map.ports[place.port].sea_area
-        return AtSea(area, _tactical(ctx, world, area, rng, avoid=None))
+        return AtSea(area, free_tactical_area(ctx, world, area, rng, avoid=None))
     if isinstance(place, AtSea):
-        return AtSea(place.area, _tactical(ctx, world, place.area, rng, avoid=place.tactical))
+        return AtSea(place.area, free_tactical_area(ctx, world, place.area, rng, avoid=place.tactical))
     return place
-
-
-def _tactical(ctx: TurnContext, world: WorldState, area: str, rng: Rng, avoid: int | None) -> int:
-    count = ctx.map.sea_areas[area].tactical_areas
-    others = [t for t in range(1, count + 1) if t != avoid]
-    if not others:
-        return avoid if avoid is not None else 1
-    taken = {
-        s.location.tactical
-        for s in world.ships.values()
-        if isinstance(s.location, AtSea) and s.location.area == area
-    }
-    empty = [t for t in others if t not in taken]
-    return rng.choice(empty or others)
 
 
 def _nelson(
