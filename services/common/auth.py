@@ -55,12 +55,26 @@ def peer_address(peer: str) -> str:
     return peer[:100]
 
 
+def is_trusted(addr: str, trusted_proxies: frozenset[str]) -> bool:
+    """``addr`` is one of the addresses, or inside one of the networks, of PATE_TRUSTED_PROXIES."""
+    if addr in trusted_proxies:
+        return True
+    networks = [n for n in trusted_proxies if "/" in n]
+    if not networks:
+        return False
+    try:
+        ip = ipaddress.ip_address(addr)
+    except ValueError:
+        return False  # a unix socket peer, say
+    return any(ip in ipaddress.ip_network(n) for n in networks)
+
+
 def source_of(peer: str, md: Mapping[str, str], trusted_proxies: frozenset[str] = frozenset()) -> str:
     """The caller's address; a trusted front end (PATE_TRUSTED_PROXIES, e.g.
     the web desk) may name the address it acts for in ``x-forwarded-for``."""
     addr = peer_address(peer)
     forwarded = md.get("x-forwarded-for", "")
-    if addr in trusted_proxies and forwarded:
+    if forwarded and is_trusted(addr, trusted_proxies):
         first = forwarded.split(",")[0].strip()
         try:
             return str(ipaddress.ip_address(first))

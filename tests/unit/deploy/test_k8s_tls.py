@@ -182,3 +182,16 @@ def test_the_shape_check_follows_the_references_of_the_cert_manager_resources() 
         "Deployment/pate-intel: volume client-tls: no Certificate makes 'pate-client-tls'",
         "Deployment/pate-resolver: volume client-tls: no Certificate makes 'pate-client-tls'",
     ]
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_orders_and_reports_believe_the_web_desks_forwarded_address(overlay: str) -> None:
+    """The web's pods come from a network, not fixed addresses (PATE_TRUSTED_PROXIES takes both)."""
+    from services.common.config import load_settings
+
+    config = of_kind(overlay, "ConfigMap")["pate-config"]["data"]
+    trusted = load_settings({"PATE_TRUSTED_PROXIES": config["PATE_TRUSTED_PROXIES"]}).trusted_proxies
+    assert trusted and all("/" in n for n in trusted)
+    for name in ("orders", "reports", "web"):
+        (c,) = pate_deployments(overlay)[name]["spec"]["template"]["spec"]["containers"]
+        assert {"configMapRef": {"name": "pate-config"}} in c["envFrom"], name
