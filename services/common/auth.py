@@ -66,7 +66,11 @@ def is_trusted(addr: str, trusted_proxies: frozenset[str]) -> bool:
         ip = ipaddress.ip_address(addr)
     except ValueError:
         return False  # a unix socket peer, say
-    return any(ip in ipaddress.ip_network(n) for n in networks)
+    # a server bound to [::] sees IPv4 peers as ::ffff:a.b.c.d
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return any(
+        ip in net or (mapped is not None and mapped in net) for net in map(ipaddress.ip_network, networks)
+    )
 
 
 def source_of(peer: str, md: Mapping[str, str], trusted_proxies: frozenset[str] = frozenset()) -> str:

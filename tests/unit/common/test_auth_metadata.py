@@ -40,6 +40,7 @@ def test_a_trusted_network_covers_front_ends_without_a_fixed_address() -> None:
     assert source_of("ipv6:[2001:db8::5]:1234", md, trusted) == "198.51.100.7"
     assert source_of("ipv4:192.0.2.1:1234", md, trusted) == "198.51.100.7"
     assert source_of("ipv4:10.245.0.1:1234", md, trusted) == "10.245.0.1"  # outside the network
+    assert source_of("ipv6:[::ffff:10.244.3.17]:1234", md, trusted) == "198.51.100.7"  # bound to [::]
     assert source_of("unix:/tmp/s", md, trusted) == "unix:/tmp/s"
     with pytest.raises(ConfigError, match="PATE_TRUSTED_PROXIES"):
         load_settings({"PATE_TRUSTED_PROXIES": "10.244.0.1/16"})  # host bits set: a typo, not a network
