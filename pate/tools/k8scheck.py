@@ -6,7 +6,10 @@ deploy/k8s/overlays).  Rendering uses the kustomize built into ``kubectl``
 provides one): no PyPI package ships kustomize itself.  Built-in kinds are validated by
 kubernetes-validate in strict mode (unknown fields are errors).  The custom resources
 (KEDA, CloudNativePG, cert-manager, Prometheus operator) have no schema there: they are
-only checked for apiVersion, kind, metadata.name and spec, and the report says so.
+checked for apiVersion, kind, metadata.name and spec, and the ones PATE depends on for the
+fields it relies on and their references inside the rendering (a ScaledObject's Deployment, a
+Certificate's Issuer and a CA Issuer's Secret, every Secret volume of a PATE pod made by a
+Certificate); the report says which were checked for shape only.
 """
 
 from __future__ import annotations
@@ -70,16 +73,78 @@ def name_of(resource: dict[str, Any]) -> str:
     return f"{resource.get('kind')}/{(resource.get('metadata') or {}).get('name')}"
 
 
+# the issuer kinds of cert-manager.io/v1; an Issuer has exactly one of them
+ISSUER_TYPES = ("selfSigned", "ca", "acme", "vault", "venafi")
+
+
+def _spec(resource: dict[str, Any]) -> dict[str, Any]:
+    spec = resource.get("spec")
+    return spec if isinstance(spec, dict) else {}
+
+
+def _names(resources: list[dict[str, Any]], kind: str) -> set[str]:
+    return {str((r.get("metadata") or {}).get("name")) for r in resources if r.get("kind") == kind}
+
+
+def shape_errors(resource: dict[str, Any], resources: list[dict[str, Any]]) -> list[str]:
+    """What a custom resource lacks: the common fields, then the fields of the kinds PATE uses."""
+    missing = [k for k in ("apiVersion", "kind", "metadata", "spec") if not resource.get(k)]
+    if missing or not resource["metadata"].get("name"):
+        return [f"missing {', '.join(missing) or 'metadata.name'}"]
+    kind, spec = resource.get("kind"), _spec(resource)
+    errors: list[str] = []
+    if kind == "ScaledObject":
+        target = (spec.get("scaleTargetRef") or {}).get("name")
+        if target not in _names(resources, "Deployment"):
+            errors.append(f"spec.scaleTargetRef.name: no Deployment {target!r} in the rendering")
+        if not spec.get("triggers"):
+            errors.append("spec.triggers: empty")
+    elif kind == "Issuer":
+        types = [t for t in ISSUER_TYPES if t in spec]
+        if len(types) != 1:
+            errors.append(f"spec: expected exactly one of {', '.join(ISSUER_TYPES)}, found {types or 'none'}")
+        elif types == ["ca"]:
+            secret = (spec.get("ca") or {}).get("secretName")
+            certificates = (_spec(c) for c in resources if c.get("kind") == "Certificate")
+            cas = {c.get("secretName") for c in certificates if c.get("isCA")}
+            if secret not in cas:
+                errors.append(f"spec.ca.secretName: no CA Certificate makes the Secret {secret!r}")
+    elif kind == "Certificate":
+        if not spec.get("secretName"):
+            errors.append("spec.secretName: missing")
+        ref = spec.get("issuerRef") or {}
+        if ref.get("kind", "Issuer") != "Issuer" or ref.get("name") not in _names(resources, "Issuer"):
+            errors.append(f"spec.issuerRef: no Issuer {ref.get('name')!r} in the rendering")
+        if not any(spec.get(k) for k in ("isCA", "commonName", "dnsNames", "ipAddresses")):
+            errors.append("spec: a certificate needs commonName, dnsNames or ipAddresses")
+    return errors
+
+
+def secret_volume_errors(resources: list[dict[str, Any]]) -> list[str]:
+    """Every Secret a PATE pod mounts whose name ends in -tls must be made by a Certificate."""
+    made = {_spec(c).get("secretName") for c in resources if c.get("kind") == "Certificate"}
+    errors = []
+    for r in resources:
+        if r.get("kind") not in ("Deployment", "StatefulSet", "Job"):
+            continue
+        pod = _spec(_spec(r).get("template") or {})
+        for volume in pod.get("volumes") or []:
+            secret = (volume.get("secret") or {}).get("secretName", "")
+            if secret.endswith("-tls") and secret not in made:
+                errors.append(f"{name_of(r)}: volume {volume.get('name')}: no Certificate makes {secret!r}")
+    return errors
+
+
 def validate(overlay: Path) -> Report:
     import kubernetes_validate
 
     report = Report(overlay=overlay.name)
-    for resource in render(overlay):
+    resources = render(overlay)
+    report.errors.extend(secret_volume_errors(resources))
+    for resource in resources:
         name = name_of(resource)
         if is_custom(resource):
-            missing = [k for k in ("apiVersion", "kind", "metadata", "spec") if not resource.get(k)]
-            if missing or not resource["metadata"].get("name"):
-                report.errors.append(f"{name}: missing {', '.join(missing) or 'metadata.name'}")
+            report.errors.extend(f"{name}: {e}" for e in shape_errors(resource, resources))
             report.custom.append(name)
             continue
         try:

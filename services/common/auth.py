@@ -55,12 +55,30 @@ def peer_address(peer: str) -> str:
     return peer[:100]
 
 
+def is_trusted(addr: str, trusted_proxies: frozenset[str]) -> bool:
+    """``addr`` is one of the addresses, or inside one of the networks, of PATE_TRUSTED_PROXIES."""
+    if addr in trusted_proxies:
+        return True
+    networks = [n for n in trusted_proxies if "/" in n]
+    if not networks:
+        return False
+    try:
+        ip = ipaddress.ip_address(addr)
+    except ValueError:
+        return False  # a unix socket peer, say
+    # a server bound to [::] sees IPv4 peers as ::ffff:a.b.c.d
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return any(
+        ip in net or (mapped is not None and mapped in net) for net in map(ipaddress.ip_network, networks)
+    )
+
+
 def source_of(peer: str, md: Mapping[str, str], trusted_proxies: frozenset[str] = frozenset()) -> str:
     """The caller's address; a trusted front end (PATE_TRUSTED_PROXIES, e.g.
     the web desk) may name the address it acts for in ``x-forwarded-for``."""
     addr = peer_address(peer)
     forwarded = md.get("x-forwarded-for", "")
-    if addr in trusted_proxies and forwarded:
+    if forwarded and is_trusted(addr, trusted_proxies):
         first = forwarded.split(",")[0].strip()
         try:
             return str(ipaddress.ip_address(first))

@@ -114,13 +114,15 @@ def _url(env: Mapping[str, str], name: str, default: str, schemes: tuple[str, ..
 
 
 def _addresses(env: Mapping[str, str], name: str) -> frozenset[str]:
+    """IP addresses, or networks as ``10.244.0.0/16`` (a Kubernetes pod network, where the
+    front end's pods have no fixed address)."""
     raw = _text(env, name, "")
     out = set()
     for part in filter(None, (p.strip() for p in raw.split(","))):
         try:
-            out.add(str(ipaddress.ip_address(part)))
+            out.add(str(ipaddress.ip_network(part)) if "/" in part else str(ipaddress.ip_address(part)))
         except ValueError:
-            raise ConfigError(f"{name}: {part!r} is not an IP address") from None
+            raise ConfigError(f"{name}: {part!r} is not an IP address or network (host bits unset)") from None
     return frozenset(out)
 
 

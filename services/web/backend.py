@@ -38,6 +38,7 @@ from pate.v1 import (
     sessions_pb2,
     sessions_pb2_grpc,
 )
+from services.common.tls import TlsSettings, aio_channel, load_tls
 
 REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrders (desk.proto)
 CALL_TIMEOUT = 15.0
@@ -130,21 +131,25 @@ def _translate(err: grpc.RpcError, service: str) -> BackendError:
 class Backend:
     """The gRPC clients of the web desk (async, one channel per service)."""
 
-    def __init__(self, orders_addr: str, reports_addr: str, admin_token: str) -> None:
+    def __init__(
+        self, orders_addr: str, reports_addr: str, admin_token: str, tls: TlsSettings | None = None
+    ) -> None:
         self.orders_addr = orders_addr
         self.reports_addr = reports_addr
         self.admin_token = admin_token
+        # PATE_TLS_CA set: TLS to both services, like every other PATE client (docs/security.md)
+        self.tls = load_tls() if tls is None else tls
         self._orders_ch: grpc.aio.Channel | None = None
         self._reports_ch: grpc.aio.Channel | None = None
 
     def _orders(self) -> grpc.aio.Channel:
         if self._orders_ch is None:
-            self._orders_ch = grpc.aio.insecure_channel(self.orders_addr)
+            self._orders_ch = aio_channel(self.orders_addr, self.tls)
         return self._orders_ch
 
     def _reports(self) -> grpc.aio.Channel:
         if self._reports_ch is None:
-            self._reports_ch = grpc.aio.insecure_channel(self.reports_addr)
+            self._reports_ch = aio_channel(self.reports_addr, self.tls)
         return self._reports_ch
 
     async def close(self) -> None:

@@ -1,8 +1,8 @@
 """``pate serve web``: the web Ship Order Desk on PATE_WEB_ADDR.
 
 A client of the orders and reports services (PATE_ORDERS_ADDR,
-PATE_REPORTS_ADDR); it keeps serving, with a page saying so, while either of
-them is down.  SIGTERM stops it cleanly (uvicorn's own handling).
+PATE_REPORTS_ADDR; over TLS when PATE_TLS_CA is set); it keeps serving, with
+a page saying so, while either of them is down.  SIGTERM stops it cleanly (uvicorn's own handling).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import uvicorn
 
 from services.common.config import ConfigError, load_settings
 from services.common.logging import configure_logging, get_logger
+from services.common.tls import load_tls
 from services.web.app import create_app
 from services.web.backend import Backend
 from services.web.config import load_web_settings
@@ -24,10 +25,11 @@ def main() -> int:
     try:
         configure_logging("web", load_settings())
         settings = load_web_settings()
+        tls = load_tls()  # a bad PATE_TLS_* path stops the process here, not at the first page
     except ConfigError as err:
         print(f"pate web: {err}", file=sys.stderr)
         return 2
-    backend = Backend(settings.orders_addr, settings.reports_addr, settings.admin_token)
+    backend = Backend(settings.orders_addr, settings.reports_addr, settings.admin_token, tls)
     app = create_app(backend, settings)
     log.info("web_listening", addr=settings.addr, orders=settings.orders_addr, reports=settings.reports_addr)
     uvicorn.run(

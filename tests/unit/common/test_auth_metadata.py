@@ -29,6 +29,23 @@ def test_x_forwarded_for_counts_only_from_a_trusted_proxy() -> None:
     assert source_of("ipv4:10.0.0.9:1234", {"x-forwarded-for": "not an address"}, trusted) == "10.0.0.9"
 
 
+def test_a_trusted_network_covers_front_ends_without_a_fixed_address() -> None:
+    """Kubernetes: the web desk's pods get addresses from the pod network (deploy/k8s)."""
+    md = {"x-forwarded-for": "198.51.100.7"}
+    trusted = load_settings(
+        {"PATE_TRUSTED_PROXIES": "10.244.0.0/16, 2001:db8::/64, 192.0.2.1"}
+    ).trusted_proxies
+    assert trusted == frozenset({"10.244.0.0/16", "2001:db8::/64", "192.0.2.1"})
+    assert source_of("ipv4:10.244.3.17:1234", md, trusted) == "198.51.100.7"
+    assert source_of("ipv6:[2001:db8::5]:1234", md, trusted) == "198.51.100.7"
+    assert source_of("ipv4:192.0.2.1:1234", md, trusted) == "198.51.100.7"
+    assert source_of("ipv4:10.245.0.1:1234", md, trusted) == "10.245.0.1"  # outside the network
+    assert source_of("ipv6:[::ffff:10.244.3.17]:1234", md, trusted) == "198.51.100.7"  # bound to [::]
+    assert source_of("unix:/tmp/s", md, trusted) == "unix:/tmp/s"
+    with pytest.raises(ConfigError, match="PATE_TRUSTED_PROXIES"):
+        load_settings({"PATE_TRUSTED_PROXIES": "10.244.0.1/16"})  # host bits set: a typo, not a network
+
+
 def test_a_bearer_token_or_the_old_password_metadata() -> None:
     assert credentials({"authorization": "Bearer abc"}, "s") == Credentials(token="abc", source="s")
     assert credentials({"authorization": "bearer abc"}, "s").token == "abc"

@@ -63,7 +63,7 @@ def test_compose_checks_every_service_and_starts_each_on_healthy_dependencies() 
     services = yaml.safe_load(COMPOSE.read_text())["services"]
     assert {"postgres", "nats", "migrate", "orders", "resolver", "intel", "reports"} <= set(services)
     jobs = {name for name, svc in services.items() if svc.get("restart") == "no"}
-    assert jobs == {"migrate"}
+    assert jobs == {"migrate", "certs"}  # certs: the development CA and certificates, once
     for name, svc in services.items():
         check = svc.get("healthcheck", {})
         if name in jobs:
@@ -73,6 +73,15 @@ def test_compose_checks_every_service_and_starts_each_on_healthy_dependencies() 
         for dep, cond in (svc.get("depends_on") or {}).items():
             want = "service_completed_successfully" if dep in jobs else "service_healthy"
             assert cond == {"condition": want}, (name, dep)
+
+
+def test_compose_serves_every_grpc_port_with_tls() -> None:
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    for name in ("orders", "resolver", "intel", "reports"):
+        env = services[name]["environment"]
+        assert {"PATE_TLS_CERT", "PATE_TLS_KEY", "PATE_TLS_CA"} <= set(env), name
+        assert "PATE_ALLOW_PLAINTEXT" not in env, name
+        assert services[name]["depends_on"]["certs"] == {"condition": "service_completed_successfully"}
 
 
 def test_compose_writes_no_database_password() -> None:

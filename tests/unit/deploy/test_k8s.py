@@ -1,5 +1,6 @@
 """The Kubernetes overlays (issue 15): rendered by kustomize, valid in strict mode, and every PATE
-container sized, probed over gRPC, locked down, disruption-budgeted, scraped and balanced."""
+container sized, probed, locked down, disruption-budgeted, scraped and balanced; every gRPC port
+served with TLS from cert-manager (docs/security.md), the workers' with mutual TLS."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from pate.tools import k8scheck
 
 OVERLAYS = ("dev", "prod")
 WORKERS = {"resolver": "resolver", "intel": "intel", "reports": "reports"}  # deployment -> durable
+GRPC_PORTS = {"orders": 50051, "resolver": 50052, "intel": 50053, "reports": 50054}
+MUTUAL_TLS = {"resolver", "intel"}  # health ports only; orders and reports take players' clients
 
 
 @cache
@@ -42,11 +45,19 @@ def test_every_overlay_renders_and_validates_strictly(overlay: str) -> None:
         "Namespace/" + ("pate-dev" if overlay == "dev" else "pate"),
     } <= set(report.strict)
     assert sorted(report.custom) == [
+        "Certificate/pate-ca",
+        "Certificate/pate-client",
+        "Certificate/pate-server",
         "Cluster/pate-db",
+        "Issuer/pate-ca",
+        "Issuer/pate-selfsigned",
         "ScaledObject/pate-intel",
         "ScaledObject/pate-reports",
         "ScaledObject/pate-resolver",
     ]
+    assert {"Deployment/pate-web", "Service/pate-web", "PodDisruptionBudget/pate-web"} <= set(report.strict)
+    if overlay == "prod":
+        assert {"Ingress/pate-web", "NetworkPolicy/pate-web"} <= set(report.strict)
 
 
 def test_strict_validation_refuses_an_unknown_field() -> None:
@@ -60,7 +71,7 @@ def test_strict_validation_refuses_an_unknown_field() -> None:
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_every_pate_container_is_sized_probed_and_locked_down(overlay: str) -> None:
     deployments = pate_deployments(overlay)
-    assert set(deployments) == {"orders", "resolver", "intel", "reports"}
+    assert set(deployments) == {"orders", "resolver", "intel", "reports", "web"}
     for name, d in deployments.items():
         pod = d["spec"]["template"]["spec"]
         assert pod["securityContext"]["runAsNonRoot"] is True
@@ -71,12 +82,18 @@ def test_every_pate_container_is_sized_probed_and_locked_down(overlay: str) -> N
         assert re.fullmatch(r"registry\.example\.org/pate:\d+\.\d+\.\d+", c["image"]), c["image"]
         for kind in ("requests", "limits"):
             assert {"cpu", "memory"} <= set(c["resources"][kind]), (name, kind)
-        grpc_port = next(p["containerPort"] for p in c["ports"] if p["name"] == "grpc")
-        for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
-            assert c[probe]["grpc"]["port"] == grpc_port, (name, probe)
         sc = c["securityContext"]
         assert sc["readOnlyRootFilesystem"] is True and sc["allowPrivilegeEscalation"] is False
         assert sc["capabilities"]["drop"] == ["ALL"]
+        if name == "web":
+            continue  # HTTP, no metrics port, no database: test_the_web_desk_...
+        grpc_port = next(p["containerPort"] for p in c["ports"] if p["name"] == "grpc")
+        assert grpc_port == GRPC_PORTS[name]
+        for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+            # Kubernetes' own gRPC probe speaks no TLS
+            assert "grpc" not in c[probe], (name, probe)
+            assert c[probe]["exec"]["command"] == ["pate", "health", f"127.0.0.1:{grpc_port}"], (name, probe)
+            assert c[probe]["timeoutSeconds"] >= 3, (name, probe)  # a Python process starts each time
         annotations = d["spec"]["template"]["metadata"]["annotations"]
         assert annotations["prometheus.io/scrape"] == "true"
         assert int(annotations["prometheus.io/port"]) in {p["containerPort"] for p in c["ports"]}
@@ -92,7 +109,9 @@ def test_each_service_has_a_disruption_budget_and_a_headless_service(overlay: st
         labels = d["spec"]["template"]["metadata"]["labels"]
         assert pdbs[f"pate-{name}"]["spec"]["selector"]["matchLabels"].items() <= labels.items()
         svc = services[f"pate-{name}"]["spec"]
-        assert svc["clusterIP"] == "None" and svc["selector"].items() <= labels.items()
+        assert svc["selector"].items() <= labels.items()
+        # gRPC: headless, clients balance over the pods; the web's HTTP/1.1 is balanced per request
+        assert (svc.get("clusterIP") == "None") is (name != "web"), name
     assert pdbs["pate-nats"]["spec"]["maxUnavailable"] == 1
 
 

@@ -1,0 +1,197 @@
+"""TLS in the Kubernetes overlays (docs/security.md, "TLS"): cert-manager makes the certificates,
+every gRPC port serves them (the workers' with mutual TLS), nothing allows plaintext, the probes
+and the web desk dial with the PATE CA, and the certificate names what they dial."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from pate.tools import k8scheck
+from tests.unit.deploy.test_k8s import GRPC_PORTS, MUTUAL_TLS, OVERLAYS, of_kind, pate_deployments, rendered
+
+NAMESPACE = {"dev": "pate-dev", "prod": "pate"}
+
+
+def containers(overlay: str) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(resource name, pod spec, container) of every container of every pod template."""
+    out = []
+    for r in rendered(overlay):
+        pod = ((r.get("spec") or {}).get("template") or {}).get("spec")
+        if pod:
+            for c in pod.get("containers", []) + pod.get("initContainers", []):
+                out.append((r["metadata"]["name"], pod, c))
+    return out
+
+
+def env_of(c: dict[str, Any]) -> dict[str, Any]:
+    return {e["name"]: e.get("value") for e in c.get("env", [])}
+
+
+def mounted_file(pod: dict[str, Any], c: dict[str, Any], path: str) -> tuple[str, str]:
+    """(Secret name, key) that the file ``path`` of the container comes from."""
+    folder, _, key = path.rpartition("/")
+    (mount,) = [m for m in c["volumeMounts"] if m["mountPath"] == folder]
+    assert mount.get("readOnly") is True, path
+    (volume,) = [v for v in pod["volumes"] if v["name"] == mount["name"]]
+    items = volume["secret"].get("items")
+    assert items is None or key in {i["path"] for i in items}, path
+    return volume["secret"]["secretName"], key
+
+
+def certificates(overlay: str) -> dict[str, dict[str, Any]]:
+    """secretName -> spec of every cert-manager Certificate."""
+    return {c["spec"]["secretName"]: c["spec"] for c in of_kind(overlay, "Certificate").values()}
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_pate_grpc_container_serves_tls_and_none_allows_plaintext(overlay: str) -> None:
+    configmaps = of_kind(overlay, "ConfigMap")
+    made = certificates(overlay)
+    served = set()
+    for name, pod, c in containers(overlay):
+        env = env_of(c)
+        # services/common/tls.py: without it a plaintext bind to 0.0.0.0 refuses to start
+        assert "PATE_ALLOW_PLAINTEXT" not in env, name
+        for source in c.get("envFrom", []):
+            data = configmaps[source["configMapRef"]["name"]].get("data", {})
+            assert "PATE_ALLOW_PLAINTEXT" not in data, (name, source)
+        args = c.get("args", [])
+        if c["image"].split(":")[0].endswith("/pate") and args[:1] == ["serve"] and args[1] in GRPC_PORTS:
+            served.add(args[1])
+            for var in ("PATE_TLS_CERT", "PATE_TLS_KEY"):
+                secret, key = mounted_file(pod, c, env[var])
+                assert secret == "pate-server-tls" and secret in made, (name, var)
+                assert key == ("tls.crt" if var == "PATE_TLS_CERT" else "tls.key")
+            assert mounted_file(pod, c, env["PATE_TLS_CA"]) == ("pate-server-tls", "ca.crt")
+    assert served == set(GRPC_PORTS)
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_worker_ports_require_a_client_certificate_and_the_front_doors_do_not(overlay: str) -> None:
+    made = certificates(overlay)
+    for name in GRPC_PORTS:
+        pod = pate_deployments(overlay)[name]["spec"]["template"]["spec"]
+        (c,) = pod["containers"]
+        env = env_of(c)
+        if name in MUTUAL_TLS:
+            assert mounted_file(pod, c, env["PATE_TLS_CLIENT_CA"]) == ("pate-server-tls", "ca.crt")
+            # the probe runs in the container with its environment: it needs the client certificate
+            cert_secret, _ = mounted_file(pod, c, env["PATE_TLS_CLIENT_CERT"])
+            key_secret, _ = mounted_file(pod, c, env["PATE_TLS_CLIENT_KEY"])
+            assert cert_secret == key_secret == "pate-client-tls"
+            assert made["pate-client-tls"]["usages"] == ["client auth"]
+        else:
+            assert not {"PATE_TLS_CLIENT_CA", "PATE_TLS_CLIENT_CERT"} & set(env), name
+            assert all(v["name"] != "client-tls" for v in pod["volumes"]), name
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_server_certificate_names_every_service_and_the_probes_loopback(overlay: str) -> None:
+    spec = certificates(overlay)["pate-server-tls"]
+    names = set(spec["dnsNames"])
+    ns = NAMESPACE[overlay]
+    for svc in of_kind(overlay, "Service"):
+        if svc.removeprefix("pate-") in GRPC_PORTS:
+            assert {svc, f"{svc}.{ns}", f"{svc}.{ns}.svc", f"{svc}.{ns}.svc.cluster.local"} <= names, svc
+    assert "127.0.0.1" in spec["ipAddresses"] and "localhost" in names
+    assert spec["usages"] == ["server auth"]
+    assert spec["privateKey"]["rotationPolicy"] == "Always"
+    assert spec["issuerRef"] == {"name": "pate-ca", "kind": "Issuer"}
+    # the CA Issuer signs with the CA Certificate's Secret, bootstrapped by the self-signed Issuer
+    assert of_kind(overlay, "Issuer")["pate-ca"]["spec"] == {"ca": {"secretName": "pate-ca"}}
+    ca = certificates(overlay)["pate-ca"]
+    assert ca["isCA"] is True and ca["issuerRef"]["name"] == "pate-selfsigned"
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_web_desk_dials_the_front_doors_over_tls_and_holds_no_key(overlay: str) -> None:
+    d = pate_deployments(overlay)["web"]
+    pod = d["spec"]["template"]["spec"]
+    (c,) = pod["containers"]
+    env = env_of(c)
+    assert c["args"] == ["serve", "web"]
+    assert mounted_file(pod, c, env["PATE_TLS_CA"]) == ("pate-server-tls", "ca.crt")
+    (volume,) = [v for v in pod["volumes"] if v.get("secret")]
+    assert volume["secret"]["items"] == [{"key": "ca.crt", "path": "ca.crt"}]  # not tls.key
+    assert "PATE_TLS_CERT" not in env and "PATE_TLS_KEY" not in env  # it serves HTTP, not gRPC
+    names = set(certificates(overlay)["pate-server-tls"]["dnsNames"])
+    services = of_kind(overlay, "Service")
+    for var, port in (("PATE_ORDERS_ADDR", 50051), ("PATE_REPORTS_ADDR", 50054)):
+        host, _, dialled = env[var].rpartition(":")
+        assert host in names and host in services and int(dialled) == port, var
+    assert env["PATE_WEB_ADDR"] == "0.0.0.0:8080"
+    secret = next(e for e in c["env"] if e["name"] == "PATE_WEB_SECRET")
+    assert secret["valueFrom"]["secretKeyRef"] == {"name": "pate-web", "key": "secret"}
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        assert c[probe]["httpGet"] == {"path": "/healthz", "port": "http"}, probe
+    assert c["ports"] == [{"name": "http", "containerPort": 8080, "protocol": "TCP"}]
+    assert of_kind(overlay, "PodDisruptionBudget")["pate-web"]["spec"]["selector"]["matchLabels"].items() <= (
+        d["spec"]["template"]["metadata"]["labels"].items()
+    )
+
+
+def test_prod_exposes_the_web_desk_through_a_tls_ingress_only_from_the_controller() -> None:
+    (ingress,) = of_kind("prod", "Ingress").values()
+    (tls,) = ingress["spec"]["tls"]
+    (rule,) = ingress["spec"]["rules"]
+    assert rule["host"] in tls["hosts"] and tls["secretName"]
+    (path,) = rule["http"]["paths"]
+    assert path["backend"]["service"] == {"name": "pate-web", "port": {"name": "http"}}
+    policy = of_kind("prod", "NetworkPolicy")["pate-web"]["spec"]
+    web_labels = pate_deployments("prod")["web"]["spec"]["template"]["metadata"]["labels"]
+    assert policy["podSelector"]["matchLabels"].items() <= web_labels.items()
+    (allowed,) = policy["ingress"]
+    assert [p["port"] for p in allowed["ports"]] == ["http"]
+    # the forwarded headers are believed only because the policy admits the controller alone
+    (c,) = pate_deployments("prod")["web"]["spec"]["template"]["spec"]["containers"]
+    assert env_of(c)["FORWARDED_ALLOW_IPS"] == "*"
+    assert "FORWARDED_ALLOW_IPS" not in env_of(
+        pate_deployments("dev")["web"]["spec"]["template"]["spec"]["containers"][0]
+    )
+    assert not of_kind("dev", "Ingress") and not of_kind("dev", "NetworkPolicy")
+
+
+def test_the_shape_check_follows_the_references_of_the_cert_manager_resources() -> None:
+    resources = [copy.deepcopy(r) for r in rendered("dev")]
+    assert k8scheck.secret_volume_errors(resources) == []
+    by_name = {k8scheck.name_of(r): r for r in resources}
+    for r in resources:
+        if k8scheck.is_custom(r):
+            assert k8scheck.shape_errors(r, resources) == [], k8scheck.name_of(r)
+    server = by_name["Certificate/pate-server"]
+    server["spec"]["issuerRef"]["name"] = "nobody"
+    assert k8scheck.shape_errors(server, resources) == ["spec.issuerRef: no Issuer 'nobody' in the rendering"]
+    issuer = by_name["Issuer/pate-ca"]
+    issuer["spec"]["selfSigned"] = {}
+    assert "exactly one of" in k8scheck.shape_errors(issuer, resources)[0]
+    del issuer["spec"]["selfSigned"]
+    issuer["spec"]["ca"]["secretName"] = "pate-server-tls"  # not a CA's
+    assert k8scheck.shape_errors(issuer, resources) == [
+        "spec.ca.secretName: no CA Certificate makes the Secret 'pate-server-tls'"
+    ]
+    scaled = by_name["ScaledObject/pate-intel"]
+    scaled["spec"]["scaleTargetRef"]["name"] = "pate-gone"
+    assert k8scheck.shape_errors(scaled, resources) == [
+        "spec.scaleTargetRef.name: no Deployment 'pate-gone' in the rendering"
+    ]
+    resources.remove(by_name["Certificate/pate-client"])
+    assert sorted(k8scheck.secret_volume_errors(resources)) == [
+        "Deployment/pate-intel: volume client-tls: no Certificate makes 'pate-client-tls'",
+        "Deployment/pate-resolver: volume client-tls: no Certificate makes 'pate-client-tls'",
+    ]
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_orders_and_reports_believe_the_web_desks_forwarded_address(overlay: str) -> None:
+    """The web's pods come from a network, not fixed addresses (PATE_TRUSTED_PROXIES takes both)."""
+    from services.common.config import load_settings
+
+    config = of_kind(overlay, "ConfigMap")["pate-config"]["data"]
+    trusted = load_settings({"PATE_TRUSTED_PROXIES": config["PATE_TRUSTED_PROXIES"]}).trusted_proxies
+    assert trusted and all("/" in n for n in trusted)
+    for name in ("orders", "reports", "web"):
+        (c,) = pate_deployments(overlay)[name]["spec"]["template"]["spec"]["containers"]
+        assert {"configMapRef": {"name": "pate-config"}} in c["envFrom"], name
