@@ -17,8 +17,8 @@ from pate.tools import k8scheck
 
 OVERLAYS = ("dev", "prod")
 WORKERS = {"resolver": "resolver", "intel": "intel", "reports": "reports"}  # deployment -> durable
-GRPC_PORTS = {"orders": 50051, "resolver": 50052, "intel": 50053, "reports": 50054}
-MUTUAL_TLS = {"resolver", "intel"}  # health ports only; orders and reports take players' clients
+GRPC_PORTS = {"orders": 50051, "resolver": 50052, "intel": 50053, "reports": 50054, "notifier": 50055}
+MUTUAL_TLS = {"resolver", "intel", "notifier"}  # health ports only; orders and reports take players' clients
 
 
 @cache
@@ -71,7 +71,7 @@ def test_strict_validation_refuses_an_unknown_field() -> None:
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_every_pate_container_is_sized_probed_and_locked_down(overlay: str) -> None:
     deployments = pate_deployments(overlay)
-    assert set(deployments) == {"orders", "resolver", "intel", "reports", "web"}
+    assert set(deployments) == {"orders", "resolver", "intel", "reports", "web", "notifier"}
     for name, d in deployments.items():
         pod = d["spec"]["template"]["spec"]
         assert pod["securityContext"]["runAsNonRoot"] is True
