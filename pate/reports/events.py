@@ -16,13 +16,16 @@ from typing import Any
 from pate.core.intel.model import ObservedEvent, PlayerKnowledge
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import parse_ship_id
-from pate.reports import ashore, battle, eia, intel, phrases
+from pate.reports import ashore, battle, cargo, eia, intel, phrases, storms, supply
 from pate.reports.phrases import Phrase
 from pate.reports.telling import Telling, known_names, sentence
 from pate.reports.words import ids_text
 
 PHRASES: dict[str, Phrase] = {
     **phrases.PHRASES,
+    **storms.PHRASES,
+    **cargo.PHRASES,
+    **supply.PHRASES,
     **battle.PHRASES,
     **ashore.PHRASES,
     **intel.PHRASES,

@@ -1,5 +1,8 @@
-"""The rule book's words for the events of the repair, supply and movement
-phases, storms included (rules 3.3, 3.4, 6, the lost section 8).
+"""The rule book's words for the events of the movement phase: sailing,
+held in port, contact, pursuit, the straits and the Atlantic (rules 6, 2.8,
+4.5).  The other areas' words are in storms.py, cargo.py, supply.py,
+battle.py, ashore.py, intel.py and eia.py; pate/reports/events.py joins
+them into the one table of every event kind.
 
 Each phrase tells the player's own ships in full and anyone else's only as
 far as the knowledge carries (pate/core/intel/judged.py leaves out what a
@@ -12,9 +15,10 @@ from collections.abc import Callable, Mapping
 
 from pate.core.intel.judged import out_of_sight
 from pate.reports.telling import Telling
-from pate.reports.words import adjective, and_list, in_harbor, port_of
+from pate.reports.words import in_harbor, port_of
 
 Phrase = Callable[[Telling], str]
+
 
 # How a ship sails relative to the wind (rule 6.6).
 HEADING = {
@@ -228,176 +232,6 @@ def returned_to_base(t: Telling) -> str:
     return f"{t.subject} returned to {t.their} base{base} to replenish (rule 2.8)"
 
 
-# -- winds and storms (rules 3.8, 6.5, lost section 8) ----------------------
-def wind_shifted(t: Telling) -> str:
-    area = t.at(str(t.get("area") or t.location))
-    before, after = t.get("before"), t.get("after")
-    if before and after:
-        return f"The wind {area} shifted: it was {before}, it is now {after}"
-    return f"The wind {area} shifted" + (f": it is now {after}" if after else "")
-
-
-def storm(t: Telling) -> str:
-    area = t.place(str(t.get("area") or t.location))
-    wind = f" (winds {t.get('wind')})" if t.get("wind") else ""
-    caught = f"; {t.subject} {t.was} caught in it" if t.ships else ""
-    return f"A storm struck {area}{wind}{caught}"
-
-
-def _damage(t: Telling) -> str:
-    """ "1 hull damage (now 2 of 5) and 1 rigging damage (now 1 of 5)"."""
-    parts = []
-    for part in ("hull", "rigging"):
-        n = t.number(part)
-        if n:
-            total = t.get(f"total_{part}")
-            parts.append(f"{n} {part} damage" + (f" (now {total} of 5)" if isinstance(total, int) else ""))
-    return f": {' and '.join(parts)}" if parts else ""
-
-
-def storm_damage(t: Telling) -> str:
-    detail = _damage(t) if t.ours else ""
-    return f"{t.subject} {t.was} damaged by the storm {t.at()}{detail}"
-
-
-def foundered(t: Telling) -> str:
-    if t.get("ashore"):
-        return f"{t.subject} broke up on the shore {t.at()} and {t.was} lost"
-    return f"{t.subject} foundered in the storm {t.at()} and {t.was} lost (rule 2.2)"
-
-
-def scattered(t: Telling) -> str:
-    if t.ours and t.get("to_tactical"):
-        to = t.get("to_tactical")
-        return f"{t.subject} {t.was} scattered by the storm to tactical area {to}, out of contact"
-    return f"{t.subject} {t.was} scattered by the storm {t.at()} and lost to sight"
-
-
-def blown_out_to_sea(t: Telling) -> str:
-    to = t.place(str(t.get("to"))) if t.get("to") else "the open sea"
-    tactical = f" (tactical area {t.get('to_tactical')})" if t.ours and t.get("to_tactical") else ""
-    return f"{t.subject} {t.was} blown out to sea {t.came_from(t.location)} into {to}{tactical}"
-
-
-def driven_into_port(t: Telling) -> str:
-    port = t.get("port") or port_of(t.location)
-    return f"{t.subject} {t.was} driven by the storm into {port} harbor"
-
-
-def driven_ashore(t: Telling) -> str:
-    detail = _damage(t) if t.ours else ""
-    return f"{t.subject} {t.was} driven ashore {t.at()} by the storm{detail}"
-
-
-def wrecked(t: Telling) -> str:
-    crew = f"; {t.number('crew_lost')} of her people drowned" if t.ours and t.number("crew_lost") else ""
-    return f"{t.subject} {t.was} wrecked on the shore {t.at()} and lost{crew} (section 8)"
-
-
-def stranded(t: Telling) -> str:
-    detail = _damage(t) if t.ours else ""
-    crew = f"; {t.number('crew_lost')} crew lost" if t.ours and t.number("crew_lost") else ""
-    return (
-        f"{t.subject} {t.was} stranded {t.at()}{detail}{crew}, and can move no further this turn (section 8)"
-    )
-
-
-def refloated(t: Telling) -> str:
-    detail = _damage(t) if t.ours else ""
-    return f"{t.subject} {t.was} towed off the shore {t.at()}{detail} (section 8)"
-
-
-def merchant_prizes(t: Telling) -> str:
-    victim = adjective(t.k, str(t.get("victim"))) if t.get("victim") else "enemy"
-    n = t.number("prizes")
-    crew = (
-        f", sending {t.number('prize_crew')} men away in prize crews"
-        if t.ours and t.number("prize_crew")
-        else ""
-    )
-    return f"{t.subject} took {n} {victim} merchant ship{'s' if n != 1 else ''} {t.at()}{crew} (rule 4.8)"
-
-
-def trade_lost(t: Telling) -> str:
-    by = and_list(adjective(t.k, str(b)) for b in t.get("by", ()) or ()) or "enemy"
-    n, of = t.number("taken"), t.number("merchants")
-    escorts = (
-        f"; {t.number('escorts')} escort(s) were with them"
-        if t.number("escorts")
-        else "; they sailed unescorted"
-    )
-    return f"{by} raiders took {n} of our {of} merchant ships {t.at()}{escorts} (rule 4.8)"
-
-
-def convoy_covered(t: Telling) -> str:
-    lost = t.number("lost")
-    fate = "none was taken" if not lost else f"{lost} of {t.number('merchants')} were taken nonetheless"
-    raiders = t.number("raiders")
-    return f"{t.subject} covered the merchant ships {t.at()} against {raiders} raider(s): {fate} (rule 4.8)"
-
-
-def trade_summary(t: Telling) -> str:
-    n, lost, prizes = t.number("merchants"), t.number("taken"), t.number("prizes")
-    return (
-        f"Trade this turn: {n} merchant ships at sea, {lost} taken by the enemy, {n - lost} safely arrived;"
-        f" our raiders took {prizes} prize{'s' if prizes != 1 else ''} (rule 4.8)"
-    )
-
-
-def _cargo(t: Telling) -> str:
-    """ "IN1 and 12 supplies", or "her cargo" when nothing is listed."""
-    items = [str(u) for u in t.get("units", ()) or ()]
-    if t.number("supplies"):
-        items.append(f"{t.number('supplies')} supplies")
-    return and_list(items) if items else f"{t.their} cargo"
-
-
-def cargo_lost(t: Telling) -> str:
-    return f"Lost with {t.subject} {t.at()}: {_cargo(t)} aboard (section 9)"
-
-
-def cargo_captured(t: Telling) -> str:
-    captor = t.get("captor")
-    by = f" by the {adjective(t.k, str(captor))}" if captor else ""
-    return (
-        f"Taken{by} with {t.subject} {t.at()}: {_cargo(t)} aboard; "
-        f"the troops are prisoners, the supplies the captor's (section 9)"
-    )
-
-
-# -- repair and supply (rules 3.3, 3.4) --------------------------------------
-def _change(t: Telling, key: str) -> str:
-    value = t.get(key)
-    if isinstance(value, list | tuple) and len(value) == 2 and value[0] != value[1]:
-        return f"{key} damage {value[0]} → {value[1]}"
-    return ""
-
-
-def repaired(t: Telling) -> str:
-    changes = ", ".join(x for x in (_change(t, "hull"), _change(t, "rigging")) if x)
-    detail = f": {changes}" if changes else ""
-    if t.get("yard"):
-        return f"{t.subject} {t.was} repaired in the dockyard {t.at()}{detail} (rule 3.3)"
-    return f"The crew of {t.subject} repaired {t.their} rigging {t.at()}{detail} (rule 3.3)"
-
-
-def loaded_stores(t: Telling) -> str:
-    return f"{t.subject} took aboard {t.number('stores')} stores {t.at()} (rule 3.4)"
-
-
-def unloaded_stores(t: Telling) -> str:
-    n = t.number("stores")
-    return f"{t.subject} returned {n} stores ashore {t.at()}, keeping what the orders ask for (rule 3.4)"
-
-
-def starving(t: Telling) -> str:
-    crew = f", the crew is down to {t.number('crew')}" if "crew" in t.data else ""
-    return (
-        f"{t.subject} ran out of stores{crew}; {t.they} no longer answer{'s' if t.single else ''}"
-        f" orders and sail{'s' if t.single else ''} for the nearest friendly harbor (rule 3.4)"
-    )
-
-
 PHRASES: dict[str, Phrase] = {
     "sailed": sailed,
     "held_by_wind": held_by_wind,
@@ -418,25 +252,4 @@ PHRASES: dict[str, Phrase] = {
     "passed_strait": passed_strait,
     "entered_atlantic": entered_atlantic,
     "returned_to_base": returned_to_base,
-    "wind_shifted": wind_shifted,
-    "storm": storm,
-    "storm_damage": storm_damage,
-    "foundered": foundered,
-    "scattered": scattered,
-    "blown_out_to_sea": blown_out_to_sea,
-    "driven_into_port": driven_into_port,
-    "driven_ashore": driven_ashore,
-    "cargo_lost": cargo_lost,
-    "merchant_prizes": merchant_prizes,
-    "trade_lost": trade_lost,
-    "convoy_covered": convoy_covered,
-    "trade_summary": trade_summary,
-    "wrecked": wrecked,
-    "stranded": stranded,
-    "refloated": refloated,
-    "cargo_captured": cargo_captured,
-    "repaired": repaired,
-    "loaded_stores": loaded_stores,
-    "unloaded_stores": unloaded_stores,
-    "starving": starving,
 }

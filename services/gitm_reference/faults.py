@@ -13,7 +13,7 @@ from typing import TypeVar
 import grpc
 
 from gitm.v1 import reference_admin_pb2
-from services.gitm_reference.store import Behaviour
+from services.gitm_reference.ledger import Behaviour
 
 T = TypeVar("T")
 MAX_DELAY_SECONDS = 60.0
@@ -126,7 +126,7 @@ class FaultGate:
 
 
 def status_of(exc: Exception) -> tuple[grpc.StatusCode, str]:
-    from services.gitm_reference.store import StoreError
+    from services.gitm_reference.checks import StoreError
 
     if isinstance(exc, UnavailableError):
         return grpc.StatusCode.UNAVAILABLE, str(exc)

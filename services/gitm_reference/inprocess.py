@@ -15,7 +15,7 @@ from sqlalchemy.pool import StaticPool
 
 from gitm.v1 import land_pb2
 from services.gitm_reference.faults import FaultGate, Faults, status_of
-from services.gitm_reference.seed import Seeder
+from services.gitm_reference.ledger import Seeder
 from services.gitm_reference.store import LandStore
 
 T = TypeVar("T")

@@ -12,10 +12,9 @@ from sqlalchemy import Connection
 from gitm.v1 import land_pb2
 from pate.core.world.state import LandUnit, WorldState
 from services.gitm_reference import tables as t
-from services.gitm_reference.store import station_unit
+from services.gitm_reference.ledger import Seeder, station_unit
 
 NO_SCENARIO = "none"
-Seeder = Callable[[Connection, str], str]
 
 
 def unit_pb(u: LandUnit, tactical: bool) -> land_pb2.Unit:

@@ -1,0 +1,104 @@
+"""The rule book's words for winds and storms: shifts of the wind, storm
+damage, foundering, scattering, ships blown out to sea, driven into port or
+ashore, wrecked, stranded and refloated (rules 3.8, 6.5, the lost section 8).
+"""
+
+from __future__ import annotations
+
+from pate.reports.phrases import Phrase
+from pate.reports.telling import Telling
+from pate.reports.words import port_of
+
+
+# -- winds and storms (rules 3.8, 6.5, lost section 8) ----------------------
+def wind_shifted(t: Telling) -> str:
+    area = t.at(str(t.get("area") or t.location))
+    before, after = t.get("before"), t.get("after")
+    if before and after:
+        return f"The wind {area} shifted: it was {before}, it is now {after}"
+    return f"The wind {area} shifted" + (f": it is now {after}" if after else "")
+
+
+def storm(t: Telling) -> str:
+    area = t.place(str(t.get("area") or t.location))
+    wind = f" (winds {t.get('wind')})" if t.get("wind") else ""
+    caught = f"; {t.subject} {t.was} caught in it" if t.ships else ""
+    return f"A storm struck {area}{wind}{caught}"
+
+
+def _damage(t: Telling) -> str:
+    """ "1 hull damage (now 2 of 5) and 1 rigging damage (now 1 of 5)"."""
+    parts = []
+    for part in ("hull", "rigging"):
+        n = t.number(part)
+        if n:
+            total = t.get(f"total_{part}")
+            parts.append(f"{n} {part} damage" + (f" (now {total} of 5)" if isinstance(total, int) else ""))
+    return f": {' and '.join(parts)}" if parts else ""
+
+
+def storm_damage(t: Telling) -> str:
+    detail = _damage(t) if t.ours else ""
+    return f"{t.subject} {t.was} damaged by the storm {t.at()}{detail}"
+
+
+def foundered(t: Telling) -> str:
+    if t.get("ashore"):
+        return f"{t.subject} broke up on the shore {t.at()} and {t.was} lost"
+    return f"{t.subject} foundered in the storm {t.at()} and {t.was} lost (rule 2.2)"
+
+
+def scattered(t: Telling) -> str:
+    if t.ours and t.get("to_tactical"):
+        to = t.get("to_tactical")
+        return f"{t.subject} {t.was} scattered by the storm to tactical area {to}, out of contact"
+    return f"{t.subject} {t.was} scattered by the storm {t.at()} and lost to sight"
+
+
+def blown_out_to_sea(t: Telling) -> str:
+    to = t.place(str(t.get("to"))) if t.get("to") else "the open sea"
+    tactical = f" (tactical area {t.get('to_tactical')})" if t.ours and t.get("to_tactical") else ""
+    return f"{t.subject} {t.was} blown out to sea {t.came_from(t.location)} into {to}{tactical}"
+
+
+def driven_into_port(t: Telling) -> str:
+    port = t.get("port") or port_of(t.location)
+    return f"{t.subject} {t.was} driven by the storm into {port} harbor"
+
+
+def driven_ashore(t: Telling) -> str:
+    detail = _damage(t) if t.ours else ""
+    return f"{t.subject} {t.was} driven ashore {t.at()} by the storm{detail}"
+
+
+def wrecked(t: Telling) -> str:
+    crew = f"; {t.number('crew_lost')} of her people drowned" if t.ours and t.number("crew_lost") else ""
+    return f"{t.subject} {t.was} wrecked on the shore {t.at()} and lost{crew} (section 8)"
+
+
+def stranded(t: Telling) -> str:
+    detail = _damage(t) if t.ours else ""
+    crew = f"; {t.number('crew_lost')} crew lost" if t.ours and t.number("crew_lost") else ""
+    return (
+        f"{t.subject} {t.was} stranded {t.at()}{detail}{crew}, and can move no further this turn (section 8)"
+    )
+
+
+def refloated(t: Telling) -> str:
+    detail = _damage(t) if t.ours else ""
+    return f"{t.subject} {t.was} towed off the shore {t.at()}{detail} (section 8)"
+
+
+PHRASES: dict[str, Phrase] = {
+    "wind_shifted": wind_shifted,
+    "storm": storm,
+    "storm_damage": storm_damage,
+    "foundered": foundered,
+    "scattered": scattered,
+    "blown_out_to_sea": blown_out_to_sea,
+    "driven_into_port": driven_into_port,
+    "driven_ashore": driven_ashore,
+    "wrecked": wrecked,
+    "stranded": stranded,
+    "refloated": refloated,
+}

@@ -1,0 +1,50 @@
+"""What the reference land service refuses before any work: its limits, the
+errors it answers with (each a gRPC status) and the checks of a request's
+fields (docs/gitm.md).  A bad request is :class:`BadRequestError`
+(INVALID_ARGUMENT), never a half-done change."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import grpc
+
+MAX_ID = 256
+MAX_UNITS = 500
+MAX_SUPPLIES = 1_000_000
+MAX_SIGHTINGS = 5_000
+
+
+class StoreError(Exception):
+    """A call the store answers with a gRPC status other than OK."""
+
+    code = grpc.StatusCode.INVALID_ARGUMENT
+
+
+class BadRequestError(StoreError):
+    code = grpc.StatusCode.INVALID_ARGUMENT
+
+
+class UnknownTransferError(StoreError):
+    code = grpc.StatusCode.NOT_FOUND
+
+
+class ReusedIdError(StoreError):
+    code = grpc.StatusCode.ALREADY_EXISTS
+
+
+def check_id(field: str, value: str) -> None:
+    if not value:
+        raise BadRequestError(f"{field} is required")
+    if len(value) > MAX_ID:
+        raise BadRequestError(f"{field} is longer than {MAX_ID} characters")
+
+
+def check_count(field: str, n: int, limit: int) -> None:
+    if n < 0 or n > limit:
+        raise BadRequestError(f"{field} must be between 0 and {limit}")
+
+
+def request_sha(msg: Any) -> str:
+    return hashlib.sha256(msg.SerializeToString(deterministic=True)).hexdigest()

@@ -1,0 +1,156 @@
+"""What the land side sees and is told during a turn: the units near a port,
+the sightings PATE reports, and the cargo lost or captured with a transport
+group.  Every report is kept by its id, so that a repeated call gets the
+first answer (docs/gitm.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import Connection, and_, insert, select, update
+
+from gitm.v1 import land_pb2
+from services.gitm_reference import tables as t
+from services.gitm_reference.checks import (
+    MAX_SIGHTINGS,
+    MAX_SUPPLIES,
+    MAX_UNITS,
+    BadRequestError,
+    check_count,
+    check_id,
+)
+from services.gitm_reference.ledger import Ledger, move_units, set_stock, stock, units
+
+
+class TurnReports:
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def units_near(self, r: land_pb2.UnitsNearRequest) -> land_pb2.UnitsNearResponse:
+        check_id("campaign_id", r.campaign_id)
+        check_id("port", r.port)
+
+        def read(conn: Connection) -> land_pb2.UnitsNearResponse:
+            self.ledger.campaign(conn, r.campaign_id)
+            c = t.units.c
+            rows = conn.execute(
+                select(t.units)
+                .where(and_(c.campaign == r.campaign_id, c.city == r.port, c.fate == "", c.transport == ""))
+                .order_by(c.id)
+            ).all()
+            return land_pb2.UnitsNearResponse(units=[_unit_pb(u) for u in rows])
+
+        return self.ledger.tx(read)  # type: ignore[no-any-return]
+
+    def report_sightings(self, r: land_pb2.ReportSightingsRequest) -> land_pb2.ReportSightingsResponse:
+        check_id("report_id", r.report_id)
+        check_id("campaign_id", r.campaign_id)
+        check_count("sightings", len(r.sightings), MAX_SIGHTINGS)
+        for s in r.sightings:
+            check_id("sightings[].port", s.port)
+            check_id("sightings[].for_state", s.for_state)
+            check_count("sightings[].ships", len(s.ships), MAX_UNITS)
+            for x in s.ships:
+                check_id("sightings[].ships[].id", x.id)
+
+        def write(conn: Connection) -> land_pb2.ReportSightingsResponse:
+            self.ledger.campaign(conn, r.campaign_id)
+            c = t.sighting_reports.c
+            row = conn.execute(select(c.sightings).where(c.report_id == r.report_id)).first()
+            if row is not None and not self.ledger.behaviour.forget:
+                return land_pb2.ReportSightingsResponse(
+                    report_id=r.report_id, sightings=row.sightings, duplicate=True
+                )
+            if self.ledger.behaviour.ignore_sightings:
+                return land_pb2.ReportSightingsResponse(report_id=r.report_id, sightings=0)
+            if row is not None:
+                conn.execute(t.sighting_reports.delete().where(c.report_id == r.report_id))
+            body = [
+                {
+                    "port": s.port,
+                    "for_state": s.for_state,
+                    "ships": [[x.id, x.state, x.type] for x in s.ships],
+                }
+                for s in r.sightings
+            ]
+            conn.execute(
+                insert(t.sighting_reports).values(
+                    report_id=r.report_id,
+                    campaign=r.campaign_id,
+                    turn=r.turn,
+                    sightings=len(body),
+                    body_json=json.dumps(body),
+                )
+            )
+            return land_pb2.ReportSightingsResponse(report_id=r.report_id, sightings=len(body))
+
+        return self.ledger.tx(write)  # type: ignore[no-any-return]
+
+    def report_cargo_loss(self, r: land_pb2.ReportCargoLossRequest) -> land_pb2.ReportCargoLossResponse:
+        check_id("loss_id", r.loss_id)
+        check_id("campaign_id", r.campaign_id)
+        check_id("transport_id", r.transport_id)
+        if r.fate not in (land_pb2.CARGO_FATE_LOST, land_pb2.CARGO_FATE_CAPTURED):
+            raise BadRequestError("fate must be CARGO_FATE_LOST or CARGO_FATE_CAPTURED")
+        if r.fate == land_pb2.CARGO_FATE_CAPTURED and not r.captor:
+            raise BadRequestError("captor is required when the cargo is captured")
+        check_count("units", len(r.units), MAX_UNITS)
+        check_count("supplies", r.supplies, MAX_SUPPLIES)
+        return self.ledger.tx(lambda conn: self._cargo_loss(conn, r))  # type: ignore[no-any-return]
+
+    def _cargo_loss(
+        self, conn: Connection, r: land_pb2.ReportCargoLossRequest
+    ) -> land_pb2.ReportCargoLossResponse:
+        self.ledger.campaign(conn, r.campaign_id)
+        c = t.cargo_losses.c
+        row = conn.execute(select(c.answer_json).where(c.loss_id == r.loss_id)).first()
+        if row is not None and not self.ledger.behaviour.forget:
+            answer = land_pb2.ReportCargoLossResponse.FromString(bytes.fromhex(row.answer_json))
+            answer.duplicate = True
+            return answer
+        found = units(conn, r.campaign_id, r.units)
+        aboard = sorted(u for u, x in found.items() if x.transport == r.transport_id and not x.fate)
+        fate = "captured" if r.fate == land_pb2.CARGO_FATE_CAPTURED else "lost"
+        captor = r.captor if fate == "captured" else ""
+        move_units(conn, r.campaign_id, aboard, transport="", fate=fate, captor=captor, reserved_by="")
+        have, _ = stock(conn, r.campaign_id, "transport", r.transport_id)
+        gone = min(have, r.supplies)
+        set_stock(conn, r.campaign_id, "transport", r.transport_id, have - gone, 0)
+        _add_lost(conn, r.campaign_id, gone)
+        missing = sorted(set(r.units) - set(aboard))
+        reason = f"not aboard {r.transport_id} in GITM: {', '.join(missing)}" if missing else ""
+        answer = land_pb2.ReportCargoLossResponse(
+            loss_id=r.loss_id, accepted=True, reason=reason, units=aboard, supplies=gone
+        )
+        if row is not None:
+            conn.execute(t.cargo_losses.delete().where(c.loss_id == r.loss_id))
+        conn.execute(
+            insert(t.cargo_losses).values(
+                loss_id=r.loss_id, campaign=r.campaign_id, answer_json=answer.SerializeToString().hex()
+            )
+        )
+        return answer
+
+
+def _add_lost(conn: Connection, campaign: str, n: int) -> None:
+    c = t.losses_total.c
+    row = conn.execute(select(c.supplies).where(c.campaign == campaign)).first()
+    if row is None:
+        conn.execute(insert(t.losses_total).values(campaign=campaign, supplies=n))
+    else:
+        conn.execute(update(t.losses_total).where(c.campaign == campaign).values(supplies=row.supplies + n))
+
+
+def _unit_pb(u: Any) -> land_pb2.Unit:
+    return land_pb2.Unit(
+        id=u.id,
+        state=u.state,
+        tactical_square=u.tactical,
+        infantry=u.infantry,
+        cavalry=u.cavalry,
+        artillery=u.artillery,
+        batteries=u.batteries,
+        headquarters=u.headquarters,
+        supplies=u.hq_supplies,
+    )

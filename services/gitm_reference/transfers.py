@@ -1,0 +1,232 @@
+"""Transfers between a port city and a transport group: begun (units and
+supplies reserved, or the transfer refused item by item), then completed
+(moved) or cancelled (released).  Every transfer is kept by its id, so that a
+repeated call gets the first answer (docs/gitm.md)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import Connection, and_, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from gitm.v1 import land_pb2
+from services.gitm_reference import tables as t
+from services.gitm_reference.checks import (
+    MAX_SUPPLIES,
+    MAX_UNITS,
+    BadRequestError,
+    ReusedIdError,
+    UnknownTransferError,
+    check_count,
+    check_id,
+    request_sha,
+)
+from services.gitm_reference.ledger import Ledger, move_units, set_stock, stock, units
+
+STATES = {
+    "begun": land_pb2.TRANSFER_STATE_BEGUN,
+    "completed": land_pb2.TRANSFER_STATE_COMPLETED,
+    "cancelled": land_pb2.TRANSFER_STATE_CANCELLED,
+    "refused": land_pb2.TRANSFER_STATE_REFUSED,
+}
+
+
+class Transfers:
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def begin(self, r: land_pb2.BeginTransferRequest) -> land_pb2.TransferStatus:
+        check_id("transfer_id", r.transfer_id)
+        check_id("campaign_id", r.campaign_id)
+        check_id("port", r.port)
+        check_id("transport_id", r.transport_id)
+        if r.direction not in (land_pb2.DIRECTION_LOAD, land_pb2.DIRECTION_UNLOAD):
+            raise BadRequestError("direction must be DIRECTION_LOAD or DIRECTION_UNLOAD")
+        check_count("units", len(r.units), MAX_UNITS)
+        check_count("supplies", r.supplies, MAX_SUPPLIES)
+        if not r.units and not r.supplies:
+            raise BadRequestError("a transfer moves at least one unit or one supply")
+        for u in r.units:
+            check_id("units[]", u)
+        return self.ledger.tx(lambda conn: self._begin(conn, r))  # type: ignore[no-any-return]
+
+    def _begin(self, conn: Connection, r: land_pb2.BeginTransferRequest) -> land_pb2.TransferStatus:
+        self.ledger.campaign(conn, r.campaign_id)
+        sha = request_sha(r)
+        row = conn.execute(select(t.transfers).where(t.transfers.c.transfer_id == r.transfer_id)).first()
+        if row is not None and not self.ledger.behaviour.forget:
+            if row.request_sha != sha:
+                raise ReusedIdError(f"transfer {r.transfer_id} was begun with other content")
+            return _status(conn, row.transfer_id)
+        if row is not None:  # forget: the old record is dropped and the call is done again
+            conn.execute(t.transfers.delete().where(t.transfers.c.transfer_id == r.transfer_id))
+        refusals = self._refusals(conn, r)
+        state = "refused" if refusals else "begun"
+        if state == "begun":
+            _reserve(conn, r)
+        reason = "; ".join(f"{item}: {why}" for item, why in refusals)
+        try:
+            conn.execute(
+                insert(t.transfers).values(
+                    transfer_id=r.transfer_id,
+                    campaign=r.campaign_id,
+                    request_sha=sha,
+                    request_json=json.dumps(_request_plain(r)),
+                    state=state,
+                    reason=reason,
+                    refusals_json=json.dumps(refusals),
+                )
+            )
+        except IntegrityError:  # pragma: no cover - the lock serialises writers of one process
+            raise ReusedIdError(f"transfer {r.transfer_id} begun twice at once") from None
+        return _status(conn, r.transfer_id)
+
+    def _refusals(self, conn: Connection, r: land_pb2.BeginTransferRequest) -> list[tuple[str, str]]:
+        if self.ledger.behaviour.refuse_all:
+            return [("transfer", "refused on demand")]
+        if self.ledger.behaviour.no_refusals:
+            return []
+        found = units(conn, r.campaign_id, r.units)
+        out: list[tuple[str, str]] = []
+        load = r.direction == land_pb2.DIRECTION_LOAD
+        for uid in r.units:
+            why = _unit_refusal(found.get(uid), r, load)
+            if why:
+                out.append((uid, why))
+        if len(set(r.units)) != len(r.units):
+            out.append(("units", "a unit is named twice"))
+        kind, place = ("city", r.port) if load else ("transport", r.transport_id)
+        have, reserved = stock(conn, r.campaign_id, kind, place)
+        if r.supplies > have - reserved:
+            where = f"in {r.port}" if load else f"aboard {r.transport_id}"
+            out.append(("supplies", f"{r.supplies} asked, {max(0, have - reserved)} free {where}"))
+        return out
+
+    def complete(self, r: land_pb2.CompleteTransferRequest) -> land_pb2.TransferStatus:
+        check_id("transfer_id", r.transfer_id)
+        return self.ledger.tx(lambda conn: self._complete(conn, r))  # type: ignore[no-any-return]
+
+    def _complete(self, conn: Connection, r: land_pb2.CompleteTransferRequest) -> land_pb2.TransferStatus:
+        row = conn.execute(select(t.transfers).where(t.transfers.c.transfer_id == r.transfer_id)).first()
+        if row is None:
+            raise UnknownTransferError(f"no transfer {r.transfer_id}")
+        if row.state != "begun" and not (self.ledger.behaviour.forget and row.state == "completed"):
+            return _status(conn, r.transfer_id)  # done already: the first answer stands
+        req = _request_from(row.request_json)
+        _release(conn, req)
+        if not r.cancelled:
+            _move(conn, req)
+        state = "cancelled" if r.cancelled else "completed"
+        conn.execute(
+            update(t.transfers).where(t.transfers.c.transfer_id == r.transfer_id).values(state=state)
+        )
+        return _status(conn, r.transfer_id)
+
+    def get(self, r: land_pb2.GetTransferRequest) -> land_pb2.TransferStatus:
+        check_id("transfer_id", r.transfer_id)
+
+        def read(conn: Connection) -> land_pb2.TransferStatus:
+            if not conn.execute(
+                select(t.transfers.c.state).where(t.transfers.c.transfer_id == r.transfer_id)
+            ).first():
+                raise UnknownTransferError(f"no transfer {r.transfer_id}")
+            return _status(conn, r.transfer_id)
+
+        return self.ledger.tx(read)  # type: ignore[no-any-return]
+
+
+def _reserve(conn: Connection, r: land_pb2.BeginTransferRequest) -> None:
+    move_units(conn, r.campaign_id, r.units, reserved_by=r.transfer_id)
+    if r.supplies:
+        load = r.direction == land_pb2.DIRECTION_LOAD
+        kind, place = ("city", r.port) if load else ("transport", r.transport_id)
+        have, reserved = stock(conn, r.campaign_id, kind, place)
+        set_stock(conn, r.campaign_id, kind, place, have, reserved + r.supplies)
+
+
+def _release(conn: Connection, req: Mapping[str, Any]) -> None:
+    c = t.units.c
+    conn.execute(
+        update(t.units)
+        .where(and_(c.campaign == req["campaign"], c.reserved_by == req["transfer_id"]))
+        .values(reserved_by="")
+    )
+    if req["supplies"]:
+        kind, place = ("city", req["port"]) if req["load"] else ("transport", req["transport"])
+        have, reserved = stock(conn, req["campaign"], kind, place)
+        set_stock(conn, req["campaign"], kind, place, have, max(0, reserved - req["supplies"]))
+
+
+def _move(conn: Connection, req: Mapping[str, Any]) -> None:
+    campaign, n = req["campaign"], req["supplies"]
+    alive = [u for u, row in units(conn, campaign, req["units"]).items() if not row.fate]
+    city, ship = ("city", req["port"]), ("transport", req["transport"])
+    src, dst = (city, ship) if req["load"] else (ship, city)
+    if req["load"]:
+        move_units(conn, campaign, alive, city="", tactical=False, transport=req["transport"])
+    else:
+        move_units(conn, campaign, alive, city=req["port"], tactical=True, transport="")
+    if n:
+        have, reserved = stock(conn, campaign, *src)
+        moved = min(n, have)  # supplies lost with the transport in between are not there to move
+        set_stock(conn, campaign, *src, have - moved, reserved)
+        dhave, dres = stock(conn, campaign, *dst)
+        set_stock(conn, campaign, *dst, dhave + moved, dres)
+
+
+def _status(conn: Connection, transfer_id: str) -> land_pb2.TransferStatus:
+    row = conn.execute(select(t.transfers).where(t.transfers.c.transfer_id == transfer_id)).one()
+    req = json.loads(row.request_json)
+    refused = row.state == "refused"
+    return land_pb2.TransferStatus(
+        transfer_id=transfer_id,
+        accepted=not refused,
+        reason=row.reason,
+        units=[] if refused else req["units"],
+        supplies=0 if refused else req["supplies"],
+        state=STATES[row.state],
+        refusals=[land_pb2.Refusal(item=i, reason=w) for i, w in json.loads(row.refusals_json)],
+    )
+
+
+def _unit_refusal(row: Any, r: land_pb2.BeginTransferRequest, load: bool) -> str:
+    """What a land game refuses, unit by unit."""
+    if row is None:
+        return "no such unit"
+    if row.fate:
+        return f"the unit was {row.fate}"
+    if row.reserved_by:
+        return f"already being moved by transfer {row.reserved_by}"
+    if load:
+        if row.transport:
+            return f"already embarked on {row.transport}"
+        if row.city != r.port or not row.tactical:
+            return f"not in {r.port}"
+        if r.state and row.state != r.state:
+            return f"a unit of {row.state}, not of {r.state}"
+        return ""
+    if row.transport != r.transport_id:
+        return f"not aboard {r.transport_id}"
+    return ""
+
+
+def _request_plain(r: land_pb2.BeginTransferRequest) -> dict[str, Any]:
+    return {
+        "transfer_id": r.transfer_id,
+        "campaign": r.campaign_id,
+        "turn": r.turn,
+        "port": r.port,
+        "transport": r.transport_id,
+        "load": r.direction == land_pb2.DIRECTION_LOAD,
+        "units": list(r.units),
+        "supplies": r.supplies,
+        "state": r.state,
+    }
+
+
+def _request_from(text: str) -> dict[str, Any]:
+    d: dict[str, Any] = json.loads(text)
+    return d
