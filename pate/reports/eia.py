@@ -123,19 +123,6 @@ def political_points(t: Telling) -> str:
     return f"{victory} {t.at()} is worth {worth} (EiA rule 12.2.6.1.6.3)"
 
 
-def cargo(t: Telling) -> str:
-    """The shared cargo events: what went down or was taken with a transport group."""
-    units = [str(u) for u in t.get("units", ())]
-    supplies = t.get("supplies")
-    parts = ([f"units {and_list(units)}"] if units else []) + (
-        [f"{supplies} supplies"] if isinstance(supplies, int) and supplies else []
-    )
-    what = and_list(parts) if parts else "her cargo"
-    if t.kind == "cargo_captured":
-        return f"{what[:1].upper() + what[1:]} aboard {t.subject} fell into enemy hands {t.at()}"
-    return f"{what[:1].upper() + what[1:]} aboard {t.subject} went down {t.at()}"
-
-
 def refitted(t: Telling) -> str:
     return f"{t.subject} {t.was} refitted and is seaworthy again (EiA rule 12.2.8.3)"
 
@@ -179,6 +166,4 @@ PHRASES: dict[str, Phrase] = {
     "political_points": political_points,
     "refitted": refitted,
     "hulk_port_changed": hulk_port_changed,
-    "cargo_captured": cargo,
-    "cargo_lost": cargo,
 }

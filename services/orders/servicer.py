@@ -184,7 +184,6 @@ class _PlayerFacing:
 
 
 class OrderDeskServicer(_PlayerFacing, orders_pb2_grpc.OrderDeskServicer):
-
     async def SubmitOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         # Who asks, and for which campaign, before the order text costs any parsing.
         caller = await self._caller(context, request.campaign_id)
