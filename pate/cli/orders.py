@@ -49,13 +49,14 @@ def _submit(args: argparse.Namespace) -> int:
     from pate.cli.client import call, orders_channel, player_metadata
     from pate.v1 import orders_pb2, orders_pb2_grpc
 
-    md = player_metadata(args.campaign, args.player)
+    # the file first: a mistake of one's own is said before anything about the session
     try:
         text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
     except OSError as err:
         raise UserError(f"--file: {err.strerror}: {args.file}") from None
     except UnicodeDecodeError as err:
         raise UserError(f"--file: {args.file} is not UTF-8 text (byte {err.start})") from None
+    md = player_metadata(args.campaign, args.player)
     req = orders_pb2.SubmitOrdersRequest(
         campaign_id=args.campaign,
         turn=args.turn,

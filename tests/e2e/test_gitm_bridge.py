@@ -109,7 +109,7 @@ def test_gitm_down_the_turn_resolves_on_time_and_the_landing_is_deferred(
             client = Client(cluster)
             client.create("e2e-down")
             client.wait_open("e2e-down", 1)
-            md = (("x-pate-player", "barham"), ("x-pate-password", "barham"))
+            md = client.player_md("e2e-down", "barham")
             client.desk.SubmitOrders(
                 orders_pb2.SubmitOrdersRequest(
                     campaign_id="e2e-down",
@@ -124,7 +124,7 @@ def test_gitm_down_the_turn_resolves_on_time_and_the_landing_is_deferred(
             client.close_turn("e2e-down", 1)
             client.wait_open("e2e-down", 2)
             took = time.monotonic() - started
-            text = client.report("e2e-down", 1, "barham", "barham", fmt="text").body
+            text = client.report("e2e-down", 1, "barham", fmt="text").body
             ref.faults()  # GITM is back
             deadline = time.monotonic() + 30
             while ref.snapshot("e2e-down").sighting_reports < 1:  # the bridge's retry gets through
