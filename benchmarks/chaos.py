@@ -31,7 +31,15 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from benchmarks import turncheck
-from pate.v1 import admin_pb2, admin_pb2_grpc, common_pb2, orders_pb2, orders_pb2_grpc
+from pate.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    common_pb2,
+    orders_pb2,
+    orders_pb2_grpc,
+    sessions_pb2,
+    sessions_pb2_grpc,
+)
 from services.common import bus
 from services.common.cluster import SERVICES, Cluster
 from services.common.db import make_engine
@@ -68,6 +76,7 @@ class Desk:
         self.channel = grpc.insecure_channel(cluster.orders_addr)
         self.admin = admin_pb2_grpc.CampaignAdminStub(self.channel)
         self.desk = orders_pb2_grpc.OrderDeskStub(self.channel)
+        self.sessions = sessions_pb2_grpc.SessionsStub(self.channel)
         self.md = (("x-pate-admin-token", cluster.admin_token),)
         self.timeout = timeout
 
@@ -82,7 +91,8 @@ class Desk:
                 time.sleep(0.2)
 
     def create(self, campaign: str) -> None:
-        req = admin_pb2.CreateCampaignRequest(id=campaign, scenario="training")
+        passwords = {player: _password(player) for player in ORDERS}
+        req = admin_pb2.CreateCampaignRequest(id=campaign, scenario="training", passwords=passwords)
         self.retry(lambda: self.admin.CreateCampaign(req, metadata=self.md, timeout=30))
 
     def campaign(self, campaign: str) -> admin_pb2.Campaign:
@@ -107,7 +117,9 @@ class Desk:
         req = orders_pb2.SubmitOrdersRequest(
             campaign_id=campaign, turn=1, orders=orders, client_request_id=rid
         )
-        md = (("x-pate-player", player), ("x-pate-password", player))
+        login = sessions_pb2.LoginRequest(campaign_id=campaign, player_id=player, password=_password(player))
+        token = self.retry(lambda: self.sessions.Login(login, timeout=30)).token
+        md = (("authorization", f"Bearer {token}"),)
         reply = self.retry(lambda: self.desk.SubmitOrders(req, metadata=md, timeout=30))
         return list(reply.ship_ids)
 
@@ -117,6 +129,10 @@ class Desk:
 
     def close(self) -> None:
         self.channel.close()
+
+
+def _password(player: str) -> str:
+    return f"chaos-{player}-password"  # set by the game master at creation (scenarios carry none)
 
 
 @contextmanager

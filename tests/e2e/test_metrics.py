@@ -55,15 +55,15 @@ def test_each_process_reports_the_turn_it_played(cluster: Cluster) -> None:
         client.create(campaign)
         client.wait_open(campaign, 1)
         british, french = battle_orders()
-        client.submit(campaign, 1, "cornwallis", "cornwallis", british)
-        client.submit(campaign, 1, "ganteaume", "ganteaume", french)
+        client.submit(campaign, 1, "cornwallis", british)
+        client.submit(campaign, 1, "ganteaume", french)
         with pytest.raises(grpc.RpcError):
-            client.submit(campaign, 1, "cornwallis", "wrong-password", british)
+            client.login_reply(campaign, "cornwallis", "wrong-password")
         with pytest.raises(grpc.RpcError):
-            client.submit(campaign, 1, "cornwallis", "cornwallis", french)  # not his ship
+            client.submit(campaign, 1, "cornwallis", french)  # not his ship
         client.close_turn(campaign, 1)
         client.wait_open(campaign, 2)
-        client.report(campaign, 1, "cornwallis", "cornwallis", "text")
+        client.report(campaign, 1, "cornwallis", "text")
     finally:
         client.close()
 

@@ -55,7 +55,7 @@ def test_turns_survive_a_node_killed_and_restarted(tmp_path: Path, database_url:
             victim = nats.index_of(leader)  # the stream leader: the hardest node to lose
             for turn in (1, 2, 3):
                 for player, orders in ORDERS.items():
-                    assert client.submit(campaign, turn, player, player, orders).accepted == 1
+                    assert client.submit(campaign, turn, player, orders).accepted == 1
                 client.close_turn(campaign, turn)
                 if turn == 1:
                     time.sleep(0.1)  # the resolver has the turn: the leader dies under it

@@ -17,7 +17,6 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from sqlalchemy import func, select
 
-from pate.v1 import admin_pb2
 from services.common import tables
 from services.common.cluster import Cluster
 from services.common.consumer import ACK_WAIT_S
@@ -95,12 +94,7 @@ def test_a_turn_held_by_a_killed_resolver_is_taken_over_in_under_5_s(
         campaign = "e2e-takeover"
         client.create(campaign)
         client.wait_open(campaign, 1)
-        password = "takeover-password"
-        set_password = admin_pb2.SetPlayerPasswordRequest(
-            campaign_id=campaign, player_id="cornwallis", password=password
-        )
-        client.admin.SetPlayerPassword(set_password, metadata=client.admin_md, timeout=30)
-        client.submit(campaign, 1, "cornwallis", password, battle_orders()[0])
+        client.submit(campaign, 1, "cornwallis", battle_orders()[0])
         client.close_turn(campaign, 1)
         _until(
             lambda: "fault.holding" in doomed_log.read_text(errors="replace"),

@@ -74,8 +74,8 @@ def test_one_trace_id_runs_through_every_process_of_a_turn(
         client.create(campaign)
         client.wait_open(campaign, 1)
         british, french = battle_orders()
-        client.submit(campaign, 1, "cornwallis", "cornwallis", british)
-        client.submit(campaign, 1, "ganteaume", "ganteaume", french)
+        client.submit(campaign, 1, "cornwallis", british)
+        client.submit(campaign, 1, "ganteaume", french)
         with tracing.span("operator closes the turn") as operator:
             trace_id = f"{operator.get_span_context().trace_id:032x}"
             client.admin.CloseTurn(

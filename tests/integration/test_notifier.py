@@ -25,6 +25,7 @@ from services.common.errors import DeskError
 from services.notifier import work
 from services.notifier.sinks import Smtp
 from services.orders import campaigns
+from tests.support.passwords import EveryPlayer
 
 pytestmark = pytest.mark.integration
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -90,7 +91,7 @@ def campaign(engine: Engine) -> str:
             turns=15,
             first_deadline=NOW + timedelta(hours=2),
             turn_seconds=0,
-            password_hashes={p: "x" for p in scenario.world.players},
+            password_hashes=EveryPlayer(),
         )
         repo.set_status(
             conn, "notes", turn=1, expect=("STARTING",), status="OPEN", deadline=NOW + timedelta(hours=2)

@@ -155,12 +155,23 @@ def _hostile(field: FieldDescriptor, depth: int) -> st.SearchStrategy[Any]:
     return _ints(field.type)
 
 
+def _is_map(field: FieldDescriptor) -> bool:
+    return field.message_type is not None and field.message_type.GetOptions().map_entry
+
+
 def messages(descriptor: Descriptor, depth: int = 0) -> st.SearchStrategy[Any]:
     """A message of this type with any of its fields set to hostile values."""
     cls = message_factory.GetMessageClass(descriptor)
     fields = {}
     for field in descriptor.fields:
         if depth > 3 and field.message_type is not None:
+            continue
+        if _is_map(field):  # map<k, v>: hostile keys and values
+            entry = field.message_type
+            keys = _field(entry.fields_by_name["key"], depth)
+            fields[field.name] = st.dictionaries(
+                keys, _field(entry.fields_by_name["value"], depth), max_size=3
+            )
             continue
         one = _field(field, depth)
         many: st.SearchStrategy[Any] = st.lists(one, max_size=3)
@@ -184,6 +195,9 @@ def messages(descriptor: Descriptor, depth: int = 0) -> st.SearchStrategy[Any]:
     def build(values: dict[str, Any]) -> Any:
         msg = cls()
         for name, value in values.items():
+            if _is_map(descriptor.fields_by_name[name]):
+                getattr(msg, name).update(value)
+                continue
             target = getattr(msg, name) if descriptor.fields_by_name[name].is_repeated else None
             if target is not None:
                 if descriptor.fields_by_name[name].message_type is not None:

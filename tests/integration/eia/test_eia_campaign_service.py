@@ -20,6 +20,7 @@ from services.common.errors import DeskError
 from services.orders import campaigns
 from services.resolver.replay import replay_turn
 from services.resolver.stage import handle_turn_closed
+from tests.support.passwords import EveryPlayer
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -50,6 +51,7 @@ def test_created_with_eia_the_turn_is_fought_under_eia_and_replays_identically(e
             first_deadline=None,
             turn_seconds=0,
             combat_rules="eia-advanced",
+            password_hashes=EveryPlayer(),
         )
         world = repo.load_world(conn, "eia-one", 1)
         assert world.combat_rules == "eia-advanced"
@@ -89,6 +91,7 @@ def test_unknown_rule_sets_are_refused_naming_the_known_ones(engine: Engine) -> 
             first_deadline=None,
             turn_seconds=0,
             combat_rules="eia-basic",
+            password_hashes=EveryPlayer(),
         )
     assert "combat_rules: 'eia-basic' is not a known rule set (pate, eia-advanced)" in str(err.value)
 
@@ -102,8 +105,7 @@ def test_grand1805_created_with_eia_plays_15_turns_through_the_services_and_repl
     (``pate turn replay``, turns 1, 8 and 15) and the next turn opened,
     fifteen times."""
     grand = load_scenario("grand1805")
-    # the grand scenario ships no passwords, which the players table requires (a defect of its own)
-    scenario = replace(grand, passwords=dict.fromkeys(grand.world.players, "secret"))
+    scenario = grand
     combat = Combat(stance=CombatStance.ENGAGE, range=Range.CLOSE, line=Line.BREAK)
     battles: list[str] = []
     with engine.begin() as conn:
@@ -117,6 +119,7 @@ def test_grand1805_created_with_eia_plays_15_turns_through_the_services_and_repl
             first_deadline=None,
             turn_seconds=0,
             combat_rules="eia-advanced",
+            password_hashes=EveryPlayer(),
         )
         ready = events_pb2.ReportsReady(campaign_id="eia-grand", turn=0)
         campaigns.handle_reports_ready(conn, ready.SerializeToString(), {}, at=AT)

@@ -28,6 +28,7 @@ from services.common.tables import audit, campaigns, outbox
 from services.orders import campaigns as lifecycle
 from tests.integration.common.helpers import connected
 from tests.support.aio import eventually, run
+from tests.support.passwords import EveryPlayer
 
 pytestmark = pytest.mark.integration
 
@@ -75,7 +76,7 @@ def test_bad_rows_and_poison_messages_of_one_campaign_do_not_stall_another(
             turns=3,
             first_deadline=None,
             turn_seconds=0,
-            password_hashes={pid: "no login in this test" for pid in scenario.world.players},
+            password_hashes=EveryPlayer(),
         )
     quarantined = _counter("pate_outbox_quarantined_total")
     poisoned = _counter("pate_consumer_poison_messages_total", consumer="isolation")
@@ -164,6 +165,7 @@ def test_a_turn_that_cannot_close_does_not_stop_the_deadlines_of_others(engine: 
             turns=3,
             first_deadline=past,
             turn_seconds=0,
+            password_hashes=EveryPlayer(),
         )
         repo.set_status(conn, GOOD, turn=1, expect=("STARTING",), status="OPEN", deadline=past)
     failures = _counter("pate_deadline_close_failures_total")

@@ -24,6 +24,7 @@ from services.common.repository import turns
 from services.common.tables import world_states
 from services.orders import campaigns, desk
 from services.orders.mapping import order_from_pb
+from tests.support.passwords import EveryPlayer
 
 pytestmark = pytest.mark.integration
 
@@ -52,6 +53,7 @@ def test_a_replay_is_refused_for_a_ship_no_longer_commanded(engine: sa.Engine) -
             turns=3,
             first_deadline=None,
             turn_seconds=0,
+            password_hashes=EveryPlayer(),
         )
         repo.set_password(conn, CAMPAIGN, "cornwallis", hash_password(PASSWORD))
         repo.set_status(conn, CAMPAIGN, turn=1, expect=("STARTING",), status="OPEN")

@@ -10,14 +10,12 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from pate.v1 import admin_pb2
 from tests.e2e.flow import Client
 from tests.e2e.test_turn_flow import battle_orders
 
 pytestmark = pytest.mark.integration
 
 CAMPAIGN = "rids"
-PASSWORD = "request-ids-password"
 
 
 @pytest.fixture(scope="module")
@@ -25,25 +23,22 @@ def desk(desk_cluster: tuple[Client, str]) -> Client:
     client, _url = desk_cluster
     client.create(CAMPAIGN)
     client.wait_open(CAMPAIGN, 1)
-    for player in ("cornwallis", "ganteaume"):
-        req = admin_pb2.SetPlayerPasswordRequest(campaign_id=CAMPAIGN, player_id=player, password=PASSWORD)
-        client.admin.SetPlayerPassword(req, metadata=client.admin_md, timeout=30)
     return client
 
 
 def test_another_players_resent_request_id_gets_no_replay(desk: Client) -> None:
     british, french = battle_orders()
-    first = desk.submit(CAMPAIGN, 1, "cornwallis", PASSWORD, british, request_id="shared-id")
+    first = desk.submit(CAMPAIGN, 1, "cornwallis", british, request_id="shared-id")
     assert first.accepted == 1 and not first.replayed
-    again = desk.submit(CAMPAIGN, 1, "cornwallis", PASSWORD, british, request_id="shared-id")
+    again = desk.submit(CAMPAIGN, 1, "cornwallis", british, request_id="shared-id")
     assert again.replayed and list(again.ship_ids) == ["BR1FL"]
 
     # The French commander resends the very same request: it is his own, and BR1FL is not his.
     with pytest.raises(grpc.RpcError) as refused:
-        desk.submit(CAMPAIGN, 1, "ganteaume", PASSWORD, british, request_id="shared-id")
+        desk.submit(CAMPAIGN, 1, "ganteaume", british, request_id="shared-id")
     assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
     assert "BR1FL" in (refused.value.details() or "")
 
     # The same id for his own ships is simply his first request under that id.
-    own = desk.submit(CAMPAIGN, 1, "ganteaume", PASSWORD, french, request_id="shared-id")
+    own = desk.submit(CAMPAIGN, 1, "ganteaume", french, request_id="shared-id")
     assert own.accepted == 1 and not own.replayed and list(own.ship_ids) == ["FR1FL"]
