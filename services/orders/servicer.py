@@ -36,6 +36,7 @@ from services.common.metrics import ORDERS_ACCEPTED, SUBMISSIONS_REFUSED
 from services.common.passwords import hash_password
 from services.common.rpc import abort, call_credentials, in_reader, in_transaction, is_admin, run_cpu
 from services.orders import campaigns, desk, mydesk
+from services.orders.groupcommit import GroupCommitter
 from services.orders.mapping import MappingError, order_from_pb, order_to_pb
 
 REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrders (desk.proto)
@@ -170,6 +171,7 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
         self.engine = engine
         self.auth = auth
         self.trusted_proxies = trusted_proxies
+        self.writer = GroupCommitter(engine)
 
     async def _caller(self, context: grpc.aio.ServicerContext, campaign: str) -> Actor:
         try:
@@ -197,8 +199,8 @@ class OrderDeskServicer(orders_pb2_grpc.OrderDeskServicer):
                 self.engine,
                 lambda c: desk.check_submission(c, *args, caller, orders, rid, fingerprint, moves),
             )
-            ids, replayed = await in_transaction(
-                self.engine, lambda c: desk.record_submission(c, *args, checked, orders, rid, fingerprint)
+            ids, replayed = await self.writer.run(
+                lambda c: desk.record_submission(c, *args, checked, orders, rid, fingerprint)
             )
         except DeskError as err:
             SUBMISSIONS_REFUSED.labels(reason=err.code.value).inc()
