@@ -12,6 +12,7 @@ import dataclasses
 import json
 import types
 import typing
+from collections.abc import Callable
 from enum import Enum
 from functools import cache
 from typing import Any, TypeVar, get_args, get_origin
@@ -27,26 +28,69 @@ def canonical_json(value: Any) -> str:
 
 def to_plain(value: Any) -> Any:
     """Encode a core value (dataclass, enum, tuple, dict...) as JSON-safe data."""
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, float):
-        return value
-    if isinstance(value, Enum):
-        return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {}
-        for f in _fields(type(value)):
-            out[f.name] = to_plain(getattr(value, f.name))
-        if type(value).__name__ in _tagged_names():
-            out[_TAG] = type(value).__name__
+    encode = _ENCODERS.get(type(value))
+    if encode is None:
+        encode = _encoder_for(type(value))
+    return encode(value)
+
+
+# One encoder per concrete type, chosen once: encoding a turn's knowledge
+# touches some hundred thousand values, and asking isinstance of each in turn
+# cost more than the rest of the knowledge stage.
+_ENCODERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _enum(value: Any) -> Any:
+    return value.value
+
+
+def _mapping(value: Any) -> Any:
+    return {_key(k): to_plain(v) for k, v in value.items()}
+
+
+def _set(value: Any) -> Any:
+    return sorted((to_plain(v) for v in value), key=canonical_json)
+
+
+def _sequence(value: Any) -> Any:
+    return [to_plain(v) for v in value]
+
+
+def _dataclass(cls: type) -> Callable[[Any], Any]:
+    names = tuple(f.name for f in _fields(cls))
+
+    def encode(value: Any) -> Any:
+        out = {name: to_plain(getattr(value, name)) for name in names}
+        if cls.__name__ in _TAGGED:
+            out[_TAG] = cls.__name__
         return out
-    if isinstance(value, dict | types.MappingProxyType):
-        return {_key(k): to_plain(v) for k, v in value.items()}
-    if isinstance(value, frozenset | set):
-        return sorted((to_plain(v) for v in value), key=canonical_json)
-    if isinstance(value, tuple | list):
-        return [to_plain(v) for v in value]
-    raise TypeError(f"cannot encode {type(value).__name__}")
+
+    return encode
+
+
+def _encoder_for(tp: type) -> Callable[[Any], Any]:
+    # The order of the tests matters: a StrEnum is a str and stays one.
+    encode: Callable[[Any], Any]
+    if tp is type(None) or issubclass(tp, bool | int | str | float):
+        encode = _same
+    elif issubclass(tp, Enum):
+        encode = _enum
+    elif dataclasses.is_dataclass(tp):
+        encode = _dataclass(tp)
+    elif issubclass(tp, dict | types.MappingProxyType):
+        encode = _mapping
+    elif issubclass(tp, frozenset | set):
+        encode = _set
+    elif issubclass(tp, tuple | list):
+        encode = _sequence
+    else:
+        raise TypeError(f"cannot encode {tp.__name__}")
+    _ENCODERS[tp] = encode
+    return encode
 
 
 def from_plain(cls: type[T] | Any, data: Any) -> T:

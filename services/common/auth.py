@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from services.common import repository as repo
 from services.common import sessions
@@ -218,16 +218,19 @@ class Authenticator:
         if not creds.token:
             return self.check_password(campaign, creds.player, creds.password, creds.source)
         with reader(self.engine) as conn:
-            found = sessions.lookup(conn, creds.token, now=self.clock())
-            if found is None:
-                raise DeskError(
-                    Code.UNAUTHENTICATED, "session token unknown, expired or revoked: log in again"
-                )
-            if found.campaign != campaign:
-                raise DeskError(Code.UNAUTHENTICATED, "session token: it is for another campaign")
-            if creds.player and creds.player != found.player:
-                raise DeskError(Code.UNAUTHENTICATED, "session token: it belongs to another player")
-            row = repo.get_player(conn, campaign, found.player)
+            return self.token_caller(conn, campaign, creds)
+
+    def token_caller(self, conn: Connection, campaign: str, creds: Credentials) -> Any:
+        """The player row behind a session token, read on the caller's own
+        connection (so a request can authenticate and read in one transaction)."""
+        found = sessions.lookup(conn, creds.token, now=self.clock())
+        if found is None:
+            raise DeskError(Code.UNAUTHENTICATED, "session token unknown, expired or revoked: log in again")
+        if found.campaign != campaign:
+            raise DeskError(Code.UNAUTHENTICATED, "session token: it is for another campaign")
+        if creds.player and creds.player != found.player:
+            raise DeskError(Code.UNAUTHENTICATED, "session token: it belongs to another player")
+        row = repo.get_player(conn, campaign, found.player)
         if row is None:
             raise DeskError(Code.UNAUTHENTICATED, "session token: the player no longer exists")
         return row

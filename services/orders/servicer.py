@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
+from typing import Any, NoReturn
 
 import grpc
 from sqlalchemy import Connection, Engine
@@ -37,6 +37,7 @@ from services.common.metrics import ORDERS_ACCEPTED, SUBMISSIONS_REFUSED
 from services.common.passwords import hash_password
 from services.common.rpc import abort, call_credentials, in_reader, in_transaction, is_admin, run_cpu
 from services.orders import campaigns, desk, mydesk
+from services.orders.groupcommit import GroupCommitter
 from services.orders.mapping import MappingError, order_from_pb, order_to_pb
 
 REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrders (desk.proto)
@@ -173,6 +174,7 @@ class _PlayerFacing:
         self.engine = engine
         self.auth = auth
         self.trusted_proxies = trusted_proxies
+        self.writer = GroupCommitter(engine)
 
     async def _caller(self, context: grpc.aio.ServicerContext, campaign: str) -> Actor:
         try:
@@ -185,34 +187,59 @@ class _PlayerFacing:
 
 class OrderDeskServicer(_PlayerFacing, orders_pb2_grpc.OrderDeskServicer):
     async def SubmitOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        # Who asks, and for which campaign, before the order text costs any parsing.
-        caller = await self._caller(context, request.campaign_id)
         try:
-            orders = await run_cpu(partial(_orders, request))
+            creds = call_credentials(context, self.trusted_proxies)
         except DeskError as err:
-            SUBMISSIONS_REFUSED.labels(reason=err.code.value).inc()
             await abort(context, err)
         fingerprint = hashlib.sha256(request.SerializeToString(deterministic=True)).digest()
         args = (request.campaign_id, request.turn)
         rid = request.client_request_id
         moves = [(m.origin, m.destination, m.amount) for m in request.stores_moves]
+        if creds.token and not request.orders_text:
+            # The hot path (issue 15): a session token and structured orders are
+            # authenticated, mapped and checked in one read on one thread.
+            def work(conn: Connection) -> tuple[DeskError | None, Any]:
+                try:
+                    caller = desk.actor_of(self.auth.token_caller(conn, request.campaign_id, creds))
+                except DeskError as err:
+                    return err, None
+                orders = _orders(request)
+                checked = desk.check_submission(conn, *args, caller, orders, rid, fingerprint, moves)
+                return None, (orders, checked)
 
+            try:
+                unauthenticated, found = await in_reader(self.engine, work)
+            except DeskError as err:
+                await self._refuse(context, err)
+            if unauthenticated is not None:
+                await abort(context, unauthenticated)
+            orders, checked = found
+        else:
+            # Who asks, and for which campaign, before the order text costs any parsing.
+            caller = await self._caller(context, request.campaign_id)
+            try:
+                orders = await run_cpu(partial(_orders, request))
+                checked = await in_reader(
+                    self.engine,
+                    lambda c: desk.check_submission(c, *args, caller, orders, rid, fingerprint, moves),
+                )
+            except DeskError as err:
+                await self._refuse(context, err)
         try:
-            checked = await in_reader(
-                self.engine,
-                lambda c: desk.check_submission(c, *args, caller, orders, rid, fingerprint, moves),
-            )
-            ids, replayed = await in_transaction(
-                self.engine, lambda c: desk.record_submission(c, *args, checked, orders, rid, fingerprint)
+            ids, replayed = await self.writer.run(
+                lambda c: desk.record_submission(c, *args, checked, orders, rid, fingerprint)
             )
         except DeskError as err:
-            SUBMISSIONS_REFUSED.labels(reason=err.code.value).inc()
-            if err.refusals:  # each refused field, for clients that show it by the field (the web desk)
-                context.set_trailing_metadata(((REFUSALS_KEY, refusals_bin(err.refusals)),))
-            await abort(context, err)
+            await self._refuse(context, err)
         if not replayed:
             ORDERS_ACCEPTED.inc(len(ids))
         return orders_pb2.SubmitOrdersResponse(accepted=len(ids), ship_ids=ids, replayed=replayed)
+
+    async def _refuse(self, context: grpc.aio.ServicerContext, err: DeskError) -> NoReturn:
+        SUBMISSIONS_REFUSED.labels(reason=err.code.value).inc()
+        if err.refusals:  # each refused field, for clients that show it by the field (the web desk)
+            context.set_trailing_metadata(((REFUSALS_KEY, refusals_bin(err.refusals)),))
+        await abort(context, err)
 
     async def GetEffectiveOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         caller = await self._caller(context, request.campaign_id)

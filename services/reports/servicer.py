@@ -18,7 +18,8 @@ from pate.v1 import reports_pb2, reports_pb2_grpc
 from services.common import repository as repo
 from services.common.auth import Authenticator
 from services.common.errors import Code, DeskError
-from services.common.rpc import abort, call_credentials, in_reader, is_admin
+from services.common.rpc import abort, call_credentials, in_reader, is_admin, run_cpu
+from services.reports import rendering
 
 FORMATS = ("json", "text", "html")
 
@@ -64,19 +65,29 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
         if fmt not in FORMATS:
             await abort(context, DeskError(Code.INVALID_ARGUMENT, f"format: one of {' | '.join(FORMATS)}"))
 
-        def work(conn: Connection) -> tuple[str, str | None]:
+        def work(conn: Connection) -> tuple[str, str | None, str | None]:
             if caller is None:
                 if not request.player_id:
                     raise DeskError(Code.INVALID_ARGUMENT, "player_id: an administrator names the player")
                 target = request.player_id
             else:
                 target = _reader(conn, request.campaign_id, caller, request.player_id)
-            return target, repo.load_report(conn, request.campaign_id, request.turn, target, fmt)
+            body = repo.load_report(conn, request.campaign_id, request.turn, target, fmt)
+            source = None
+            if body is None and fmt in rendering.RENDERED:
+                source = repo.load_report(conn, request.campaign_id, request.turn, target, "json")
+            return target, body, source
 
         try:
-            target, body = await in_reader(self.engine, work)
+            target, body, source = await in_reader(self.engine, work)
         except DeskError as err:
             await abort(context, err)
+        if source is not None:
+            bodies = await run_cpu(lambda: rendering.render(source))
+            await asyncio.to_thread(
+                rendering.keep, self.engine, request.campaign_id, request.turn, target, bodies
+            )
+            body = bodies[fmt]
         if body is None:
             await abort(context, DeskError(Code.NOT_FOUND, f"turn: no report for turn {request.turn} yet"))
         return reports_pb2.Report(

@@ -1,11 +1,17 @@
-"""Reports stage: each player's event and position reports, in every format."""
+"""Reports stage: each player's event and position reports.
+
+The stage stores the structured report (the player's knowledge, as canonical
+JSON) of every player; the text and HTML forms are rendered from it on first
+request by the reports service and kept (:mod:`services.reports.rendering`),
+so a closed turn is reported without rendering reports nobody reads yet.  The
+rendering is pure, so a form rendered late is the same bytes as one rendered
+at once.
+"""
 
 from __future__ import annotations
 
 from sqlalchemy import Connection
 
-from pate.engine.context import turn_context
-from pate.engine.pipeline import reports_for
 from pate.v1 import events_pb2
 from services.common import bus, tracing
 from services.common import repository as repo
@@ -23,11 +29,9 @@ def handle_intel_ready(conn: Connection, data: bytes, headers: dict[str, str]) -
     if players and repo.load_report(conn, campaign, turn, players[0], "json") is not None:
         log.info("intel_ready_ignored", campaign=campaign, turn=turn, reason="reports exist")
         return
-    ctx = turn_context()
-    with tracing.span("render reports", attributes={"pate.campaign": campaign, "pate.turn": turn}):
+    with tracing.span("store reports", attributes={"pate.campaign": campaign, "pate.turn": turn}):
         for player in players:
-            for fmt, body in reports_for(ctx, knowledge[player]).items():
-                repo.save_report(conn, campaign, turn, player, fmt, body)
+            repo.save_report(conn, campaign, turn, player, "json", knowledge[player])
     if turn > 0:
         repo.set_status(conn, campaign, turn=turn, expect=("RESOLVED",), status="REPORTED")
     event = events_pb2.ReportsReady(campaign_id=campaign, turn=turn, players=players)

@@ -13,6 +13,8 @@ from pathlib import Path
 import grpc
 import pytest
 
+from pate.engine.context import turn_context
+from pate.engine.pipeline import reports_for
 from pate.v1 import common_pb2
 from services.common.cluster import Cluster
 from tests.e2e.flow import Client
@@ -73,7 +75,13 @@ def test_a_turn_flows_through_the_four_services(client: Client, cluster: Cluster
     text = client.report(campaign, 1, "cornwallis", "text").body
     html = client.report(campaign, 1, "cornwallis", "html").body
     assert "BR1FL" in text and "<svg" in html
-    mine = json.loads(client.report(campaign, 1, "cornwallis").body)
+    raw = client.report(campaign, 1, "cornwallis").body
+    # Text and HTML are rendered on first request from the stored knowledge
+    # alone, kept, and the same bytes on every later read.
+    assert reports_for(turn_context(), raw) == {"json": raw, "text": text, "html": html}
+    assert client.report(campaign, 1, "cornwallis", "text").body == text
+    assert client.report(campaign, 1, "cornwallis", "html").body == html
+    mine = json.loads(raw)
     own = json.dumps(mine)
     assert "BR1FL" in own
     # Cornwallis commands nothing in the Bay of Biscay: Calder's ships there are not his to see.

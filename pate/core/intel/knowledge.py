@@ -11,6 +11,7 @@ witnessed, renumbered so that events elsewhere do not even shift a number.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from pate.core.codec import from_plain
@@ -49,6 +50,38 @@ def own_ships(player: Player, world: WorldState) -> tuple[str, ...]:
     )
 
 
+@dataclass
+class TurnView:
+    """What every player's knowledge of one turn shares: the contact list of
+    every ship (rule 5.1, one grouping of the world for all players), which
+    ships are attached to which, and each own ship's report, built once even
+    when a commander and his naval minister both receive it (2.3)."""
+
+    world: WorldState
+    lists: dict[str, ContactList]
+    attached: dict[str, tuple[str, ...]]
+    reports: dict[str, ShipReport] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, world: WorldState, ships: Iterable[str] | None = None) -> TurnView:
+        """The view of ``ships`` (every ship if None)."""
+        attached: dict[str, list[str]] = {}
+        for s in world.ships.values():
+            if s.attached_to is not None:
+                attached.setdefault(s.attached_to, []).append(s.id)
+        return cls(world, contact_lists(world, ships), {k: sorted_ids(v) for k, v in attached.items()})
+
+    def ship_report(self, sid: str, intel: Sequence[Event]) -> ShipReport:
+        # The report of a ship depends on the ship alone: the land units of
+        # 5.3 come from intel events its own ship observed, which every
+        # player receiving this ship's report also receives.
+        report = self.reports.get(sid)
+        if report is None:
+            report = _ship_report(self.world, self.world.ships[sid], self, intel)
+            self.reports[sid] = report
+        return report
+
+
 def knowledge_for(
     player_id: str,
     world_before: WorldState,
@@ -56,19 +89,21 @@ def knowledge_for(
     events: Sequence[Event],
     world_map: WorldMap,
     rules: RuleData | None = None,
+    view: TurnView | None = None,
 ) -> PlayerKnowledge:
     """The knowledge of one player after a turn.  For the first report of a
     campaign pass the starting world as both worlds and no events (3.11).
     The dice were drawn in the intelligence phase; ``rules`` only gives the
-    step to which an enemy's strength in battle is judged."""
+    step to which an enemy's strength in battle is judged.  ``view`` shares
+    the per-turn work among the players of one turn (see :func:`all_players`)."""
     player = world_after.players.get(player_id) or world_before.players[player_id]
     initial = world_after.turn == world_before.turn
     mine = own_ships(player, world_after)
+    view = view if view is not None and view.world is world_after else TurnView.of(world_after, mine)
     observers = frozenset(mine) | frozenset(() if initial else own_ships(player, world_before))
     seen = [e for e in events if e.observers & observers or _ministers_business(e, player)]
     plain = [e for e in seen if e.kind not in INTEL_KINDS]
     intel = [e for e in seen if e.kind in INTEL_KINDS]
-    lists = contact_lists(world_after, mine)
     allies = _states_where(world_after, player.state, world_after.diplomacy.allied)
     judge_ = Judge(
         own=observers,
@@ -84,7 +119,7 @@ def knowledge_for(
         naval_minister=is_naval_minister(player),
         turn=0 if initial else world_before.turn,
         next_turn=world_after.turn,
-        ships=tuple(_ship_report(world_after, world_after.ships[s], lists[s], intel) for s in mine),
+        ships=tuple(view.ship_report(s, intel) for s in mine),
         lost=sorted_ids(s for s in observers if s not in world_after.ships),
         events=_observed(plain, observers, judge_),
         sightings=_sightings(intel, frozenset(mine)),
@@ -99,6 +134,22 @@ def knowledge_for(
         enemies=_states_where(world_after, player.state, world_after.diplomacy.hostile),
         ports=_ports(world_after, world_map, player.state) if is_naval_minister(player) else (),
     )
+
+
+def all_players(
+    world_before: WorldState,
+    world_after: WorldState,
+    events: Sequence[Event],
+    world_map: WorldMap,
+    rules: RuleData | None = None,
+) -> dict[str, PlayerKnowledge]:
+    """The knowledge of every player of the turn, in player order, sharing one
+    :class:`TurnView`; each is equal to :func:`knowledge_for` of that player."""
+    view = TurnView.of(world_after)
+    return {
+        p: knowledge_for(p, world_before, world_after, events, world_map, rules, view)
+        for p in sorted(world_after.players)
+    }
 
 
 def _ports(world: WorldState, world_map: WorldMap, state: str | None) -> tuple[PortReport, ...]:
@@ -138,7 +189,8 @@ def _name(world: WorldState, player_id: str | None) -> str:
     return player.name if player else player_id
 
 
-def _ship_report(world: WorldState, ship: Ship, contacts: ContactList, intel: Iterable[Event]) -> ShipReport:
+def _ship_report(world: WorldState, ship: Ship, view: TurnView, intel: Iterable[Event]) -> ShipReport:
+    contacts = view.lists[ship.id]
     return ShipReport(
         id=ship.id,
         name=ship.name,
@@ -160,7 +212,7 @@ def _ship_report(world: WorldState, ship: Ship, contacts: ContactList, intel: It
         carrying=ship.cargo.units,
         supplies=ship.cargo.supplies,
         attached_to=ship.attached_to,
-        attached=sorted_ids(s.id for s in world.ships.values() if s.attached_to == ship.id),
+        attached=view.attached.get(ship.id, ()),
         active=ship.active,
         visible=contacts.seen,
         land_units=_land_units(world, ship, intel),
