@@ -196,20 +196,23 @@ class Bot:
         return self.move(ship, way, port, where)
 
     def transport(self, ship: Mapping[str, Any], here: str, in_port: bool, rng: random.Random) -> list[str]:
+        """A shuttle (4.9): load the land units seen in the home port, carry
+        them to a friendly port a sea area away, land them, sail home."""
         loc = ship["location"]
         aboard = list(ship["carrying"])
+        home = in_port and loc["port"] == ship["base"]
         lines = ["contact evade separate", "combat evade flee harbor"]
-        if in_port and not aboard:
+        if home and not aboard:
             units = sorted(ship["land_units"])
-            if units and loc["harbor"]:
-                return [f"load units {units[0]}", *lines]
-            return lines
-        if in_port and aboard and loc["port"] != ship["base"]:
+            return [f"load units {units[0]}", *lines] if units and loc["harbor"] else lines
+        if in_port and aboard and not home:
             return [f"unload units {' '.join(aboard)}", *lines]
+        if not aboard:
+            return [self.to_port(ship, here, ship["base"], "harbor"), *lines]
         ports = sorted(
             p
             for p in self.friendly_ports
-            if p in self.map.ports and (not in_port or p != loc["port"]) and p != ship["base"]
+            if p in self.map.ports and p != ship["base"] and p != loc.get("port")
         )
         near = [
             p for p in ports if len(path_to(self.map, here, set(self.map.ports[p].reachable_sea_areas))) <= 1
