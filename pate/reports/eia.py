@@ -98,7 +98,8 @@ def eia_battle(t: Telling) -> str:
 
 def hulk(t: Telling) -> str:
     port = t.text("port", "port")
-    return f"{t.subject} reached {port} disabled and {t.was} laid up as a hulk (EiA rule 12.2.6.1.9.1)"
+    hulks = "a hulk" if t.single else "hulks"
+    return f"{t.subject} reached {port} disabled and {t.was} laid up as {hulks} (EiA rule 12.2.6.1.9.1)"
 
 
 def lost_en_route(t: Telling) -> str:
@@ -120,7 +121,7 @@ def withdrawn(t: Telling) -> str:
 def admiral_in_battle(t: Telling) -> str:
     fate = t.text("fate", "unhurt")
     words = {"unhurt": "came through the battle unhurt", "wounded": "was wounded", "killed": "was killed"}
-    who = t.get("admiral")
+    who = t.get("name") or t.get("admiral")  # the player's name; events before it was kept: the id
     name = f"Admiral {who}" if who else "The admiral"
     return f"{name} {words.get(fate, fate)} {t.at()} (EiA rule 12.2.7)"
 

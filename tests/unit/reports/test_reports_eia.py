@@ -71,12 +71,19 @@ def test_the_aftermath_in_the_rules_words() -> None:
         "nelson",
         [
             combat("hulk", ["BR1FL"], port="Plymouth", movement_points=1),
-            combat("admiral_in_battle", [], admiral="nelson", fate="wounded", closing_shift=2),
+            combat(
+                "admiral_in_battle",
+                [],
+                admiral="nelson",
+                name="Horatio Nelson",
+                fate="wounded",
+                closing_shift=2,
+            ),
             combat("political_points", [], gained=["BR"], lost=["FR"], points=2),
         ],
     )
     assert "reached Plymouth disabled and was laid up as a hulk (EiA rule 12.2.6.1.9.1)" in text
-    assert "Admiral nelson was wounded" in text
+    assert "Admiral Horatio Nelson was wounded" in text
     assert "worth 2 political points (EiA rule 12.2.6.1.6.3)" in text
 
 
@@ -105,3 +112,10 @@ def test_rule_3_11_an_eia_battle_names_the_ships_on_each_side() -> None:
     text = told("villeneuve", [battle])
     assert "The British (melee) with 1 flagship and 1 frigate (BR1FL and BR2FR)" in text
     assert "against our side (linear defense) with 1 flagship (FR1FL)" in text
+
+
+def test_rule_3_11_several_hulks_in_one_line() -> None:
+    """3.11: events in the rule book's words; two ships laid up together are
+    "laid up as hulks" (a play-test read "were laid up as a hulk")."""
+    text = told("nelson", [combat("hulk", ["BR1FL", "FR1FL"], port="Plymouth", movement_points=1)])
+    assert "were laid up as hulks (EiA rule 12.2.6.1.9.1)" in text
