@@ -5,8 +5,9 @@ Checked on the saved turns, turn by turn:
 - the world validates as the scenario reader would have it (issue 12,
   :mod:`pate.core.world.invariants`: attachments, land units in one place);
 - ship ids are unique (no key twice in ``state.json``);
-- no land unit is in two places, and every unit that leaves the world does
-  so with an event that names it (section 9: lost or captured with its transport);
+- every land unit is in exactly one place (a garrison or a transport
+  group), and every unit that leaves the world does so with an event that
+  names it (section 9: lost or captured with its transport);
 - ships are conserved: a ship gone from the world is named by an event of
   the turn, and a ship new to it is too (a prize, a divided group, a ship built);
 - stores, supplies, crew and hull never go below zero.
@@ -96,6 +97,10 @@ def turn_problems(
     for unit, places in sorted(units.items()):
         if len(places) > 1:
             yield f"turn {turn}: {unit} is in {len(places)} places: {', '.join(places)}"
+        if unit not in after["land_units"]:
+            yield f"turn {turn}: {unit} is in {places[0]} but not among the land units"
+    for unit in sorted(set(after["land_units"]) - set(units)):
+        yield f"turn {turn}: land unit {unit} is in no garrison and aboard no transport group"
     if before is None:
         return
     said = named(events)

@@ -56,10 +56,13 @@ def test_checker_names_what_a_broken_turn_did(played: Path, tmp_path: Path) -> N
     del state["ships"][gone]
     some = sorted(state["ships"])[0]
     state["ships"][some]["stores"] = -1
+    unit = sorted(state["land_units"])[0]
+    state["land_units"]["XX1IN"] = {**state["land_units"][unit], "id": "XX1IN"}  # placed nowhere
     (tmp_path / "turn-1" / "state.json").write_text(json.dumps(state))
     problems = check_run(tmp_path)
     assert f"turn 1: {gone} left the world with no event naming it" in problems
     assert f"turn 1: ships.{some}.stores is -1" in problems
+    assert "turn 1: land unit XX1IN is in no garrison and aboard no transport group" in problems
     assert main([str(tmp_path)]) == 1
 
 
