@@ -3,6 +3,8 @@ the rule book's language): one ship is "her", one ship is "1 ship"."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from intel_world import MAP, sea, ship, turn_knowledge, world
 
 from pate.core.events import Event, Phase
@@ -40,3 +42,27 @@ def test_rule_3_11_to_leeward_of_one_ship_is_of_her() -> None:
     assert "to leeward of her (rule 6.9)" in one
     two = told([moved("met_enemy", ["FR1FR"], enemies=["BR1SL", "BR2SL"], side="leeward")])
     assert "to leeward of them (rule 6.9)" in two
+
+
+def test_rule_3_11_sea_area_map_keeps_every_name_readable() -> None:
+    """3.11: "The second one contains maps and status reports showing the
+    positions of the player's ships". A play-test's Bay of Biscay map hid
+    Bordeaux and La Rochelle under a tactical area's circle, and the
+    Northwest Atlantic printed "Chesapeake" over "Middle Atlantic Coast"."""
+    import re
+
+    from pate.datafiles import load_world_map
+    from pate.reports.svg import sea_area_svg
+
+    real = load_world_map()
+    fleet = [ship(f"BR{n}SL", sea("BIS", 1)) for n in range(1, 4)] + [ship("BR1FR", sea("NWA", 1))]
+    k = turn_knowledge("nelson", world(fleet), world(fleet), [])
+    biscay = sea_area_svg(k, real, "BIS")
+    assert biscay.rindex('class="ta"') < biscay.index('class="pl"')  # circles first, port names on top
+    nwa = sea_area_svg(k, real, "NWA")
+    rows: list[float] = []
+    for y, body in re.findall(r'<text x="\d+" y="(-?\d+)" class="nb" text-anchor="end">(.*?)</text>', nwa):
+        rows += [float(y) + 14 * n for n in range(max(1, body.count("<tspan")))]
+    rows.sort()
+    assert len(rows) >= 3  # Chesapeake, and Middle Atlantic Coast on two lines
+    assert all(b - a >= 14 for a, b in pairwise(rows)), rows
