@@ -66,3 +66,14 @@ def test_rule_3_11_sea_area_map_keeps_every_name_readable() -> None:
     rows.sort()
     assert len(rows) >= 3  # Chesapeake, and Middle Atlantic Coast on two lines
     assert all(b - a >= 14 for a, b in pairwise(rows)), rows
+
+
+def test_rule_3_11_bermuda_takes_no_article() -> None:
+    """3.11: the reports in good English: "Battle in Bermuda", not "in the
+    Bermuda" (a grand1805 play-test); "the Sargasso Sea" keeps its article."""
+    from pate.datafiles import load_world_map
+    from pate.reports.words import place_title
+
+    real = load_world_map()
+    assert place_title(real, "BER") == "Bermuda"
+    assert place_title(real, "SAR") == "the Sargasso Sea"
