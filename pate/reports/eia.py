@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pate.core.rules.detection import ship_sort_key
 from pate.reports.phrases import Phrase
 from pate.reports.telling import Telling
-from pate.reports.words import adjective, and_list
+from pate.reports.words import adjective, and_list, fleet_text
 
 KIND_WORDS = {
     "open_sea": "Open sea combat (EiA rule 12.2.6.1)",
@@ -25,6 +26,16 @@ def _side_words(t: Telling, side: Mapping[str, Any], chits: bool) -> str:
     who = "our side" if set(states) & friends else f"the {and_list(adjective(t.k, s) for s in states)}"
     chit = CHIT_WORDS.get(str(side.get("chit")), "") if chits else ""
     return f"{who} ({chit})" if chit else who
+
+
+def _side_ships(t: Telling, index: int) -> str:
+    """Rule 3.11: the ships each side brought to the battle, as in a battle
+    under the PATE rules (every ship in it is seen)."""
+    ids = sorted(
+        (str(e.get("id")) for e in t.get("ships", ()) if isinstance(e, Mapping) and e.get("side") == index),
+        key=ship_sort_key,
+    )
+    return f" with {fleet_text(ids)} ({and_list(ids)})" if ids else ""
 
 
 def _rounds(t: Telling, sides: list[Mapping[str, Any]]) -> list[str]:
@@ -53,7 +64,10 @@ def eia_battle(t: Telling) -> str:
     middle: list[str] = []
     if len(sides) == 2:
         chits = kind == "open_sea"  # 12.2.6.2 and 12.2.6.3.2: no chits in blockade battles and raids
-        middle.append(f"{_side_words(t, sides[0], chits)} against {_side_words(t, sides[1], chits)}")
+        middle.append(
+            f"{_side_words(t, sides[0], chits)}{_side_ships(t, 0)}"
+            f" against {_side_words(t, sides[1], chits)}{_side_ships(t, 1)}"
+        )
     defences = t.get("harbor_defenses")
     if isinstance(defences, int):
         middle.append(f"the harbor defences disabled {defences} of the raiders")
@@ -84,7 +98,8 @@ def eia_battle(t: Telling) -> str:
 
 def hulk(t: Telling) -> str:
     port = t.text("port", "port")
-    return f"{t.subject} reached {port} disabled and {t.was} laid up as a hulk (EiA rule 12.2.6.1.9.1)"
+    hulks = "a hulk" if t.single else "hulks"
+    return f"{t.subject} reached {port} disabled and {t.was} laid up as {hulks} (EiA rule 12.2.6.1.9.1)"
 
 
 def lost_en_route(t: Telling) -> str:
@@ -106,7 +121,7 @@ def withdrawn(t: Telling) -> str:
 def admiral_in_battle(t: Telling) -> str:
     fate = t.text("fate", "unhurt")
     words = {"unhurt": "came through the battle unhurt", "wounded": "was wounded", "killed": "was killed"}
-    who = t.get("admiral")
+    who = t.get("name") or t.get("admiral")  # the player's name; events before it was kept: the id
     name = f"Admiral {who}" if who else "The admiral"
     return f"{name} {words.get(fate, fate)} {t.at()} (EiA rule 12.2.7)"
 

@@ -165,10 +165,13 @@ def render_html(k: PlayerKnowledge, world_map: WorldMap) -> str:
     ]
     summary = summary_lines(k, world_map)
     if summary:
-        items = "".join(f"<li>{escape(line.strip())}</li>" for line in summary[2:])
+        has_legend = len(summary) > 1 and summary[1].startswith("(")  # only with a squadron (4.2)
+        rest = summary[2:] if has_legend else summary[1:]
+        items = "".join(f"<li>{escape(line.strip())}</li>" for line in rest)
+        legend = f'<p class="legend">{escape(summary[1])}</p>' if has_legend else ""
         body.append(
             f'<section id="summary"><h2>Summary</h2><p>{escape(summary[0].removeprefix("SUMMARY - "))}</p>'
-            f'<p class="legend">{escape(summary[1])}</p><ul class="summary">{items}</ul></section>'
+            f'{legend}<ul class="summary">{items}</ul></section>'
         )
     if k.initial:
         body.append(

@@ -15,15 +15,19 @@ from pate.reports.words import adjective
 TRADE_KINDS = frozenset({"commerce", "stores_moved", "stores_move_refused"})
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _port_line(p: PortReport, in_harbor: int, damaged: int) -> str:
     yard = f"yard {p.yard}"
     if p.building or p.building_transports:
-        on_stocks = [f"{p.building} ships"] * bool(p.building)
-        on_stocks += [f"{p.building_transports} transports"] * bool(p.building_transports)
+        on_stocks = [_count(p.building, "ship")] * bool(p.building)
+        on_stocks += [_count(p.building_transports, "transport")] * bool(p.building_transports)
         yard += f" ({' and '.join(on_stocks)} building)"
     parts = [f"stores {p.stores}", yard]
     if in_harbor:
-        parts.append(f"{in_harbor} ships in harbor" + (f", {damaged} damaged" if damaged else ""))
+        parts.append(f"{_count(in_harbor, 'ship')} in harbor" + (f", {damaged} damaged" if damaged else ""))
     if p.supplies:
         parts.append(f"{p.supplies} supplies on the quay")
     if p.garrison:

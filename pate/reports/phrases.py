@@ -184,19 +184,25 @@ def evaded(t: Telling) -> str:
     )
 
 
-GAUGE = {"windward": ", taking the windward gauge", "leeward": ", to leeward of them"}
+GAUGE = {"windward": ", taking the windward gauge", "leeward": ", to leeward of {them}"}
+
+
+def _them(ships: list[str]) -> str:
+    """A ship is "she" (one ship met or joined: "her"; more: "them")."""
+    return "her" if len(ships) == 1 else "them"
 
 
 def met_enemy(t: Telling) -> str:
     enemies = [str(s) for s in t.get("enemies", ())]
     met = t.ships_phrase(enemies) if enemies else "enemy ships"
-    return f"{t.subject} met {met} {t.at()}{GAUGE.get(str(t.get('side')), '')} (rule 6.9)"
+    gauge = GAUGE.get(str(t.get("side")), "").format(them=_them(enemies))
+    return f"{t.subject} met {met} {t.at()}{gauge} (rule 6.9)"
 
 
 def joined_allies(t: Telling) -> str:
     allies = [str(s) for s in t.get("allies", ())]
     joined = t.ships_phrase(allies) if allies else "allied ships"
-    return f"{t.subject} joined {joined} {t.at()} and will sail with them (rule 6.9)"
+    return f"{t.subject} joined {joined} {t.at()} and will sail with {_them(allies)} (rule 6.9)"
 
 
 def pursued(t: Telling) -> str:

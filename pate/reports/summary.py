@@ -77,6 +77,21 @@ def _ids(ids: list[str]) -> str:
     return ", ".join(ids)
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _legend(squads: list[Squadron]) -> list[str]:
+    """Rule 4.2 in the player's own terms: the first of their squadrons
+    with ships attached; none when every ship sails alone."""
+    group = next((g for g in squads if g.attached), None)
+    if group is None:
+        return []
+    n = len(group.attached)
+    them = "the ship attached to her, who carries" if n == 1 else f"the {n} ships attached to her, who carry"
+    return [f"({group.text()}: {group.lead} and {them} out her orders, rule 4.2)"]
+
+
 def summary_lines(k: PlayerKnowledge, world_map: WorldMap) -> list[str]:
     """The summary, line by line; empty when the player has no ships."""
     active = [r for r in k.ships if r.active]
@@ -88,9 +103,10 @@ def summary_lines(k: PlayerKnowledge, world_map: WorldMap) -> list[str]:
     for r in sorted(active, key=_place_key):
         places.setdefault(_place_key(r), []).append(r)
     lines = [
-        f"SUMMARY - {len(active)} ships and transport groups in {len(squads)} squadrons"
-        f" in {len(places)} places" + (f"; {len(laid_up)} laid up" if laid_up else ""),
-        "(BR1FL+3: BR1FL and the 3 ships attached to her, who carry out her orders, rule 4.2)",
+        f"SUMMARY - {_count(len(active), 'ship or transport group', 'ships and transport groups')}"
+        f" in {_count(len(squads), 'squadron', 'squadrons')} in {_count(len(places), 'place', 'places')}"
+        + (f"; {len(laid_up)} laid up" if laid_up else ""),
+        *_legend(squads),
     ]
     for i, (_, here) in enumerate(places.items()):
         if i == PLACES_SHOWN:

@@ -39,6 +39,8 @@ STATE_COLORS = {
 _PALETTE = ("#6c3483", "#a04000", "#1a5276", "#196f3d", "#7b7d7d", "#943126")
 W, H = 640, 500
 SEA = (130, 86, 510, 436)  # x0, y0, x1, y1 of the sea area box
+LABEL_LINE = 16  # height of one line of a neighbour's name
+WRAP_AT = 12  # side labels longer than this break into two lines
 
 
 def state_color(state: str) -> str:
@@ -62,19 +64,31 @@ def _neighbour_labels(pic: AreaPicture) -> list[str]:
         Direction.EAST: (x1 + 8, cy, "start"),
     }
     for d, (x, y, anchor) in spots.items():
-        for i, name in enumerate(pic.neighbours[d]):
-            count = len(pic.neighbours[d])
-            dy = {Direction.NORTH: -(count - 1 - i) * 16, Direction.SOUTH: i * 16}.get(
-                d, (i - (count - 1) / 2) * 16
-            )
+        names = pic.neighbours[d]
+        # a wrapped name takes two lines: stack by lines, not by names, so
+        # that "Chesapeake" and "Middle Atlantic Coast" do not overprint
+        heights = [LABEL_LINE * _lines(name, anchor) for name in names]
+        total = sum(heights)
+        top = 0.0
+        for name, height in zip(names, heights, strict=True):
+            middle = top + height / 2
+            dy = {
+                Direction.NORTH: middle - total + LABEL_LINE / 2,
+                Direction.SOUTH: middle - LABEL_LINE / 2,
+            }.get(d, middle - total / 2)
             out.append(_wrapped(x, y + dy, name, anchor))
+            top += height
     return out
+
+
+def _lines(name: str, anchor: str) -> int:
+    return 1 if anchor == "middle" or len(name) <= WRAP_AT else 2
 
 
 def _wrapped(x: float, y: float, name: str, anchor: str) -> str:
     """Side labels break into words so that long names stay on the canvas."""
     words = name.split()
-    if anchor == "middle" or len(name) <= 12:
+    if _lines(name, anchor) == 1:
         return _text(x, y, name, "nb", anchor)
     lines = [" ".join(words[: len(words) // 2]), " ".join(words[len(words) // 2 :])]
     spans = "".join(
@@ -183,18 +197,20 @@ def sea_area_svg(k: PlayerKnowledge, world_map: WorldMap, code: str) -> str:
         parts.append(_text(62, 30, pic.wind, "wind", "start"))
         parts.append(_wind_arrow(k, code))
     port_parts, anchors = _ports(pic)
-    parts += port_parts
+    circles: list[str] = []
+    glyphs: list[str] = []
     for spot_index, (spot, items) in enumerate(_by_spot(area_legend(k, pic))):
         x, y = _spot_anchor(spot, tacticals, anchors)
         spread = [(i - (len(items) - 1) / 2) * 40 for i in range(len(items))]
         if spot.place is Place.SEA:
-            parts.append(
+            circles.append(
                 f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{24 + 14 * len(items):.0f}" class="ta"'
                 f' data-spot="{spot_index}"/>'
             )
         for dx, (number, icon, caption) in zip(spread, items, strict=True):
-            parts.append(_ship_glyph(x + dx, y, icon, number, caption))
-    parts.append("</svg>")
+            glyphs.append(_ship_glyph(x + dx, y, icon, number, caption))
+    # tactical areas under the ports, so that no circle hides a port's name
+    parts += [*circles, *port_parts, *glyphs, "</svg>"]
     return "".join(parts)
 
 

@@ -79,10 +79,20 @@ def area_name(world_map: WorldMap, code: str) -> str:
     return area.name if area else code
 
 
+# Sea areas named after an island or a province take no article in English
+# ("off Bermuda", not "in the Bermuda"): found in a play-test's battle report.
+NO_ARTICLE = frozenset({"Bermuda", "Nova Scotia"})
+
+
+def the_area(world_map: WorldMap, code: str) -> str:
+    name = area_name(world_map, code)
+    return name if name in NO_ARTICLE else f"the {name}"
+
+
 def place_title(world_map: WorldMap, place: str) -> str:
     """A sea area code or a port name, as a reader wants it."""
     if place in world_map.sea_areas:
-        return f"the {area_name(world_map, place)}"
+        return the_area(world_map, place)
     return place
 
 
@@ -189,7 +199,7 @@ def _parse_place(world_map: WorldMap | None, text: str) -> tuple[str, str, str]:
 
 
 def _area_title(world_map: WorldMap | None, code: str) -> str:
-    return f"the {area_name(world_map, code)}" if world_map is not None else code
+    return the_area(world_map, code) if world_map is not None else code
 
 
 def place_words(world_map: WorldMap | None, text: str) -> str:

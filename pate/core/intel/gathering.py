@@ -216,7 +216,8 @@ def garrison_events(world_map: WorldMap, start: WorldState) -> list[Event]:
 def _misreport(
     state: str, cat: Category, observer: str, states: list[str], *, rules: ReportRules, rng: Rng
 ) -> tuple[str, Category]:
-    """Rule 5.4 "may not be accurate": a wrong flag or a wrong class."""
+    """Rule 5.4 "may not be accurate": a wrong flag (of another state with
+    ships in the world) or a wrong class."""
     others = [s for s in states if s not in (state, observer)]
     if others and rng.chance(rules.wrong_state_percent):
         state = rng.choice(others)
@@ -232,7 +233,9 @@ def intelligence_events(start: WorldState, end: WorldState, rules: ReportRules, 
     a wrong flag with ``wrong_state_percent``, the line taken for frigates or
     the reverse with ``wrong_class_percent``, its number approximate."""
     began = _by_place(start)
-    states = sorted(end.diplomacy.states)
+    # The wrong flag is one a navy at sea flies (docs/rules/intel.md): a
+    # report of Moroccan ships of the line in the Skagerrak is no report.
+    states = sorted({s.state for s in start.ships.values()})
     events: list[Event] = []
     for place, enders in sorted(_by_place(end).items()):
         for observer in sorted({s.state for s in enders}):

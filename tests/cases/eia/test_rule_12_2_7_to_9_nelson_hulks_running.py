@@ -55,6 +55,24 @@ def test_rule_12_2_7_nelson_in_battle_and_his_fate_reported() -> None:
     assert not kinds(again, "admiral_in_battle")  # a dead admiral is in no more battles
 
 
+def test_rule_12_2_7_his_fate_is_told_under_his_name() -> None:
+    """12.2.7 with 3.11: the report of Nelson's fate names him as the players
+    know him ("Admiral Horatio Nelson"), not by his login (a play-test read
+    "Admiral nelson came through the battle unhurt")."""
+    from pate.core.world.state import Player
+
+    w = eia_world(*fleet("BR", 3, commander="nelson"), *fleet("FR", 3))
+    w = replace(
+        w,
+        admirals={"nelson": Admiral("nelson", nelson=True)},
+        players={**w.players, "nelson": Player("nelson", "Horatio Nelson", "BR")},
+    )
+    orders = [melee(f"BR{k}SL") for k in range(1, 4)] + [linear_defense(f"FR{k}SL") for k in range(1, 4)]
+    ts = run(w, orders, dice=[1, 1, 6, 1, 1, 6, 1, 1, 6, 6, 6, *TAIL])
+    (told,) = kinds(ts, "admiral_in_battle")
+    assert told.data["admiral"] == "nelson" and told.data["name"] == "Horatio Nelson"
+
+
 def test_rule_12_2_7_1_naval_officers_fall_on_11_or_12() -> None:
     """12.2.7.1: "Instead of a casualty occurring only with a dice roll of 12,
     it now also occurs with a roll of 11." """

@@ -54,8 +54,13 @@ def test_rule_5_4_reports_may_be_inaccurate_in_identity_and_number() -> None:
     reported may not be accurate." (data/rules/intel.toml: reported 80%,
     wrong flag 10%, line taken for frigates or the reverse 15%, number
     +-50%)"""
-    start = world([ship("FR3FL", sea("SOC", 1)), *(ship(f"BR{n}SL", sea("NOC", 1)) for n in range(1, 9))])
-    end = world([ship("FR3FL", sea("NOC", 2)), *(ship(f"BR{n}SL", sea("BAH", 1)) for n in range(1, 9))])
+    spain = ship("SP1SL", sea("PAN", 1))  # a third navy, whose flag a report may show by mistake
+    start = world(
+        [ship("FR3FL", sea("SOC", 1)), spain, *(ship(f"BR{n}SL", sea("NOC", 1)) for n in range(1, 9))]
+    )
+    end = world(
+        [ship("FR3FL", sea("NOC", 2)), spain, *(ship(f"BR{n}SL", sea("BAH", 1)) for n in range(1, 9))]
+    )
     n = 1500
     groups = reported = wrong_flag = wrong_class = 0
     numbers = set()
@@ -72,3 +77,36 @@ def test_rule_5_4_reports_may_be_inaccurate_in_identity_and_number() -> None:
     for count, trials, p in ((reported, n, 0.8), (wrong_flag, groups, 0.1), (wrong_class, groups, 0.15)):
         assert abs(count / trials - p) < 4 * math.sqrt(p * (1 - p) / trials), (count, trials, p)
     assert min(numbers) == 4 and max(numbers) == 12  # 8 ships, +-50%
+
+
+def test_rule_5_4_a_wrong_flag_is_that_of_a_navy_in_the_world() -> None:
+    """5.4: "These reports may not be accurate" (docs/rules/intel.md, item 10):
+    a group reported under a wrong flag shows the flag of another state with
+    ships in the world, never one of a state without any (a play-test of
+    grand1805 reported Moroccan ships of the line in the Skagerrak)."""
+    spain = ship("SP1SL", sea("PAN", 1))
+    start = world(
+        [ship("FR3FL", sea("SOC", 1)), spain, *(ship(f"BR{n}SL", sea("NOC", 1)) for n in range(1, 9))]
+    )
+    end = world(
+        [ship("FR3FL", sea("NOC", 2)), spain, *(ship(f"BR{n}SL", sea("BAH", 1)) for n in range(1, 9))]
+    )
+    flags = {
+        g["state"]
+        for seed in range(400)
+        for e in intel_events(start, end, seed=seed)
+        if e.kind == INTELLIGENCE
+        for g in e.data["groups"]
+    }
+    assert flags == {"BR", "SP"}  # the true flag, or the only other navy's
+    alone = [s for s in start.ships.values() if s.id != "SP1SL"]
+    flags_of_two = {
+        g["state"]
+        for seed in range(400)
+        for e in intel_events(
+            world(alone), world(s for s in end.ships.values() if s.id != "SP1SL"), seed=seed
+        )
+        if e.kind == INTELLIGENCE
+        for g in e.data["groups"]
+    }
+    assert flags_of_two == {"BR"}  # two navies: no flag to mistake

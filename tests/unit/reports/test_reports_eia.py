@@ -50,7 +50,10 @@ def told(player: str, events: list[Event]) -> str:
 def test_an_open_sea_battle_is_told_under_the_eia_rules() -> None:
     text = told("nelson", [eia_battle("open_sea", ["BR"])])
     assert "Open sea combat (EiA rule 12.2.6.1)" in text
-    assert "Our side (melee) against the French (linear defense)" in text
+    assert (
+        "Our side (melee) with 1 flagship (BR1FL) against the French (linear defense) with 1 flagship (FR1FL)"
+        in text
+    )
     assert "2 rounds fought" in text and "the French had 2 ships disabled, and broke" in text
     assert "the melee force closed with the enemy" in text and "the general chase disabled 1 more" in text
     assert "The day was ours" in text and "(rule 7)" not in text
@@ -68,10 +71,51 @@ def test_the_aftermath_in_the_rules_words() -> None:
         "nelson",
         [
             combat("hulk", ["BR1FL"], port="Plymouth", movement_points=1),
-            combat("admiral_in_battle", [], admiral="nelson", fate="wounded", closing_shift=2),
+            combat(
+                "admiral_in_battle",
+                [],
+                admiral="nelson",
+                name="Horatio Nelson",
+                fate="wounded",
+                closing_shift=2,
+            ),
             combat("political_points", [], gained=["BR"], lost=["FR"], points=2),
         ],
     )
     assert "reached Plymouth disabled and was laid up as a hulk (EiA rule 12.2.6.1.9.1)" in text
-    assert "Admiral nelson was wounded" in text
+    assert "Admiral Horatio Nelson was wounded" in text
     assert "worth 2 political points (EiA rule 12.2.6.1.6.3)" in text
+
+
+def test_rule_3_11_an_eia_battle_names_the_ships_on_each_side() -> None:
+    """3.11: "The first one contains a list of all events that happened during
+    the turn that were observed by the player's ships". A play-test of
+    grand1805 under eia-advanced told Cochrane of an open sea combat in the
+    Western Caribbean without naming one ship of either side; a battle under
+    the PATE rules names them all, and so does one under the EiA rules."""
+    battle = eia_battle("open_sea", ["BR"])
+    battle = Event(
+        battle.phase,
+        battle.kind,
+        ("BR1FL", "BR2FR", "FR1FL"),
+        battle.location,
+        battle.witnesses,
+        {
+            **battle.data,
+            "ships": [
+                {"id": "BR2FR", "side": 0, "outcome": "fought"},
+                {"id": "BR1FL", "side": 0, "outcome": "fought"},
+                {"id": "FR1FL", "side": 1, "outcome": "hulk"},
+            ],
+        },
+    )
+    text = told("villeneuve", [battle])
+    assert "The British (melee) with 1 flagship and 1 frigate (BR1FL and BR2FR)" in text
+    assert "against our side (linear defense) with 1 flagship (FR1FL)" in text
+
+
+def test_rule_3_11_several_hulks_in_one_line() -> None:
+    """3.11: events in the rule book's words; two ships laid up together are
+    "laid up as hulks" (a play-test read "were laid up as a hulk")."""
+    text = told("nelson", [combat("hulk", ["BR1FL", "FR1FL"], port="Plymouth", movement_points=1)])
+    assert "were laid up as hulks (EiA rule 12.2.6.1.9.1)" in text

@@ -98,7 +98,7 @@ def test_the_naval_ministers_report_shows_ports_yards_building_laid_up_and_trade
     text = render_text(k, MAP)
     assert "NAVAL MINISTER'S REPORT" in text
     brest = next(line for line in text.splitlines() if line.startswith("  Brest ("))
-    assert "stores 77" in brest and "(2 ships building)" in brest and "1 ships in harbor, 1 damaged" in brest
+    assert "stores 77" in brest and "(2 ships building)" in brest and "1 ship in harbor, 1 damaged" in brest
     assert "5 supplies on the quay" in brest and "garrison FR1IN" in brest
     assert "Ships laid up (1; rule 2.6)\n  Brest: FR6SL" in text
     trade = text.split("Trade: store moves (rule 3.5) and commerce\n", 1)[1].splitlines()[0]

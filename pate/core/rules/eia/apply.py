@@ -204,10 +204,12 @@ def _nelson(
     if pid is None:
         return world
     admiral = world.admirals[pid]
+    player = world.players.get(pid)
     event(
         "admiral_in_battle",
         (),
         admiral=pid,
+        name=player.name if player is not None else pid,  # rule 3.11: reports name him as the rule book does
         fate=result.nelson.value,
         closing_shift=result.closing_shift,
         rule="12.2.7",

@@ -50,7 +50,18 @@ def _follows(board: Board, ship: Ship, d: Departure) -> bool:
         return False
     if d.to_port is not None and not contact.pursue_into_ports:
         return False
+    if not can_keep_up(board, ship, d):
+        return False
     return board.hostile_to(ship, board.states_of(d.members)) and contact.acts_on(len(d.members))
+
+
+def can_keep_up(board: Board, ship: Ship, d: Departure) -> bool:
+    """Rule 6.7 read with 6.10 (docs/rules/movement.md, "Pursuit"): a
+    dismasted ship never keeps up with ships less damaged aloft, so she does
+    not chase them; the rest of her group pursues without her."""
+    if ship.rigging < board.params.dismasted_rigging:
+        return True
+    return all(board.ships[m].rigging >= board.params.dismasted_rigging for m in d.members)
 
 
 def same_tactical_location(ship: Ship, d: Departure) -> bool:
