@@ -174,23 +174,32 @@ class _PlayerFacing:
         self.engine = engine
         self.auth = auth
         self.trusted_proxies = trusted_proxies
-        self.writer = GroupCommitter(engine)
+
+    async def _authenticate(self, context: grpc.aio.ServicerContext, campaign: str) -> Actor:
+        """The caller, or DeskError (UNAUTHENTICATED, NOT_FOUND, RESOURCE_EXHAUSTED)."""
+        creds = call_credentials(context, self.trusted_proxies)
+        return desk.actor_of(await asyncio.to_thread(self.auth.caller, campaign, creds))
 
     async def _caller(self, context: grpc.aio.ServicerContext, campaign: str) -> Actor:
         try:
-            creds = call_credentials(context, self.trusted_proxies)
-            row = await asyncio.to_thread(self.auth.caller, campaign, creds)
+            return await self._authenticate(context, campaign)
         except DeskError as err:
             await abort(context, err)
-        return desk.actor_of(row)
 
 
 class OrderDeskServicer(_PlayerFacing, orders_pb2_grpc.OrderDeskServicer):
+    def __init__(
+        self, engine: Engine, auth: Authenticator, trusted_proxies: frozenset[str] = frozenset()
+    ) -> None:
+        super().__init__(engine, auth, trusted_proxies)
+        self.writer = GroupCommitter(engine)
+
     async def SubmitOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        # Every refusal, unauthenticated ones included, is counted by its reason (_refuse).
         try:
             creds = call_credentials(context, self.trusted_proxies)
         except DeskError as err:
-            await abort(context, err)
+            await self._refuse(context, err)
         fingerprint = hashlib.sha256(request.SerializeToString(deterministic=True)).digest()
         args = (request.campaign_id, request.turn)
         rid = request.client_request_id
@@ -212,12 +221,12 @@ class OrderDeskServicer(_PlayerFacing, orders_pb2_grpc.OrderDeskServicer):
             except DeskError as err:
                 await self._refuse(context, err)
             if unauthenticated is not None:
-                await abort(context, unauthenticated)
+                await self._refuse(context, unauthenticated)
             orders, checked = found
         else:
-            # Who asks, and for which campaign, before the order text costs any parsing.
-            caller = await self._caller(context, request.campaign_id)
             try:
+                # Who asks, and for which campaign, before the order text costs any parsing.
+                caller = await self._authenticate(context, request.campaign_id)
                 orders = await run_cpu(partial(_orders, request))
                 checked = await in_reader(
                     self.engine,

@@ -11,6 +11,7 @@ import grpc
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from pate.v1 import orders_pb2
 from services.common.cluster import Cluster
 from tests.e2e.flow import Client
 from tests.e2e.test_turn_flow import battle_orders
@@ -59,6 +60,11 @@ def test_each_process_reports_the_turn_it_played(cluster: Cluster) -> None:
         client.submit(campaign, 1, "ganteaume", french)
         with pytest.raises(grpc.RpcError):
             client.login_reply(campaign, "cornwallis", "wrong-password")
+        with pytest.raises(grpc.RpcError):  # a submission without a valid session
+            request = orders_pb2.SubmitOrdersRequest(
+                campaign_id=campaign, turn=1, orders=british, client_request_id="no-session"
+            )
+            client.desk.SubmitOrders(request, metadata=(("authorization", "Bearer not-a-token"),), timeout=30)
         with pytest.raises(grpc.RpcError):
             client.submit(campaign, 1, "cornwallis", french)  # not his ship
         client.close_turn(campaign, 1)

@@ -17,6 +17,7 @@ from pate.core.codec import canonical_json, to_plain
 from pate.datafiles import load_scenario
 from pate.v1 import common_pb2
 from services.common import repository as repo
+from services.common.auth import Authenticator
 from services.common.db import reader
 from services.common.errors import Code, DeskError
 from services.common.passwords import hash_password
@@ -35,8 +36,8 @@ PASSWORD = "replay-password"
 def _submit(engine: sa.Engine, order: common_pb2.ShipOrder, rid: str) -> tuple[list[str], bool]:
     orders = [order_from_pb(order)]
     fingerprint = hashlib.sha256(order.SerializeToString(deterministic=True)).digest()
+    caller = desk.actor_of(Authenticator(engine).check_password(CAMPAIGN, "cornwallis", PASSWORD, "test"))
     with reader(engine) as conn:
-        caller = desk.authenticate(conn, CAMPAIGN, "cornwallis", PASSWORD)
         checked = desk.check_submission(conn, CAMPAIGN, 1, caller, orders, rid, fingerprint)
     with engine.begin() as conn:
         return desk.record_submission(conn, CAMPAIGN, 1, checked, orders, rid, fingerprint)
