@@ -18,10 +18,12 @@ from pate.v1 import reports_pb2, reports_pb2_grpc
 from services.common import repository as repo
 from services.common.auth import Authenticator
 from services.common.errors import Code, DeskError
+from services.common.logging import get_logger
 from services.common.rpc import abort, call_credentials, in_reader, is_admin, run_cpu
 from services.reports import rendering
 
 FORMATS = ("json", "text", "html")
+log = get_logger("reports")
 
 
 def _reader(conn: Connection, campaign: str, row: Any, target: str) -> str:
@@ -48,6 +50,21 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
         self.admin_token = admin_token
         self.auth = auth
         self.trusted_proxies = trusted_proxies
+        self._keeping: set[asyncio.Task[None]] = set()
+
+    def _keep_later(self, campaign: str, turn: int, player: str, bodies: dict[str, str]) -> None:
+        """Store first renderings after the reply: a read never waits for the writer (issue 10,
+        item 6). If the write fails, a later reader renders the same bytes again."""
+        task = asyncio.create_task(
+            asyncio.to_thread(rendering.keep, self.engine, campaign, turn, player, bodies)
+        )
+        self._keeping.add(task)
+        task.add_done_callback(self._kept)
+
+    def _kept(self, task: asyncio.Task[None]) -> None:
+        self._keeping.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("reports.keep_failed", error=type(task.exception()).__name__)
 
     async def _caller(self, context: grpc.aio.ServicerContext, campaign: str) -> Any:
         """The authenticated player row, or None for an administrator."""
@@ -84,9 +101,7 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
             await abort(context, err)
         if source is not None:
             bodies = await run_cpu(lambda: rendering.render(source))
-            await asyncio.to_thread(
-                rendering.keep, self.engine, request.campaign_id, request.turn, target, bodies
-            )
+            self._keep_later(request.campaign_id, request.turn, target, bodies)
             body = bodies[fmt]
         if body is None:
             await abort(context, DeskError(Code.NOT_FOUND, f"turn: no report for turn {request.turn} yet"))
