@@ -73,12 +73,13 @@ def _report_problems(conn: Any, campaign: str, turn: int) -> list[str]:
     r = tables.reports.c
     rows = conn.execute(select(r.player, r.format).where(and_(r.campaign == campaign, r.turn == turn))).all()
     players = set(repo.load_knowledge(conn, campaign, turn))
-    formats = set(tables.REPORT_FORMATS)
-    have = Counter(str(p) for p, _f in rows)
+    # the stage stores each player's structured report once; text and HTML follow on first read
+    stored = Counter((str(p), str(f)) for p, f in rows)
+    have = {p for p, f in stored if f == "json"}
     out = []
-    if not players or set(have) != players:
-        out.append(f"turn {turn}: reports for {sorted(have)}, knowledge for {sorted(players)}")
-    out += [f"turn {turn}: {p} has {n} reports" for p, n in have.items() if n != len(formats)]
+    if not players or have != players:
+        out.append(f"turn {turn}: structured reports for {sorted(have)}, knowledge for {sorted(players)}")
+    out += [f"turn {turn}: {p} has {n} {f} reports" for (p, f), n in stored.items() if n != 1]
     return out
 
 

@@ -318,7 +318,7 @@ def _check_map(field: Any, key: str, entries: Mapping[Any, Any], name: str, dept
     key_field = field.message_type.fields_by_name["key"]
     value_field = field.message_type.fields_by_name["value"]
     for k in sorted(entries):
-        _check_value(key_field, RULES.get(f"{key}{{}}"), k, f"{name} key", depth)
+        _check_value(key_field, RULES.get(f"{key}{{}}"), k, f"{name}.key", depth)
         _check_value(value_field, RULES.get(f"{key}[]"), entries[k], f"{name}[{k}]", depth)
 
 

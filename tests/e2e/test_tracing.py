@@ -112,6 +112,6 @@ def test_one_trace_id_runs_through_every_process_of_a_turn(
         time.sleep(0.2)
     assert want <= services
     assert {"resolver process", "intel process", "reports process", "orders-turns process"} <= names
-    assert {"resolve", "knowledge", "render reports"} <= names  # the work inside each stage
+    assert {"resolve", "knowledge", "store reports"} <= names  # the work inside each stage
     assert "/pate.v1.CampaignAdmin/CloseTurn" in names
     assert any(name.startswith("publish pate.turn_closed.") for name in names)
