@@ -66,6 +66,7 @@ class Campaign(_message.Message):
     STATUS_FIELD_NUMBER: _builtins.int
     DEADLINE_FIELD_NUMBER: _builtins.int
     LOGINS_FIELD_NUMBER: _builtins.int
+    COMBAT_RULES_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     name: _builtins.str
     scenario: _builtins.str
@@ -73,6 +74,11 @@ class Campaign(_message.Message):
     turn: _builtins.int
     turns: _builtins.int
     status: Global___TurnStatus.ValueType
+    combat_rules: _builtins.str
+    """--- rule set (issue 14) ---
+    The combat rule set the campaign plays: "pate" or "eia-advanced"
+    (the scenario's, or CreateCampaignRequest.combat_rules).
+    """
     @_builtins.property
     def deadline(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
@@ -94,10 +100,11 @@ class Campaign(_message.Message):
         status: Global___TurnStatus.ValueType = ...,
         deadline: _timestamp_pb2.Timestamp | None = ...,
         logins: _abc.Iterable[Global___PlayerLogin] | None = ...,
+        combat_rules: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "id", b"id", "logins", b"logins", "name", b"name", "scenario", b"scenario", "seed", b"seed", "status", b"status", "turn", b"turn", "turns", b"turns"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["combat_rules", b"combat_rules", "deadline", b"deadline", "id", b"id", "logins", b"logins", "name", b"name", "scenario", b"scenario", "seed", b"seed", "status", b"status", "turn", b"turn", "turns", b"turns"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

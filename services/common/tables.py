@@ -98,6 +98,8 @@ campaigns = Table(
     Column("deadline", UtcDateTime(), nullable=True),
     # seconds each later turn stays open, counted from its opening; 0 = no deadline
     Column("turn_seconds", Integer, nullable=False, server_default=text("0")),
+    # the combat rule set it plays, "pate" | "eia-advanced" (issue 14; = its world's combat_rules)
+    Column("combat_rules", String(32), nullable=False, server_default=text("'pate'")),
     _created(),
     # optimistic locking: UPDATE ... WHERE version = :seen, then version + 1
     Column("version", Integer, nullable=False, server_default=text("0")),

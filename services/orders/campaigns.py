@@ -94,6 +94,7 @@ def create_campaign(
         status="STARTING",
         deadline=first_deadline,
         turn_seconds=turn_seconds,
+        combat_rules=world.combat_rules,  # the rules of the world actually started
     )
     repo.insert_campaign(conn, row)
     repo.save_world(conn, campaign, 1, world)

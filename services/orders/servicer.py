@@ -54,6 +54,7 @@ def campaign_pb(row: repo.CampaignRow) -> admin_pb2.Campaign:
         turn=row.turn,
         turns=row.turns,
         status=_STATUS[row.status],
+        combat_rules=row.combat_rules,
     )
     if row.deadline is not None:
         out.deadline.FromDatetime(row.deadline)

@@ -20,7 +20,7 @@ from pate.v1 import desk_pb2
 from services.web import security
 from services.web.app import Desk, redirect
 from services.web.backend import ForbiddenError, RefusedError
-from services.web.pages import ID_PATTERN, STATUS_WORDS, campaign_id, deadline_of
+from services.web.pages import ID_PATTERN, STATUS_WORDS, campaign_id, deadline_of, rules_name
 
 ADMIN_ROLE = "admin"
 MAX_EXTEND_HOURS = 24 * 30
@@ -48,6 +48,7 @@ def _page(
         cid=cid,
         mine=mine,
         turn_status=STATUS_WORDS.get(mine.campaign.status, "?"),
+        rules=rules_name(mine.campaign),
         deadline=deadline_of(mine.campaign),
         players=list(mine.players),
         **ctx,
@@ -138,7 +139,13 @@ async def create_campaign(desk: Desk, request: Request) -> Response:
     logins = [(lg.player_id, lg.password) for lg in created.logins]
     # the generated passwords are shown this once (the orders service keeps only their hashes)
     return _page(
-        desk, request, cid, mine, message=f"campaign {created.id} created", logins=logins, new_id=created.id
+        desk,
+        request,
+        cid,
+        mine,
+        message=f"campaign {created.id} created ({rules_name(created)} rules)",
+        logins=logins,
+        new_id=created.id,
     )
 
 

@@ -24,6 +24,14 @@ SOURCE_WORDS = {  # whose order a ship carries out (rules 4.1, 4.2, 4.11)
     "copied": "copied from",
 }
 STATUS_WORDS = {v: k.removeprefix("TURN_STATUS_").lower() for k, v in admin_pb2.TurnStatus.items()}
+# The campaign's combat rule set as players know it (issue 14; docs/rules/eia.md).
+RULES_WORDS = {"pate": "PATE", "eia-advanced": "Empires in Arms, advanced naval rules"}
+
+
+def rules_name(c: admin_pb2.Campaign) -> str:
+    """An older server sends no rule set: it played PATE's, the only one it knew."""
+    name = c.combat_rules or "pate"
+    return RULES_WORDS.get(name, name)
 
 
 def campaign_id(request: Request) -> str:
@@ -141,6 +149,7 @@ async def campaign(desk: Desk, request: Request) -> Response:
         groups=groups(mine.ships),
         deadline=deadline_of(mine.campaign),
         turn_status=STATUS_WORDS.get(mine.campaign.status, "?"),
+        rules=rules_name(mine.campaign),
         describe=forms.describe_order,
         source_words=SOURCE_WORDS,
         sent=set(done),

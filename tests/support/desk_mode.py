@@ -66,6 +66,7 @@ class DeskBackend:
                     status="OPEN",
                     deadline=None,
                     turn_seconds=0,
+                    combat_rules=world.combat_rules,
                 ),
             )
             repo.save_world(conn, campaign, world.turn, world)

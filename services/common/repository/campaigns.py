@@ -26,6 +26,7 @@ class CampaignRow:
     status: str
     deadline: datetime | None
     turn_seconds: int
+    combat_rules: str = "pate"  # the world's combat_rules, stored to be shown (issue 14)
 
 
 def _campaign(row: Any) -> CampaignRow:
@@ -42,6 +43,7 @@ def _campaign(row: Any) -> CampaignRow:
         status=row.status,
         deadline=deadline,
         turn_seconds=int(row.turn_seconds),
+        combat_rules=row.combat_rules,
     )
 
 
@@ -58,6 +60,7 @@ def insert_campaign(conn: Connection, c: CampaignRow) -> None:
         "created_at": now(),
         "version": 1,
         "turn_seconds": c.turn_seconds,
+        "combat_rules": c.combat_rules,
     }
     conn.execute(insert(_t("campaigns")).values(**values))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
+from pate.core.codec import canonical_json, to_plain
+from pate.datafiles import load_scenario
 from services.common import db, tables
 from tests.support.servers import sqlite_url
 
@@ -49,7 +52,7 @@ def _assert_matches_metadata(url: str) -> None:
             inspector = sa.inspect(conn)
             checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
             assert checks == {"ck_campaigns_status", "ck_reports_format"}
-        assert db.current_revision(engine) == "0005"
+        assert db.current_revision(engine) == "0006"
     finally:
         engine.dispose()
 
@@ -130,6 +133,43 @@ def test_postgresql_urls_use_psycopg_3() -> None:
     assert db.normalize_url("postgresql://u@h/d") == "postgresql+psycopg://u@h/d"
     assert db.normalize_url("postgresql+psycopg://u@h/d") == "postgresql+psycopg://u@h/d"
     assert db.normalize_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_migration_0006_gives_each_campaign_the_rules_of_its_first_stored_world(database_url: str) -> None:
+    """Issue 14: campaigns made before 0006 take combat_rules from their first turn's world,
+    "pate" when they have no world or it names none."""
+    db.migrate(database_url, "0005")
+    engine = db.make_engine(database_url)
+    eia = to_plain(replace(load_scenario("training").world, combat_rules="eia-advanced"))
+    worlds = [
+        ("eia", 1, canonical_json(eia)),
+        ("eia", 2, canonical_json({**eia, "combat_rules": "pate"})),  # a later turn does not count
+        ("old", 1, canonical_json({k: v for k, v in eia.items() if k != "combat_rules"})),
+    ]
+    try:
+        with engine.begin() as conn:
+            for cid in ("eia", "old", "none"):
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO campaigns (id, name, scenario, seed, turns, turn, status) "
+                        "VALUES (:id, 'n', 's', 1, 15, 2, 'OPEN')"
+                    ),
+                    {"id": cid},
+                )
+            for cid, turn, text in worlds:
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO world_states (campaign, turn, state_json, sha256, created_at) "
+                        "VALUES (:c, :t, :s, 'x', CURRENT_TIMESTAMP)"
+                    ),
+                    {"c": cid, "t": turn, "s": text},
+                )
+        db.migrate(database_url)
+        with db.reader(engine) as conn:
+            rows = conn.execute(sa.select(tables.campaigns.c.id, tables.campaigns.c.combat_rules)).all()
+        assert dict(tuple(r) for r in rows) == {"eia": "eia-advanced", "old": "pate", "none": "pate"}
+    finally:
+        engine.dispose()
 
 
 def test_request_ids_stored_before_0003_belong_to_their_orders_author(database_url: str) -> None:

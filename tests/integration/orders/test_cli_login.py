@@ -143,3 +143,15 @@ def test_campaign_create_takes_chosen_passwords_from_a_file_and_prints_the_gener
         password=generated["cornwallis"],
     )
     assert login.returncode == 0, login.stderr
+
+
+def test_campaign_show_and_list_print_the_rule_set(client: Client, tmp_path: Path) -> None:
+    """Issue 14: ``pate campaign show`` and ``list`` say which combat rules a campaign plays."""
+    token = ("--admin-token", client.cluster.admin_token)
+    show = pate(client, tmp_path / "t.json", "campaign", "show", CAMPAIGN, *token)
+    assert show.returncode == 0, show.stderr
+    assert json.loads(show.stdout)["combatRules"] == "pate"
+    listed = pate(client, tmp_path / "t.json", "campaign", "list", *token)
+    assert listed.returncode == 0, listed.stderr
+    rows = [json.loads(line) for line in listed.stdout.splitlines()]
+    assert [r["combatRules"] for r in rows if r["id"] == CAMPAIGN] == ["pate"]

@@ -60,6 +60,28 @@ def test_create_returns_the_generated_passwords_once_and_keeps_the_given_ones(cl
     assert not shown.logins  # never again
 
 
+def test_a_campaign_shows_the_rule_set_it_was_created_with(client: Client) -> None:
+    """Issue 14: GetCampaign and ListCampaigns say which combat rules each campaign plays."""
+    for cid, asked in (("rules-eia", "eia-advanced"), ("rules-default", "")):
+        created = client.admin.CreateCampaign(
+            admin_pb2.CreateCampaignRequest(id=cid, scenario="training", combat_rules=asked),
+            metadata=client.admin_md,
+            timeout=60,
+        )
+        assert created.combat_rules == (asked or "pate")
+    shown = {
+        cid: client.admin.GetCampaign(
+            admin_pb2.GetCampaignRequest(campaign_id=cid), metadata=client.admin_md, timeout=10
+        ).combat_rules
+        for cid in ("rules-eia", "rules-default")
+    }
+    assert shown == {"rules-eia": "eia-advanced", "rules-default": "pate"}
+    listed = client.admin.ListCampaigns(
+        admin_pb2.ListCampaignsRequest(), metadata=client.admin_md, timeout=10
+    )
+    assert {c.id: c.combat_rules for c in listed.campaigns if c.id in shown} == shown
+
+
 def test_create_refuses_bad_initial_passwords(client: Client) -> None:
     for passwords, field in (
         ({"nobody": "long enough"}, "passwords"),
