@@ -535,3 +535,109 @@ class ReportCargoLossResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ReportCargoLossResponse: _TypeAlias = ReportCargoLossResponse  # noqa: Y015
+
+@_typing.final
+class CargoMove(_message.Message):
+    """---- Added for cargo moves between transport groups (issue 16). Additions only. ----
+
+    Cargo that changed transport group without touching land (rule 2.5: a group
+    divided, or two combined): the units and supplies named leave
+    from_transport and are aboard to_transport.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FROM_TRANSPORT_FIELD_NUMBER: _builtins.int
+    TO_TRANSPORT_FIELD_NUMBER: _builtins.int
+    UNITS_FIELD_NUMBER: _builtins.int
+    SUPPLIES_FIELD_NUMBER: _builtins.int
+    from_transport: _builtins.str
+    to_transport: _builtins.str
+    supplies: _builtins.int
+    @_builtins.property
+    def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        from_transport: _builtins.str = ...,
+        to_transport: _builtins.str = ...,
+        units: _abc.Iterable[_builtins.str] | None = ...,
+        supplies: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["from_transport", b"from_transport", "supplies", b"supplies", "to_transport", b"to_transport", "units", b"units"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CargoMove: _TypeAlias = CargoMove  # noqa: Y015
+
+@_typing.final
+class ReportCargoMovesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MOVE_ID_FIELD_NUMBER: _builtins.int
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    MOVES_FIELD_NUMBER: _builtins.int
+    move_id: _builtins.str
+    """"<campaign>:<turn>:cargo-moves", one per turn"""
+    campaign_id: _builtins.str
+    turn: _builtins.int
+    @_builtins.property
+    def moves(self) -> _containers.RepeatedCompositeFieldContainer[Global___CargoMove]:
+        """in the order PATE made them"""
+
+    def __init__(
+        self,
+        *,
+        move_id: _builtins.str = ...,
+        campaign_id: _builtins.str = ...,
+        turn: _builtins.int = ...,
+        moves: _abc.Iterable[Global___CargoMove] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "move_id", b"move_id", "moves", b"moves", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportCargoMovesRequest: _TypeAlias = ReportCargoMovesRequest  # noqa: Y015
+
+@_typing.final
+class ReportCargoMovesResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MOVE_ID_FIELD_NUMBER: _builtins.int
+    ACCEPTED_FIELD_NUMBER: _builtins.int
+    APPLIED_FIELD_NUMBER: _builtins.int
+    REFUSALS_FIELD_NUMBER: _builtins.int
+    DUPLICATE_FIELD_NUMBER: _builtins.int
+    move_id: _builtins.str
+    accepted: _builtins.bool
+    """every move was applied"""
+    duplicate: _builtins.bool
+    @_builtins.property
+    def applied(self) -> _containers.RepeatedCompositeFieldContainer[Global___CargoMove]:
+        """what GITM moved"""
+
+    @_builtins.property
+    def refusals(self) -> _containers.RepeatedCompositeFieldContainer[Global___Refusal]:
+        """item (unit id or "supplies") not moved, and why"""
+
+    def __init__(
+        self,
+        *,
+        move_id: _builtins.str = ...,
+        accepted: _builtins.bool = ...,
+        applied: _abc.Iterable[Global___CargoMove] | None = ...,
+        refusals: _abc.Iterable[Global___Refusal] | None = ...,
+        duplicate: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "applied", b"applied", "duplicate", b"duplicate", "move_id", b"move_id", "refusals", b"refusals"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportCargoMovesResponse: _TypeAlias = ReportCargoMovesResponse  # noqa: Y015

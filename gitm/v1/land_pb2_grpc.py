@@ -78,6 +78,11 @@ class LandBridgeStub:
                 request_serializer=gitm_dot_v1_dot_land__pb2.ReportCargoLossRequest.SerializeToString,
                 response_deserializer=gitm_dot_v1_dot_land__pb2.ReportCargoLossResponse.FromString,
                 _registered_method=True)
+        self.ReportCargoMoves = channel.unary_unary(
+                '/gitm.v1.LandBridge/ReportCargoMoves',
+                request_serializer=gitm_dot_v1_dot_land__pb2.ReportCargoMovesRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.ReportCargoMovesResponse.FromString,
+                _registered_method=True)
 
 
 class LandBridgeServicer:
@@ -146,6 +151,17 @@ class LandBridgeServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReportCargoMoves(self, request, context):
+        """---- Added for cargo moves between transport groups (issue 16). Additions only. ----
+        After the turn, once per turn in which transport groups divided or
+        combined with cargo aboard (rule 2.5): which units and supplies now lie
+        aboard which transport. Idempotent by move_id.
+        ---- end of the cargo-moves additions ----
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LandBridgeServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -178,6 +194,11 @@ def add_LandBridgeServicer_to_server(servicer, server):
                     servicer.ReportCargoLoss,
                     request_deserializer=gitm_dot_v1_dot_land__pb2.ReportCargoLossRequest.FromString,
                     response_serializer=gitm_dot_v1_dot_land__pb2.ReportCargoLossResponse.SerializeToString,
+            ),
+            'ReportCargoMoves': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReportCargoMoves,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.ReportCargoMovesRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.ReportCargoMovesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -356,6 +377,33 @@ class LandBridge:
             '/gitm.v1.LandBridge/ReportCargoLoss',
             gitm_dot_v1_dot_land__pb2.ReportCargoLossRequest.SerializeToString,
             gitm_dot_v1_dot_land__pb2.ReportCargoLossResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReportCargoMoves(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/ReportCargoMoves',
+            gitm_dot_v1_dot_land__pb2.ReportCargoMovesRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.ReportCargoMovesResponse.FromString,
             options,
             channel_credentials,
             insecure,

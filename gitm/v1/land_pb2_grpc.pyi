@@ -70,6 +70,13 @@ class LandBridgeStub:
     (captured) with land units or supplies aboard. Idempotent by loss_id.
     ---- end of the integration kit's additions ----
     """
+    ReportCargoMoves: _grpc.UnaryUnaryMultiCallable[_land_pb2.ReportCargoMovesRequest, _land_pb2.ReportCargoMovesResponse]
+    """---- Added for cargo moves between transport groups (issue 16). Additions only. ----
+    After the turn, once per turn in which transport groups divided or
+    combined with cargo aboard (rule 2.5): which units and supplies now lie
+    aboard which transport. Idempotent by move_id.
+    ---- end of the cargo-moves additions ----
+    """
 
 @_typing.type_check_only
 class LandBridgeAsyncStub(LandBridgeStub):
@@ -112,6 +119,13 @@ class LandBridgeAsyncStub(LandBridgeStub):
     """After the turn: a transport group sank or foundered (lost) or was taken
     (captured) with land units or supplies aboard. Idempotent by loss_id.
     ---- end of the integration kit's additions ----
+    """
+    ReportCargoMoves: _aio.UnaryUnaryMultiCallable[_land_pb2.ReportCargoMovesRequest, _land_pb2.ReportCargoMovesResponse]  # type: ignore[assignment]
+    """---- Added for cargo moves between transport groups (issue 16). Additions only. ----
+    After the turn, once per turn in which transport groups divided or
+    combined with cargo aboard (rule 2.5): which units and supplies now lie
+    aboard which transport. Idempotent by move_id.
+    ---- end of the cargo-moves additions ----
     """
 
 class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
@@ -188,6 +202,19 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
         """After the turn: a transport group sank or foundered (lost) or was taken
         (captured) with land units or supplies aboard. Idempotent by loss_id.
         ---- end of the integration kit's additions ----
+        """
+
+    @_abc_1.abstractmethod
+    def ReportCargoMoves(
+        self,
+        request: _land_pb2.ReportCargoMovesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.ReportCargoMovesResponse, _abc.Awaitable[_land_pb2.ReportCargoMovesResponse]]:
+        """---- Added for cargo moves between transport groups (issue 16). Additions only. ----
+        After the turn, once per turn in which transport groups divided or
+        combined with cargo aboard (rule 2.5): which units and supplies now lie
+        aboard which transport. Idempotent by move_id.
+        ---- end of the cargo-moves additions ----
         """
 
 def add_LandBridgeServicer_to_server(servicer: LandBridgeServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -245,6 +245,35 @@ class Suite:
             _expect(second.sightings == 1 and second.duplicate, f"the repeated report: {_short(second)}")
             return "kept once; the repeat is marked duplicate"
 
+        def cargo_moves() -> str:
+            # issue 16, rule 2.5: a divide moves uid to another group; GITM must follow
+            other = f"{self.transport}X"
+            tid = self._id("load")
+            _expect(self.begin(tid, load, [uid], state).accepted, "loading for the move refused")
+            self.complete(tid)
+
+            def moves(mid: str, src: str, dst: str) -> Any:
+                move = land_pb2.CargoMove(from_transport=src, to_transport=dst, units=[uid])
+                request = land_pb2.ReportCargoMovesRequest(
+                    move_id=mid, campaign_id=self.campaign, turn=1, moves=[move]
+                )
+                return self.stub.ReportCargoMoves(request, timeout=self.timeout)
+
+            mid = self._id("moves")
+            first, second = moves(mid, self.transport, other), moves(mid, self.transport, other)
+            _expect(first.accepted and [list(m.units) for m in first.applied] == [[uid]], _short(first))
+            _expect(second.duplicate and list(second.applied) == list(first.applied), _short(second))
+            stale = moves(self._id("moves"), self.transport, other)
+            _expect(
+                not stale.accepted and [r.item for r in stale.refusals] == [uid] and not stale.applied,
+                f"a move of {uid}, no longer aboard {self.transport}: {_short(stale)}",
+            )
+            _expect(moves(self._id("moves"), other, self.transport).accepted, "the move back refused")
+            tid = self._id("unload")
+            _expect(self.begin(tid, unload, [uid], state).accepted, f"{uid} cannot land after the moves")
+            _expect(self.complete(tid).accepted, "landing after the moves not completed")
+            return f"{uid} moved once; a move of a unit not aboard refused: {stale.refusals[0].reason}"
+
         def cargo_loss() -> str:
             tid = self._id("load")
             _expect(self.begin(tid, load, [uid], state).accepted, "loading for the loss refused")
@@ -283,6 +312,7 @@ class Suite:
             ("refusal: already embarked", embarked),
             ("unload", landing),
             ("sightings delivery", sightings),
+            ("cargo moves", cargo_moves),
             ("cargo loss", cargo_loss),
             ("conservation", conservation),
         ]
@@ -299,6 +329,7 @@ NAMES = (
     "refusal: already embarked",
     "unload",
     "sightings delivery",
+    "cargo moves",
     "cargo loss",
     "conservation",
 )

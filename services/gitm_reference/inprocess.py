@@ -94,3 +94,8 @@ class InProcessStub:
         self, r: land_pb2.ReportCargoLossRequest, **_: Any
     ) -> land_pb2.ReportCargoLossResponse:
         return self._do("ReportCargoLoss", r.loss_id, lambda: self.store.report_cargo_loss(r))
+
+    def ReportCargoMoves(  # noqa: N802
+        self, r: land_pb2.ReportCargoMovesRequest, **_: Any
+    ) -> land_pb2.ReportCargoMovesResponse:
+        return self._do("ReportCargoMoves", r.move_id, lambda: self.store.report_cargo_moves(r))

@@ -52,6 +52,11 @@ class LandBridge(land_pb2_grpc.LandBridgeServicer):
     ) -> land_pb2.ReportCargoLossResponse:
         return _answer(context, lambda: self.gate(lambda: self.store.report_cargo_loss(request)))
 
+    def ReportCargoMoves(  # noqa: N802
+        self, request: land_pb2.ReportCargoMovesRequest, context: Any
+    ) -> land_pb2.ReportCargoMovesResponse:
+        return _answer(context, lambda: self.gate(lambda: self.store.report_cargo_moves(request)))
+
 
 class Admin(reference_admin_pb2_grpc.ReferenceAdminServicer):
     def __init__(self, store: LandStore, gate: FaultGate) -> None:

@@ -26,6 +26,7 @@ from services.gitm_reference.checks import (
     UnknownTransferError,
 )
 from services.gitm_reference.ledger import Behaviour, Ledger, Seeder, station_unit
+from services.gitm_reference.moves import CargoMoves
 from services.gitm_reference.reports import TurnReports
 from services.gitm_reference.transfers import STATES, Transfers
 
@@ -51,6 +52,7 @@ class LandStore:
         self.ledger = Ledger(engine, seeder)
         self.transfers = Transfers(self.ledger)
         self.reports = TurnReports(self.ledger)
+        self.moves = CargoMoves(self.ledger)
         self.admin = Administration(self.ledger)
 
     @property
@@ -89,6 +91,9 @@ class LandStore:
 
     def report_cargo_loss(self, r: land_pb2.ReportCargoLossRequest) -> land_pb2.ReportCargoLossResponse:
         return self.reports.report_cargo_loss(r)
+
+    def report_cargo_moves(self, r: land_pb2.ReportCargoMovesRequest) -> land_pb2.ReportCargoMovesResponse:
+        return self.moves.report(r)
 
     # ------------------------------------------------------------ administration
     def station(self, r: reference_admin_pb2.StationRequest) -> reference_admin_pb2.StationResponse:

@@ -84,3 +84,12 @@ cargo_losses = Table(
     Column("campaign", String(128), nullable=False),
     Column("answer_json", Text, nullable=False),
 )
+
+# issue 16: ReportCargoMoves answers by move_id (rule 2.5 divides and combines)
+cargo_moves = Table(
+    "gitm_cargo_moves",
+    metadata,
+    Column("move_id", String(256), primary_key=True),
+    Column("campaign", String(128), nullable=False),
+    Column("answer_json", Text, nullable=False),
+)

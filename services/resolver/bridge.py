@@ -44,8 +44,16 @@ from services.common.config import load_settings
 from services.common.consumer import TransientError
 from services.common.logging import get_logger
 from services.common.store import record_audit
-from services.resolver.gitm import Begin, CargoLoss, Complete, GitmClient, client_for
-from services.resolver.gitm_calls import BEGUN, COMPLETED, Call, cargo_calls, sightings_call, transfer_calls
+from services.resolver.gitm import Begin, CargoLoss, CargoMoves, Complete, GitmClient, client_for
+from services.resolver.gitm_calls import (
+    BEGUN,
+    COMPLETED,
+    Call,
+    cargo_calls,
+    cargo_moves_call,
+    sightings_call,
+    transfer_calls,
+)
 
 log = get_logger("gitm-bridge")
 DURABLE = "gitm-bridge"  # the bridge's durable consumer (services/resolver/main.py)
@@ -56,7 +64,15 @@ _REFUSALS = {
     grpc.StatusCode.ALREADY_EXISTS,
 }
 _OUTAGES = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
-__all__ = ["Call", "cargo_calls", "deliver", "handle_turn_resolved", "sightings_call", "transfer_calls"]
+__all__ = [
+    "Call",
+    "cargo_calls",
+    "cargo_moves_call",
+    "deliver",
+    "handle_turn_resolved",
+    "sightings_call",
+    "transfer_calls",
+]
 
 
 def turn_calls(conn: Connection, campaign: str, turn: int) -> list[Call]:
@@ -69,12 +85,16 @@ def calls_of(
     campaign: str, turn: int, events: Sequence[Event], start: WorldState | None, end: WorldState | None
 ) -> list[Call]:
     """Every call of a turn, in the order docs/gitm.md gives: the transfers
-    (begin before complete), the cargo lost or taken, the sightings."""
+    (begin before complete), the cargo lost or taken, the cargo moved between
+    transport groups (rule 2.5, after the amphibious phases), the sightings."""
     states = {sid: s.state for w in (start, end) if w for sid, s in w.ships.items()}
     calls: list[Call] = [
         *transfer_calls(campaign, turn, events, states),
         *cargo_calls(campaign, turn, events),
     ]
+    moves = cargo_moves_call(campaign, turn, events)
+    if moves is not None:
+        calls.append(moves)
     calls.append(sightings_call(campaign, turn, events, end))
     return calls
 
@@ -133,6 +153,9 @@ def _send(client: GitmClient, call: Call) -> tuple[bool, str]:
     if isinstance(call, CargoLoss):
         answer = client.report_cargo_loss(call)
         return answer.accepted, answer.reason
+    if isinstance(call, CargoMoves):
+        moved = client.report_cargo_moves(call)
+        return moved.accepted, "; ".join(f"{r.item}: {r.reason}" for r in moved.refusals)
     client.report_sightings(call)
     return True, ""
 

@@ -60,6 +60,18 @@ class CargoLoss:
 
 
 @dataclass(frozen=True, slots=True)
+class CargoMoves:
+    """ReportCargoMoves: cargo that changed transport group in a turn (rule
+    2.5: a divide or a combine), from the core's ``group_divided`` /
+    ``groups_combined`` events.  ``moves``: (from, to, units, supplies)."""
+
+    move_id: str
+    campaign: str
+    turn: int
+    moves: tuple[tuple[str, str, tuple[str, ...], int], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Sightings:
     """ReportSightings: rule 5.3's shore reports of one turn, one call per turn.
     ``reports``: (port, for_state, ((ship, state, type), ...))."""
@@ -125,6 +137,21 @@ class GitmClient:
             captor=call.captor,
         )
         answer: land_pb2.ReportCargoLossResponse = self._stub.ReportCargoLoss(
+            request, timeout=self.timeout, metadata=trace_metadata()
+        )
+        return answer
+
+    def report_cargo_moves(self, call: CargoMoves) -> land_pb2.ReportCargoMovesResponse:
+        request = land_pb2.ReportCargoMovesRequest(
+            move_id=call.move_id,
+            campaign_id=call.campaign,
+            turn=call.turn,
+            moves=[
+                land_pb2.CargoMove(from_transport=a, to_transport=b, units=list(u), supplies=n)
+                for a, b, u, n in call.moves
+            ],
+        )
+        answer: land_pb2.ReportCargoMovesResponse = self._stub.ReportCargoMoves(
             request, timeout=self.timeout, metadata=trace_metadata()
         )
         return answer

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 
 from pate.core.events import Event
 from pate.core.world.state import WorldState
-from services.resolver.gitm import Begin, CargoLoss, Complete, Sightings
+from services.resolver.gitm import Begin, CargoLoss, CargoMoves, Complete, Sightings
 
 BEGUN, COMPLETED = "transfer_begun", "transfer_completed"
 # fixed for every helper (BRIEF): the core emits these when a transport group
@@ -20,7 +20,10 @@ SCUTTLED = "scuttled"  # rule 2.7: a transport scuttled with cargo loses it too
 SHORE = "shore_report"  # pate.core.intel.gathering.SHORE, rule 5.3
 UNDONE = "transfer_undone"  # pate.core.rules.landsaga: "lost" when its transport is gone
 
-Call = Begin | Complete | CargoLoss | Sightings
+# rule 2.5: groups divided or combined; their data["cargo_moves"] says what changed group
+REGROUPED = ("group_divided", "groups_combined")
+
+Call = Begin | Complete | CargoLoss | CargoMoves | Sightings
 
 
 def _state_of(ship: str, states: Mapping[str, str]) -> str:
@@ -97,6 +100,23 @@ def cargo_calls(campaign: str, turn: int, events: Iterable[Event]) -> list[Cargo
             )
         )
     return out
+
+
+def cargo_moves_call(campaign: str, turn: int, events: Iterable[Event]) -> CargoMoves | None:
+    """One ReportCargoMoves for a turn whose divides and combines (rule 2.5)
+    moved units or supplies between transport groups; None when none did."""
+    moves = []
+    for e in events:
+        m = e.data.get("cargo_moves") if e.kind in REGROUPED else None
+        if not isinstance(m, dict):
+            continue
+        units = tuple(str(u) for u in m.get("units", ()))
+        supplies = max(0, int(m.get("supplies", 0)))
+        if units or supplies:
+            moves.append((str(m["from"]), str(m["to"]), units, supplies))
+    if not moves:
+        return None
+    return CargoMoves(f"{campaign}:{turn}:cargo-moves", campaign, turn, tuple(moves))
 
 
 def sightings_call(campaign: str, turn: int, events: Iterable[Event], world: WorldState | None) -> Sightings:

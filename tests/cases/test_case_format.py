@@ -236,7 +236,7 @@ def test_a_data_key_no_event_of_the_kind_carries_fails_even_when_absent(tmp_path
     status, failures = _run(tmp_path, body)
     assert (
         status == "FAIL"
-        and "no group_divided event carries capacty (their keys: capacity, new)" in failures[0]
+        and "no group_divided event carries capacty (their keys: capacity, cargo_moves, new)" in failures[0]
     )
     assert _run(tmp_path, body.replace("capacty", "capacity"))[0] == "PASS"  # 2000, not 3000
 

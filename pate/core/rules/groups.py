@@ -57,8 +57,23 @@ def combine(ctx: TurnContext, ts: TurnState, ship: Ship, adm: AdminOrder) -> Tur
     changed = {s.id: replace(s, attached_to=lead) for s in ts.world.ships.values() if s.attached_to == b.id}
     changed[a.id] = merged
     orders = {sid: o for sid, o in ts.orders.items() if sid != b.id}
-    event = admin_event("groups_combined", a, b.id, phase=PHASE, capacity=merged.capacity, removed=b.id)
+    # the land side must hear where the removed group's cargo went (issue 16, docs/gitm.md)
+    event = admin_event(
+        "groups_combined",
+        a,
+        b.id,
+        phase=PHASE,
+        capacity=merged.capacity,
+        removed=b.id,
+        cargo_moves=_moves(b.id, a.id, b.cargo.units, b.cargo.supplies),
+    )
     return replace(ts, world=ts.world.with_ships(changed, (b.id,)), orders=orders).emit(event)
+
+
+def _moves(src: str, dst: str, units: Sequence[str], supplies: int) -> dict[str, object]:
+    """The cargo that changed transport group, as the GITM bridge reports it
+    (ReportCargoMoves): which units and how many supplies, from and to."""
+    return {"from": src, "to": dst, "units": list(units), "supplies": supplies}
 
 
 def _weighted(values: Sequence[int], weights: Sequence[int]) -> int:
@@ -96,7 +111,10 @@ def divide(ctx: TurnContext, ts: TurnState, ship: Ship, adm: AdminOrder) -> Turn
     if free_space(old, ctx.rules, limits) < 0:
         msg = "the units, supplies and stores aboard do not fit in the two groups"
         return ts.emit(refused(ship, adm, [Refusal("admin", "2.5", msg, PRECONDITION)], PHASE))
-    event = admin_event("group_divided", ship, new.id, phase=PHASE, new=new.id, capacity=adm.amount)
+    moves = _moves(ship.id, new.id, new.cargo.units, new.cargo.supplies)
+    event = admin_event(
+        "group_divided", ship, new.id, phase=PHASE, new=new.id, capacity=adm.amount, cargo_moves=moves
+    )
     return replace(ts, world=ts.world.with_ships({old.id: old, new.id: new})).emit(event)
 
 

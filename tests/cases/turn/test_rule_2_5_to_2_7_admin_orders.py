@@ -46,6 +46,9 @@ def test_rule_2_5_divide_moves_units_across_when_the_old_group_lacks_room_else_f
     r = run(w, admin("FR1TR", DIV, amount=3000))
     assert r.state.ships["FR1TR"].cargo.units == ("FR1IN",)
     assert r.state.ships["FR2TR"].cargo == Cargo(("FR2IN",), 0, 2500)
+    # issue 16: the event says what changed transport group, for the GITM bridge
+    moved = only(r, "group_divided", Phase.FINAL_AMPHIBIOUS).data["cargo_moves"]
+    assert moved == {"from": "FR1TR", "to": "FR2TR", "units": ["FR2IN"], "supplies": 0}
     big = [infantry("FR1IN", 3500), infantry("FR2IN", 1500)]
     r = run(
         world([ship("FR1TR", harbor("Brest"), capacity=6000, crew=600, cargo=cargo)], units=big),
@@ -65,6 +68,8 @@ def test_rule_2_5_groups_of_one_state_that_finish_the_turn_in_contact_are_combin
     assert "FR4TR" not in r.state.ships
     assert (merged.capacity, merged.crew) == (8000, 800)
     assert merged.cargo == Cargo(("FR1IN",), 7, 1140)
+    moved = only(r, "groups_combined", Phase.FINAL_AMPHIBIOUS).data["cargo_moves"]
+    assert moved == {"from": "FR4TR", "to": "FR1TR", "units": [], "supplies": 5}
     assert merged.stores == (20 * 5000 + 12 * 3000) // 8000  # fed by Brest; weighted by capacity
 
 

@@ -96,3 +96,37 @@ def test_health_is_serving_and_a_slow_gitm_meets_the_callers_deadline(tmp_path: 
                 land_pb2.UnitsNearRequest(campaign_id="c", turn=1, port="Brest"), timeout=0.2
             )
     assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+def _moves(mid: str, *moves: land_pb2.CargoMove) -> land_pb2.ReportCargoMovesRequest:
+    return land_pb2.ReportCargoMovesRequest(move_id=mid, campaign_id="c", turn=1, moves=list(moves))
+
+
+def test_cargo_moves_apply_once_and_refuse_what_the_named_transport_does_not_hold(tmp_path: Path) -> None:
+    """ReportCargoMoves (issue 16, rule 2.5): units and supplies follow a divide or combine once;
+    a unit not aboard the transport named, or supplies it lacks, stay where they are with a reason."""
+    with reference_gitm(tmp_path) as ref, grpc.insecure_channel(ref.addr) as ch:
+        stub = land_pb2_grpc.LandBridgeStub(ch)
+        ref.aboard("c", "FR1TR", [infantry("FR1IN", 1000), infantry("FR2IN", 1000)], supplies=4)
+        ref.station("c", "Brest", [infantry("FR3IN", 1000)])
+        move = land_pb2.CargoMove(from_transport="FR1TR", to_transport="FR2TR", units=["FR2IN", "FR3IN"])
+        short = land_pb2.CargoMove(from_transport="FR1TR", to_transport="FR2TR", supplies=9)
+        first = stub.ReportCargoMoves(_moves("c:1:cargo-moves", move, short), timeout=5)
+        again = stub.ReportCargoMoves(_moves("c:1:cargo-moves", move, short), timeout=5)
+        assert not first.accepted and not first.duplicate
+        assert [list(m.units) for m in first.applied] == [["FR2IN"]]
+        assert [(r.item, r.reason) for r in first.refusals] == [
+            ("FR3IN", "not aboard FR1TR"),
+            ("supplies", "FR1TR holds 4 free supplies, not 9"),
+        ]
+        assert again.duplicate and list(again.applied) == list(first.applied)
+        assert ref.places("c") == {"FR1IN": "aboard:FR1TR", "FR2IN": "aboard:FR2TR", "FR3IN": "city:Brest"}
+        ok = land_pb2.CargoMove(from_transport="FR1TR", to_transport="FR2TR", units=["FR1IN"], supplies=4)
+        assert stub.ReportCargoMoves(_moves("c:2:cargo-moves", ok), timeout=5).accepted
+        stocks = {s.transport_id: s.supplies for s in ref.snapshot("c").supplies if s.transport_id}
+        assert stocks == {"FR2TR": 4}  # conserved: moved, not made (empty stocks are not listed)
+        same = land_pb2.CargoMove(from_transport="FR1TR", to_transport="FR1TR", units=["FR1IN"])
+        with pytest.raises(grpc.RpcError) as err:
+            stub.ReportCargoMoves(_moves("c:3:cargo-moves", same), timeout=5)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "moves[].to_transport" in (err.value.details() or "")

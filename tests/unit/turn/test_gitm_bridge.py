@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from gitm.v1 import land_pb2, land_pb2_grpc
 from pate.core.events import Event, Phase
-from pate.core.orders.model import Movement
+from pate.core.orders.model import AdminKind, Movement
 from pate.core.rules.turn import resolve_turn
 from pate.core.world.ships import Cargo
 from pate.v1 import events_pb2
@@ -23,8 +23,8 @@ from services.common import repository as repo
 from services.common.consumer import IdempotentConsumer, TransientError
 from services.common.tables import audit
 from services.resolver import bridge
-from services.resolver.gitm import Begin, CargoLoss, Complete, Sightings
-from tests.cases.turn.turn_world import CTX, harbor, infantry, load, ship, unload, world
+from services.resolver.gitm import Begin, CargoLoss, CargoMoves, Complete, Sightings
+from tests.cases.turn.turn_world import CTX, admin, harbor, infantry, load, ship, unload, world
 from tests.support.aio import eventually, run, unique
 from tests.support.gitm_reference import Reference, reference_gitm
 
@@ -306,3 +306,58 @@ def test_earlier_transfers_are_those_of_a_turn_gitm_was_told_of(engine: sa.Engin
         (f"{other}:1:BR1TR:1", False),
         (f"{other}:1:FR2TR:1", True),  # abandoned by PATE: a refusal of it undoes nothing
     ]
+
+
+def _divide_events(campaign: str) -> list[Event]:
+    """A real turn: Decrès divides FR1TR at Brest (rule 2.5); FR2IN no longer fits in the old
+    group and goes across to the new one, FR2TR."""
+    cargo = Cargo(("FR1IN", "FR2IN"), 0, 5000)
+    units = [infantry("FR1IN", 2500), infantry("FR2IN", 2500)]
+    w = world(
+        [ship("FR1TR", harbor("Brest"), capacity=6000, crew=600, cargo=cargo)], units=units, campaign=campaign
+    )
+    return list(resolve_turn(CTX, w, {"FR1TR": admin("FR1TR", AdminKind.DIVIDE, amount=3000)}).events)
+
+
+def test_a_divided_transport_tells_gitm_which_group_now_holds_its_units(
+    engine: sa.Engine, gitm: Reference
+) -> None:
+    """Issue 16 (conservation, docs/gitm.md invariant 1): after rule 2.5 divides FR1TR with FR2IN
+    moved across, GITM holds FR2IN aboard FR2TR, once, after the transfers and losses."""
+    campaign = unique()
+    gitm.aboard(campaign, "FR1TR", [infantry("FR1IN", 2500), infantry("FR2IN", 2500)])
+    events = _divide_events(campaign)
+    calls = bridge.calls_of(campaign, 1, events, None, None)
+    moves = CargoMoves(f"{campaign}:1:cargo-moves", campaign, 1, (("FR1TR", "FR2TR", ("FR2IN",), 0),))
+    assert calls[-2:] == [moves, Sightings(f"{campaign}:1:sightings", campaign, 1, ())]
+    _store(engine, campaign, events)
+    for _ in range(2):
+        with engine.begin() as conn:
+            bridge.handle_turn_resolved(conn, _resolved(campaign), {})
+    assert gitm.places(campaign) == {"FR1IN": "aboard:FR1TR", "FR2IN": "aboard:FR2TR"}
+    with engine.begin() as conn:
+        assert conn.execute(sa.select(audit)).all() == []
+
+
+def test_a_combine_moves_units_and_supplies_and_a_unit_not_aboard_is_refused_and_audited(
+    engine: sa.Engine, gitm: Reference
+) -> None:
+    """Two groups combined (rule 2.5): the removed group's cargo is aboard the one that goes on.
+    GITM refuses, with a reason, to move a unit it does not hold aboard the named transport."""
+    campaign = unique()
+    gitm.aboard(campaign, "FR4TR", [FR2IN], supplies=5)
+    moves = {"from": "FR4TR", "to": "FR1TR", "units": ["FR2IN", "FR9IN"], "supplies": 5}
+    event = Event(
+        Phase.FINAL_AMPHIBIOUS, "groups_combined", ("FR1TR", "FR4TR"), "Brest", (), {"cargo_moves": moves}
+    )
+    _store(engine, campaign, [event])
+    with engine.begin() as conn:
+        bridge.handle_turn_resolved(conn, _resolved(campaign), {})
+    assert gitm.places(campaign) == {"FR2IN": "aboard:FR1TR"}
+    assert [(s.transport_id, s.supplies) for s in gitm.snapshot(campaign).supplies if s.supplies] == [
+        ("FR1TR", 5)
+    ]
+    with engine.begin() as conn:
+        rows = conn.execute(sa.select(audit)).all()
+    assert [r.action for r in rows] == ["gitm_call_refused"]
+    assert "FR9IN: no such unit" in rows[0].detail_json
