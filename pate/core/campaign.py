@@ -22,6 +22,7 @@ from pate.core.rules.context import TurnContext
 from pate.core.rules.landsaga import LandWord, undo_refused
 from pate.core.rules.landsync import PortLandReport, apply_land_reports
 from pate.core.rules.placement import place_at_start
+from pate.core.rules.transport import SpaceRules
 from pate.core.rules.turn import TurnResult, resolve_turn
 from pate.core.rules.winds import draw_winds
 from pate.core.world.invariants import check_world
@@ -80,7 +81,7 @@ def resolve_effective(
     applied first."""
     undone: list[Event] = []
     if land_word is not None:
-        world, undone = undo_refused(world, land_word.refused)
+        world, undone = undo_refused(world, land_word.refused, SpaceRules.of(ctx.rules))
         ctx = replace(ctx, gitm_answered=land_word.answered)
     if land_reports:  # GITM's word on the garrisons, fetched once and stored with the orders
         world = apply_land_reports(ctx.map, world, land_reports)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pate.core.events import Event, Phase
+from pate.core.rules.transport import SpaceRules, unit_space
 from pate.core.world.ships import Cargo, describe
 from pate.core.world.state import PortState, WorldState
 
@@ -77,13 +78,18 @@ class LandWord:
     pending: tuple[LandTransfer, ...] = field(default=())
 
 
-def undo_refused(world: WorldState, refused: Iterable[Refused]) -> tuple[WorldState, list[Event]]:
-    """Put back what PATE moved and GITM refused (only what is still where the
-    transfer put it: a unit that moved on since is left where it is).  When the
-    transport is gone since (sunk, foundered or taken), a refused load's units
-    never left the city: their loss with it is void (``recovered``); a refused
-    unload's units were still aboard: they are lost with it (``lost``; the
-    bridge tells GITM as of a cargo lost)."""
+def undo_refused(
+    world: WorldState, refused: Iterable[Refused], space: SpaceRules | None = None
+) -> tuple[WorldState, list[Event]]:
+    """Put back what PATE moved and GITM refused.  A refused load's units never
+    left the city: they leave whichever group carries them now (the transport,
+    or the group a divide gave them to since, rule 2.5), with the supplies that
+    went along, and are back in the port.  A refused unload's units come back
+    aboard only if still in the port.  When the transport is gone since (sunk,
+    foundered or taken), a refused load's loss with it is void (``recovered``);
+    a refused unload's units were still aboard: they are lost with it (``lost``;
+    the bridge tells GITM as of a cargo lost).  ``space`` sizes the units a
+    divided group gives back (rules 2.7, 3.4)."""
     events: list[Event] = []
     for r in refused:
         port = world.ports.get(r.transfer.port)
@@ -91,8 +97,50 @@ def undo_refused(world: WorldState, refused: Iterable[Refused]) -> tuple[WorldSt
             continue
         ship = world.ships.get(r.transfer.transport)
         world, event = _undo(world, r, port) if ship is not None else _undo_gone(world, r, port)
+        if r.transfer.direction == "load":
+            world, event = _from_divided(world, r, event, space)
         events.append(event)
     return world, events
+
+
+def _from_divided(
+    world: WorldState, r: Refused, event: Event, space: SpaceRules | None
+) -> tuple[WorldState, Event]:
+    """The refused load's units a divide carried on to other groups: off those groups, into the
+    port, with the load's supplies that went along (taken up to what the load carried)."""
+    t = r.transfer
+    gone = t.transport not in world.ships
+    ashore_already = set(event.data["units"]) if not gone else set()
+    moved_on = [u for u in t.units if u not in ashore_already]
+    holders = sorted(
+        (s for s in world.ships.values() if s.id != t.transport and set(s.cargo.units) & set(moved_on)),
+        key=lambda s: s.id,
+    )
+    if not holders:
+        return world, event
+    # a gone transport's loss is void: _undo_gone gave the port all the load already
+    supplies_left = t.supplies if gone else max(0, t.supplies - int(event.data["supplies"]))
+    per_supply = space.per_supply if space is not None else 0
+    changed = {}
+    units, taken_total = list(event.data["units"]), 0
+    for ship in holders:
+        back = tuple(u for u in ship.cargo.units if u in moved_on)
+        size = sum(unit_space(world.land_units[u], space) for u in back if space and u in world.land_units)
+        taken = min(supplies_left, ship.cargo.supplies)
+        supplies_left -= taken
+        taken_total += taken
+        kept = tuple(u for u in ship.cargo.units if u not in back)
+        rest = ship.cargo.supplies - taken
+        left = max(0, ship.cargo.space - size - taken * per_supply) if kept or rest else 0
+        changed[ship.id] = replace(ship, cargo=Cargo(kept, rest, left))
+        units += [u for u in back if u not in units]
+    port = world.ports[t.port]
+    garrison = port.garrison + tuple(u for u in units if u not in port.garrison)
+    port = replace(port, garrison=garrison, supplies=port.supplies + (0 if gone else taken_total))
+    world = replace(world.with_ships(changed), ports={**world.ports, port.name: port})
+    supplies = int(event.data["supplies"]) + (0 if gone else taken_total)
+    data = {**event.data, "units": units, "supplies": supplies}
+    return world, replace(event, data=data, witnesses=tuple(sorted({*event.witnesses, *changed})))
 
 
 def _undo(world: WorldState, r: Refused, port: PortState) -> tuple[WorldState, Event]:

@@ -336,9 +336,12 @@ def random_campaign(seed: int, density: float, n_turns: int) -> Campaign:
     rng = random.Random(seed)
     schedule = [rng.choice(FAULTS[4:]) if rng.random() < density else "ok" for _ in range(80)]
     turns = [
-        # "load+divide" is not drawn: a refused load whose units a divide moved on is not yet
-        # undone from the new group (pate.core.rules.landsaga.undo_refused; seed 932 shows it)
-        {t: (rng.choice(["none", "load", "unload"]), rng.randrange(8), rng.randrange(4)) for t in TRANSPORTS}
+        # "load+divide": a refused load whose units a divide carried on to a new group
+        # (undone from that group, landsaga.undo_refused; seed 932 once showed it was not)
+        {
+            t: (rng.choice(["none", "load", "unload", "load+divide"]), rng.randrange(8), rng.randrange(4))
+            for t in TRANSPORTS
+        }
         for _ in range(n_turns)
     ]
     losses = [rng.choice([0, 0, 0, 0, 2, 3, 4, 5]) for _ in range(n_turns)]
@@ -356,6 +359,16 @@ def test_every_unit_and_supply_is_in_exactly_one_place_after_any_fault_schedule(
     seed: int, density: float, n_turns: int
 ) -> None:
     assert_conserved(random_campaign(seed, density, n_turns))
+
+
+@pytest.mark.parametrize(("density", "n_turns"), [(0.3, 2), (0.3, 3)])
+def test_a_refused_load_carried_on_by_a_divide_is_undone_from_the_new_group(
+    density: float, n_turns: int
+) -> None:
+    """Issue 16, conservation: GITM refuses a load (seed 932's schedule) while the same turn's
+    divide (rule 2.5) hands some of its units to a new group; the next turn takes them off that
+    group too, so no unit is both ashore and aboard."""
+    assert_conserved(random_campaign(932, density, n_turns))
 
 
 def test_gitm_down_at_the_turn_close_defers_the_transfer_and_tells_the_player() -> None:
