@@ -8,12 +8,12 @@ import hmac
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import grpc
 from sqlalchemy import Connection, Engine
 
-from services.common.auth import Credentials, credentials, source_of
+from services.common.auth import Authenticator, Credentials, credentials, source_of
 from services.common.db import reader
 from services.common.errors import Code, DeskError
 from services.common.limits import bounded
@@ -73,6 +73,15 @@ def call_credentials(context: grpc.aio.ServicerContext, trusted_proxies: frozens
     """The session token or password of a call, and the address it came from."""
     md = metadata(context)
     return credentials(md, source_of(context.peer() or "", md, trusted_proxies))
+
+
+async def caller_row(
+    auth: Authenticator, context: grpc.aio.ServicerContext, campaign: str, trusted_proxies: frozenset[str]
+) -> Any:
+    """The player row behind a call's session token (or password), off the event loop;
+    DeskError when there is none (UNAUTHENTICATED, NOT_FOUND, RESOURCE_EXHAUSTED)."""
+    creds = call_credentials(context, trusted_proxies)
+    return await asyncio.to_thread(auth.caller, campaign, creds)
 
 
 def is_admin(context: grpc.aio.ServicerContext, token: str) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -35,7 +34,15 @@ from services.common.errors import Code, DeskError
 from services.common.limits import EXCERPT_CHARS
 from services.common.metrics import ORDERS_ACCEPTED, SUBMISSIONS_REFUSED
 from services.common.passwords import hash_password
-from services.common.rpc import abort, call_credentials, in_reader, in_transaction, is_admin, run_cpu
+from services.common.rpc import (
+    abort,
+    call_credentials,
+    caller_row,
+    in_reader,
+    in_transaction,
+    is_admin,
+    run_cpu,
+)
 from services.orders import campaigns, desk, mydesk
 from services.orders.groupcommit import GroupCommitter
 from services.orders.mapping import MappingError, order_from_pb, order_to_pb
@@ -84,7 +91,7 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
             passwords, generated = campaigns.initial_passwords(scenario, dict(request.passwords))
         except DeskError as err:
             await abort(context, err)
-        hashes = await asyncio.to_thread(lambda: {pid: hash_password(pw) for pid, pw in passwords.items()})
+        hashes = await run_cpu(lambda: {pid: hash_password(pw) for pid, pw in passwords.items()})
 
         def work(conn: Connection) -> repo.CampaignRow:
             return campaigns.create_campaign(
@@ -178,8 +185,7 @@ class _PlayerFacing:
 
     async def _authenticate(self, context: grpc.aio.ServicerContext, campaign: str) -> Actor:
         """The caller, or DeskError (UNAUTHENTICATED, NOT_FOUND, RESOURCE_EXHAUSTED)."""
-        creds = call_credentials(context, self.trusted_proxies)
-        return desk.actor_of(await asyncio.to_thread(self.auth.caller, campaign, creds))
+        return desk.actor_of(await caller_row(self.auth, context, campaign, self.trusted_proxies))
 
     async def _caller(self, context: grpc.aio.ServicerContext, campaign: str) -> Actor:
         try:

@@ -19,7 +19,7 @@ from services.common import repository as repo
 from services.common.auth import Authenticator
 from services.common.errors import Code, DeskError
 from services.common.logging import get_logger
-from services.common.rpc import abort, call_credentials, in_reader, is_admin, run_cpu
+from services.common.rpc import abort, caller_row, in_reader, is_admin, run_cpu
 from services.reports import rendering
 
 FORMATS = ("json", "text", "html")
@@ -71,8 +71,7 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
         if is_admin(context, self.admin_token):
             return None
         try:
-            creds = call_credentials(context, self.trusted_proxies)
-            return await asyncio.to_thread(self.auth.caller, campaign, creds)
+            return await caller_row(self.auth, context, campaign, self.trusted_proxies)
         except DeskError as err:
             await abort(context, err)
 
