@@ -19,19 +19,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _health(args: argparse.Namespace) -> int:
-    import grpc
-    from grpc_health.v1 import health_pb2, health_pb2_grpc
+    from pate.cli.main import UserError
+    from services.common.config import ConfigError
+    from services.common.healthcheck import status
 
-    from pate.cli.client import channel
-
-    with channel(args.addr, "PATE_ORDERS_ADDR") as ch:
-        try:
-            resp = health_pb2_grpc.HealthStub(ch).Check(
-                health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout
-            )
-        except grpc.RpcError as err:
-            print(f"{args.addr}: {err.code().name}")
-            return 1
-    status = health_pb2.HealthCheckResponse.ServingStatus.Name(resp.status)
-    print(f"{args.addr}: {status}")
-    return 0 if resp.status == health_pb2.HealthCheckResponse.SERVING else 1
+    try:
+        found = status(args.addr, args.service, args.timeout)  # the image's HEALTHCHECK asks the same way
+    except ConfigError as err:
+        raise UserError(str(err)) from None
+    print(f"{args.addr}: {found}")
+    return 0 if found == "SERVING" else 1

@@ -33,16 +33,21 @@ def addresses(env: Mapping[str, str]) -> list[str]:
     return out
 
 
-def serving(addr: str, timeout: float = 2.0) -> bool:
+def status(addr: str, service: str = "", timeout: float = 2.0) -> str:
+    """The health status's name (``SERVING``, ``NOT_SERVING``...), or the gRPC code of a failed call."""
     try:
         # TLS, verified against PATE_TLS_CA, when the deployment sets it (docs/security.md)
         with tls.channel(addr) as channel:
             reply = health_pb2_grpc.HealthStub(channel).Check(
-                health_pb2.HealthCheckRequest(), timeout=timeout
+                health_pb2.HealthCheckRequest(service=service), timeout=timeout
             )
-    except grpc.RpcError:
-        return False
-    return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
+    except grpc.RpcError as err:
+        return str(err.code().name)
+    return str(health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status))
+
+
+def serving(addr: str, timeout: float = 2.0) -> bool:
+    return status(addr, timeout=timeout) == "SERVING"
 
 
 def main(env: Mapping[str, str] | None = None) -> int:
