@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import inspect
 import signal
 import time
@@ -60,10 +61,16 @@ class _Recorder:
         return getattr(self._server, item)
 
 
+_MAX_WRAPPED = 1024  # far more than the methods of a server
+
+
 class LoggingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     """Logs method, status and duration of each call and counts it (metrics).
 
     It runs inside the OpenTelemetry interceptor's span, so each line carries the call's trace id."""
+
+    def __init__(self) -> None:
+        self._wrapped: dict[int, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
     async def intercept_service(
         self,
@@ -73,7 +80,14 @@ class LoggingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         handler = await continuation(handler_call_details)
         if handler is None:
             return handler
-        return _wrap(handler, str(handler_call_details.method))
+        # The servicers' handlers are fixed objects: each is wrapped once, not per call.
+        wrapped = self._wrapped.get(id(handler))
+        if wrapped is None or wrapped[0] is not handler:
+            wrapped = (handler, _wrap(handler, str(handler_call_details.method)))
+            if len(self._wrapped) >= _MAX_WRAPPED:  # handlers made per call would not be kept
+                self._wrapped.clear()
+            self._wrapped[id(handler)] = wrapped
+        return wrapped[1]
 
 
 def _wrap(handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
@@ -97,15 +111,30 @@ def _status(context: Any, exc: BaseException | None) -> str:
     return code.name if isinstance(code, grpc.StatusCode) else "OK" if code is None else str(code)
 
 
+# What a servicer adds to its call's one log line (campaign, player, ...).
+_call_fields: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
+    "pate_call_fields", default=None
+)
+
+
+def annotate_call(**fields: Any) -> None:
+    """Add ``fields`` to the log line of the call being served: one line per call
+    says what it did, rather than a second line of the servicer's own."""
+    current = _call_fields.get()
+    if current is not None:
+        current.update(fields)
+
+
 def _log_call(method: str, context: Any, started: float, exc: BaseException | None) -> None:
     status = _status(context, exc)
     seconds = time.perf_counter() - started
     metrics.grpc_call(method, status, seconds)
     ms = round(seconds * 1000, 2)
+    fields = _call_fields.get() or {}
     if status == "UNKNOWN":
-        log.error("grpc.call", method=method, status=status, ms=ms, exc_info=exc)
+        log.error("grpc.call", method=method, status=status, ms=ms, exc_info=exc, **fields)
     else:
-        log.info("grpc.call", method=method, status=status, ms=ms)
+        log.info("grpc.call", method=method, status=status, ms=ms, **fields)
 
 
 def _checked(method: str) -> bool:
@@ -140,6 +169,7 @@ def _unary(behavior: Callable[..., Any], method: str) -> Callable[..., Any]:
 
     async def call(request: Any, context: Any) -> Any:
         started, failure = time.perf_counter(), None
+        fields = _call_fields.set({})
         try:
             if checked:
                 await _refuse_outside_limits(request, context)
@@ -156,6 +186,7 @@ def _unary(behavior: Callable[..., Any], method: str) -> Callable[..., Any]:
             raise
         finally:
             _log_call(method, context, started, failure)
+            _call_fields.reset(fields)
 
     return call
 

@@ -284,29 +284,61 @@ def check_request(message: Message) -> None:
     _check_message(message, "", 0)
 
 
+@dataclass(frozen=True, slots=True)
+class _FieldPlan:
+    """What checking one field of one message type takes, worked out once."""
+
+    field: Any
+    name: str
+    key: str
+    kind: str  # "map", "repeated", "message" or "scalar"
+    rule: Rule | None  # of the field, or of each item when repeated
+    max_items: int
+
+
+_PLANS: dict[str, tuple[_FieldPlan, ...]] = {}
+
+
+def _plan(descriptor: Any) -> tuple[_FieldPlan, ...]:
+    """The fields of a message type with their rules (descriptors and rules never change)."""
+    plan = _PLANS.get(descriptor.full_name)
+    if plan is None:
+        plan = tuple(_field_plan(descriptor, field) for field in descriptor.fields)
+        _PLANS[descriptor.full_name] = plan
+    return plan
+
+
+def _field_plan(descriptor: Any, field: Any) -> _FieldPlan:
+    key = f"{descriptor.full_name}.{field.name}"
+    many = RULES.get(key, DEFAULT_MANY)
+    max_items = many.max_items if isinstance(many, Many) else DEFAULT_MANY.max_items
+    if field.message_type is not None and field.message_type.GetOptions().map_entry:
+        return _FieldPlan(field, field.name, key, "map", None, max_items)
+    if field.is_repeated:
+        return _FieldPlan(field, field.name, key, "repeated", RULES.get(f"{key}[]"), max_items)
+    if field.message_type is not None:
+        return _FieldPlan(field, field.name, key, "message", RULES.get(key), max_items)
+    return _FieldPlan(field, field.name, key, "scalar", RULES.get(key) or BY_NAME.get(field.name), max_items)
+
+
 def _check_message(message: Message, prefix: str, depth: int) -> None:
     if depth > MAX_DEPTH:
         raise LimitError(f"{prefix.rstrip('.') or 'request'}: nested too deep")
-    descriptor = message.DESCRIPTOR
-    for field in descriptor.fields:
-        name = f"{prefix}{field.name}"
-        key = f"{descriptor.full_name}.{field.name}"
-        if field.message_type is not None and field.message_type.GetOptions().map_entry:
-            _check_map(field, key, getattr(message, field.name), name, depth)
-        elif field.is_repeated:
-            items = getattr(message, field.name)
-            many = RULES.get(key, DEFAULT_MANY)
-            limit = many.max_items if isinstance(many, Many) else DEFAULT_MANY.max_items
-            if len(items) > limit:
-                raise LimitError(f"{name}: at most {limit} items (got {len(items)})")
+    for f in _plan(message.DESCRIPTOR):
+        name = prefix + f.name
+        if f.kind == "scalar":
+            _check_value(f.field, f.rule, getattr(message, f.name), name, depth)
+        elif f.kind == "repeated":
+            items = getattr(message, f.name)
+            if len(items) > f.max_items:
+                raise LimitError(f"{name}: at most {f.max_items} items (got {len(items)})")
             for i, item in enumerate(items):
-                _check_value(field, RULES.get(f"{key}[]"), item, f"{name}[{i}]", depth)
-        elif field.message_type is not None:
-            if message.HasField(field.name):
-                _check_value(field, RULES.get(key), getattr(message, field.name), name, depth)
+                _check_value(f.field, f.rule, item, f"{name}[{i}]", depth)
+        elif f.kind == "message":
+            if message.HasField(f.name):
+                _check_value(f.field, f.rule, getattr(message, f.name), name, depth)
         else:
-            rule = RULES.get(key) or BY_NAME.get(field.name)
-            _check_value(field, rule, getattr(message, field.name), name, depth)
+            _check_map(f.field, f.key, getattr(message, f.name), name, depth)
 
 
 def _check_map(field: Any, key: str, entries: Mapping[Any, Any], name: str, depth: int) -> None:

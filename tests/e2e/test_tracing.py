@@ -5,6 +5,7 @@ in their log lines and in the spans they export over OTLP."""
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 import time
 from collections.abc import Iterator
@@ -17,9 +18,7 @@ import pytest
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
 
 from pate.v1 import admin_pb2
-from services.common import tracing
 from services.common.cluster import Cluster, free_port
-from services.common.grpcutil import trace_metadata
 from tests.e2e.flow import Client
 from tests.e2e.test_turn_flow import battle_orders
 
@@ -64,7 +63,6 @@ def test_one_trace_id_runs_through_every_process_of_a_turn(
     tmp_path: Path, nats_url: str, database_url: str, collector: tuple[Collector, int]
 ) -> None:
     sink, port = collector
-    tracing.configure_tracing("e2e-operator")
     env = {"PATE_OTLP_ENDPOINT": f"http://127.0.0.1:{port}", "OTEL_BSP_SCHEDULE_DELAY": "200"}
     cluster = Cluster(workdir=tmp_path, nats_url=nats_url, database_url=database_url, extra_env=env)
     try:
@@ -76,13 +74,13 @@ def test_one_trace_id_runs_through_every_process_of_a_turn(
         british, french = battle_orders()
         client.submit(campaign, 1, "cornwallis", british)
         client.submit(campaign, 1, "ganteaume", french)
-        with tracing.span("operator closes the turn") as operator:
-            trace_id = f"{operator.get_span_context().trace_id:032x}"
-            client.admin.CloseTurn(
-                admin_pb2.CloseTurnRequest(campaign_id=campaign, turn=1),
-                metadata=[*client.admin_md, *trace_metadata()],
-                timeout=30,
-            )
+        # the operator's tool traces its call and samples it (W3C trace flags 01)
+        trace_id, span_id = secrets.token_hex(16), secrets.token_hex(8)
+        client.admin.CloseTurn(
+            admin_pb2.CloseTurnRequest(campaign_id=campaign, turn=1),
+            metadata=[*client.admin_md, ("traceparent", f"00-{trace_id}-{span_id}-01")],
+            timeout=30,
+        )
         client.wait_open(campaign, 2)
         client.close()
     finally:
