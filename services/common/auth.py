@@ -29,6 +29,7 @@ from services.common.db import reader
 from services.common.errors import Code, DeskError
 from services.common.metrics import LOGINS_FAILED
 from services.common.passwords import DEFAULT_HASHER, MAX_PASSWORD_LENGTH, RecentLogins, hash_matches
+from services.common.sessioncache import SessionCache
 from services.common.throttle import LoginThrottle, account_key
 
 DEFAULT_SESSION_TTL = 12 * 3600.0  # seconds (PATE_SESSION_TTL_SECONDS)
@@ -136,6 +137,7 @@ class Authenticator:
         self.hasher = hasher or DEFAULT_HASHER
         self._recent = RecentLogins()
         self._dummy: str | None = None
+        self.live = SessionCache(clock)
 
     # --- the password path (Login, and older clients) --------------------------------
 
@@ -204,12 +206,20 @@ class Authenticator:
         found = self.session(token)
         with self.engine.begin() as conn:
             if everywhere:
-                return sessions.revoke_player(conn, found.campaign, found.player, now=self.clock())
-            return sessions.revoke(conn, token, now=self.clock())
+                revoked = sessions.revoke_player(conn, found.campaign, found.player, now=self.clock())
+            else:
+                revoked = sessions.revoke(conn, token, now=self.clock())
+        if everywhere:
+            self.live.forget_player(found.campaign, found.player)
+        else:
+            self.live.forget_token(token)
+        return revoked
 
     def revoke_player(self, campaign: str, player: str) -> int:
         with self.engine.begin() as conn:
-            return sessions.revoke_player(conn, campaign, player, now=self.clock())
+            revoked = sessions.revoke_player(conn, campaign, player, now=self.clock())
+        self.live.forget_player(campaign, player)
+        return revoked
 
     # --- every authenticated call -----------------------------------------------------
 
@@ -233,4 +243,17 @@ class Authenticator:
         row = repo.get_player(conn, campaign, found.player)
         if row is None:
             raise DeskError(Code.UNAUTHENTICATED, "session token: the player no longer exists")
+        self.live.remember(creds.token, found, row)
+        return row
+
+    def recent_caller(self, campaign: str, creds: Credentials) -> Any | None:
+        """The player row behind a session token the database confirmed a moment
+        ago (sessioncache), without reading it; None when not known, and for any
+        doubt (another campaign or player), which ``token_caller`` then answers."""
+        found = self.live.get(creds.token) if creds.token else None
+        if found is None:
+            return None
+        session, row = found
+        if session.campaign != campaign or (creds.player and creds.player != session.player):
+            return None
         return row

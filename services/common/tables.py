@@ -166,6 +166,7 @@ orders = Table(
     _created(),
 )
 Index(None, orders.c.campaign, orders.c.turn, orders.c.ship_id)
+Index(None, orders.c.campaign, orders.c.turn, orders.c.seq)  # the next sequence number (0007)
 
 # Rule 3.5: each naval minister's list of store moves; the latest list of a state counts.
 stores_moves = Table(

@@ -30,7 +30,11 @@ def actor_of(row: Any) -> Actor:
 
 
 def open_turn(conn: Connection, campaign: str, turn: int, *, lock: bool) -> repo.CampaignRow:
-    row = repo.get_campaign(conn, campaign, lock=lock)
+    return check_open(repo.get_campaign(conn, campaign, lock=lock), campaign, turn)
+
+
+def check_open(row: repo.CampaignRow | None, campaign: str, turn: int) -> repo.CampaignRow:
+    """Rule 4.1: orders are taken for the campaign's current turn while it is open."""
     if row is None:
         raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
     if turn != row.turn:
@@ -50,6 +54,7 @@ class Checked:
     refusals: tuple[Refusal, ...] = ()
     roles: tuple[Author, ...] = ()
     stores_moves: tuple[StoresMove, ...] = ()  # rule 3.5, with the minister's state filled in
+    campaign: repo.CampaignRow | None = None  # as read (unlocked), for the desk's cache
 
 
 def check_submission(
@@ -76,14 +81,17 @@ def check_submission(
         return Checked(caller, replayed=True)
     if not orders and not moves:
         raise DeskError(Code.INVALID_ARGUMENT, "orders: no order given")
-    open_turn(conn, campaign, turn, lock=False)
+    row = open_turn(conn, campaign, turn, lock=False)
     world = repo.load_world_cached(conn, campaign, turn)
     stores = _stores_moves(caller, moves)
-    refusals = tuple(_check(world, caller, orders)) + tuple(_check_stores(world, stores))
-    roles = (
-        () if refusals else tuple(authority(caller, world.ships[o.ship_id]) or Author.ADMIN for o in orders)
-    )
-    return Checked(caller, replayed=False, refusals=refusals, roles=roles, stores_moves=stores)
+    refusals = tuple(check_orders(world, caller, orders)) + tuple(_check_stores(world, stores))
+    roles = () if refusals else authors(world, caller, orders)
+    return Checked(caller, replayed=False, refusals=refusals, roles=roles, stores_moves=stores, campaign=row)
+
+
+def authors(world: WorldState, caller: Actor, orders: Sequence[ShipOrder]) -> tuple[Author, ...]:
+    """Rule 2.3: in which capacity the caller orders each ship (checked orders only)."""
+    return tuple(authority(caller, world.ships[o.ship_id]) or Author.ADMIN for o in orders)
 
 
 def _still_in_command(
@@ -170,11 +178,11 @@ def record_submission(
         repo.add_stores_moves(conn, campaign, turn, state, player, checked.stores_moves)
     repo.save_request(conn, campaign, player, client_request_id, fingerprint)
     repo.audit(conn, campaign, turn, player, "submit_orders", True, ids)
-    log.info("orders_accepted", campaign=campaign, turn=turn, player=player, ships=len(ids))
     return ids, False
 
 
-def _check(world: WorldState, actor: Actor, orders: Sequence[ShipOrder]) -> list[Refusal]:
+def check_orders(world: WorldState, actor: Actor, orders: Sequence[ShipOrder]) -> list[Refusal]:
+    """Every refusal of rule 4.3's order form, each naming its field."""
     ctx = turn_context()
     out: list[Refusal] = []
     seen: set[str] = set()

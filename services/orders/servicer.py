@@ -13,7 +13,6 @@ from sqlalchemy import Connection, Engine
 
 from pate.core.orders.assign import Assignment
 from pate.core.orders.model import ShipOrder
-from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.orders.validate import Actor
 from pate.core.world.fields import DataError
 from pate.core.world.scenario import Scenario
@@ -31,7 +30,7 @@ from services.common import notify_store, sessions
 from services.common import repository as repo
 from services.common.auth import Authenticator
 from services.common.errors import Code, DeskError
-from services.common.limits import EXCERPT_CHARS
+from services.common.grpcutil import annotate_call
 from services.common.metrics import ORDERS_ACCEPTED, SUBMISSIONS_REFUSED
 from services.common.passwords import hash_password
 from services.common.rpc import (
@@ -43,9 +42,11 @@ from services.common.rpc import (
     is_admin,
     run_cpu,
 )
-from services.orders import campaigns, desk, mydesk
+from services.common.sessioncache import forget_player_everywhere
+from services.orders import campaigns, desk, intake, mydesk
 from services.orders.groupcommit import GroupCommitter
-from services.orders.mapping import MappingError, order_from_pb, order_to_pb
+from services.orders.intake import first_problems
+from services.orders.mapping import order_to_pb
 
 REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrders (desk.proto)
 
@@ -164,6 +165,7 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
             sessions.revoke_player(conn, request.campaign_id, request.player_id, now=datetime.now(UTC))
 
         await self._run(context, work)
+        forget_player_everywhere(request.campaign_id, request.player_id)
         return admin_pb2.SetPlayerPasswordResponse()
 
     async def _run(self, context: grpc.aio.ServicerContext, work):  # type: ignore[no-untyped-def]
@@ -199,7 +201,9 @@ class OrderDeskServicer(_PlayerFacing, orders_pb2_grpc.OrderDeskServicer):
         self, engine: Engine, auth: Authenticator, trusted_proxies: frozenset[str] = frozenset()
     ) -> None:
         super().__init__(engine, auth, trusted_proxies)
-        self.writer = GroupCommitter(engine)
+        self.writer = GroupCommitter(engine, store_group=intake.record_group)
+        self.turns = intake.OpenTurns()
+        self.database = repo.database_key(engine)
 
     async def SubmitOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         # Every refusal, unauthenticated ones included, is counted by its reason (_refuse).
@@ -210,46 +214,63 @@ class OrderDeskServicer(_PlayerFacing, orders_pb2_grpc.OrderDeskServicer):
         fingerprint = hashlib.sha256(request.SerializeToString(deterministic=True)).digest()
         args = (request.campaign_id, request.turn)
         rid = request.client_request_id
-        moves = [(m.origin, m.destination, m.amount) for m in request.stores_moves]
-        if creds.token and not request.orders_text:
-            # The hot path (issue 15): a session token and structured orders are
-            # authenticated, mapped and checked in one read on one thread.
-            def work(conn: Connection) -> tuple[DeskError | None, Any]:
-                try:
-                    caller = desk.actor_of(self.auth.token_caller(conn, request.campaign_id, creds))
-                except DeskError as err:
-                    return err, None
-                orders = _orders(request)
-                checked = desk.check_submission(conn, *args, caller, orders, rid, fingerprint, moves)
-                return None, (orders, checked)
-
-            try:
-                unauthenticated, found = await in_reader(self.engine, work)
-            except DeskError as err:
-                await self._refuse(context, err)
-            if unauthenticated is not None:
-                await self._refuse(context, unauthenticated)
-            orders, checked = found
+        hot = intake.check_from_memory(self.auth, self.turns, self.database, request, creds, fingerprint)
+        if hot is not None:  # the hot path (issue 15): nothing read, stored with its group
+            orders: Sequence[ShipOrder] = hot.orders
+            checked = desk.Checked(hot.caller, replayed=False, roles=hot.roles)
         else:
-            try:
-                # Who asks, and for which campaign, before the order text costs any parsing.
-                caller = await self._authenticate(context, request.campaign_id)
-                orders = await run_cpu(partial(_orders, request))
-                checked = await in_reader(
-                    self.engine,
-                    lambda c: desk.check_submission(c, *args, caller, orders, rid, fingerprint, moves),
-                )
-            except DeskError as err:
-                await self._refuse(context, err)
+            orders, checked = await self._check(context, request, creds, fingerprint)
         try:
             ids, replayed = await self.writer.run(
-                lambda c: desk.record_submission(c, *args, checked, orders, rid, fingerprint)
+                lambda c: desk.record_submission(c, *args, checked, orders, rid, fingerprint), group=hot
             )
         except DeskError as err:
             await self._refuse(context, err)
         if not replayed:
             ORDERS_ACCEPTED.inc(len(ids))
+        annotate_call(
+            campaign=request.campaign_id, turn=request.turn, player=checked.caller.player, ships=len(ids)
+        )
         return orders_pb2.SubmitOrdersResponse(accepted=len(ids), ship_ids=ids, replayed=replayed)
+
+    async def _check(
+        self, context: grpc.aio.ServicerContext, request: Any, creds: Any, fingerprint: bytes
+    ) -> tuple[list[ShipOrder], desk.Checked]:
+        """The full path: the caller, the request id and every rule, read from the database."""
+        args = (request.campaign_id, request.turn)
+        rid = request.client_request_id
+        moves = [(m.origin, m.destination, m.amount) for m in request.stores_moves]
+        try:
+            if creds.token and not request.orders_text:
+                # a session token and structured orders: authenticated and checked in one read
+                def work(conn: Connection) -> tuple[DeskError | None, Any]:
+                    try:
+                        caller = desk.actor_of(self.auth.token_caller(conn, request.campaign_id, creds))
+                    except DeskError as err:
+                        return err, None
+                    orders = intake.orders_of(request)
+                    return None, (
+                        orders,
+                        desk.check_submission(conn, *args, caller, orders, rid, fingerprint, moves),
+                    )
+
+                unauthenticated, found = await in_reader(self.engine, work)
+                if unauthenticated is not None:
+                    raise unauthenticated
+                orders, checked = found
+            else:
+                # Who asks, and for which campaign, before the order text costs any parsing.
+                caller = await self._authenticate(context, request.campaign_id)
+                orders = await run_cpu(partial(intake.orders_of, request))
+                checked = await in_reader(
+                    self.engine,
+                    lambda c: desk.check_submission(c, *args, caller, orders, rid, fingerprint, moves),
+                )
+        except DeskError as err:
+            await self._refuse(context, err)
+        if checked.campaign is not None:
+            self.turns.remember(checked.campaign)
+        return orders, checked
 
     async def _refuse(self, context: grpc.aio.ServicerContext, err: DeskError) -> NoReturn:
         SUBMISSIONS_REFUSED.labels(reason=err.code.value).inc()
@@ -353,20 +374,6 @@ def _get(conn: Connection, campaign: str) -> repo.CampaignRow:
     return row
 
 
-def _orders(request: orders_pb2.SubmitOrdersRequest) -> list[ShipOrder]:
-    if request.orders and request.orders_text:
-        raise DeskError(Code.INVALID_ARGUMENT, "orders: give orders or orders_text, not both")
-    if request.orders_text:
-        try:
-            return parse_orders(request.orders_text)
-        except OrderSyntaxError as err:
-            raise DeskError(Code.INVALID_ARGUMENT, f"orders_text: {_first(err.problems)}") from None
-    try:
-        return [order_from_pb(o, f"orders[{i}]") for i, o in enumerate(request.orders)]
-    except MappingError as err:
-        raise DeskError(Code.INVALID_ARGUMENT, str(err)) from None
-
-
 def _scenario(request: admin_pb2.CreateCampaignRequest) -> tuple[Scenario, str]:
     """The scenario given inline, or a shipped one by name: never a path (issue 10)."""
     try:
@@ -378,11 +385,4 @@ def _scenario(request: admin_pb2.CreateCampaignRequest) -> tuple[Scenario, str]:
     except FileNotFoundError:
         raise DeskError(Code.NOT_FOUND, f"scenario: no scenario named {request.scenario!r}") from None
     except DataError as err:
-        raise DeskError(Code.INVALID_ARGUMENT, f"scenario: {_first(err.problems)}") from None
-
-
-def _first(problems: Sequence[object], shown: int = 5) -> str:
-    """The first problems, each cut short: an error quotes its input only in excerpts."""
-    out = "; ".join(str(p)[: 2 * EXCERPT_CHARS] for p in problems[:shown])
-    more = len(problems) - shown
-    return out + (f"; and {more} more" if more > 0 else "")
+        raise DeskError(Code.INVALID_ARGUMENT, f"scenario: {first_problems(err.problems)}") from None

@@ -30,6 +30,7 @@ from services.common.repository.orders import (
     submitted_orders,
 )
 from services.common.repository.turns import (
+    database_key,
     events_json,
     knowledge_exists,
     list_reports,
@@ -40,6 +41,7 @@ from services.common.repository.turns import (
     load_world,
     load_world_cached,
     load_world_json,
+    peek_world,
     save_events,
     save_knowledge,
     save_report,
@@ -55,6 +57,7 @@ __all__ = [
     "add_order",
     "add_stores_moves",
     "audit",
+    "database_key",
     "due_campaigns",
     "events_json",
     "find_request",
@@ -74,6 +77,7 @@ __all__ = [
     "load_world_json",
     "next_order_seq",
     "now",
+    "peek_world",
     "save_events",
     "save_knowledge",
     "save_report",

@@ -7,7 +7,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, and_, insert, select
+from sqlalchemy import Connection, Engine, and_, insert, select
 
 from pate.core.codec import canonical_json, from_plain, to_plain
 from pate.core.events import Event
@@ -56,10 +56,21 @@ _WORLD_CACHE_SIZE = 64
 _WORLD_CACHE_LOCK = threading.Lock()
 
 
+def database_key(engine: Engine) -> str:
+    """Names the database a cached world came from (tests run several in one process)."""
+    return engine.url.render_as_string(hide_password=True)
+
+
+def peek_world(database: str, campaign: str, turn: int) -> WorldState | None:
+    """The decoded world if this process holds it already (no database read)."""
+    with _WORLD_CACHE_LOCK:
+        return _WORLD_CACHE.get((database, campaign, turn))
+
+
 def load_world_cached(conn: Connection, campaign: str, turn: int) -> WorldState:
     """A stored world state, decoded once per process: rows of world_states are
     written once and never changed, so the decoded value can be kept."""
-    key = (conn.engine.url.render_as_string(hide_password=True), campaign, turn)
+    key = (database_key(conn.engine), campaign, turn)
     with _WORLD_CACHE_LOCK:
         world = _WORLD_CACHE.get(key)
         if world is not None:

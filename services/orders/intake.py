@@ -1,0 +1,213 @@
+"""Order intake (rule 4.1, issue 15): a submission checked from what the
+process knows already, and the submissions of a moment stored together.
+
+The hot path is a player with a session token sending structured orders for
+a few ships.  When the session, the campaign's open turn and the turn's world
+are all in this process's memory, the submission is checked on the event loop
+with no database read and goes to the group writer, which stores every
+submission waiting in one transaction with a few set-based statements
+(``record_group``).  Everything that is not the hot path (a password, order
+text, store moves, a cold cache, any refusal) takes the full path of
+``desk.check_submission`` and ``desk.record_submission``, which reads the
+database and audits refusals.  Either way the writer checks the turn again
+under the campaign's lock, and the request id, so what is stored is the same.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Connection
+
+from pate.core.codec import canonical_json, to_plain
+from pate.core.orders.effective import Author
+from pate.core.orders.model import ShipOrder
+from pate.core.orders.text import OrderSyntaxError, parse_orders
+from pate.core.orders.validate import Actor
+from pate.v1 import orders_pb2
+from services.common import repository as repo
+from services.common.auth import Authenticator, Credentials
+from services.common.errors import Code, DeskError
+from services.common.limits import EXCERPT_CHARS
+from services.common.repository import intake as batch
+from services.orders import desk
+from services.orders.mapping import MappingError, order_from_pb
+
+CAMPAIGN_CACHE_SECONDS = 1.0  # the open turn as last read: advisory, the writer checks it again
+HOT_PATH_MAX_ORDERS = 32  # larger requests are checked off the event loop
+_REUSED = "client_request_id: already used for a different request"
+
+
+def orders_of(request: orders_pb2.SubmitOrdersRequest) -> list[ShipOrder]:
+    """The request's orders as the core knows them, structured or as text (rule 4.3)."""
+    if request.orders and request.orders_text:
+        raise DeskError(Code.INVALID_ARGUMENT, "orders: give orders or orders_text, not both")
+    if request.orders_text:
+        try:
+            return parse_orders(request.orders_text)
+        except OrderSyntaxError as err:
+            raise DeskError(Code.INVALID_ARGUMENT, f"orders_text: {first_problems(err.problems)}") from None
+    try:
+        return [order_from_pb(o, f"orders[{i}]") for i, o in enumerate(request.orders)]
+    except MappingError as err:
+        raise DeskError(Code.INVALID_ARGUMENT, str(err)) from None
+
+
+def first_problems(problems: Sequence[object], shown: int = 5) -> str:
+    """The first problems, each cut short: an error quotes its input only in excerpts."""
+    out = "; ".join(str(p)[: 2 * EXCERPT_CHARS] for p in problems[:shown])
+    more = len(problems) - shown
+    return out + (f"; and {more} more" if more > 0 else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """A checked submission ready to be stored by ``record_group``."""
+
+    campaign: str
+    turn: int
+    caller: Actor
+    request_id: str
+    fingerprint: bytes
+    orders: tuple[ShipOrder, ...]
+    roles: tuple[Author, ...]
+
+    @property
+    def key(self) -> batch.RequestKey:
+        return (self.campaign, self.caller.player, self.request_id)
+
+    @property
+    def player(self) -> str:
+        return self.caller.player
+
+    @property
+    def ship_ids(self) -> list[str]:
+        return sorted({o.ship_id for o in self.orders})
+
+
+class OpenTurns:
+    """Each campaign's row as last read, for ``CAMPAIGN_CACHE_SECONDS``."""
+
+    def __init__(self, seconds: float = CAMPAIGN_CACHE_SECONDS) -> None:
+        self.seconds = seconds
+        self._rows: dict[str, tuple[float, repo.CampaignRow]] = {}
+        self._lock = threading.Lock()
+
+    def remember(self, row: repo.CampaignRow) -> None:
+        with self._lock:
+            self._rows[row.id] = (time.monotonic() + self.seconds, row)
+
+    def get(self, campaign: str) -> repo.CampaignRow | None:
+        found = self._rows.get(campaign)
+        if found is None or found[0] <= time.monotonic():
+            return None
+        return found[1]
+
+
+def check_from_memory(
+    auth: Authenticator,
+    turns: OpenTurns,
+    database: str,
+    request: orders_pb2.SubmitOrdersRequest,
+    creds: Credentials,
+    fingerprint: bytes,
+) -> Submission | None:
+    """The hot path's check: a submission that passes every rule of the order
+    form, judged only from memory; None whenever memory does not know enough
+    or anything is wrong, so that the full path answers it."""
+    if request.orders_text or request.stores_moves or not 0 < len(request.orders) <= HOT_PATH_MAX_ORDERS:
+        return None
+    rid = request.client_request_id
+    if not 0 < len(rid) <= 100:
+        return None
+    row = turns.get(request.campaign_id)
+    player = auth.recent_caller(request.campaign_id, creds)
+    if row is None or player is None or row.status != "OPEN" or row.turn != request.turn:
+        return None
+    world = repo.peek_world(database, row.id, row.turn)
+    if world is None:
+        return None
+    try:
+        orders = orders_of(request)
+    except DeskError:
+        return None
+    caller: Actor = desk.actor_of(player)
+    if desk.check_orders(world, caller, orders):
+        return None
+    roles = desk.authors(world, caller, orders)
+    return Submission(row.id, row.turn, caller, rid, fingerprint, tuple(orders), roles)
+
+
+Recorded = tuple[list[str], bool] | DeskError  # (ship ids, replayed) or the refusal
+
+
+def record_group(conn: Connection, group: Sequence[Submission]) -> list[Recorded]:
+    """Store checked submissions in the caller's transaction, one answer each.
+
+    The turn of each campaign is checked under its lock (it may have closed
+    since the check); a request id seen before answers as a replay when the
+    request is the same and is refused when it is not; each submission's
+    orders take the next sequence numbers of its turn, in arrival order."""
+    campaigns = batch.lock_campaigns(conn, {s.campaign for s in group})
+    seen = batch.find_requests(conn, {s.key for s in group})
+    seqs = batch.next_order_seqs(conn, {(s.campaign, s.turn) for s in group})
+    stamp = repo.now()
+    orders: list[dict[str, object]] = []
+    requests: list[dict[str, object]] = []
+    audits: list[dict[str, object]] = []
+    out: list[Recorded] = []
+    for s in group:
+        try:
+            desk.check_open(campaigns.get(s.campaign), s.campaign, s.turn)
+        except DeskError as err:
+            out.append(err)
+            continue
+        earlier = seen.get(s.key)
+        if earlier is not None:
+            out.append(
+                (s.ship_ids, True) if earlier == s.fingerprint else DeskError(Code.INVALID_ARGUMENT, _REUSED)
+            )
+            continue
+        seen[s.key] = s.fingerprint  # a second copy in this group replays the first
+        first = seqs[(s.campaign, s.turn)]
+        seqs[(s.campaign, s.turn)] = first + len(s.orders)
+        orders += [
+            _order_row(s, order, role, first + i, stamp)
+            for i, (order, role) in enumerate(zip(s.orders, s.roles, strict=True))
+        ]
+        base = {"campaign": s.campaign, "created_at": stamp}
+        requests.append(
+            {**base, "player": s.player, "client_request_id": s.request_id, "response": s.fingerprint}
+        )
+        audits.append(
+            {
+                **base,
+                "turn": s.turn,
+                "player": s.player,
+                "action": "submit_orders",
+                "accepted": True,
+                "detail_json": canonical_json(s.ship_ids),
+            }
+        )
+        out.append((s.ship_ids, False))
+    batch.insert_rows(conn, "orders", orders)
+    batch.insert_rows(conn, "order_requests", requests)
+    batch.insert_rows(conn, "audit", audits)
+    return out
+
+
+def _order_row(s: Submission, order: ShipOrder, role: Author, seq: int, stamp: object) -> dict[str, object]:
+    return {
+        "campaign": s.campaign,
+        "turn": s.turn,
+        "ship_id": order.ship_id,
+        "author_player": s.player,
+        "author_role": role.value,
+        "seq": seq,
+        "order_json": canonical_json(to_plain(order)),
+        "client_request_id": s.request_id,
+        "created_at": stamp,
+    }
