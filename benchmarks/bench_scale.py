@@ -52,6 +52,19 @@ class Run:
     def rate(self) -> float:
         return self.campaigns / self.all_reported
 
+    @property
+    def throughput(self) -> float:
+        """Campaign-turns per second from the first report to the last: the deadline
+        watcher's poll and one turn's way through the stages (a fixed latency that
+        more workers cannot shorten) are left out."""
+        spread = self.latencies[-1] - self.latencies[0]
+        return (self.campaigns - 1) / spread if spread > 0 else float("nan")
+
+    @property
+    def cores_busy(self) -> float:
+        """Mean cores the service processes used from the deadline to the last report."""
+        return self.cpu_seconds / self.all_reported
+
 
 def _cpu_seconds(pids: list[int]) -> float:
     """User + system CPU of the service processes, from /proc."""
@@ -150,12 +163,22 @@ def _rows(name: str, runs: dict[int, Run]) -> list[tuple[str, str]]:
             (f"  {name}, {workers}: deadline -> every campaign reported", f"{r.all_reported:.1f} s"),
             (f"  {name}, {workers}: deadline -> reports p50 / p99", f"{q[49]:.1f} s / {q[98]:.1f} s"),
             (
+                f"  {name}, {workers}: throughput, first to last report",
+                f"{r.throughput:.2f} campaign-turns/s",
+            ),
+            (
                 f"  {name}, {workers}: CPU s per campaign-turn (services)",
-                f"{r.cpu_seconds / r.campaigns:.3f}",
+                f"{r.cpu_seconds / r.campaigns:.3f} ({r.cores_busy:.2f} cores busy)",
             ),
         ]
     if 1 in runs and 2 in runs:
         out.append((f"  {name}: scaling ratio, 2 workers / 1", f"{runs[2].rate / runs[1].rate:.2f}"))
+        out.append(
+            (
+                f"  {name}: scaling ratio of throughput, 2 / 1",
+                f"{runs[2].throughput / runs[1].throughput:.2f}",
+            )
+        )
     return out
 
 
