@@ -257,7 +257,7 @@ class SnapshotResponse(_message.Message):
     def units(self) -> _containers.RepeatedCompositeFieldContainer[Global___UnitPlace]: ...
     @_builtins.property
     def supplies(self) -> _containers.RepeatedCompositeFieldContainer[Global___SupplyStock]:
-        """in cities and aboard transports"""
+        """every city and transport GITM holds a stock for, an empty one too (0 is information)"""
 
     def __init__(
         self,
