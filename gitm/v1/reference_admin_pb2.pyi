@@ -35,6 +35,7 @@ class Faults(_message.Message):
     FORGET_FIELD_NUMBER: _builtins.int
     IGNORE_SIGHTINGS_FIELD_NUMBER: _builtins.int
     NO_REFUSALS_FIELD_NUMBER: _builtins.int
+    LOSE_SUPPLIES_FIELD_NUMBER: _builtins.int
     down_calls: _builtins.int
     """answer UNAVAILABLE to the next N calls, doing nothing"""
     delay_seconds: _builtins.float
@@ -49,6 +50,8 @@ class Faults(_message.Message):
     """broken on purpose: acknowledge sightings without keeping them"""
     no_refusals: _builtins.bool
     """broken on purpose: accept transfers a land game must refuse"""
+    lose_supplies: _builtins.bool
+    """broken on purpose: a completed transfer's supplies leave, never arrive"""
     def __init__(
         self,
         *,
@@ -59,10 +62,11 @@ class Faults(_message.Message):
         forget: _builtins.bool = ...,
         ignore_sightings: _builtins.bool = ...,
         no_refusals: _builtins.bool = ...,
+        lose_supplies: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["delay_seconds", b"delay_seconds", "down_calls", b"down_calls", "drop_answers", b"drop_answers", "forget", b"forget", "ignore_sightings", b"ignore_sightings", "no_refusals", b"no_refusals", "refuse_all", b"refuse_all"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["delay_seconds", b"delay_seconds", "down_calls", b"down_calls", "drop_answers", b"drop_answers", "forget", b"forget", "ignore_sightings", b"ignore_sightings", "lose_supplies", b"lose_supplies", "no_refusals", b"no_refusals", "refuse_all", b"refuse_all"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -257,7 +261,7 @@ class SnapshotResponse(_message.Message):
     def units(self) -> _containers.RepeatedCompositeFieldContainer[Global___UnitPlace]: ...
     @_builtins.property
     def supplies(self) -> _containers.RepeatedCompositeFieldContainer[Global___SupplyStock]:
-        """in cities and aboard transports"""
+        """every city and transport GITM holds a stock for, an empty one too (0 is information)"""
 
     def __init__(
         self,

@@ -19,7 +19,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="a campaign of its own the suite may change (default: a new id; the reference service "
         "starts it as the training scenario)",
     )
-    c.add_argument("--port", default="Portsmouth", help="a port city where at least one unit stands")
+    c.add_argument(
+        "--port", default="Portsmouth", help="a port city where at least one unit and one supply stand"
+    )
     c.add_argument("--timeout", type=float, default=5.0, help="seconds per call")
     c.set_defaults(handler=_check)
 

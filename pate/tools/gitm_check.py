@@ -6,8 +6,9 @@ checks what the contract promises: the same id gets the same answer (also
 when the copies arrive together), a cancelled transfer moves nothing, an
 unknown transfer is NOT_FOUND, a land game's refusals come with reasons,
 sightings are kept once, a lost cargo is gone, and no unit is made or lost
-on the way.  It changes that campaign's land (one unit ends lost), so give
-it a campaign of its own (the default is a new id each run).
+on the way; then the same of the city's supplies (pate/tools/gitm_supplies.py).
+It changes that campaign's land (one unit and a few supplies end lost), so
+give it a campaign of its own (the default is a new id each run).
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ from typing import Any
 import grpc
 
 from gitm.v1 import land_pb2, land_pb2_grpc
+from pate.tools import gitm_supplies
+from pate.tools.gitm_rows import CheckFailedError, Row
+from pate.tools.gitm_rows import expect as _expect
+from pate.tools.gitm_rows import short as _short
 
 COPIES = 8  # concurrent copies of one call
 _REFUSING_CODES = {
@@ -28,17 +33,6 @@ _REFUSING_CODES = {
     grpc.StatusCode.FAILED_PRECONDITION,
     grpc.StatusCode.NOT_FOUND,
 }
-
-
-@dataclass
-class Row:
-    name: str
-    passed: bool
-    detail: str
-
-
-class CheckFailedError(Exception):
-    """One check's expectation was not met (its message is the table's detail)."""
 
 
 @dataclass
@@ -122,6 +116,15 @@ class Suite:
         state = found[uid].state
         cells = {"initial": set(found)}
         for name, fn in self._checks(uid, state, cells):
+            self.check(name, fn)
+        supplies = gitm_supplies.SupplyChecks(self, state).rows()
+        (first, measure), rest = supplies[0], supplies[1:]
+        if not self.check(first, measure):
+            self.rows += [
+                Row(name, False, "not run: the city's supplies could not be measured") for name, _ in rest
+            ]
+            return self.rows
+        for name, fn in rest:
             self.check(name, fn)
         return self.rows
 
@@ -318,7 +321,7 @@ class Suite:
         ]
 
 
-NAMES = (
+UNIT_NAMES = (
     "setup: units in the city",
     "refusal: a unit of another state",
     "refusal: not in that city",
@@ -333,17 +336,7 @@ NAMES = (
     "cargo loss",
     "conservation",
 )
-
-
-def _expect(ok: object, why: str) -> None:
-    if not ok:
-        raise CheckFailedError(why)
-
-
-def _short(msg: Any) -> str:
-    from google.protobuf import text_format
-
-    return text_format.MessageToString(msg, as_one_line=True)[:160]
+NAMES = UNIT_NAMES + gitm_supplies.NAMES
 
 
 def run_suite(addr: str, campaign: str, port: str, *, timeout: float = 5.0) -> list[Row]:

@@ -72,8 +72,7 @@ class Administration:
                         transport_id=x.place if x.kind == "transport" else "",
                         supplies=x.supplies,
                     )
-                    for x in stocks
-                    if x.supplies
+                    for x in stocks  # an empty stock too: zero is what GITM holds there
                 ],
                 supplies_lost=int(lost or 0),
                 sightings=sum(r.sightings for r in reports),

@@ -32,6 +32,7 @@ class Faults:
     forget: bool = False
     ignore_sightings: bool = False
     no_refusals: bool = False
+    lose_supplies: bool = False
 
     @classmethod
     def parse(cls, text: str) -> Faults:
@@ -65,6 +66,7 @@ class Faults:
             m.forget,
             m.ignore_sightings,
             m.no_refusals,
+            m.lose_supplies,
         )
         out.check()
         return out
@@ -84,10 +86,13 @@ class Faults:
             forget=self.forget,
             ignore_sightings=self.ignore_sightings,
             no_refusals=self.no_refusals,
+            lose_supplies=self.lose_supplies,
         )
 
     def behaviour(self) -> Behaviour:
-        return Behaviour(self.refuse_all, self.forget, self.ignore_sightings, self.no_refusals)
+        return Behaviour(
+            self.refuse_all, self.forget, self.ignore_sightings, self.no_refusals, self.lose_supplies
+        )
 
 
 class UnavailableError(Exception):

@@ -27,6 +27,7 @@ class Behaviour:
     forget: bool = False  # no idempotency: a repeated call is done again
     ignore_sightings: bool = False
     no_refusals: bool = False
+    lose_supplies: bool = False  # a completed transfer's supplies leave their place and arrive nowhere
 
 
 Seeder = Callable[[Connection, str], str]

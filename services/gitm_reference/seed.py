@@ -1,7 +1,11 @@
 """A campaign the reference service has not seen starts as a scenario starts
 (PATE_GITM_SCENARIO, default "training"): the units and supplies of every
 on-GITM-map port city and those aboard the transport groups (rule 1.5:
-off-GITM-map ports have no land side)."""
+off-GITM-map ports have no land side).
+
+Every such city and every transport group gets its supply stock, also when
+it is zero: the snapshot reports what GITM holds, and "none here" is part of
+it (docs/gitm.md, "Conservation")."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from collections.abc import Callable
 from sqlalchemy import Connection
 
 from gitm.v1 import land_pb2
+from pate.core.world.ships import ShipType
 from pate.core.world.state import LandUnit, WorldState
 from services.gitm_reference import tables as t
 from services.gitm_reference.ledger import Seeder, station_unit
@@ -39,15 +44,14 @@ def seed_world(conn: Connection, campaign: str, world: WorldState, on_map: Calla
         for uid, tactical in [(u, True) for u in port.garrison] + [(u, False) for u in port.strategic_units]:
             known = units.get(uid) or LandUnit(uid, uid[:2])
             station_unit(conn, campaign, unit_pb(known, tactical), city=name, transport="")
-        if port.supplies:
-            conn.execute(
-                t.stocks.insert().values(campaign=campaign, kind="city", place=name, supplies=port.supplies)
-            )
+        conn.execute(
+            t.stocks.insert().values(campaign=campaign, kind="city", place=name, supplies=port.supplies)
+        )
     for ship in sorted(world.ships.values(), key=lambda s: s.id):
         for uid in ship.cargo.units:
             known = units.get(uid) or LandUnit(uid, uid[:2])
             station_unit(conn, campaign, unit_pb(known, False), city="", transport=ship.id)
-        if ship.cargo.supplies:
+        if ship.type is ShipType.TR or ship.cargo.supplies:
             conn.execute(
                 t.stocks.insert().values(
                     campaign=campaign, kind="transport", place=ship.id, supplies=ship.cargo.supplies

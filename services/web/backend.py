@@ -119,7 +119,11 @@ def _translate(err: grpc.RpcError, service: str) -> BackendError:
         return ForbiddenError(details)
     if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
         return RefusedError(details or "too many attempts: wait a minute")
-    if code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION):
+    if code in (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        grpc.StatusCode.FAILED_PRECONDITION,
+        grpc.StatusCode.ALREADY_EXISTS,  # "id: campaign 'x' already exists": a refusal, not an outage
+    ):
         refusals: list[common_pb2.Refusal] = []
         for key, value in err.trailing_metadata() or ():
             if key == REFUSALS_KEY and isinstance(value, bytes):
@@ -284,9 +288,18 @@ class Backend:
         await self._admin_call("SetPlayerPassword", req)
 
     async def create_campaign(
-        self, campaign: str, scenario: str, first_deadline: datetime | None, turn_seconds: int
+        self,
+        campaign: str,
+        scenario: str,
+        first_deadline: datetime | None,
+        turn_seconds: int,
+        *,
+        combat_rules: str = "",
     ) -> admin_pb2.Campaign:
-        req = admin_pb2.CreateCampaignRequest(id=campaign, scenario=scenario, turn_seconds=turn_seconds)
+        """``combat_rules`` "" plays the scenario's own rule set."""
+        req = admin_pb2.CreateCampaignRequest(
+            id=campaign, scenario=scenario, turn_seconds=turn_seconds, combat_rules=combat_rules
+        )
         if first_deadline is not None:
             req.first_deadline.FromDatetime(first_deadline)
         out: admin_pb2.Campaign = await self._admin_call("CreateCampaign", req, timeout=60)

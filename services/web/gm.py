@@ -16,15 +16,40 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
+from pate.core.world.state import COMBAT_RULESETS
 from pate.v1 import desk_pb2
 from services.web import security
 from services.web.app import Desk, redirect
 from services.web.backend import ForbiddenError, RefusedError
-from services.web.pages import ID_PATTERN, STATUS_WORDS, campaign_id, deadline_of, rules_name
+from services.web.pages import ID_PATTERN, RULES_WORDS, STATUS_WORDS, campaign_id, deadline_of, rules_name
 
 ADMIN_ROLE = "admin"
 MAX_EXTEND_HOURS = 24 * 30
 _CAMPAIGN_ID = re.compile(r"^[a-z0-9-]{1,40}$")
+# The create form's inputs, and the field a refusal names (the web's own or the orders
+# service's: "<field>: <why>") mapped to the input it is shown beside.
+CREATE_INPUTS = ("new_id", "scenario", "first_deadline", "turn_hours", "combat_rules")
+_CREATE_FIELD = {
+    "new_id": "new_id",
+    "id": "new_id",
+    "scenario": "scenario",
+    "deadline": "first_deadline",
+    "first_deadline": "first_deadline",
+    "turn_hours": "turn_hours",
+    "turn_seconds": "turn_hours",
+    "combat_rules": "combat_rules",
+}
+
+
+def rules_choices() -> list[tuple[str, str]]:
+    """The combat rule sets a new campaign may play, from the core's one list of them."""
+    return [(name, RULES_WORDS.get(name, name)) for name in COMBAT_RULESETS]
+
+
+def create_field(message: str) -> str:
+    """The create form's input a refusal is about ("" when it names none of them)."""
+    name, sep, _ = message.partition(":")
+    return _CREATE_FIELD.get(name.strip(), "") if sep else ""
 
 
 async def _master(desk: Desk, request: Request) -> tuple[str, desk_pb2.MyCampaign]:
@@ -41,6 +66,8 @@ def _page(
     ctx.setdefault("message", request.query_params.get("done", "")[:200])
     ctx.setdefault("error", "")
     ctx.setdefault("logins", [])
+    ctx.setdefault("create_errors", {})
+    ctx.setdefault("create_values", {})
     return desk.render(
         request,
         "gm.html",
@@ -51,6 +78,7 @@ def _page(
         rules=rules_name(mine.campaign),
         deadline=deadline_of(mine.campaign),
         players=list(mine.players),
+        rules_choices=rules_choices(),
         **ctx,
     )
 
@@ -123,19 +151,35 @@ async def set_password(desk: Desk, request: Request) -> Response:
 async def create_campaign(desk: Desk, request: Request) -> Response:
     form = await desk.form(request)
     cid, mine = await _master(desk, request)
-    new_id, scenario = form.get("new_id", "").strip(), form.get("scenario", "").strip()
+    values = {k: form.get(k, "").strip()[:64] for k in CREATE_INPUTS}
+    new_id, scenario, rules = values["new_id"], values["scenario"], values["combat_rules"]
     try:
         if not _CAMPAIGN_ID.match(new_id):
             raise RefusedError("new_id: 1 to 40 of a-z, 0-9 and -")
         if not ID_PATTERN.match(scenario):
             raise RefusedError("scenario: the name of a shipped scenario")
-        first = parse_utc(form["first_deadline"]) if form.get("first_deadline", "").strip() else None
-        hours = form.get("turn_hours", "").strip()
+        first = parse_utc(values["first_deadline"]) if values["first_deadline"] else None
+        hours = values["turn_hours"]
         if hours and (not hours.isdigit() or not 0 < int(hours) <= MAX_EXTEND_HOURS):
             raise RefusedError(f"turn_hours: 1 to {MAX_EXTEND_HOURS} hours")
-        created = await desk.backend.create_campaign(new_id, scenario, first, int(hours or 0) * 3600)
+        # "" = the scenario's own rules; any other value is the orders service's to judge
+        # (it refuses an unknown one with "combat_rules: ...", shown beside the select)
+        created = await desk.backend.create_campaign(
+            new_id, scenario, first, int(hours or 0) * 3600, combat_rules=rules
+        )
     except (RefusedError, ForbiddenError) as err:
-        return _page(desk, request, cid, mine, status=422, error=err.message)
+        field = create_field(err.message)
+        errors = {field: err.message} if field else {}
+        return _page(
+            desk,
+            request,
+            cid,
+            mine,
+            status=422,
+            error="" if field else err.message,
+            create_errors=errors,
+            create_values=values,
+        )
     logins = [(lg.player_id, lg.password) for lg in created.logins]
     # the generated passwords are shown this once (the orders service keeps only their hashes)
     return _page(

@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+import grpc
 import pytest
 from starlette.testclient import TestClient
 
+from pate.core.world.state import COMBAT_RULESETS
 from tests.web.conftest import Stack
 from tests.web.test_web_http import csrf, login, web  # noqa: F401 (the fixture)
 
@@ -87,6 +89,63 @@ def test_the_master_creates_a_campaign_and_sees_its_passwords_once(web, stack: S
         f"/c/{stack.campaign}/gm/create", data={"csrf": token, "new_id": "Bad Id", "scenario": "training"}
     )
     assert r.status_code == 422
+
+
+def _rules_select(page: str) -> str:
+    found = re.search(
+        r'<select id="new-rules" name="combat_rules"[^>]*>(.*?)</select>(.*?)<label', page, re.S
+    )
+    assert found, "the create form has no combat rules select"
+    return found.group(0)
+
+
+def test_the_master_chooses_the_combat_rules_of_a_new_campaign(web, stack: Stack) -> None:  # noqa: F811
+    """Issue 14 through the web: the select offers the core's rule sets (and the scenario's
+    own), the choice reaches CreateCampaign, and a refusal shows beside the select."""
+    client, _ = web
+    token = _gm(client, stack)
+    select = _rules_select(client.get(f"/c/{stack.campaign}/gm").text)
+    assert re.findall(r'<option value="([^"]*)"', select) == ["", *COMBAT_RULESETS]
+    assert "Empires in Arms, advanced naval rules</option>" in select
+
+    new = stack.campaign + "-eia"
+    r = client.post(
+        f"/c/{stack.campaign}/gm/create",
+        data={"csrf": token, "new_id": new, "scenario": "training", "combat_rules": "eia-advanced"},
+    )
+    assert r.status_code == 200, r.text
+    assert f"campaign {new} created (Empires in Arms, advanced naval rules rules)" in r.text
+    assert stack.client.campaign(new).combat_rules == "eia-advanced"
+
+    plain = stack.campaign + "-own"
+    r = client.post(
+        f"/c/{stack.campaign}/gm/create", data={"csrf": token, "new_id": plain, "scenario": "training"}
+    )
+    assert r.status_code == 200 and "(PATE rules)" in r.text
+    assert stack.client.campaign(plain).combat_rules == "pate"  # the training scenario's own
+
+    bad = stack.campaign + "-bad"
+    r = client.post(
+        f"/c/{stack.campaign}/gm/create",
+        data={"csrf": token, "new_id": bad, "scenario": "training", "combat_rules": "eia-basic"},
+    )
+    assert r.status_code == 422
+    select = _rules_select(r.text)  # the orders service's refusal, beside the select it is about
+    assert 'aria-invalid="true" aria-describedby="err-create-combat_rules"' in select
+    said = re.search(r'<span class="field-error" id="err-create-combat_rules" role="alert">([^<]+)', select)
+    assert said and "is not a known rule set (pate, eia-advanced)" in said.group(1)
+    assert 'id="gm-error"' not in r.text  # shown by its field, not at the top
+    assert f'name="new_id" maxlength="40" pattern="[a-z0-9-]{{1,40}}" value="{bad}"' in r.text  # kept
+    with pytest.raises(grpc.RpcError) as err:
+        stack.client.campaign(bad)
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND  # nothing was created
+
+    r = client.post(
+        f"/c/{stack.campaign}/gm/create",
+        data={"csrf": token, "new_id": new, "scenario": "training", "combat_rules": "pate"},
+    )
+    assert r.status_code == 422 and 'id="err-create-new_id"' in r.text and "already exists" in r.text
+    assert stack.client.campaign(new).combat_rules == "eia-advanced"  # the first one stands
 
 
 def test_the_master_reads_every_players_report(web, stack: Stack) -> None:  # noqa: F811

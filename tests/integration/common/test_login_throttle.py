@@ -3,11 +3,19 @@
 An attacker guesses 5 times a second; the right password must still succeed
 at least 9 times in 10, and the attacker must get no more than about 10
 argon2 checks a minute per account, across all replicas (the buckets are in
-the database).  Time is simulated with an injected clock."""
+the database).  Time is simulated with an injected clock.
+
+Right passwords of one account given at the same moment (threads, each its
+own replica) are all let in, however many there are beyond a bucket's burst,
+and give back every token they took; wrong ones at the same moment get no
+more checks than one after the other."""
 
 from __future__ import annotations
 
 import contextlib
+import threading
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -37,6 +45,38 @@ class CountingHasher(PasswordHasher):
     def verify(self, hash: Any, password: Any) -> bool:
         self.checks += 1
         return super().verify(hash, password)
+
+
+class SlowHasher(CountingHasher):
+    """Each check takes 0.2 s (a loaded server): every attempt of a batch started together has
+    taken its tokens before the first check ends, so the batch really meets in the buckets."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+
+    def verify(self, hash: Any, password: Any) -> bool:
+        time.sleep(0.2)
+        with self._lock:
+            self.checks += 1
+        return PasswordHasher.verify(self, hash, password)
+
+
+def together(n: int, one: Callable[[int], str]) -> list[str]:
+    """``one(i)`` for i < n, each in its own thread, all released at the same moment."""
+    start = threading.Barrier(n)
+    results = [""] * n
+
+    def run(i: int) -> None:
+        start.wait()
+        results[i] = one(i)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results
 
 
 class Clock:
@@ -163,9 +203,12 @@ def test_the_memory_of_failures_is_bounded(engine: Engine, campaign: str, clock:
     # a row lives until its bucket is full again: 6 s for one failure of a source, 3 s of an
     # account, 1 s of an address
     assert throttle.tracked() <= 7 + 4 + 2
+    # the holds of checks in flight: only the last attempt's (each new attempt of this thread
+    # ended the one before it)
+    assert throttle.in_flight() == 3
     clock.now += timedelta(minutes=10)
     throttle.reserve("account-x", "10.3.0.1")
-    assert throttle.tracked() == 3
+    assert throttle.tracked() == 3 and throttle.in_flight() == 3
 
 
 def test_one_address_trying_many_names_is_bounded_and_the_owner_there_still_gets_in(
@@ -182,3 +225,47 @@ def test_one_address_trying_many_names_is_bounded_and_the_owner_there_still_gets
     checks = hasher.checks - before
     assert checks <= 30 + 60 + 1  # the address's burst and one minute of refill
     assert attempt(replica(engine, clock, CountingHasher()), "the-right-one", ATTACKER) == "ok"
+
+
+def test_right_logins_of_one_account_at_the_same_moment_are_all_let_in(
+    engine: Engine, campaign: str, clock: Clock
+) -> None:
+    """12 right passwords at once from one new address: more than the source bucket's burst of 5
+    are in flight together. None is refused, and each gives back what it took: afterwards the
+    account's budget is whole (20 guesses from 20 other addresses are checked, the 21st is not)."""
+    hasher = SlowHasher()
+    results = together(12, lambda _i: attempt(replica(engine, clock, hasher), "the-right-one", OWNER))
+    assert results == ["ok"] * 12 and hasher.checks == 12
+    throttle = LoginThrottle(engine, clock=clock)
+    assert throttle.in_flight() == 0  # every check ended with its success
+    guesser = replica(engine, clock, CountingHasher())
+    guesses = [attempt(guesser, "guess", f"10.4.0.{i}") for i in range(21)]
+    assert guesses == ["wrong"] * 20 + ["throttled"]
+
+
+def test_right_logins_from_more_addresses_than_the_account_burst_are_all_let_in(
+    engine: Engine, campaign: str, clock: Clock
+) -> None:
+    """25 right passwords at once, each from an address never seen: the account bucket (burst 20)
+    runs dry between them while their checks are in flight; the last five wait for the first
+    successes' refunds and get in."""
+    hasher = SlowHasher()
+    results = together(
+        25, lambda i: attempt(replica(engine, clock, hasher), "the-right-one", f"198.51.100.{i + 20}")
+    )
+    assert results == ["ok"] * 25 and hasher.checks == 25
+
+
+def test_wrong_guesses_at_the_same_moment_get_no_more_checks_than_one_after_the_other(
+    engine: Engine, campaign: str, clock: Clock
+) -> None:
+    """12 wrong passwords at once from one address: 5 checks (the source's burst) as if they came
+    one after the other; the other 7, after waiting for those checks to end (at most
+    settle_seconds), are refused without a check. The owner elsewhere still gets in."""
+    hasher = SlowHasher()
+    began = time.monotonic()
+    results = together(12, lambda i: attempt(replica(engine, clock, hasher), f"guess-{i}", ATTACKER))
+    took = time.monotonic() - began
+    assert sorted(results) == ["throttled"] * 7 + ["wrong"] * 5 and hasher.checks == 5
+    assert took < ThrottlePolicy().settle_seconds + 2.0, took  # the refusals waited a bounded time
+    assert attempt(replica(engine, clock, CountingHasher()), "the-right-one", OWNER) == "ok"

@@ -3,6 +3,7 @@ fails, with the right rows, against the same service told to misbehave (docs/git
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,12 +11,16 @@ from pathlib import Path
 import pytest
 
 from pate.cli.main import main
+from pate.tools import gitm_supplies
 from pate.tools.gitm_check import NAMES, run_suite
 from tests.support.gitm_reference import reference_gitm, reference_process
 
+ALL_PASSED = f"{len(NAMES)} of {len(NAMES)} checks passed"
+SUPPLY_ROWS = set(gitm_supplies.NAMES)
 
-def _failed(addr: str, campaign: str) -> set[str]:
-    rows = run_suite(addr, campaign, "Portsmouth", timeout=5)
+
+def _failed(addr: str, campaign: str, port: str = "Portsmouth") -> set[str]:
+    rows = run_suite(addr, campaign, port, timeout=5)
     assert [r.name for r in rows] == list(NAMES)
     return {r.name for r in rows if not r.passed}
 
@@ -26,9 +31,15 @@ def test_the_suite_passes_against_the_reference_service(
     with reference_gitm(tmp_path, scenario="training") as ref:
         assert main(["gitm", "check", "--addr", ref.addr, "--campaign", "conf1"]) == 0
         places = ref.places("conf1")
+        snap = ref.snapshot("conf1")
     out = capsys.readouterr().out
-    assert "13 of 13 checks passed" in out and "FAIL" not in out
+    assert ALL_PASSED in out and "FAIL" not in out
+    assert "10 free supplies in Portsmouth" in out  # the training scenario's, measured by probing
     assert places["BR5IN"] == "lost"  # the suite's unit, lost once by its last check
+    # the supplies as the service's own books have them: 2 of Portsmouth's 10 lost, nothing
+    # left aboard the suite's transports, every probing load cancelled
+    stocks = {s.city or s.transport_id: s.supplies for s in snap.supplies}
+    assert (stocks["Portsmouth"], stocks["CHECK1TR"], stocks["CHECK1TRS"], snap.supplies_lost) == (8, 0, 0, 2)
 
 
 @pytest.mark.parametrize(
@@ -43,9 +54,18 @@ def test_the_suite_passes_against_the_reference_service(
                 "refusal: not in that city",
                 "refusal: already embarked",
                 "cargo loss",
-            },
+            }
+            | SUPPLY_ROWS,  # no load of supplies refused: the stock cannot be measured
         ),
         ({"ignore_sightings": True}, {"sightings delivery"}),
+        (
+            {"lose_supplies": True},  # a completed transfer's supplies vanish on the way
+            {
+                "supplies: loaded, moved and landed",
+                "supplies: lost with a transport",
+                "supplies conservation",
+            },
+        ),
         ({"down_calls": 10_000}, set(NAMES)),
     ],
 )
@@ -56,15 +76,26 @@ def test_the_suite_fails_the_right_rows_against_a_broken_service(
         ref.faults(**faults)
         failed = _failed(ref.addr, "broken")
     assert failing <= failed
-    if faults.get("no_refusals") or faults.get("ignore_sightings"):
+    if faults.get("no_refusals") or faults.get("ignore_sightings") or faults.get("lose_supplies"):
         assert failed == failing  # a fault shows where it is, not everywhere
+
+
+def test_a_city_without_supplies_fails_the_supply_rows_and_says_why(tmp_path: Path) -> None:
+    """Brest (training scenario) has a unit but no supplies: the unit rows pass, the supply rows
+    cannot run, and the table says so rather than passing them."""
+    with reference_gitm(tmp_path, scenario="training") as ref:
+        rows = run_suite(ref.addr, "dry", "Brest", timeout=5)
+    failed = {r.name: r.detail for r in rows if not r.passed}
+    assert set(failed) == SUPPLY_ROWS
+    assert "no free supplies in Brest" in failed["supplies: the city's free stock"]
+    assert failed["supplies conservation"].startswith("not run")
 
 
 def test_the_exit_status_is_1_when_a_check_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with reference_gitm(tmp_path, scenario="training") as ref:
         ref.faults(ignore_sightings=True)
         assert main(["gitm", "check", "--addr", ref.addr]) == 1
-    assert "sightings delivery                FAIL" in capsys.readouterr().out
+    assert re.search(r"^sightings delivery +FAIL ", capsys.readouterr().out, re.M)
 
 
 def test_the_suite_against_the_reference_service_as_its_own_process(tmp_path: Path) -> None:
@@ -77,7 +108,7 @@ def test_the_suite_against_the_reference_service_as_its_own_process(tmp_path: Pa
             check=False,
         )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "13 of 13 checks passed" in done.stdout
+    assert ALL_PASSED in done.stdout
 
 
 def test_a_bad_address_is_a_user_error(capsys: pytest.CaptureFixture[str]) -> None:

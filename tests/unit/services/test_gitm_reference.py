@@ -11,9 +11,10 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from gitm.v1 import land_pb2, land_pb2_grpc
+from pate.datafiles import load_scenario, load_world_map
 from services.gitm_reference.faults import FaultError, Faults
 from tests.cases.turn.turn_world import infantry
-from tests.support.gitm_reference import reference_gitm
+from tests.support.gitm_reference import Reference, reference_gitm
 
 LOAD = land_pb2.DIRECTION_LOAD
 
@@ -124,9 +125,37 @@ def test_cargo_moves_apply_once_and_refuse_what_the_named_transport_does_not_hol
         ok = land_pb2.CargoMove(from_transport="FR1TR", to_transport="FR2TR", units=["FR1IN"], supplies=4)
         assert stub.ReportCargoMoves(_moves("c:2:cargo-moves", ok), timeout=5).accepted
         stocks = {s.transport_id: s.supplies for s in ref.snapshot("c").supplies if s.transport_id}
-        assert stocks == {"FR2TR": 4}  # conserved: moved, not made (empty stocks are not listed)
+        assert stocks == {"FR1TR": 0, "FR2TR": 4}  # conserved: moved, not made (the emptied one listed)
         same = land_pb2.CargoMove(from_transport="FR1TR", to_transport="FR1TR", units=["FR1IN"])
         with pytest.raises(grpc.RpcError) as err:
             stub.ReportCargoMoves(_moves("c:3:cargo-moves", same), timeout=5)
         assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert "moves[].to_transport" in (err.value.details() or "")
+
+
+def _stocks(ref: Reference, campaign: str) -> dict[str, int]:
+    return {s.city or s.transport_id: s.supplies for s in ref.snapshot(campaign).supplies}
+
+
+def test_the_snapshot_reports_empty_stocks_too(tmp_path: Path) -> None:
+    """Zero is information: a city or transport with no supplies is listed with 0, whether it
+    started empty, was emptied by a load, or was stationed empty; off-map ports have no land side."""
+    world, wmap = load_scenario("training").world, load_world_map()
+    on_map = {p for p in world.ports if p in wmap.ports and wmap.ports[p].on_gitm_map}
+    with reference_gitm(tmp_path, scenario="training") as ref, grpc.insecure_channel(ref.addr) as ch:
+        stub = land_pb2_grpc.LandBridgeStub(ch)
+        stub.UnitsNear(land_pb2.UnitsNearRequest(campaign_id="c", turn=1, port="Portsmouth"), timeout=5)
+        start = _stocks(ref, "c")
+        assert set(start) == on_map | {"BR1TR", "FR1TR"}  # every on-map city, every transport group
+        assert start["Portsmouth"] == 10 and start["Brest"] == 0 and start["BR1TR"] == 0
+        assert "Halifax" not in start  # off the GITM map (rule 1.5)
+
+        load = _begin(port="Portsmouth", transport_id="BR1TR", units=[], supplies=10, state="BR")
+        assert stub.BeginTransfer(load, timeout=5).accepted
+        stub.CompleteTransfer(land_pb2.CompleteTransferRequest(transfer_id="t1"), timeout=5)
+        after = _stocks(ref, "c")
+        assert (after["Portsmouth"], after["BR1TR"]) == (0, 10)  # emptied, and still reported
+        assert sum(after.values()) == sum(start.values())
+
+        ref.station("d", "Portsmouth", [], supplies=0)
+        assert _stocks(ref, "d")["Portsmouth"] == 0

@@ -12,7 +12,7 @@ import grpc
 import pytest
 import sqlalchemy as sa
 
-from gitm.v1 import land_pb2, land_pb2_grpc
+from gitm.v1 import land_pb2, land_pb2_grpc, reference_admin_pb2
 from pate.core.events import Event, Phase
 from pate.core.orders.model import AdminKind, Movement
 from pate.core.rules.turn import resolve_turn
@@ -64,6 +64,11 @@ def _resolved(campaign: str) -> bytes:
     ).SerializeToString()
 
 
+def _stocks(snap: reference_admin_pb2.SnapshotResponse) -> list[tuple[str, int]]:
+    """(city or transport, supplies), in the snapshot's order: cities, then transports."""
+    return [(s.city or s.transport_id, s.supplies) for s in snap.supplies]
+
+
 def _land(ref: Reference, campaign: str, *, fr2in: bool = True) -> None:
     ref.aboard(campaign, "BR1TR", [BR1IN], supplies=2)
     if fr2in:
@@ -109,7 +114,8 @@ def test_the_bridge_delivers_a_committed_turn_and_a_second_delivery_changes_noth
     ]
     assert gitm.places(campaign) == {"BR1IN": "city:Portsmouth", "FR2IN": "city:Brest"}
     snap = gitm.snapshot(campaign)
-    assert [(s.city, s.supplies) for s in snap.supplies] == [("Portsmouth", 2)]  # landed once, not twice
+    # landed once, not twice; the emptied transport and the empty city are reported with 0
+    assert _stocks(snap) == [("Brest", 0), ("Portsmouth", 2), ("BR1TR", 0)]
     assert snap.sighting_reports == 1  # one report a turn, even a repeated turn
 
 
@@ -161,7 +167,7 @@ def test_an_answer_lost_after_gitm_did_the_work_is_harmless_on_retry(
         except TransientError:
             continue
     assert gitm.places(campaign) == {"BR1IN": "city:Portsmouth", "FR2IN": "city:Brest"}
-    assert [(s.city, s.supplies) for s in gitm.snapshot(campaign).supplies] == [("Portsmouth", 2)]
+    assert _stocks(gitm.snapshot(campaign)) == [("Brest", 0), ("Portsmouth", 2), ("BR1TR", 0)]
 
 
 def test_gitm_down_altogether_is_transient(
@@ -221,7 +227,7 @@ def test_cargo_lost_and_cargo_captured_events_tell_gitm_once(engine: sa.Engine, 
             bridge.handle_turn_resolved(conn, _resolved(campaign), {})
     assert gitm.places(campaign) == {"BR1IN": "lost", "FR2IN": "captured:BR"}
     snap = gitm.snapshot(campaign)
-    assert snap.supplies_lost == 3 and not snap.supplies
+    assert snap.supplies_lost == 3 and _stocks(snap) == [("BR1TR", 0), ("FR2TR", 0)]
 
 
 def test_rule_5_3_shore_reports_reach_gitm_as_one_sightings_report_per_turn(
