@@ -19,7 +19,8 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -57,6 +58,7 @@ class GroupCommitter:
         self._lock = threading.Lock()
         self.batches = 0  # transactions committed (read by tests and benchmarks)
         self.regrouped = 0  # groups whose store_group failed and were done item by item
+        self._conn: Connection | None = None  # used by the writer thread only
 
     async def run(self, work: Callable[[Connection], T], group: Any = None) -> T:
         """Run ``work`` in a savepoint of the next group transaction (or store ``group``
@@ -97,7 +99,7 @@ class GroupCommitter:
             if not items:
                 return
         try:
-            with self.engine.begin() as conn:
+            with self._transaction() as conn:
                 self._each(conn, items)
             self.batches += 1
         except Exception as err:  # the commit failed: nothing of the group is stored
@@ -109,7 +111,7 @@ class GroupCommitter:
         stored, every item to be done alone) when that fails."""
         assert self.store_group is not None
         try:
-            with self.engine.begin() as conn:
+            with self._transaction() as conn:
                 answers = self.store_group(conn, [i.group for i in grouped])
         except Exception:
             self.regrouped += 1
@@ -121,6 +123,22 @@ class GroupCommitter:
                 item.result = answer
         self.batches += 1
         return True
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A transaction on the writer's own connection, kept from group to group:
+        no pool checkout and no liveness ping per group (a round trip each on
+        PostgreSQL).  After any failure the connection is dropped and the next
+        group opens a new one, so a restarted database costs one group's retry."""
+        if self._conn is None:
+            self._conn = self.engine.connect()
+        try:
+            with self._conn.begin():
+                yield self._conn
+        except BaseException:
+            conn, self._conn = self._conn, None
+            conn.close()
+            raise
 
     @staticmethod
     def _each(conn: Connection, items: list[_Item[Any]]) -> None:
