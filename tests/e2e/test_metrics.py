@@ -13,6 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from pate.v1 import orders_pb2
 from services.common.cluster import Cluster
+from services.common.natsserver import NatsServer
 from tests.e2e.flow import Client
 from tests.e2e.test_turn_flow import battle_orders
 
@@ -20,8 +21,10 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def cluster(tmp_path: Path, nats_url: str, database_url: str) -> Iterator[Cluster]:
-    c = Cluster(workdir=tmp_path, nats_url=nats_url, database_url=database_url)
+def cluster(tmp_path: Path, own_nats: NatsServer, database_url: str) -> Iterator[Cluster]:
+    # A NATS server of its own: the consumer figures below are the stream's, and the
+    # session's shared stream carries other tests' messages (a redelivery of theirs would count).
+    c = Cluster(workdir=tmp_path, nats_url=own_nats.url, database_url=database_url)
     try:
         c.start_all()
         yield c
