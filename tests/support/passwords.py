@@ -2,13 +2,16 @@
 
 Scenario files carry no passwords (docs/security.md): ``create_campaign`` takes
 the argon2 hash of every player's password. ``EveryPlayer`` gives each player
-the same one, hashed once per test session.
+the same one, hashed once per test session; ``open_training_campaign`` makes a
+campaign ready for orders.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping
+
+from sqlalchemy import Connection
 
 from services.common.passwords import hash_password
 
@@ -34,3 +37,23 @@ class EveryPlayer(Mapping[str, str]):
 
     def __len__(self) -> int:
         return 0
+
+
+def open_training_campaign(conn: Connection, campaign: str, seed: int = 1) -> None:
+    """A training campaign created with the desk's own code, its first turn open for orders."""
+    from pate.datafiles import load_scenario
+    from services.common import repository as repo
+    from services.orders import campaigns
+
+    campaigns.create_campaign(
+        conn,
+        campaign,
+        load_scenario("training"),
+        "training",
+        seed=seed,
+        turns=3,
+        first_deadline=None,
+        turn_seconds=0,
+        password_hashes=EveryPlayer(),
+    )
+    repo.set_status(conn, campaign, turn=1, expect=("STARTING",), status="OPEN")

@@ -14,7 +14,6 @@ import pytest
 import sqlalchemy as sa
 
 from pate.core.codec import canonical_json, to_plain
-from pate.datafiles import load_scenario
 from pate.v1 import common_pb2
 from services.common import repository as repo
 from services.common.auth import Authenticator
@@ -23,9 +22,9 @@ from services.common.errors import Code, DeskError
 from services.common.passwords import hash_password
 from services.common.repository import turns
 from services.common.tables import world_states
-from services.orders import campaigns, desk
+from services.orders import desk
 from services.orders.mapping import order_from_pb
-from tests.support.passwords import EveryPlayer
+from tests.support.passwords import open_training_campaign
 
 pytestmark = pytest.mark.integration
 
@@ -45,19 +44,8 @@ def _submit(engine: sa.Engine, order: common_pb2.ShipOrder, rid: str) -> tuple[l
 
 def test_a_replay_is_refused_for_a_ship_no_longer_commanded(engine: sa.Engine) -> None:
     with engine.begin() as conn:
-        campaigns.create_campaign(
-            conn,
-            CAMPAIGN,
-            load_scenario("training"),
-            "training",
-            seed=1,
-            turns=3,
-            first_deadline=None,
-            turn_seconds=0,
-            password_hashes=EveryPlayer(),
-        )
+        open_training_campaign(conn, CAMPAIGN)
         repo.set_password(conn, CAMPAIGN, "cornwallis", hash_password(PASSWORD))
-        repo.set_status(conn, CAMPAIGN, turn=1, expect=("STARTING",), status="OPEN")
     order = common_pb2.ShipOrder(ship_id="BR1FL", combat=common_pb2.Combat(stance="engage"))
     assert _submit(engine, order, "r-1") == (["BR1FL"], False)
     assert _submit(engine, order, "r-1") == (["BR1FL"], True)

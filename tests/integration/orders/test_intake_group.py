@@ -14,33 +14,21 @@ import hashlib
 import pytest
 import sqlalchemy as sa
 
-from pate.datafiles import load_scenario
 from pate.v1 import common_pb2, orders_pb2
 from services.common import repository as repo
 from services.common import tables
 from services.common.auth import Authenticator, Credentials
 from services.common.db import reader
 from services.common.errors import Code, DeskError
-from services.orders import campaigns, desk, intake
-from tests.support.passwords import EveryPlayer
+from services.orders import desk, intake
+from tests.support.passwords import open_training_campaign
 
 pytestmark = pytest.mark.integration
 
 
 def _campaign(engine: sa.Engine, cid: str) -> None:
     with engine.begin() as conn:
-        campaigns.create_campaign(
-            conn,
-            cid,
-            load_scenario("training"),
-            "training",
-            seed=1,
-            turns=3,
-            first_deadline=None,
-            turn_seconds=0,
-            password_hashes=EveryPlayer(),
-        )
-        repo.set_status(conn, cid, turn=1, expect=("STARTING",), status="OPEN")
+        open_training_campaign(conn, cid)
 
 
 def _request(
