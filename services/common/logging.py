@@ -73,6 +73,19 @@ class _NamedWriteLogger(structlog.WriteLogger):
         self.name = name
 
 
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """The standard library's handler, writing to sys.stderr as it is at each record:
+    a library's thread may log after a test closed the stream it had swapped in."""
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value: Any) -> None:
+        pass
+
+
 def _stderr_logger(*args: Any) -> _NamedWriteLogger:
     return _NamedWriteLogger(args[0] if args else None)
 
@@ -113,7 +126,7 @@ def configure_logging(service: str, settings: _HasLogSettings) -> None:
         foreign_pre_chain=shared,
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
     )
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _StderrHandler()
     handler.setFormatter(formatter)
     setattr(handler, _HANDLER_MARK, True)
     root = logging.getLogger()
