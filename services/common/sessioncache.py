@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import threading
 import time
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,8 +21,6 @@ from services.common.sessions import Session, token_digest
 
 SESSION_CACHE_SECONDS = 2.0
 MAX_ENTRIES = 50_000  # live players of one process; beyond it the oldest entries go
-
-_caches: weakref.WeakSet[SessionCache] = weakref.WeakSet()
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +42,6 @@ class SessionCache:
         self.monotonic = monotonic
         self._entries: dict[str, _Entry] = {}
         self._lock = threading.Lock()
-        _caches.add(self)
 
     def remember(self, token: str, session: Session, row: Any) -> None:
         entry = _Entry(self.monotonic() + self.seconds, session, row)
@@ -81,9 +77,3 @@ class SessionCache:
                 if e.session.campaign == campaign and e.session.player == player
             ]:
                 del self._entries[digest]
-
-
-def forget_player_everywhere(campaign: str, player: str) -> None:
-    """Drop a player's sessions from every cache of this process (a password was reset)."""
-    for cache in list(_caches):
-        cache.forget_player(campaign, player)

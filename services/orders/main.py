@@ -48,7 +48,7 @@ SERVICE = Service(
     grpc=(
         (
             admin_pb2_grpc.add_CampaignAdminServicer_to_server,
-            lambda e, s: CampaignAdminServicer(e, s.admin_token),
+            lambda e, s: CampaignAdminServicer(e, s.admin_token, _auth(e, s)),
         ),
         (
             orders_pb2_grpc.add_OrderDeskServicer_to_server,

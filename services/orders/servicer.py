@@ -42,7 +42,6 @@ from services.common.rpc import (
     is_admin,
     run_cpu,
 )
-from services.common.sessioncache import forget_player_everywhere
 from services.orders import campaigns, desk, intake, mydesk
 from services.orders.groupcommit import GroupCommitter
 from services.orders.intake import first_problems
@@ -70,9 +69,10 @@ def campaign_pb(row: repo.CampaignRow) -> admin_pb2.Campaign:
 
 
 class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
-    def __init__(self, engine: Engine, admin_token: str) -> None:
+    def __init__(self, engine: Engine, admin_token: str, auth: Authenticator) -> None:
         self.engine = engine
         self.admin_token = admin_token
+        self.auth = auth  # the order desk's: a new password must end its sessions in memory too
 
     async def _admin(self, context: grpc.aio.ServicerContext) -> None:
         if not is_admin(context, self.admin_token):
@@ -165,7 +165,7 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
             sessions.revoke_player(conn, request.campaign_id, request.player_id, now=datetime.now(UTC))
 
         await self._run(context, work)
-        forget_player_everywhere(request.campaign_id, request.player_id)
+        self.auth.live.forget_player(request.campaign_id, request.player_id)  # at once, in this process
         return admin_pb2.SetPlayerPasswordResponse()
 
     async def _run(self, context: grpc.aio.ServicerContext, work):  # type: ignore[no-untyped-def]

@@ -197,10 +197,12 @@ def test_the_administrator_revokes_a_players_sessions_and_a_new_password_ends_th
     assert code_of(lambda: client.sessions.RevokeSessions(revoke, metadata=bearer(token), timeout=10)) == (
         grpc.StatusCode.PERMISSION_DENIED
     )
+    assert submit(client, bearer(token)) == 1  # the order desk now holds the session in memory (2 s)
     assert client.sessions.RevokeSessions(revoke, metadata=client.admin_md, timeout=10).revoked >= 1
     assert code_of(lambda: submit(client, bearer(token))) == grpc.StatusCode.UNAUTHENTICATED
 
     token = client.login_reply(ONE, "cornwallis").token
+    assert submit(client, bearer(token)) == 1
     client.admin.SetPlayerPassword(
         admin_pb2.SetPlayerPasswordRequest(
             campaign_id=ONE, player_id="cornwallis", password="a-new-password"

@@ -57,7 +57,7 @@ def test_revocations_here_are_forgotten_at_once() -> None:
     cache.remember("other", Session("d", "cornwallis", late), 4)
     cache.forget_token("b")
     assert cache.get("b") is None
-    sessioncache.forget_player_everywhere("c", "cornwallis")  # a new password, set anywhere in the process
+    cache.forget_player("c", "cornwallis")  # a new password, or logout everywhere
     assert cache.get("a1") is None and cache.get("a2") is None
     assert cache.get("other") is not None  # the same name in another campaign is another player
 
