@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -249,6 +249,13 @@ _TIMESTAMP = "google.protobuf.Timestamp"
 def excerpt(value: str, limit: int = EXCERPT_CHARS) -> str:
     """At most ``limit`` characters of an input value, quoted, for errors and logs."""
     return repr(value[:limit]) + ("..." if len(value) > limit else "")
+
+
+def first_problems(problems: Sequence[object], shown: int = 5) -> str:
+    """The first problems, each cut short: an error quotes its input only in excerpts."""
+    out = "; ".join(str(p)[: 2 * EXCERPT_CHARS] for p in problems[:shown])
+    more = len(problems) - shown
+    return out + (f"; and {more} more" if more > 0 else "")
 
 
 def bounded(message: str, limit: int = MAX_DETAIL_CHARS) -> str:

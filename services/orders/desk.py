@@ -23,6 +23,9 @@ from services.common.logging import get_logger
 
 log = get_logger("orders")
 
+MAX_REQUEST_ID = 100  # characters of a client request id
+REUSED_REQUEST_ID = "client_request_id: already used for a different request"
+
 
 def actor_of(row: Any) -> Actor:
     """A player row as the core's rules know an actor."""
@@ -71,12 +74,12 @@ def check_submission(
     (the caller's own: another player's id never replays), the turn, and every
     rule of the order form.  Kept out of the write transaction so that
     SQLite's single writer is held only briefly."""
-    if not client_request_id or len(client_request_id) > 100:
-        raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: give 1 to 100 characters")
+    if not 0 < len(client_request_id) <= MAX_REQUEST_ID:
+        raise DeskError(Code.INVALID_ARGUMENT, f"client_request_id: give 1 to {MAX_REQUEST_ID} characters")
     earlier = repo.find_request(conn, campaign, caller.player, client_request_id)
     if earlier is not None:
         if earlier != fingerprint:
-            raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: already used for a different request")
+            raise DeskError(Code.INVALID_ARGUMENT, REUSED_REQUEST_ID)
         _still_in_command(conn, campaign, turn, caller, orders)
         return Checked(caller, replayed=True)
     if not orders and not moves:

@@ -19,10 +19,10 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Connection
 
-from pate.core.codec import canonical_json, to_plain
 from pate.core.orders.effective import Author
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.text import OrderSyntaxError, parse_orders
@@ -31,14 +31,13 @@ from pate.v1 import orders_pb2
 from services.common import repository as repo
 from services.common.auth import Authenticator, Credentials
 from services.common.errors import Code, DeskError
-from services.common.limits import EXCERPT_CHARS
+from services.common.limits import first_problems
 from services.common.repository import intake as batch
 from services.orders import desk
 from services.orders.mapping import MappingError, order_from_pb
 
 CAMPAIGN_CACHE_SECONDS = 1.0  # the open turn as last read: advisory, the writer checks it again
 HOT_PATH_MAX_ORDERS = 32  # larger requests are checked off the event loop
-_REUSED = "client_request_id: already used for a different request"
 
 
 def orders_of(request: orders_pb2.SubmitOrdersRequest) -> list[ShipOrder]:
@@ -54,13 +53,6 @@ def orders_of(request: orders_pb2.SubmitOrdersRequest) -> list[ShipOrder]:
         return [order_from_pb(o, f"orders[{i}]") for i, o in enumerate(request.orders)]
     except MappingError as err:
         raise DeskError(Code.INVALID_ARGUMENT, str(err)) from None
-
-
-def first_problems(problems: Sequence[object], shown: int = 5) -> str:
-    """The first problems, each cut short: an error quotes its input only in excerpts."""
-    out = "; ".join(str(p)[: 2 * EXCERPT_CHARS] for p in problems[:shown])
-    more = len(problems) - shown
-    return out + (f"; and {more} more" if more > 0 else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +74,11 @@ class Submission:
     @property
     def player(self) -> str:
         return self.caller.player
+
+    @property
+    def checked(self) -> desk.Checked:
+        """As the full path would have checked it (for storing it alone)."""
+        return desk.Checked(self.caller, replayed=False, roles=self.roles)
 
     @property
     def ship_ids(self) -> list[str]:
@@ -121,16 +118,14 @@ def check_from_memory(
     if request.orders_text or request.stores_moves or not 0 < len(request.orders) <= HOT_PATH_MAX_ORDERS:
         return None
     rid = request.client_request_id
-    if not 0 < len(rid) <= 100:
+    if not 0 < len(rid) <= desk.MAX_REQUEST_ID:
         return None
-    row = turns.get(request.campaign_id)
     player = auth.recent_caller(request.campaign_id, creds)
-    if row is None or player is None or row.status != "OPEN" or row.turn != request.turn:
-        return None
-    world = repo.peek_world(database, row.id, row.turn)
-    if world is None:
+    world = repo.peek_world(database, request.campaign_id, request.turn)
+    if player is None or world is None:
         return None
     try:
+        row = desk.check_open(turns.get(request.campaign_id), request.campaign_id, request.turn)
         orders = orders_of(request)
     except DeskError:
         return None
@@ -155,9 +150,9 @@ def record_group(conn: Connection, group: Sequence[Submission]) -> list[Recorded
     seen = batch.find_requests(conn, {s.key for s in group})
     seqs = batch.next_order_seqs(conn, {(s.campaign, s.turn) for s in group})
     stamp = repo.now()
-    orders: list[dict[str, object]] = []
-    requests: list[dict[str, object]] = []
-    audits: list[dict[str, object]] = []
+    orders: list[dict[str, Any]] = []
+    requests: list[dict[str, Any]] = []
+    audits: list[dict[str, Any]] = []
     out: list[Recorded] = []
     for s in group:
         try:
@@ -168,46 +163,31 @@ def record_group(conn: Connection, group: Sequence[Submission]) -> list[Recorded
         earlier = seen.get(s.key)
         if earlier is not None:
             out.append(
-                (s.ship_ids, True) if earlier == s.fingerprint else DeskError(Code.INVALID_ARGUMENT, _REUSED)
+                (s.ship_ids, True)
+                if earlier == s.fingerprint
+                else DeskError(Code.INVALID_ARGUMENT, desk.REUSED_REQUEST_ID)
             )
             continue
         seen[s.key] = s.fingerprint  # a second copy in this group replays the first
         first = seqs[(s.campaign, s.turn)]
         seqs[(s.campaign, s.turn)] = first + len(s.orders)
         orders += [
-            _order_row(s, order, role, first + i, stamp)
+            repo.order_row(
+                s.campaign,
+                s.turn,
+                order,
+                author=s.player,
+                role=role,
+                seq=first + i,
+                client_request_id=s.request_id,
+                created_at=stamp,
+            )
             for i, (order, role) in enumerate(zip(s.orders, s.roles, strict=True))
         ]
-        base = {"campaign": s.campaign, "created_at": stamp}
-        requests.append(
-            {**base, "player": s.player, "client_request_id": s.request_id, "response": s.fingerprint}
-        )
-        audits.append(
-            {
-                **base,
-                "turn": s.turn,
-                "player": s.player,
-                "action": "submit_orders",
-                "accepted": True,
-                "detail_json": canonical_json(s.ship_ids),
-            }
-        )
+        requests.append(repo.request_row(s.campaign, s.player, s.request_id, s.fingerprint, stamp))
+        audits.append(repo.audit_row(s.campaign, s.turn, s.player, "submit_orders", True, s.ship_ids, stamp))
         out.append((s.ship_ids, False))
     batch.insert_rows(conn, "orders", orders)
     batch.insert_rows(conn, "order_requests", requests)
     batch.insert_rows(conn, "audit", audits)
     return out
-
-
-def _order_row(s: Submission, order: ShipOrder, role: Author, seq: int, stamp: object) -> dict[str, object]:
-    return {
-        "campaign": s.campaign,
-        "turn": s.turn,
-        "ship_id": order.ship_id,
-        "author_player": s.player,
-        "author_role": role.value,
-        "seq": seq,
-        "order_json": canonical_json(to_plain(order)),
-        "client_request_id": s.request_id,
-        "created_at": stamp,
-    }

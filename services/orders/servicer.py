@@ -31,6 +31,7 @@ from services.common import repository as repo
 from services.common.auth import Authenticator
 from services.common.errors import Code, DeskError
 from services.common.grpcutil import annotate_call
+from services.common.limits import first_problems
 from services.common.metrics import ORDERS_ACCEPTED, SUBMISSIONS_REFUSED
 from services.common.passwords import hash_password
 from services.common.rpc import (
@@ -44,7 +45,6 @@ from services.common.rpc import (
 )
 from services.orders import campaigns, desk, intake, mydesk
 from services.orders.groupcommit import GroupCommitter
-from services.orders.intake import first_problems
 from services.orders.mapping import order_to_pb
 
 REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrders (desk.proto)
@@ -217,7 +217,7 @@ class OrderDeskServicer(_PlayerFacing, orders_pb2_grpc.OrderDeskServicer):
         hot = intake.check_from_memory(self.auth, self.turns, self.database, request, creds, fingerprint)
         if hot is not None:  # the hot path (issue 15): nothing read, stored with its group
             orders: Sequence[ShipOrder] = hot.orders
-            checked = desk.Checked(hot.caller, replayed=False, roles=hot.roles)
+            checked = hot.checked
         else:
             orders, checked = await self._check(context, request, creds, fingerprint)
         try:

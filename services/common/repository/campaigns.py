@@ -140,17 +140,24 @@ def set_password(conn: Connection, campaign: str, player: str, password_hash: st
     return res.rowcount == 1
 
 
+def audit_row(
+    campaign: str, turn: int, player: str, action: str, accepted: bool, detail: Any, created_at: datetime
+) -> dict[str, Any]:
+    """One row of the audit trail."""
+    return {
+        "campaign": campaign,
+        "turn": turn,
+        "player": player,
+        "action": action,
+        "accepted": accepted,
+        "detail_json": canonical_json(detail),
+        "created_at": created_at,
+    }
+
+
 def audit(
     conn: Connection, campaign: str, turn: int, player: str, action: str, accepted: bool, detail: Any
 ) -> None:
     conn.execute(
-        insert(_t("audit")).values(
-            campaign=campaign,
-            turn=turn,
-            player=player,
-            action=action,
-            accepted=accepted,
-            detail_json=canonical_json(detail),
-            created_at=now(),
-        )
+        insert(_t("audit")).values(**audit_row(campaign, turn, player, action, accepted, detail, now()))
     )

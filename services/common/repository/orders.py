@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Connection, and_, func, insert, select
 
@@ -23,6 +25,31 @@ def next_order_seq(conn: Connection, campaign: str, turn: int) -> int:
     return int(top or 0) + 1
 
 
+def order_row(
+    campaign: str,
+    turn: int,
+    order: ShipOrder,
+    *,
+    author: str,
+    role: Author,
+    seq: int,
+    client_request_id: str,
+    created_at: datetime,
+) -> dict[str, Any]:
+    """The ``orders`` row of one submitted order (one by one, or in a group)."""
+    return {
+        "campaign": campaign,
+        "turn": turn,
+        "ship_id": order.ship_id,
+        "author_player": author,
+        "author_role": role.value,
+        "seq": seq,
+        "order_json": canonical_json(to_plain(order)),
+        "client_request_id": client_request_id,
+        "created_at": created_at,
+    }
+
+
 def add_order(
     conn: Connection,
     campaign: str,
@@ -34,19 +61,17 @@ def add_order(
     seq: int,
     client_request_id: str,
 ) -> None:
-    conn.execute(
-        insert(_t("orders")).values(
-            campaign=campaign,
-            turn=turn,
-            ship_id=order.ship_id,
-            author_player=author,
-            author_role=role.value,
-            seq=seq,
-            order_json=canonical_json(to_plain(order)),
-            client_request_id=client_request_id,
-            created_at=now(),
-        )
+    row = order_row(
+        campaign,
+        turn,
+        order,
+        author=author,
+        role=role,
+        seq=seq,
+        client_request_id=client_request_id,
+        created_at=now(),
     )
+    conn.execute(insert(_t("orders")).values(**row))
 
 
 def submitted_orders(conn: Connection, campaign: str, turn: int) -> list[SubmittedOrder]:
@@ -75,16 +100,25 @@ def find_request(conn: Connection, campaign: str, player: str, client_request_id
     return bytes(row.response) if row else None
 
 
+def request_row(
+    campaign: str, player: str, client_request_id: str, response: bytes, created_at: datetime
+) -> dict[str, Any]:
+    """The ``order_requests`` row that makes a request id answer as a replay."""
+    return {
+        "campaign": campaign,
+        "player": player,
+        "client_request_id": client_request_id,
+        "response": response,
+        "created_at": created_at,
+    }
+
+
 def save_request(
     conn: Connection, campaign: str, player: str, client_request_id: str, response: bytes
 ) -> None:
     conn.execute(
         insert(_t("order_requests")).values(
-            campaign=campaign,
-            player=player,
-            client_request_id=client_request_id,
-            response=response,
-            created_at=now(),
+            **request_row(campaign, player, client_request_id, response, now())
         )
     )
 

@@ -98,9 +98,8 @@ def test_a_group_stores_what_one_by_one_stores(engine: sa.Engine) -> None:
 
     for req in requests["alone"]:
         sub = _hot(engine, auth, turns, token_alone, req)
-        checked = desk.Checked(sub.caller, replayed=False, roles=sub.roles)
         with engine.begin() as conn:
-            desk.record_submission(conn, "alone", 1, checked, sub.orders, sub.request_id, sub.fingerprint)
+            desk.record_submission(conn, "alone", 1, sub.checked, sub.orders, sub.request_id, sub.fingerprint)
 
     assert _orders_rows(engine, "grouped") == _orders_rows(engine, "alone")
     assert [r[3] for r in _orders_rows(engine, "grouped")] == [1, 2, 3]  # the last one sent counts (4.1)
