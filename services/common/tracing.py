@@ -41,16 +41,20 @@ class _RecordWhenExported(Sampler):
     """The standard sampler once an exporter is installed; until then nothing is recorded."""
 
     def __init__(self) -> None:
-        self.exporting = False
-        self._when_exported = TracerProvider().sampler  # the SDK's choice from OTEL_TRACES_SAMPLER
-        self._off = sampling.ALWAYS_OFF  # a span still takes its parent's trace id
+        self._when_exported: Sampler | None = None  # set by the first exporter
+
+    def export(self) -> None:
+        """An exporter is installed: from now on the SDK's choice (OTEL_TRACES_SAMPLER) applies."""
+        if self._when_exported is None:
+            self._when_exported = TracerProvider(shutdown_on_exit=False).sampler
 
     def should_sample(self, *args: Any, **kwargs: Any) -> sampling.SamplingResult:
-        chosen = self._when_exported if self.exporting else self._off
+        # unrecorded, a span still takes its parent's trace id (or a new one)
+        chosen = self._when_exported or sampling.ALWAYS_OFF
         return chosen.should_sample(*args, **kwargs)
 
     def get_description(self) -> str:
-        return f"RecordWhenExported({self._when_exported.get_description()})"
+        return f"RecordWhenExported({(self._when_exported or sampling.ALWAYS_OFF).get_description()})"
 
 
 _sampler = _RecordWhenExported()
@@ -71,10 +75,10 @@ def configure_tracing(service: str, otlp_endpoint: str = "", exporter: SpanExpor
         provider.add_span_processor(
             BatchSpanProcessor(OTLPSpanExporter(endpoint=otlp_endpoint, insecure=insecure))
         )
-        _sampler.exporting = True
+        _sampler.export()
     if exporter is not None:
         provider.add_span_processor(BatchSpanProcessor(exporter))
-        _sampler.exporting = True
+        _sampler.export()
 
 
 def shutdown_tracing() -> None:

@@ -19,7 +19,7 @@ def test_without_an_exporter_spans_carry_ids_but_are_not_recorded() -> None:
             assert child.get_span_context().trace_id == ctx.trace_id
         carrier = tracing.inject()
     assert int(carrier["traceparent"][-2:], 16) & 1 == 0  # told downstream: not sampled
-    sampler.exporting = True
+    sampler.export()
     with tracer.start_as_current_span("call") as span:
         assert span.is_recording() and span.get_span_context().trace_flags.sampled
 
