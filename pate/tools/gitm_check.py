@@ -77,6 +77,22 @@ class Suite:
             land_pb2.CompleteTransferRequest(transfer_id=tid, cancelled=cancelled), timeout=self.timeout
         )
 
+    def lost_twice(self, what: str, **cargo: Any) -> tuple[Any, Any]:
+        """The transport's ``cargo`` reported lost, then the very same report again
+        (a retried message): the two answers, of which the second must be a duplicate."""
+        request = land_pb2.ReportCargoLossRequest(
+            loss_id=self._id(what),
+            campaign_id=self.campaign,
+            turn=1,
+            transport_id=self.transport,
+            fate=land_pb2.CARGO_FATE_LOST,
+            **cargo,
+        )
+        return (
+            self.stub.ReportCargoLoss(request, timeout=self.timeout),
+            self.stub.ReportCargoLoss(request, timeout=self.timeout),
+        )
+
     def get(self, tid: str) -> Any:
         return self.stub.GetTransfer(land_pb2.GetTransferRequest(transfer_id=tid), timeout=self.timeout)
 
@@ -281,16 +297,7 @@ class Suite:
             tid = self._id("load")
             _expect(self.begin(tid, load, [uid], state).accepted, "loading for the loss refused")
             self.complete(tid)
-            request = land_pb2.ReportCargoLossRequest(
-                loss_id=self._id("loss"),
-                campaign_id=self.campaign,
-                turn=1,
-                transport_id=self.transport,
-                fate=land_pb2.CARGO_FATE_LOST,
-                units=[uid],
-            )
-            first = self.stub.ReportCargoLoss(request, timeout=self.timeout)
-            second = self.stub.ReportCargoLoss(request, timeout=self.timeout)
+            first, second = self.lost_twice("loss", units=[uid])
             _expect(first.accepted and list(first.units) == [uid], f"the loss: {_short(first)}")
             _expect(second.duplicate and list(second.units) == [uid], f"the repeated loss: {_short(second)}")
             tid2 = self._id("ghost")

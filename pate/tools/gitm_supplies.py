@@ -214,16 +214,7 @@ class SupplyChecks:
     def loss(self) -> str:
         s, k = self.suite, self.moved
         self._load(k)
-        request = land_pb2.ReportCargoLossRequest(
-            loss_id=s._id("supply-loss"),
-            campaign_id=s.campaign,
-            turn=1,
-            transport_id=s.transport,
-            fate=land_pb2.CARGO_FATE_LOST,
-            supplies=k,
-        )
-        first = s.stub.ReportCargoLoss(request, timeout=s.timeout)
-        second = s.stub.ReportCargoLoss(request, timeout=s.timeout)
+        first, second = s.lost_twice("supply-loss", supplies=k)
         expect(first.accepted and first.supplies == k and not first.duplicate, f"the loss: {short(first)}")
         expect(second.duplicate and second.supplies == k, f"the repeated loss: {short(second)}")
         self.none_aboard(s.transport, "after the loss")
