@@ -200,6 +200,8 @@ def test_the_minister_assigns_officers_who_command_from_the_next_turn(web, stack
     login(client, stack.campaign, "barham", stack.passwords["barham"])
     page = client.get(f"/c/{stack.campaign}/minister")
     assert page.status_code == 200 and 'name="BR1FR.commander"' in page.text
+    assert "<title>Ports and stores · PATE</title>" in page.text  # the title is text, not a copy of the form
+    assert page.text.count('action="/c/' + stack.campaign + '/minister/officers"') == 1
     token = csrf(page.text)
     keep = {"BR1FR.deputy": ""}
     r = client.post(
