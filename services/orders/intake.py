@@ -36,8 +36,8 @@ from services.common.repository import intake as batch
 from services.orders import desk
 from services.orders.mapping import MappingError, order_from_pb
 
-# The open turn as last read: advisory only (the writer checks it again under the lock), so
-# its age costs at most a submission sent to the full path; 1 s keeps a burst off the database.
+# The open turn as last read: advisory only, since the writer checks it again under the lock
+# (a turn closed since is refused there); 1 s keeps a burst of submissions off the database.
 CAMPAIGN_CACHE_SECONDS = 1.0
 # Mapping and checking 32 orders takes about 0.5 ms here (grand1805, one core): the longest the
 # event loop is held by one request; larger requests are checked on a reader thread.
