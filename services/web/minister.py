@@ -13,19 +13,33 @@ from starlette.responses import HTMLResponse, Response
 
 from pate.v1 import common_pb2, desk_pb2
 from services.web.app import Desk, redirect
-from services.web.backend import ForbiddenError, RefusedError
+from services.web.backend import ForbiddenError, RefusedError, Session
 from services.web.pages import campaign_id
 
 MINISTER_ROLE = "naval_minister"
 MOVE_ROWS = 4  # store move lines on the form
 
 
-async def minister(desk: Desk, request: Request) -> Response:
+async def _minister(
+    desk: Desk, request: Request, *, posted: bool = False
+) -> tuple[str, Session, desk_pb2.MyCampaign, dict[str, str]]:
+    """The campaign, the caller's session, his view of it and (``posted``) the form
+    he sent, kept for the login page should his session have expired;
+    ForbiddenError unless he is the campaign's naval minister."""
     cid = campaign_id(request)
+    form: dict[str, str] = {}
+    if posted:
+        form = await desk.form(request)
+        request.state.kept_form = form
     session = desk.session_for(request, cid)
     mine = await desk.backend.my_campaign(session)
     if MINISTER_ROLE not in mine.roles:
         raise ForbiddenError("not a naval minister")
+    return cid, session, mine, form
+
+
+async def minister(desk: Desk, request: Request) -> Response:
+    cid, _session, mine, _form = await _minister(desk, request)
     return _page(desk, request, cid, mine, message=request.query_params.get("done", "")[:200])
 
 
@@ -56,13 +70,7 @@ def _page(
 
 
 async def move_stores(desk: Desk, request: Request) -> Response:
-    cid = campaign_id(request)
-    form = await desk.form(request)
-    request.state.kept_form = form
-    session = desk.session_for(request, cid)
-    mine = await desk.backend.my_campaign(session)
-    if MINISTER_ROLE not in mine.roles:
-        raise ForbiddenError("not a naval minister")
+    cid, session, mine, form = await _minister(desk, request, posted=True)
     moves = []
     for i in range(MOVE_ROWS):
         origin, dest, amount = (form.get(f"{i}.{k}", "").strip() for k in ("origin", "destination", "amount"))
@@ -82,13 +90,7 @@ async def move_stores(desk: Desk, request: Request) -> Response:
 
 async def assign_officers(desk: Desk, request: Request) -> Response:
     """Rule 2.3: the commander and deputy of his state's ships, from the next turn."""
-    cid = campaign_id(request)
-    form = await desk.form(request)
-    request.state.kept_form = form
-    session = desk.session_for(request, cid)
-    mine = await desk.backend.my_campaign(session)
-    if MINISTER_ROLE not in mine.roles:
-        raise ForbiddenError("not a naval minister")
+    cid, session, mine, form = await _minister(desk, request, posted=True)
     items = []
     for ship in mine.ships:
         commander, deputy = form.get(f"{ship.id}.commander"), form.get(f"{ship.id}.deputy")
