@@ -146,9 +146,10 @@ Recorded = tuple[list[str], bool] | DeskError  # (ship ids, replayed) or the ref
 def record_group(conn: Connection, group: Sequence[Submission]) -> list[Recorded]:
     """Store checked submissions in the caller's transaction, one answer each.
 
-    The turn of each campaign is checked under its lock (it may have closed
-    since the check); a request id seen before answers as a replay when the
-    request is the same and is refused when it is not; each submission's
+    A request id seen before answers as a replay when the request is the same
+    and is refused when it is not (before the turn is looked at, as on the
+    full path); the turn of each campaign is checked under its lock (it may
+    have closed since the check); each submission's
     orders take the next sequence numbers of its turn, in arrival order."""
     campaigns = batch.lock_campaigns(conn, {s.campaign for s in group})
     seen = batch.find_requests(conn, {s.key for s in group})
@@ -159,18 +160,17 @@ def record_group(conn: Connection, group: Sequence[Submission]) -> list[Recorded
     audits: list[dict[str, Any]] = []
     out: list[Recorded] = []
     for s in group:
+        earlier = seen.get(s.key)  # first, as on the full path: a retry is answered even after the close
+        if earlier is not None:
+            same = earlier == s.fingerprint
+            out.append(
+                (s.ship_ids, True) if same else DeskError(Code.INVALID_ARGUMENT, desk.REUSED_REQUEST_ID)
+            )
+            continue
         try:
             desk.check_open(campaigns.get(s.campaign), s.campaign, s.turn)
         except DeskError as err:
             out.append(err)
-            continue
-        earlier = seen.get(s.key)
-        if earlier is not None:
-            out.append(
-                (s.ship_ids, True)
-                if earlier == s.fingerprint
-                else DeskError(Code.INVALID_ARGUMENT, desk.REUSED_REQUEST_ID)
-            )
             continue
         seen[s.key] = s.fingerprint  # a second copy in this group replays the first
         first = seqs[(s.campaign, s.turn)]

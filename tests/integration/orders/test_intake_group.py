@@ -126,6 +126,9 @@ def test_a_group_replays_refuses_reuse_and_a_closed_turn(engine: sa.Engine) -> N
     again = _hot(engine, auth, turns, token, _request("open-one", "same"))
     reused = _hot(engine, auth, turns, token, _request("open-one", "same", stance="evade"))
     late = _hot(engine, auth, turns, token_closing, _request("closing", "late"))
+    early = _hot(engine, auth, turns, token_closing, _request("closing", "early", stance="accept"))
+    with engine.begin() as conn:
+        assert intake.record_group(conn, [early]) == [(["BR1FL"], False)]
     with engine.begin() as conn:  # the turn closes after the check and before the write
         repo.set_status(conn, "closing", turn=1, expect=("OPEN",), status="CLOSED")
     with engine.begin() as conn:
@@ -134,7 +137,11 @@ def test_a_group_replays_refuses_reuse_and_a_closed_turn(engine: sa.Engine) -> N
     assert answers[1] == (["BR1FL"], True)  # the identical copy replays the first
     assert isinstance(answers[2], DeskError) and answers[2].code == Code.INVALID_ARGUMENT
     assert isinstance(answers[3], DeskError) and answers[3].code == Code.FAILED_PRECONDITION
-    assert len(_orders_rows(engine, "open-one")) == 1 and _orders_rows(engine, "closing") == []
+    assert len(_orders_rows(engine, "open-one")) == 1 and len(_orders_rows(engine, "closing")) == 1
+
+    # a retry of a request accepted before the close is still its replay (as on the full path)
+    with engine.begin() as conn:
+        assert intake.record_group(conn, [early]) == [(["BR1FL"], True)]
 
     # an earlier transaction's request id replays too, and a reuse is still refused
     with engine.begin() as conn:
