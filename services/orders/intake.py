@@ -151,9 +151,10 @@ def record_group(conn: Connection, group: Sequence[Submission]) -> list[Recorded
     full path); the turn of each campaign is checked under its lock (it may
     have closed since the check); each submission's
     orders take the next sequence numbers of its turn, in arrival order."""
-    campaigns = batch.lock_campaigns(conn, {s.campaign for s in group})
-    seen = batch.find_requests(conn, {s.key for s in group})
-    seqs = batch.next_order_seqs(conn, {(s.campaign, s.turn) for s in group})
+    state = batch.read_group(
+        conn, {s.campaign for s in group}, {s.key for s in group}, [(s.campaign, s.turn) for s in group]
+    )
+    seen, seqs = state.seen, state.next_seqs
     stamp = repo.now()
     orders: list[dict[str, Any]] = []
     requests: list[dict[str, Any]] = []
@@ -168,7 +169,7 @@ def record_group(conn: Connection, group: Sequence[Submission]) -> list[Recorded
             )
             continue
         try:
-            desk.check_open(campaigns.get(s.campaign), s.campaign, s.turn)
+            desk.check_open(state.campaigns.get(s.campaign), s.campaign, s.turn)
         except DeskError as err:
             out.append(err)
             continue
@@ -191,7 +192,5 @@ def record_group(conn: Connection, group: Sequence[Submission]) -> list[Recorded
         requests.append(repo.request_row(s.campaign, s.player, s.request_id, s.fingerprint, stamp))
         audits.append(repo.audit_row(s.campaign, s.turn, s.player, "submit_orders", True, s.ship_ids, stamp))
         out.append((s.ship_ids, False))
-    batch.insert_rows(conn, "orders", orders)
-    batch.insert_rows(conn, "order_requests", requests)
-    batch.insert_rows(conn, "audit", audits)
+    batch.write_group(conn, {"orders": orders, "order_requests": requests, "audit": audits})
     return out

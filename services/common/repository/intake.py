@@ -5,14 +5,38 @@ transaction; these functions read and write the whole group with a few
 statements instead of a handful per submission.  The statements are built
 once (their lists are expanding parameters), so a group costs no SQL
 construction and hits SQLAlchemy's compiled cache every time.
+
+The keys of a group are passed as one parameter and joined to the table
+(``unnest`` of arrays on PostgreSQL, ``json_each`` on SQLite) so that every
+key is one index probe.  A row-value ``IN`` list reads as the same thing but
+is not: SQLite scans the whole table for it, and PostgreSQL, with statistics
+older than a growing table, scans a player's every request; either way a
+group cost time in proportion to the requests stored before it.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, insert, select, tuple_
+from psycopg.rows import namedtuple_row
+from sqlalchemy import (
+    Connection,
+    Dialect,
+    Integer,
+    String,
+    any_,
+    bindparam,
+    func,
+    insert,
+    literal_column,
+    select,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.sql import Select
 
 from services.common import tables
 from services.common.repository.campaigns import CampaignRow, _campaign
@@ -24,44 +48,170 @@ _R = tables.order_requests.c
 _O = tables.orders.c
 
 _CAMPAIGNS = select(tables.campaigns).where(_C.id.in_(bindparam("ids", expanding=True))).order_by(_C.id)
-_CAMPAIGNS_LOCKED = _CAMPAIGNS.with_for_update()
-_REQUESTS = select(_R.campaign, _R.player, _R.client_request_id, _R.response).where(
-    tuple_(_R.campaign, _R.player, _R.client_request_id).in_(bindparam("keys", expanding=True))
-)
-_TOP_SEQS = (
-    select(_O.campaign, _O.turn, func.max(_O.seq))
-    .where(tuple_(_O.campaign, _O.turn).in_(bindparam("turns", expanding=True)))
-    .group_by(_O.campaign, _O.turn)
-)
+
+
+def _pg_keys(*names_types: tuple[str, Any]) -> Any:
+    """The rows of a group's keys on PostgreSQL: one array parameter per column, zipped by unnest."""
+    arrays = [bindparam(name, type_=ARRAY(kind)) for name, kind in names_types]
+    return func.unnest(*arrays).table_valued(*(name for name, _ in names_types)).render_derived(name="k")
+
+
+def _sqlite_keys(*names_types: tuple[str, Any]) -> tuple[Any, list[Any]]:
+    """The rows of a group's keys on SQLite: a JSON array of arrays in one parameter."""
+    keys = func.json_each(bindparam("keys", type_=String)).table_valued("value").alias("k")
+    columns = [
+        func.json_extract(keys.c.value, literal_column(f"'$[{i}]'"), type_=kind).label(name)
+        for i, (name, kind) in enumerate(names_types)
+    ]
+    return keys, columns
+
+
+def _requests_query(dialect: str) -> Select[Any]:
+    shape = (("c", String), ("p", String), ("r", String))
+    if dialect == "postgresql":
+        k = _pg_keys(*shape)
+        c, p, r = k.c.c, k.c.p, k.c.r
+        keys = k
+    else:
+        keys, (c, p, r) = _sqlite_keys(*shape)
+    on = (_R.campaign == c) & (_R.player == p) & (_R.client_request_id == r)
+    return select(_R.campaign, _R.player, _R.client_request_id, _R.response).select_from(
+        keys.join(tables.order_requests, on)
+    )
+
+
+def _top_seqs_query(dialect: str) -> Select[Any]:
+    shape = (("c", String), ("t", Integer))
+    if dialect == "postgresql":
+        k = _pg_keys(*shape)
+        c, t = k.c.c, k.c.t
+        keys = k
+    else:
+        keys, (c, t) = _sqlite_keys(*shape)
+    # one index probe per turn: the largest seq of (campaign, turn), not every order of the turn
+    top = (
+        select(_O.seq)
+        .where(_O.campaign == c, _O.turn == t)
+        .order_by(_O.seq.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    return select(c, t, top).select_from(keys)
+
+
+_QUERIES = {
+    dialect: (_requests_query(dialect), _top_seqs_query(dialect)) for dialect in ("postgresql", "sqlite")
+}
+
+
 _INSERTS = {name: insert(tables.metadata.tables[name]) for name in ("orders", "order_requests", "audit")}
 
 
-def lock_campaigns(conn: Connection, ids: Collection[str]) -> dict[str, CampaignRow]:
-    """The campaign rows, locked until the transaction ends.
+@dataclass(frozen=True, slots=True)
+class GroupState:
+    """What a group's writer reads under the campaigns' locks."""
 
-    On PostgreSQL the rows are locked in id order, so two writers locking
-    overlapping groups cannot deadlock.  On SQLite the caller's transaction
-    began IMMEDIATE and holds the single write lock already."""
-    q = _CAMPAIGNS_LOCKED if conn.dialect.name == "postgresql" else _CAMPAIGNS
-    return {row.id: _campaign(row) for row in conn.execute(q, {"ids": sorted(ids)})}
-
-
-def find_requests(conn: Connection, keys: Collection[RequestKey]) -> dict[RequestKey, bytes]:
-    """The stored fingerprint of each request id that was seen before."""
-    if not keys:
-        return {}
-    rows = conn.execute(_REQUESTS, {"keys": sorted(keys)})
-    return {(r.campaign, r.player, r.client_request_id): bytes(r.response) for r in rows}
+    campaigns: dict[str, CampaignRow]  # locked until the transaction ends
+    seen: dict[RequestKey, bytes]  # the stored fingerprint of each request id seen before
+    next_seqs: dict[tuple[str, int], int]  # the next free order sequence number of each turn
 
 
-def next_order_seqs(conn: Connection, turns: Iterable[tuple[str, int]]) -> dict[tuple[str, int], int]:
-    """The next free order sequence number of each (campaign, turn)."""
-    wanted = sorted(set(turns))
-    top = {(r[0], r[1]): int(r[2] or 0) for r in conn.execute(_TOP_SEQS, {"turns": wanted})}
+def read_group(
+    conn: Connection, ids: Collection[str], keys: Collection[RequestKey], turns: Iterable[tuple[str, int]]
+) -> GroupState:
+    """Lock the campaigns and read the group's request ids and sequence numbers.
+
+    On PostgreSQL the campaign rows are locked in id order, so two writers
+    locking overlapping groups cannot deadlock, and the three statements go
+    in one round trip; on SQLite the caller's transaction began IMMEDIATE and
+    holds the single write lock already."""
+    ids, keys, wanted = sorted(ids), sorted(keys), sorted(set(turns))
+    if conn.dialect.name == "postgresql":
+        return _pg_read_group(conn, ids, keys, wanted)
+    campaigns = {row.id: _campaign(row) for row in conn.execute(_CAMPAIGNS, {"ids": ids})}
+    seen: dict[RequestKey, bytes] = {}
+    if keys:
+        rows = conn.execute(_QUERIES["sqlite"][0], {"keys": json.dumps(keys)})
+        seen = {(r.campaign, r.player, r.client_request_id): bytes(r.response) for r in rows}
+    tops = conn.execute(_QUERIES["sqlite"][1], {"keys": json.dumps(wanted)})
+    return GroupState(campaigns, seen, _next_seqs(wanted, tops))
+
+
+def write_group(conn: Connection, rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
+    """Insert the group's rows of each table (orders, order_requests, audit), in that order."""
+    if conn.dialect.name == "postgresql":
+        _pg_write_group(conn, rows)
+        return
+    for table, values in rows.items():
+        if values:
+            conn.execute(_INSERTS[table], list(values))
+
+
+def _next_seqs(wanted: list[tuple[str, int]], tops: Iterable[Any]) -> dict[tuple[str, int], int]:
+    top = {(r[0], r[1]): int(r[2] or 0) for r in tops}
     return {key: top.get(key, 0) + 1 for key in wanted}
 
 
-def insert_rows(conn: Connection, table: str, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Insert many rows of ``table`` (orders, order_requests or audit) with one statement."""
-    if rows:
-        conn.execute(_INSERTS[table], list(rows))
+# PostgreSQL: the group's statements are sent through psycopg's pipeline, a
+# round trip for the reads and one for the inserts instead of one each.  Under
+# load that matters twice over: the writer thread waits for the GIL after every
+# round trip, and the campaign rows stay locked for all of them (measured: a
+# group of 4 held its locks 5.8 ms in eight round trips).  SQLAlchemy cannot
+# read results in pipeline mode, so these statements are compiled by it once
+# and run on its connection's driver, inside its transaction.
+_PG_LOCK = (
+    select(tables.campaigns)
+    .where(_C.id == any_(bindparam("ids", type_=ARRAY(String))))
+    .order_by(_C.id)
+    .with_for_update()
+)
+
+
+@cache
+def _pg_compiled(statement: Any, dialect: Dialect) -> tuple[str, dict[str, Any]]:
+    """The statement's SQL and its fixed parameters (a LIMIT's, say)."""
+    compiled = statement.compile(dialect=dialect)
+    return str(compiled), {k: v for k, v in compiled.params.items() if v is not None}
+
+
+def _pg_run(cur: Any, statement: Any, dialect: Dialect, params: dict[str, Any]) -> Any:
+    sql, fixed = _pg_compiled(statement, dialect)
+    return cur.execute(sql, {**fixed, **params})
+
+
+@cache
+def _pg_insert(table: str, columns: tuple[str, ...], dialect: Dialect) -> str:
+    t = tables.metadata.tables[table]
+    return _pg_compiled(insert(t).values({c: bindparam(c, type_=t.c[c].type) for c in columns}), dialect)[0]
+
+
+def _driver(conn: Connection) -> Any:
+    return conn.connection.driver_connection
+
+
+def _pg_read_group(
+    conn: Connection, ids: list[str], keys: list[RequestKey], wanted: list[tuple[str, int]]
+) -> GroupState:
+    requests, tops = _QUERIES["postgresql"]
+    driver = _driver(conn)
+    with driver.pipeline():
+        locked = _pg_run(driver.cursor(row_factory=namedtuple_row), _PG_LOCK, conn.dialect, {"ids": ids})
+        seen = _pg_run(driver.cursor(), requests, conn.dialect, _columns("cpr", keys))
+        top = _pg_run(driver.cursor(), tops, conn.dialect, _columns("ct", wanted))
+        campaigns = {row.id: _campaign(row) for row in locked.fetchall()}
+        stored = {(c, p, r): bytes(fp) for c, p, r, fp in seen.fetchall()}
+        return GroupState(campaigns, stored, _next_seqs(wanted, top.fetchall()))
+
+
+def _pg_write_group(conn: Connection, rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
+    driver = _driver(conn)
+    # The row builders of services.common.repository give aware UTC datetimes, text and
+    # bytes, which psycopg adapts as SQLAlchemy's column types would.
+    with driver.pipeline(), driver.cursor() as cur:
+        for table, values in rows.items():
+            if values:
+                cur.executemany(_pg_insert(table, tuple(values[0]), conn.dialect), values)
+
+
+def _columns(names: str, rows: Sequence[Sequence[Any]]) -> dict[str, list[Any]]:
+    return {name: [row[i] for row in rows] for i, name in enumerate(names)}
