@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 from time import perf_counter
@@ -85,8 +86,20 @@ def serve_metrics(addr: str) -> int | None:
 
 
 def grpc_call(method: str, code: str, seconds: float) -> None:
-    GRPC_CALLS.labels(method=method, code=code).inc()
-    GRPC_SECONDS.labels(method=method).observe(seconds)
+    _call_counter(method, code).inc()
+    _call_timer(method).observe(seconds)
+
+
+# A labelled child is looked up once per method (and status), not on every call; the
+# methods are the server's own (the logging interceptor wraps only handlers that exist).
+@functools.lru_cache(maxsize=1024)
+def _call_counter(method: str, code: str) -> Any:
+    return GRPC_CALLS.labels(method=method, code=code)
+
+
+@functools.lru_cache(maxsize=1024)
+def _call_timer(method: str) -> Any:
+    return GRPC_SECONDS.labels(method=method)
 
 
 @contextlib.contextmanager

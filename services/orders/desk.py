@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Connection
@@ -29,7 +30,13 @@ REUSED_REQUEST_ID = "client_request_id: already used for a different request"
 
 def actor_of(row: Any) -> Actor:
     """A player row as the core's rules know an actor."""
-    return Actor(player=row.id, state=row.state, roles=frozenset(Role(r) for r in json.loads(row.roles_json)))
+    return _actor(row.id, row.state, row.roles_json)
+
+
+@lru_cache(maxsize=4096)
+def _actor(player: str, state: str | None, roles_json: str) -> Actor:
+    # Actors are immutable and a player's row rarely changes: each submission used to parse its roles.
+    return Actor(player=player, state=state, roles=frozenset(Role(r) for r in json.loads(roles_json)))
 
 
 def open_turn(conn: Connection, campaign: str, turn: int, *, lock: bool) -> repo.CampaignRow:
