@@ -33,7 +33,7 @@ from services.common.natsserver import NatsServer
 from tests.e2e.flow import Client
 
 CLIENTS = 8
-REQUESTS = 400
+REQUESTS = 2000  # per row: a few seconds each, long enough to settle
 PG_SERVER = (
     os.environ.get("PATE_TEST_DATABASE_URL") or "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )

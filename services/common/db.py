@@ -2,19 +2,14 @@
 
 SQLite is shared by several service processes, so every transaction opened
 with ``engine.begin()`` / ``engine.connect()`` starts ``BEGIN IMMEDIATE``:
-it takes the single write lock up front and waits for it instead of failing
-with SQLITE_BUSY when a reader later tries to write; the writers of a file
-queue for it on a lock file beside it (``_QueuedWriter``).  Pure reads may
-use ``reader(engine)`` which starts a deferred transaction and does not hold
-up writers.
+it takes the single write lock up front and waits for it (busy timeout 30 s)
+instead of failing with SQLITE_BUSY when a reader later tries to write.  Pure
+reads may use ``reader(engine)`` which starts a deferred transaction and does
+not hold up writers.
 """
 
 from __future__ import annotations
 
-import fcntl
-import os
-import sqlite3
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,7 +17,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event, exc, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
@@ -56,90 +51,9 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-class _QueuedWriter(sqlite3.Connection):
-    """A SQLite connection whose write transactions first queue on a lock file's ``flock``.
-
-    SQLite's own busy handler sleeps and retries with growing pauses (1, 2, 5,
-    10 ... 100 ms), so processes writing one file at a high rate wait far
-    longer than the lock is held: with two order desks on one file, p99 57 ms
-    where a group holds the lock under 1 ms (17 ms with this queue).  A
-    blocking ``flock`` wakes the next writer the moment the last one is done,
-    and the kernel drops the lock of a process that dies.  It has no timeout:
-    a writer waits for as long as the one before it writes, which SQLite's
-    single write lock makes everyone do anyway; a thread that already holds
-    the lock through another connection would wait for itself, so it is
-    refused at once instead.
-    """
-
-    lock_path = ""  # set on the subclass made for each database file
-    _held = threading.local()  # this thread's connection holding the lock, if any
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._lock_fd = -1
-        self._locked = False
-
-    def take_write_lock(self) -> None:
-        if self._lock_fd < 0:
-            self._lock_fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if getattr(self._held, "conn", None) is not None:
-                raise sqlite3.OperationalError(
-                    "database is locked (by another transaction of this thread)"
-                ) from None
-            fcntl.flock(self._lock_fd, fcntl.LOCK_EX)  # releases the GIL while it waits
-        self._locked = True
-        self._held.conn = self
-
-    def _release(self) -> None:
-        if self._locked:
-            self._locked = False
-            self._held.conn = None
-            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
-
-    def commit(self) -> None:
-        try:
-            super().commit()
-        finally:
-            self._release()
-
-    def rollback(self) -> None:
-        try:
-            super().rollback()
-        finally:
-            self._release()
-
-    def close(self) -> None:
-        try:
-            super().close()
-        finally:
-            self._release()
-            if self._lock_fd >= 0:
-                os.close(self._lock_fd)
-                self._lock_fd = -1
-
-
-def _queued_writer(database: Path) -> type[_QueuedWriter]:
-    return type("QueuedWriter", (_QueuedWriter,), {"lock_path": f"{database}-writers.lock"})
-
-
 def _sqlite_begin(conn: Connection) -> None:
     mode = conn.get_execution_options().get(SQLITE_BEGIN_OPTION, "IMMEDIATE")
-    dbapi = conn.connection.dbapi_connection
-    queued = dbapi if mode == "IMMEDIATE" and isinstance(dbapi, _QueuedWriter) else None
-    if queued is not None:
-        try:
-            queued.take_write_lock()
-        except sqlite3.OperationalError as err:  # as SQLAlchemy reports the driver's own
-            raise exc.OperationalError(f"BEGIN {mode}", {}, err) from None
-    try:
-        conn.exec_driver_sql(f"BEGIN {mode}")
-    except BaseException:
-        if queued is not None:
-            queued.rollback()  # no transaction began: only the queue's lock is let go
-        raise
+    conn.exec_driver_sql(f"BEGIN {mode}")
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
@@ -155,14 +69,12 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         return engine
     database = parsed.database or ""
     in_memory = database in ("", ":memory:") or database.startswith("file::memory:")
-    connect_args: dict[str, Any] = {"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_S}
+    connect_args = {"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_S}
     connect_args.update(kwargs.pop("connect_args", {}))
     if in_memory:
         kwargs.setdefault("poolclass", StaticPool)
     else:
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        if not database.startswith("file:"):  # a URI filename is the caller's own affair
-            connect_args.setdefault("factory", _queued_writer(Path(database).expanduser()))
     engine = create_engine(url, connect_args=connect_args, **kwargs)
     event.listen(engine, "connect", _sqlite_pragmas)
     event.listen(engine, "begin", _sqlite_begin)

@@ -20,6 +20,7 @@ from services.common import tables
 from services.common.auth import Authenticator, Credentials
 from services.common.db import reader
 from services.common.errors import Code, DeskError
+from services.common.repository import intake as batch
 from services.orders import desk, intake
 from tests.support.passwords import open_training_campaign
 
@@ -179,3 +180,20 @@ def _login(conn: sa.Connection, cid: str) -> tuple[str, object]:
     from services.common import sessions
 
     return sessions.issue(conn, cid, "cornwallis", now=repo.now(), ttl=3600)
+
+
+def test_a_groups_lookups_are_index_probes_not_table_scans(engine: sa.Engine) -> None:
+    """A row-value IN list made SQLite scan every stored request and every order of the
+    campaign for each group, so a group cost time in proportion to what was stored before it."""
+    if engine.dialect.name != "sqlite":
+        pytest.skip("EXPLAIN QUERY PLAN is SQLite's; PostgreSQL joins unnest() to the same keys")
+    requests, tops = batch._QUERIES["sqlite"]
+    with reader(engine) as conn:
+        for query in (requests, tops):
+            compiled = query.compile(dialect=conn.dialect)
+            values = compiled.construct_params({"keys": "[]"})
+            params = tuple(values[name] for name in compiled.positiontup or ())
+            rows = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled}", params)
+            plan = " | ".join(row[3] for row in rows)
+            assert "SCAN order_requests" not in plan and "SCAN orders" not in plan, plan
+            assert "SEARCH" in plan and "INDEX" in plan, plan
