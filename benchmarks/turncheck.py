@@ -16,6 +16,7 @@ found (an empty list: the turn is whole):
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter
 from collections.abc import Iterable
@@ -28,6 +29,7 @@ from services.common import repository as repo
 from services.resolver.replay import replay_turn
 from services.resolver.stage import result_digest
 
+UNAVAILABLE_WAIT_SECONDS = 30.0  # a JetStream consumer's leader election, with room to spare
 STAGE_EVENTS = (bus.TURN_CLOSED, bus.TURN_RESOLVED, bus.INTEL_READY, bus.REPORTS_READY)
 
 
@@ -102,14 +104,24 @@ async def stream_msg_ids(js: Any, campaign: str) -> list[str]:
     config = ConsumerConfig(
         deliver_policy=DeliverPolicy.ALL, ack_policy=AckPolicy.NONE, inactive_threshold=30.0
     )
+    from nats.js.errors import ServiceUnavailableError
+
     sub = await js.pull_subscribe(f"{bus.SUBJECT_PREFIX}.*.{campaign}", stream=bus.STREAM, config=config)
     out: list[str] = []
+    # Just after a node of the cluster was killed its consumers may have no leader yet
+    # (503, no responders): the check waits for the cluster rather than failing.
+    unavailable_until = asyncio.get_running_loop().time() + UNAVAILABLE_WAIT_SECONDS
     try:
         while True:
             try:
                 msgs = await sub.fetch(100, timeout=1.0)
             except (NatsTimeout, TimeoutError):
                 return out
+            except ServiceUnavailableError:
+                if asyncio.get_running_loop().time() > unavailable_until:
+                    raise
+                await asyncio.sleep(0.5)
+                continue
             out += [(m.headers or {}).get(bus.MSG_ID_HEADER, "") for m in msgs]
     finally:
         await sub.unsubscribe()
