@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, insert, select
+from sqlalchemy import Connection, Select, and_, bindparam, func, insert, select
 
 from pate.core.codec import canonical_json, from_plain, to_plain
 from pate.core.orders.effective import Author, SubmittedOrder
@@ -74,13 +74,7 @@ def add_order(
     conn.execute(insert(_t("orders")).values(**row))
 
 
-def submitted_orders(conn: Connection, campaign: str, turn: int) -> list[SubmittedOrder]:
-    """The orders of the turn that can still count (rule 4.1): for each ship its last
-    deputy's order and its last order from anyone else, in the order they were sent.
-
-    Precedence picks among these only, so leaving out the orders sent before them
-    changes nothing, and a turn whose players resent their orders a thousand times
-    is read and parsed as if each had sent them once."""
+def _counting_orders() -> Select[Any]:
     c = _t("orders").c
     # One pass over the turn's rows, whatever the statistics say (a join of the rows to their
     # per-ship maxima became a nested loop on PostgreSQL's stale estimates: 3.5 s for 8,000).
@@ -89,14 +83,27 @@ def submitted_orders(conn: Connection, campaign: str, turn: int) -> list[Submitt
     )
     ranked = (
         select(c.order_json, c.author_role, c.seq, c.id, newest_first.label("age"))
-        .where(c.campaign == campaign, c.turn == turn)
+        .where(c.campaign == bindparam("campaign"), c.turn == bindparam("turn"))
         .subquery()
     )
-    rows = conn.execute(
+    return (
         select(ranked.c.order_json, ranked.c.author_role, ranked.c.seq)
         .where(ranked.c.age == 1)
         .order_by(ranked.c.seq, ranked.c.id)
-    ).all()
+    )
+
+
+_COUNTING_ORDERS = _counting_orders()  # built once: a turn close runs it for every campaign
+
+
+def submitted_orders(conn: Connection, campaign: str, turn: int) -> list[SubmittedOrder]:
+    """The orders of the turn that can still count (rule 4.1): for each ship its last
+    deputy's order and its last order from anyone else, in the order they were sent.
+
+    Precedence picks among these only, so leaving out the orders sent before them
+    changes nothing, and a turn whose players resent their orders a thousand times
+    is read and parsed as if each had sent them once."""
+    rows = conn.execute(_COUNTING_ORDERS, {"campaign": campaign, "turn": turn}).all()
     return [
         SubmittedOrder(
             order=from_plain(ShipOrder, json.loads(r.order_json)), author=Author(r.author_role), seq=r.seq
