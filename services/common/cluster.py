@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,17 +24,12 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from services.common.natsserver import free_port
 from services.common.tls import TlsSettings, load_tls
 from services.common.tls import channel as tls_channel
 
 SERVICES = ("orders", "resolver", "intel", "reports")
 GITM = "gitm_reference"  # services/gitm_reference: not a PATE service, the land side
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass

@@ -10,12 +10,14 @@ from __future__ import annotations
 import asyncio
 import atexit
 import os
+import random
 import shutil
 import socket
 import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 import time
 from pathlib import Path
 from types import TracebackType
@@ -39,10 +41,32 @@ def find_binary() -> Path:
     )
 
 
+# Below Linux's ephemeral range (32768-60999): a port the kernel picks for bind(0) may be
+# given next to any outgoing connection (to PostgreSQL, NATS, another service) before the
+# server meant for it binds, and that server then dies on "Address already in use" (seen:
+# a service's metrics port).  No outgoing connection takes a port from this range.
+_PORTS = range(20000, 32768)
+_ports_lock = threading.Lock()
+_handed_out: set[int] = set()
+_cursor = [random.Random(os.getpid() ^ time.monotonic_ns()).randrange(len(_PORTS))]
+
+
 def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((host, 0))
-        return int(s.getsockname()[1])
+    """A port of ``host`` that nothing listens on and this process has not handed out."""
+    with _ports_lock:
+        for _ in range(len(_PORTS)):
+            port = _PORTS[_cursor[0] % len(_PORTS)]
+            _cursor[0] += 1
+            if port in _handed_out:
+                continue
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                try:
+                    s.bind((host, port))
+                except OSError:
+                    continue
+            _handed_out.add(port)
+            return port
+    raise RuntimeError(f"no free port in {_PORTS.start}-{_PORTS.stop - 1} on {host}")
 
 
 class NatsServer:
