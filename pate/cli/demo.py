@@ -28,8 +28,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from services.common.cluster import Cluster, free_port
-    from services.common.natsserver import NatsServer
+    from services.common.cluster import Cluster
+    from services.common.natsserver import NatsServer, free_port
 
     workdir: Path = args.workdir.resolve()
     if workdir.exists():

@@ -20,8 +20,8 @@ from pate.datafiles import load_scenario
 from pate.v1 import events_pb2
 from services.common import notify_store, tables
 from services.common import repository as repo
-from services.common.cluster import free_port
 from services.common.errors import DeskError
+from services.common.natsserver import free_port
 from services.notifier import work
 from services.notifier.sinks import Smtp
 from services.orders import campaigns

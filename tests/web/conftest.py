@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from pate.datafiles import load_scenario
-from services.common.cluster import Cluster, free_port
+from services.common.cluster import Cluster
+from services.common.natsserver import free_port
 from tests.e2e.flow import Client
 
 

@@ -13,9 +13,9 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from pate.cli.tls import make_dev_certs, tls_env
-from services.common.cluster import free_port
 from services.common.config import ConfigError
 from services.common.grpcutil import bound_port, serve_grpc
+from services.common.natsserver import free_port
 from services.common.tls import TlsSettings, aio_channel, load_tls
 from tests.support.aio import run
 

@@ -10,7 +10,7 @@ import socket
 from pathlib import Path
 
 from services.common import natsserver
-from services.common.cluster import free_port
+from services.common.natsserver import free_port
 
 
 def _ephemeral() -> range:

@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from services.common import healthcheck
-from services.common.cluster import free_port
+from services.common.natsserver import free_port
 
 ROOT = Path(__file__).resolve().parents[3]
 DOCKERFILE = ROOT / "deploy" / "Dockerfile"
