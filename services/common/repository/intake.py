@@ -3,8 +3,7 @@
 The order desk commits the submissions that arrive together in one
 transaction; these functions read and write the whole group with a few
 statements instead of a handful per submission.  The statements are built
-once (their lists are expanding parameters), so a group costs no SQL
-construction and hits SQLAlchemy's compiled cache every time.
+once and take a group of any size, so a group costs no SQL construction.
 
 The keys of a group are passed as one parameter and joined to the table
 (``unnest`` of arrays on PostgreSQL, ``json_each`` on SQLite) so that every
@@ -19,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from psycopg.rows import namedtuple_row
@@ -50,30 +49,37 @@ _O = tables.orders.c
 _CAMPAIGNS = select(tables.campaigns).where(_C.id.in_(bindparam("ids", expanding=True))).order_by(_C.id)
 
 
-def _pg_keys(*names_types: tuple[str, Any]) -> Any:
-    """The rows of a group's keys on PostgreSQL: one array parameter per column, zipped by unnest."""
-    arrays = [bindparam(name, type_=ARRAY(kind)) for name, kind in names_types]
-    return func.unnest(*arrays).table_valued(*(name for name, _ in names_types)).render_derived(name="k")
+Shape = tuple[tuple[str, Any], ...]  # the key's columns: (name, type) each
 
 
-def _sqlite_keys(*names_types: tuple[str, Any]) -> tuple[Any, list[Any]]:
-    """The rows of a group's keys on SQLite: a JSON array of arrays in one parameter."""
+def _keys(dialect: str, shape: Shape) -> tuple[Any, list[Any]]:
+    """A group's keys as a table to join, and its columns, from one parameter per dialect
+    (see ``_key_params``): on PostgreSQL an array per column zipped by unnest, on SQLite
+    a JSON array of rows."""
+    if dialect == "postgresql":
+        arrays = [bindparam(name, type_=ARRAY(kind)) for name, kind in shape]
+        k = func.unnest(*arrays).table_valued(*(name for name, _ in shape)).render_derived(name="k")
+        return k, [k.c[name] for name, _ in shape]
     keys = func.json_each(bindparam("keys", type_=String)).table_valued("value").alias("k")
     columns = [
         func.json_extract(keys.c.value, literal_column(f"'$[{i}]'"), type_=kind).label(name)
-        for i, (name, kind) in enumerate(names_types)
+        for i, (name, kind) in enumerate(shape)
     ]
     return keys, columns
 
 
-def _requests_query(dialect: str) -> Select[Any]:
-    shape = (("c", String), ("p", String), ("r", String))
+def _key_params(dialect: str, shape: Shape, rows: Sequence[Sequence[Any]]) -> dict[str, Any]:
     if dialect == "postgresql":
-        k = _pg_keys(*shape)
-        c, p, r = k.c.c, k.c.p, k.c.r
-        keys = k
-    else:
-        keys, (c, p, r) = _sqlite_keys(*shape)
+        return {name: [row[i] for row in rows] for i, (name, _) in enumerate(shape)}
+    return {"keys": json.dumps(rows)}
+
+
+_REQUEST_KEY: Shape = (("c", String), ("p", String), ("r", String))
+_TURN_KEY: Shape = (("c", String), ("t", Integer))
+
+
+def _requests_query(dialect: str) -> Select[Any]:
+    keys, (c, p, r) = _keys(dialect, _REQUEST_KEY)
     on = (_R.campaign == c) & (_R.player == p) & (_R.client_request_id == r)
     return select(_R.campaign, _R.player, _R.client_request_id, _R.response).select_from(
         keys.join(tables.order_requests, on)
@@ -81,13 +87,7 @@ def _requests_query(dialect: str) -> Select[Any]:
 
 
 def _top_seqs_query(dialect: str) -> Select[Any]:
-    shape = (("c", String), ("t", Integer))
-    if dialect == "postgresql":
-        k = _pg_keys(*shape)
-        c, t = k.c.c, k.c.t
-        keys = k
-    else:
-        keys, (c, t) = _sqlite_keys(*shape)
+    keys, (c, t) = _keys(dialect, _TURN_KEY)
     # one index probe per turn: the largest seq of (campaign, turn), not every order of the turn
     top = (
         select(_O.seq)
@@ -126,15 +126,22 @@ def read_group(
     in one round trip; on SQLite the caller's transaction began IMMEDIATE and
     holds the single write lock already."""
     ids, keys, wanted = sorted(ids), sorted(keys), sorted(set(turns))
+    locked: Sequence[Any]
+    seen: Sequence[Any]
+    tops: Sequence[Any]
     if conn.dialect.name == "postgresql":
-        return _pg_read_group(conn, ids, keys, wanted)
-    campaigns = {row.id: _campaign(row) for row in conn.execute(_CAMPAIGNS, {"ids": ids})}
-    seen: dict[RequestKey, bytes] = {}
-    if keys:
-        rows = conn.execute(_QUERIES["sqlite"][0], {"keys": json.dumps(keys)})
-        seen = {(r.campaign, r.player, r.client_request_id): bytes(r.response) for r in rows}
-    tops = conn.execute(_QUERIES["sqlite"][1], {"keys": json.dumps(wanted)})
-    return GroupState(campaigns, seen, _next_seqs(wanted, tops))
+        locked, seen, tops = _pg_read_group(conn, ids, keys, wanted)
+    else:
+        requests, top_seqs = _QUERIES["sqlite"]
+        locked = conn.execute(_CAMPAIGNS, {"ids": ids}).all()
+        seen = conn.execute(requests, _key_params("sqlite", _REQUEST_KEY, keys)).all() if keys else []
+        tops = conn.execute(top_seqs, _key_params("sqlite", _TURN_KEY, wanted)).all()
+    top = {(c, t): int(n or 0) for c, t, n in tops}
+    return GroupState(
+        campaigns={row.id: _campaign(row) for row in locked},
+        seen={(c, p, r): bytes(fp) for c, p, r, fp in seen},
+        next_seqs={key: top.get(key, 0) + 1 for key in wanted},
+    )
 
 
 def write_group(conn: Connection, rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
@@ -145,11 +152,6 @@ def write_group(conn: Connection, rows: Mapping[str, Sequence[Mapping[str, Any]]
     for table, values in rows.items():
         if values:
             conn.execute(_INSERTS[table], list(values))
-
-
-def _next_seqs(wanted: list[tuple[str, int]], tops: Iterable[Any]) -> dict[tuple[str, int], int]:
-    top = {(r[0], r[1]): int(r[2] or 0) for r in tops}
-    return {key: top.get(key, 0) + 1 for key in wanted}
 
 
 # PostgreSQL: the group's statements are sent through psycopg's pipeline, a
@@ -167,7 +169,7 @@ _PG_LOCK = (
 )
 
 
-@cache
+@lru_cache(maxsize=256)  # keyed by engine too (its dialect): bounded for many engines
 def _pg_compiled(statement: Any, dialect: Dialect) -> tuple[str, dict[str, Any]]:
     """The statement's SQL and its fixed parameters (a LIMIT's, say)."""
     compiled = statement.compile(dialect=dialect)
@@ -184,7 +186,7 @@ def _pg_run(cur: Any, statement: Any, dialect: Dialect, params: dict[str, Any]) 
     return cur.execute(sql, {**fixed, **params}, prepare=False)
 
 
-@cache
+@lru_cache(maxsize=256)
 def _pg_insert(table: str, columns: tuple[str, ...], dialect: Dialect) -> str:
     t = tables.metadata.tables[table]
     return _pg_compiled(insert(t).values({c: bindparam(c, type_=t.c[c].type) for c in columns}), dialect)[0]
@@ -196,16 +198,15 @@ def _driver(conn: Connection) -> Any:
 
 def _pg_read_group(
     conn: Connection, ids: list[str], keys: list[RequestKey], wanted: list[tuple[str, int]]
-) -> GroupState:
+) -> tuple[Sequence[Any], Sequence[Any], Sequence[Any]]:
+    """The locked campaign rows, the stored requests and the top sequence numbers, in one round trip."""
     requests, tops = _QUERIES["postgresql"]
     driver = _driver(conn)
     with driver.pipeline():
         locked = _pg_run(driver.cursor(row_factory=namedtuple_row), _PG_LOCK, conn.dialect, {"ids": ids})
-        seen = _pg_run(driver.cursor(), requests, conn.dialect, _columns("cpr", keys))
-        top = _pg_run(driver.cursor(), tops, conn.dialect, _columns("ct", wanted))
-        campaigns = {row.id: _campaign(row) for row in locked.fetchall()}
-        stored = {(c, p, r): bytes(fp) for c, p, r, fp in seen.fetchall()}
-        return GroupState(campaigns, stored, _next_seqs(wanted, top.fetchall()))
+        seen = _pg_run(driver.cursor(), requests, conn.dialect, _key_params("postgresql", _REQUEST_KEY, keys))
+        top = _pg_run(driver.cursor(), tops, conn.dialect, _key_params("postgresql", _TURN_KEY, wanted))
+        return locked.fetchall(), seen.fetchall(), top.fetchall()
 
 
 def _pg_write_group(conn: Connection, rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
@@ -216,7 +217,3 @@ def _pg_write_group(conn: Connection, rows: Mapping[str, Sequence[Mapping[str, A
         for table, values in rows.items():
             if values:
                 cur.executemany(_pg_insert(table, tuple(values[0]), conn.dialect), values)
-
-
-def _columns(names: str, rows: Sequence[Sequence[Any]]) -> dict[str, list[Any]]:
-    return {name: [row[i] for row in rows] for i, name in enumerate(names)}
