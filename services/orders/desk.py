@@ -172,17 +172,21 @@ def record_submission(
     if repo.find_request(conn, campaign, player, client_request_id) is not None:
         return ids, True  # an identical retry won the race
     seq = repo.next_order_seq(conn, campaign, turn)
-    for i, (order, role) in enumerate(zip(orders, checked.roles, strict=True)):
-        repo.add_order(
-            conn,
-            campaign,
-            turn,
-            order,
-            author=player,
-            role=role,
-            seq=seq + i,
-            client_request_id=client_request_id,
-        )
+    repo.add_orders(
+        conn,
+        [
+            repo.order_row(
+                campaign,
+                turn,
+                order,
+                author=player,
+                role=role,
+                seq=seq + i,
+                client_request_id=client_request_id,
+            )
+            for i, (order, role) in enumerate(zip(orders, checked.roles, strict=True))
+        ],
+    )
     if checked.stores_moves:
         state = checked.stores_moves[0].state
         repo.add_stores_moves(conn, campaign, turn, state, player, checked.stores_moves)

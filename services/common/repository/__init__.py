@@ -22,7 +22,7 @@ from services.common.repository.campaigns import (
     set_status,
 )
 from services.common.repository.orders import (
-    add_order,
+    add_orders,
     add_stores_moves,
     find_request,
     next_order_seq,
@@ -57,7 +57,7 @@ from services.common.repository.turns import (
 __all__ = [
     "STATUSES",
     "CampaignRow",
-    "add_order",
+    "add_orders",
     "add_stores_moves",
     "audit",
     "audit_row",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -34,9 +34,9 @@ def order_row(
     role: Author,
     seq: int,
     client_request_id: str,
-    created_at: datetime,
+    created_at: datetime | None = None,
 ) -> dict[str, Any]:
-    """The ``orders`` row of one submitted order (one by one, or in a group)."""
+    """The ``orders`` row of one submitted order (one by one, or in a group); sent now unless said."""
     return {
         "campaign": campaign,
         "turn": turn,
@@ -46,32 +46,14 @@ def order_row(
         "seq": seq,
         "order_json": canonical_json(to_plain(order)),
         "client_request_id": client_request_id,
-        "created_at": created_at,
+        "created_at": created_at or now(),
     }
 
 
-def add_order(
-    conn: Connection,
-    campaign: str,
-    turn: int,
-    order: ShipOrder,
-    *,
-    author: str,
-    role: Author,
-    seq: int,
-    client_request_id: str,
-) -> None:
-    row = order_row(
-        campaign,
-        turn,
-        order,
-        author=author,
-        role=role,
-        seq=seq,
-        client_request_id=client_request_id,
-        created_at=now(),
-    )
-    conn.execute(insert(_t("orders")).values(**row))
+def add_orders(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Store submitted orders, each built by ``order_row``."""
+    if rows:
+        conn.execute(insert(_t("orders")), list(rows))
 
 
 def _counting_orders() -> Select[Any]:

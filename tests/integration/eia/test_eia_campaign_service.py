@@ -57,15 +57,19 @@ def test_created_with_eia_the_turn_is_fought_under_eia_and_replays_identically(e
         assert world.combat_rules == "eia-advanced"
         for seq, sid in enumerate(ids):
             combat = Combat(stance=CombatStance.ENGAGE, range=Range.CLOSE, line=Line.BREAK)
-            repo.add_order(
+            repo.add_orders(
                 conn,
-                "eia-one",
-                1,
-                ShipOrder(sid, combat=combat),
-                author=world.ships[sid].commander or "",
-                role=Author.COMMANDER,
-                seq=seq,
-                client_request_id=f"r{seq}",
+                [
+                    repo.order_row(
+                        "eia-one",
+                        1,
+                        ShipOrder(sid, combat=combat),
+                        author=world.ships[sid].commander or "",
+                        role=Author.COMMANDER,
+                        seq=seq,
+                        client_request_id=f"r{seq}",
+                    )
+                ],
             )
         repo.set_status(conn, "eia-one", turn=1, expect=("STARTING",), status="OPEN")
         campaigns.close_turn(conn, "eia-one", 1, "test", AT)
@@ -131,15 +135,19 @@ def test_grand1805_created_with_eia_plays_15_turns_through_the_services_and_repl
             fleet = [s for s in ships if s.active and s.type.is_warship and not s.attached_to]
             for seq, s in enumerate(fleet):
                 order = ShipOrder(s.id, combat=combat)
-                repo.add_order(
+                repo.add_orders(
                     conn,
-                    "eia-grand",
-                    turn,
-                    order,
-                    author=s.commander or "",
-                    role=Author.COMMANDER,
-                    seq=seq,
-                    client_request_id=f"g{turn}-{seq}",
+                    [
+                        repo.order_row(
+                            "eia-grand",
+                            turn,
+                            order,
+                            author=s.commander or "",
+                            role=Author.COMMANDER,
+                            seq=seq,
+                            client_request_id=f"g{turn}-{seq}",
+                        )
+                    ],
                 )
             campaigns.close_turn(conn, "eia-grand", turn, "test", AT)
             closed = events_pb2.TurnClosed(campaign_id="eia-grand", turn=turn)

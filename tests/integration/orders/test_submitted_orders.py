@@ -48,9 +48,10 @@ def test_only_the_orders_that_can_count_are_read_and_they_decide_the_same(engine
         open_training_campaign(conn, "resent")
         for seq, (ship, role, stance) in enumerate(SENT, start=1):
             order = ShipOrder(ship_id=ship, combat=Combat(stance=stance))
-            repo.add_order(
-                conn, "resent", 1, order, author="cornwallis", role=role, seq=seq, client_request_id=f"r{seq}"
+            row = repo.order_row(
+                "resent", 1, order, author="cornwallis", role=role, seq=seq, client_request_id=f"r{seq}"
             )
+            repo.add_orders(conn, [row])
     with reader(engine) as conn:
         read = repo.submitted_orders(conn, "resent", 1)
         everything = _all_sent(conn, "resent")
