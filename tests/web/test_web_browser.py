@@ -181,6 +181,14 @@ def test_two_players_order_the_minister_moves_stores_the_master_closes_and_both_
     driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
     assert "turn 1 closed" in driver.find_element(By.ID, "gm-done").text
     _shot(driver, "game-master")
+    # a campaign id already taken: the orders service's refusal stands beside the id, the rest kept
+    driver.find_element(By.ID, "new-id").send_keys(stack.campaign)
+    driver.find_element(By.CSS_SELECTOR, "form#create button[type=submit]").click()
+    said = driver.find_element(By.ID, "err-create-new_id").text
+    assert "already exists" in said, said
+    assert driver.find_element(By.ID, "new-id").get_attribute("aria-invalid") == "true"
+    assert driver.find_element(By.ID, "new-id").get_attribute("value") == stack.campaign
+    _shot(driver, "game-master-create-refused")
     stack.client.wait_open(stack.campaign, 2, timeout=120)
     _wait_until(lambda: len(stack.sinks.mails) >= 2 and len(stack.sinks.hooks) >= 2)  # type: ignore[union-attr]
     subjects = sorted(h["subject"] for h in stack.sinks.hooks)
