@@ -11,7 +11,7 @@ from pate.core.orders.effective import Author, SubmittedOrder, effective_orders
 from pate.core.orders.text import format_orders, parse_orders
 from pate.core.orders.validate import Actor, validate_order
 from pate.datafiles import load_rule_data, load_scenario, load_world_map
-from services.common.passwords import hash_matches, hash_password
+from services.platform.security.passwords import hash_matches, hash_password
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "orders"
 

@@ -27,9 +27,9 @@ from pathlib import Path
 import grpc
 
 from pate.v1 import common_pb2, orders_pb2, orders_pb2_grpc
-from services.common.cluster import Cluster
-from services.common.db import make_engine
-from services.common.natsserver import NatsServer, free_port
+from services.platform.bus.natsserver import NatsServer, free_port
+from services.platform.runtime.cluster import Cluster
+from services.platform.store.db import make_engine
 from tests.e2e.flow import Client
 
 CLIENTS = 8

@@ -37,10 +37,10 @@ from benchmarks.bench_platform import _order, _postgres
 from pate.core.intel.knowledge import own_ships
 from pate.datafiles import load_scenario
 from pate.v1 import admin_pb2
-from services.common.cluster import Cluster
-from services.common.db import make_engine, reader
-from services.common.natsserver import NatsServer
-from services.common.tables import orders
+from services.platform.bus.natsserver import NatsServer
+from services.platform.runtime.cluster import Cluster
+from services.platform.store.db import make_engine, reader
+from services.platform.store.tables import orders
 from tests.e2e.flow import Client
 
 SCENARIO = "grand1805"

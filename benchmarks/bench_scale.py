@@ -1,7 +1,7 @@
 """Many campaigns whose turns close at the same deadline (issue 15).
 
 N training campaigns and G grand1805 campaigns are created on a real cluster
-(services/common/cluster.py: NATS JetStream, the database and one process per
+(services/platform/runtime/cluster.py: NATS JetStream, the database and one process per
 service), every campaign's first turn is given the same deadline, and the
 benchmark waits until every campaign is reported.  It runs with 1 and with 2
 worker processes per stage (resolver, intel, reports) on SQLite and on
@@ -30,8 +30,8 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from benchmarks.bench_platform import _postgres
 from pate.v1 import admin_pb2
-from services.common.cluster import Cluster
-from services.common.natsserver import NatsServer
+from services.platform.bus.natsserver import NatsServer
+from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
 
 STAGES = ("resolver", "intel", "reports")

@@ -16,8 +16,8 @@ from pathlib import Path
 import httpx
 
 from pate.datafiles import load_scenario
-from services.common.cluster import Cluster
-from services.common.natsserver import NatsServer
+from services.platform.bus.natsserver import NatsServer
+from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
 
 SCENARIO = "grand1805"

@@ -40,10 +40,10 @@ from pate.v1 import (
     sessions_pb2,
     sessions_pb2_grpc,
 )
-from services.common import bus
-from services.common.cluster import SERVICES, Cluster
-from services.common.db import make_engine
-from services.common.natscluster import NatsCluster
+from services.platform import bus
+from services.platform.bus.natscluster import NatsCluster
+from services.platform.runtime.cluster import SERVICES, Cluster
+from services.platform.store.db import make_engine
 
 T = TypeVar("T")
 DEFAULT_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"

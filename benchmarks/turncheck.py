@@ -24,8 +24,9 @@ from typing import Any
 
 from sqlalchemy import Engine, and_, func, select
 
-from services.common import bus, tables
-from services.common import repository as repo
+from services.platform import bus
+from services.platform.store import repository as repo
+from services.platform.store import tables
 from services.resolver.replay import replay_turn
 from services.resolver.stage import result_digest
 

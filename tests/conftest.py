@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from services.common.db import make_engine, migrate
-from services.common.natsserver import NatsServer
+from services.platform.bus.natsserver import NatsServer
+from services.platform.store.db import make_engine, migrate
 from tests.support.servers import fresh_schema, nats_for_session, postgres_for_session, sqlite_url
 
 

@@ -22,8 +22,8 @@ def server_addr(addr: str | None, default_var: str) -> str:
 
 def channel(addr: str | None, default_var: str) -> grpc.Channel:
     """TLS, verifying the server against PATE_TLS_CA, when that is set (docs/security.md)."""
-    from services.common.config import ConfigError
-    from services.common.tls import channel as tls_channel
+    from services.platform.config import ConfigError
+    from services.platform.security.tls import channel as tls_channel
 
     try:
         return tls_channel(server_addr(addr, default_var))

@@ -28,8 +28,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from services.common.cluster import Cluster
-    from services.common.natsserver import NatsServer, free_port
+    from services.platform.bus.natsserver import NatsServer, free_port
+    from services.platform.runtime.cluster import Cluster
 
     workdir: Path = args.workdir.resolve()
     if workdir.exists():
@@ -78,7 +78,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _print_explore(cluster: object) -> None:
-    from services.common.cluster import Cluster
+    from services.platform.runtime.cluster import Cluster
 
     assert isinstance(cluster, Cluster)
     print(

@@ -24,7 +24,7 @@ from pate.v1 import (
     sessions_pb2,
     sessions_pb2_grpc,
 )
-from services.common.cluster import Cluster
+from services.platform.runtime.cluster import Cluster
 
 SCENARIO = "training"
 EXAMPLES = data_dir().parent / "examples" / "orders"
@@ -134,7 +134,7 @@ def _land_side(addr: str, campaign: str, timeout: float = 30) -> list[str]:
     """Where the reference GITM land service holds the campaign's units once
     the bridge has told it the turn (its last call is the turn's sightings)."""
     from gitm.v1 import reference_admin_pb2, reference_admin_pb2_grpc
-    from services.common.tls import channel
+    from services.platform.security.tls import channel
 
     deadline = time.monotonic() + timeout
     with channel(addr) as ch:

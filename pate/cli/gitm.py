@@ -27,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _check(args: argparse.Namespace) -> int:
-    from pate.tools.gitm_check import run_suite, table
+    from pate.gitmkit.check import run_suite, table
 
     host, sep, port = args.addr.rpartition(":")
     if not sep or not host or not port.isdigit():

@@ -20,8 +20,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _health(args: argparse.Namespace) -> int:
     from pate.cli.main import UserError
-    from services.common.config import ConfigError
-    from services.common.healthcheck import status
+    from services.platform.config import ConfigError
+    from services.platform.runtime.healthcheck import status
 
     try:
         found = status(args.addr, args.service, args.timeout)  # the image's HEALTHCHECK asks the same way

@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from services.common.config import ConfigError
+    from services.platform.config import ConfigError
 
     parser = build_parser()
     args = parser.parse_args(argv)

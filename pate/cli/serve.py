@@ -30,8 +30,8 @@ def _migrate(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from pate.cli.main import UserError
-    from services.common.config import load_settings
-    from services.common.db import migrate
+    from services.platform.config import load_settings
+    from services.platform.store.db import migrate
 
     settings = load_settings()
     try:

@@ -23,8 +23,8 @@ def _replay(args: argparse.Namespace) -> int:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
-    from services.common.config import load_settings
-    from services.common.db import make_engine, reader
+    from services.platform.config import load_settings
+    from services.platform.store.db import make_engine, reader
     from services.resolver.replay import replay_turn
 
     url = args.database or load_settings().database_url

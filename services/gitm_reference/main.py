@@ -26,13 +26,13 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from gitm.v1 import land_pb2, land_pb2_grpc, reference_admin_pb2, reference_admin_pb2_grpc
-from services.common.config import ConfigError, load_settings
-from services.common.db import make_engine
-from services.common.logging import configure_logging, get_logger
 from services.gitm_reference.faults import FaultError, FaultGate, Faults
 from services.gitm_reference.seed import scenario_seeder
 from services.gitm_reference.servicer import Admin, LandBridge, set_faults
 from services.gitm_reference.store import LandStore
+from services.platform.config import ConfigError, load_settings
+from services.platform.store.db import make_engine
+from services.platform.telemetry.logging import configure_logging, get_logger
 
 DEFAULT_ADDR = "127.0.0.1:50060"
 log = get_logger("gitm-reference")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from services.common import bus
-from services.common.runner import Service, Stage, run_service
 from services.intel.stage import handle_turn_resolved
+from services.platform import bus
+from services.platform.runtime.runner import Service, Stage, run_service
 
 SERVICE = Service(
     name="intel",

@@ -18,12 +18,12 @@ from functools import partial
 
 from sqlalchemy import Connection, Engine
 
-from services.common import bus
-from services.common.config import ConfigError
-from services.common.rpc import in_transaction
-from services.common.runner import Service, Stage, run_service
 from services.notifier import work
 from services.notifier.sinks import Smtp
+from services.platform import bus
+from services.platform.config import ConfigError
+from services.platform.runtime.rpc import in_transaction
+from services.platform.runtime.runner import Service, Stage, run_service
 
 
 def _seconds(name: str, default: float) -> float:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from services.common.config import ConfigError
-from services.common.logging import get_logger
+from services.platform.config import ConfigError
+from services.platform.telemetry.logging import get_logger
 
 TIMEOUT = 10.0
 log = get_logger("notifier")

@@ -19,11 +19,12 @@ from pate.core.orders.validate import Actor, authority
 from pate.core.world.ships import InAtlantic
 from pate.core.world.state import Role
 from pate.v1 import events_pb2
-from services.common import bus, notify_store
-from services.common import repository as repo
-from services.common.logging import get_logger
 from services.notifier import messages
 from services.notifier.sinks import Smtp, post_webhook
+from services.platform import bus
+from services.platform.store import notifications
+from services.platform.store import repository as repo
+from services.platform.telemetry.logging import get_logger
 
 log = get_logger("notifier")
 
@@ -35,12 +36,12 @@ def on_turn_opened(conn: Connection, data: bytes, headers: dict[str, str], *, no
     campaign, turn = msg.campaign_id, msg.turn
     deadline = msg.deadline.ToDatetime(tzinfo=UTC) if msg.HasField("deadline") else None
     subject, body = messages.turn_opened(campaign, turn, deadline)
-    for player, prefs in notify_store.subscribers(conn, campaign, "turn_opened"):
-        notify_store.enqueue(conn, campaign, player, f"turn_opened:{turn}", prefs, subject, body, now)
+    for player, prefs in notifications.subscribers(conn, campaign, "turn_opened"):
+        notifications.enqueue(conn, campaign, player, f"turn_opened:{turn}", prefs, subject, body, now)
     if turn > 1:
         subject, body = messages.reports_ready(campaign, turn - 1)
-        for player, prefs in notify_store.subscribers(conn, campaign, "reports"):
-            notify_store.enqueue(conn, campaign, player, f"reports:{turn - 1}", prefs, subject, body, now)
+        for player, prefs in notifications.subscribers(conn, campaign, "reports"):
+            notifications.enqueue(conn, campaign, player, f"reports:{turn - 1}", prefs, subject, body, now)
 
 
 def on_campaign_event(conn: Connection, data: bytes, headers: dict[str, str], *, now: datetime) -> None:
@@ -51,8 +52,8 @@ def on_campaign_event(conn: Connection, data: bytes, headers: dict[str, str], *,
     if not msg.campaign_id:
         return
     subject, body = messages.campaign_finished(msg.campaign_id, msg.turns)
-    for player, prefs in notify_store.subscribers(conn, msg.campaign_id, "campaign"):
-        notify_store.enqueue(conn, msg.campaign_id, player, "finished", prefs, subject, body, now)
+    for player, prefs in notifications.subscribers(conn, msg.campaign_id, "campaign"):
+        notifications.enqueue(conn, msg.campaign_id, player, "finished", prefs, subject, body, now)
 
 
 def scan_deadlines(conn: Connection, now: datetime, before: timedelta) -> int:
@@ -62,7 +63,7 @@ def scan_deadlines(conn: Connection, now: datetime, before: timedelta) -> int:
     for row in repo.list_campaigns(conn):
         if row.status != "OPEN" or row.deadline is None or not now < row.deadline <= now + before:
             continue
-        subs = notify_store.subscribers(conn, row.id, "deadline")
+        subs = notifications.subscribers(conn, row.id, "deadline")
         if not subs:
             continue
         world = repo.load_world_cached(conn, row.id, row.turn)
@@ -85,7 +86,7 @@ def scan_deadlines(conn: Connection, now: datetime, before: timedelta) -> int:
                 continue
             subject, body = messages.deadline_near(row.id, row.turn, row.deadline, hours, idle)
             key = f"deadline:{row.turn}:{row.deadline.isoformat()}"  # a new deadline warns again
-            queued += notify_store.enqueue(conn, row.id, player, key, prefs, subject, body, now)
+            queued += notifications.enqueue(conn, row.id, player, key, prefs, subject, body, now)
     return queued
 
 
@@ -107,9 +108,9 @@ class Sender:
 
     def _claim(self, now: datetime) -> Sequence[Any]:
         with self.engine.begin() as conn:
-            rows = notify_store.due(conn, now)
+            rows = notifications.due(conn, now)
             for r in rows:  # leased: another notifier process leaves them alone for a while
-                notify_store.lease(conn, r, now + self.lease)
+                notifications.lease(conn, r, now + self.lease)
             return rows
 
     def send_due(self, now: datetime | None = None) -> tuple[int, int]:
@@ -118,7 +119,7 @@ class Sender:
         for r in self._claim(now):
             ok = self._send(r)
             with self.engine.begin() as conn:
-                notify_store.mark(conn, r, ok, now)
+                notifications.mark(conn, r, ok, now)
             sent, failed = sent + ok, failed + (not ok)
         if sent or failed:
             log.info("notifications_sent", sent=sent, failed=failed)

@@ -22,12 +22,13 @@ from pate.core.world.scenario import Scenario
 from pate.core.world.state import COMBAT_RULESETS
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
-from services.common import bus, limits
-from services.common import repository as repo
-from services.common.errors import Code, DeskError
-from services.common.logging import get_logger
-from services.common.outbox import emit_event
-from services.common.passwords import MAX_PASSWORD_LENGTH
+from services.platform import bus
+from services.platform.bus.outbox import emit_event
+from services.platform.errors import Code, DeskError
+from services.platform.security import limits
+from services.platform.security.passwords import MAX_PASSWORD_LENGTH
+from services.platform.store import repository as repo
+from services.platform.telemetry.logging import get_logger
 
 log = get_logger("orders")
 

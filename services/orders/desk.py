@@ -18,9 +18,9 @@ from pate.core.orders.validate import Actor, Refusal, authority, validate_order
 from pate.core.rules.stores import check_stores_move
 from pate.core.world.state import Role, WorldState
 from pate.engine.context import turn_context
-from services.common import repository as repo
-from services.common.errors import Code, DeskError
-from services.common.logging import get_logger
+from services.platform.errors import Code, DeskError
+from services.platform.store import repository as repo
+from services.platform.telemetry.logging import get_logger
 
 log = get_logger("orders")
 

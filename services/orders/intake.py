@@ -28,13 +28,13 @@ from pate.core.orders.model import ShipOrder
 from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.orders.validate import Actor
 from pate.v1 import orders_pb2
-from services.common import repository as repo
-from services.common.auth import Authenticator, Credentials
-from services.common.errors import Code, DeskError
-from services.common.limits import first_problems
-from services.common.repository import intake as batch
 from services.orders import desk
 from services.orders.mapping import MappingError, order_from_pb
+from services.platform.errors import Code, DeskError
+from services.platform.security.auth import Authenticator, Credentials
+from services.platform.security.limits import first_problems
+from services.platform.store import repository as repo
+from services.platform.store.repository import intake as batch
 
 # The open turn as last read: advisory only, since the writer checks it again under the lock
 # (a turn closed since is refused there); 1 s keeps a burst of submissions off the database.

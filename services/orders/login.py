@@ -8,11 +8,11 @@ import json
 import grpc
 
 from pate.v1 import sessions_pb2, sessions_pb2_grpc
-from services.common import sessions
-from services.common.auth import Authenticator, Credentials, check_id
-from services.common.errors import Code, DeskError
-from services.common.logging import get_logger
-from services.common.rpc import abort, call_credentials, is_admin
+from services.platform.errors import Code, DeskError
+from services.platform.runtime.rpc import abort, call_credentials, is_admin
+from services.platform.security import sessions
+from services.platform.security.auth import Authenticator, Credentials, check_id
+from services.platform.telemetry.logging import get_logger
 
 log = get_logger("sessions")
 

@@ -11,16 +11,16 @@ from functools import partial
 from sqlalchemy import Connection, Engine
 
 from pate.v1 import admin_pb2_grpc, desk_pb2_grpc, orders_pb2_grpc, sessions_pb2_grpc
-from services.common import bus
-from services.common.auth import Authenticator, authenticator_for
-from services.common.config import Settings, load_settings
-from services.common.outbox import prune_published
-from services.common.rpc import in_transaction
-from services.common.runner import Service, Stage, run_service
 from services.orders import campaigns
 from services.orders.login import SessionsServicer
 from services.orders.pause import GameMasterServicer
 from services.orders.servicer import CampaignAdminServicer, OrderDeskServicer, PlayerDeskServicer
+from services.platform import bus
+from services.platform.bus.outbox import prune_published
+from services.platform.config import Settings, load_settings
+from services.platform.runtime.rpc import in_transaction
+from services.platform.runtime.runner import Service, Stage, run_service
+from services.platform.security.auth import Authenticator, authenticator_for
 
 PRUNE_EVERY_SECONDS = 3600.0
 

@@ -23,11 +23,11 @@ from pate.core.world.ships import AtSea, InAtlantic, InPort, Ship, describe
 from pate.core.world.state import Role, WorldState
 from pate.engine.context import turn_context
 from pate.v1 import desk_pb2, orders_pb2
-from services.common import assign_store
-from services.common import repository as repo
-from services.common.errors import Code, DeskError
 from services.orders import pause
 from services.orders.mapping import order_to_pb
+from services.platform.errors import Code, DeskError
+from services.platform.store import assignments
+from services.platform.store import repository as repo
 
 MAX_ASSIGNMENTS = 200  # ships in one request
 ATLANTIC = "Atlantic Ocean"  # the place the movement phase names for arrivals from the crossing (6.11)
@@ -64,7 +64,7 @@ def my_campaign(conn: Connection, row: repo.CampaignRow, caller: Actor) -> desk_
         out.state_players.extend(sorted(p.id for p in world.players.values() if p.state == caller.state))
         out.pending_assignments.extend(
             desk_pb2.OfficerAssignment(ship_id=a.ship_id, commander=a.commander or "", deputy=a.deputy or "")
-            for a in assign_store.assignments(conn, row.id, row.turn)
+            for a in assignments.assignments(conn, row.id, row.turn)
             if a.ship_id in world.ships and world.ships[a.ship_id].state == caller.state
         )
     return out
@@ -206,5 +206,5 @@ def assign_officers(
             "; ".join(str(r) for r in refusals),
             refusals=refusals,
         )
-    assign_store.add_assignments(conn, campaign, turn, caller.player, items)
+    assignments.add_assignments(conn, campaign, turn, caller.player, items)
     return len(items)

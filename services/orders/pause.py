@@ -14,10 +14,10 @@ import grpc
 from sqlalchemy import Connection, Engine, delete, select
 
 from pate.v1 import desk_pb2, desk_pb2_grpc
-from services.common import repository as repo
-from services.common import tables
-from services.common.errors import Code, DeskError
-from services.common.rpc import abort, in_transaction, is_admin
+from services.platform.errors import Code, DeskError
+from services.platform.runtime.rpc import abort, in_transaction, is_admin
+from services.platform.store import repository as repo
+from services.platform.store import tables
 
 
 def paused(conn: Connection, campaign: str, turn: int) -> bool:

@@ -26,15 +26,12 @@ from pate.v1 import (
     orders_pb2,
     orders_pb2_grpc,
 )
-from services.common import notify_store, sessions
-from services.common import repository as repo
-from services.common.auth import Authenticator
-from services.common.errors import Code, DeskError
-from services.common.grpcutil import annotate_call
-from services.common.limits import first_problems
-from services.common.metrics import ORDERS_ACCEPTED, SUBMISSIONS_REFUSED
-from services.common.passwords import hash_password
-from services.common.rpc import (
+from services.orders import campaigns, desk, intake, mydesk
+from services.orders.groupcommit import GroupCommitter
+from services.orders.mapping import order_to_pb
+from services.platform.errors import Code, DeskError
+from services.platform.runtime.grpcutil import annotate_call
+from services.platform.runtime.rpc import (
     abort,
     call_credentials,
     caller_row,
@@ -43,9 +40,13 @@ from services.common.rpc import (
     is_admin,
     run_cpu,
 )
-from services.orders import campaigns, desk, intake, mydesk
-from services.orders.groupcommit import GroupCommitter
-from services.orders.mapping import order_to_pb
+from services.platform.security import sessions
+from services.platform.security.auth import Authenticator
+from services.platform.security.limits import first_problems
+from services.platform.security.passwords import hash_password
+from services.platform.store import notifications
+from services.platform.store import repository as repo
+from services.platform.telemetry.metrics import ORDERS_ACCEPTED, SUBMISSIONS_REFUSED
 
 REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrders (desk.proto)
 
@@ -319,7 +320,7 @@ class PlayerDeskServicer(_PlayerFacing, desk_pb2_grpc.PlayerDeskServicer):
     async def GetNotifications(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         caller = await self._caller(context, request.campaign_id)
         prefs = await in_reader(
-            self.engine, lambda c: notify_store.get_prefs(c, request.campaign_id, caller.player)
+            self.engine, lambda c: notifications.get_prefs(c, request.campaign_id, caller.player)
         )
         return _notifications_pb(prefs)
 
@@ -327,12 +328,12 @@ class PlayerDeskServicer(_PlayerFacing, desk_pb2_grpc.PlayerDeskServicer):
         caller = await self._caller(context, request.campaign_id)
         n = request.notifications
         try:
-            prefs = notify_store.check_prefs(n.email, n.webhook, list(n.kinds))
+            prefs = notifications.check_prefs(n.email, n.webhook, list(n.kinds))
         except DeskError as err:
             await abort(context, err)
         now = datetime.now(UTC)
         await in_transaction(
-            self.engine, lambda c: notify_store.set_prefs(c, request.campaign_id, caller.player, prefs, now)
+            self.engine, lambda c: notifications.set_prefs(c, request.campaign_id, caller.player, prefs, now)
         )
         return _notifications_pb(prefs)
 
@@ -354,7 +355,7 @@ class PlayerDeskServicer(_PlayerFacing, desk_pb2_grpc.PlayerDeskServicer):
         return desk_pb2.AssignOfficersResponse(accepted=n)
 
 
-def _notifications_pb(prefs: notify_store.Prefs) -> desk_pb2.Notifications:
+def _notifications_pb(prefs: notifications.Prefs) -> desk_pb2.Notifications:
     return desk_pb2.Notifications(email=prefs.email, webhook=prefs.webhook, kinds=list(prefs.kinds))
 
 

@@ -6,9 +6,9 @@ import asyncio
 import sys
 
 from pate.v1 import reports_pb2_grpc
-from services.common import bus
-from services.common.auth import authenticator_for
-from services.common.runner import Service, Stage, run_service
+from services.platform import bus
+from services.platform.runtime.runner import Service, Stage, run_service
+from services.platform.security.auth import authenticator_for
 from services.reports.servicer import ReportsServicer
 from services.reports.stage import handle_intel_ready
 

@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from pate.engine.context import turn_context
 from pate.engine.pipeline import reports_for
-from services.common import repository as repo
+from services.platform.store import repository as repo
 
 RENDERED = ("text", "html")
 

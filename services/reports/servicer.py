@@ -15,11 +15,11 @@ from sqlalchemy import Connection, Engine
 
 from pate.core.world.state import Role
 from pate.v1 import reports_pb2, reports_pb2_grpc
-from services.common import repository as repo
-from services.common.auth import Authenticator
-from services.common.errors import Code, DeskError
-from services.common.logging import get_logger
-from services.common.rpc import abort, caller_row, in_reader, is_admin, run_cpu
+from services.platform.errors import Code, DeskError
+from services.platform.runtime.rpc import abort, caller_row, in_reader, is_admin, run_cpu
+from services.platform.security.auth import Authenticator
+from services.platform.store import repository as repo
+from services.platform.telemetry.logging import get_logger
 from services.reports import rendering
 
 FORMATS = ("json", "text", "html")

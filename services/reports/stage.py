@@ -13,10 +13,11 @@ from __future__ import annotations
 from sqlalchemy import Connection
 
 from pate.v1 import events_pb2
-from services.common import bus, tracing
-from services.common import repository as repo
-from services.common.logging import get_logger
-from services.common.outbox import emit_event
+from services.platform import bus
+from services.platform.bus.outbox import emit_event
+from services.platform.store import repository as repo
+from services.platform.telemetry import tracing
+from services.platform.telemetry.logging import get_logger
 
 log = get_logger("reports")
 

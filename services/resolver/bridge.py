@@ -38,12 +38,13 @@ from pate.core.world.geography import WorldMap
 from pate.core.world.ships import InPort
 from pate.core.world.state import Headquarters, LandUnit, WorldState
 from pate.v1 import events_pb2
-from services.common import bus, tables
-from services.common import repository as repo
-from services.common.config import load_settings
-from services.common.consumer import TransientError
-from services.common.logging import get_logger
-from services.common.store import record_audit
+from services.platform import bus
+from services.platform.bus.consumer import TransientError
+from services.platform.config import load_settings
+from services.platform.store import repository as repo
+from services.platform.store import tables
+from services.platform.store.writes import record_audit
+from services.platform.telemetry.logging import get_logger
 from services.resolver.gitm import Begin, CargoLoss, CargoMoves, Complete, GitmClient, client_for
 from services.resolver.gitm_calls import (
     BEGUN,

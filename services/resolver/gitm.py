@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gitm.v1 import land_pb2, land_pb2_grpc
-from services.common import tls
-from services.common.grpcutil import trace_metadata
+from services.platform.runtime.grpcutil import trace_metadata
+from services.platform.security import tls
 
 DIRECTIONS = {"load": land_pb2.DIRECTION_LOAD, "unload": land_pb2.DIRECTION_UNLOAD}
 

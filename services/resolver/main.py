@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from services.common import bus
-from services.common.runner import Service, Stage, run_service
+from services.platform import bus
+from services.platform.runtime.runner import Service, Stage, run_service
 from services.resolver import bridge
 from services.resolver.stage import handle_turn_closed
 

@@ -15,7 +15,7 @@ from pate.core.orders.model import StoresMove
 from pate.core.rules.landsaga import LandWord
 from pate.core.rules.landsync import PortLandReport
 from pate.engine.context import turn_context
-from services.common import repository as repo
+from services.platform.store import repository as repo
 from services.resolver.stage import result_digest
 
 

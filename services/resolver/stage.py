@@ -23,12 +23,14 @@ from pate.core.rules.landsync import PortLandReport
 from pate.core.world.state import WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
-from services.common import assign_store, bus, tracing
-from services.common import repository as repo
-from services.common.config import load_settings
-from services.common.faults import crash_point
-from services.common.logging import get_logger
-from services.common.outbox import emit_event
+from services.platform import bus
+from services.platform.bus.outbox import emit_event
+from services.platform.config import load_settings
+from services.platform.faults import crash_point
+from services.platform.store import assignments
+from services.platform.store import repository as repo
+from services.platform.telemetry import tracing
+from services.platform.telemetry.logging import get_logger
 from services.resolver import bridge
 from services.resolver.gitm import client_for
 
@@ -52,7 +54,7 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     with tracing.span("resolve", attributes={"pate.campaign": campaign, "pate.turn": turn}):
         resolution = resolve_submitted(turn_context(), world, submitted, moves, land, word)
     result = resolution.result
-    officers = assign_store.assignments(conn, campaign, turn)
+    officers = assignments.assignments(conn, campaign, turn)
     # rule 2.3: the officers the naval ministers assigned command from the next turn
     state_sha = repo.save_world(conn, campaign, turn + 1, apply_assignments(result.state, officers))
     repo.save_events(conn, campaign, turn, result.events)

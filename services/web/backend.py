@@ -38,7 +38,7 @@ from pate.v1 import (
     sessions_pb2,
     sessions_pb2_grpc,
 )
-from services.common.tls import TlsSettings, aio_channel, load_tls
+from services.platform.security.tls import TlsSettings, aio_channel, load_tls
 
 REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrders (desk.proto)
 CALL_TIMEOUT = 15.0

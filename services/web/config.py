@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from services.common.config import ConfigError, load_settings
+from services.platform.config import ConfigError, load_settings
 
 DEFAULT_ADDR = "127.0.0.1:8080"
 

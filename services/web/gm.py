@@ -19,8 +19,8 @@ from starlette.responses import HTMLResponse, Response
 from pate.core.world.state import COMBAT_RULESETS
 from pate.v1 import desk_pb2
 from services.web import security
-from services.web.app import Desk, redirect
 from services.web.backend import ForbiddenError, RefusedError
+from services.web.desk import Desk, redirect
 from services.web.pages import ID_PATTERN, RULES_WORDS, STATUS_WORDS, campaign_id, deadline_of, rules_name
 
 ADMIN_ROLE = "admin"

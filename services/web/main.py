@@ -11,12 +11,12 @@ import sys
 
 import uvicorn
 
-from services.common.config import ConfigError, load_settings
-from services.common.logging import configure_logging, get_logger
-from services.common.tls import load_tls
-from services.web.app import create_app
+from services.platform.config import ConfigError, load_settings
+from services.platform.security.tls import load_tls
+from services.platform.telemetry.logging import configure_logging, get_logger
 from services.web.backend import Backend
 from services.web.config import load_web_settings
+from services.web.routes import create_app
 
 log = get_logger("web")
 

@@ -12,8 +12,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from pate.v1 import common_pb2, desk_pb2
-from services.web.app import Desk, redirect
 from services.web.backend import ForbiddenError, RefusedError, Session
+from services.web.desk import Desk, redirect
 from services.web.pages import campaign_id
 
 MINISTER_ROLE = "naval_minister"

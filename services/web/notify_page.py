@@ -7,8 +7,8 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from services.web.app import Desk, redirect
 from services.web.backend import RefusedError
+from services.web.desk import Desk, redirect
 from services.web.pages import campaign_id
 
 KINDS = (

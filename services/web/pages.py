@@ -13,8 +13,8 @@ from starlette.responses import Response
 
 from pate.v1 import admin_pb2, common_pb2, desk_pb2
 from services.web import forms
-from services.web.app import Desk, redirect
 from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
+from services.web.desk import Desk, redirect
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 SOURCE_WORDS = {  # whose order a ship carries out (rules 4.1, 4.2, 4.11)
@@ -24,7 +24,7 @@ SOURCE_WORDS = {  # whose order a ship carries out (rules 4.1, 4.2, 4.11)
     "copied": "copied from",
 }
 STATUS_WORDS = {v: k.removeprefix("TURN_STATUS_").lower() for k, v in admin_pb2.TurnStatus.items()}
-# The campaign's combat rule set as players know it (issue 14; docs/rules/eia.md).
+# The campaign's combat rule set as players know it (docs/rules/eia.md).
 RULES_WORDS = {"pate": "PATE", "eia-advanced": "Empires in Arms, advanced naval rules"}
 
 

@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
 from services.web import security
-from services.web.app import Desk
+from services.web.desk import Desk
 from services.web.pages import campaign_id
 
 

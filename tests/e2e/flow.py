@@ -17,7 +17,7 @@ from pate.v1 import (
     sessions_pb2,
     sessions_pb2_grpc,
 )
-from services.common.cluster import Cluster
+from services.platform.runtime.cluster import Cluster
 
 
 def bearer(token: str) -> tuple[tuple[str, str], ...]:

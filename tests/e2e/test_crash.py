@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from services.common import tables
-from services.common.cluster import Cluster
-from services.common.db import make_engine
-from services.common.natsserver import NatsServer
+from services.platform.bus.natsserver import NatsServer
+from services.platform.runtime.cluster import Cluster
+from services.platform.store import tables
+from services.platform.store.db import make_engine
 from tests.e2e.flow import Client
 from tests.e2e.test_turn_flow import battle_orders
 

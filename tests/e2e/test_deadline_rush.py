@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.bench_rush import rush, setup
-from services.common.cluster import Cluster
+from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
 
 pytestmark = pytest.mark.e2e

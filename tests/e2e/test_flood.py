@@ -20,7 +20,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from pate.v1 import orders_pb2, orders_pb2_grpc
-from services.common.cluster import Cluster
+from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
 
 pytestmark = pytest.mark.e2e

@@ -16,9 +16,9 @@ from sqlalchemy import select
 
 from pate.core.world.state import LandUnit
 from pate.v1 import orders_pb2
-from services.common import tables
-from services.common.cluster import Cluster
-from services.common.db import make_engine
+from services.platform.runtime.cluster import Cluster
+from services.platform.store import tables
+from services.platform.store.db import make_engine
 from tests.e2e.flow import Client
 from tests.support.gitm_reference import reference_process
 

@@ -11,8 +11,8 @@ import grpc
 import pytest
 
 from gitm.v1 import land_pb2_grpc
-from services.common.db import make_engine
 from services.gitm_reference.store import LandStore
+from services.platform.store.db import make_engine
 from tests.support.gitm_reference import Reference, reference_process
 from tests.unit.turn.test_gitm_faults import Campaign, _orders, assert_conserved, seed_store
 

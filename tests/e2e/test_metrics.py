@@ -12,8 +12,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from pate.v1 import orders_pb2
-from services.common.cluster import Cluster
-from services.common.natsserver import NatsServer
+from services.platform.bus.natsserver import NatsServer
+from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
 from tests.e2e.test_turn_flow import battle_orders
 

@@ -12,10 +12,10 @@ import pytest
 
 from benchmarks import turncheck
 from pate.v1 import common_pb2
-from services.common import bus
-from services.common.cluster import Cluster
-from services.common.db import make_engine
-from services.common.natscluster import NatsCluster
+from services.platform import bus
+from services.platform.bus.natscluster import NatsCluster
+from services.platform.runtime.cluster import Cluster
+from services.platform.store.db import make_engine
 from tests.e2e.flow import Client
 
 pytestmark = pytest.mark.e2e

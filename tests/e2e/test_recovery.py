@@ -17,11 +17,11 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from sqlalchemy import func, select
 
-from services.common import tables
-from services.common.cluster import Cluster
-from services.common.consumer import ACK_WAIT_S
-from services.common.db import make_engine
-from services.common.natsserver import NatsServer
+from services.platform.bus.consumer import ACK_WAIT_S
+from services.platform.bus.natsserver import NatsServer
+from services.platform.runtime.cluster import Cluster
+from services.platform.store import tables
+from services.platform.store.db import make_engine
 from tests.e2e.flow import Client
 from tests.e2e.test_turn_flow import battle_orders
 

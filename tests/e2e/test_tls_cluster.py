@@ -15,8 +15,8 @@ import pytest
 
 from pate.cli.tls import make_dev_certs, tls_env
 from pate.v1 import admin_pb2, common_pb2, sessions_pb2, sessions_pb2_grpc
-from services.common.cluster import Cluster
-from services.common.tls import channel, load_tls
+from services.platform.runtime.cluster import Cluster
+from services.platform.security.tls import channel, load_tls
 from tests.e2e.flow import Client
 
 pytestmark = pytest.mark.e2e

@@ -18,8 +18,8 @@ import pytest
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
 
 from pate.v1 import admin_pb2
-from services.common.cluster import Cluster
-from services.common.natsserver import free_port
+from services.platform.bus.natsserver import free_port
+from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
 from tests.e2e.test_turn_flow import battle_orders
 

@@ -16,7 +16,7 @@ import pytest
 from pate.engine.context import turn_context
 from pate.engine.pipeline import reports_for
 from pate.v1 import common_pb2
-from services.common.cluster import Cluster
+from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
 
 pytestmark = pytest.mark.e2e

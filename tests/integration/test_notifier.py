@@ -18,13 +18,13 @@ from sqlalchemy import Engine, select
 
 from pate.datafiles import load_scenario
 from pate.v1 import events_pb2
-from services.common import notify_store, tables
-from services.common import repository as repo
-from services.common.errors import DeskError
-from services.common.natsserver import free_port
 from services.notifier import work
 from services.notifier.sinks import Smtp
 from services.orders import campaigns
+from services.platform.bus.natsserver import free_port
+from services.platform.errors import DeskError
+from services.platform.store import notifications, tables
+from services.platform.store import repository as repo
 from tests.support.passwords import EveryPlayer
 
 pytestmark = pytest.mark.integration
@@ -106,9 +106,9 @@ def _opened(turn: int) -> bytes:
 
 
 def _subscribe(engine: Engine, player: str, hook: str, kinds: list[str], email: str = "") -> None:
-    prefs = notify_store.check_prefs(email, hook, kinds)
+    prefs = notifications.check_prefs(email, hook, kinds)
     with engine.begin() as conn:
-        notify_store.set_prefs(conn, "notes", player, prefs, NOW)
+        notifications.set_prefs(conn, "notes", player, prefs, NOW)
 
 
 def test_a_turn_opening_reaches_mail_and_webhook_once_even_when_redelivered(
@@ -158,7 +158,7 @@ def test_a_dead_mail_server_gives_up_after_the_last_attempt(engine, campaign) ->
         work.on_turn_opened(conn, _opened(4), {}, now=NOW)
     sender = work.Sender(engine, Smtp.from_url(f"smtp://127.0.0.1:{free_port()}"))
     at = NOW
-    for _ in range(notify_store.MAX_ATTEMPTS):
+    for _ in range(notifications.MAX_ATTEMPTS):
         assert sender.send_due(at) == (0, 1)
         at += timedelta(hours=2)
     assert sender.send_due(at) == (0, 0)
@@ -182,8 +182,8 @@ def test_a_deadline_coming_near_names_the_ships_without_orders(engine, campaign,
 
 def test_choices_are_checked_field_by_field() -> None:
     with pytest.raises(DeskError, match="email"):
-        notify_store.check_prefs("not an address\r\nBcc: x@y.z", "", [])
+        notifications.check_prefs("not an address\r\nBcc: x@y.z", "", [])
     with pytest.raises(DeskError, match="webhook"):
-        notify_store.check_prefs("", "file:///etc/passwd", [])
+        notifications.check_prefs("", "file:///etc/passwd", [])
     with pytest.raises(DeskError, match="kinds"):
-        notify_store.check_prefs("", "", ["everything"])
+        notifications.check_prefs("", "", ["everything"])

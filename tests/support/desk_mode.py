@@ -19,11 +19,11 @@ from pate.core.codec import canonical_json
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.validate import Actor, Refusal
 from pate.core.world.state import WorldState
-from services.common import repository as repo
-from services.common.auth import Authenticator
-from services.common.db import reader
-from services.common.passwords import hash_password
 from services.orders import desk
+from services.platform.security.auth import Authenticator
+from services.platform.security.passwords import hash_password
+from services.platform.store import repository as repo
+from services.platform.store.db import reader
 
 PASSWORD = "rule-case"
 _ids = itertools.count(1)

@@ -18,9 +18,9 @@ import grpc
 
 from gitm.v1 import reference_admin_pb2, reference_admin_pb2_grpc
 from pate.core.world.state import LandUnit
-from services.common.natsserver import free_port
 from services.gitm_reference.main import Running, start
 from services.gitm_reference.seed import unit_pb
+from services.platform.bus.natsserver import free_port
 
 
 @dataclass

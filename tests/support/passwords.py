@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 
 from sqlalchemy import Connection
 
-from services.common.passwords import hash_password
+from services.platform.security.passwords import hash_password
 
 TEST_PASSWORD = "test-password-of-every-player"
 
@@ -42,8 +42,8 @@ class EveryPlayer(Mapping[str, str]):
 def open_training_campaign(conn: Connection, campaign: str, seed: int = 1) -> None:
     """A training campaign created with the desk's own code, its first turn open for orders."""
     from pate.datafiles import load_scenario
-    from services.common import repository as repo
     from services.orders import campaigns
+    from services.platform.store import repository as repo
 
     campaigns.create_campaign(
         conn,

@@ -15,8 +15,8 @@ from urllib.parse import quote
 
 import sqlalchemy as sa
 
-from services.common.db import make_engine, normalize_url
-from services.common.natsserver import NatsServer
+from services.platform.bus.natsserver import NatsServer
+from services.platform.store.db import make_engine, normalize_url
 
 TEST_DB_ENV = "PATE_TEST_DATABASE_URL"
 

@@ -1,5 +1,5 @@
 """The real stack for the web desk's tests: nats-server, the four services and
-the web process (services.common.cluster), with one training campaign open."""
+the web process (services.platform.runtime.cluster), with one training campaign open."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from pate.datafiles import load_scenario
-from services.common.cluster import Cluster
-from services.common.natsserver import free_port
+from services.platform.bus.natsserver import free_port
+from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
 
 

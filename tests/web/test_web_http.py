@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 from starlette.testclient import TestClient
 
-from services.web.app import create_app
 from services.web.backend import Backend
 from services.web.config import WebSettings
+from services.web.routes import create_app
 from tests.web.conftest import Stack
 
 pytestmark = pytest.mark.e2e

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from services.common.db import make_engine, migrate
+from services.platform.store.db import make_engine, migrate
 from tests.support import orders_world
 from tests.support.desk_mode import DeskBackend
 from tests.support.servers import fresh_schema

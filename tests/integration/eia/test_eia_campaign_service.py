@@ -15,9 +15,9 @@ from pate.core.orders.model import Combat, CombatStance, Line, Range, ShipOrder
 from pate.core.world.ships import AtSea
 from pate.datafiles import load_scenario
 from pate.v1 import events_pb2
-from services.common import repository as repo
-from services.common.errors import DeskError
 from services.orders import campaigns
+from services.platform.errors import DeskError
+from services.platform.store import repository as repo
 from services.resolver.replay import replay_turn
 from services.resolver.stage import handle_turn_closed
 from tests.support.passwords import EveryPlayer

@@ -31,11 +31,11 @@ from hypothesis import HealthCheck, given, settings
 
 from gitm.v1 import land_pb2
 from pate.v1 import admin_pb2, orders_pb2, reports_pb2
-from services.common import tables
-from services.common.cluster import Cluster
-from services.common.db import make_engine, reader
-from services.common.limits import MAX_DETAIL_CHARS
-from services.common.natsserver import NatsServer
+from services.platform.bus.natsserver import NatsServer
+from services.platform.runtime.cluster import Cluster
+from services.platform.security.limits import MAX_DETAIL_CHARS
+from services.platform.store import tables
+from services.platform.store.db import make_engine, reader
 from tests.e2e.flow import Client
 from tests.support.hostile_messages import CAMPAIGN, CURRENT_TURN, PASSWORD, messages, metadata
 from tests.support.servers import fresh_schema

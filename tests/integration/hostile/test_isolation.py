@@ -18,15 +18,15 @@ from prometheus_client import REGISTRY
 
 from pate.datafiles import load_scenario
 from pate.v1 import events_pb2
-from services.common import bus
-from services.common import repository as repo
-from services.common.consumer import IdempotentConsumer
-from services.common.db import reader
-from services.common.natsserver import NatsServer
-from services.common.outbox import OutboxRelay, add_to_outbox
-from services.common.tables import audit, campaigns, outbox
 from services.orders import campaigns as lifecycle
-from tests.integration.common.helpers import connected
+from services.platform import bus
+from services.platform.bus.consumer import IdempotentConsumer
+from services.platform.bus.natsserver import NatsServer
+from services.platform.bus.outbox import OutboxRelay, add_to_outbox
+from services.platform.store import repository as repo
+from services.platform.store.db import reader
+from services.platform.store.tables import audit, campaigns, outbox
+from tests.integration.platform.helpers import connected
 from tests.support.aio import eventually, run
 from tests.support.passwords import EveryPlayer
 

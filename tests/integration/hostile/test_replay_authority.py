@@ -15,15 +15,15 @@ import sqlalchemy as sa
 
 from pate.core.codec import canonical_json, to_plain
 from pate.v1 import common_pb2
-from services.common import repository as repo
-from services.common.auth import Authenticator
-from services.common.db import reader
-from services.common.errors import Code, DeskError
-from services.common.passwords import hash_password
-from services.common.repository import turns
-from services.common.tables import world_states
 from services.orders import desk
 from services.orders.mapping import order_from_pb
+from services.platform.errors import Code, DeskError
+from services.platform.security.auth import Authenticator
+from services.platform.security.passwords import hash_password
+from services.platform.store import repository as repo
+from services.platform.store.db import reader
+from services.platform.store.repository import turns
+from services.platform.store.tables import world_states
 from tests.support.passwords import open_training_campaign
 
 pytestmark = pytest.mark.integration

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from services.common.cluster import Cluster
+from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
 from tests.support.servers import fresh_schema
 

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from pate.v1 import common_pb2, orders_pb2
-from services.common import tables
-from services.common.db import make_engine
+from services.platform.store import tables
+from services.platform.store.db import make_engine
 from tests.e2e.flow import Client
 
 pytestmark = pytest.mark.integration

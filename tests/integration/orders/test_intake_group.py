@@ -15,13 +15,13 @@ import pytest
 import sqlalchemy as sa
 
 from pate.v1 import common_pb2, orders_pb2
-from services.common import repository as repo
-from services.common import tables
-from services.common.auth import Authenticator, Credentials
-from services.common.db import reader
-from services.common.errors import Code, DeskError
-from services.common.repository import intake as batch
 from services.orders import desk, intake
+from services.platform.errors import Code, DeskError
+from services.platform.security.auth import Authenticator, Credentials
+from services.platform.store import repository as repo
+from services.platform.store import tables
+from services.platform.store.db import reader
+from services.platform.store.repository import intake as batch
 from tests.support.passwords import open_training_campaign
 
 pytestmark = pytest.mark.integration
@@ -177,7 +177,7 @@ def test_memory_alone_never_accepts_what_the_full_path_would_refuse(engine: sa.E
 
 
 def _login(conn: sa.Connection, cid: str) -> tuple[str, object]:
-    from services.common import sessions
+    from services.platform.security import sessions
 
     return sessions.issue(conn, cid, "cornwallis", now=repo.now(), ttl=3600)
 

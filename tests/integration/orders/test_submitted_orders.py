@@ -16,9 +16,9 @@ import sqlalchemy as sa
 from pate.core.codec import from_plain
 from pate.core.orders.effective import Author, SubmittedOrder, chosen_submissions, effective_orders
 from pate.core.orders.model import Combat, ShipOrder
-from services.common import repository as repo
-from services.common import tables
-from services.common.db import reader
+from services.platform.store import repository as repo
+from services.platform.store import tables
+from services.platform.store.db import reader
 from tests.support.passwords import open_training_campaign
 
 pytestmark = pytest.mark.integration

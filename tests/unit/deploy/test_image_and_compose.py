@@ -12,8 +12,8 @@ from pathlib import Path
 
 import yaml
 
-from services.common import healthcheck
-from services.common.natsserver import free_port
+from services.platform.bus.natsserver import free_port
+from services.platform.runtime import healthcheck
 
 ROOT = Path(__file__).resolve().parents[3]
 DOCKERFILE = ROOT / "deploy" / "Dockerfile"
@@ -103,7 +103,7 @@ def test_the_image_health_check_asks_this_containers_service() -> None:
 def test_the_image_health_check_passes_on_a_serving_process() -> None:
     import asyncio
 
-    from services.common.grpcutil import bound_port, serve_grpc
+    from services.platform.runtime.grpcutil import bound_port, serve_grpc
 
     async def scenario() -> int:
         server = await serve_grpc([], "127.0.0.1:0", "pate.test")

@@ -53,7 +53,7 @@ def test_every_pate_grpc_container_serves_tls_and_none_allows_plaintext(overlay:
     served = set()
     for name, pod, c in containers(overlay):
         env = env_of(c)
-        # services/common/tls.py: without it a plaintext bind to 0.0.0.0 refuses to start
+        # services/platform/security/tls.py: without it a plaintext bind to 0.0.0.0 refuses to start
         assert "PATE_ALLOW_PLAINTEXT" not in env, name
         for source in c.get("envFrom", []):
             data = configmaps[source["configMapRef"]["name"]].get("data", {})
@@ -188,7 +188,7 @@ def test_the_shape_check_follows_the_references_of_the_cert_manager_resources() 
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_orders_and_reports_believe_the_web_desks_forwarded_address(overlay: str) -> None:
     """The web's pods come from a network, not fixed addresses (PATE_TRUSTED_PROXIES takes both)."""
-    from services.common.config import load_settings
+    from services.platform.config import load_settings
 
     config = of_kind(overlay, "ConfigMap")["pate-config"]["data"]
     trusted = load_settings({"PATE_TRUSTED_PROXIES": config["PATE_TRUSTED_PROXIES"]}).trusted_proxies

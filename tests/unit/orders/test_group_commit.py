@@ -8,8 +8,8 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from services.common.db import make_engine, reader
 from services.orders.groupcommit import GroupCommitter
+from services.platform.store.db import make_engine, reader
 
 ROWS = sa.table("rows", sa.column("n", sa.Integer))
 

@@ -1,11 +1,11 @@
-"""Password hashing (the throttle is in tests/integration/common/test_login_throttle.py)."""
+"""Password hashing (the throttle is in tests/integration/platform/test_login_throttle.py)."""
 
 from __future__ import annotations
 
 import pytest
 from argon2 import PasswordHasher
 
-from services.common.passwords import (
+from services.platform.security.passwords import (
     hash_matches,
     hash_password,
     needs_rehash,

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from pate.cli.main import main
-from pate.tools import gitm_supplies
-from pate.tools.gitm_check import NAMES, run_suite
+from pate.gitmkit import supplies as gitm_supplies
+from pate.gitmkit.check import NAMES, run_suite
 from tests.support.gitm_reference import reference_gitm, reference_process
 
 ALL_PASSED = f"{len(NAMES)} of {len(NAMES)} checks passed"

@@ -1,6 +1,6 @@
-"""The short memory of successful password checks (services/common/passwords.py)."""
+"""The short memory of successful password checks (services/platform/security/passwords.py)."""
 
-from services.common.passwords import RecentLogins
+from services.platform.security.passwords import RecentLogins
 
 
 class Clock:

@@ -18,10 +18,10 @@ from pate.core.orders.model import AdminKind, Movement
 from pate.core.rules.turn import resolve_turn
 from pate.core.world.ships import Cargo
 from pate.v1 import events_pb2
-from services.common import bus
-from services.common import repository as repo
-from services.common.consumer import IdempotentConsumer, TransientError
-from services.common.tables import audit
+from services.platform import bus
+from services.platform.bus.consumer import IdempotentConsumer, TransientError
+from services.platform.store import repository as repo
+from services.platform.store.tables import audit
 from services.resolver import bridge
 from services.resolver.gitm import Begin, CargoLoss, CargoMoves, Complete, Sightings
 from tests.cases.turn.turn_world import CTX, admin, harbor, infantry, load, ship, unload, world

@@ -32,11 +32,11 @@ from pate.core.rules.landsaga import DEFERRED, LandTransfer
 from pate.core.rules.transport import SpaceRules, unit_space
 from pate.core.world.ships import Cargo
 from pate.core.world.state import WorldState
-from services.common.consumer import TransientError
 from services.gitm_reference import tables as gt
 from services.gitm_reference.inprocess import LocalRpcError, memory_store
 from services.gitm_reference.seed import seed_world
 from services.gitm_reference.store import LandStore, StoreError
+from services.platform.bus.consumer import TransientError
 from services.resolver import bridge
 from services.resolver.gitm import GitmClient
 from tests.cases.turn.turn_world import CTX, harbor, infantry, ship, world

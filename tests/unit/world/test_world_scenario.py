@@ -263,7 +263,7 @@ def test_shipped_scenarios_load(name: str) -> None:
 
 
 def test_grand_scenario_is_up_to_date() -> None:
-    from pate.tools.grand_scenario import main
+    from pate.databuild.grand_scenario import main
 
     assert main(["--check"]) == 0
 

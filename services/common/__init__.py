@@ -1,1 +1,0 @@
-"""PATE service package."""

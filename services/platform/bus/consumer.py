@@ -1,0 +1,296 @@
+"""Idempotent JetStream consumer: the work and its processed-message record commit together.
+
+Many processes share one durable pull consumer (same durable name = one
+work queue).  For each message, one database transaction first claims
+(durable, Nats-Msg-Id) in ``processed_messages`` and then runs the handler;
+only after the commit is the message acked.  A message seen again (redelivery
+after a crash, a re-published event) finds its claim and is acked untouched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+import nats.errors
+from nats.aio.msg import Msg
+from nats.js import JetStreamContext
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+from opentelemetry import trace
+from opentelemetry.trace import SpanKind, Status, StatusCode
+from prometheus_client import Counter
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import OperationalError
+
+from services.platform.bus import (
+    CAMPAIGN_HEADER,
+    MSG_ID_HEADER,
+    STREAM,
+    TURN_HEADER,
+    campaign_of,
+    ensure_stream,
+)
+from services.platform.faults import crash_point
+from services.platform.store.writes import mark_processed, record_audit
+from services.platform.telemetry import metrics, tracing
+from services.platform.telemetry.logging import bind_context, get_logger
+
+Handler = Callable[[Connection, bytes, dict[str, str]], None]
+log = get_logger(__name__)
+_DURABLE = re.compile(r"[A-Za-z0-9_-]+")
+_TRANSIENT_GRPC = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
+_TURN = re.compile(r"[0-9]{1,9}")
+
+POISONED = Counter(
+    "pate_consumer_poison_messages",
+    "Messages terminated because their handler kept failing (or failed permanently)",
+    ["consumer"],
+)
+
+
+# A message whose worker died is redelivered this long after its last heartbeat; a
+# living worker beats every ACK_WAIT_S / 4 (msg.in_progress), so a long turn is never
+# redelivered while its worker runs.  Takeover after a SIGKILL: under ACK_WAIT_S plus
+# one fetch timeout (the recovery goal: under 5 s, docs/operations.md).
+ACK_WAIT_S = 3.0
+
+
+class TransientError(Exception):
+    """Raised by a handler for a failure worth retrying for ever (never poisons the message)."""
+
+
+class PermanentError(Exception):
+    """Raised by a handler for a message that can never succeed: terminated at once, audited."""
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Outages of the database, the network or a peer service: retry, never give up."""
+    if isinstance(exc, TransientError | OperationalError | TimeoutError | ConnectionError):
+        return True
+    return isinstance(exc, grpc.RpcError) and getattr(exc, "code", lambda: None)() in _TRANSIENT_GRPC
+
+
+class IdempotentConsumer:
+    def __init__(
+        self,
+        engine: Engine,
+        js: JetStreamContext,
+        durable: str,
+        subject: str,
+        handler: Handler,
+        *,
+        batch: int = 1,
+        ack_wait: float = ACK_WAIT_S,
+        fetch_timeout: float = 1.0,
+        poison_after: int = 5,
+        nak_delay: float = 1.0,
+        max_nak_delay: float = 30.0,
+        after_commit: Callable[[], None] | None = None,
+    ) -> None:
+        if not _DURABLE.fullmatch(durable):
+            raise ValueError(f"durable name {durable!r}: letters, digits, '_' and '-' only")
+        self.engine = engine
+        self.js = js
+        self.durable = durable
+        self.subject = subject
+        self.handler = handler
+        self.batch = batch
+        self.ack_wait = ack_wait
+        self.fetch_timeout = fetch_timeout
+        self.poison_after = poison_after
+        self.nak_delay = nak_delay
+        self.max_nak_delay = max_nak_delay
+        self.after_commit = after_commit
+        self.processed = 0  # handler commits by this instance
+        self.skipped = 0  # duplicates acked without running the handler
+
+    def consumer_config(self) -> ConsumerConfig:
+        return ConsumerConfig(
+            durable_name=self.durable,
+            name=self.durable,
+            filter_subject=self.subject,
+            ack_policy=AckPolicy.EXPLICIT,
+            deliver_policy=DeliverPolicy.ALL,
+            ack_wait=self.ack_wait,
+            max_deliver=-1,  # outages retry for ever; poison messages are terminated by us
+            max_ack_pending=1000,
+        )
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Work until ``stop`` is set; the message in hand is finished, later ones are released."""
+        sub = await self._subscribe(stop)
+        if sub is None:
+            return
+        try:
+            while not stop.is_set():
+                msgs = await self._fetch(sub)
+                for i, msg in enumerate(msgs):
+                    if stop.is_set():
+                        await _quietly(*(m.nak() for m in msgs[i:]))
+                        break
+                    await self.handle_message(msg)
+        finally:
+            await _quietly(sub.unsubscribe())
+
+    async def _subscribe(self, stop: asyncio.Event) -> JetStreamContext.PullSubscription | None:
+        delay = 0.5
+        while not stop.is_set():
+            try:
+                await ensure_stream(self.js)
+                sub = await self.js.pull_subscribe(
+                    self.subject, durable=self.durable, stream=STREAM, config=self.consumer_config()
+                )
+                info = await self.js.consumer_info(STREAM, self.durable)
+                if info.config.filter_subject != self.subject:
+                    raise ValueError(
+                        f"durable {self.durable!r} already filters {info.config.filter_subject!r}, "
+                        f"not {self.subject!r}: delete it or choose another name"
+                    )
+                if info.config.ack_wait is not None and abs(info.config.ack_wait - self.ack_wait) > 0.01:
+                    # a durable made by an older version keeps its ack_wait unless told
+                    await self.js.add_consumer(STREAM, self.consumer_config())
+                    log.info("consumer.updated", consumer=self.durable, ack_wait=self.ack_wait)
+                log.info("consumer.subscribed", consumer=self.durable, subject=self.subject)
+                return sub
+            except ValueError:
+                raise
+            except Exception as exc:
+                log.warning("consumer.subscribe_failed", consumer=self.durable, error=repr(exc))
+                await _wait(stop, delay)
+                delay = min(delay * 2, 5.0)
+        return None
+
+    async def _fetch(self, sub: JetStreamContext.PullSubscription) -> list[Msg]:
+        try:
+            return await sub.fetch(self.batch, timeout=self.fetch_timeout)
+        except nats.errors.TimeoutError:
+            return []
+        except Exception as exc:  # disconnected: the client reconnects by itself
+            log.warning("consumer.fetch_failed", consumer=self.durable, error=repr(exc))
+            await asyncio.sleep(self.fetch_timeout)
+            return []
+
+    async def handle_message(self, msg: Msg) -> None:
+        headers = dict(msg.headers or {})
+        meta = msg.metadata
+        mid = headers.get(MSG_ID_HEADER) or f"{meta.stream}:{meta.sequence.stream}"
+        turn = headers.get(TURN_HEADER)
+        campaign = headers.get(CAMPAIGN_HEADER) or campaign_of(msg.subject)
+        turn_no = _turn(turn)
+        attrs = {
+            "messaging.system": "nats",
+            "messaging.destination.name": msg.subject,
+            "messaging.consumer.group.name": self.durable,
+            "messaging.message.id": mid,
+            "pate.campaign": campaign,
+            "pate.turn": turn_no,
+        }
+        # one span per stage of a turn, a child of the span that wrote the event
+        with (
+            tracing.span(f"{self.durable} process", parent=headers, kind=SpanKind.CONSUMER, attributes=attrs),
+            bind_context(campaign=campaign, turn=turn_no, consumer=self.durable, msg_id=mid),
+        ):
+            heartbeat = asyncio.create_task(self._heartbeat(msg))
+            try:
+                fresh = await asyncio.to_thread(self._transaction, msg.data, headers, mid)
+            except Exception as exc:
+                current = trace.get_current_span()
+                current.record_exception(exc)
+                current.set_status(Status(StatusCode.ERROR, type(exc).__name__))
+                await self._failed(msg, mid, exc)
+                return
+            finally:
+                heartbeat.cancel()
+            if fresh:
+                self.processed += 1
+                if self.after_commit is not None:
+                    self.after_commit()
+            else:
+                self.skipped += 1
+                log.info("consumer.duplicate_skipped")
+            await self._ack(msg)
+
+    def _transaction(self, data: bytes, headers: dict[str, str], mid: str) -> bool:
+        crash_point(f"consumer.{self.durable}.received")  # the recovery test holds a message here
+        with metrics.stage_timer(self.durable), self.engine.begin() as conn:
+            # Claim first: on PostgreSQL a concurrent duplicate blocks here and then skips.
+            if not mark_processed(conn, self.durable, mid):
+                return False
+            self.handler(conn, data, headers)
+        return True
+
+    async def _heartbeat(self, msg: Msg) -> None:
+        while True:
+            await asyncio.sleep(self.ack_wait / 4)
+            await _quietly(msg.in_progress())
+
+    async def _ack(self, msg: Msg) -> None:
+        try:
+            await msg.ack_sync(timeout=2.0)
+        except Exception as exc:  # the commit stands; a redelivery will be skipped as a duplicate
+            log.warning("consumer.ack_failed", error=repr(exc))
+
+    async def _failed(self, msg: Msg, mid: str, exc: Exception) -> None:
+        deliveries = msg.metadata.num_delivered
+        permanent = isinstance(exc, PermanentError)
+        if permanent or (not is_transient(exc) and deliveries >= self.poison_after):
+            POISONED.labels(consumer=self.durable).inc()
+            log.error(
+                "consumer.poison_message",
+                deliveries=deliveries,
+                subject=msg.subject[:120],
+                error=repr(exc)[:300],
+                exc_info=exc,
+            )
+            await asyncio.to_thread(self._audit_poison, msg, mid, deliveries, exc)
+            await _quietly(msg.term())
+            return
+        delay = min(self.max_nak_delay, self.nak_delay * 2 ** (deliveries - 1))
+        log.warning(
+            "consumer.handler_failed", deliveries=deliveries, retry_in_s=delay, error=repr(exc), exc_info=exc
+        )
+        await _quietly(msg.nak(delay=delay))
+
+    def _audit_poison(self, msg: Msg, mid: str, deliveries: int, exc: Exception) -> None:
+        headers = msg.headers or {}
+        turn = headers.get(TURN_HEADER, "")
+        try:
+            with self.engine.begin() as conn:
+                record_audit(
+                    conn,
+                    action="poison_message",
+                    accepted=False,
+                    campaign=headers.get(CAMPAIGN_HEADER) or campaign_of(msg.subject),
+                    turn=_turn(turn),
+                    detail={
+                        "consumer": self.durable,
+                        "msg_id": mid,
+                        "subject": msg.subject,
+                        "deliveries": deliveries,
+                        "error": repr(exc),
+                    },
+                )
+        except Exception:
+            log.exception("consumer.audit_failed")
+
+
+def _turn(header: str | None) -> int | None:
+    return int(header) if header and _TURN.fullmatch(header) else None
+
+
+async def _quietly(*aws: Any) -> None:
+    """Await acks/naks whose failure only means the server will redeliver."""
+    for aw in aws:
+        try:
+            await aw
+        except Exception as exc:
+            log.debug("consumer.ack_ignored", error=repr(exc))
+
+
+async def _wait(stop: asyncio.Event, seconds: float) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), timeout=seconds)

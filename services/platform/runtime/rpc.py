@@ -1,0 +1,94 @@
+"""Small helpers shared by the gRPC servicers: running database work off the
+event loop, reading credentials, and turning errors into statuses."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NoReturn, TypeVar
+
+import grpc
+from sqlalchemy import Connection, Engine
+
+from services.platform.errors import Code, DeskError
+from services.platform.security.auth import Authenticator, Credentials, credentials, source_of
+from services.platform.security.limits import bounded
+from services.platform.store.db import reader
+
+T = TypeVar("T")
+
+# CPU-heavy work of a request (parsing an order file or a scenario, argon2) runs
+# here, off the event loop and bounded: health checks and other calls keep being
+# answered while it runs, and a flood of heavy requests queues instead of
+# multiplying threads.  PATE_CPU_WORKERS (default 2) sets its size.
+_RAW_CPU_WORKERS = os.environ.get("PATE_CPU_WORKERS", "").strip()
+CPU_WORKERS = int(_RAW_CPU_WORKERS) if _RAW_CPU_WORKERS.isdecimal() and 0 < int(_RAW_CPU_WORKERS) < 65 else 2
+_CPU_POOL = ThreadPoolExecutor(max_workers=CPU_WORKERS, thread_name_prefix="pate-cpu")
+
+
+async def run_cpu(work: Callable[[], T]) -> T:
+    """Run CPU-bound ``work`` in the bounded pool."""
+    return await asyncio.get_running_loop().run_in_executor(_CPU_POOL, work)
+
+
+STATUS = {
+    Code.INVALID_ARGUMENT: grpc.StatusCode.INVALID_ARGUMENT,
+    Code.NOT_FOUND: grpc.StatusCode.NOT_FOUND,
+    Code.ALREADY_EXISTS: grpc.StatusCode.ALREADY_EXISTS,
+    Code.FAILED_PRECONDITION: grpc.StatusCode.FAILED_PRECONDITION,
+    Code.PERMISSION_DENIED: grpc.StatusCode.PERMISSION_DENIED,
+    Code.UNAUTHENTICATED: grpc.StatusCode.UNAUTHENTICATED,
+    Code.RESOURCE_EXHAUSTED: grpc.StatusCode.RESOURCE_EXHAUSTED,
+}
+
+
+async def in_transaction(engine: Engine, work: Callable[[Connection], T]) -> T:
+    """Run ``work`` in one transaction on a worker thread."""
+
+    def run() -> T:
+        with engine.begin() as conn:
+            return work(conn)
+
+    return await asyncio.to_thread(run)
+
+
+async def in_reader(engine: Engine, work: Callable[[Connection], T]) -> T:
+    """Run read-only ``work`` on a worker thread (SQLite: without the write lock)."""
+
+    def run() -> T:
+        with reader(engine) as conn:
+            return work(conn)
+
+    return await asyncio.to_thread(run)
+
+
+def metadata(context: grpc.aio.ServicerContext) -> dict[str, str]:
+    return {k: v for k, v in (context.invocation_metadata() or ()) if isinstance(v, str)}
+
+
+def call_credentials(context: grpc.aio.ServicerContext, trusted_proxies: frozenset[str]) -> Credentials:
+    """The session token or password of a call, and the address it came from."""
+    md = metadata(context)
+    return credentials(md, source_of(context.peer() or "", md, trusted_proxies))
+
+
+async def caller_row(
+    auth: Authenticator, context: grpc.aio.ServicerContext, campaign: str, trusted_proxies: frozenset[str]
+) -> Any:
+    """The player row behind a call's session token (or password), off the event loop;
+    DeskError when there is none (UNAUTHENTICATED, NOT_FOUND, RESOURCE_EXHAUSTED)."""
+    creds = call_credentials(context, trusted_proxies)
+    return await asyncio.to_thread(auth.caller, campaign, creds)
+
+
+def is_admin(context: grpc.aio.ServicerContext, token: str) -> bool:
+    given = metadata(context).get("x-pate-admin-token", "")
+    return bool(token) and hmac.compare_digest(given.encode(), token.encode())
+
+
+async def abort(context: grpc.aio.ServicerContext, err: DeskError) -> NoReturn:
+    await context.abort(STATUS[err.code], bounded(err.message))
+    raise AssertionError("unreachable")  # context.abort raises

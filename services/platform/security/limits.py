@@ -1,0 +1,399 @@
+"""Limits on every field of every RPC, checked before any work (docs/security.md).
+
+Each field of each request message of the PATE services has a rule here:
+a length and a character set for text, a range for numbers, a count for
+repeated fields, a range for timestamps.  ``check_request`` walks a request
+by its descriptor and names the first field that breaks its rule; the server
+answers INVALID_ARGUMENT with that field's name and at most ``EXCERPT_CHARS``
+characters of the offending value.  A field with no rule of its own (one added
+later) gets the default of its type.  docs/security.md ("Limits and hostile
+input") lists the same numbers; a test keeps the two in step.
+
+The rules are the outer bound of what any honest client sends; the rules of
+the game (a ship id that exists, a port on the map) are checked afterwards by
+the core, with its own refusals.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+
+from pate.datafiles import MAX_SCENARIO_CHARS
+
+# The whole request, serialized: grpc.max_receive_message_length of every server.
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+# All call metadata together (grpc.max_metadata_size).
+MAX_METADATA_BYTES = 16 * 1024
+# Of any input value quoted back in an error or a log line.
+EXCERPT_CHARS = 80
+# Of any error message sent to a caller (the field, the rule, an excerpt).
+MAX_DETAIL_CHARS = 1000
+
+MAX_TURN = 100  # campaigns have at most 100 turns (rule 3.1 says 15)
+MAX_SCENARIO_TOML_CHARS = MAX_SCENARIO_CHARS  # 1 MiB; nested at most MAX_SCENARIO_NESTING (32) deep
+MAX_ORDERS_TEXT_CHARS = 256 * 1024
+MAX_TURN_SECONDS = 366 * 24 * 3600  # a turn lasts at most a (leap) year; fits a 32-bit column
+MAX_AMOUNT = 1_000_000  # stores, supplies, crews: far above any fleet's
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+LATEST = datetime(2200, 1, 1, tzinfo=UTC)
+
+CAMPAIGN_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+PLAYER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+SCENARIO_NAME = re.compile(r"[a-z0-9_]{1,64}")
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")  # ship, unit and admin-order targets
+WORD = re.compile(r"[A-Za-z_]{1,32}")  # enumerated words (engage, leeward, ...)
+SEA_AREA = re.compile(r"[A-Za-z]{1,8}")
+REQUEST_ID = re.compile(r"[!-~]{1,100}")  # printable ASCII, no spaces
+TRACE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class LimitError(ValueError):
+    """A request outside the limits; ``str()`` names the field."""
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    max_chars: int
+    pattern: re.Pattern[str] | None = None  # matched whole
+    required: bool = False
+    lines: bool = False  # may hold newlines and tabs (documents, order files)
+    min_chars: int = 0
+    what: str = ""  # the character set, said in the error
+
+    def check(self, field: str, value: str) -> None:
+        if not value:
+            if self.required:
+                raise LimitError(f"{field}: is required")
+            return
+        if len(value) > self.max_chars:
+            raise LimitError(f"{field}: at most {self.max_chars} characters (got {len(value)})")
+        if len(value) < self.min_chars:
+            raise LimitError(f"{field}: at least {self.min_chars} characters")
+        if self.pattern is not None:
+            if not self.pattern.fullmatch(value):
+                raise LimitError(f"{field}: {excerpt(value)} is not {self.what}")
+            return
+        bad = _document_control(value) if self.lines else _control(value)
+        if bad is not None:
+            raise LimitError(f"{field}: control character U+{ord(bad):04X} refused")
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    lo: int
+    hi: int
+
+    def check(self, field: str, value: int) -> None:
+        if not self.lo <= value <= self.hi:
+            raise LimitError(f"{field}: must be between {self.lo} and {self.hi} (got {excerpt(str(value))})")
+
+
+@dataclass(frozen=True, slots=True)
+class Many:
+    max_items: int
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    lo: datetime = EARLIEST
+    hi: datetime = LATEST
+
+    def check(self, field: str, seconds: int, nanos: int) -> None:
+        if not 0 <= nanos <= 999_999_999:
+            raise LimitError(f"{field}: nanos must be between 0 and 999999999")
+        if not self.lo.timestamp() <= seconds < self.hi.timestamp():
+            raise LimitError(
+                f"{field}: must lie between {self.lo.date().isoformat()} and {self.hi.date().isoformat()}"
+            )
+
+
+Rule = Text | Number | Many | Moment
+
+_CAMPAIGN = Text(40, CAMPAIGN_ID, required=True, what="a campaign id ([a-z0-9][a-z0-9-]{0,39})")
+_NEW_CAMPAIGN = _CAMPAIGN
+_PLAYER = Text(64, PLAYER_ID, what="a player id ([A-Za-z0-9][A-Za-z0-9_.-]{0,63})")
+_TURN = Number(0, MAX_TURN)
+_TOKEN = Text(32, TOKEN, what="an id of letters, digits, '_' and '-'")
+_WORD = Text(32, WORD, what="a word of letters and '_'")
+_PLACE = Text(64)  # a port's name: any printable text
+_AMOUNT = Number(0, MAX_AMOUNT)
+
+RULES: dict[str, Rule] = {
+    # pate.v1.CampaignAdmin
+    "pate.v1.CreateCampaignRequest.id": _NEW_CAMPAIGN,
+    "pate.v1.CreateCampaignRequest.scenario": Text(
+        64, SCENARIO_NAME, what="a scenario name ([a-z0-9_]{1,64})"
+    ),
+    "pate.v1.CreateCampaignRequest.scenario_toml": Text(MAX_SCENARIO_TOML_CHARS, lines=True),
+    "pate.v1.CreateCampaignRequest.seed": Number(0, 2**63 - 1),
+    "pate.v1.CreateCampaignRequest.turns": _TURN,
+    "pate.v1.CreateCampaignRequest.first_deadline": Moment(),
+    "pate.v1.CreateCampaignRequest.turn_seconds": Number(0, MAX_TURN_SECONDS),
+    "pate.v1.GetCampaignRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.CloseTurnRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.CloseTurnRequest.turn": _TURN,
+    "pate.v1.SetDeadlineRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.SetDeadlineRequest.turn": _TURN,
+    "pate.v1.SetDeadlineRequest.deadline": Moment(),
+    "pate.v1.SetPlayerPasswordRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.SetPlayerPasswordRequest.player_id": Text(
+        64, PLAYER_ID, required=True, what="a player id ([A-Za-z0-9][A-Za-z0-9_.-]{0,63})"
+    ),
+    "pate.v1.SetPlayerPasswordRequest.password": Text(1024, required=True, min_chars=8),
+    "pate.v1.CreateCampaignRequest.passwords": Many(200),
+    "pate.v1.CreateCampaignRequest.passwords{}": Text(
+        64, PLAYER_ID, required=True, what="a player id ([A-Za-z0-9][A-Za-z0-9_.-]{0,63})"
+    ),
+    "pate.v1.CreateCampaignRequest.passwords[]": Text(1024, required=True, min_chars=8),
+    # pate.v1.OrderDesk
+    "pate.v1.SubmitOrdersRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.SubmitOrdersRequest.turn": _TURN,
+    "pate.v1.SubmitOrdersRequest.client_request_id": Text(
+        100, REQUEST_ID, required=True, what="1 to 100 printable ASCII characters without spaces"
+    ),
+    "pate.v1.SubmitOrdersRequest.orders": Many(500),
+    "pate.v1.SubmitOrdersRequest.orders_text": Text(MAX_ORDERS_TEXT_CHARS, lines=True),
+    "pate.v1.SubmitOrdersRequest.stores_moves": Many(100),
+    "pate.v1.ShipOrder.ship_id": _TOKEN,
+    "pate.v1.ShipOrder.attach_to": _TOKEN,
+    "pate.v1.ShipOrder.commerce": _WORD,
+    "pate.v1.ShipOrder.stores": _AMOUNT,
+    "pate.v1.ShipOrder.admin": Many(16),
+    "pate.v1.Movement.sea_areas": Many(4),
+    "pate.v1.Movement.sea_areas[]": Text(8, SEA_AREA, what="a sea area code"),
+    "pate.v1.Movement.port": _PLACE,
+    "pate.v1.Contact.mode": _WORD,
+    "pate.v1.Contact.minimum": Number(0, 1000),
+    "pate.v1.Contact.maximum": Number(0, 1000),
+    "pate.v1.Contact.gauge": _WORD,
+    "pate.v1.Combat.stance": _WORD,
+    "pate.v1.Combat.range": _WORD,
+    "pate.v1.Combat.line": _WORD,
+    "pate.v1.Combat.aim": _WORD,
+    "pate.v1.Combat.flee_to": _WORD,
+    "pate.v1.Amphibious.load_units": Many(64),
+    "pate.v1.Amphibious.load_units[]": _TOKEN,
+    "pate.v1.Amphibious.unload_units": Many(64),
+    "pate.v1.Amphibious.unload_units[]": _TOKEN,
+    "pate.v1.Amphibious.load_supplies": _AMOUNT,
+    "pate.v1.Amphibious.unload_supplies": _AMOUNT,
+    "pate.v1.AdminOrder.kind": _WORD,
+    "pate.v1.AdminOrder.target": _TOKEN,
+    "pate.v1.AdminOrder.amount": _AMOUNT,
+    "pate.v1.StoresMoveOrder.origin": _PLACE,
+    "pate.v1.StoresMoveOrder.destination": _PLACE,
+    "pate.v1.StoresMoveOrder.amount": _AMOUNT,
+    "pate.v1.GetEffectiveOrdersRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.GetEffectiveOrdersRequest.turn": _TURN,
+    "pate.v1.GetEffectiveOrdersRequest.ship_ids": Many(500),
+    "pate.v1.GetEffectiveOrdersRequest.ship_ids[]": _TOKEN,
+    # pate.v1.Reports
+    "pate.v1.GetReportRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.GetReportRequest.turn": _TURN,
+    "pate.v1.GetReportRequest.player_id": _PLAYER,
+    "pate.v1.GetReportRequest.format": _WORD,
+    "pate.v1.ListReportsRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.ListReportsRequest.player_id": _PLAYER,
+}
+
+# Fields without a rule of their own (added later) but with a well-known name take
+# that name's rule, so a new RPC's campaign_id or password is held like the others'.
+BY_NAME: dict[str, Rule] = {
+    "campaign_id": _CAMPAIGN,
+    "player_id": _PLAYER,
+    "password": Text(1024),
+    "turn": _TURN,
+    "client_request_id": RULES["pate.v1.SubmitOrdersRequest.client_request_id"],
+    "ship_id": _TOKEN,
+}
+
+# Any other field without a rule of its own: the default of its type.
+DEFAULT_TEXT = Text(200)
+DEFAULT_BYTES_MAX = 64 * 1024
+DEFAULT_MANY = Many(100)
+DEFAULT_MOMENT = Moment()
+MAX_DEPTH = 16  # messages inside messages
+
+# Call metadata: every value is bounded before it keys any lookup or throttle.
+METADATA: dict[str, Text] = {
+    "x-pate-player": _PLAYER,
+    "x-pate-password": Text(1024),
+    "x-pate-admin-token": Text(256),
+    "x-trace-id": Text(64, TRACE_ID, what="a trace id ([A-Za-z0-9_-]{1,64})"),
+}
+DEFAULT_METADATA = Text(1024)  # any other x-pate-* value (session tokens, ...)
+
+_INTS = {
+    FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1),
+    FieldDescriptor.TYPE_SINT32: (-(2**31), 2**31 - 1),
+    FieldDescriptor.TYPE_SFIXED32: (-(2**31), 2**31 - 1),
+    FieldDescriptor.TYPE_UINT32: (0, 2**32 - 1),
+    FieldDescriptor.TYPE_FIXED32: (0, 2**32 - 1),
+    FieldDescriptor.TYPE_INT64: (-(2**63), 2**63 - 1),
+    FieldDescriptor.TYPE_SINT64: (-(2**63), 2**63 - 1),
+    FieldDescriptor.TYPE_SFIXED64: (-(2**63), 2**63 - 1),
+    FieldDescriptor.TYPE_UINT64: (0, 2**64 - 1),
+    FieldDescriptor.TYPE_FIXED64: (0, 2**64 - 1),
+}
+_TIMESTAMP = "google.protobuf.Timestamp"
+
+
+def excerpt(value: str, limit: int = EXCERPT_CHARS) -> str:
+    """At most ``limit`` characters of an input value, quoted, for errors and logs."""
+    return repr(value[:limit]) + ("..." if len(value) > limit else "")
+
+
+def first_problems(problems: Sequence[object], shown: int = 5) -> str:
+    """The first problems, each cut short: an error quotes its input only in excerpts."""
+    out = "; ".join(str(p)[: 2 * EXCERPT_CHARS] for p in problems[:shown])
+    more = len(problems) - shown
+    return out + (f"; and {more} more" if more > 0 else "")
+
+
+def bounded(message: str, limit: int = MAX_DETAIL_CHARS) -> str:
+    """An error message cut to what a reply may carry."""
+    return message if len(message) <= limit else message[: limit - 3] + "..."
+
+
+# Documents (order files, scenarios) may be 1 MiB long: checked by one regular
+# expression at C speed, refusing the C0 and C1 controls (NUL, escape, ...) but tab,
+# newline and carriage return, DEL, and lone surrogates.
+_DOCUMENT_BAD = re.compile("[^\t\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _document_control(value: str) -> str | None:
+    found = _DOCUMENT_BAD.search(value)
+    return found.group() if found else None
+
+
+def _control(value: str) -> str | None:
+    """The first control, format or line-breaking character (Unicode C*, Zl, Zp), if any.
+    A character loop: only for single-line text, whose length is checked first (at most 1,024)."""
+    if value.isprintable():  # C speed; false also for some spaces (U+00A0), looked at below
+        return None
+    for ch in value:
+        kind = unicodedata.category(ch)
+        if kind[0] == "C" or kind in ("Zl", "Zp"):
+            return ch
+    return None
+
+
+def check_request(message: Message) -> None:
+    """Raise LimitError naming the first field of ``message`` outside its limits."""
+    _check_message(message, "", 0)
+
+
+@dataclass(frozen=True, slots=True)
+class _FieldPlan:
+    """What checking one field of one message type takes, worked out once."""
+
+    field: Any
+    name: str
+    key: str
+    kind: str  # "map", "repeated", "message" or "scalar"
+    rule: Rule | None  # of the field, or of each item when repeated
+    max_items: int
+
+
+_PLANS: dict[str, tuple[_FieldPlan, ...]] = {}
+
+
+def _plan(descriptor: Any) -> tuple[_FieldPlan, ...]:
+    """The fields of a message type with their rules (descriptors and rules never change)."""
+    plan = _PLANS.get(descriptor.full_name)
+    if plan is None:
+        plan = tuple(_field_plan(descriptor, field) for field in descriptor.fields)
+        _PLANS[descriptor.full_name] = plan
+    return plan
+
+
+def _field_plan(descriptor: Any, field: Any) -> _FieldPlan:
+    key = f"{descriptor.full_name}.{field.name}"
+    many = RULES.get(key, DEFAULT_MANY)
+    max_items = many.max_items if isinstance(many, Many) else DEFAULT_MANY.max_items
+    if field.message_type is not None and field.message_type.GetOptions().map_entry:
+        return _FieldPlan(field, field.name, key, "map", None, max_items)
+    if field.is_repeated:
+        return _FieldPlan(field, field.name, key, "repeated", RULES.get(f"{key}[]"), max_items)
+    if field.message_type is not None:
+        return _FieldPlan(field, field.name, key, "message", RULES.get(key), max_items)
+    return _FieldPlan(field, field.name, key, "scalar", RULES.get(key) or BY_NAME.get(field.name), max_items)
+
+
+def _check_message(message: Message, prefix: str, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise LimitError(f"{prefix.rstrip('.') or 'request'}: nested too deep")
+    for f in _plan(message.DESCRIPTOR):
+        name = prefix + f.name
+        if f.kind == "scalar":
+            _check_value(f.field, f.rule, getattr(message, f.name), name, depth)
+        elif f.kind == "repeated":
+            items = getattr(message, f.name)
+            if len(items) > f.max_items:
+                raise LimitError(f"{name}: at most {f.max_items} items (got {len(items)})")
+            for i, item in enumerate(items):
+                _check_value(f.field, f.rule, item, f"{name}[{i}]", depth)
+        elif f.kind == "message":
+            if message.HasField(f.name):
+                _check_value(f.field, f.rule, getattr(message, f.name), name, depth)
+        else:
+            _check_map(f.field, f.key, getattr(message, f.name), name, depth)
+
+
+def _check_map(field: Any, key: str, entries: Mapping[Any, Any], name: str, depth: int) -> None:
+    """A map field: its size, then each key (rule ``<field>{}``) and value (``<field>[]``)."""
+    many = RULES.get(key, DEFAULT_MANY)
+    limit = many.max_items if isinstance(many, Many) else DEFAULT_MANY.max_items
+    if len(entries) > limit:
+        raise LimitError(f"{name}: at most {limit} items (got {len(entries)})")
+    key_field = field.message_type.fields_by_name["key"]
+    value_field = field.message_type.fields_by_name["value"]
+    for k in sorted(entries):
+        _check_value(key_field, RULES.get(f"{key}{{}}"), k, f"{name}.key", depth)
+        _check_value(value_field, RULES.get(f"{key}[]"), entries[k], f"{name}[{k}]", depth)
+
+
+def _check_value(field: Any, rule: Rule | None, value: object, name: str, depth: int) -> None:
+    if field.message_type is not None:
+        assert isinstance(value, Message)
+        if field.message_type.full_name == _TIMESTAMP:
+            moment = rule if isinstance(rule, Moment) else DEFAULT_MOMENT
+            moment.check(name, value.seconds, value.nanos)  # type: ignore[attr-defined]
+        else:
+            _check_message(value, f"{name}.", depth + 1)
+    elif field.type == FieldDescriptor.TYPE_STRING:
+        assert isinstance(value, str)
+        (rule if isinstance(rule, Text) else DEFAULT_TEXT).check(name, value)
+    elif field.type == FieldDescriptor.TYPE_BYTES:
+        assert isinstance(value, bytes)
+        if len(value) > DEFAULT_BYTES_MAX:
+            raise LimitError(f"{name}: at most {DEFAULT_BYTES_MAX} bytes")
+    elif field.type in _INTS:
+        assert isinstance(value, int)
+        lo, hi = _INTS[field.type]
+        (rule if isinstance(rule, Number) else Number(lo, hi)).check(name, value)
+
+
+def check_metadata(pairs: Iterable[tuple[str, object]]) -> None:
+    """Raise LimitError naming the first x-pate-* (or trace) metadata value outside its limits."""
+    for key, value in pairs:
+        if not isinstance(value, str):
+            continue
+        rule = METADATA.get(key)
+        if rule is None and key.startswith("x-pate-"):
+            rule = DEFAULT_METADATA
+        if rule is not None:
+            rule.check(f"metadata {key}", value)
+
+
+def documented_fields(rules: Mapping[str, Rule] = RULES) -> list[str]:
+    """Every field with a rule of its own, as docs/security.md names it."""
+    return sorted({k.removesuffix("[]").removesuffix("{}") for k in rules})

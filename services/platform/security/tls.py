@@ -1,0 +1,146 @@
+"""TLS for every gRPC server and client (docs/security.md, "TLS").
+
+Servers: ``PATE_TLS_CERT`` and ``PATE_TLS_KEY`` (PEM files) turn TLS on;
+with ``PATE_TLS_CLIENT_CA`` as well, a server accepts only clients presenting
+a certificate signed by that CA (mutual TLS between the services).  Clients
+(the services' own, the command line, the demo): ``PATE_TLS_CA`` is the CA
+that signed the servers' certificates and turns TLS on; ``PATE_TLS_CLIENT_CERT``
+and ``PATE_TLS_CLIENT_KEY`` are presented where mutual TLS is required.
+
+Without TLS a server listens only on a loopback address: binding another in
+plaintext refuses to start unless ``PATE_ALLOW_PLAINTEXT=1`` (for a mesh or a
+proxy that terminates TLS in front of the service).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+
+from services.platform.config import ConfigError
+
+_LOOPBACK_NAMES = ("localhost", "ip6-localhost")
+
+
+@dataclass(frozen=True, slots=True)
+class TlsSettings:
+    cert: bytes | None = None  # the server's certificate chain (PEM)
+    key: bytes | None = None
+    client_ca: bytes | None = None  # servers: require client certificates signed by it
+    ca: bytes | None = None  # clients: trust servers signed by it
+    client_cert: bytes | None = None  # clients: presented for mutual TLS
+    client_key: bytes | None = None
+    allow_plaintext: bool = False
+    # checked against the server certificate's names instead of the dialled host
+    server_name: str = ""
+
+    @property
+    def serving(self) -> bool:
+        return self.cert is not None
+
+    @property
+    def dialling(self) -> bool:
+        return self.ca is not None
+
+
+def _pem(env: Mapping[str, str], name: str) -> bytes | None:
+    path = env.get(name, "").strip()
+    if not path:
+        return None
+    try:
+        data = Path(path).expanduser().read_bytes()
+    except OSError as err:
+        raise ConfigError(f"{name}={path!r}: cannot read it ({err.strerror})") from None
+    if b"-----BEGIN " not in data:
+        raise ConfigError(f"{name}={path!r}: not a PEM file")
+    return data
+
+
+def load_tls(environ: Mapping[str, str] | None = None) -> TlsSettings:
+    env = os.environ if environ is None else environ
+    out = TlsSettings(
+        cert=_pem(env, "PATE_TLS_CERT"),
+        key=_pem(env, "PATE_TLS_KEY"),
+        client_ca=_pem(env, "PATE_TLS_CLIENT_CA"),
+        ca=_pem(env, "PATE_TLS_CA"),
+        client_cert=_pem(env, "PATE_TLS_CLIENT_CERT"),
+        client_key=_pem(env, "PATE_TLS_CLIENT_KEY"),
+        allow_plaintext=_flag(env, "PATE_ALLOW_PLAINTEXT"),
+        server_name=env.get("PATE_TLS_SERVER_NAME", "").strip(),
+    )
+    if (out.cert is None) != (out.key is None):
+        raise ConfigError("PATE_TLS_CERT and PATE_TLS_KEY: give both or neither")
+    if (out.client_cert is None) != (out.client_key is None):
+        raise ConfigError("PATE_TLS_CLIENT_CERT and PATE_TLS_CLIENT_KEY: give both or neither")
+    if out.client_ca is not None and out.cert is None:
+        raise ConfigError("PATE_TLS_CLIENT_CA needs PATE_TLS_CERT and PATE_TLS_KEY (mutual TLS is TLS)")
+    return out
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if raw in ("", "0", "false", "no"):
+        return False
+    if raw in ("1", "true", "yes"):
+        return True
+    raise ConfigError(f"{name}={env.get(name)!r}: expected 1 or 0")
+
+
+def is_loopback(addr: str) -> bool:
+    """Whether ``HOST:PORT`` listens only on this machine."""
+    host = addr.rpartition(":")[0].strip("[]").lower()
+    if host in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a name that may resolve anywhere, or "" (every address)
+
+
+def check_bind(addr: str, tls: TlsSettings) -> None:
+    """Refuse a plaintext listener reachable from other machines."""
+    if tls.serving or tls.allow_plaintext or is_loopback(addr):
+        return
+    raise ConfigError(
+        f"{addr}: refusing to serve plaintext gRPC on a non-loopback address; set PATE_TLS_CERT and "
+        "PATE_TLS_KEY, or PATE_ALLOW_PLAINTEXT=1 when a proxy or mesh provides TLS"
+    )
+
+
+def server_credentials(tls: TlsSettings) -> grpc.ServerCredentials:
+    assert tls.cert is not None and tls.key is not None
+    return grpc.ssl_server_credentials(
+        [(tls.key, tls.cert)],
+        root_certificates=tls.client_ca,
+        require_client_auth=tls.client_ca is not None,
+    )
+
+
+def channel_credentials(tls: TlsSettings) -> grpc.ChannelCredentials:
+    return grpc.ssl_channel_credentials(
+        root_certificates=tls.ca, private_key=tls.client_key, certificate_chain=tls.client_cert
+    )
+
+
+def _options(tls: TlsSettings) -> list[tuple[str, str]]:
+    return [("grpc.ssl_target_name_override", tls.server_name)] if tls.server_name else []
+
+
+def channel(addr: str, tls: TlsSettings | None = None) -> grpc.Channel:
+    """A blocking client channel: TLS when PATE_TLS_CA is set, else plaintext."""
+    tls = load_tls() if tls is None else tls
+    if tls.dialling:
+        return grpc.secure_channel(addr, channel_credentials(tls), options=_options(tls))
+    return grpc.insecure_channel(addr)
+
+
+def aio_channel(addr: str, tls: TlsSettings | None = None) -> grpc.aio.Channel:
+    tls = load_tls() if tls is None else tls
+    if tls.dialling:
+        return grpc.aio.secure_channel(addr, channel_credentials(tls), options=_options(tls))
+    return grpc.aio.insecure_channel(addr)

@@ -1,0 +1,40 @@
+"""The officers a naval minister assigned during a turn (rule 2.3), read by
+the resolver when the turn is resolved.  A later assignment of a ship in the
+same turn replaces the earlier one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, and_, delete, select
+
+from pate.core.orders.assign import Assignment
+from services.platform.store import tables
+
+
+def add_assignments(
+    conn: Connection, campaign: str, turn: int, minister: str, items: Sequence[Assignment]
+) -> None:
+    t = tables.assignments
+    for a in items:
+        conn.execute(
+            delete(t).where(and_(t.c.campaign == campaign, t.c.turn == turn, t.c.ship_id == a.ship_id))
+        )
+        conn.execute(
+            t.insert().values(
+                campaign=campaign,
+                turn=turn,
+                ship_id=a.ship_id,
+                commander=a.commander,
+                deputy=a.deputy,
+                minister=minister,
+            )
+        )
+
+
+def assignments(conn: Connection, campaign: str, turn: int) -> list[Assignment]:
+    t = tables.assignments
+    rows = conn.execute(
+        select(t).where(and_(t.c.campaign == campaign, t.c.turn == turn)).order_by(t.c.ship_id)
+    ).all()
+    return [Assignment(r.ship_id, r.commander, r.deputy) for r in rows]

@@ -1,0 +1,88 @@
+"""Small portable write helpers over the tables (SQLite and PostgreSQL alike)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, Insert, Table
+from sqlalchemy.dialects import postgresql, sqlite
+
+from services.platform.store.tables import audit, processed_messages, utcnow
+
+__all__ = ["insert_ignore", "mark_processed", "record_audit", "upsert", "utcnow"]
+
+
+def _dialect_insert(conn: Connection, table: Table) -> Any:
+    if conn.dialect.name == "postgresql":
+        return postgresql.insert(table)
+    if conn.dialect.name == "sqlite":
+        return sqlite.insert(table)
+    raise NotImplementedError(f"database {conn.dialect.name!r} is not supported")
+
+
+def insert_ignore(
+    conn: Connection, table: Table, values: Mapping[str, Any], conflict_on: Sequence[str]
+) -> bool:
+    """INSERT one row unless a row with the same ``conflict_on`` key exists. True when inserted.
+
+    On PostgreSQL a concurrent insert of the same key waits for the other
+    transaction: it then either inserts (the other rolled back) or returns False.
+    """
+    stmt: Insert = _dialect_insert(conn, table).values(**values)
+    stmt = stmt.on_conflict_do_nothing(index_elements=list(conflict_on))  # type: ignore[attr-defined]
+    if conn.dialect.name == "sqlite":
+        return conn.execute(stmt).rowcount == 1
+    # psycopg reports no rowcount here (-1): ask for the inserted key instead
+    return conn.execute(stmt.returning(table.c[conflict_on[0]])).first() is not None
+
+
+def upsert(
+    conn: Connection,
+    table: Table,
+    values: Mapping[str, Any],
+    conflict_on: Sequence[str],
+    update: Sequence[str] | None = None,
+) -> None:
+    """INSERT, or UPDATE the ``update`` columns (default: all but the key) of the existing row."""
+    stmt = _dialect_insert(conn, table).values(**values)
+    columns = update if update is not None else [c for c in values if c not in conflict_on]
+    stmt = stmt.on_conflict_do_update(
+        index_elements=list(conflict_on), set_={c: stmt.excluded[c] for c in columns}
+    )
+    conn.execute(stmt)
+
+
+def mark_processed(conn: Connection, consumer: str, msg_id: str) -> bool:
+    """Claim ``msg_id`` for ``consumer`` in this transaction; False when it was already processed."""
+    return insert_ignore(
+        conn,
+        processed_messages,
+        {"consumer": consumer, "msg_id": msg_id, "processed_at": utcnow()},
+        ("consumer", "msg_id"),
+    )
+
+
+def record_audit(
+    conn: Connection,
+    *,
+    action: str,
+    accepted: bool,
+    campaign: str | None = None,
+    turn: int | None = None,
+    player: str | None = None,
+    detail: Mapping[str, Any] | None = None,
+) -> None:
+    """Append one audit row (detail stored as sorted JSON)."""
+    conn.execute(
+        audit.insert().values(
+            campaign=campaign,
+            turn=turn,
+            player=player,
+            action=action,
+            accepted=accepted,
+            detail_json=json.dumps(dict(detail or {}), sort_keys=True, default=str),
+            created_at=utcnow(),
+        )
+    )

@@ -1,0 +1,154 @@
+"""OpenTelemetry tracing: one trace per turn across every process.
+
+A gRPC call (the OpenTelemetry gRPC server interceptor reads the caller's W3C
+``traceparent``) or a periodic job starts a span; events written while it is
+current carry its ``traceparent`` in their NATS headers (through the outbox);
+each consumer continues the trace of the message it handles, so closing a
+turn, resolving it, the intelligence, the reports and the opening of the next
+turn are one trace.  Every structlog line carries the current ``trace_id``
+and ``span_id`` (services.platform.telemetry.logging).
+
+Spans are exported over OTLP/gRPC when PATE_OTLP_ENDPOINT is set.  Without
+an exporter they are not recorded (their ids still reach the logs and the
+headers, flagged not sampled): recording spans that nobody receives cost
+about a tenth of an order submission's time (docs/operations.md, order intake).  With one, the
+standard OTEL_TRACES_SAMPLER variables choose (default: every trace).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from opentelemetry import propagate, trace
+from opentelemetry.context import Context
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider, sampling
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter
+from opentelemetry.sdk.trace.sampling import Sampler
+from opentelemetry.trace import SpanKind
+
+# Headers of the W3C trace context (https://www.w3.org/TR/trace-context/) that travel with events.
+TRACE_HEADERS = ("traceparent", "tracestate")
+_UNTRACED_SERVICES = ("grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection")
+
+tracer = trace.get_tracer("pate")
+_installed: list[TracerProvider] = []  # the one provider this process installed
+
+
+class _RecordWhenExported(Sampler):
+    """The standard sampler once an exporter is installed; until then nothing is recorded."""
+
+    def __init__(self) -> None:
+        self._when_exported: Sampler | None = None  # set by the first exporter
+
+    def export(self) -> None:
+        """An exporter is installed: from now on the SDK's choice (OTEL_TRACES_SAMPLER) applies."""
+        if self._when_exported is None:
+            self._when_exported = TracerProvider(shutdown_on_exit=False).sampler
+
+    def should_sample(self, *args: Any, **kwargs: Any) -> sampling.SamplingResult:
+        # unrecorded, a span still takes its parent's trace id (or a new one)
+        chosen = self._when_exported or sampling.ALWAYS_OFF
+        return chosen.should_sample(*args, **kwargs)
+
+    def get_description(self) -> str:
+        return f"RecordWhenExported({(self._when_exported or sampling.ALWAYS_OFF).get_description()})"
+
+
+_sampler = _RecordWhenExported()
+
+
+def configure_tracing(service: str, otlp_endpoint: str = "", exporter: SpanExporter | None = None) -> None:
+    """Install the SDK tracer provider once per process (later calls only add exporters)."""
+    if not _installed:
+        resource = Resource.create({"service.name": f"pate-{service}", "service.namespace": "pate"})
+        _installed.append(TracerProvider(resource=resource, sampler=_sampler))
+        trace.set_tracer_provider(_installed[0])
+        _instrument_grpc_clients()
+    provider = _installed[0]
+    if otlp_endpoint:
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+
+        insecure = otlp_endpoint.startswith("http://")
+        provider.add_span_processor(
+            BatchSpanProcessor(OTLPSpanExporter(endpoint=otlp_endpoint, insecure=insecure))
+        )
+        _sampler.export()
+    if exporter is not None:
+        provider.add_span_processor(BatchSpanProcessor(exporter))
+        _sampler.export()
+
+
+def shutdown_tracing() -> None:
+    """Flush the spans still buffered (at a clean stop)."""
+    for provider in _installed:
+        provider.force_flush(timeout_millis=5000)
+
+
+def _instrument_grpc_clients() -> None:
+    # outgoing calls (the GITM bridge) carry traceparent and get a client span
+    from opentelemetry.instrumentation.grpc import GrpcAioInstrumentorClient, GrpcInstrumentorClient
+
+    instrumentors = (GrpcInstrumentorClient(), GrpcAioInstrumentorClient())  # type: ignore[no-untyped-call]
+    for instrumentor in instrumentors:
+        if not instrumentor.is_instrumented_by_opentelemetry:
+            instrumentor.instrument()
+
+
+_UNTRACED_PREFIXES = tuple(f"/{s}/" for s in _UNTRACED_SERVICES)
+
+
+def _traced(details: Any) -> bool:
+    # One prefix test per call: the instrumentation's composed filters cost about
+    # a twentieth of an order submission, mostly in Protocol isinstance checks.
+    return not str(details.method).startswith(_UNTRACED_PREFIXES)
+
+
+def server_interceptor() -> Any:
+    """The OpenTelemetry aio server interceptor; health checks and reflection are not traced."""
+    from opentelemetry.instrumentation.grpc import aio_server_interceptor
+
+    return aio_server_interceptor(filter_=_traced)  # type: ignore[no-untyped-call]
+
+
+def current_ids() -> tuple[str, str] | None:
+    """(trace id, span id) of the current span in hex, or None outside any span."""
+    ctx = trace.get_current_span().get_span_context()
+    if not ctx.is_valid:
+        return None
+    return format(ctx.trace_id, "032x"), format(ctx.span_id, "016x")
+
+
+def inject(
+    headers: Mapping[str, str] | None = None, parent: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """A copy of ``headers`` with the current trace context; outside any span, ``parent``'s is kept."""
+    out = dict(headers or {})
+    carrier: dict[str, str] = {}
+    propagate.inject(carrier)
+    if "traceparent" not in carrier and parent:
+        carrier = {k: parent[k] for k in TRACE_HEADERS if parent.get(k)}
+    out.update(carrier)
+    return out
+
+
+def extract(headers: Mapping[str, str] | None) -> Context:
+    """The trace context a message or call carries (an empty context if none)."""
+    return propagate.extract(dict(headers or {}))
+
+
+@contextlib.contextmanager
+def span(
+    name: str,
+    *,
+    parent: Mapping[str, str] | None = None,
+    kind: SpanKind = SpanKind.INTERNAL,
+    attributes: Mapping[str, Any] | None = None,
+) -> Iterator[trace.Span]:
+    """A current span named ``name``; with ``parent`` headers, a child of the trace they carry."""
+    context = extract(parent) if parent is not None else None
+    attrs = {k: v for k, v in (attributes or {}).items() if v is not None}
+    with tracer.start_as_current_span(name, context=context, kind=kind, attributes=attrs) as current:
+        yield current

@@ -1,0 +1,148 @@
+"""What every page of the web Ship Order Desk shares: the ``Desk`` (the backend, the Jinja2
+templates, the CSRF signer and this browser's sessions), the page handler type and ``redirect``.
+
+The page modules (``pages``, ``gm``, ``minister``, ``notify_page``, ``reports_pages``) import from
+here; ``routes`` assembles them into the application, and nothing imports ``routes`` but the
+entry point (``services.web.main``) and the tests.
+
+The session cookie holds the session tokens of the campaigns this browser is
+logged into (HttpOnly, SameSite=Strict, Secure under TLS); every form carries
+a CSRF token; every page a Content-Security-Policy.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.templating import Jinja2Templates
+
+from services.web import security
+from services.web.backend import (
+    Backend,
+    NotLoggedInError,
+    Session,
+)
+from services.web.config import WebSettings
+
+HERE = Path(__file__).parent
+MAX_SESSIONS = 8  # campaigns one browser may be logged into at once
+COOKIE_SEPARATOR = "~"  # between the sessions of one browser (a cookie-safe character)
+KEPT_LIMIT = 64 * 1024  # the form content kept across a login
+
+
+class Desk:
+    """What every page handler needs: the backend, the templates, the CSRF signer."""
+
+    def __init__(self, backend: Backend, settings: WebSettings) -> None:
+        self.backend = backend
+        self.settings = settings
+        self.csrf = security.Csrf(settings.secret)
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(HERE / "templates"),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+        )
+        self.templates = Jinja2Templates(env=env)
+
+    def render(self, request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        ctx.setdefault("campaigns", self.logged_in(request))
+        ctx["csrf_token"] = self.csrf.token_for(security.browser_id(request))
+        ctx["csrf_field"] = security.CSRF_FIELD
+        response: HTMLResponse = self.templates.TemplateResponse(request, name, ctx, status_code=status)
+        self._keep_browser(request, response)
+        return response
+
+    def _keep_browser(self, request: Request, response: Response) -> None:
+        new = getattr(request.state, "new_browser", None)
+        if new:
+            security.set_cookie(response, request, security.BROWSER_COOKIE, new, max_age=None)
+
+    # --- sessions -------------------------------------------------------
+
+    def entries(self, request: Request) -> list[str]:
+        raw = request.cookies.get(security.SESSION_COOKIE, "")
+        return [e for e in raw.split(COOKIE_SEPARATOR) if e and len(e) <= 400][:MAX_SESSIONS]
+
+    def logged_in(self, request: Request) -> list[Session]:
+        """The sessions of this browser whose time is not up (the orders
+        service still checks each on use: revoked ones fail there)."""
+        out = []
+        for entry in self.entries(request):
+            try:
+                out.append(Session.from_cookie(entry))
+            except NotLoggedInError:
+                continue
+        return out
+
+    def session_for(self, request: Request, campaign: str) -> Session:
+        """This browser's session in the campaign, or NotLoggedInError."""
+        expired = False
+        for entry in self.entries(request):
+            try:
+                s = Session.from_cookie(entry)
+            except NotLoggedInError:
+                expired = True
+                continue
+            if s.campaign == campaign:
+                return s
+        raise NotLoggedInError(
+            "your session has expired: log in again" if expired else "log in to this campaign"
+        )
+
+    def store_sessions(self, request: Request, response: Response, sessions: list[Session]) -> None:
+        if sessions:
+            value = COOKIE_SEPARATOR.join(s.cookie() for s in sessions[:MAX_SESSIONS])
+            age = max(1, int(max(s.expires_at for s in sessions) - time.time()))
+            security.set_cookie(response, request, security.SESSION_COOKIE, value, max_age=age)
+        else:
+            response.delete_cookie(security.SESSION_COOKIE, path="/")
+
+    async def form(self, request: Request) -> dict[str, str]:
+        """The posted form, after its CSRF token (403 and nothing done when wrong)."""
+        form = await request.form(max_files=1, max_fields=2000)
+        values: dict[str, str] = {}
+        for key, value in form.multi_items():
+            if isinstance(value, str):
+                values[key] = value
+        given = values.pop(security.CSRF_FIELD, "")
+        if not self.csrf.valid(request.cookies.get(security.BROWSER_COOKIE, ""), given):
+            raise HTTPException(403, "the form's security token is missing or wrong: reload the page")
+        return values
+
+    async def upload(self, request: Request, name: str) -> str:
+        form = await request.form(max_files=1, max_fields=2000)
+        item = form.get(name)
+        if item is None or isinstance(item, str):
+            return ""
+        data = await item.read(self.settings.max_body_bytes + 1)
+        return data.decode("utf-8", errors="replace")
+
+    def login_page(
+        self, request: Request, campaign: str, message: str = "", kept: dict[str, str] | None = None
+    ) -> HTMLResponse:
+        kept_json = json.dumps(kept or {})
+        if len(kept_json) > KEPT_LIMIT:
+            kept_json = "{}"
+        return self.render(
+            request,
+            "login.html",
+            status=401 if message else 200,
+            campaign=campaign,
+            message=message,
+            kept=kept_json,
+        )
+
+
+Handler = Callable[[Desk, Request], Awaitable[Response]]
+
+
+def redirect(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)

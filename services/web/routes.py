@@ -1,0 +1,99 @@
+"""The web Ship Order Desk's application: every route, assembled in one place from the page
+modules, with the desk's answers to a lost session, a service down and another player's data.
+
+A Starlette application, server-rendered with Jinja2 templates, a client of the orders and
+reports services. This module only imports: no page module imports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from services.web import gm, minister, notify_page, pages, reports_pages, security
+from services.web.backend import (
+    Backend,
+    BackendError,
+    ForbiddenError,
+    NotLoggedInError,
+    ServiceDownError,
+)
+from services.web.config import WebSettings
+from services.web.desk import HERE, Desk, Handler
+
+
+def page(desk: Desk, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    """A page handler with the desk's answers to a lost session, a service
+    down and another player's data."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await handler(desk, request)
+        except NotLoggedInError as err:
+            kept = getattr(request.state, "kept_form", None)
+            return desk.login_page(request, request.path_params.get("campaign", ""), err.message, kept)
+        except ServiceDownError as err:
+            return desk.render(
+                request, "error.html", status=503, title="Service unavailable", message=err.message
+            )
+        except ForbiddenError:
+            return desk.render(
+                request, "error.html", status=404, title="Not found", message="There is nothing here for you."
+            )
+        except BackendError as err:
+            return desk.render(
+                request, "error.html", status=502, title="Something went wrong", message=err.message
+            )
+
+    return endpoint
+
+
+def create_app(backend: Backend, settings: WebSettings) -> Starlette:
+    desk = Desk(backend, settings)
+    routes = [
+        Route("/", page(desk, pages.home)),
+        Route("/login", page(desk, pages.login_form), methods=["GET"]),
+        Route("/login", page(desk, pages.login), methods=["POST"]),
+        Route("/logout", page(desk, pages.logout), methods=["POST"]),
+        Route("/c/{campaign}", page(desk, pages.campaign)),
+        Route("/c/{campaign}/ships/{ship}", page(desk, pages.ship_form)),
+        Route("/c/{campaign}/squadron/{ship}", page(desk, pages.squadron_form)),
+        Route("/c/{campaign}/orders", page(desk, pages.submit_form), methods=["POST"]),
+        Route("/c/{campaign}/orders/text", page(desk, pages.submit_text), methods=["GET", "POST"]),
+        Route("/c/{campaign}/reports", page(desk, reports_pages.archive)),
+        Route("/c/{campaign}/reports/{turn:int}", page(desk, reports_pages.report)),
+        Route("/c/{campaign}/reports/{turn:int}/body", page(desk, reports_pages.body)),
+        Route("/c/{campaign}/reports/{turn:int}/text", page(desk, reports_pages.text)),
+        Route("/c/{campaign}/gm", page(desk, gm.master), methods=["GET"]),
+        Route("/c/{campaign}/gm/close", page(desk, gm.close_turn), methods=["POST"]),
+        Route("/c/{campaign}/gm/deadline", page(desk, gm.set_deadline), methods=["POST"]),
+        Route("/c/{campaign}/gm/password", page(desk, gm.set_password), methods=["POST"]),
+        Route("/c/{campaign}/gm/pause", page(desk, gm.pause), methods=["POST"]),
+        Route("/c/{campaign}/gm/create", page(desk, gm.create_campaign), methods=["POST"]),
+        Route("/c/{campaign}/gm/reports", page(desk, gm.all_reports)),
+        Route("/c/{campaign}/gm/reports/{turn:int}/{player}", page(desk, gm.report_of)),
+        Route("/c/{campaign}/notifications", page(desk, notify_page.notifications), methods=["GET", "POST"]),
+        Route("/c/{campaign}/minister", page(desk, minister.minister), methods=["GET"]),
+        Route("/c/{campaign}/minister/stores", page(desk, minister.move_stores), methods=["POST"]),
+        Route("/c/{campaign}/minister/officers", page(desk, minister.assign_officers), methods=["POST"]),
+        Route("/healthz", lambda r: Response("ok", media_type="text/plain")),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return desk.render(
+            request, "error.html", status=exc.status_code, title=str(exc.status_code), message=exc.detail
+        )
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app.add_middleware(security.BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(security.SecurityHeaders)
+    app.state.desk = desk
+    return app
