@@ -1,4 +1,4 @@
-"""End-to-end figures of the platform (issue 2, issue 4).
+"""End-to-end figures of the platform.
 
 - orders accepted per second, gRPC -> authenticated -> validated -> committed,
   with p50/p99 latency, on SQLite and (when one answers) PostgreSQL, beside a

@@ -99,7 +99,7 @@ def _resolved_turn(ctx: TurnContext, world: WorldState) -> list[tuple[str, str]]
 
 
 def _service_turn(ctx: TurnContext, world: WorldState) -> list[tuple[str, str]]:
-    """A turn as the resolver, intel and reports services do it (issue 15):
+    """A turn as the resolver, intel and reports services do it:
     resolution, every player's knowledge as JSON (the stored structured
     report), and beside it the eager rendering of every text and HTML report
     the services no longer do at close (they render one on its first read)."""

@@ -1,4 +1,4 @@
-"""A deadline rush (issue 15): many players, each logged in (a session), each
+"""A deadline rush: many players, each logged in (a session), each
 submitting their orders at a random moment of the last seconds before the
 deadline of their campaign's turn.
 

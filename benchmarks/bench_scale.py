@@ -1,4 +1,4 @@
-"""Many campaigns whose turns close at the same deadline (issue 15).
+"""Many campaigns whose turns close at the same deadline.
 
 N training campaigns and G grand1805 campaigns are created on a real cluster
 (services/platform/runtime/cluster.py: NATS JetStream, the database and one process per

@@ -1,5 +1,5 @@
 """What storms do to fleets left on station: the foundering rate per ship-turn
-out of harbor (issue 12), measured by ``pate.tools.storm_rates`` on trafalgar
+out of harbor, measured by ``pate.tools.storm_rates`` on trafalgar
 and grand1805 with no orders, 4 seeds x 15 turns.  Compare with the period's
 0.05% a ship-month (docs/rules/movement.md, "Storms")."""
 

@@ -1,4 +1,4 @@
-"""The web desk's campaign page (issue 11): server time for a commander of
+"""The web desk's campaign page: server time for a commander of
 about 30 ships in a grand1805 campaign, on the real stack (nats-server, the
 four services on SQLite, the web process), read from the page's
 Server-Timing header and as the client sees it.  Target: p50 under 100 ms."""

@@ -42,7 +42,7 @@ def load_rule_data() -> RuleData:
     return parse_rules(raw)
 
 
-# --- the world: nations, maps, ship names, scenarios (issue 3) ---------------
+# --- the world: nations, maps, ship names, scenarios ---------------
 
 
 class DataFileMissingError(DataError, FileNotFoundError):

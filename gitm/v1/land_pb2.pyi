@@ -538,7 +538,7 @@ Global___ReportCargoLossResponse: _TypeAlias = ReportCargoLossResponse  # noqa: 
 
 @_typing.final
 class CargoMove(_message.Message):
-    """---- Added for cargo moves between transport groups (issue 16). Additions only. ----
+    """---- Added for cargo moves between transport groups (rule 2.5). Additions only. ----
 
     Cargo that changed transport group without touching land (rule 2.5: a group
     divided, or two combined): the units and supplies named leave

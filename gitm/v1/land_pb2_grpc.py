@@ -152,7 +152,7 @@ class LandBridgeServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ReportCargoMoves(self, request, context):
-        """---- Added for cargo moves between transport groups (issue 16). Additions only. ----
+        """---- Added for cargo moves between transport groups (rule 2.5). Additions only. ----
         After the turn, once per turn in which transport groups divided or
         combined with cargo aboard (rule 2.5): which units and supplies now lie
         aboard which transport. Idempotent by move_id.

@@ -71,7 +71,7 @@ class LandBridgeStub:
     ---- end of the integration kit's additions ----
     """
     ReportCargoMoves: _grpc.UnaryUnaryMultiCallable[_land_pb2.ReportCargoMovesRequest, _land_pb2.ReportCargoMovesResponse]
-    """---- Added for cargo moves between transport groups (issue 16). Additions only. ----
+    """---- Added for cargo moves between transport groups (rule 2.5). Additions only. ----
     After the turn, once per turn in which transport groups divided or
     combined with cargo aboard (rule 2.5): which units and supplies now lie
     aboard which transport. Idempotent by move_id.
@@ -121,7 +121,7 @@ class LandBridgeAsyncStub(LandBridgeStub):
     ---- end of the integration kit's additions ----
     """
     ReportCargoMoves: _aio.UnaryUnaryMultiCallable[_land_pb2.ReportCargoMovesRequest, _land_pb2.ReportCargoMovesResponse]  # type: ignore[assignment]
-    """---- Added for cargo moves between transport groups (issue 16). Additions only. ----
+    """---- Added for cargo moves between transport groups (rule 2.5). Additions only. ----
     After the turn, once per turn in which transport groups divided or
     combined with cargo aboard (rule 2.5): which units and supplies now lie
     aboard which transport. Idempotent by move_id.
@@ -210,7 +210,7 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
         request: _land_pb2.ReportCargoMovesRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_land_pb2.ReportCargoMovesResponse, _abc.Awaitable[_land_pb2.ReportCargoMovesResponse]]:
-        """---- Added for cargo moves between transport groups (issue 16). Additions only. ----
+        """---- Added for cargo moves between transport groups (rule 2.5). Additions only. ----
         After the turn, once per turn in which transport groups divided or
         combined with cargo aboard (rule 2.5): which units and supplies now lie
         aboard which transport. Idempotent by move_id.

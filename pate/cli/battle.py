@@ -1,4 +1,4 @@
-"""``pate battle``: the battle simulator (issue 6; its JSON is a public interface).
+"""``pate battle``: the battle simulator (its JSON is a public interface).
 
     pate battle --spec FILE --runs N --seed S     statistics over N battles
     pate battle --spec FILE --seed S --trace      one battle, ship by ship

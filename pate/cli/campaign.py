@@ -66,7 +66,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         if name != "list":
             c.add_argument("campaign")
         if name == "close":
-            # the turn meant: repeating the command never closes the next turn too (issue 10)
+            # the turn meant: repeating the command never closes the next turn too
             c.add_argument("--turn", type=int, required=True, help="the open turn to close")
         if name == "create":
             c.add_argument("--scenario", required=True)

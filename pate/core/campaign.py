@@ -75,7 +75,7 @@ def resolve_effective(
     """The turn from the effective orders (what the resolver stores, and what a
     replay feeds back): attachments as ordered (4.4), the phases, and the end of
     attachments of ships that finish out of contact (4.2); then the world's
-    invariants, the scenario reader's own checks (issue 12): a turn that
+    invariants, the scenario reader's own checks: a turn that
     broke one raises rather than store a world no scenario could describe.
     ``land_word``: GITM's word on earlier transfers (pate.core.rules.landsaga),
     applied first."""

@@ -1,4 +1,4 @@
-"""Placing map labels so that none covers another (issue 11: the overview
+"""Placing map labels so that none covers another (the overview
 map was illegible where ports crowd, the English Channel).
 
 Greedy and deterministic: each label, in the order given, takes the first

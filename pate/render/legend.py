@@ -1,4 +1,4 @@
-"""The legend under a map (issue 11): what the marks mean (sea areas, the
+"""The legend under a map: what the marks mean (sea areas, the
 Atlantic edge of rule 6.11, ports and strait ports of rule 6.3, a report's
 markers) and each port controller's colour."""
 

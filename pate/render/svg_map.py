@@ -192,7 +192,7 @@ def _static_labels(
         code: _label(layout, anchors[code], name, AREA_NAME_SIZE, SOUTH_FIRST) for code, name, _ in areas
     }
     # room for two markers ("59 ships", "sighted") beside every sea area, kept before the
-    # ports' names are placed, so that a report's markers sit by their area (issue 11)
+    # ports' names are placed, so that a report's markers sit by their area
     slots = {code: layout.place(anchors[code], *SLOT, EAST_FIRST).box for code, _, _ in areas}
     port_names = {
         name: _label(layout, anchors[name], name, PORT_NAME_SIZE, EAST_FIRST) if style.port_labels else ""

@@ -128,7 +128,7 @@ def _sides_seen(t: Telling) -> list[str]:
 
 
 def battle(t: Telling) -> str:
-    if t.get("rules") == "eia-advanced":  # the campaign's rule set decided it (issue 14)
+    if t.get("rules") == "eia-advanced":  # the campaign's rule set decided it
         return eia_battle(t)
     sides = [s for s in t.get("sides", ()) if isinstance(s, Mapping)]
     head = f"Battle {t.at()} (rule 7)"

@@ -1,4 +1,4 @@
-"""The naval minister's report (rules 2.6, 3.3-3.5; issue 13): his state's
+"""The naval minister's report (rules 2.6, 3.3-3.5): his state's
 ports with their stores and yards, the ships building and laid up, and the
 trade of the turn as far as the knowledge records it (store moves, rule
 3.5, and commerce).  From the knowledge alone, like every report."""

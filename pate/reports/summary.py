@@ -1,4 +1,4 @@
-"""The summary at the top of a report (issue 13): the player's ships by
+"""The summary at the top of a report: the player's ships by
 place and squadron, the ships whose orders count, and what needs a
 commander's attention (low stores, damage, arrivals from the Atlantic, ships
 out of stores sailing home).  Short enough for one screen for a player of
@@ -15,7 +15,7 @@ from pate.core.world.geography import WorldMap
 from pate.core.world.ships import AtSea, InAtlantic, InPort
 from pate.reports.words import location_text
 
-LOW_STORES = 3  # the web desk's warning too (issue 11): three turns or fewer left
+LOW_STORES = 3  # the web desk's warning too: three turns or fewer left
 PLACES_SHOWN = 40  # more places than this are counted, not listed (one screen)
 
 

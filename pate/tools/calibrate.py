@@ -62,12 +62,12 @@ class Row:
 
     @property
     def ratio(self) -> float:
-        """The loser's simulated mean losses over history's (issue 12)."""
+        """The loser's simulated mean losses over history's."""
         return float(self.lost["mean"]) / max(1, self.historical_lost)
 
     @property
     def within_two(self) -> bool:
-        """Issue 12: the mean within a factor of two of history."""
+        """The mean within a factor of two of history (docs/rules/combat.md, "Calibration")."""
         return 0.5 <= self.ratio <= 2.0
 
     @property
@@ -140,7 +140,7 @@ def render(rows: list[Row], runs: int, seed: int) -> str:
         for a in _assumptions(r):
             lines.append(f"- {a}")
         lines.append("")
-    lines += eia_section(rows, runs, seed)  # issue 14: the same battles under the EiA rules
+    lines += eia_section(rows, runs, seed)  # the same battles under the EiA rules
     return "\n".join(lines) + "\n"
 
 

@@ -1,5 +1,5 @@
 """The historical battles of ``docs/calibration.md`` under the EiA advanced
-naval rules, beside PATE's own results (issue 14).
+naval rules, beside PATE's own results (docs/rules/eia.md).
 
 :func:`eia_section` renders the section that ``pate.tools.calibrate`` appends
 to ``docs/calibration.md``: the same specs and runs, fought with

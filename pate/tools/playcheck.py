@@ -2,8 +2,8 @@
 
 Checked on the saved turns, turn by turn:
 
-- the world validates as the scenario reader would have it (issue 12,
-  :mod:`pate.core.world.invariants`: attachments, land units in one place);
+- the world validates as the scenario reader would have it
+  (:mod:`pate.core.world.invariants`: attachments, land units in one place);
 - ship ids are unique (no key twice in ``state.json``);
 - every land unit is in exactly one place (a garrison or a transport
   group), and every unit that leaves the world does so with an event that

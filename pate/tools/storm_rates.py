@@ -1,4 +1,4 @@
-"""Measure what storms do to fleets left at sea (lost section 8, issue 12).
+"""Measure what storms do to fleets left at sea (lost section 8; docs/rules/movement.md).
 
     python -m pate.tools.storm_rates [--seeds 1,2,3,4] [--turns 15]
 

@@ -75,7 +75,7 @@ class Campaign(_message.Message):
     turns: _builtins.int
     status: Global___TurnStatus.ValueType
     combat_rules: _builtins.str
-    """--- rule set (issue 14) ---
+    """--- the campaign's combat rule set (docs/rules/eia.md) ---
     The combat rule set the campaign plays: "pate" or "eia-advanced"
     (the scenario's, or CreateCampaignRequest.combat_rules).
     """
@@ -83,7 +83,7 @@ class Campaign(_message.Message):
     def deadline(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
     def logins(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerLogin]:
-        """--- initial passwords (issue 10, item 3) ---
+        """--- initial passwords, set at creation (docs/security.md) ---
         Only in the reply to CreateCampaign, once: the passwords the server
         generated (players whose password the request did not give).
         """
@@ -178,14 +178,14 @@ class CreateCampaignRequest(_message.Message):
     turn_seconds: _builtins.int
     """deadline of each later turn, from its opening; 0 = none"""
     combat_rules: _builtins.str
-    """--- issue 14: the campaign's combat rule set (docs/rules/eia.md) ---
+    """--- the campaign's combat rule set (docs/rules/eia.md) ---
     "pate" (section 7) or "eia-advanced" (EiA rules 12.2.6-12.2.9); "" = the scenario's.
     """
     @_builtins.property
     def first_deadline(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
     def passwords(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
-        """--- initial passwords (issue 10, item 3) ---
+        """--- initial passwords, set at creation (docs/security.md) ---
         player id -> password (8 to 1024 characters), set by the game master.
         Every player not named here gets a generated password, returned once in
         Campaign.logins of the reply; scenario files carry no passwords.

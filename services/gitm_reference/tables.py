@@ -85,7 +85,7 @@ cargo_losses = Table(
     Column("answer_json", Text, nullable=False),
 )
 
-# issue 16: ReportCargoMoves answers by move_id (rule 2.5 divides and combines)
+# ReportCargoMoves answers by move_id (rule 2.5 divides and combines)
 cargo_moves = Table(
     "gitm_cargo_moves",
     metadata,

@@ -1,4 +1,4 @@
-"""The notifier worker (issue 11): consumes turn_opened and campaign_events,
+"""The notifier worker: consumes turn_opened and campaign_events,
 looks for deadlines coming near, and sends what each player chose by email
 (PATE_SMTP_URL) and webhook.
 

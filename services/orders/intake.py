@@ -1,4 +1,4 @@
-"""Order intake (rule 4.1, issue 15): a submission checked from what the
+"""Order intake (rule 4.1): a submission checked from what the
 process knows already, and the submissions of a moment stored together.
 
 The hot path is a player with a session token sending structured orders for

@@ -1,4 +1,4 @@
-"""The game master pauses and resumes a campaign (issue 11).
+"""The game master pauses and resumes a campaign.
 
 Pausing takes the open turn's deadline away, so neither the deadline
 scheduler nor the notifier's deadline warning acts on it, and keeps the time

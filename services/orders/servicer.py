@@ -216,7 +216,7 @@ class OrderDeskServicer(_PlayerFacing, orders_pb2_grpc.OrderDeskServicer):
         args = (request.campaign_id, request.turn)
         rid = request.client_request_id
         hot = intake.check_from_memory(self.auth, self.turns, self.database, request, creds, fingerprint)
-        if hot is not None:  # the hot path (issue 15): nothing read, stored with its group
+        if hot is not None:  # the hot path: nothing read, stored with its group
             orders: Sequence[ShipOrder] = hot.orders
             checked = hot.checked
         else:
@@ -376,7 +376,7 @@ def _get(conn: Connection, campaign: str) -> repo.CampaignRow:
 
 
 def _scenario(request: admin_pb2.CreateCampaignRequest) -> tuple[Scenario, str]:
-    """The scenario given inline, or a shipped one by name: never a path (issue 10)."""
+    """The scenario given inline, or a shipped one by name: never a path."""
     try:
         if request.scenario_toml:
             return parse_scenario_text(request.scenario_toml), request.scenario or "inline"

@@ -53,8 +53,8 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
         self._keeping: set[asyncio.Task[None]] = set()
 
     def _keep_later(self, campaign: str, turn: int, player: str, bodies: dict[str, str]) -> None:
-        """Store first renderings after the reply: a read never waits for the writer (issue 10,
-        item 6). If the write fails, a later reader renders the same bytes again."""
+        """Store first renderings after the reply: a read never waits for the writer
+        (docs/operations.md). If the write fails, a later reader renders the same bytes again."""
         task = asyncio.create_task(
             asyncio.to_thread(rendering.keep, self.engine, campaign, turn, player, bodies)
         )

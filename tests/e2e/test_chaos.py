@@ -1,4 +1,4 @@
-"""A short ``make chaos`` run (issue 15): services and NATS nodes killed in the middle of turns,
+"""A short ``make chaos`` run: services and NATS nodes killed in the middle of turns,
 on the 3-node cluster and (when the tests have one) PostgreSQL; every turn whole."""
 
 from __future__ import annotations

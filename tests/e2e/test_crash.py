@@ -1,5 +1,5 @@
 """A resolver killed with SIGKILL in the middle of a turn: the turn completes
-exactly once when a worker runs again (issue 2, "Bad input and faults")."""
+exactly once when a worker runs again."""
 
 from __future__ import annotations
 

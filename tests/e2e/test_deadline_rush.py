@@ -1,4 +1,4 @@
-"""A deadline rush through the real services (issue 15): 100 logged-in
+"""A deadline rush through the real services: 100 logged-in
 players submit at random moments of the last seconds before one deadline;
 every submission is accepted and every accepted one is among the closed
 turn's orders (none lost).  The 1,000-player figures: benchmarks/bench_rush.py."""

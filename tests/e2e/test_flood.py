@@ -1,4 +1,4 @@
-"""An unauthenticated flood does not starve the service (issue 10, item 6).
+"""An unauthenticated flood does not starve the service.
 
 Two clients send 250 KB order files as made-up players, two more guess the
 passwords of random players, as fast as they can; meanwhile the orders

@@ -1,4 +1,4 @@
-"""Every process serves Prometheus metrics; after one turn they show that turn (issue 15)."""
+"""Every process serves Prometheus metrics; after one turn they show that turn."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The bus as a real 3-node NATS JetStream cluster (issue 15): the PATE stream at 3 replicas,
+"""The bus as a real 3-node NATS JetStream cluster: the PATE stream at 3 replicas,
 one node killed (SIGKILL) in the middle of turns and restarted later: every turn completes
 once, no accepted order is lost, no event is published twice."""
 

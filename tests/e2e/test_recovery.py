@@ -1,4 +1,4 @@
-"""Health that tells the truth and quick recovery (issue 10, item 9).
+"""Health that tells the truth and quick recovery.
 
 - While NATS is down, the orders service and the workers report NOT_SERVING
   on their gRPC health service; SERVING again once it is back.

@@ -1,4 +1,4 @@
-"""Issue 7, "Done when": the HTML report of the demo campaign (the training
+"""The HTML report of the demo campaign (the training
 scenario, turn 1, with the orders of examples/orders/*.txt), opened in
 headless Chromium, shows its sea area maps and its ship reports.  The page
 is read back from the browser's DOM, and a screenshot is kept in

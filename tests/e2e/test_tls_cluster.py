@@ -1,4 +1,4 @@
-"""The four services with mutual TLS (issue 10, item 8): a turn is played over
+"""The four services with mutual TLS: a turn is played over
 TLS end to end; a client without the CA, in plaintext or without a client
 certificate is refused."""
 

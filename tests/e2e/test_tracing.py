@@ -1,4 +1,4 @@
-"""One trace per turn across every process (issue 15): the operator's CloseTurn call, the
+"""One trace per turn across every process: the operator's CloseTurn call, the
 resolver, the intelligence, the reports and the opening of the next turn share its trace id,
 in their log lines and in the spans they export over OTLP."""
 

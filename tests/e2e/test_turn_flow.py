@@ -1,6 +1,6 @@
 """One whole turn through four real service processes, real NATS JetStream and
 a real database: orders over gRPC, the turn closed, resolved, reported, and
-the reports read back over gRPC (issue 2)."""
+the reports read back over gRPC."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11, "Done when": the web desk in a real browser (the system's
+"""The web desk in a real browser (the system's
 Chromium driven by Selenium through /usr/bin/chromedriver; no browser is
 downloaded) against the real stack: nats-server, the four services and the
 web process.

@@ -100,7 +100,7 @@ def _rules_select(page: str) -> str:
 
 
 def test_the_master_chooses_the_combat_rules_of_a_new_campaign(web, stack: Stack) -> None:  # noqa: F811
-    """Issue 14 through the web: the select offers the core's rule sets (and the scenario's
+    """Through the web: the select offers the core's rule sets (and the scenario's
     own), the choice reaches CreateCampaign, and a refusal shows beside the select."""
     client, _ = web
     token = _gm(client, stack)

@@ -90,7 +90,7 @@ def test_login_sets_a_strict_httponly_cookie_and_shows_my_ships(web, stack: Stac
 
 
 def test_the_campaign_and_game_master_pages_say_which_rules_it_plays(web, stack: Stack) -> None:
-    """Issue 14: the training campaign plays PATE's combat rules; both pages say so."""
+    """The training campaign plays PATE's combat rules; both pages say so."""
     client, _ = web
     login(client, stack.campaign, COMMANDER, stack.passwords[COMMANDER])
     assert '<strong id="combat-rules">PATE</strong>' in client.get(f"/c/{stack.campaign}").text

@@ -4,7 +4,7 @@ Attachment chains are forbidden when an order is given (4.4), but orders of
 one turn can still form them (SP2SL attaches to SP3SL while SP1SL attaches to
 SP2SL, both valid when sent).  Copying then follows the chain to its head, so
 every ship of the chain carries out the head's orders, and every ship of the
-chain is attached to the head from then on (SP1SL follows SP3SL: issue 12,
+chain is attached to the head from then on (SP1SL follows SP3SL:
 docs/rules/orders.md), so no chain outlives the turn; orders that form a
 ring cancel the attachments of every ship in the ring for that turn.
 """

@@ -1,5 +1,5 @@
 """The fate of land units and supplies aboard a lost transport group
-(rules 2.2, 7.8, lost section 9; issue 12).
+(rules 2.2, 7.8, lost section 9).
 
 A transport group that sinks in battle, founders in a storm, is destroyed
 inactive in a port (2.6) or is taken (7.8, 2.6) does not leave its cargo in

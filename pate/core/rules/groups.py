@@ -57,7 +57,7 @@ def combine(ctx: TurnContext, ts: TurnState, ship: Ship, adm: AdminOrder) -> Tur
     changed = {s.id: replace(s, attached_to=lead) for s in ts.world.ships.values() if s.attached_to == b.id}
     changed[a.id] = merged
     orders = {sid: o for sid, o in ts.orders.items() if sid != b.id}
-    # the land side must hear where the removed group's cargo went (issue 16, docs/gitm.md)
+    # the land side must hear where the removed group's cargo went (docs/gitm.md)
     event = admin_event(
         "groups_combined",
         a,
@@ -93,7 +93,7 @@ def divide(ctx: TurnContext, ts: TurnState, ship: Ship, adm: AdminOrder) -> Turn
     )
     used = ts.ids_used()
     while ship_id(ship.state, number, ShipType.TR) in used:
-        number += 1  # issue 12: never an id another ship had earlier this turn
+        number += 1  # rule 7.8: never an id another ship had earlier this turn
     crew = ship.crew * adm.amount // ship.capacity
     stores_max = ctx.rules.ship_class(ShipType.TR).stores_max
     new = replace(

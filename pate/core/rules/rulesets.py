@@ -1,4 +1,4 @@
-"""The combat rule set of a campaign (issue 14): PATE's own (section 7, the
+"""The combat rule set of a campaign: PATE's own (section 7, the
 default) or the EiA advanced naval rules (12.2.6 to 12.2.9).
 
 The one place the combat phase is chosen: the campaign's world state names its

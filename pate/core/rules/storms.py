@@ -10,7 +10,7 @@ decided (docs/rules/movement.md, "Storms"), every number in
   the coastal waters of the ports connected to it; harbors are sheltered;
 - each ship struck rolls for rigging and hull damage, worse for ships already
   damaged, for transport groups, in heavy winds and on a lee shore; only a
-  ship already badly hurt can founder on the worst results (issue 12: the
+  ship already badly hurt can founder on the worst results (the
   period's ships rode out gales damaged, and foundered when already
   crippled), and hull damage 5 sinks it (rule 2.2);
 - at sea a ship may be scattered to another tactical area; in coastal waters

@@ -18,7 +18,7 @@ PHASES: tuple[tuple[Phase, PhaseFn], ...] = (
     (Phase.REPAIR, repair.repair_phase),
     (Phase.SUPPLY, supply.supply_phase),
     (Phase.INITIAL_AMPHIBIOUS, amphibious.initial_amphibious_phase),
-    (Phase.COMBAT, rulesets.combat_phase),  # PATE's or EiA's, by the campaign (issue 14)
+    (Phase.COMBAT, rulesets.combat_phase),  # PATE's or EiA's, by the campaign
     (Phase.MOVEMENT, movement.movement_phase),
     (Phase.FINAL_AMPHIBIOUS, amphibious.final_amphibious_phase),
     (Phase.INTELLIGENCE, intelligence.intelligence_phase),
@@ -44,7 +44,7 @@ def resolve_turn(
     for phase, run in PHASES:
         before, was = len(ts.events), ts.world
         ts = run(ctx, ts, phase_rng(world, phase))
-        ts = settle_cargo(ctx, ts, was, before)  # issue 12: cargo goes with its transport
+        ts = settle_cargo(ctx, ts, was, before)  # lost section 9: cargo goes with its transport
         numbered = tuple(replace(e, step=before + i) for i, e in enumerate(ts.events[before:]))
         ts = replace(ts, events=ts.events[:before] + numbered)
     return TurnResult(state=_advance(ts.world), events=ts.events)

@@ -1,6 +1,6 @@
 """What must hold of every world: the scenario reader's cross-checks between
 ships and ports, in one implementation for a scenario file and for the world
-after every turn (rules 1.5, 2.6, 4.2, 4.4, section 9; issue 12).
+after every turn (rules 1.5, 2.6, 4.2, 4.4, section 9).
 
 - an attachment names another ship that exists, is active, is placed with
   the attached ship, and is not itself attached (4.4: no chains);

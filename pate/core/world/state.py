@@ -121,7 +121,7 @@ class WorldState:
     land_units: dict[str, LandUnit] = field(
         default_factory=dict
     )  # sizes of GITM units PATE holds (section 9)
-    # --- optional EiA advanced naval rules (issue 14, docs/rules/eia.md) ---
+    # --- optional EiA advanced naval rules (docs/rules/eia.md) ---
     combat_rules: str = "pate"  # the campaign's combat rule set: "pate" | "eia-advanced"
     admirals: dict[str, Admiral] = field(default_factory=dict)  # named admirals by player id
 

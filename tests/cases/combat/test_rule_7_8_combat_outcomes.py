@@ -100,7 +100,7 @@ def test_mechanics_capture_chance_factors() -> None:
 
 def test_mechanics_ships_do_not_surrender_unhurt() -> None:
     """Mechanics: "The chance of a ship being captured depends on how much
-    damage it has taken".  Decision (issue 12, docs/rules/combat.md): a
+    damage it has taken".  Decision (docs/rules/combat.md): a
     warship with less than two points of hull and rigging damage is never
     taken, whatever the odds; an unarmed transport group (2.1) may be."""
     broke = Pursuit(enemy_rigging=0.0, line_broken=True, aimed_rigging=1.0, embayed=True)

@@ -1,4 +1,4 @@
-"""Rule 7.8: a prize's new id, and issue 12's defect of one id given twice in a turn."""
+"""Rule 7.8: a prize's new id, and the defect of one id given twice in a turn."""
 
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ def _source(turn: Turn, kind: str, ships: tuple[str, ...]) -> Event:
 
 
 def test_rule_3_11_strength_at_battle_as_the_player_could_judge_it(reports) -> None:
-    """3.11 (issue 7): "strength at battle as the player could judge it": the
+    """3.11: "strength at battle as the player could judge it": the
     player's own side exactly, the enemy's rounded to the step of
     data/rules/intel.toml (the enemy's ships are seen, not their crews)."""
     checked = 0

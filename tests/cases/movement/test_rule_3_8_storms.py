@@ -60,7 +60,7 @@ def test_rule_1_4_heavier_winds_bring_more_storms() -> None:
 
 @pytest.mark.slow
 def test_storms_endanger_damaged_ships_and_transports_most() -> None:
-    """Decision (issue 12): a storm never founders a ship that was sound or
+    """Decision: a storm never founders a ship that was sound or
     nearly so (less than 3 points of damage): it damages her instead; in
     moderate winds a transport group with 3 points founders 15% of the time
     (roll + 15 + 15 >= 115), a ship of the line with 4 points 5% (+20)."""
@@ -121,7 +121,7 @@ def test_storms_drive_ships_on_a_lee_shore_into_a_friendly_harbor() -> None:
 
 @pytest.mark.parametrize("fate", ["wrecked", "stranded", "refloated"])
 def test_storms_drive_ships_ashore_under_a_hostile_port(fate: str) -> None:
-    """Decision (issue 12): driven ashore under a hostile port a ship is
+    """Decision: driven ashore under a hostile port a ship is
     wrecked (lost, 30% of her people drowned, the rest prisoners ashore),
     stranded (1 hull, 2 rigging, 5% of her crew, and her movement is over for
     the turn) or towed off by her boats (1 hull, 1 rigging)."""
@@ -162,7 +162,7 @@ def test_harbors_shelter_from_storms() -> None:
 
 @pytest.mark.slow
 def test_storms_founder_about_one_ship_in_two_thousand_ship_turns_at_sea() -> None:
-    """Lost section 8, calibrated (issue 12; docs/rules/movement.md, "Storms"):
+    """Lost section 8, calibrated (docs/rules/movement.md, "Storms"):
     the Royal Navy of 1793-1815 lost about 0.05% of its ships at sea a month to
     foundering.  Fleets left on station (trafalgar and grand1805, no orders,
     4 seeds x 15 turns: some 7,800 ship-turns out of harbor) founder at that

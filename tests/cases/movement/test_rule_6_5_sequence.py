@@ -139,7 +139,7 @@ def test_rule_3_8_storms_come_after_the_first_move() -> None:
     assert first.data["step"] == 3 and second.data["step"] == 6
     assert _first(ts, "storm_damage", "BR1FR") < ts.events.index(second)
     # second move across the wind: 130, less 20 for the new rigging damage, less 50 in the storm
-    # (storms.toml second_move_penalty, 30 until issue 12 made storms delay more)
+    # (storms.toml second_move_penalty, 30 until storms were made to delay more)
     assert second.data["chance"] == 130 - 20 - 50
 
 

@@ -193,8 +193,8 @@ def test_rule_4_4_chains_of_one_turn_end_at_the_head() -> None:
     """4.4: "you may not attach a ship to a second ship which is itself
     attached to a third ship. That is, if SP2SL is attached to SP3SL, then
     SP1SL may not attach itself to SP2SL."  Orders of one turn can still
-    form that chain (both valid when sent).  Decision (issue 12,
-    docs/rules/orders.md): SP1SL follows SP3SL, the head; the turn, resolved
+    form that chain (both valid when sent).  Decision
+    (docs/rules/orders.md): SP1SL follows SP3SL, the head; the turn, resolved
     by the same core the resolver runs, leaves no chain, and the world passes
     the scenario reader's own attachment check."""
     from pate.core.campaign import resolve_submitted

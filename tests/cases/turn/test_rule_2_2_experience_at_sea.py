@@ -1,4 +1,4 @@
-"""Rule 2.2: experience gained at sea (issue 12; docs/rules/movement.md,
+"""Rule 2.2: experience gained at sea (docs/rules/movement.md,
 "Experience at sea")."""
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ def test_rule_2_5_divide_moves_units_across_when_the_old_group_lacks_room_else_f
     r = run(w, admin("FR1TR", DIV, amount=3000))
     assert r.state.ships["FR1TR"].cargo.units == ("FR1IN",)
     assert r.state.ships["FR2TR"].cargo == Cargo(("FR2IN",), 0, 2500)
-    # issue 16: the event says what changed transport group, for the GITM bridge
+    # the event says what changed transport group, for the GITM bridge
     moved = only(r, "group_divided", Phase.FINAL_AMPHIBIOUS).data["cargo_moves"]
     assert moved == {"from": "FR1TR", "to": "FR2TR", "units": ["FR2IN"], "supplies": 0}
     big = [infantry("FR1IN", 3500), infantry("FR2IN", 1500)]

@@ -1,5 +1,5 @@
 """Rule 4.8, commerce: raiders, convoys, merchant traffic and the naval
-minister's trade summary (issue 12; docs/rules/orders.md, "Commerce")."""
+minister's trade summary (docs/rules/orders.md, "Commerce")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Lost section 9 and rules 2.2, 7.8: what becomes of the land units and
 supplies aboard a transport group that is sunk, founders or is taken
-(issue 12; docs/rules/turn.md, "Cargo of lost transports")."""
+(docs/rules/turn.md, "Cargo of lost transports")."""
 
 from __future__ import annotations
 

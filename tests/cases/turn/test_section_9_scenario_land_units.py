@@ -58,7 +58,7 @@ def test_section_9_an_undeclared_unit_is_not_loaded() -> None:
 
 
 def test_section_9_the_boulogne_flotilla_embarks_the_army_of_england() -> None:
-    """3.6 and 3.9 as above, with grand1805 (issue 12): the scenario declares the
+    """3.6 and 3.9 as above, with grand1805: the scenario declares the
     troops of 1805 in its ports with their men per arm, so the Boulogne flotilla's
     first transport group loads Soult's corps (17,000 infantry, 800 gunners, a
     corps headquarters with 10 supplies: 17,000 + 1,600 + 500 + 200 = 19,300

@@ -1,4 +1,4 @@
-"""Hostile input to every RPC of every PATE service (issue 10, "Done when").
+"""Hostile input to every RPC of every PATE service.
 
 The RPCs are found in the contracts' descriptors (pate.v1 and gitm.v1), so an
 RPC added later is attacked without a change here; the servers are found by

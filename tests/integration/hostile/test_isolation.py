@@ -1,4 +1,4 @@
-"""One campaign's bad data cannot stall another campaign's turn (issue 10, item 1).
+"""One campaign's bad data cannot stall another campaign's turn.
 
 Real NATS (a server of this test's own) and a real database: a campaign whose
 id holds a newline (stored behind the service's back, as an old bug allowed)

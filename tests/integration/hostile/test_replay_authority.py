@@ -1,4 +1,4 @@
-"""Authority is checked before a replay is answered (issue 10, item 7).
+"""Authority is checked before a replay is answered.
 
 The desk's own code on a real database: cornwallis's request is accepted; his
 ship then passes to another commander; resending the same request id is now

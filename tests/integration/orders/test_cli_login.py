@@ -146,7 +146,7 @@ def test_campaign_create_takes_chosen_passwords_from_a_file_and_prints_the_gener
 
 
 def test_campaign_show_and_list_print_the_rule_set(client: Client, tmp_path: Path) -> None:
-    """Issue 14: ``pate campaign show`` and ``list`` say which combat rules a campaign plays."""
+    """``pate campaign show`` and ``list`` say which combat rules a campaign plays."""
     token = ("--admin-token", client.cluster.admin_token)
     show = pate(client, tmp_path / "t.json", "campaign", "show", CAMPAIGN, *token)
     assert show.returncode == 0, show.stderr

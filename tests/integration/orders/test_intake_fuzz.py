@@ -1,4 +1,4 @@
-"""Fuzzing the order desk through its real gRPC server and database (issue 4).
+"""Fuzzing the order desk through its real gRPC server and database.
 
 Every malformed, out-of-range, contradictory or hostile request gets
 INVALID_ARGUMENT, PERMISSION_DENIED, UNAUTHENTICATED, FAILED_PRECONDITION or

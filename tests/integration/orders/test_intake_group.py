@@ -1,4 +1,4 @@
-"""Order intake's hot path and grouped writer (issue 15), on the desk's own code and a real database.
+"""Order intake's hot path and grouped writer, on the desk's own code and a real database.
 
 Rule 4.1: "orders are accepted until the deadline" and the last order sent for a
 ship counts.  A group of submissions stored by ``record_group`` must leave the

@@ -1,4 +1,4 @@
-"""Read RPCs never take SQLite's write lock (issue 10, item 6).
+"""Read RPCs never take SQLite's write lock.
 
 Another process holds the write lock (BEGIN IMMEDIATE) for the whole test; the
 reads still answer at once, because they run in deferred transactions.

@@ -1,4 +1,4 @@
-"""The hostile requests reported in issue 10, each answered with a clear status naming the field."""
+"""The hostile requests reported by players, each answered with a clear status naming the field."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Client request ids belong to the player who sent them (issue 10, item 7).
+"""Client request ids belong to the player who sent them.
 
 A retry by the same player is answered as the first time; the same id sent by
 another player is a new request of that player, checked for authority like any
@@ -45,7 +45,7 @@ def test_another_players_resent_request_id_gets_no_replay(desk: Client) -> None:
 
 
 def test_a_burst_of_the_same_request_is_stored_once(desk: Client) -> None:
-    """The hot path (issue 15) stores copies that race in one group once: one is
+    """The hot path stores copies that race in one group once: one is
     accepted, every other copy is answered as its replay."""
     from concurrent.futures import ThreadPoolExecutor
 

@@ -1,4 +1,4 @@
-"""Sessions over gRPC (issue 10, item 4): log in once, then the token, bound
+"""Sessions over gRPC: log in once, then the token, bound
 to its campaign and player, carries OrderDesk and Reports calls."""
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def test_create_returns_the_generated_passwords_once_and_keeps_the_given_ones(cl
 
 
 def test_a_campaign_shows_the_rule_set_it_was_created_with(client: Client) -> None:
-    """Issue 14: GetCampaign and ListCampaigns say which combat rules each campaign plays."""
+    """GetCampaign and ListCampaigns say which combat rules each campaign plays."""
     for cid, asked in (("rules-eia", "eia-advanced"), ("rules-default", "")):
         created = client.admin.CreateCampaign(
             admin_pb2.CreateCampaignRequest(id=cid, scenario="training", combat_rules=asked),

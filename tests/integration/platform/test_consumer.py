@@ -303,7 +303,7 @@ def test_the_handler_runs_with_campaign_turn_and_trace_bound(engine: sa.Engine, 
 
 
 def test_a_durable_made_with_another_ack_wait_is_brought_in_line(engine: sa.Engine, nats_url: str) -> None:
-    """Upgrading from a version with a longer ack_wait shortens the durable's own (issue 10, item 9)."""
+    """Upgrading from a version with a longer ack_wait shortens the durable's own."""
     campaign, durable = unique(), unique("d")
 
     async def scenario() -> float:

@@ -1,4 +1,4 @@
-"""The health watcher follows the database as well as the bus (issue 10, item 9).
+"""The health watcher follows the database as well as the bus.
 
 A real gRPC server and a real SQLite database; the database "goes away" by its
 probe failing (a PostgreSQL outage cannot be staged on a shared server), and

@@ -1,4 +1,4 @@
-"""The login throttle (issue 10, item 5), with the figures of the issue.
+"""The login throttle, with its documented figures.
 
 An attacker guesses 5 times a second; the right password must still succeed
 at least 9 times in 10, and the attacker must get no more than about 10

@@ -136,7 +136,7 @@ def test_postgresql_urls_use_psycopg_3() -> None:
 
 
 def test_migration_0006_gives_each_campaign_the_rules_of_its_first_stored_world(database_url: str) -> None:
-    """Issue 14: campaigns made before 0006 take combat_rules from their first turn's world,
+    """Campaigns made before 0006 take combat_rules from their first turn's world,
     "pate" when they have no world or it names none."""
     db.migrate(database_url, "0005")
     engine = db.make_engine(database_url)

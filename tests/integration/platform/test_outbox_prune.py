@@ -1,4 +1,4 @@
-"""Pruning old outbox rows (issue 15): published rows past their retention go, batch by batch;
+"""Pruning old outbox rows: published rows past their retention go, batch by batch;
 unpublished rows and recent ones stay; the orders process runs it every hour."""
 
 from __future__ import annotations

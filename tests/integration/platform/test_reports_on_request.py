@@ -1,4 +1,4 @@
-"""Reports rendered on first request (issue 15): the stage stores the
+"""Reports rendered on first request: the stage stores the
 knowledge only; text and HTML come from it alone, are kept, and are the same
 bytes however many readers race for them first."""
 

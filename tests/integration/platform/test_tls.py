@@ -1,4 +1,4 @@
-"""gRPC over TLS (issue 10, item 8): with the CA a client gets in; without
+"""gRPC over TLS: with the CA a client gets in; without
 it, in plaintext, or (mutual TLS) without a client certificate it does not;
 a plaintext port beyond loopback is refused."""
 

@@ -1,4 +1,4 @@
-"""The small edges users met (issue 10, item 10): one clear line each, never a traceback."""
+"""The small edges users met: one clear line each, never a traceback."""
 
 from __future__ import annotations
 

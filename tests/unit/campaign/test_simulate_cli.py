@@ -1,4 +1,4 @@
-"""`pate campaign simulate`, the headless engine, through its command line (issues 2 and 3)."""
+"""`pate campaign simulate`, the headless engine, through its command line."""
 
 from __future__ import annotations
 

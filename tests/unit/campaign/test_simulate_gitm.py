@@ -31,7 +31,7 @@ def test_a_headless_landing_is_told_to_the_reference_land_model(
 def test_a_divide_that_moves_a_unit_across_is_told_to_the_reference_land_model(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 16, rule 2.5: Decrès divides FR1TR (12,000, FR2IN aboard, space 5,000) leaving 4,000;
+    """Rule 2.5: Decrès divides FR1TR (12,000, FR2IN aboard, space 5,000) leaving 4,000;
     FR2IN goes across to FR2TR, and the land model, told by ReportCargoMoves, agrees."""
     orders = tmp_path / "orders"
     orders.mkdir()

@@ -1,9 +1,9 @@
-"""The calibration check of issue 6, with fewer runs than the published table.
+"""The calibration check of docs/rules/combat.md, with fewer runs than the published table.
 
 Over 300 runs per battle (the table uses 2,000), the historical winner must be
 the likeliest result and the historical loser's ships lost must lie within the
 simulated 10th..90th percentiles, their mean within a factor of two of
-history (issue 12), for all five battles of ``data/battles/``.
+history, for all five battles of ``data/battles/``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def test_all_five_historical_battles_hold() -> None:
     for row in rows:
         assert row.winner_holds, (row.spec.name, row.summary["sides"], row.summary["draws"])
         assert row.losses_hold, (row.spec.name, row.historical_lost, row.lost)
-        assert row.within_two, (row.spec.name, row.historical_lost, row.lost)  # issue 12
+        assert row.within_two, (row.spec.name, row.historical_lost, row.lost)
     table = render(rows, 300, 11)
     assert table.count("| yes |") == 5
 

@@ -1,4 +1,4 @@
-"""The battle simulator: spec parsing, the JSON shapes of issue 6, the CLI."""
+"""The battle simulator: spec parsing, its JSON shapes, the CLI."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The strength formula of issue 6, pinned on hand-computed ships.
+"""The strength formula of docs/rules/combat.md, pinned on hand-computed ships.
 
 strength = (base + marine points) x the product of (1 + m); the experience
 factor replaces its (1 + m).  Every expected value below is worked out by

@@ -1,4 +1,4 @@
-"""The container image and the compose stack (issue 15): hadolint finds nothing, the
+"""The container image and the compose stack: hadolint finds nothing, the
 dependency layer comes before the code, a numeric user, health checks everywhere, no password
 written down."""
 

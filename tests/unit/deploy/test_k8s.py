@@ -1,4 +1,4 @@
-"""The Kubernetes overlays (issue 15): rendered by kustomize, valid in strict mode, and every PATE
+"""The Kubernetes overlays: rendered by kustomize, valid in strict mode, and every PATE
 container sized, probed, locked down, disruption-budgeted, scraped and balanced; every gRPC port
 served with TLS from cert-manager (docs/security.md), the workers' with mutual TLS."""
 

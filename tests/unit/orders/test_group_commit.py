@@ -1,4 +1,4 @@
-"""Group commit of submissions (issue 15): many submissions, one transaction;
+"""Group commit of submissions: many submissions, one transaction;
 a failing one is rolled back alone and only its caller sees the error."""
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ def test_chains_formed_by_one_turns_orders_follow_the_head() -> None:
     )
     eff = effective_orders(W.ships, orders)
     assert eff["SP1SL"].order.movement == GO.movement
-    # issue 12: SP1SL follows SP3SL, the head, so no chain outlives the turn (4.4)
+    # SP1SL follows SP3SL, the head, so no chain outlives the turn (4.4)
     assert (eff["SP1SL"].copied_from, eff["SP1SL"].attached_to) == ("SP3SL", "SP3SL")
     assert eff["SP1SL"].order.attach_to == "SP2SL"
 

@@ -1,4 +1,4 @@
-"""The field limits of services/platform/security/limits.py (issue 10, item 2), and their documentation."""
+"""The field limits of services/platform/security/limits.py, and their documentation."""
 
 from __future__ import annotations
 

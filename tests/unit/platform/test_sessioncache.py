@@ -1,4 +1,4 @@
-"""Sessions kept in memory for a moment (issue 15): trusted for SESSION_CACHE_SECONDS,
+"""Sessions kept in memory for a moment: trusted for SESSION_CACHE_SECONDS,
 never past the session's own expiry, forgotten at once when revoked here."""
 
 from __future__ import annotations

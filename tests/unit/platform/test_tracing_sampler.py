@@ -1,4 +1,4 @@
-"""Spans nobody receives are not recorded (issue 15), yet their trace ids still reach
+"""Spans nobody receives are not recorded, yet their trace ids still reach
 the logs and the headers; once an exporter is installed every trace is recorded."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reports a commander can use (issue 13): ships named by their own class,
+"""Reports a commander can use: ships named by their own class,
 one sighting per enemy group, each fight of a battle told."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The overview maps a player can read (issue 11): no label covers another,
+"""The overview maps a player can read: no label covers another,
 and a legend says what the colours and marks mean.  The boxes are measured
 from the SVG drawn (position, font size, anchor and length of each text),
 generously, as :mod:`pate.render.labels` estimates text width."""

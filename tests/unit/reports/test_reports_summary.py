@@ -1,5 +1,5 @@
 """The summary at the top of a report, the compact report and the naval
-minister's report (issue 13), on the hand-built world and on the grand 1805
+minister's report, on the hand-built world and on the grand 1805
 scenario, whose largest player commands two hundred ships."""
 
 from __future__ import annotations

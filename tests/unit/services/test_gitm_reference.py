@@ -104,7 +104,7 @@ def _moves(mid: str, *moves: land_pb2.CargoMove) -> land_pb2.ReportCargoMovesReq
 
 
 def test_cargo_moves_apply_once_and_refuse_what_the_named_transport_does_not_hold(tmp_path: Path) -> None:
-    """ReportCargoMoves (issue 16, rule 2.5): units and supplies follow a divide or combine once;
+    """ReportCargoMoves (rule 2.5): units and supplies follow a divide or combine once;
     a unit not aboard the transport named, or supplies it lacks, stay where they are with a reason."""
     with reference_gitm(tmp_path) as ref, grpc.insecure_channel(ref.addr) as ch:
         stub = land_pb2_grpc.LandBridgeStub(ch)

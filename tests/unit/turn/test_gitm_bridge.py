@@ -328,7 +328,7 @@ def _divide_events(campaign: str) -> list[Event]:
 def test_a_divided_transport_tells_gitm_which_group_now_holds_its_units(
     engine: sa.Engine, gitm: Reference
 ) -> None:
-    """Issue 16 (conservation, docs/gitm.md invariant 1): after rule 2.5 divides FR1TR with FR2IN
+    """Conservation (docs/gitm.md invariant 1): after rule 2.5 divides FR1TR with FR2IN
     moved across, GITM holds FR2IN aboard FR2TR, once, after the transfers and losses."""
     campaign = unique()
     gitm.aboard(campaign, "FR1TR", [infantry("FR1IN", 2500), infantry("FR2IN", 2500)])

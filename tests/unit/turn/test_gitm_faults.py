@@ -286,7 +286,7 @@ def _orders(w: WorldState, wanted: dict[str, tuple[str, int, int]]) -> dict[str,
             if loading
             else Amphibious(unload_units=units, unload_supplies=supplies)
         )
-        # rule 2.5: the group keeps only the least capacity, so what it loaded goes across (issue 16)
+        # rule 2.5: the group keeps only the least capacity, so what it loaded goes across
         divide = (
             (AdminOrder(AdminKind.DIVIDE, None, s.capacity - MIN_GROUP),) if what == "load+divide" else ()
         )
@@ -365,7 +365,7 @@ def test_every_unit_and_supply_is_in_exactly_one_place_after_any_fault_schedule(
 def test_a_refused_load_carried_on_by_a_divide_is_undone_from_the_new_group(
     density: float, n_turns: int
 ) -> None:
-    """Issue 16, conservation: GITM refuses a load (seed 932's schedule) while the same turn's
+    """Conservation: GITM refuses a load (seed 932's schedule) while the same turn's
     divide (rule 2.5) hands some of its units to a new group; the next turn takes them off that
     group too, so no unit is both ashore and aboard."""
     assert_conserved(random_campaign(932, density, n_turns))
@@ -459,7 +459,7 @@ def test_a_refused_landing_whose_transport_then_sank_loses_the_units_with_her() 
 
 @pytest.mark.parametrize("schedule", [[], ["ok", "ok", "ok", "down", "lost"], ["ok", "ok", "ok", "dup"]])
 def test_a_divided_group_with_cargo_aboard_is_followed_by_gitm(schedule: list[str]) -> None:
-    """Issue 16: BR1TR (BR1IN and 2 supplies aboard) loads BR5IN, BR6IN and 3 supplies and divides
+    """BR1TR (BR1IN and 2 supplies aboard) loads BR5IN, BR6IN and 3 supplies and divides
     down to 2,000 capacity (rule 2.5); what no longer fits goes across to the new group, and GITM, told by
     ReportCargoMoves (down, its answer lost, or twice), holds it aboard the same group as PATE."""
     c = play(schedule, [{"BR1TR": ("load+divide", 3, 3), "BR2TR": ("none", 0, 0)}], [0], [0])

@@ -286,7 +286,7 @@ def test_parse_without_nations_uses_the_maps_states() -> None:
 
 
 def test_a_scenario_file_carries_no_passwords() -> None:
-    """Passwords are set when a campaign is created, never published in a scenario (issue 10)."""
+    """Passwords are set when a campaign is created, never published in a scenario."""
     raw = raw_training()
     raw["players"]["barham"]["password"] = "barham"
     assert problems(raw) == ["players.barham.password: passwords do not belong in scenario files"]

@@ -262,7 +262,7 @@ def capture_chance(
     outcomes"): its damage, rigging counting more than hull, is the chance;
     the victors' rigging damage, Run Past, close quarters (and 7.2, 7.3, a lee
     shore) scale it.  A ship with less than ``min_damage_points`` of damage is
-    never taken: ships do not strike unhurt (issue 12).  A transport group
+    never taken: ships do not strike unhurt.  A transport group
     has no guns to fight with (2.1): beaten, it may be taken unhurt, at
     ``unarmed_pct`` more."""
     if armed and hull + rigging < c.min_damage_points:

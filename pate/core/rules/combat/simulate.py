@@ -1,6 +1,6 @@
 """The battle simulator: one battle fought many times, or once with a trace.
 
-The JSON shapes are a public interface (issue 6); keep them stable.  Run k of
+The JSON shapes are a public interface; keep them stable.  Run k of
 ``simulate(spec, rules, runs, seed)`` uses the stream ``derive_seed(seed, k)``,
 so ``trace(spec, rules, seed)`` shows exactly the first run.
 """

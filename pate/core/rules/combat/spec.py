@@ -1,4 +1,4 @@
-"""The battle simulator's spec file (issue 6), read from already-parsed JSON.
+"""The battle simulator's spec file, read from already-parsed JSON.
 
 Every problem raises :class:`SpecError` with the path of the field at fault,
 e.g. ``sides.A.ships[2].quality``.  Missing ship fields take the class maximum

@@ -144,7 +144,7 @@ def _drive(board: Board, sid: str, port: Port, area: str, *, lee: bool, rng: Rng
 
 
 def _ashore(board: Board, ship: Ship, witnesses: list[str], rng: Rng) -> None:
-    """Lost section 8 (issue 12): driven ashore under a hostile port, a ship
+    """Lost section 8: driven ashore under a hostile port, a ship
     is wrecked (lost; her crew drowned or taken by the enemy ashore),
     stranded (damaged, crew lost, her movement over for the turn) or towed
     off (damaged); hull damage 5 still sinks her (2.2)."""
