@@ -23,7 +23,11 @@ if TYPE_CHECKING:
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("campaign", help="simulate or administer campaigns")
     cs = p.add_subparsers(dest="campaign_command", required=True)
+    _add_simulate_parser(cs)
+    _add_admin_parsers(cs)
 
+
+def _add_simulate_parser(cs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s = cs.add_parser("simulate", help="run a scenario for N turns in one process, writing JSON")
     s.add_argument("--scenario", default=None, help="a shipped scenario name or a scenario file")
     s.add_argument(
@@ -54,6 +58,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     s.set_defaults(handler=_simulate)
 
+
+def _add_admin_parsers(cs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The commands that ask the orders service, each with its own arguments."""
     for name, helptext in (
         ("create", "create a campaign on the server"),
         ("show", "show a campaign"),

@@ -16,8 +16,13 @@ import ipaddress
 import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pate.cli.main import UserError
+
+if TYPE_CHECKING:
+    from cryptography import x509
+    from cryptography.hazmat.primitives.asymmetric import ec
 
 FILES = ("ca.pem", "ca-key.pem", "server.pem", "server-key.pem", "client.pem", "client-key.pem")
 
@@ -34,31 +39,52 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def make_dev_certs(out: Path, hosts: list[str] | tuple[str, ...] = (), days: int = 30) -> dict[str, Path]:
     """Write the six PEM files into ``out``; their paths by file name."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+    from cryptography.x509.oid import ExtendedKeyUsageOID
 
     now = datetime.now(UTC) - timedelta(minutes=5)  # tolerate a little clock skew
-    until = now + timedelta(days=days)
-
-    def name(cn: str) -> x509.Name:
-        return x509.Name(
-            [
-                x509.NameAttribute(NameOID.ORGANIZATION_NAME, "PATE development"),
-                x509.NameAttribute(NameOID.COMMON_NAME, cn),
-            ]
-        )
-
+    valid = (now, now + timedelta(days=days))
     ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca = (
+    ca = _ca_certificate(ca_key, valid)
+    server = _leaf(ca, ca_key, valid, "pate server", ExtendedKeyUsageOID.SERVER_AUTH, _server_names(hosts))
+    client = _leaf(ca, ca_key, valid, "pate client", ExtendedKeyUsageOID.CLIENT_AUTH, [])
+    blobs = {
+        "ca.pem": ca.public_bytes(serialization.Encoding.PEM),
+        "ca-key.pem": _key_pem(ca_key),
+        "server.pem": server[0],
+        "server-key.pem": server[1],
+        "client.pem": client[0],
+        "client-key.pem": client[1],
+    }
+    return _write_pem_files(out, blobs)
+
+
+def _name(cn: str) -> x509.Name:
+    from cryptography import x509
+    from cryptography.x509.oid import NameOID
+
+    return x509.Name(
+        [
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "PATE development"),
+            x509.NameAttribute(NameOID.COMMON_NAME, cn),
+        ]
+    )
+
+
+def _ca_certificate(ca_key: ec.EllipticCurvePrivateKey, valid: tuple[datetime, datetime]) -> x509.Certificate:
+    """A CA that may sign leaf certificates only (path length 0)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+
+    return (
         x509.CertificateBuilder()
-        .subject_name(name("PATE development CA"))
-        .issuer_name(name("PATE development CA"))
+        .subject_name(_name("PATE development CA"))
+        .issuer_name(_name("PATE development CA"))
         .public_key(ca_key.public_key())
         .serial_number(x509.random_serial_number())
-        .not_valid_before(now)
-        .not_valid_after(until)
+        .not_valid_before(valid[0])
+        .not_valid_after(valid[1])
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
         .add_extension(
             x509.KeyUsage(
@@ -78,31 +104,52 @@ def make_dev_certs(out: Path, hosts: list[str] | tuple[str, ...] = (), days: int
         .sign(ca_key, hashes.SHA256())
     )
 
-    def leaf(cn: str, usage: x509.ObjectIdentifier, sans: list[x509.GeneralName]) -> tuple[bytes, bytes]:
-        key = ec.generate_private_key(ec.SECP256R1())
-        builder = (
-            x509.CertificateBuilder()
-            .subject_name(name(cn))
-            .issuer_name(ca.subject)
-            .public_key(key.public_key())
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(now)
-            .not_valid_after(until)
-            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-            .add_extension(x509.ExtendedKeyUsage([usage]), critical=False)
-            .add_extension(
-                x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False
-            )
-        )
-        if sans:
-            builder = builder.add_extension(x509.SubjectAlternativeName(sans), critical=False)
-        cert = builder.sign(ca_key, hashes.SHA256())
-        return cert.public_bytes(serialization.Encoding.PEM), _key_pem(key)
 
-    def _key_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
-        return key.private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+def _leaf(
+    ca: x509.Certificate,
+    ca_key: ec.EllipticCurvePrivateKey,
+    valid: tuple[datetime, datetime],
+    cn: str,
+    usage: x509.ObjectIdentifier,
+    sans: list[x509.GeneralName],
+) -> tuple[bytes, bytes]:
+    """A certificate the CA signed for one usage, and its key, both as PEM."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    builder = (
+        x509.CertificateBuilder()
+        .subject_name(_name(cn))
+        .issuer_name(ca.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(valid[0])
+        .not_valid_after(valid[1])
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([usage]), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False
         )
+    )
+    if sans:
+        builder = builder.add_extension(x509.SubjectAlternativeName(sans), critical=False)
+    cert = builder.sign(ca_key, hashes.SHA256())
+    return cert.public_bytes(serialization.Encoding.PEM), _key_pem(key)
+
+
+def _key_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+
+
+def _server_names(hosts: list[str] | tuple[str, ...]) -> list[x509.GeneralName]:
+    """The loopback names and every extra host, an address as an IP entry."""
+    from cryptography import x509
 
     sans: list[x509.GeneralName] = []
     for host in ("localhost", "127.0.0.1", "::1", *hosts):
@@ -110,16 +157,11 @@ def make_dev_certs(out: Path, hosts: list[str] | tuple[str, ...] = (), days: int
             sans.append(x509.IPAddress(ipaddress.ip_address(host)))
         except ValueError:
             sans.append(x509.DNSName(host))
-    server = leaf("pate server", ExtendedKeyUsageOID.SERVER_AUTH, sans)
-    client = leaf("pate client", ExtendedKeyUsageOID.CLIENT_AUTH, [])
-    blobs = {
-        "ca.pem": ca.public_bytes(serialization.Encoding.PEM),
-        "ca-key.pem": _key_pem(ca_key),
-        "server.pem": server[0],
-        "server-key.pem": server[1],
-        "client.pem": client[0],
-        "client-key.pem": client[1],
-    }
+    return sans
+
+
+def _write_pem_files(out: Path, blobs: dict[str, bytes]) -> dict[str, Path]:
+    """Keys owner-only from the moment they exist; certificates world-readable."""
     out.mkdir(parents=True, exist_ok=True)
     paths = {}
     for file, data in blobs.items():

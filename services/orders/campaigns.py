@@ -9,9 +9,10 @@ made (rule 3.11, turn 0 of the pipeline).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from prometheus_client import Counter
 from sqlalchemy import Connection
@@ -19,7 +20,7 @@ from sqlalchemy import Connection
 from pate.core.campaign import start_campaign
 from pate.core.codec import canonical_json
 from pate.core.world.scenario import Scenario
-from pate.core.world.state import COMBAT_RULESETS
+from pate.core.world.state import COMBAT_RULESETS, WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
 from services.platform import bus
@@ -67,21 +68,8 @@ def create_campaign(
     combat_rules: str = "",
 ) -> repo.CampaignRow:
     """Store a new campaign; ``password_hashes`` holds the argon2 hash of every player's password."""
-    if not CAMPAIGN_ID.fullmatch(campaign):
-        raise DeskError(Code.INVALID_ARGUMENT, "id: use 1 to 40 lowercase letters, digits and dashes")
-    if repo.get_campaign(conn, campaign) is not None:
-        raise DeskError(Code.ALREADY_EXISTS, f"id: campaign {campaign!r} already exists")
-    if turns < 1 or turns > 100:
-        raise DeskError(Code.INVALID_ARGUMENT, "turns: must be between 1 and 100")
-    if not 0 <= seed < 2**63:
-        raise DeskError(Code.INVALID_ARGUMENT, "seed: must be below 2^63")
-    if not 0 <= turn_seconds <= limits.MAX_TURN_SECONDS:
-        raise DeskError(Code.INVALID_ARGUMENT, f"turn_seconds: between 0 and {limits.MAX_TURN_SECONDS}")
-    if combat_rules and combat_rules not in COMBAT_RULESETS:
-        known = ", ".join(COMBAT_RULESETS)
-        raise DeskError(
-            Code.INVALID_ARGUMENT, f"combat_rules: {combat_rules[:40]!r} is not a known rule set ({known})"
-        )
+    _check_id(conn, campaign)
+    _check_settings(seed=seed, turns=turns, turn_seconds=turn_seconds, combat_rules=combat_rules)
     check_fits(scenario)
     start = replace(scenario.world, combat_rules=combat_rules) if combat_rules else scenario.world
     world = start_campaign(turn_context(), start, campaign, seed, turns, place=scenario.placement == "random")
@@ -99,25 +87,46 @@ def create_campaign(
     )
     repo.insert_campaign(conn, row)
     repo.save_world(conn, campaign, 1, world)
-    repo.insert_players(
-        conn,
-        campaign,
-        (
-            {
-                "id": p.id,
-                "name": p.name,
-                "state": p.state,
-                "roles_json": canonical_json(sorted(r.value for r in p.roles)),
-                "password_hash": password_hashes[p.id],
-            }
-            for p in sorted(world.players.values(), key=lambda p: p.id)
-        ),
-    )
+    repo.insert_players(conn, campaign, _player_rows(world, password_hashes))
     # Turn 0 of the pipeline: the position reports of the start (rule 3.11).
     started = events_pb2.TurnResolved(campaign_id=campaign, turn=0, events=0)
     emit_event(conn, bus.TURN_RESOLVED, campaign, 0, started)
     log.info("campaign_created", campaign=campaign, scenario=scenario_name, seed=seed, turns=turns)
     return row
+
+
+def _check_id(conn: Connection, campaign: str) -> None:
+    if not CAMPAIGN_ID.fullmatch(campaign):
+        raise DeskError(Code.INVALID_ARGUMENT, "id: use 1 to 40 lowercase letters, digits and dashes")
+    if repo.get_campaign(conn, campaign) is not None:
+        raise DeskError(Code.ALREADY_EXISTS, f"id: campaign {campaign!r} already exists")
+
+
+def _check_settings(*, seed: int, turns: int, turn_seconds: int, combat_rules: str) -> None:
+    """Each setting within its limit, refused by its field's name."""
+    if turns < 1 or turns > 100:
+        raise DeskError(Code.INVALID_ARGUMENT, "turns: must be between 1 and 100")
+    if not 0 <= seed < 2**63:
+        raise DeskError(Code.INVALID_ARGUMENT, "seed: must be below 2^63")
+    if not 0 <= turn_seconds <= limits.MAX_TURN_SECONDS:
+        raise DeskError(Code.INVALID_ARGUMENT, f"turn_seconds: between 0 and {limits.MAX_TURN_SECONDS}")
+    if combat_rules and combat_rules not in COMBAT_RULESETS:
+        known = ", ".join(COMBAT_RULESETS)
+        raise DeskError(
+            Code.INVALID_ARGUMENT, f"combat_rules: {combat_rules[:40]!r} is not a known rule set ({known})"
+        )
+
+
+def _player_rows(world: WorldState, password_hashes: Mapping[str, str]) -> Iterator[dict[str, Any]]:
+    """The players' rows in id order, each with the hash of its password."""
+    for p in sorted(world.players.values(), key=lambda p: p.id):
+        yield {
+            "id": p.id,
+            "name": p.name,
+            "state": p.state,
+            "roles_json": canonical_json(sorted(r.value for r in p.roles)),
+            "password_hash": password_hashes[p.id],
+        }
 
 
 GENERATED_PASSWORD_BYTES = 12  # 96 random bits, 16 characters

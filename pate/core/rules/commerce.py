@@ -105,14 +105,7 @@ def commerce_step(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnState:
     r = CommerceRules.of(ctx.rules)
     world = ts.world
     merchants = traffic(ctx.map, world, r)
-    raiders: dict[str, list[Ship]] = {}
-    escorts: dict[str, list[Ship]] = {}
-    for ship in sorted(world.ships.values(), key=lambda s: s.id):
-        area = _area_of(ctx.map, ship, r) if ship.active else None
-        commerce = ts.order(ship.id).commerce
-        if area is None or commerce is Commerce.IGNORE:
-            continue
-        (raiders if commerce is Commerce.RAID else escorts).setdefault(area, []).append(ship)
+    raiders, escorts = _stations(ctx, ts, r)
     events: list[Event] = []
     taken: dict[tuple[str, str], int] = {}  # (victim, area) -> merchants taken
     took: dict[str, int] = {}  # raider state -> merchant prizes
@@ -128,56 +121,80 @@ def commerce_step(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnState:
             shield = 1.0 + sum(r.escort[s.type] for s in cover)
             prizes = _hunt(hunters, n, shield, r, rng.fork("raid", area, victim))
             lost = sum(prizes.values())
-            for sid, k in sorted(prizes.items()):
-                raider = crews.get(sid, world.ships[sid])
-                crew_sent = min(raider.crew, k * r.prize_crew)
-                crews[sid] = replace(raider, crew=raider.crew - crew_sent)
-                took[raider.state] = took.get(raider.state, 0) + k
-                seen = tuple(i for i in present if i != sid)
-                events.append(
-                    Event(
-                        PHASE,
-                        "merchant_prizes",
-                        (sid,),
-                        area,
-                        seen,
-                        {
-                            "area": area,
-                            "victim": victim,
-                            "state": raider.state,
-                            "prizes": k,
-                            "prize_crew": crew_sent,
-                        },
-                    )
-                )
+            events += _prize_crews(world, r, (area, victim), prizes, present, crews, took)
             if lost:
                 taken[(victim, area)] = taken.get((victim, area), 0) + lost
-                by = sorted({s.state for s in hunters if prizes.get(s.id)})
-                data = {
-                    "state": victim,
-                    "area": area,
-                    "taken": lost,
-                    "merchants": n,
-                    "by": by,
-                    "escorts": len(cover),
-                }
-                events.append(Event(PHASE, "trade_lost", (), area, (), data))
-            if cover:
-                data = {"area": area, "state": victim, "merchants": n, "lost": lost, "raiders": len(hunters)}
-                events.append(
-                    Event(
-                        PHASE,
-                        "convoy_covered",
-                        tuple(s.id for s in cover),
-                        area,
-                        tuple(s.id for s in hunters),
-                        data,
-                    )
-                )
+            events += _trade_events((area, victim), n, lost, hunters, cover, prizes)
     events += _summaries(world, merchants, taken, took)
     if crews:
         ts = replace(ts, world=world.with_ships(crews))
     return ts.emit(*events)
+
+
+def _stations(
+    ctx: TurnContext, ts: TurnState, r: CommerceRules
+) -> tuple[dict[str, list[Ship]], dict[str, list[Ship]]]:
+    """Raiders and escorts by the sea area they work in, each in id order."""
+    raiders: dict[str, list[Ship]] = {}
+    escorts: dict[str, list[Ship]] = {}
+    for ship in sorted(ts.world.ships.values(), key=lambda s: s.id):
+        area = _area_of(ctx.map, ship, r) if ship.active else None
+        commerce = ts.order(ship.id).commerce
+        if area is None or commerce is Commerce.IGNORE:
+            continue
+        (raiders if commerce is Commerce.RAID else escorts).setdefault(area, []).append(ship)
+    return raiders, escorts
+
+
+def _prize_crews(
+    world: WorldState,
+    r: CommerceRules,
+    where: tuple[str, str],
+    prizes: dict[str, int],
+    present: list[str],
+    crews: dict[str, Ship],
+    took: dict[str, int],
+) -> list[Event]:
+    """Each raider sends a prize crew into every merchant it took; the crews
+    and the count by state are updated here, the events returned."""
+    area, victim = where
+    events: list[Event] = []
+    for sid, k in sorted(prizes.items()):
+        raider = crews.get(sid, world.ships[sid])
+        crew_sent = min(raider.crew, k * r.prize_crew)
+        crews[sid] = replace(raider, crew=raider.crew - crew_sent)
+        took[raider.state] = took.get(raider.state, 0) + k
+        seen = tuple(i for i in present if i != sid)
+        data = {"area": area, "victim": victim, "state": raider.state, "prizes": k, "prize_crew": crew_sent}
+        events.append(Event(PHASE, "merchant_prizes", (sid,), area, seen, data))
+    return events
+
+
+def _trade_events(
+    where: tuple[str, str], n: int, lost: int, hunters: list[Ship], cover: list[Ship], prizes: dict[str, int]
+) -> list[Event]:
+    """What the victim's trade lost in the area, and what its escorts covered."""
+    area, victim = where
+    events: list[Event] = []
+    if lost:
+        by = sorted({s.state for s in hunters if prizes.get(s.id)})
+        data: dict[str, Any] = {
+            "state": victim,
+            "area": area,
+            "taken": lost,
+            "merchants": n,
+            "by": by,
+            "escorts": len(cover),
+        }
+        events.append(Event(PHASE, "trade_lost", (), area, (), data))
+    if cover:
+        data = {"area": area, "state": victim, "merchants": n, "lost": lost, "raiders": len(hunters)}
+        events.append(
+            Event(
+                PHASE, "convoy_covered", tuple(s.id for s in cover), area, tuple(s.id for s in hunters), data
+            )
+        )
+    return events
 
 
 def _hunt(hunters: list[Ship], n: int, shield: float, r: CommerceRules, rng: Rng) -> dict[str, int]:

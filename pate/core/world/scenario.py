@@ -134,6 +134,11 @@ def parse_scenario(
         combat_rules=header["combat_rules"],
         admirals=admirals,
     )
+    return _scenario(header, world)
+
+
+def _scenario(header: dict[str, Any], world: WorldState) -> Scenario:
+    """The scenario as its header describes it, around its first world."""
     return Scenario(
         name=header["name"],
         version=header["version"],

@@ -59,9 +59,7 @@ def apply_result(
             orders.pop(ship.id, None)
             event("sunk", (ship.id,), state=ship.state, type=ship.type.value)
         elif outcome is Outcome.CAPTURED:
-            captor_index = result.captor[i]
-            assert captor_index is not None
-            captor = after[captor_index]
+            captor = after[_captor_of(result, i)]
             prize = _prize(ship, captor, rules, used)
             used.add(prize.id)
             removed.append(ship.id)
@@ -83,13 +81,26 @@ def apply_result(
             event(outcome.value, (ship.id,), to=describe(dest))
         elif outcome is Outcome.FOUGHT:
             changed[ship.id] = ship
+    new_world = _after_battle(world, changed, removed, place, result)
+    return replace(ts, world=new_world, orders=orders).emit(*events)
+
+
+def _captor_of(result: BattleResult, i: int) -> int:
+    captor = result.captor[i]
+    assert captor is not None, "a captured ship has a captor"
+    return captor
+
+
+def _after_battle(
+    world: WorldState, changed: dict[str, Ship], removed: list[str], place: Location, result: BattleResult
+) -> WorldState:
+    """The ships changed and removed; a ship attached to one removed sails
+    on unattached; then the shore battery's damage."""
     gone = set(removed)
     for s in world.ships.values():
         if s.attached_to in gone and s.id not in gone:
             changed[s.id] = replace(changed.get(s.id, s), attached_to=None)
-    new_world = world.with_ships(changed, tuple(removed))
-    new_world = _battery(new_world, place, result)
-    return replace(ts, world=new_world, orders=orders).emit(*events)
+    return _battery(world.with_ships(changed, tuple(removed)), place, result)
 
 
 def _worn(ship: Ship, result: BattleResult, i: int) -> Ship:
