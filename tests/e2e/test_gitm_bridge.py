@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -53,6 +54,20 @@ def test_land_reports_are_inputs_of_the_turn(tmp_path: Path, nats_url: str, data
                 client.close()
             cluster.stop()
 
+    stored, after = _resolution_and_next_world(database_url)
+    ports = {r["port"]: r for r in stored["land_reports"]}
+    assert "Portsmouth" in ports
+    assert "BR7IN" in after["ports"]["Portsmouth"]["garrison"]  # GITM's answer was applied
+    assert after["land_units"]["BR7IN"]["infantry"] == 2400
+
+    # GITM is gone now: the replay uses the stored answer.
+    replay = _replay_turn_1(database_url)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert "identical" in replay.stdout
+
+
+def _resolution_and_next_world(database_url: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The stored resolution of turn 1 and the world of turn 2, as JSON."""
     engine = make_engine(database_url)
     try:
         with engine.connect() as conn:
@@ -64,13 +79,11 @@ def test_land_reports_are_inputs_of_the_turn(tmp_path: Path, nats_url: str, data
             )
     finally:
         engine.dispose()
-    ports = {r["port"]: r for r in stored["land_reports"]}
-    assert "Portsmouth" in ports
-    assert "BR7IN" in after["ports"]["Portsmouth"]["garrison"]  # GITM's answer was applied
-    assert after["land_units"]["BR7IN"]["infantry"] == 2400
+    return stored, after
 
-    # GITM is gone now: the replay uses the stored answer.
-    replay = subprocess.run(
+
+def _replay_turn_1(database_url: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [
             sys.executable,
             "-m",
@@ -87,8 +100,6 @@ def test_land_reports_are_inputs_of_the_turn(tmp_path: Path, nats_url: str, data
         timeout=120,
         check=False,
     )
-    assert replay.returncode == 0, replay.stdout + replay.stderr
-    assert "identical" in replay.stdout
 
 
 def test_gitm_down_the_turn_resolves_on_time_and_the_landing_is_deferred(

@@ -1,4 +1,4 @@
-"""The fault cases of tests/unit/turn/test_gitm_faults.py against the reference GITM land service
+"""The fault campaign of tests/unit/turn/gitm_fault_campaign.py against the reference GITM land service
 as its own process (`pate serve gitm-reference`), its faults set through its admin call: GITM
 down at the close, slow past the deadline, answers lost after the work. Conservation is checked
 in the process's own store."""
@@ -14,7 +14,7 @@ from gitm.v1 import land_pb2_grpc
 from services.gitm_reference.store import LandStore
 from services.platform.store.db import make_engine
 from tests.support.gitm_reference import Reference, reference_process
-from tests.unit.turn.test_gitm_faults import Campaign, _orders, assert_conserved, seed_store
+from tests.unit.turn.gitm_fault_campaign import Campaign, _orders, assert_conserved, seed_store
 
 pytestmark = pytest.mark.e2e
 

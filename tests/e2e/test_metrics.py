@@ -32,6 +32,9 @@ def cluster(tmp_path: Path, own_nats: NatsServer, database_url: str) -> Iterator
         c.stop()
 
 
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+
+
 def scrape(addr: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
     with urllib.request.urlopen(f"http://{addr}/metrics", timeout=5) as resp:
         text = resp.read().decode()
@@ -52,10 +55,11 @@ def by_service(cluster: Cluster) -> dict[str, str]:
     return {name: cluster.metrics[p.pid] for name, ps in cluster.procs.items() for p in ps}
 
 
-def test_each_process_reports_the_turn_it_played(cluster: Cluster) -> None:
+def play_one_turn_with_refusals(cluster: Cluster, campaign: str) -> None:
+    """Two accepted submissions, a wrong password, a submission without a session and one
+    for another's ship, the turn closed and a report read."""
     client = Client(cluster)
     try:
-        campaign = "e2e-metrics"
         client.create(campaign)
         client.wait_open(campaign, 1)
         british, french = battle_orders()
@@ -75,6 +79,10 @@ def test_each_process_reports_the_turn_it_played(cluster: Cluster) -> None:
         client.report(campaign, 1, "cornwallis", "text")
     finally:
         client.close()
+
+
+def test_each_process_reports_the_turn_it_played(cluster: Cluster) -> None:
+    play_one_turn_with_refusals(cluster, "e2e-metrics")
 
     addrs = by_service(cluster)
     assert set(addrs) == {"orders", "resolver", "intel", "reports"}
@@ -97,7 +105,16 @@ def test_each_process_reports_the_turn_it_played(cluster: Cluster) -> None:
     reports = scrape(addrs["reports"])
     assert value(reports, "pate_grpc_server_calls_total", method="/pate.v1.Reports/GetReport", code="OK") == 1
 
-    # the gauges are polled: within one round every campaign and consumer figure is there
+    orders, resolver = poll_gauges(addrs)
+    assert value(orders, "pate_campaigns", status="OPEN") >= 1
+    assert value(resolver, "pate_consumer_pending_messages", consumer="resolver") == 0
+    assert value(resolver, "pate_consumer_redelivered_messages", consumer="resolver") == 0
+    assert ("pate_outbox_unpublished_rows", frozenset()) in orders
+    assert ("pate_outbox_oldest_unpublished_age_seconds", frozenset()) in orders
+
+
+def poll_gauges(addrs: dict[str, str]) -> tuple[Samples, Samples]:
+    """The gauges are polled: within one round every campaign and consumer figure is there."""
     deadline = time.monotonic() + 15
     while True:
         orders = scrape(addrs["orders"])
@@ -109,8 +126,4 @@ def test_each_process_reports_the_turn_it_played(cluster: Cluster) -> None:
         if ready or time.monotonic() > deadline:
             break
         time.sleep(0.5)
-    assert value(orders, "pate_campaigns", status="OPEN") >= 1
-    assert value(resolver, "pate_consumer_pending_messages", consumer="resolver") == 0
-    assert value(resolver, "pate_consumer_redelivered_messages", consumer="resolver") == 0
-    assert ("pate_outbox_unpublished_rows", frozenset()) in orders
-    assert ("pate_outbox_oldest_unpublished_age_seconds", frozenset()) in orders
+    return orders, resolver

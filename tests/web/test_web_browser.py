@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -139,12 +140,20 @@ def _order_with_a_mistake_then_fix(driver, stack: Stack, player: str, ship: str,
 def test_two_players_order_the_minister_moves_stores_the_master_closes_and_both_read_reports(
     browser, stack: Stack
 ) -> None:
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
-
     driver = browser
     _order_with_a_mistake_then_fix(driver, stack, "cornwallis", "BR1FL", "british")
     _order_with_a_mistake_then_fix(driver, stack, "ganteaume", "FR1FL", "french")
+    _minister_moves_stores(driver, stack)
+    _cornwallis_asks_to_be_told(driver, stack)
+    _master_closes_and_is_refused_a_taken_id(driver, stack)
+    _cornwallis_told_once_each(stack)
+    _both_read_their_reports(driver, stack)
+
+
+def _minister_moves_stores(driver: Any, stack: Stack) -> None:
+    """Barham's move past the French in the Channel is refused (rule 3.5); one from London is sent."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
     _login(driver, stack, "barham")
     driver.find_element(By.LINK_TEXT, "Ports and stores").click()
@@ -163,7 +172,11 @@ def test_two_players_order_the_minister_moves_stores_the_master_closes_and_both_
     assert "1 store moves sent" in driver.find_element(By.ID, "stores-done").text
     _shot(driver, "minister-stores")
 
-    # cornwallis asks to be told, by mail and webhook, when a turn opens and his reports are ready
+
+def _cornwallis_asks_to_be_told(driver: Any, stack: Stack) -> None:
+    """By mail and webhook, when a turn opens and when his reports are ready."""
+    from selenium.webdriver.common.by import By
+
     _login(driver, stack, "cornwallis")
     driver.find_element(By.LINK_TEXT, "Notifications").click()
     assert stack.sinks is not None
@@ -175,13 +188,17 @@ def test_two_players_order_the_minister_moves_stores_the_master_closes_and_both_
     assert "saved" in driver.find_element(By.ID, "notify-done").text
     _shot(driver, "notifications")
 
+
+def _master_closes_and_is_refused_a_taken_id(driver: Any, stack: Stack) -> None:
+    """Turn 1 closed; a campaign id already taken is refused beside its field, the rest kept."""
+    from selenium.webdriver.common.by import By
+
     _login(driver, stack, "admin")
     driver.find_element(By.LINK_TEXT, "Game master").click()
     driver.find_element(By.ID, "close-turn").send_keys("1")
     driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
     assert "turn 1 closed" in driver.find_element(By.ID, "gm-done").text
     _shot(driver, "game-master")
-    # a campaign id already taken: the orders service's refusal stands beside the id, the rest kept
     driver.find_element(By.ID, "new-id").send_keys(stack.campaign)
     driver.find_element(By.CSS_SELECTOR, "form#create button[type=submit]").click()
     said = driver.find_element(By.ID, "err-create-new_id").text
@@ -189,6 +206,10 @@ def test_two_players_order_the_minister_moves_stores_the_master_closes_and_both_
     assert driver.find_element(By.ID, "new-id").get_attribute("aria-invalid") == "true"
     assert driver.find_element(By.ID, "new-id").get_attribute("value") == stack.campaign
     _shot(driver, "game-master-create-refused")
+
+
+def _cornwallis_told_once_each(stack: Stack) -> None:
+    """Turn 2 opens; his mail and his webhook hear of it and of his reports, once each."""
     stack.client.wait_open(stack.campaign, 2, timeout=120)
     _wait_until(lambda: len(stack.sinks.mails) >= 2 and len(stack.sinks.hooks) >= 2)  # type: ignore[union-attr]
     subjects = sorted(h["subject"] for h in stack.sinks.hooks)
@@ -198,6 +219,11 @@ def test_two_players_order_the_minister_moves_stores_the_master_closes_and_both_
     ]
     assert all(m.rcpt_tos == ["cornwallis@fleet.test"] for m in stack.sinks.mails)
     assert len(stack.sinks.mails) == 2 and len(stack.sinks.hooks) == 2  # once each
+
+
+def _both_read_their_reports(driver: Any, stack: Stack) -> None:
+    """Each commander reads turn 1's report, maps and events, in the archive."""
+    from selenium.webdriver.common.by import By
 
     for player, tag in (("cornwallis", "british"), ("ganteaume", "french")):
         _login(driver, stack, player)

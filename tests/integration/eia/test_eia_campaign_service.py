@@ -8,11 +8,12 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from pate.core.orders.effective import Author
 from pate.core.orders.model import Combat, CombatStance, Line, Range, ShipOrder
 from pate.core.world.ships import AtSea
+from pate.core.world.state import WorldState
 from pate.datafiles import load_scenario
 from pate.v1 import events_pb2
 from services.orders import campaigns
@@ -131,24 +132,7 @@ def test_grand1805_created_with_eia_plays_15_turns_through_the_services_and_repl
         with engine.begin() as conn:
             world = repo.load_world(conn, "eia-grand", turn)
             assert world.combat_rules == "eia-advanced"
-            ships = sorted(world.ships.values(), key=lambda s: s.id)
-            fleet = [s for s in ships if s.active and s.type.is_warship and not s.attached_to]
-            for seq, s in enumerate(fleet):
-                order = ShipOrder(s.id, combat=combat)
-                repo.add_orders(
-                    conn,
-                    [
-                        repo.order_row(
-                            "eia-grand",
-                            turn,
-                            order,
-                            author=s.commander or "",
-                            role=Author.COMMANDER,
-                            seq=seq,
-                            client_request_id=f"g{turn}-{seq}",
-                        )
-                    ],
-                )
+            _order_every_warship(conn, "eia-grand", turn, world, combat)
             campaigns.close_turn(conn, "eia-grand", turn, "test", AT)
             closed = events_pb2.TurnClosed(campaign_id="eia-grand", turn=turn)
             handle_turn_closed(conn, closed.SerializeToString(), {})
@@ -164,3 +148,27 @@ def test_grand1805_created_with_eia_plays_15_turns_through_the_services_and_repl
         row = repo.get_campaign(conn, "eia-grand")
         assert row is not None and row.status == "FINISHED"
     assert battles and set(battles) == {"eia-advanced"}
+
+
+def _order_every_warship(
+    conn: Connection, campaign: str, turn: int, world: WorldState, combat: Combat
+) -> None:
+    """Each active warship at the head of its group, in id order, takes ``combat``."""
+    ships = sorted(world.ships.values(), key=lambda s: s.id)
+    fleet = [s for s in ships if s.active and s.type.is_warship and not s.attached_to]
+    for seq, s in enumerate(fleet):
+        order = ShipOrder(s.id, combat=combat)
+        repo.add_orders(
+            conn,
+            [
+                repo.order_row(
+                    campaign,
+                    turn,
+                    order,
+                    author=s.commander or "",
+                    role=Author.COMMANDER,
+                    seq=seq,
+                    client_request_id=f"g{turn}-{seq}",
+                )
+            ],
+        )

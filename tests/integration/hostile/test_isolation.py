@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -65,19 +66,7 @@ def test_bad_rows_and_poison_messages_of_one_campaign_do_not_stall_another(
     engine: sa.Engine, own_nats: NatsServer
 ) -> None:
     _seed_bad_campaign(engine)  # its rows come first: the relay meets them before the good ones
-    scenario = load_scenario("training")
-    with engine.begin() as conn:
-        lifecycle.create_campaign(
-            conn,
-            GOOD,
-            scenario,
-            "training",
-            seed=7,
-            turns=3,
-            first_deadline=None,
-            turn_seconds=0,
-            password_hashes=EveryPlayer(),
-        )
+    _create_good_campaign(engine)
     quarantined = _counter("pate_outbox_quarantined_total")
     poisoned = _counter("pate_consumer_poison_messages_total", consumer="isolation")
 
@@ -98,18 +87,7 @@ def test_bad_rows_and_poison_messages_of_one_campaign_do_not_stall_another(
         )
         tasks = [asyncio.create_task(relay.run(stop)), asyncio.create_task(consumer.run(stop))]
         try:
-            # A message no handler can read, then the bad campaign's turn, which cannot open
-            # (its events have no subject), then the good campaign's: published in that order.
-            for n, (token, payload) in enumerate(
-                [
-                    ("garbage", b"\xff\x00 not a protobuf"),
-                    ("nl", events_pb2.ReportsReady(campaign_id=BAD, turn=0).SerializeToString()),
-                    (GOOD, events_pb2.ReportsReady(campaign_id=GOOD, turn=0).SerializeToString()),
-                ]
-            ):
-                await js.publish(
-                    bus.subject(bus.REPORTS_READY, token), payload, headers={bus.MSG_ID_HEADER: f"m{n}"}
-                )
+            await _publish_garbage_bad_then_good(js)
             await eventually(lambda: _status(engine, GOOD) == "OPEN", timeout=20)
             await eventually(lambda: relay.published >= 2, timeout=10)  # turn 0 resolved, turn 1 opened
             await eventually(
@@ -124,6 +102,38 @@ def test_bad_rows_and_poison_messages_of_one_campaign_do_not_stall_another(
     run(scenario(), timeout=60)
 
     assert _status(engine, BAD) == "STARTING"  # its turn could not open; it held nobody up
+    _assert_bad_rows_quarantined_and_good_ones_published(engine, quarantined)
+
+
+def _create_good_campaign(engine: sa.Engine) -> None:
+    with engine.begin() as conn:
+        lifecycle.create_campaign(
+            conn,
+            GOOD,
+            load_scenario("training"),
+            "training",
+            seed=7,
+            turns=3,
+            first_deadline=None,
+            turn_seconds=0,
+            password_hashes=EveryPlayer(),
+        )
+
+
+async def _publish_garbage_bad_then_good(js: Any) -> None:
+    """A message no handler can read, then the bad campaign's turn, which cannot open
+    (its events have no subject), then the good campaign's: published in that order."""
+    for n, (token, payload) in enumerate(
+        [
+            ("garbage", b"\xff\x00 not a protobuf"),
+            ("nl", events_pb2.ReportsReady(campaign_id=BAD, turn=0).SerializeToString()),
+            (GOOD, events_pb2.ReportsReady(campaign_id=GOOD, turn=0).SerializeToString()),
+        ]
+    ):
+        await js.publish(bus.subject(bus.REPORTS_READY, token), payload, headers={bus.MSG_ID_HEADER: f"m{n}"})
+
+
+def _assert_bad_rows_quarantined_and_good_ones_published(engine: sa.Engine, quarantined: float) -> None:
     with reader(engine) as conn:
         rows = conn.execute(
             sa.select(outbox.c.subject, outbox.c.published_at, outbox.c.quarantined_at, outbox.c.error)
