@@ -156,7 +156,7 @@ def render() -> str:
             out.append(f"state = {_value(state)}")
         out.append(f"roles = [{_value(role)}]")
         out.append("")
-    # EiA rule 12.2.7 (issue 14): Nelson is a named admiral under combat_rules = "eia-advanced"
+    # EiA rule 12.2.7 (docs/rules/eia.md): Nelson is a named admiral under combat_rules = "eia-advanced"
     out += ["[admirals.nelson]", "nelson = true", ""]
     for port, units in GARRISONS.items():
         out.append(f"[ports.{_value(port) if ' ' in port else port}]")

@@ -265,7 +265,7 @@ class Suite:
             return "kept once; the repeat is marked duplicate"
 
         def cargo_moves() -> str:
-            # issue 16, rule 2.5: a divide moves uid to another group; GITM must follow
+            # rule 2.5: a divide moves uid to another group; GITM must follow
             other = f"{self.transport}X"
             tid = self._id("load")
             _expect(self.begin(tid, load, [uid], state).accepted, "loading for the move refused")
