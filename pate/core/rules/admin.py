@@ -62,9 +62,15 @@ def start_of_turn(ctx: TurnContext, ts: TurnState) -> TurnState:
 
 
 def carry_out(ctx: TurnContext, ts: TurnState, kind: AdminKind, apply: Apply, phase: Phase) -> TurnState:
-    """Every order of one kind, in ship id order, each re-checked first."""
+    """Every order of one kind, in ship id order, each re-checked first.
+
+    An order taken from the turn by an earlier one (the group absorbed by a
+    combination, rule 2.5; a ship scuttled or laid up) lapses with its ship:
+    the loop walks the ids as they were, so it looks each order up afresh."""
     for sid in sorted(ts.orders):
-        order = ts.orders[sid]
+        order = ts.orders.get(sid)
+        if order is None:
+            continue
         for i, adm in enumerate(order.admin):
             ship = ts.world.ships.get(sid)
             if adm.kind is not kind or ship is None:
