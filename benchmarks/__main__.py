@@ -2,6 +2,8 @@
 
 Each ``benchmarks/bench_*.py`` module exposes ``run() -> list[tuple[str, str]]``
 (label, figure).  Speed is measured here, never asserted in tests.
+``python -m benchmarks fuzz --turns N --seed S`` runs the campaign fuzzer
+instead (``benchmarks/fuzz.py``).
 """
 
 from __future__ import annotations
@@ -26,4 +28,8 @@ def main(only: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["fuzz"]:  # a long run with its own options, not a figure of `make bench`
+        from benchmarks import fuzz
+
+        sys.exit(fuzz.main(sys.argv[2:]))
     sys.exit(main(sys.argv[1:]))
