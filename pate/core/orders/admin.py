@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from pate.core.orders.limits import OrderLimits
 from pate.core.orders.model import AdminKind, AdminOrder, ShipOrder
-from pate.core.orders.refusal import DENIED, INVALID, NOT_FOUND, PRECONDITION, Actor, Refusal
+from pate.core.orders.refusal import DENIED, INVALID, PRECONDITION, Actor, Refusal
+from pate.core.orders.sight import known_ships, knows, missing
 from pate.core.rules.data import RuleData
 from pate.core.rules.detection import enemies_in_contact
 from pate.core.world.geography import WorldMap
@@ -133,8 +134,8 @@ def _target(c: AdminCheck, field: str, adm: AdminOrder) -> Ship | Refusal:
     other = c.world.ships.get(sid)
     if sid == c.ship.id:
         return Refusal(f"{field}.target", rule, f"{adm.kind} needs a ship other than {sid}", INVALID)
-    if other is None:
-        return Refusal(f"{field}.target", rule, f"no ship {sid}", NOT_FOUND)
+    if other is None or not knows(c.actor, c.world, sid):
+        return missing(f"{field}.target", rule, sid)  # the fog of war: as for no ship at all
     if not other.active or isinstance(other.location, InAtlantic):
         return Refusal(f"{field}.target", rule, f"{sid} is not on the map", PRECONDITION)
     if tactical_key(other.location) != tactical_key(c.ship.location):
@@ -267,6 +268,12 @@ def _scuttle(c: AdminCheck, field: str, adm: AdminOrder) -> list[Refusal]:
             and s.location.area == loc.area
             and c.world.diplomacy.allied(ship.state, s.state)
         ]
+        # the fog of war: only a friend the player knows of may be counted on
+        # at the desk (an allied ship in another tactical area is unseen);
+        # the resolver's re-check knows them all
+        known = known_ships(c.actor, c.world) if friends else None
+        if known is not None:
+            friends = [s for s in friends if s.id in known]
         if not friends:
             msg = f"a ship may be scuttled in {loc.area} only if a friendly ship stays there"
             return [Refusal(f, "4.10", msg, PRECONDITION)]

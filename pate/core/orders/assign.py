@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from pate.core.orders.refusal import DENIED, INVALID, NOT_FOUND, Actor, Refusal
+from pate.core.orders.sight import knows, missing
 from pate.core.world.ships import Ship
 from pate.core.world.state import WorldState
 
@@ -29,8 +30,8 @@ class Assignment:
 def check_assignment(a: Assignment, minister: Actor, world: WorldState) -> list[Refusal]:
     """Refusals of one assignment; empty when it may stand."""
     ship = world.ships.get(a.ship_id)
-    if ship is None:
-        return [Refusal("ship_id", "2.3", f"no ship {a.ship_id!r}", NOT_FOUND)]
+    if ship is None or not (minister.minister_of(ship.state) or knows(minister, world, ship.id)):
+        return [missing("ship_id", "2.3", a.ship_id)]  # the fog of war: as for no ship at all
     if not minister.minister_of(ship.state):
         return [
             Refusal("ship_id", "2.3", f"only the naval minister of {ship.state} assigns its officers", DENIED)
@@ -38,13 +39,11 @@ def check_assignment(a: Assignment, minister: Actor, world: WorldState) -> list[
     out: list[Refusal] = []
     for role in ("commander", "deputy"):
         pid = getattr(a, role)
-        if pid is None:
-            continue
-        player = world.players.get(pid)
-        if player is None:
-            out.append(Refusal(role, "2.3", f"no player {pid!r} in this campaign", NOT_FOUND))
-        elif player.state != ship.state:
-            out.append(Refusal(role, "2.3", f"{pid} is not a player of {ship.state}", INVALID))
+        player = world.players.get(pid) if pid is not None else None
+        if pid is not None and (player is None or player.state != ship.state):
+            # one answer for a login no one has and one of another state: the
+            # desk does not tell who plays elsewhere in the campaign
+            out.append(Refusal(role, "2.3", f"no player {pid!r} of {ship.state} in this campaign", NOT_FOUND))
     if a.commander is not None and a.commander == a.deputy:
         out.append(Refusal("deputy", "2.3", "the deputy must be another player than the commander", INVALID))
     return out

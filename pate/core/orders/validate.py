@@ -19,7 +19,6 @@ from pate.core.orders.model import AdminKind, Commerce, ContactMode, ShipOrder
 from pate.core.orders.refusal import (
     DENIED,
     INVALID,
-    NOT_FOUND,
     PRECONDITION,
     Actor,
     Refusal,
@@ -27,9 +26,10 @@ from pate.core.orders.refusal import (
     authority,
 )
 from pate.core.orders.route import check_movement
+from pate.core.orders.sight import knows, missing
 from pate.core.rules.data import RuleData
 from pate.core.world.geography import WorldMap
-from pate.core.world.ships import SHIP_ID, InAtlantic, InPort, Ship, ShipType, contact_key
+from pate.core.world.ships import InAtlantic, InPort, Ship, ShipType, contact_key
 from pate.core.world.state import WorldState
 
 __all__ = ["Actor", "Refusal", "RefusalCode", "authority", "validate_order"]
@@ -44,8 +44,10 @@ def validate_order(
     """Every refusal of this order, in the order of the form's sections."""
     ship = world.ships.get(order.ship_id)
     if ship is None:
-        return [_missing("ship_id", "4.3", order.ship_id)]
+        return [missing("ship_id", "4.3", order.ship_id)]
     author = authority(actor, ship)
+    if author is None and not knows(actor, world, ship.id):
+        return [missing("ship_id", "4.3", ship.id)]  # the fog of war: as for no ship at all
     if author is None:
         msg = f"you are not the commander or deputy commander of {ship.id}"
         return [Refusal("ship_id", "2.3", msg, DENIED)]
@@ -57,19 +59,13 @@ def validate_order(
     if not ship.active:
         return _inactive(check)
     return [
-        *_attachment(order, ship, world),
+        *_attachment(order, ship, actor, world),
         *check_movement(order.movement, ship, world_map, limits, world.kind),
         *_contact(order, limits),
         *_stores(order, ship, rules, limits),
         *_amphibious(order, ship),
         *check_admin(check),
     ]
-
-
-def _missing(field: str, rule: str, sid: str) -> Refusal:
-    if SHIP_ID.fullmatch(sid):
-        return Refusal(field, rule, f"no ship {sid}", NOT_FOUND)
-    return Refusal(field, rule, f"{sid!r} is not a ship id (like BR1FL or NE4TR)", INVALID)
 
 
 def _inactive(c: AdminCheck) -> list[Refusal]:
@@ -94,8 +90,9 @@ def _inactive(c: AdminCheck) -> list[Refusal]:
     return check_admin(c)
 
 
-def _attachment(order: ShipOrder, ship: Ship, world: WorldState) -> list[Refusal]:
-    """Rule 4.4."""
+def _attachment(order: ShipOrder, ship: Ship, actor: Actor, world: WorldState) -> list[Refusal]:
+    """Rule 4.4.  Of a ship the player does not know of, nothing is said but
+    that he knows of no such ship (pate.core.orders.sight)."""
     if order.attach_to is None:
         return []
     out: list[Refusal] = []
@@ -106,8 +103,8 @@ def _attachment(order: ShipOrder, ship: Ship, world: WorldState) -> list[Refusal
     target = world.ships.get(sid)
     if sid == ship.id:
         return [*out, Refusal("attach_to", "4.4", "a ship cannot attach to itself", INVALID)]
-    if target is None:
-        return [*out, _missing("attach_to", "4.4", sid)]
+    if target is None or not knows(actor, world, sid):
+        return [*out, missing("attach_to", "4.4", sid)]
     if not target.active or isinstance(target.location, InAtlantic):
         return [*out, Refusal("attach_to", "4.4", f"{sid} is not on the map", PRECONDITION)]
     if contact_key(target.location) != contact_key(ship.location):

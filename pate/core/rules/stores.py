@@ -26,6 +26,7 @@ from typing import Any
 from pate.core.events import Event, Phase
 from pate.core.orders.model import StoresMove
 from pate.core.orders.refusal import INVALID, NOT_FOUND, PRECONDITION, Refusal
+from pate.core.orders.sight import known_ships, minister
 from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.data import RuleData
 from pate.core.world.geography import WorldMap
@@ -51,10 +52,15 @@ def _rules(rules: RuleData) -> StoresMoveRules:
     return StoresMoveRules.from_section(rules.section("supply").get("stores_moves", {}))
 
 
-def check_stores_move(move: StoresMove, world: WorldState, wmap: WorldMap, rules: RuleData) -> list[Refusal]:
+def check_stores_move(
+    move: StoresMove, world: WorldState, wmap: WorldMap, rules: RuleData, *, truth: bool = False
+) -> list[Refusal]:
     """Every reason the move cannot be made now (rule 3.5).  The 60-a-port
     limit is checked for this move alone here; the supply phase adds up a
-    port's moves."""
+    port's moves.  At the desk (``truth`` false) only hostile ships the
+    minister knows of stop a move, so that the refusal tells him nothing his
+    reports do not (pate.core.orders.sight); the supply phase checks against
+    every ship."""
     r = _rules(rules)
     out: list[Refusal] = []
     for name in ("origin", "destination"):
@@ -76,10 +82,12 @@ def check_stores_move(move: StoresMove, world: WorldState, wmap: WorldMap, rules
     if origin.stores < move.amount:
         msg = f"{move.origin} holds {origin.stores} stores"
         out.append(Refusal("amount", "3.5", msg, PRECONDITION))
-    return out + _route(move, world, wmap, r)
+    return out + _route(move, world, wmap, r, truth)
 
 
-def _route(move: StoresMove, world: WorldState, wmap: WorldMap, r: StoresMoveRules) -> list[Refusal]:
+def _route(
+    move: StoresMove, world: WorldState, wmap: WorldMap, r: StoresMoveRules, truth: bool
+) -> list[Refusal]:
     if frozenset((move.origin, move.destination)) in r.land_routes:
         return []
     a, b = wmap.ports[move.origin].sea_area, wmap.ports[move.destination].sea_area
@@ -90,7 +98,10 @@ def _route(move: StoresMove, world: WorldState, wmap: WorldMap, r: StoresMoveRul
         )
         return [Refusal("destination", "3.5", msg, PRECONDITION)]
     places = {move.origin, move.destination}
+    known = None if truth else known_ships(minister(move.state), world)
     for ship in world.ships.values():
+        if known is not None and ship.id not in known:
+            continue
         loc = ship.location
         there = (isinstance(loc, InPort) and loc.port in places) or (
             isinstance(loc, AtSea) and loc.area in {a, b}
@@ -113,7 +124,7 @@ def move_stores(ctx: TurnContext, ts: TurnState) -> TurnState:
         already = sent.get(move.origin, 0)
         held = replace(world.ports[move.origin], stores=world.ports[move.origin].stores - already)
         refusals = check_stores_move(
-            move, replace(world, ports={**world.ports, move.origin: held}), ctx.map, ctx.rules
+            move, replace(world, ports={**world.ports, move.origin: held}), ctx.map, ctx.rules, truth=True
         )
         if already + move.amount > r.max_per_port:
             msg = f"{move.origin} has sent {already} stores this turn; at most {r.max_per_port}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pate.core.orders.effective import Author, Source, effective_orders
 from pate.core.orders.model import Commerce, Movement, ShipOrder
 from tests.support.orders_world import (
@@ -75,9 +77,21 @@ def test_rule_4_3_commander_and_deputy_may_order_the_ship() -> None:
 def test_rule_4_3_other_players_may_not_order_the_ship() -> None:
     """4.3 / 2.3: "Each player has a password that identifies him or her as the
     commander or deputy commander of his or her ships." Others are refused."""
+    alongside = world([ship("BR1FL", sea("SOC")), ship("FR3FL", sea("SOC")), ship("SP2SL", sea("SOC"))])
     for actor in (commander("FR"), minister("FR"), deputy("SP")):
-        r = refusal(check(GO_NOC, W, actor), "ship_id")
+        r = refusal(check(GO_NOC, alongside, actor), "ship_id")
         assert (r.code, r.rule) == ("permission_denied", "2.3")
+
+
+def test_rule_4_3_a_ship_the_player_cannot_see_is_refused_as_no_ship() -> None:
+    """4.3 with 3.11 and 5.1 (the fog of war): the French ships are in NOC and
+    do not see BR1FL in SOC, so to the French an order for BR1FL is refused
+    word for word as one for an id no ship has."""
+    for actor in (commander("FR"), minister("FR"), deputy("SP")):
+        unseen = refusal(check(GO_NOC, W, actor), "ship_id")
+        nobody = refusal(check(replace(GO_NOC, ship_id="BR8FL"), W, actor), "ship_id")
+        assert (unseen.code, unseen.rule) == ("not_found", "4.3")
+        assert unseen.message.replace("BR1FL", "BR8FL") == nobody.message
 
 
 def test_rule_4_3_ships_are_referred_to_by_id_never_by_name() -> None:

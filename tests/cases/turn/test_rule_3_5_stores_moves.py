@@ -55,8 +55,23 @@ def test_rule_3_5_no_sea_move_with_hostile_ships_in_a_port_or_the_connected_sea_
     move = [StoresMove("FR", "Brest", "Rochefort", 10)]
     assert _moved(run(world([ship("BR1FR", sea("BIS"))], ports=PORTS), moves=move)) == []
     assert _moved(run(world([ship("BR1FR", harbor("Kobenhavn"))], ports=PORTS), moves=move)) != []
-    refusals = check_stores_move(move[0], world([ship("BR1SL", sea("ECH"))], ports=PORTS), CTX.map, CTX.rules)
+    blockaded = world([ship("BR1SL", sea("ECH"))], ports=PORTS)
+    refusals = check_stores_move(move[0], blockaded, CTX.map, CTX.rules, truth=True)
     assert [r.rule for r in refusals] == ["3.5"]
+
+
+def test_rule_3_5_the_desk_refuses_only_for_hostile_ships_the_minister_knows_of() -> None:
+    """3.5 with 3.11 and 5.1 (the fog of war): no French ship sees BR1SL in the Channel, so the
+    order desk takes the move, and the refusal is the supply phase's (``stores_move_refused``),
+    an outcome of the turn; with a French ship alongside BR1SL the desk refuses it."""
+    move = StoresMove("FR", "Brest", "Rochefort", 10)
+    unseen = world([ship("BR1SL", sea("ECH"))], ports=PORTS)
+    assert check_stores_move(move, unseen, CTX.map, CTX.rules) == []
+    assert [e.data["destination"] for e in events(run(unseen, moves=[move]), "stores_move_refused")] == [
+        "Rochefort"
+    ]
+    seen = world([ship("BR1SL", sea("ECH")), ship("FR1FR", sea("ECH"))], ports=PORTS)
+    assert [r.rule for r in check_stores_move(move, seen, CTX.map, CTX.rules)] == ["3.5"]
 
 
 def test_rule_3_5_no_port_originates_more_than_60_stores_a_turn() -> None:

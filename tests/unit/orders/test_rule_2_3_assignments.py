@@ -46,7 +46,10 @@ def test_rule_2_3_officers_are_players_of_the_ships_state(world: WorldState) -> 
         r.field: r.message
         for r in check_assignment(Assignment("BR1FR", "ganteaume", "nobody"), BARHAM, world)
     }
-    assert "not a player of BR" in fields["commander"] and "no player 'nobody'" in fields["deputy"]
+    assert fields["commander"] == "no player 'ganteaume' of BR in this campaign"
+    assert (
+        fields["deputy"] == "no player 'nobody' of BR in this campaign"
+    )  # the same words: who plays elsewhere stays hidden
     same = check_assignment(Assignment("BR1FR", "calder", "calder"), BARHAM, world)
     assert [r.field for r in same] == ["deputy"]
     assert check_assignment(Assignment("XX9SL", "calder", None), BARHAM, world)[0].code == "not_found"
