@@ -15,11 +15,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import Engine
 
 from services.platform.bus.natsserver import NatsServer
 from services.platform.store.db import make_engine, migrate
 from tests.support.servers import fresh_schema, nats_for_session, postgres_for_session, sqlite_url
+
+# No property test has a time limit per example: speed is measured by the benchmarks, and a
+# deadline only turns a loaded machine (CI, two cores shared) into failures.
+settings.register_profile("pate", deadline=None)
+settings.load_profile("pate")
 
 
 @pytest.fixture(scope="session")
