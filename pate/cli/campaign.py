@@ -16,6 +16,7 @@ from pate.core.orders.model import ShipOrder
 from pate.core.world.state import COMBAT_RULESETS, Wind, WorldState
 
 if TYPE_CHECKING:
+    from pate.admiral.levels import Level
     from pate.core.rules.context import TurnContext
     from pate.engine.simulate import TurnOutput
 
@@ -49,6 +50,12 @@ def _add_simulate_parser(cs: argparse._SubParsersAction[argparse.ArgumentParser]
         "--combat-rules",
         default=None,
         help="combat rule set: pate | eia-advanced (default: the scenario's; docs/rules/eia.md)",
+    )
+    s.add_argument(
+        "--bots",
+        default=None,
+        metavar="STATES",
+        help="states played by the bot admiral, e.g. BR,FR or BR:cautious,FR:bold (docs/bots.md)",
     )
     s.add_argument(
         "--gitm",
@@ -217,7 +224,9 @@ def _simulate(args: argparse.Namespace) -> int:
         from pate.cli.gitm_land import ReferenceLand
 
         land = ReferenceLand(ctx.map, world, "simulated")
+    bots = _bots(args, world)
     common = {
+        "bots": bots,
         "orders": orders,
         "render": not args.no_reports,
         "winds": winds,
@@ -229,7 +238,8 @@ def _simulate(args: argparse.Namespace) -> int:
             ctx, world, campaign="simulated", seed=world.seed, turns=last, place=place, land=land, **common
         )
     else:
-        run = resume(ctx, world, turns=last - first + 1, land=land, **common)
+        known = _saved_knowledge(args.resume, bots)
+        run = resume(ctx, world, turns=last - first + 1, land=land, knowledge=known, **common)
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
         for out in run:
@@ -244,8 +254,35 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bots(args: argparse.Namespace, world: WorldState) -> dict[str, Level] | None:
+    from pate.engine.bots import load_levels, parse_bots, seats
+
+    if args.bots is None:
+        return None
+    try:
+        return seats(world, parse_bots(args.bots, load_levels()))
+    except ValueError as err:
+        raise UserError(str(err)) from None
+
+
+def _saved_knowledge(folder: Path, bots: dict[str, Level] | None) -> dict[str, str]:
+    """The bot players' knowledge saved with the turn taken up (its report JSON)."""
+    out: dict[str, str] = {}
+    for player in bots or {}:
+        path = folder / "reports" / f"{player}.json"
+        try:
+            out[player] = path.read_text(encoding="utf-8")
+        except OSError:
+            raise UserError(f"--bots with --from: {path} is missing (run without --no-reports)") from None
+    return out
+
+
 def _write_turn(folder: Path, out: TurnOutput) -> None:
     (folder / "reports").mkdir(parents=True, exist_ok=True)
+    if out.bot_orders:
+        (folder / "bots").mkdir(exist_ok=True)
+        for player, text in out.bot_orders.items():
+            (folder / "bots" / f"{player}.txt").write_text(text)
     (folder / "state.json").write_text(canonical_json(to_plain(out.world)))
     (folder / "events.json").write_text(canonical_json([to_plain(e) for e in out.events]))
     (folder / "refusals.json").write_text(canonical_json([to_plain(r) for r in out.refusals]))

@@ -9,11 +9,13 @@ also be taken up from a saved turn (:func:`resume`).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from pate.admiral.levels import Level
 from pate.core.campaign import resolve_submitted, start_campaign
 from pate.core.events import Event
+from pate.core.orders.assign import apply_assignments
 from pate.core.orders.effective import Author, SubmittedOrder
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.validate import Actor, Refusal, validate_order
@@ -22,6 +24,7 @@ from pate.core.rules.landsaga import LandWord
 from pate.core.rules.landsync import PortLandReport
 from pate.core.rules.turn import TurnResult
 from pate.core.world.state import Role, Wind, WorldState
+from pate.engine.bots import play_bots
 from pate.engine.pipeline import all_knowledge, reports_for
 
 ENGINE_ACTOR = Actor(player="engine", state=None, roles=frozenset({Role.ADMIN}))
@@ -35,6 +38,7 @@ class TurnOutput:
     knowledge: dict[str, str]  # player -> canonical JSON
     reports: dict[str, dict[str, str]]  # player -> format -> body
     refusals: tuple[Refusal, ...] = ()  # orders the order desk refused, left out of the turn
+    bot_orders: dict[str, str] = field(default_factory=dict)  # bot player -> his orders of the turn (text)
 
 
 class OrdersRefusedError(ValueError):
@@ -79,6 +83,7 @@ def simulate(
     strict: bool = True,
     compact: bool = False,
     land: LandSide | None = None,
+    bots: Mapping[str, Level] | None = None,
 ) -> Iterator[TurnOutput]:
     """The start of the campaign, then ``turns`` turns.
 
@@ -87,12 +92,15 @@ def simulate(
     weather a rule case needs, docs/formats/cases.md).  An order the order
     desk refuses stops the run (:class:`OrdersRefusedError`); unless
     ``strict``, it is left out and reported in its turn's ``refusals`` (the
-    ship takes its default orders, rule 4.11)."""
+    ship takes its default orders, rule 4.11).  ``bots`` (player ->
+    level): players whose orders the bot admiral writes each turn from
+    their own knowledge (pate.engine.bots)."""
     if turns < 1:
         raise ValueError("a campaign plays at least one turn")
     winds = winds or {}
     world = _with_winds(start_campaign(ctx, world, campaign, seed, turns, place=place), winds.get(1))
-    yield _outputs(ctx, 0, world, world, (), render, compact)
+    start = _outputs(ctx, 0, world, world, (), render, compact, bool(bots))
+    yield start
     yield from resume(
         ctx,
         world,
@@ -103,6 +111,8 @@ def simulate(
         strict=strict,
         compact=compact,
         land=land,
+        bots=bots,
+        knowledge=start.knowledge,
     )
 
 
@@ -117,11 +127,16 @@ def resume(
     strict: bool = True,
     compact: bool = False,
     land: LandSide | None = None,
+    bots: Mapping[str, Level] | None = None,
+    knowledge: Mapping[str, str] | None = None,
 ) -> Iterator[TurnOutput]:
     """``turns`` turns from ``world``, the state saved after a turn (its
     ``turn`` is the next to play): the same outputs, byte for byte, as the
-    run that saved it would have gone on to give."""
+    run that saved it would have gone on to give.  With ``bots``,
+    ``knowledge`` is each player's knowledge of the turn before (the
+    report JSON saved with it)."""
     winds = winds or {}
+    known: Mapping[str, str] = knowledge or {}
     first = world.turn
     if turns < 1 or first + turns - 1 > world.turns:
         raise ValueError(f"turns {first} to {first + turns - 1}: the campaign has {world.turns} turns")
@@ -133,13 +148,24 @@ def resume(
             raise OrdersRefusedError(turn, refusals)
         kept = without_refused(given, refusals)
         submitted = [SubmittedOrder(o, Author.COMMANDER, i) for i, o in enumerate(kept)]
+        played = play_bots(ctx, world, known, bots, len(submitted)) if bots else None
+        if played is not None:
+            if played.refusals and strict:
+                raise OrdersRefusedError(turn, list(played.refusals))
+            refusals += played.refusals
+            submitted += played.submitted
+        moves = played.stores_moves if played is not None else ()
         reports, word = land.before(ctx, world) if land is not None else ((), None)
-        result = resolve_submitted(ctx, world, submitted, (), reports, word).result
+        result = resolve_submitted(ctx, world, submitted, moves, reports, word).result
         if land is not None:
             land.after(world, result)
-        out = _outputs(ctx, turn, world, result.state, result.events, render, compact)
-        yield replace(out, refusals=tuple(refusals))
-        world = result.state
+        # rule 2.3: the officers the naval ministers assigned command from the next turn
+        after = apply_assignments(result.state, played.assignments) if played is not None else result.state
+        out = _outputs(ctx, turn, world, after, result.events, render, compact, bool(bots))
+        texts = {p: d.orders_text() for p, d in played.decisions.items()} if played is not None else {}
+        yield replace(out, refusals=tuple(refusals), bot_orders=texts)
+        known = out.knowledge
+        world = after
 
 
 def refused_ship(r: Refusal) -> str:
@@ -171,7 +197,9 @@ def _outputs(
     events: tuple[Event, ...],
     render: bool,
     compact: bool = False,
+    know: bool = False,
 ) -> TurnOutput:
-    knowledge = all_knowledge(ctx, before, after, events) if render else {}
+    """``know``: work out the knowledge even without reports (bots read it)."""
+    knowledge = all_knowledge(ctx, before, after, events) if render or know else {}
     reports = {p: reports_for(ctx, k, compact=compact) for p, k in knowledge.items()} if render else {}
     return TurnOutput(turn=turn, world=after, events=events, knowledge=knowledge, reports=reports)
