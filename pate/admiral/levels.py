@@ -31,6 +31,7 @@ class Level:
     land: bool
     port_stores_low: int
     port_stores_spare: int
+    enemy_quality: int
 
 
 _ODDS = ("attack_odds", "close_odds", "evade_odds")
@@ -41,6 +42,7 @@ _LIMITS = {
     "raid_share": (0, 100),
     "port_stores_low": (0, 100_000),
     "port_stores_spare": (0, 100_000),
+    "enemy_quality": (-3, 3),  # rule 7.6's quality points
 }
 
 

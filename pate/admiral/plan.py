@@ -63,8 +63,14 @@ class Plan:
         return frozenset(p.sea_area for p in self.map.ports.values() if p.controller == self.view.state)
 
     def weight(self, ships: Iterable[OwnShip]) -> float:
-        """A squadron's fighting weight: damage costs a tenth a point."""
-        return sum(WEIGHT.get(s.type, 1.0) * max(0.3, 1.0 - 0.1 * s.damage) for s in ships)
+        """A squadron's fighting weight in enemy ships: damage costs a tenth
+        a point, each point of quality gives a tenth (7.6, the combat rules'
+        quality_pct_per_point), and the enemy, whose crews the player
+        cannot see, is taken to be of the level's ``enemy_quality``."""
+        own = sum(
+            WEIGHT.get(s.type, 1.0) * max(0.3, 1.0 - 0.1 * s.damage) * (1.0 + 0.1 * s.quality) for s in ships
+        )
+        return own / (1.0 + 0.1 * self.level.enemy_quality)
 
     def danger(self, area: str) -> float:
         return self.view.enemy_weight.get(area, 0.0)

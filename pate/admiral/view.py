@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pate.core.world.geography import Direction, WindStrength, WorldMap
+from pate.core.world.ships import Quality
 from pate.core.world.state import Wind
 
 Report = Mapping[str, Any]
@@ -23,6 +24,7 @@ Report = Mapping[str, Any]
 # not a rule: data/bots.toml holds the rest of his numbers.
 WEIGHT = {"FL": 1.3, "SL": 1.0, "FR": 0.25, "TR": 0.0}
 CATEGORY_WEIGHT = {"line": 1.0, "frigates": 0.25, "transports": 0.0}
+QUALITY = {q.label: q.value for q in Quality}  # "Very Good" -> 2 (rule 7.6's points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +38,7 @@ class OwnShip:
     base: str
     stores: int
     damage: int  # hull + rigging points
+    quality: int  # rule 7.6's points, -3 to 3
     hull: int
     active: bool
     lead: str | None  # the ship it is attached to
@@ -121,6 +124,7 @@ def _own_ship(raw: Mapping[str, Any], world_map: WorldMap, enemies: frozenset[st
         base=str(raw["base"] or ""),
         stores=int(raw["stores"]),
         damage=int(raw["hull"]) + int(raw["rigging"]),
+        quality=QUALITY.get(str(raw["quality"]), 0),
         hull=int(raw["hull"]),
         active=bool(raw["active"]),
         lead=raw["attached_to"],
