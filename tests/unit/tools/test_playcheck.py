@@ -1,4 +1,4 @@
-"""The play-test bot and the per-turn checker (pate.tools.playbot, pate.tools.playcheck)."""
+"""The per-turn checker (pate.tools.playcheck) on a campaign the bot admirals played."""
 
 from __future__ import annotations
 
@@ -7,39 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from pate.core.orders.text import parse_orders
-from pate.datafiles import load_world_map
-from pate.tools.playbot import orders_text, play, read_reports
+from pate.cli.main import main as pate
 from pate.tools.playcheck import check_run, main
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("play")
-    assert play("trafalgar", 2, 5, out, None) == 0
+    args = ["campaign", "simulate", "--scenario", "trafalgar", "--turns", "2", "--seed", "5"]
+    assert pate([*args, "--bots", "all", "--no-reports", "--strict", "--out", str(out)]) == 0
     return out
-
-
-def test_bot_orders_parse_are_refused_by_no_desk_and_move_fleets(played: Path) -> None:
-    """Every order the bot wrote passed the order desk (no refusal left out)
-    and fleets left port: the campaign is played, not sat out."""
-    for turn in (1, 2):
-        assert json.loads((played / f"turn-{turn}" / "refusals.json").read_text()) == []
-        orders = parse_orders((played / "orders" / f"turn-{turn:02d}.txt").read_text())
-        assert any(o.movement.sea_areas for o in orders)
-    kinds = {
-        e["kind"] for t in (1, 2) for e in json.loads((played / f"turn-{t}" / "events.json").read_text())
-    }
-    assert {"sailed", "met_enemy"} <= kinds
-
-
-def test_bot_orders_only_ships_of_the_report_and_are_repeatable(played: Path) -> None:
-    reports = read_reports(played / "turn-0" / "reports")
-    text = orders_text(reports, load_world_map(), 5)
-    assert text == (played / "orders" / "turn-01.txt").read_text()
-    villeneuve = [r for r in reports if r["player"] == "villeneuve"]
-    own = {s["id"] for s in villeneuve[0]["ships"]}
-    assert {o.ship_id for o in parse_orders(orders_text(villeneuve, load_world_map(), 5))} <= own
 
 
 def test_checker_passes_a_played_campaign(played: Path) -> None:
