@@ -10,8 +10,9 @@ from functools import partial
 
 from sqlalchemy import Connection, Engine
 
-from pate.v1 import admin_pb2_grpc, desk_pb2_grpc, orders_pb2_grpc, sessions_pb2_grpc
+from pate.v1 import admin_pb2_grpc, bots_pb2_grpc, desk_pb2_grpc, orders_pb2_grpc, sessions_pb2_grpc
 from services.orders import campaigns
+from services.orders.civil import BotAdmiralsServicer
 from services.orders.login import SessionsServicer
 from services.orders.pause import GameMasterServicer
 from services.orders.servicer import CampaignAdminServicer, OrderDeskServicer, PlayerDeskServicer
@@ -55,6 +56,7 @@ SERVICE = Service(
             lambda e, s: OrderDeskServicer(e, _auth(e, s), s.trusted_proxies),
         ),
         (desk_pb2_grpc.add_GameMasterServicer_to_server, lambda e, s: GameMasterServicer(e, s.admin_token)),
+        (bots_pb2_grpc.add_BotAdmiralsServicer_to_server, lambda e, s: BotAdmiralsServicer(e, s.admin_token)),
         (
             desk_pb2_grpc.add_PlayerDeskServicer_to_server,
             lambda e, s: PlayerDeskServicer(e, _auth(e, s), s.trusted_proxies),

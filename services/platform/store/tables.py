@@ -355,3 +355,39 @@ campaign_pauses = Table(
     Column("remaining_seconds", Integer, nullable=True),  # None: the turn had no deadline
     Column("paused_at", UtcDateTime(), nullable=False),
 )
+
+# --- bot admirals (migration 0008; docs/bots.md) ---
+
+# A campaign's civil disorder rule: after this many deadlines missed in a row
+# a player is played by the bot (0 = never).
+bot_rules = Table(
+    "bot_rules",
+    metadata,
+    Column("campaign", String(64), primary_key=True),
+    Column("civil_disorder_after", Integer, nullable=False),
+)
+
+# Each player's deadlines missed in a row, and whether the bot holds him now
+# (reason "game_master" or "civil_disorder", from turn since_turn).
+bot_players = Table(
+    "bot_players",
+    metadata,
+    Column("campaign", String(64), primary_key=True),
+    Column("player", String(64), primary_key=True),
+    Column("missed", Integer, nullable=False, server_default=text("0")),
+    Column("reason", String(16), nullable=True),
+    Column("since_turn", Integer, nullable=True),
+)
+
+# The order submissions the bot sent for a player (by the desk's request id):
+# shown as the bot's, and not counted as the player's own when his deadlines
+# are counted.
+bot_orders = Table(
+    "bot_orders",
+    metadata,
+    Column("campaign", String(64), primary_key=True),
+    Column("turn", Integer, primary_key=True),
+    Column("player", String(64), primary_key=True),
+    Column("client_request_id", String(128), primary_key=True),
+    _created(),
+)

@@ -1,0 +1,169 @@
+"""One sweep of the bot admiral service: every open turn's bot seats played.
+
+The service is a client of the platform like a human player (docs/bots.md):
+for each player the bot holds in an open turn and has not yet played, it
+opens a session for him (BotAdmirals.BotLogin, with the administrator token
+the game master's tools hold too), reads his report of the turn before
+through the Reports API, decides with the pure bot admiral
+(``pate.admiral``), sends the orders through the OrderDesk under one request
+id a turn (a retry is answered as the first time), tells the orders service
+they were the bot's (NoteBotOrders) and logs out.  It never reads the
+database.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+
+import grpc
+
+from pate.admiral.decide import Decision, decide
+from pate.admiral.levels import Level
+from pate.core.rules.context import TurnContext
+from pate.core.world.state import TurnKind
+from pate.datafiles import load_shipped_scenario
+from pate.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    bots_pb2,
+    bots_pb2_grpc,
+    common_pb2,
+    desk_pb2,
+    desk_pb2_grpc,
+    orders_pb2,
+    orders_pb2_grpc,
+    reports_pb2,
+    reports_pb2_grpc,
+    sessions_pb2,
+    sessions_pb2_grpc,
+)
+from services.platform.telemetry.logging import get_logger
+
+log = get_logger("admiral")
+TIMEOUT = 30.0
+
+
+@dataclass
+class Stubs:
+    admin: admin_pb2_grpc.CampaignAdminStub
+    bots: bots_pb2_grpc.BotAdmiralsStub
+    desk: orders_pb2_grpc.OrderDeskStub
+    player_desk: desk_pb2_grpc.PlayerDeskStub
+    sessions: sessions_pb2_grpc.SessionsStub
+    reports: reports_pb2_grpc.ReportsStub
+
+    @classmethod
+    def of(cls, orders: grpc.Channel, reports: grpc.Channel) -> Stubs:
+        return cls(
+            admin_pb2_grpc.CampaignAdminStub(orders),
+            bots_pb2_grpc.BotAdmiralsStub(orders),
+            orders_pb2_grpc.OrderDeskStub(orders),
+            desk_pb2_grpc.PlayerDeskStub(orders),
+            sessions_pb2_grpc.SessionsStub(orders),
+            reports_pb2_grpc.ReportsStub(reports),
+        )
+
+
+def request_id(turn: int, player: str) -> str:
+    return f"admiral:{turn}:{player}"
+
+
+def sweep(stubs: Stubs, admin_token: str, ctx: TurnContext, level: Level) -> int:
+    """Every bot seat of every open turn not yet played; the number played."""
+    admin = (("x-pate-admin-token", admin_token),)
+    played = 0
+    listed = stubs.admin.ListCampaigns(admin_pb2.ListCampaignsRequest(), metadata=admin, timeout=TIMEOUT)
+    for c in listed.campaigns:
+        if c.status != admin_pb2.TURN_STATUS_OPEN:
+            continue
+        seats = stubs.bots.GetBotSeats(
+            bots_pb2.GetBotSeatsRequest(campaign_id=c.id), metadata=admin, timeout=TIMEOUT
+        )
+        done = {(t.turn, t.player_id) for t in seats.bot_turns}
+        for seat in seats.seats:
+            if seat.since_turn <= c.turn and (c.turn, seat.player_id) not in done:
+                play(stubs, admin, ctx, level, c, seat.player_id)
+                played += 1
+    return played
+
+
+def play(
+    stubs: Stubs,
+    admin: tuple[tuple[str, str], ...],
+    ctx: TurnContext,
+    level: Level,
+    c: admin_pb2.Campaign,
+    player: str,
+) -> None:
+    login = bots_pb2.BotSeatRequest(campaign_id=c.id, player_id=player)
+    token = stubs.bots.BotLogin(login, metadata=admin, timeout=TIMEOUT).token
+    md = (("authorization", f"Bearer {token}"),)
+    try:
+        got = stubs.reports.GetReport(
+            reports_pb2.GetReportRequest(campaign_id=c.id, turn=c.turn - 1, format="json"),
+            metadata=md,
+            timeout=TIMEOUT,
+        )
+        decision = decide(
+            json.loads(got.body), ctx.map, ctx.rules, level, c.seed, turn_kind(c.scenario, c.turn)
+        )
+        rid = request_id(c.turn, player)
+        _send(stubs, md, c, decision, rid)
+        note = bots_pb2.NoteBotOrdersRequest(
+            campaign_id=c.id, turn=c.turn, player_id=player, client_request_id=rid
+        )
+        stubs.bots.NoteBotOrders(note, metadata=admin, timeout=TIMEOUT)
+        log.info("bot_played", campaign=c.id, turn=c.turn, player=player, orders=len(decision.orders))
+    finally:
+        stubs.sessions.Logout(sessions_pb2.LogoutRequest(), metadata=md, timeout=TIMEOUT)
+
+
+def _send(
+    stubs: Stubs, md: tuple[tuple[str, str], ...], c: admin_pb2.Campaign, d: Decision, rid: str
+) -> None:
+    moves = [
+        common_pb2.StoresMoveOrder(origin=m.origin, destination=m.destination, amount=m.amount)
+        for m in d.stores_moves
+    ]
+    if d.orders or moves:
+        req = orders_pb2.SubmitOrdersRequest(
+            campaign_id=c.id,
+            turn=c.turn,
+            client_request_id=rid,
+            orders_text=d.orders_text(),
+            stores_moves=moves,
+        )
+        try:
+            stubs.desk.SubmitOrders(req, metadata=md, timeout=TIMEOUT)
+        except grpc.RpcError as err:
+            # the ships keep their defaults (4.11); the refusal is logged, the seat counted as played
+            log.error("bot_orders_refused", campaign=c.id, turn=c.turn, status=str(err.code()))
+    if d.assignments:
+        officers = [
+            desk_pb2.OfficerAssignment(ship_id=a.ship_id, commander=a.commander or "", deputy=a.deputy or "")
+            for a in d.assignments
+        ]
+        try:
+            stubs.player_desk.AssignOfficers(
+                desk_pb2.AssignOfficersRequest(campaign_id=c.id, turn=c.turn, assignments=officers),
+                metadata=md,
+                timeout=TIMEOUT,
+            )
+        except grpc.RpcError as err:
+            log.error("bot_assignments_refused", campaign=c.id, turn=c.turn, status=str(err.code()))
+
+
+@cache
+def _calendar(scenario: str) -> tuple[TurnKind, ...]:
+    try:
+        return load_shipped_scenario(scenario).world.turn_kinds
+    except (FileNotFoundError, ValueError):
+        return ()  # a scenario given inline: its calendar is not published here
+
+
+def turn_kind(scenario: str, turn: int) -> TurnKind:
+    """Rule 6.12: the coming turn's kind, from the scenario's published calendar."""
+    kinds = _calendar(scenario)
+    return kinds[turn - 1] if 0 < turn <= len(kinds) else TurnKind.CAMPAIGN

@@ -1,0 +1,180 @@
+"""Civil disorder and the game master's hand-over to the bot (docs/bots.md).
+
+When a turn closes, each player who had ships to order and sent no orders
+himself (the bot's submissions do not count) has missed a deadline; after
+the campaign's ``civil_disorder_after`` deadlines missed in a row the bot
+plays him from the next turn, until a turn in which he sends orders again:
+from the turn after that one he plays himself (his own orders of that turn,
+sent after the bot's, already replace them, rule 4.1).  The game master may
+hand any player to the bot, and take him back, at any time.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import grpc
+from sqlalchemy import Connection, Engine
+
+from pate.core.world.ships import InAtlantic
+from pate.core.world.state import Role, WorldState
+from pate.v1 import bots_pb2, bots_pb2_grpc
+from services.platform.errors import Code, DeskError
+from services.platform.runtime.rpc import abort, in_transaction, is_admin
+from services.platform.security import sessions
+from services.platform.security.auth import check_id
+from services.platform.store import bots as store
+from services.platform.store import repository as repo
+
+MAX_AFTER = 15  # rule 3.1: a campaign lasts 15 turns
+BOT_SESSION_SECONDS = 900.0  # long enough for one turn's orders, no longer
+
+
+def expected_players(world: WorldState) -> set[str]:
+    """Players who had ships to order this turn (rules 2.3, 4.1)."""
+    out = {p.id for p in world.players.values() if Role.NAVAL_MINISTER in p.roles and p.state}
+    for ship in world.ships.values():
+        if ship.active and not isinstance(ship.location, InAtlantic):
+            out |= {pid for pid in (ship.commander, ship.deputy) if pid}
+    return out & set(world.players)
+
+
+def count_missed(conn: Connection, campaign: str, turn: int) -> None:
+    """At the close of ``turn``: who missed its deadline, and who the bot
+    plays from the next turn."""
+    after = store.civil_disorder_after(conn, campaign)
+    known = store.bot_players(conn, campaign)
+    if not after and not known:
+        return  # no rule and no seat: nothing to keep
+    world = repo.load_world(conn, campaign, turn)
+    own = store.own_senders(conn, campaign, turn)
+    for pid in sorted(expected_players(world)):
+        p = known.get(pid, store.BotPlayer(pid, 0, None, None))
+        if pid in own:
+            back = p.reason == store.CIVIL_DISORDER
+            store.put_player(
+                conn,
+                campaign,
+                store.BotPlayer(pid, 0, None if back else p.reason, None if back else p.since_turn),
+            )
+            continue
+        missed = p.missed + 1
+        if p.reason is None and after and missed >= after:
+            p = store.BotPlayer(pid, missed, store.CIVIL_DISORDER, turn + 1)
+        store.put_player(conn, campaign, store.BotPlayer(pid, missed, p.reason, p.since_turn))
+
+
+def seats_pb(conn: Connection, campaign: str) -> bots_pb2.BotSeats:
+    players = store.bot_players(conn, campaign)
+    return bots_pb2.BotSeats(
+        campaign_id=campaign,
+        civil_disorder_after=store.civil_disorder_after(conn, campaign),
+        seats=[
+            bots_pb2.BotSeat(player_id=p.player, reason=p.reason, since_turn=p.since_turn or 0)
+            for p in players.values()
+            if p.reason is not None
+        ],
+        missed={p.player: p.missed for p in players.values() if p.missed},
+        bot_turns=[bots_pb2.BotTurn(turn=t, player_id=pid) for t, pid in store.bot_turns(conn, campaign)],
+    )
+
+
+def _campaign(conn: Connection, campaign: str) -> repo.CampaignRow:
+    check_id("campaign_id", campaign)
+    row = repo.get_campaign(conn, campaign, lock=True)
+    if row is None:
+        raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
+    return row
+
+
+def _player(conn: Connection, campaign: str, player: str) -> None:
+    check_id("player_id", player)
+    found = repo.get_player(conn, campaign, player)
+    if found is None or not found.state:
+        raise DeskError(Code.NOT_FOUND, f"player_id: no player {player!r} with a state in {campaign}")
+
+
+def hand_to_bot(conn: Connection, campaign: str, player: str) -> bots_pb2.BotSeats:
+    row = _campaign(conn, campaign)
+    _player(conn, campaign, player)
+    p = store.bot_players(conn, campaign).get(player, store.BotPlayer(player, 0, None, None))
+    store.put_player(conn, campaign, store.BotPlayer(player, p.missed, store.GAME_MASTER, row.turn))
+    return seats_pb(conn, campaign)
+
+
+def take_back(conn: Connection, campaign: str, player: str) -> bots_pb2.BotSeats:
+    _campaign(conn, campaign)
+    _player(conn, campaign, player)
+    store.put_player(conn, campaign, store.BotPlayer(player, 0, None, None))
+    return seats_pb(conn, campaign)
+
+
+def set_civil_disorder(conn: Connection, campaign: str, after: int) -> bots_pb2.BotSeats:
+    _campaign(conn, campaign)
+    if not 0 <= after <= MAX_AFTER:
+        raise DeskError(Code.INVALID_ARGUMENT, f"after_missed: give 0 (never) to {MAX_AFTER} deadlines")
+    store.set_civil_disorder(conn, campaign, after)
+    return seats_pb(conn, campaign)
+
+
+def _seated(conn: Connection, campaign: str, player: str) -> repo.CampaignRow:
+    row = _campaign(conn, campaign)
+    _player(conn, campaign, player)
+    p = store.bot_players(conn, campaign).get(player)
+    if p is None or p.reason is None:
+        raise DeskError(Code.FAILED_PRECONDITION, f"player_id: the bot does not play {player} now")
+    return row
+
+
+def bot_login(conn: Connection, campaign: str, player: str, now: datetime) -> bots_pb2.BotLoginResponse:
+    _seated(conn, campaign, player)
+    token, _ = sessions.issue(conn, campaign, player, now=now, ttl=BOT_SESSION_SECONDS)
+    return bots_pb2.BotLoginResponse(token=token)
+
+
+def note_bot_orders(conn: Connection, request: bots_pb2.NoteBotOrdersRequest) -> bots_pb2.BotSeats:
+    _seated(conn, request.campaign_id, request.player_id)
+    rid = request.client_request_id
+    if not 1 <= len(rid) <= 128 or request.turn < 1:
+        raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: 1 to 128 characters, and a turn from 1")
+    store.note_bot_orders(conn, request.campaign_id, request.turn, request.player_id, rid)
+    return seats_pb(conn, request.campaign_id)
+
+
+class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
+    def __init__(self, engine: Engine, admin_token: str) -> None:
+        self.engine = engine
+        self.admin_token = admin_token
+
+    async def _run(self, context: grpc.aio.ServicerContext, work):  # type: ignore[no-untyped-def]
+        if not is_admin(context, self.admin_token):
+            await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
+        try:
+            return await in_transaction(self.engine, work)
+        except DeskError as err:
+            await abort(context, err)
+
+    async def SetCivilDisorder(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        return await self._run(
+            context, lambda c: set_civil_disorder(c, request.campaign_id, request.after_missed)
+        )
+
+    async def HandToBot(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        return await self._run(context, lambda c: hand_to_bot(c, request.campaign_id, request.player_id))
+
+    async def TakeBack(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        return await self._run(context, lambda c: take_back(c, request.campaign_id, request.player_id))
+
+    async def GetBotSeats(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        def work(conn: Connection) -> bots_pb2.BotSeats:
+            _campaign(conn, request.campaign_id)
+            return seats_pb(conn, request.campaign_id)
+
+        return await self._run(context, work)
+
+    async def BotLogin(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        now = datetime.now(UTC)
+        return await self._run(context, lambda c: bot_login(c, request.campaign_id, request.player_id, now))
+
+    async def NoteBotOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        return await self._run(context, lambda c: note_bot_orders(c, request))
