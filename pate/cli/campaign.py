@@ -99,6 +99,10 @@ def _add_admin_parsers(cs: argparse._SubParsersAction[argparse.ArgumentParser]) 
             )
         c.set_defaults(handler=_admin, admin_command=name)
 
+    from pate.cli.bots import add_parsers
+
+    add_parsers(cs)
+
 
 _ORDER_FILE = re.compile(r"^turn-(\d+)\.txt$")
 

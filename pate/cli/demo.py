@@ -51,6 +51,8 @@ def _demo(args: argparse.Namespace) -> int:
         )
         try:
             cluster.start_all()
+            cluster.start("admiral")  # the bot admiral service (docs/bots.md)
+            cluster.wait_serving()
             print(
                 f"services up: orders {cluster.orders_addr}, reports {cluster.reports_addr},"
                 f" web desk {cluster.web_url}, GITM (reference land service) {cluster.gitm_addr}",
@@ -60,6 +62,9 @@ def _demo(args: argparse.Namespace) -> int:
 
             summary = play_demo_turn(cluster, DEMO_CAMPAIGN, workdir / "reports")
             print(summary, flush=True)
+            from pate.cli.demo_bots import play_bot_turn
+
+            print("\n".join(play_bot_turn(cluster, DEMO_CAMPAIGN)), flush=True)
             if not args.exit:
                 _print_explore(cluster)
                 while True:

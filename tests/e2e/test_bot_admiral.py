@@ -15,6 +15,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from pate.cli.main import main as pate
 from pate.v1 import bots_pb2, bots_pb2_grpc, common_pb2, orders_pb2
 from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
@@ -94,7 +95,9 @@ def test_civil_disorder_a_missed_deadline_the_bot_plays_and_the_player_comes_bac
     assert (3, "cornwallis") not in {(t.turn, t.player_id) for t in seats(client, campaign).bot_turns}
 
 
-def test_the_game_master_hands_a_player_to_the_bot_and_takes_him_back(client: Client) -> None:
+def test_the_game_master_hands_a_player_to_the_bot_and_takes_him_back(
+    client: Client, cluster: Cluster, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     campaign = "e2e-bots-gm"
     client.create(campaign)
     client.wait_open(campaign, 1)
@@ -107,7 +110,13 @@ def test_the_game_master_hands_a_player_to_the_bot_and_takes_him_back(client: Cl
         bots.HandToBot(seat, metadata=client.player_md(campaign, "ganteaume"), timeout=10)
     assert denied.value.code() == grpc.StatusCode.PERMISSION_DENIED
 
-    bots.HandToBot(seat, metadata=client.admin_md, timeout=10)
+    monkeypatch.setenv("PATE_ORDERS_ADDR", cluster.orders_addr)
+    monkeypatch.setenv("PATE_ADMIN_TOKEN", cluster.admin_token)
+    assert pate(["campaign", "hand-to-bot", campaign, "ganteaume"]) == 0  # the game master's command
+    assert '"reason": "game_master"' in capsys.readouterr().out
     wait_played(client, campaign, 1, "ganteaume")  # the open turn, at once
     assert "commander" in sources(client, campaign, 1, "ganteaume").values()
-    assert not bots.TakeBack(seat, metadata=client.admin_md, timeout=10).seats
+    assert pate(["campaign", "take-back", campaign, "ganteaume"]) == 0
+    assert not bots.GetBotSeats(
+        bots_pb2.GetBotSeatsRequest(campaign_id=campaign), metadata=client.admin_md, timeout=10
+    ).seats

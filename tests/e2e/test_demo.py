@@ -23,6 +23,7 @@ def test_the_demo_plays_a_turn_and_stops_cleanly(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stdout + run.stderr
     assert "turn 1 closed, resolved and reported" in run.stdout
     assert "stopped cleanly" in run.stdout
+    assert "turn 2: the French side (allemand, decres, ganteaume) played by the bot admiral" in run.stdout
     html = (work / "reports" / "cornwallis-turn-1.html").read_text()
     assert "<svg" in html and "BR1FR" in html
     text = (work / "reports" / "barham-turn-1.txt").read_text()
