@@ -23,47 +23,48 @@ _sym_db = _symbol_database.Default()
 
 
 from pate.v1 import admin_pb2 as pate_dot_v1_dot_admin__pb2
+from pate.v1 import bots_pb2 as pate_dot_v1_dot_bots__pb2
 from pate.v1 import common_pb2 as pate_dot_v1_dot_common__pb2
 from pate.v1 import orders_pb2 as pate_dot_v1_dot_orders__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12pate/v1/desk.proto\x12\x07pate.v1\x1a\x13pate/v1/admin.proto\x1a\x14pate/v1/common.proto\x1a\x14pate/v1/orders.proto\"+\n\x14GetMyCampaignRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"\xa8\x02\n\nMyCampaign\x12#\n\x08\x63\x61mpaign\x18\x01 \x01(\x0b\x32\x11.pate.v1.Campaign\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x13\n\x0bplayer_name\x18\x03 \x01(\t\x12\r\n\x05state\x18\x04 \x01(\t\x12\r\n\x05roles\x18\x05 \x03(\t\x12\x1e\n\x05ships\x18\x06 \x03(\x0b\x32\x0f.pate.v1.MyShip\x12\x1e\n\x05ports\x18\x07 \x03(\x0b\x32\x0f.pate.v1.MyPort\x12\x0f\n\x07players\x18\x08 \x03(\t\x12\x15\n\rstate_players\x18\t \x03(\t\x12\x37\n\x13pending_assignments\x18\n \x03(\x0b\x32\x1a.pate.v1.OfficerAssignment\x12\x0e\n\x06paused\x18\x0b \x01(\x08\"\xea\x03\n\x06MyShip\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04type\x18\x03 \x01(\t\x12\x10\n\x08location\x18\x04 \x01(\t\x12\x15\n\rlocation_kind\x18\x05 \x01(\t\x12\x10\n\x08sea_area\x18\x06 \x01(\t\x12\x0c\n\x04port\x18\x07 \x01(\t\x12\x0e\n\x06harbor\x18\x08 \x01(\x08\x12\x0e\n\x06stores\x18\t \x01(\x05\x12\x0c\n\x04hull\x18\n \x01(\x05\x12\x0f\n\x07rigging\x18\x0b \x01(\x05\x12\x11\n\tcommander\x18\x0c \x01(\t\x12\x0e\n\x06\x64\x65puty\x18\r \x01(\t\x12\x13\n\x0b\x61ttached_to\x18\x0e \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x0f \x01(\x08\x12\x11\n\tauthority\x18\x10 \x01(\t\x12\x12\n\nhas_orders\x18\x11 \x01(\x08\x12*\n\teffective\x18\x12 \x01(\x0b\x32\x17.pate.v1.EffectiveOrder\x12\'\n\x0b\x65xplanation\x18\x13 \x03(\x0b\x32\x12.pate.v1.OrderPart\x12\x10\n\x08warnings\x18\x14 \x03(\t\x12\x10\n\x08\x63\x61pacity\x18\x15 \x01(\x05\x12\x13\n\x0b\x63\x61rgo_units\x18\x16 \x03(\t\x12\x16\n\x0e\x63\x61rgo_supplies\x18\x17 \x01(\x05\x12\x1b\n\x13reachable_sea_areas\x18\x18 \x03(\t\"9\n\tOrderPart\x12\x0c\n\x04part\x18\x01 \x01(\t\x12\x0e\n\x06source\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"Z\n\x06MyPort\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08sea_area\x18\x02 \x01(\t\x12\x0e\n\x06stores\x18\x03 \x01(\x05\x12\x0c\n\x04yard\x18\x04 \x01(\x05\x12\x12\n\ncontroller\x18\x05 \x01(\t\"1\n\x0bRefusalList\x12\"\n\x08refusals\x18\x01 \x03(\x0b\x32\x10.pate.v1.Refusal\">\n\rNotifications\x12\r\n\x05\x65mail\x18\x01 \x01(\t\x12\x0f\n\x07webhook\x18\x02 \x01(\t\x12\r\n\x05kinds\x18\x03 \x03(\t\".\n\x17GetNotificationsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"]\n\x17SetNotificationsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12-\n\rnotifications\x18\x02 \x01(\x0b\x32\x16.pate.v1.Notifications\"G\n\x11OfficerAssignment\x12\x0f\n\x07ship_id\x18\x01 \x01(\t\x12\x11\n\tcommander\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65puty\x18\x03 \x01(\t\"k\n\x15\x41ssignOfficersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12/\n\x0b\x61ssignments\x18\x03 \x03(\x0b\x32\x1a.pate.v1.OfficerAssignment\"*\n\x16\x41ssignOfficersResponse\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x05\"#\n\x0cPauseRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"7\n\nPauseState\x12\x0e\n\x06paused\x18\x01 \x01(\x08\x12\x19\n\x11remaining_seconds\x18\x02 \x01(\x03\x32\xc0\x02\n\nPlayerDesk\x12\x43\n\rGetMyCampaign\x12\x1d.pate.v1.GetMyCampaignRequest\x1a\x13.pate.v1.MyCampaign\x12L\n\x10GetNotifications\x12 .pate.v1.GetNotificationsRequest\x1a\x16.pate.v1.Notifications\x12L\n\x10SetNotifications\x12 .pate.v1.SetNotificationsRequest\x1a\x16.pate.v1.Notifications\x12Q\n\x0e\x41ssignOfficers\x12\x1e.pate.v1.AssignOfficersRequest\x1a\x1f.pate.v1.AssignOfficersResponse2\x87\x01\n\nGameMaster\x12;\n\rPauseCampaign\x12\x15.pate.v1.PauseRequest\x1a\x13.pate.v1.PauseState\x12<\n\x0eResumeCampaign\x12\x15.pate.v1.PauseRequest\x1a\x13.pate.v1.PauseStateb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12pate/v1/desk.proto\x12\x07pate.v1\x1a\x13pate/v1/admin.proto\x1a\x12pate/v1/bots.proto\x1a\x14pate/v1/common.proto\x1a\x14pate/v1/orders.proto\"+\n\x14GetMyCampaignRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"\x82\x03\n\nMyCampaign\x12#\n\x08\x63\x61mpaign\x18\x01 \x01(\x0b\x32\x11.pate.v1.Campaign\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x13\n\x0bplayer_name\x18\x03 \x01(\t\x12\r\n\x05state\x18\x04 \x01(\t\x12\r\n\x05roles\x18\x05 \x03(\t\x12\x1e\n\x05ships\x18\x06 \x03(\x0b\x32\x0f.pate.v1.MyShip\x12\x1e\n\x05ports\x18\x07 \x03(\x0b\x32\x0f.pate.v1.MyPort\x12\x0f\n\x07players\x18\x08 \x03(\t\x12\x15\n\rstate_players\x18\t \x03(\t\x12\x37\n\x13pending_assignments\x18\n \x03(\x0b\x32\x1a.pate.v1.OfficerAssignment\x12\x0e\n\x06paused\x18\x0b \x01(\x08\x12\x15\n\rplayed_by_bot\x18\x14 \x01(\t\x12\x1c\n\x14\x62ot_orders_this_turn\x18\x15 \x01(\x08\x12#\n\tbot_seats\x18\x16 \x03(\x0b\x32\x10.pate.v1.BotSeat\"\xea\x03\n\x06MyShip\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04type\x18\x03 \x01(\t\x12\x10\n\x08location\x18\x04 \x01(\t\x12\x15\n\rlocation_kind\x18\x05 \x01(\t\x12\x10\n\x08sea_area\x18\x06 \x01(\t\x12\x0c\n\x04port\x18\x07 \x01(\t\x12\x0e\n\x06harbor\x18\x08 \x01(\x08\x12\x0e\n\x06stores\x18\t \x01(\x05\x12\x0c\n\x04hull\x18\n \x01(\x05\x12\x0f\n\x07rigging\x18\x0b \x01(\x05\x12\x11\n\tcommander\x18\x0c \x01(\t\x12\x0e\n\x06\x64\x65puty\x18\r \x01(\t\x12\x13\n\x0b\x61ttached_to\x18\x0e \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x0f \x01(\x08\x12\x11\n\tauthority\x18\x10 \x01(\t\x12\x12\n\nhas_orders\x18\x11 \x01(\x08\x12*\n\teffective\x18\x12 \x01(\x0b\x32\x17.pate.v1.EffectiveOrder\x12\'\n\x0b\x65xplanation\x18\x13 \x03(\x0b\x32\x12.pate.v1.OrderPart\x12\x10\n\x08warnings\x18\x14 \x03(\t\x12\x10\n\x08\x63\x61pacity\x18\x15 \x01(\x05\x12\x13\n\x0b\x63\x61rgo_units\x18\x16 \x03(\t\x12\x16\n\x0e\x63\x61rgo_supplies\x18\x17 \x01(\x05\x12\x1b\n\x13reachable_sea_areas\x18\x18 \x03(\t\"9\n\tOrderPart\x12\x0c\n\x04part\x18\x01 \x01(\t\x12\x0e\n\x06source\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"Z\n\x06MyPort\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08sea_area\x18\x02 \x01(\t\x12\x0e\n\x06stores\x18\x03 \x01(\x05\x12\x0c\n\x04yard\x18\x04 \x01(\x05\x12\x12\n\ncontroller\x18\x05 \x01(\t\"1\n\x0bRefusalList\x12\"\n\x08refusals\x18\x01 \x03(\x0b\x32\x10.pate.v1.Refusal\">\n\rNotifications\x12\r\n\x05\x65mail\x18\x01 \x01(\t\x12\x0f\n\x07webhook\x18\x02 \x01(\t\x12\r\n\x05kinds\x18\x03 \x03(\t\".\n\x17GetNotificationsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"]\n\x17SetNotificationsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12-\n\rnotifications\x18\x02 \x01(\x0b\x32\x16.pate.v1.Notifications\"G\n\x11OfficerAssignment\x12\x0f\n\x07ship_id\x18\x01 \x01(\t\x12\x11\n\tcommander\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65puty\x18\x03 \x01(\t\"k\n\x15\x41ssignOfficersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12/\n\x0b\x61ssignments\x18\x03 \x03(\x0b\x32\x1a.pate.v1.OfficerAssignment\"*\n\x16\x41ssignOfficersResponse\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x05\"#\n\x0cPauseRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"7\n\nPauseState\x12\x0e\n\x06paused\x18\x01 \x01(\x08\x12\x19\n\x11remaining_seconds\x18\x02 \x01(\x03\x32\xc0\x02\n\nPlayerDesk\x12\x43\n\rGetMyCampaign\x12\x1d.pate.v1.GetMyCampaignRequest\x1a\x13.pate.v1.MyCampaign\x12L\n\x10GetNotifications\x12 .pate.v1.GetNotificationsRequest\x1a\x16.pate.v1.Notifications\x12L\n\x10SetNotifications\x12 .pate.v1.SetNotificationsRequest\x1a\x16.pate.v1.Notifications\x12Q\n\x0e\x41ssignOfficers\x12\x1e.pate.v1.AssignOfficersRequest\x1a\x1f.pate.v1.AssignOfficersResponse2\x87\x01\n\nGameMaster\x12;\n\rPauseCampaign\x12\x15.pate.v1.PauseRequest\x1a\x13.pate.v1.PauseState\x12<\n\x0eResumeCampaign\x12\x15.pate.v1.PauseRequest\x1a\x13.pate.v1.PauseStateb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'pate.v1.desk_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GETMYCAMPAIGNREQUEST']._serialized_start=96
-  _globals['_GETMYCAMPAIGNREQUEST']._serialized_end=139
-  _globals['_MYCAMPAIGN']._serialized_start=142
-  _globals['_MYCAMPAIGN']._serialized_end=438
-  _globals['_MYSHIP']._serialized_start=441
-  _globals['_MYSHIP']._serialized_end=931
-  _globals['_ORDERPART']._serialized_start=933
-  _globals['_ORDERPART']._serialized_end=990
-  _globals['_MYPORT']._serialized_start=992
-  _globals['_MYPORT']._serialized_end=1082
-  _globals['_REFUSALLIST']._serialized_start=1084
-  _globals['_REFUSALLIST']._serialized_end=1133
-  _globals['_NOTIFICATIONS']._serialized_start=1135
-  _globals['_NOTIFICATIONS']._serialized_end=1197
-  _globals['_GETNOTIFICATIONSREQUEST']._serialized_start=1199
-  _globals['_GETNOTIFICATIONSREQUEST']._serialized_end=1245
-  _globals['_SETNOTIFICATIONSREQUEST']._serialized_start=1247
-  _globals['_SETNOTIFICATIONSREQUEST']._serialized_end=1340
-  _globals['_OFFICERASSIGNMENT']._serialized_start=1342
-  _globals['_OFFICERASSIGNMENT']._serialized_end=1413
-  _globals['_ASSIGNOFFICERSREQUEST']._serialized_start=1415
-  _globals['_ASSIGNOFFICERSREQUEST']._serialized_end=1522
-  _globals['_ASSIGNOFFICERSRESPONSE']._serialized_start=1524
-  _globals['_ASSIGNOFFICERSRESPONSE']._serialized_end=1566
-  _globals['_PAUSEREQUEST']._serialized_start=1568
-  _globals['_PAUSEREQUEST']._serialized_end=1603
-  _globals['_PAUSESTATE']._serialized_start=1605
-  _globals['_PAUSESTATE']._serialized_end=1660
-  _globals['_PLAYERDESK']._serialized_start=1663
-  _globals['_PLAYERDESK']._serialized_end=1983
-  _globals['_GAMEMASTER']._serialized_start=1986
-  _globals['_GAMEMASTER']._serialized_end=2121
+  _globals['_GETMYCAMPAIGNREQUEST']._serialized_start=116
+  _globals['_GETMYCAMPAIGNREQUEST']._serialized_end=159
+  _globals['_MYCAMPAIGN']._serialized_start=162
+  _globals['_MYCAMPAIGN']._serialized_end=548
+  _globals['_MYSHIP']._serialized_start=551
+  _globals['_MYSHIP']._serialized_end=1041
+  _globals['_ORDERPART']._serialized_start=1043
+  _globals['_ORDERPART']._serialized_end=1100
+  _globals['_MYPORT']._serialized_start=1102
+  _globals['_MYPORT']._serialized_end=1192
+  _globals['_REFUSALLIST']._serialized_start=1194
+  _globals['_REFUSALLIST']._serialized_end=1243
+  _globals['_NOTIFICATIONS']._serialized_start=1245
+  _globals['_NOTIFICATIONS']._serialized_end=1307
+  _globals['_GETNOTIFICATIONSREQUEST']._serialized_start=1309
+  _globals['_GETNOTIFICATIONSREQUEST']._serialized_end=1355
+  _globals['_SETNOTIFICATIONSREQUEST']._serialized_start=1357
+  _globals['_SETNOTIFICATIONSREQUEST']._serialized_end=1450
+  _globals['_OFFICERASSIGNMENT']._serialized_start=1452
+  _globals['_OFFICERASSIGNMENT']._serialized_end=1523
+  _globals['_ASSIGNOFFICERSREQUEST']._serialized_start=1525
+  _globals['_ASSIGNOFFICERSREQUEST']._serialized_end=1632
+  _globals['_ASSIGNOFFICERSRESPONSE']._serialized_start=1634
+  _globals['_ASSIGNOFFICERSRESPONSE']._serialized_end=1676
+  _globals['_PAUSEREQUEST']._serialized_start=1678
+  _globals['_PAUSEREQUEST']._serialized_end=1713
+  _globals['_PAUSESTATE']._serialized_start=1715
+  _globals['_PAUSESTATE']._serialized_end=1770
+  _globals['_PLAYERDESK']._serialized_start=1773
+  _globals['_PLAYERDESK']._serialized_end=2093
+  _globals['_GAMEMASTER']._serialized_start=2096
+  _globals['_GAMEMASTER']._serialized_end=2231
 # @@protoc_insertion_point(module_scope)

@@ -8,6 +8,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from pate.v1 import admin_pb2 as _admin_pb2
+from pate.v1 import bots_pb2 as _bots_pb2
 from pate.v1 import common_pb2 as _common_pb2
 from pate.v1 import orders_pb2 as _orders_pb2
 import builtins as _builtins
@@ -55,11 +56,20 @@ class MyCampaign(_message.Message):
     STATE_PLAYERS_FIELD_NUMBER: _builtins.int
     PENDING_ASSIGNMENTS_FIELD_NUMBER: _builtins.int
     PAUSED_FIELD_NUMBER: _builtins.int
+    PLAYED_BY_BOT_FIELD_NUMBER: _builtins.int
+    BOT_ORDERS_THIS_TURN_FIELD_NUMBER: _builtins.int
+    BOT_SEATS_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     player_name: _builtins.str
     state: _builtins.str
     paused: _builtins.bool
     """the game master paused the campaign: no deadline runs"""
+    played_by_bot: _builtins.str
+    """--- bot admirals (docs/bots.md) ---
+    "" | game_master | civil_disorder: the bot plays the caller now
+    """
+    bot_orders_this_turn: _builtins.bool
+    """the orders sent for the caller this turn are the bot's"""
     @_builtins.property
     def campaign(self) -> _admin_pb2.Campaign: ...
     @_builtins.property
@@ -86,6 +96,10 @@ class MyCampaign(_message.Message):
     def pending_assignments(self) -> _containers.RepeatedCompositeFieldContainer[Global___OfficerAssignment]:
         """naval ministers: sent this turn, not yet in force"""
 
+    @_builtins.property
+    def bot_seats(self) -> _containers.RepeatedCompositeFieldContainer[_bots_pb2.BotSeat]:
+        """game masters: every player the bot plays now"""
+
     def __init__(
         self,
         *,
@@ -100,10 +114,13 @@ class MyCampaign(_message.Message):
         state_players: _abc.Iterable[_builtins.str] | None = ...,
         pending_assignments: _abc.Iterable[Global___OfficerAssignment] | None = ...,
         paused: _builtins.bool = ...,
+        played_by_bot: _builtins.str = ...,
+        bot_orders_this_turn: _builtins.bool = ...,
+        bot_seats: _abc.Iterable[_bots_pb2.BotSeat] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "paused", b"paused", "pending_assignments", b"pending_assignments", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "roles", b"roles", "ships", b"ships", "state", b"state", "state_players", b"state_players"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_orders_this_turn", b"bot_orders_this_turn", "bot_seats", b"bot_seats", "campaign", b"campaign", "paused", b"paused", "pending_assignments", b"pending_assignments", "played_by_bot", b"played_by_bot", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "roles", b"roles", "ships", b"ships", "state", b"state", "state_players", b"state_players"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

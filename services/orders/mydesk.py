@@ -22,11 +22,11 @@ from pate.core.rules.ports import in_friendly_harbor
 from pate.core.world.ships import AtSea, InAtlantic, InPort, Ship, describe
 from pate.core.world.state import Role, WorldState
 from pate.engine.context import turn_context
-from pate.v1 import desk_pb2, orders_pb2
+from pate.v1 import bots_pb2, desk_pb2, orders_pb2
 from services.orders import pause
 from services.orders.mapping import order_to_pb
 from services.platform.errors import Code, DeskError
-from services.platform.store import assignments
+from services.platform.store import assignments, bots
 from services.platform.store import repository as repo
 
 MAX_ASSIGNMENTS = 200  # ships in one request
@@ -58,6 +58,7 @@ def my_campaign(conn: Connection, row: repo.CampaignRow, caller: Actor) -> desk_
     if Role.NAVAL_MINISTER in caller.roles and caller.state:
         out.ports.extend(_ports(world, caller.state))
     out.paused = pause.paused(conn, row.id, row.turn)
+    _bot_seats(conn, row, caller, out)
     if Role.ADMIN in caller.roles:
         out.players.extend(sorted(world.players))
     if Role.NAVAL_MINISTER in caller.roles and caller.state:
@@ -68,6 +69,20 @@ def my_campaign(conn: Connection, row: repo.CampaignRow, caller: Actor) -> desk_
             if a.ship_id in world.ships and world.ships[a.ship_id].state == caller.state
         )
     return out
+
+
+def _bot_seats(conn: Connection, row: repo.CampaignRow, caller: Actor, out: desk_pb2.MyCampaign) -> None:
+    """Whether the bot admiral plays the caller, and for a game master whom it plays (docs/bots.md)."""
+    held = bots.bot_players(conn, row.id)
+    me = held.get(caller.player)
+    out.played_by_bot = (me.reason or "") if me is not None else ""
+    out.bot_orders_this_turn = caller.player in bots.bot_request_ids(conn, row.id, row.turn)
+    if Role.ADMIN in caller.roles:
+        out.bot_seats.extend(
+            bots_pb2.BotSeat(player_id=p.player, reason=p.reason, since_turn=p.since_turn or 0)
+            for p in held.values()
+            if p.reason is not None
+        )
 
 
 def _ship(

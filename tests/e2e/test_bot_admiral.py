@@ -16,7 +16,7 @@ import grpc
 import pytest
 
 from pate.cli.main import main as pate
-from pate.v1 import bots_pb2, bots_pb2_grpc, common_pb2, orders_pb2
+from pate.v1 import bots_pb2, bots_pb2_grpc, common_pb2, desk_pb2, desk_pb2_grpc, orders_pb2
 from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
 
@@ -57,6 +57,12 @@ def wait_played(client: Client, campaign: str, turn: int, player: str, timeout: 
         time.sleep(0.3)
 
 
+def my_desk(client: Client, campaign: str, player: str) -> desk_pb2.MyCampaign:
+    stub = desk_pb2_grpc.PlayerDeskStub(client.orders_ch)
+    req = desk_pb2.GetMyCampaignRequest(campaign_id=campaign)
+    return stub.GetMyCampaign(req, metadata=client.player_md(campaign, player), timeout=30)  # type: ignore[no-any-return]
+
+
 def sources(client: Client, campaign: str, turn: int, player: str) -> dict[str, str]:
     req = orders_pb2.GetEffectiveOrdersRequest(campaign_id=campaign, turn=turn)
     got = client.desk.GetEffectiveOrders(req, metadata=client.player_md(campaign, player), timeout=30)
@@ -84,6 +90,10 @@ def test_civil_disorder_a_missed_deadline_the_bot_plays_and_the_player_comes_bac
     client.wait_open(campaign, 2)
     wait_played(client, campaign, 2, "cornwallis")
     assert "commander" in sources(client, campaign, 2, "cornwallis").values()
+    desk = my_desk(client, campaign, "cornwallis")  # what his desk page shows
+    assert desk.played_by_bot == "civil_disorder" and desk.bot_orders_this_turn
+    gm = my_desk(client, campaign, "admin")  # and the game master's
+    assert "cornwallis" in {s.player_id for s in gm.bot_seats}
 
     # He sends orders again: from the next turn he plays himself.
     mine = [common_pb2.ShipOrder(ship_id="BR1FL")]
