@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -41,6 +42,7 @@ SCENARIOS = (("training", 20), ("trafalgar", 20), ("grand1805", 5))
 VALUE = {"FL": 1.5, "SL": 1.0, "FR": 0.5, "TR": 0.25}
 MERCHANT = 0.1
 COMBINED = frozenset({"FR", "SP"})
+LEVEL_RUNS = int(os.environ.get("BOTS_LEVEL_RUNS", "3"))  # campaigns per pair of levels and scenario
 
 
 @dataclass
@@ -154,6 +156,11 @@ def _against_default(rules: str) -> list[tuple[str, str]]:
         for i in range(_count(n)):
             bot_side = groups[i % len(groups)]
             c = play(scenario, rules, 1000 + i, dict.fromkeys(bot_side, levels["bold"]))
+            print(
+                f"  {rules} {scenario} {i}: bot {sorted(bot_side)} {_tally(c.side_of(bot_side))}",
+                file=sys.stderr,
+                flush=True,
+            )
             mine = c.side_of(bot_side)
             best_other = max(s.balance for s in c.sides if s is not mine)
             wins += mine.balance > best_other
@@ -188,7 +195,7 @@ def _by_level(rules: str) -> list[tuple[str, str]]:
         rest = frozenset().union(*b)
         k = _count(n)
         for first, second in pairs:
-            runs = max(1, k // len(pairs))
+            runs = max(1, min(LEVEL_RUNS, k // len(pairs)))
             wins = [0, 0]
             escaped = 0
             tally = [[0, 0, 0, 0], [0, 0, 0, 0]]
@@ -196,6 +203,7 @@ def _by_level(rules: str) -> list[tuple[str, str]]:
             for i in range(runs):
                 bots = {**dict.fromkeys(a, levels[first]), **dict.fromkeys(rest, levels[second])}
                 c = play(scenario, rules, 2000 + i, bots)
+                print(f"  {rules} {scenario} {first}-{second} {i}", file=sys.stderr, flush=True)
                 sa, sb = c.side_of(a), c.side_of(rest)
                 wins[0] += sa.balance > sb.balance
                 wins[1] += sb.balance > sa.balance
@@ -261,9 +269,13 @@ def _speed() -> list[tuple[str, str]]:
 
 
 def run() -> list[tuple[str, str]]:
-    out = _speed()
-    for rules in COMBAT_RULESETS:
-        out += _against_default(rules)
-    for rules in COMBAT_RULESETS:
-        out += _by_level(rules)
+    """``BOTS_SECTIONS`` (speed, default, levels; all by default) picks the
+    parts, so that two processes can share the run."""
+    chosen = set((os.environ.get("BOTS_SECTIONS") or "speed,default,levels").split(","))
+    rulesets = [r for r in COMBAT_RULESETS if r in (os.environ.get("BOTS_RULES") or r).split(",")]
+    out = _speed() if "speed" in chosen else []
+    for rules in rulesets:
+        out += _against_default(rules) if "default" in chosen else []
+    for rules in rulesets:
+        out += _by_level(rules) if "levels" in chosen else []
     return out

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Any
 
 from pate.core.codec import canonical_json, to_plain
 from pate.core.events import Event
-from pate.core.intel.knowledge import all_players
+from pate.core.intel.knowledge import TurnView, all_players, knowledge_for
 from pate.core.rules.context import TurnContext
 from pate.core.world.state import WorldState
 from pate.reports import render_reports
@@ -18,10 +18,24 @@ REPORT_FORMATS = ("json", "text", "html")
 
 
 def all_knowledge(
-    ctx: TurnContext, before: WorldState, after: WorldState, events: Sequence[Event]
+    ctx: TurnContext,
+    before: WorldState,
+    after: WorldState,
+    events: Sequence[Event],
+    players: Collection[str] | None = None,
 ) -> dict[str, str]:
-    """Canonical JSON of each player's knowledge of the turn (rules 3.11, 5)."""
-    knowledge = all_players(before, after, events, ctx.map, ctx.rules)
+    """Canonical JSON of each player's knowledge of the turn (rules 3.11, 5);
+    with ``players``, of those alone (the bots of a headless run without
+    reports), the same bytes."""
+    if players is None:
+        knowledge = all_players(before, after, events, ctx.map, ctx.rules)
+    else:
+        view = TurnView.of(after)
+        knowledge = {
+            p: knowledge_for(p, before, after, events, ctx.map, ctx.rules, view)
+            for p in sorted(players)
+            if p in after.players
+        }
     # A ship's report is the same for everyone who receives it (its commander,
     # deputy and naval minister): encode it once.
     ships: dict[str, Any] = {}

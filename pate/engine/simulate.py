@@ -99,7 +99,7 @@ def simulate(
         raise ValueError("a campaign plays at least one turn")
     winds = winds or {}
     world = _with_winds(start_campaign(ctx, world, campaign, seed, turns, place=place), winds.get(1))
-    start = _outputs(ctx, 0, world, world, (), render, compact, bool(bots))
+    start = _outputs(ctx, 0, world, world, (), render, compact, bots)
     yield start
     yield from resume(
         ctx,
@@ -161,7 +161,7 @@ def resume(
             land.after(world, result)
         # rule 2.3: the officers the naval ministers assigned command from the next turn
         after = apply_assignments(result.state, played.assignments) if played is not None else result.state
-        out = _outputs(ctx, turn, world, after, result.events, render, compact, bool(bots))
+        out = _outputs(ctx, turn, world, after, result.events, render, compact, bots)
         texts = {p: d.orders_text() for p, d in played.decisions.items()} if played is not None else {}
         yield replace(out, refusals=tuple(refusals), bot_orders=texts)
         known = out.knowledge
@@ -197,9 +197,12 @@ def _outputs(
     events: tuple[Event, ...],
     render: bool,
     compact: bool = False,
-    know: bool = False,
+    bots: Mapping[str, Level] | None = None,
 ) -> TurnOutput:
-    """``know``: work out the knowledge even without reports (bots read it)."""
-    knowledge = all_knowledge(ctx, before, after, events) if render or know else {}
+    """Without reports, the bot players' knowledge alone is worked out (they read it)."""
+    if render:
+        knowledge = all_knowledge(ctx, before, after, events)
+    else:
+        knowledge = all_knowledge(ctx, before, after, events, tuple(bots)) if bots else {}
     reports = {p: reports_for(ctx, k, compact=compact) for p, k in knowledge.items()} if render else {}
     return TurnOutput(turn=turn, world=after, events=events, knowledge=knowledge, reports=reports)
