@@ -78,6 +78,12 @@ def sides_of(world: WorldState) -> list[frozenset[str]]:
     return sorted((frozenset(g) for g in groups), key=sorted)
 
 
+def warring_sides(world: WorldState) -> list[frozenset[str]]:
+    """The sides at war with another (a neutral state has no enemy to beat)."""
+    sides = sides_of(world)
+    return [a for a in sides if any(_at_war(world, a, b) for b in sides if b is not a)]
+
+
 def _at_war(world: WorldState, a: frozenset[str], b: frozenset[str]) -> bool:
     return any(world.diplomacy.hostile(x, y) for x in a for y in b)
 
@@ -151,8 +157,8 @@ def _against_default(rules: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for scenario, n in SCENARIOS:
         world = load_scenario(scenario).world
-        groups = sides_of(world)
-        wins, refused, tally = 0, 0, [0, 0, 0, 0]
+        groups = warring_sides(world)
+        wins, draws, refused, tally = 0, 0, 0, [0, 0, 0, 0]
         for i in range(_count(n)):
             bot_side = groups[i % len(groups)]
             c = play(scenario, rules, 1000 + i, dict.fromkeys(bot_side, levels["bold"]))
@@ -164,13 +170,14 @@ def _against_default(rules: str) -> list[tuple[str, str]]:
             mine = c.side_of(bot_side)
             best_other = max(s.balance for s in c.sides if s is not mine)
             wins += mine.balance > best_other
+            draws += mine.balance == best_other
             refused += c.refusals
             tally = [a + b for a, b in zip(tally, _tally(mine), strict=True)]
         k = _count(n)
         out.append(
             (
                 f"{rules} {scenario}: bold bot vs default orders, bot side wins",
-                f"{wins}/{k} ({100 * wins // k}%); bot side per campaign: {_tally_text(tally, k)}; "
+                f"{wins}/{k} ({100 * wins // k}%), {draws} drawn; per campaign: {_tally_text(tally, k)}; "
                 f"refusals {refused}",
             )
         )
@@ -191,7 +198,7 @@ def _by_level(rules: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for scenario, n in SCENARIOS:
         world = load_scenario(scenario).world
-        a, b = sides_of(world)[0], sides_of(world)[1:]
+        a, b = warring_sides(world)[0], warring_sides(world)[1:]
         rest = frozenset().union(*b)
         k = _count(n)
         for first, second in pairs:

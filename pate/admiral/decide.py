@@ -48,15 +48,18 @@ def decide(
     level: Level,
     seed: int,
     turn_kind: TurnKind = TurnKind.CAMPAIGN,
+    combat_rules: str = "pate",
 ) -> Decision:
     """``turn_kind``: whether the coming turn is a campaign or a peace turn
     (6.12), from the campaign's published calendar (the scenario's
-    ``turn_kinds``), which every player knows."""
+    ``turn_kinds``), which every player knows; ``combat_rules``: the
+    campaign's combat rule set, as public as its scenario (the level may
+    judge its battles otherwise, data/bots.toml)."""
     if not report.get("state"):
         return Decision(str(report["player"]), ())  # the administrator: no ships of his own
     view = read_view(report, world_map)
     chart = Chart(world_map, MovementRules.of(rules), view.winds)
-    plan = Plan(view, chart, level, seed)
+    plan = Plan(view, chart, level.under(combat_rules), seed)
     mine = [s for s in sorted(view.ships, key=lambda s: s.id) if view.mine(s) and s.active]
     orders: list[ShipOrder] = []
     line = [s for s in mine if s.type in LINE and s.lead is None]

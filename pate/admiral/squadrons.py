@@ -119,20 +119,24 @@ def _hunt(plan: Plan, lead: OwnShip, weight: float) -> ShipOrder | None:
     enemy = plan.danger(way[-1])
     move = nav.movement(plan.map, lead.area, lead.port, way)
     odds = tactics.odds(weight, enemy)
-    contact = tactics.hunting(weight, level, into_ports=level.blockade)
+    contact = tactics.hunting(weight, level, into_ports=level.blockade and not level.open_blockade)
     return ShipOrder(lead.id, movement=move, contact=contact, combat=tactics.battle(odds, level))
 
 
 def _idle(plan: Plan, lead: OwnShip, weight: float) -> ShipOrder:
     level = plan.level
     contact = (
-        tactics.hunting(weight, level, into_ports=level.blockade)
+        tactics.hunting(weight, level, into_ports=level.blockade and not level.open_blockade)
         if level.blockade
         else tactics.wary(weight, level)
     )
     combat = tactics.battle(tactics.odds(weight, 0.0), level) if level.blockade else Combat()
     if level.blockade:
         port = _blockade_port(plan, lead, weight)
+        if port is not None and level.open_blockade:
+            # off the port, in its sea area: no battle in its harbor (the rule set's port raids)
+            move = nav.toward(plan.chart, lead.type, lead.area, lead.port, [plan.map.ports[port].sea_area])
+            return ShipOrder(lead.id, movement=move, contact=contact, combat=combat)
         if port is not None:
             move = nav.to_port(plan.chart, lead.type, lead.area, lead.port, port, harbor=False)
             return ShipOrder(lead.id, movement=move, contact=contact, combat=combat)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-SERVICES = ("orders", "resolver", "intel", "reports", "web", "notifier")
+SERVICES = ("orders", "resolver", "intel", "reports", "web", "notifier", "admiral")
 # not a PATE service: the reference GITM land service (docs/gitm.md)
 MODULES = {"gitm-reference": "services.gitm_reference.main"}
 

@@ -94,7 +94,8 @@ def play_bots(
     for pid in order:
         if pid not in knowledge:
             continue
-        d = decide(json.loads(knowledge[pid]), ctx.map, ctx.rules, players[pid], world.seed, world.kind)
+        report = json.loads(knowledge[pid])
+        d = decide(report, ctx.map, ctx.rules, players[pid], world.seed, world.kind, world.combat_rules)
         decisions[pid] = d
         actor = Actor.of(world.players[pid])
         for o in d.orders:

@@ -42,6 +42,31 @@ class SetCivilDisorderRequest(_message.Message):
 Global___SetCivilDisorderRequest: _TypeAlias = SetCivilDisorderRequest  # noqa: Y015
 
 @_typing.final
+class MakeSoloRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    HUMANS_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    @_builtins.property
+    def humans(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """player ids who play themselves (at most 64)"""
+
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        humans: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "humans", b"humans"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MakeSoloRequest: _TypeAlias = MakeSoloRequest  # noqa: Y015
+
+@_typing.final
 class BotSeatRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -138,9 +163,11 @@ class BotSeats(_message.Message):
     SEATS_FIELD_NUMBER: _builtins.int
     MISSED_FIELD_NUMBER: _builtins.int
     BOT_TURNS_FIELD_NUMBER: _builtins.int
+    SOLO_FIELD_NUMBER: _builtins.int
     campaign_id: _builtins.str
     civil_disorder_after: _builtins.int
     """0 = no civil disorder"""
+    solo: _builtins.bool
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___BotSeat]: ...
     @_builtins.property
@@ -159,10 +186,11 @@ class BotSeats(_message.Message):
         seats: _abc.Iterable[Global___BotSeat] | None = ...,
         missed: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
         bot_turns: _abc.Iterable[Global___BotTurn] | None = ...,
+        solo: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_turns", b"bot_turns", "campaign_id", b"campaign_id", "civil_disorder_after", b"civil_disorder_after", "missed", b"missed", "seats", b"seats"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_turns", b"bot_turns", "campaign_id", b"campaign_id", "civil_disorder_after", b"civil_disorder_after", "missed", b"missed", "seats", b"seats", "solo", b"solo"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -58,6 +58,11 @@ class BotAdmiralsStub:
                 request_serializer=pate_dot_v1_dot_bots__pb2.GetBotSeatsRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_bots__pb2.BotSeats.FromString,
                 _registered_method=True)
+        self.MakeSolo = channel.unary_unary(
+                '/pate.v1.BotAdmirals/MakeSolo',
+                request_serializer=pate_dot_v1_dot_bots__pb2.MakeSoloRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_bots__pb2.BotSeats.FromString,
+                _registered_method=True)
         self.BotLogin = channel.unary_unary(
                 '/pate.v1.BotAdmirals/BotLogin',
                 request_serializer=pate_dot_v1_dot_bots__pb2.BotSeatRequest.SerializeToString,
@@ -106,6 +111,15 @@ class BotAdmiralsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def MakeSolo(self, request, context):
+        """A solo campaign: every player but the humans named is played by the bot,
+        and a turn closes as soon as every human has confirmed his orders and
+        the bot has played its seats (with no human, as soon as it has played).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def BotLogin(self, request, context):
         """The admiral service: a session for a player the bot holds now, to read
         his reports and send his orders as he would (refused for anyone else).
@@ -143,6 +157,11 @@ def add_BotAdmiralsServicer_to_server(servicer, server):
             'GetBotSeats': grpc.unary_unary_rpc_method_handler(
                     servicer.GetBotSeats,
                     request_deserializer=pate_dot_v1_dot_bots__pb2.GetBotSeatsRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_bots__pb2.BotSeats.SerializeToString,
+            ),
+            'MakeSolo': grpc.unary_unary_rpc_method_handler(
+                    servicer.MakeSolo,
+                    request_deserializer=pate_dot_v1_dot_bots__pb2.MakeSoloRequest.FromString,
                     response_serializer=pate_dot_v1_dot_bots__pb2.BotSeats.SerializeToString,
             ),
             'BotLogin': grpc.unary_unary_rpc_method_handler(
@@ -267,6 +286,33 @@ class BotAdmirals:
             target,
             '/pate.v1.BotAdmirals/GetBotSeats',
             pate_dot_v1_dot_bots__pb2.GetBotSeatsRequest.SerializeToString,
+            pate_dot_v1_dot_bots__pb2.BotSeats.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def MakeSolo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.BotAdmirals/MakeSolo',
+            pate_dot_v1_dot_bots__pb2.MakeSoloRequest.SerializeToString,
             pate_dot_v1_dot_bots__pb2.BotSeats.FromString,
             options,
             channel_credentials,

@@ -47,6 +47,11 @@ class BotAdmiralsStub:
     TakeBack: _grpc.UnaryUnaryMultiCallable[_bots_pb2.BotSeatRequest, _bots_pb2.BotSeats]
     """The game master takes a player back from the bot (either reason)."""
     GetBotSeats: _grpc.UnaryUnaryMultiCallable[_bots_pb2.GetBotSeatsRequest, _bots_pb2.BotSeats]
+    MakeSolo: _grpc.UnaryUnaryMultiCallable[_bots_pb2.MakeSoloRequest, _bots_pb2.BotSeats]
+    """A solo campaign: every player but the humans named is played by the bot,
+    and a turn closes as soon as every human has confirmed his orders and
+    the bot has played its seats (with no human, as soon as it has played).
+    """
     BotLogin: _grpc.UnaryUnaryMultiCallable[_bots_pb2.BotSeatRequest, _bots_pb2.BotLoginResponse]
     """The admiral service: a session for a player the bot holds now, to read
     his reports and send his orders as he would (refused for anyone else).
@@ -75,6 +80,11 @@ class BotAdmiralsAsyncStub(BotAdmiralsStub):
     TakeBack: _aio.UnaryUnaryMultiCallable[_bots_pb2.BotSeatRequest, _bots_pb2.BotSeats]  # type: ignore[assignment]
     """The game master takes a player back from the bot (either reason)."""
     GetBotSeats: _aio.UnaryUnaryMultiCallable[_bots_pb2.GetBotSeatsRequest, _bots_pb2.BotSeats]  # type: ignore[assignment]
+    MakeSolo: _aio.UnaryUnaryMultiCallable[_bots_pb2.MakeSoloRequest, _bots_pb2.BotSeats]  # type: ignore[assignment]
+    """A solo campaign: every player but the humans named is played by the bot,
+    and a turn closes as soon as every human has confirmed his orders and
+    the bot has played its seats (with no human, as soon as it has played).
+    """
     BotLogin: _aio.UnaryUnaryMultiCallable[_bots_pb2.BotSeatRequest, _bots_pb2.BotLoginResponse]  # type: ignore[assignment]
     """The admiral service: a session for a player the bot holds now, to read
     his reports and send his orders as he would (refused for anyone else).
@@ -124,6 +134,17 @@ class BotAdmiralsServicer(metaclass=_abc_1.ABCMeta):
         request: _bots_pb2.GetBotSeatsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_bots_pb2.BotSeats, _abc.Awaitable[_bots_pb2.BotSeats]]: ...
+
+    @_abc_1.abstractmethod
+    def MakeSolo(
+        self,
+        request: _bots_pb2.MakeSoloRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_bots_pb2.BotSeats, _abc.Awaitable[_bots_pb2.BotSeats]]:
+        """A solo campaign: every player but the humans named is played by the bot,
+        and a turn closes as soon as every human has confirmed his orders and
+        the bot has played its seats (with no human, as soon as it has played).
+        """
 
     @_abc_1.abstractmethod
     def BotLogin(

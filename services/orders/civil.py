@@ -11,16 +11,15 @@ hand any player to the bot, and take him back, at any time.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import Sequence
+from datetime import datetime
 
-import grpc
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection
 
 from pate.core.world.ships import InAtlantic
 from pate.core.world.state import Role, WorldState
-from pate.v1 import bots_pb2, bots_pb2_grpc
+from pate.v1 import bots_pb2
 from services.platform.errors import Code, DeskError
-from services.platform.runtime.rpc import abort, in_transaction, is_admin
 from services.platform.security import sessions
 from services.platform.security.auth import check_id
 from services.platform.store import bots as store
@@ -76,10 +75,11 @@ def seats_pb(conn: Connection, campaign: str) -> bots_pb2.BotSeats:
         ],
         missed={p.player: p.missed for p in players.values() if p.missed},
         bot_turns=[bots_pb2.BotTurn(turn=t, player_id=pid) for t, pid in store.bot_turns(conn, campaign)],
+        solo=store.solo(conn, campaign),
     )
 
 
-def _campaign(conn: Connection, campaign: str) -> repo.CampaignRow:
+def check_campaign(conn: Connection, campaign: str) -> repo.CampaignRow:
     check_id("campaign_id", campaign)
     row = repo.get_campaign(conn, campaign, lock=True)
     if row is None:
@@ -95,7 +95,7 @@ def _player(conn: Connection, campaign: str, player: str) -> None:
 
 
 def hand_to_bot(conn: Connection, campaign: str, player: str) -> bots_pb2.BotSeats:
-    row = _campaign(conn, campaign)
+    row = check_campaign(conn, campaign)
     _player(conn, campaign, player)
     p = store.bot_players(conn, campaign).get(player, store.BotPlayer(player, 0, None, None))
     store.put_player(conn, campaign, store.BotPlayer(player, p.missed, store.GAME_MASTER, row.turn))
@@ -103,14 +103,14 @@ def hand_to_bot(conn: Connection, campaign: str, player: str) -> bots_pb2.BotSea
 
 
 def take_back(conn: Connection, campaign: str, player: str) -> bots_pb2.BotSeats:
-    _campaign(conn, campaign)
+    check_campaign(conn, campaign)
     _player(conn, campaign, player)
     store.put_player(conn, campaign, store.BotPlayer(player, 0, None, None))
     return seats_pb(conn, campaign)
 
 
 def set_civil_disorder(conn: Connection, campaign: str, after: int) -> bots_pb2.BotSeats:
-    _campaign(conn, campaign)
+    check_campaign(conn, campaign)
     if not 0 <= after <= MAX_AFTER:
         raise DeskError(Code.INVALID_ARGUMENT, f"after_missed: give 0 (never) to {MAX_AFTER} deadlines")
     store.set_civil_disorder(conn, campaign, after)
@@ -118,7 +118,7 @@ def set_civil_disorder(conn: Connection, campaign: str, after: int) -> bots_pb2.
 
 
 def _seated(conn: Connection, campaign: str, player: str) -> repo.CampaignRow:
-    row = _campaign(conn, campaign)
+    row = check_campaign(conn, campaign)
     _player(conn, campaign, player)
     p = store.bot_players(conn, campaign).get(player)
     if p is None or p.reason is None:
@@ -132,49 +132,27 @@ def bot_login(conn: Connection, campaign: str, player: str, now: datetime) -> bo
     return bots_pb2.BotLoginResponse(token=token)
 
 
-def note_bot_orders(conn: Connection, request: bots_pb2.NoteBotOrdersRequest) -> bots_pb2.BotSeats:
+def note_bot_orders(conn: Connection, request: bots_pb2.NoteBotOrdersRequest) -> None:
     _seated(conn, request.campaign_id, request.player_id)
     rid = request.client_request_id
     if not 1 <= len(rid) <= 128 or request.turn < 1:
         raise DeskError(Code.INVALID_ARGUMENT, "client_request_id: 1 to 128 characters, and a turn from 1")
     store.note_bot_orders(conn, request.campaign_id, request.turn, request.player_id, rid)
-    return seats_pb(conn, request.campaign_id)
 
 
-class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
-    def __init__(self, engine: Engine, admin_token: str) -> None:
-        self.engine = engine
-        self.admin_token = admin_token
+MAX_HUMANS = 64
 
-    async def _run(self, context: grpc.aio.ServicerContext, work):  # type: ignore[no-untyped-def]
-        if not is_admin(context, self.admin_token):
-            await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
-        try:
-            return await in_transaction(self.engine, work)
-        except DeskError as err:
-            await abort(context, err)
 
-    async def SetCivilDisorder(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        return await self._run(
-            context, lambda c: set_civil_disorder(c, request.campaign_id, request.after_missed)
-        )
-
-    async def HandToBot(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        return await self._run(context, lambda c: hand_to_bot(c, request.campaign_id, request.player_id))
-
-    async def TakeBack(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        return await self._run(context, lambda c: take_back(c, request.campaign_id, request.player_id))
-
-    async def GetBotSeats(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        def work(conn: Connection) -> bots_pb2.BotSeats:
-            _campaign(conn, request.campaign_id)
-            return seats_pb(conn, request.campaign_id)
-
-        return await self._run(context, work)
-
-    async def BotLogin(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        now = datetime.now(UTC)
-        return await self._run(context, lambda c: bot_login(c, request.campaign_id, request.player_id, now))
-
-    async def NoteBotOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        return await self._run(context, lambda c: note_bot_orders(c, request))
+def make_solo(conn: Connection, campaign: str, humans: Sequence[str]) -> bots_pb2.BotSeats:
+    row = check_campaign(conn, campaign)
+    if len(humans) > MAX_HUMANS:
+        raise DeskError(Code.INVALID_ARGUMENT, f"humans: at most {MAX_HUMANS} players")
+    for pid in humans:
+        _player(conn, campaign, pid)
+    world = repo.load_world(conn, campaign, row.turn)
+    held = store.bot_players(conn, campaign)
+    for pid in sorted(p.id for p in world.players.values() if p.state and p.id not in humans):
+        missed = held[pid].missed if pid in held else 0
+        store.put_player(conn, campaign, store.BotPlayer(pid, missed, store.GAME_MASTER, row.turn))
+    store.set_solo(conn, campaign)
+    return seats_pb(conn, campaign)

@@ -12,7 +12,7 @@ from sqlalchemy import Connection, Engine
 
 from pate.v1 import admin_pb2_grpc, bots_pb2_grpc, desk_pb2_grpc, orders_pb2_grpc, sessions_pb2_grpc
 from services.orders import campaigns
-from services.orders.civil import BotAdmiralsServicer
+from services.orders.admirals import BotAdmiralsServicer
 from services.orders.login import SessionsServicer
 from services.orders.pause import GameMasterServicer
 from services.orders.servicer import CampaignAdminServicer, OrderDeskServicer, PlayerDeskServicer

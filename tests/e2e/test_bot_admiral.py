@@ -130,3 +130,17 @@ def test_the_game_master_hands_a_player_to_the_bot_and_takes_him_back(
     assert not bots.GetBotSeats(
         bots_pb2.GetBotSeatsRequest(campaign_id=campaign), metadata=client.admin_md, timeout=10
     ).seats
+
+
+def test_a_solo_campaign_closes_each_turn_as_soon_as_the_bots_have_played(client: Client) -> None:
+    """Every seat a bot (no human to wait for): each turn closes as soon as
+    the admiral has played its seats, with no deadline and no game master."""
+    campaign = "e2e-bots-solo"
+    client.create(campaign)
+    client.wait_open(campaign, 1)
+    bots = bots_pb2_grpc.BotAdmiralsStub(client.orders_ch)
+    solo = bots.MakeSolo(bots_pb2.MakeSoloRequest(campaign_id=campaign), metadata=client.admin_md, timeout=10)
+    assert solo.solo and {s.player_id for s in solo.seats} >= {"cornwallis", "ganteaume", "barham"}
+    client.wait_open(campaign, 3, timeout=180)
+    played = {(t.turn, t.player_id) for t in seats(client, campaign).bot_turns}
+    assert {(1, "cornwallis"), (2, "ganteaume")} <= played

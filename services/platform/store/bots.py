@@ -29,9 +29,22 @@ def civil_disorder_after(conn: Connection, campaign: str) -> int:
 
 
 def set_civil_disorder(conn: Connection, campaign: str, after: int) -> None:
+    _set_rules(conn, campaign, after, solo(conn, campaign))
+
+
+def solo(conn: Connection, campaign: str) -> bool:
+    t = tables.bot_rules
+    return bool(conn.execute(select(t.c.solo).where(t.c.campaign == campaign)).scalar())
+
+
+def set_solo(conn: Connection, campaign: str) -> None:
+    _set_rules(conn, campaign, civil_disorder_after(conn, campaign), True)
+
+
+def _set_rules(conn: Connection, campaign: str, after: int, is_solo: bool) -> None:
     t = tables.bot_rules
     conn.execute(delete(t).where(t.c.campaign == campaign))
-    conn.execute(t.insert().values(campaign=campaign, civil_disorder_after=after))
+    conn.execute(t.insert().values(campaign=campaign, civil_disorder_after=after, solo=is_solo))
 
 
 def bot_players(conn: Connection, campaign: str) -> dict[str, BotPlayer]:

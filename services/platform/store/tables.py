@@ -365,6 +365,8 @@ bot_rules = Table(
     metadata,
     Column("campaign", String(64), primary_key=True),
     Column("civil_disorder_after", Integer, nullable=False),
+    # a solo campaign: the turn closes as soon as every human has confirmed and the bot has played
+    Column("solo", Boolean, nullable=False, server_default=text("0")),
 )
 
 # Each player's deadlines missed in a row, and whether the bot holds him now

@@ -58,3 +58,22 @@ def test_the_bots_option_names_states_and_levels_and_refuses_unknown_ones() -> N
         parse_bots("BR:clever", levels)
     with pytest.raises(ValueError, match="is not a state code"):
         parse_bots("Britain", levels)
+
+
+def test_a_level_judges_the_eia_rules_battles_for_itself() -> None:
+    """data/bots.toml: under eia-advanced the odds wanted grow and the
+    blockade is kept from the open sea (no port raid); other rule sets
+    play the level as written."""
+    bold = load_levels()["bold"]
+    eia = bold.under("eia-advanced")
+    assert eia.attack_odds == pytest.approx(bold.attack_odds * 1.5) and eia.open_blockade
+    assert bold.under("pate") == bold and not bold.open_blockade
+
+
+def test_a_bad_rule_set_judgement_is_refused_naming_the_field() -> None:
+    bad = _table()
+    bad["rulesets"] = {"eia-advanced": {"odds_factor": 0, "raid": True}}
+    with pytest.raises(LevelsDataError) as err:
+        parse_levels({"levels": {"x": bad}})
+    assert "levels.x.rulesets.eia-advanced.odds_factor: give a number from 0.1 to 10" in err.value.problems
+    assert "levels.x.rulesets.eia-advanced.raid: unknown field" in err.value.problems

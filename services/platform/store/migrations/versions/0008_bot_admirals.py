@@ -1,5 +1,5 @@
-"""Bot admirals: the civil disorder rule, the players the bot holds, and the
-order submissions the bot sent (docs/bots.md).
+"""Bot admirals: the civil disorder rule and the solo flag, the players the
+bot holds, and the order submissions the bot sent (docs/bots.md).
 
 Revision ID: 0008
 Revises: 0007
@@ -22,6 +22,7 @@ def upgrade() -> None:
         "bot_rules",
         sa.Column("campaign", sa.String(64), nullable=False),
         sa.Column("civil_disorder_after", sa.Integer, nullable=False),
+        sa.Column("solo", sa.Boolean, nullable=False, server_default=sa.text("0")),
         sa.PrimaryKeyConstraint("campaign", name="pk_bot_rules"),
     )
     op.create_table(

@@ -1,0 +1,96 @@
+"""The BotAdmirals service of the orders process (pate.v1.BotAdmirals,
+docs/bots.md), and a solo campaign's early close."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import grpc
+from sqlalchemy import Connection, Engine
+
+from pate.v1 import bots_pb2, bots_pb2_grpc
+from services.orders import civil
+from services.orders.campaigns import close_turn
+from services.platform.errors import Code, DeskError
+from services.platform.runtime.rpc import abort, in_transaction, is_admin
+from services.platform.store import bots as store
+from services.platform.store import repository as repo
+
+
+def close_if_all_confirmed(
+    conn: Connection, campaign: str, turn: int, confirmed: frozenset[str], now: datetime
+) -> bool:
+    """A solo campaign's early close: the open ``turn`` closes once every
+    player with ships to order is either held by the bot, which has played
+    him this turn, or among the humans who ``confirmed`` their orders.
+
+    Called when the bot's orders are noted, and meant to be called by the
+    desk where a human confirms his orders (the web desk's confirm flag),
+    in the same transaction, with every human who has confirmed."""
+    if not store.solo(conn, campaign):
+        return False
+    row = repo.get_campaign(conn, campaign, lock=True)
+    if row is None or row.status != "OPEN" or row.turn != turn:
+        return False
+    held = {p.player for p in store.bot_players(conn, campaign).values() if p.reason is not None}
+    played = set(store.bot_request_ids(conn, campaign, turn))
+    for pid in civil.expected_players(repo.load_world(conn, campaign, turn)):
+        if not ((pid in held and pid in played) or pid in confirmed):
+            return False
+    close_turn(conn, campaign, turn, "all_confirmed", now)
+    return True
+
+
+class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
+    def __init__(self, engine: Engine, admin_token: str) -> None:
+        self.engine = engine
+        self.admin_token = admin_token
+
+    async def _run(self, context: grpc.aio.ServicerContext, work):  # type: ignore[no-untyped-def]
+        if not is_admin(context, self.admin_token):
+            await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
+        try:
+            return await in_transaction(self.engine, work)
+        except DeskError as err:
+            await abort(context, err)
+
+    async def SetCivilDisorder(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        return await self._run(
+            context, lambda c: civil.set_civil_disorder(c, request.campaign_id, request.after_missed)
+        )
+
+    async def HandToBot(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        return await self._run(
+            context, lambda c: civil.hand_to_bot(c, request.campaign_id, request.player_id)
+        )
+
+    async def TakeBack(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        return await self._run(context, lambda c: civil.take_back(c, request.campaign_id, request.player_id))
+
+    async def GetBotSeats(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        def work(conn: Connection) -> bots_pb2.BotSeats:
+            civil.check_campaign(conn, request.campaign_id)
+            return civil.seats_pb(conn, request.campaign_id)
+
+        return await self._run(context, work)
+
+    async def BotLogin(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        now = datetime.now(UTC)
+        return await self._run(
+            context, lambda c: civil.bot_login(c, request.campaign_id, request.player_id, now)
+        )
+
+    async def NoteBotOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        now = datetime.now(UTC)
+
+        def work(conn: Connection) -> bots_pb2.BotSeats:
+            civil.note_bot_orders(conn, request)
+            close_if_all_confirmed(conn, request.campaign_id, request.turn, frozenset(), now)
+            return civil.seats_pb(conn, request.campaign_id)
+
+        return await self._run(context, work)
+
+    async def MakeSolo(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        return await self._run(
+            context, lambda c: civil.make_solo(c, request.campaign_id, list(request.humans))
+        )
