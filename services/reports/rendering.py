@@ -37,3 +37,20 @@ def _insert_missing(conn: Connection, campaign: str, turn: int, player: str, bod
     for fmt, body in bodies.items():
         if repo.load_report(conn, campaign, turn, player, fmt) is None:
             repo.save_report(conn, campaign, turn, player, fmt, body)
+
+
+BOT_NOTE = "Your orders of turn {turn} were written for you by the bot admiral; they counted as yours."
+
+
+def with_bot_note(fmt: str, body: str, turn: int) -> str:
+    """A report of a turn the bot admiral played for the player says so at
+    its top (docs/bots.md); the stored report, made from the knowledge alone,
+    is left as it is."""
+    note = BOT_NOTE.format(turn=turn)
+    if fmt == "text":
+        return f"{note}\n\n{body}"
+    if fmt == "html":
+        start = body.find("<body")
+        end = body.find(">", start) + 1 if start >= 0 else 0
+        return f'{body[:end]}<p id="bot-admiral" class="bot">{note}</p>{body[end:]}'
+    return body

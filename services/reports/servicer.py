@@ -18,6 +18,7 @@ from pate.v1 import reports_pb2, reports_pb2_grpc
 from services.platform.errors import Code, DeskError
 from services.platform.runtime.rpc import abort, caller_row, in_reader, is_admin, run_cpu
 from services.platform.security.auth import Authenticator
+from services.platform.store import bots
 from services.platform.store import repository as repo
 from services.platform.telemetry.logging import get_logger
 from services.reports import rendering
@@ -81,7 +82,7 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
         if fmt not in FORMATS:
             await abort(context, DeskError(Code.INVALID_ARGUMENT, f"format: one of {' | '.join(FORMATS)}"))
 
-        def work(conn: Connection) -> tuple[str, str | None, str | None]:
+        def work(conn: Connection) -> tuple[str, str | None, str | None, bool]:
             if caller is None:
                 if not request.player_id:
                     raise DeskError(Code.INVALID_ARGUMENT, "player_id: an administrator names the player")
@@ -92,10 +93,13 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
             source = None
             if body is None and fmt in rendering.RENDERED:
                 source = repo.load_report(conn, request.campaign_id, request.turn, target, "json")
-            return target, body, source
+            by_bot = fmt in rendering.RENDERED and target in bots.bot_request_ids(
+                conn, request.campaign_id, request.turn
+            )
+            return target, body, source, by_bot
 
         try:
-            target, body, source = await in_reader(self.engine, work)
+            target, body, source, by_bot = await in_reader(self.engine, work)
         except DeskError as err:
             await abort(context, err)
         if source is not None:
@@ -104,6 +108,8 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
             body = bodies[fmt]
         if body is None:
             await abort(context, DeskError(Code.NOT_FOUND, f"turn: no report for turn {request.turn} yet"))
+        if by_bot:
+            body = rendering.with_bot_note(fmt, body, request.turn)
         return reports_pb2.Report(
             campaign_id=request.campaign_id, turn=request.turn, player_id=target, format=fmt, body=body
         )

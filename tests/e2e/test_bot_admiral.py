@@ -101,6 +101,11 @@ def test_civil_disorder_a_missed_deadline_the_bot_plays_and_the_player_comes_bac
     client.close_turn(campaign, 2)
     assert "cornwallis" not in {s.player_id for s in seats(client, campaign).seats}
     client.wait_open(campaign, 3)
+    # his reports say which turn the bot played for him (text and HTML)
+    note = "Your orders of turn 2 were written for you by the bot admiral"
+    assert client.report(campaign, 2, "cornwallis", "text").body.startswith(note)
+    assert 'id="bot-admiral"' in client.report(campaign, 2, "cornwallis", "html").body
+    assert "bot admiral" not in client.report(campaign, 1, "cornwallis", "text").body
     time.sleep(3)  # several sweeps of the admiral
     assert (3, "cornwallis") not in {(t.turn, t.player_id) for t in seats(client, campaign).bot_turns}
 
