@@ -2,7 +2,7 @@
 and the game master's hand-over, with the admiral service a client of the
 orders and reports services like a human player.
 
-Issue's "Done when": a player misses a deadline, the bot plays his next turn,
+What must hold end to end: a player misses a deadline, the bot plays his next turn,
 he sends orders again and gets his ships back.
 """
 

@@ -1,9 +1,9 @@
 """Whole campaigns played by bot admirals through the headless engine.
 
-Issue's "Legal": every order a bot sends is accepted by the order desk's
+Legal: every order a bot sends is accepted by the order desk's
 own checks, as its player sends it, in every scenario and under every
 combat rule set (``COMBAT_RULESETS``: a rule set added there is played
-here with no change).  "Deterministic": the same knowledge and seed give
+here with no change).  Deterministic: the same knowledge and seed give
 the same orders, and a campaign replays byte for byte.
 """
 

@@ -1,4 +1,4 @@
-"""The bot is fair: it sees only what its player sees (issue's "Fair").
+"""The bot is fair: it sees only what its player sees (docs/bots.md).
 
 Two worlds that differ only in what the player cannot see (the crews,
 stores, quality and experience of enemy ships, and where enemy ships out of
