@@ -28,6 +28,8 @@ import grpc
 from pate.v1 import (
     admin_pb2,
     admin_pb2_grpc,
+    bots_pb2,
+    bots_pb2_grpc,
     common_pb2,
     desk_pb2,
     desk_pb2_grpc,
@@ -304,6 +306,14 @@ class Backend:
             req.first_deadline.FromDatetime(first_deadline)
         out: admin_pb2.Campaign = await self._admin_call("CreateCampaign", req, timeout=60)
         return out
+
+    async def make_solo(self, campaign: str, humans: list[str]) -> None:
+        """Every seat but the humans' played by the bot admiral (docs/bots.md)."""
+        req = bots_pb2.MakeSoloRequest(campaign_id=campaign, humans=humans)
+        try:
+            await bots_pb2_grpc.BotAdmiralsStub(self._orders()).MakeSolo(req, metadata=self._admin_md())
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
 
     async def _admin_call(self, method: str, req: Any, timeout: float = CALL_TIMEOUT) -> Any:
         stub = admin_pb2_grpc.CampaignAdminStub(self._orders())

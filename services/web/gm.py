@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from pate.core.world.state import COMBAT_RULESETS
+from pate.datafiles import load_shipped_scenario
 from pate.v1 import desk_pb2
 from services.web import security
 from services.web.backend import ForbiddenError, RefusedError
@@ -28,7 +29,8 @@ MAX_EXTEND_HOURS = 24 * 30
 _CAMPAIGN_ID = re.compile(r"^[a-z0-9-]{1,40}$")
 # The create form's inputs, and the field a refusal names (the web's own or the orders
 # service's: "<field>: <why>") mapped to the input it is shown beside.
-CREATE_INPUTS = ("new_id", "scenario", "first_deadline", "turn_hours", "combat_rules")
+CREATE_INPUTS = ("new_id", "scenario", "first_deadline", "turn_hours", "combat_rules", "solo")
+MAX_SOLO_HUMANS = 8  # players who play themselves in a solo campaign (every other seat: the bot)
 _CREATE_FIELD = {
     "new_id": "new_id",
     "id": "new_id",
@@ -38,7 +40,18 @@ _CREATE_FIELD = {
     "turn_hours": "turn_hours",
     "turn_seconds": "turn_hours",
     "combat_rules": "combat_rules",
+    "solo": "solo",
+    "humans": "solo",
 }
+
+
+def scenario_players(scenario: str) -> set[str]:
+    """The players of a shipped scenario (public data), for the solo field;
+    an unknown scenario has none here and the orders service names it."""
+    try:
+        return set(load_shipped_scenario(scenario).world.players)
+    except (FileNotFoundError, ValueError):
+        return set()
 
 
 def rules_choices() -> list[tuple[str, str]]:
@@ -164,9 +177,17 @@ async def create_campaign(desk: Desk, request: Request) -> Response:
             raise RefusedError(f"turn_hours: 1 to {MAX_EXTEND_HOURS} hours")
         # "" = the scenario's own rules; any other value is the orders service's to judge
         # (it refuses an unknown one with "combat_rules: ...", shown beside the select)
+        humans = [h.strip() for h in values["solo"].split(",") if h.strip()]
+        if len(humans) > MAX_SOLO_HUMANS or not all(ID_PATTERN.match(h) for h in humans):
+            raise RefusedError(f"solo: up to {MAX_SOLO_HUMANS} player ids, separated by commas")
+        unknown = sorted(set(humans) - scenario_players(scenario)) if humans else []
+        if unknown:
+            raise RefusedError(f"solo: no player {unknown[0]!r} in the scenario {scenario}")
         created = await desk.backend.create_campaign(
             new_id, scenario, first, int(hours or 0) * 3600, combat_rules=rules
         )
+        if humans:  # docs/bots.md: the bot admiral plays every other seat
+            await desk.backend.make_solo(created.id, humans)
     except (RefusedError, ForbiddenError) as err:
         field = create_field(err.message)
         errors = {field: err.message} if field else {}
@@ -187,7 +208,8 @@ async def create_campaign(desk: Desk, request: Request) -> Response:
         request,
         cid,
         mine,
-        message=f"campaign {created.id} created ({rules_name(created)} rules)",
+        message=f"campaign {created.id} created ({rules_name(created)} rules)"
+        + (f"; solo: the bot admiral plays every seat but {values['solo']}" if values["solo"] else ""),
         logins=logins,
         new_id=created.id,
     )
