@@ -103,3 +103,14 @@ def test_a_bot_orders_only_ships_of_its_own_report() -> None:
     for player, text in outs[1].bot_orders.items():
         own = {s["id"] for s in json.loads(outs[0].knowledge[player])["ships"]}
         assert {o.ship_id for o in parse_orders(text)} <= own
+
+
+def test_the_bot_players_knowledge_alone_is_the_same_bytes_as_everyones() -> None:
+    """A run without reports works out only the bots' knowledge (pate.engine.pipeline)."""
+    from pate.engine.pipeline import all_knowledge
+
+    world = run("trafalgar", "pate", "BR", 1)[1].world
+    ctx = turn_context()
+    every = all_knowledge(ctx, world, world, ())
+    some = all_knowledge(ctx, world, world, (), ("barham", "villeneuve"))
+    assert some == {p: every[p] for p in ("barham", "villeneuve")}
