@@ -16,7 +16,7 @@ def test_the_shipped_levels_are_cautious_and_bold_and_bold_takes_worse_odds() ->
 
 
 def _table(**changes: object) -> dict[str, object]:
-    good = {
+    good: dict[str, object] = {
         "attack_odds": 1.5,
         "close_odds": 2.0,
         "evade_odds": 1.0,
