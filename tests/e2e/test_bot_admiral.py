@@ -98,8 +98,12 @@ def test_civil_disorder_a_missed_deadline_the_bot_plays_and_the_player_comes_bac
     # He sends orders again: from the next turn he plays himself.
     mine = [common_pb2.ShipOrder(ship_id="BR1FL")]
     assert client.submit(campaign, 2, "cornwallis", mine).accepted == 1
+    wait_played(client, campaign, 2, "barham")
     client.close_turn(campaign, 2)
-    assert "cornwallis" not in {s.player_id for s in seats(client, campaign).seats}
+    after_two = seats(client, campaign)
+    assert "cornwallis" not in {s.player_id for s in after_two.seats}
+    # the bot's orders are not the player's own: Barham, played by the bot, is still absent
+    assert "barham" in {s.player_id for s in after_two.seats} and after_two.missed["barham"] == 2
     client.wait_open(campaign, 3)
     # his reports say which turn the bot played for him (text and HTML)
     note = "Your orders of turn 2 were written for you by the bot admiral"
