@@ -241,6 +241,7 @@ class Unit(_message.Message):
     BATTERIES_FIELD_NUMBER: _builtins.int
     HEADQUARTERS_FIELD_NUMBER: _builtins.int
     SUPPLIES_FIELD_NUMBER: _builtins.int
+    RESERVED_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     state: _builtins.str
     tactical_square: _builtins.bool
@@ -254,6 +255,8 @@ class Unit(_message.Message):
     """"", "none", "army" or "corps" """
     supplies: _builtins.int
     """supplies a corps headquarters carries"""
+    reserved: _builtins.bool
+    """edition 2, UnitsNear: an open (BEGUN) transfer holds it; it may not march"""
     def __init__(
         self,
         *,
@@ -266,10 +269,11 @@ class Unit(_message.Message):
         batteries: _builtins.int = ...,
         headquarters: _builtins.str = ...,
         supplies: _builtins.int = ...,
+        reserved: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["artillery", b"artillery", "batteries", b"batteries", "cavalry", b"cavalry", "headquarters", b"headquarters", "id", b"id", "infantry", b"infantry", "state", b"state", "supplies", b"supplies", "tactical_square", b"tactical_square"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["artillery", b"artillery", "batteries", b"batteries", "cavalry", b"cavalry", "headquarters", b"headquarters", "id", b"id", "infantry", b"infantry", "reserved", b"reserved", "state", b"state", "supplies", b"supplies", "tactical_square", b"tactical_square"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -277,19 +281,33 @@ Global___Unit: _TypeAlias = Unit  # noqa: Y015
 
 @_typing.final
 class UnitsNearResponse(_message.Message):
+    """Edition 2: UnitsNear of a city GITM does not have on its map is NOT_FOUND.
+    turn is the PATE turn being closed; the answer is the land as it stands now.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     UNITS_FIELD_NUMBER: _builtins.int
+    SUPPLIES_FIELD_NUMBER: _builtins.int
+    RESERVED_SUPPLIES_FIELD_NUMBER: _builtins.int
+    supplies: _builtins.int
+    """edition 2: the city's supply stock, reserved ones included"""
+    reserved_supplies: _builtins.int
+    """edition 2: of which held by open transfers"""
     @_builtins.property
-    def units(self) -> _containers.RepeatedCompositeFieldContainer[Global___Unit]: ...
+    def units(self) -> _containers.RepeatedCompositeFieldContainer[Global___Unit]:
+        """in the city (tactical_square) and in its strategic square"""
+
     def __init__(
         self,
         *,
         units: _abc.Iterable[Global___Unit] | None = ...,
+        supplies: _builtins.int = ...,
+        reserved_supplies: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["units", b"units"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["reserved_supplies", b"reserved_supplies", "supplies", b"supplies", "units", b"units"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -438,7 +456,7 @@ class ReportSightingsResponse(_message.Message):
     DUPLICATE_FIELD_NUMBER: _builtins.int
     report_id: _builtins.str
     sightings: _builtins.int
-    """how many GITM holds for this report"""
+    """how many ShoreSighting entries GITM holds for this report (not ships)"""
     duplicate: _builtins.bool
     """the report was already received; nothing changed"""
     def __init__(
@@ -509,14 +527,22 @@ class ReportCargoLossResponse(_message.Message):
     UNITS_FIELD_NUMBER: _builtins.int
     SUPPLIES_FIELD_NUMBER: _builtins.int
     DUPLICATE_FIELD_NUMBER: _builtins.int
+    REFUSALS_FIELD_NUMBER: _builtins.int
     loss_id: _builtins.str
     accepted: _builtins.bool
     reason: _builtins.str
     supplies: _builtins.int
+    """the supplies GITM records as lost or captured"""
     duplicate: _builtins.bool
     @_builtins.property
     def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """the units GITM records as lost or captured"""
+
+    @_builtins.property
+    def refusals(self) -> _containers.RepeatedCompositeFieldContainer[Global___Refusal]:
+        """edition 2: what GITM did not hold aboard (unit id or "supplies"); accepted is
+        false when there is any, and what was aboard is recorded all the same
+        """
 
     def __init__(
         self,
@@ -527,10 +553,11 @@ class ReportCargoLossResponse(_message.Message):
         units: _abc.Iterable[_builtins.str] | None = ...,
         supplies: _builtins.int = ...,
         duplicate: _builtins.bool = ...,
+        refusals: _abc.Iterable[Global___Refusal] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "duplicate", b"duplicate", "loss_id", b"loss_id", "reason", b"reason", "supplies", b"supplies", "units", b"units"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "duplicate", b"duplicate", "loss_id", b"loss_id", "reason", b"reason", "refusals", b"refusals", "supplies", b"supplies", "units", b"units"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -641,3 +668,224 @@ class ReportCargoMovesResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ReportCargoMovesResponse: _TypeAlias = ReportCargoMovesResponse  # noqa: Y015
+
+@_typing.final
+class GetCapabilitiesRequest(_message.Message):
+    """---- Edition 2 (docs/gitm.md "Versioning"). Additions only. ----"""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetCapabilitiesRequest: _TypeAlias = GetCapabilitiesRequest  # noqa: Y015
+
+@_typing.final
+class Capabilities(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EDITION_FIELD_NUMBER: _builtins.int
+    CALLS_FIELD_NUMBER: _builtins.int
+    IMPLEMENTATION_FIELD_NUMBER: _builtins.int
+    edition: _builtins.int
+    """2 for this edition (a service without GetCapabilities is edition 1)"""
+    implementation: _builtins.str
+    """free text for the logs, e.g. "gitm-land 4.2" """
+    @_builtins.property
+    def calls(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """the LandBridge methods served, by name: "BeginTransfer", ..."""
+
+    def __init__(
+        self,
+        *,
+        edition: _builtins.int = ...,
+        calls: _abc.Iterable[_builtins.str] | None = ...,
+        implementation: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["calls", b"calls", "edition", b"edition", "implementation", b"implementation"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Capabilities: _TypeAlias = Capabilities  # noqa: Y015
+
+@_typing.final
+class InitialUnit(_message.Message):
+    """Where a unit stands when the campaign opens: in a city (unit.tactical_square:
+    the city itself, else only its strategic square) or aboard a transport group.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    UNIT_FIELD_NUMBER: _builtins.int
+    CITY_FIELD_NUMBER: _builtins.int
+    TRANSPORT_ID_FIELD_NUMBER: _builtins.int
+    city: _builtins.str
+    """one of city and transport_id"""
+    transport_id: _builtins.str
+    @_builtins.property
+    def unit(self) -> Global___Unit: ...
+    def __init__(
+        self,
+        *,
+        unit: Global___Unit | None = ...,
+        city: _builtins.str = ...,
+        transport_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["unit", b"unit"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["city", b"city", "transport_id", b"transport_id", "unit", b"unit"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___InitialUnit: _TypeAlias = InitialUnit  # noqa: Y015
+
+@_typing.final
+class InitialStock(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CITY_FIELD_NUMBER: _builtins.int
+    TRANSPORT_ID_FIELD_NUMBER: _builtins.int
+    SUPPLIES_FIELD_NUMBER: _builtins.int
+    city: _builtins.str
+    """one of city and transport_id"""
+    transport_id: _builtins.str
+    supplies: _builtins.int
+    def __init__(
+        self,
+        *,
+        city: _builtins.str = ...,
+        transport_id: _builtins.str = ...,
+        supplies: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["city", b"city", "supplies", b"supplies", "transport_id", b"transport_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___InitialStock: _TypeAlias = InitialStock  # noqa: Y015
+
+@_typing.final
+class OpenCampaignRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    SCENARIO_FIELD_NUMBER: _builtins.int
+    TURNS_FIELD_NUMBER: _builtins.int
+    UNITS_FIELD_NUMBER: _builtins.int
+    STOCKS_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    scenario: _builtins.str
+    """the PATE scenario it was created from (for the logs)"""
+    turns: _builtins.int
+    """how many turns the campaign lasts"""
+    @_builtins.property
+    def units(self) -> _containers.RepeatedCompositeFieldContainer[Global___InitialUnit]:
+        """every land unit PATE knows at GITM-map ports and aboard"""
+
+    @_builtins.property
+    def stocks(self) -> _containers.RepeatedCompositeFieldContainer[Global___InitialStock]:
+        """every on-map city and every transport group, 0 too"""
+
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        scenario: _builtins.str = ...,
+        turns: _builtins.int = ...,
+        units: _abc.Iterable[Global___InitialUnit] | None = ...,
+        stocks: _abc.Iterable[Global___InitialStock] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "scenario", b"scenario", "stocks", b"stocks", "turns", b"turns", "units", b"units"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___OpenCampaignRequest: _TypeAlias = OpenCampaignRequest  # noqa: Y015
+
+@_typing.final
+class OpenCampaignResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    UNITS_FIELD_NUMBER: _builtins.int
+    STOCKS_FIELD_NUMBER: _builtins.int
+    DUPLICATE_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    units: _builtins.int
+    """units GITM holds for the campaign"""
+    stocks: _builtins.int
+    duplicate: _builtins.bool
+    """already opened with this content; nothing changed"""
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        units: _builtins.int = ...,
+        stocks: _builtins.int = ...,
+        duplicate: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "duplicate", b"duplicate", "stocks", b"stocks", "units", b"units"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___OpenCampaignResponse: _TypeAlias = OpenCampaignResponse  # noqa: Y015
+
+@_typing.final
+class CloseCampaignRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    LAST_TURN_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    last_turn: _builtins.int
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        last_turn: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "last_turn", b"last_turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CloseCampaignRequest: _TypeAlias = CloseCampaignRequest  # noqa: Y015
+
+@_typing.final
+class CloseCampaignResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    CANCELLED_TRANSFERS_FIELD_NUMBER: _builtins.int
+    DUPLICATE_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    cancelled_transfers: _builtins.int
+    """BEGUN transfers cancelled by the close (PATE expects 0)"""
+    duplicate: _builtins.bool
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        cancelled_transfers: _builtins.int = ...,
+        duplicate: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "cancelled_transfers", b"cancelled_transfers", "duplicate", b"duplicate"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CloseCampaignResponse: _TypeAlias = CloseCampaignResponse  # noqa: Y015

@@ -27,19 +27,28 @@ if _version_not_supported:
 
 class LandBridgeStub:
     """The bridge to the GITM land-warfare module for amphibious operations
-    (rules 1.5, 3.6, 3.9). PATE is the client. Transfer ids are deterministic
-    ("<campaign>:<turn>:<transport>:<n>") so a retried call is harmless.
+    (rules 1.5, 3.6, 3.9). PATE is the client; docs/gitm.md is this contract in
+    words, with every obligation of the land side numbered (L1, L2, ...).
 
-    docs/gitm.md is this contract in words. A turn, in order: before PATE
-    resolves it, GetTransfer for earlier transfers not yet settled and
-    UnitsNear for each on-map port with PATE ships; after it is committed,
-    BeginTransfer and CompleteTransfer for each transfer, ReportCargoLoss for
-    each transport lost or taken with cargo, ReportSightings once. The same id
+    A campaign: OpenCampaign with the initial positions, then ReportSightings
+    for turn 0, when PATE creates it; CloseCampaign after its last turn.
+    A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
+    not yet settled, then UnitsNear for each on-map port with PATE ships; after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    ReportCargoLoss for each transport lost or taken with cargo,
+    ReportCargoMoves once when groups divided or combined with cargo aboard,
+    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+
+    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
-    arriving together. A transfer is accepted or refused whole, with reasons.
-    When GITM is unreachable PATE resolves the turn on time and refuses that
-    turn's on-map transfers as deferred; it repeats its calls until answered.
-    Versioning: gitm.v1 only grows; a breaking change is a gitm.v2 beside it.
+    arriving together and across restarts; the same id with other content is
+    ALREADY_EXISTS. A transfer is accepted or refused whole, with reasons.
+    Callers prove who they are with mutual TLS and the x-pate-gitm-token
+    metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
+    the turn on time and refuses that turn's on-map transfers as deferred; it
+    repeats its calls until answered.
+    Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
+    (edition 2); a service without it is edition 1. A breaking change is gitm.v2.
     """
 
     def __init__(self, channel):
@@ -83,23 +92,47 @@ class LandBridgeStub:
                 request_serializer=gitm_dot_v1_dot_land__pb2.ReportCargoMovesRequest.SerializeToString,
                 response_deserializer=gitm_dot_v1_dot_land__pb2.ReportCargoMovesResponse.FromString,
                 _registered_method=True)
+        self.GetCapabilities = channel.unary_unary(
+                '/gitm.v1.LandBridge/GetCapabilities',
+                request_serializer=gitm_dot_v1_dot_land__pb2.GetCapabilitiesRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.Capabilities.FromString,
+                _registered_method=True)
+        self.OpenCampaign = channel.unary_unary(
+                '/gitm.v1.LandBridge/OpenCampaign',
+                request_serializer=gitm_dot_v1_dot_land__pb2.OpenCampaignRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.OpenCampaignResponse.FromString,
+                _registered_method=True)
+        self.CloseCampaign = channel.unary_unary(
+                '/gitm.v1.LandBridge/CloseCampaign',
+                request_serializer=gitm_dot_v1_dot_land__pb2.CloseCampaignRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.CloseCampaignResponse.FromString,
+                _registered_method=True)
 
 
 class LandBridgeServicer:
     """The bridge to the GITM land-warfare module for amphibious operations
-    (rules 1.5, 3.6, 3.9). PATE is the client. Transfer ids are deterministic
-    ("<campaign>:<turn>:<transport>:<n>") so a retried call is harmless.
+    (rules 1.5, 3.6, 3.9). PATE is the client; docs/gitm.md is this contract in
+    words, with every obligation of the land side numbered (L1, L2, ...).
 
-    docs/gitm.md is this contract in words. A turn, in order: before PATE
-    resolves it, GetTransfer for earlier transfers not yet settled and
-    UnitsNear for each on-map port with PATE ships; after it is committed,
-    BeginTransfer and CompleteTransfer for each transfer, ReportCargoLoss for
-    each transport lost or taken with cargo, ReportSightings once. The same id
+    A campaign: OpenCampaign with the initial positions, then ReportSightings
+    for turn 0, when PATE creates it; CloseCampaign after its last turn.
+    A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
+    not yet settled, then UnitsNear for each on-map port with PATE ships; after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    ReportCargoLoss for each transport lost or taken with cargo,
+    ReportCargoMoves once when groups divided or combined with cargo aboard,
+    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+
+    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
-    arriving together. A transfer is accepted or refused whole, with reasons.
-    When GITM is unreachable PATE resolves the turn on time and refuses that
-    turn's on-map transfers as deferred; it repeats its calls until answered.
-    Versioning: gitm.v1 only grows; a breaking change is a gitm.v2 beside it.
+    arriving together and across restarts; the same id with other content is
+    ALREADY_EXISTS. A transfer is accepted or refused whole, with reasons.
+    Callers prove who they are with mutual TLS and the x-pate-gitm-token
+    metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
+    the turn on time and refuses that turn's on-map transfers as deferred; it
+    repeats its calls until answered.
+    Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
+    (edition 2); a service without it is edition 1. A breaking change is gitm.v2.
     """
 
     def BeginTransfer(self, request, context):
@@ -162,6 +195,32 @@ class LandBridgeServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetCapabilities(self, request, context):
+        """---- Edition 2 (docs/gitm.md "Versioning"). Additions only. ----
+        What the service serves: its edition and its calls. PATE sends only the
+        calls listed (the four of L1 are required of every service).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def OpenCampaign(self, request, context):
+        """A campaign starts: its units and supplies where they start (GITM's land
+        from then on). Idempotent by campaign_id.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CloseCampaign(self, request, context):
+        """A campaign ended after its last turn: open transfers are cancelled; later
+        calls for it are FAILED_PRECONDITION. Idempotent by campaign_id.
+        ---- end of edition 2 ----
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LandBridgeServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -200,6 +259,21 @@ def add_LandBridgeServicer_to_server(servicer, server):
                     request_deserializer=gitm_dot_v1_dot_land__pb2.ReportCargoMovesRequest.FromString,
                     response_serializer=gitm_dot_v1_dot_land__pb2.ReportCargoMovesResponse.SerializeToString,
             ),
+            'GetCapabilities': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetCapabilities,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.GetCapabilitiesRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.Capabilities.SerializeToString,
+            ),
+            'OpenCampaign': grpc.unary_unary_rpc_method_handler(
+                    servicer.OpenCampaign,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.OpenCampaignRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.OpenCampaignResponse.SerializeToString,
+            ),
+            'CloseCampaign': grpc.unary_unary_rpc_method_handler(
+                    servicer.CloseCampaign,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.CloseCampaignRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.CloseCampaignResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'gitm.v1.LandBridge', rpc_method_handlers)
@@ -210,19 +284,28 @@ def add_LandBridgeServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class LandBridge:
     """The bridge to the GITM land-warfare module for amphibious operations
-    (rules 1.5, 3.6, 3.9). PATE is the client. Transfer ids are deterministic
-    ("<campaign>:<turn>:<transport>:<n>") so a retried call is harmless.
+    (rules 1.5, 3.6, 3.9). PATE is the client; docs/gitm.md is this contract in
+    words, with every obligation of the land side numbered (L1, L2, ...).
 
-    docs/gitm.md is this contract in words. A turn, in order: before PATE
-    resolves it, GetTransfer for earlier transfers not yet settled and
-    UnitsNear for each on-map port with PATE ships; after it is committed,
-    BeginTransfer and CompleteTransfer for each transfer, ReportCargoLoss for
-    each transport lost or taken with cargo, ReportSightings once. The same id
+    A campaign: OpenCampaign with the initial positions, then ReportSightings
+    for turn 0, when PATE creates it; CloseCampaign after its last turn.
+    A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
+    not yet settled, then UnitsNear for each on-map port with PATE ships; after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    ReportCargoLoss for each transport lost or taken with cargo,
+    ReportCargoMoves once when groups divided or combined with cargo aboard,
+    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+
+    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
-    arriving together. A transfer is accepted or refused whole, with reasons.
-    When GITM is unreachable PATE resolves the turn on time and refuses that
-    turn's on-map transfers as deferred; it repeats its calls until answered.
-    Versioning: gitm.v1 only grows; a breaking change is a gitm.v2 beside it.
+    arriving together and across restarts; the same id with other content is
+    ALREADY_EXISTS. A transfer is accepted or refused whole, with reasons.
+    Callers prove who they are with mutual TLS and the x-pate-gitm-token
+    metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
+    the turn on time and refuses that turn's on-map transfers as deferred; it
+    repeats its calls until answered.
+    Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
+    (edition 2); a service without it is edition 1. A breaking change is gitm.v2.
     """
 
     @staticmethod
@@ -404,6 +487,87 @@ class LandBridge:
             '/gitm.v1.LandBridge/ReportCargoMoves',
             gitm_dot_v1_dot_land__pb2.ReportCargoMovesRequest.SerializeToString,
             gitm_dot_v1_dot_land__pb2.ReportCargoMovesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetCapabilities(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/GetCapabilities',
+            gitm_dot_v1_dot_land__pb2.GetCapabilitiesRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.Capabilities.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def OpenCampaign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/OpenCampaign',
+            gitm_dot_v1_dot_land__pb2.OpenCampaignRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.OpenCampaignResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CloseCampaign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/CloseCampaign',
+            gitm_dot_v1_dot_land__pb2.CloseCampaignRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.CloseCampaignResponse.FromString,
             options,
             channel_credentials,
             insecure,

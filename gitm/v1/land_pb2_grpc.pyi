@@ -28,19 +28,28 @@ GRPC_VERSION: str
 
 class LandBridgeStub:
     """The bridge to the GITM land-warfare module for amphibious operations
-    (rules 1.5, 3.6, 3.9). PATE is the client. Transfer ids are deterministic
-    ("<campaign>:<turn>:<transport>:<n>") so a retried call is harmless.
+    (rules 1.5, 3.6, 3.9). PATE is the client; docs/gitm.md is this contract in
+    words, with every obligation of the land side numbered (L1, L2, ...).
 
-    docs/gitm.md is this contract in words. A turn, in order: before PATE
-    resolves it, GetTransfer for earlier transfers not yet settled and
-    UnitsNear for each on-map port with PATE ships; after it is committed,
-    BeginTransfer and CompleteTransfer for each transfer, ReportCargoLoss for
-    each transport lost or taken with cargo, ReportSightings once. The same id
+    A campaign: OpenCampaign with the initial positions, then ReportSightings
+    for turn 0, when PATE creates it; CloseCampaign after its last turn.
+    A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
+    not yet settled, then UnitsNear for each on-map port with PATE ships; after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    ReportCargoLoss for each transport lost or taken with cargo,
+    ReportCargoMoves once when groups divided or combined with cargo aboard,
+    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+
+    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
-    arriving together. A transfer is accepted or refused whole, with reasons.
-    When GITM is unreachable PATE resolves the turn on time and refuses that
-    turn's on-map transfers as deferred; it repeats its calls until answered.
-    Versioning: gitm.v1 only grows; a breaking change is a gitm.v2 beside it.
+    arriving together and across restarts; the same id with other content is
+    ALREADY_EXISTS. A transfer is accepted or refused whole, with reasons.
+    Callers prove who they are with mutual TLS and the x-pate-gitm-token
+    metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
+    the turn on time and refuses that turn's on-map transfers as deferred; it
+    repeats its calls until answered.
+    Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
+    (edition 2); a service without it is edition 1. A breaking change is gitm.v2.
     """
 
     @_typing.overload
@@ -77,23 +86,46 @@ class LandBridgeStub:
     aboard which transport. Idempotent by move_id.
     ---- end of the cargo-moves additions ----
     """
+    GetCapabilities: _grpc.UnaryUnaryMultiCallable[_land_pb2.GetCapabilitiesRequest, _land_pb2.Capabilities]
+    """---- Edition 2 (docs/gitm.md "Versioning"). Additions only. ----
+    What the service serves: its edition and its calls. PATE sends only the
+    calls listed (the four of L1 are required of every service).
+    """
+    OpenCampaign: _grpc.UnaryUnaryMultiCallable[_land_pb2.OpenCampaignRequest, _land_pb2.OpenCampaignResponse]
+    """A campaign starts: its units and supplies where they start (GITM's land
+    from then on). Idempotent by campaign_id.
+    """
+    CloseCampaign: _grpc.UnaryUnaryMultiCallable[_land_pb2.CloseCampaignRequest, _land_pb2.CloseCampaignResponse]
+    """A campaign ended after its last turn: open transfers are cancelled; later
+    calls for it are FAILED_PRECONDITION. Idempotent by campaign_id.
+    ---- end of edition 2 ----
+    """
 
 @_typing.type_check_only
 class LandBridgeAsyncStub(LandBridgeStub):
     """The bridge to the GITM land-warfare module for amphibious operations
-    (rules 1.5, 3.6, 3.9). PATE is the client. Transfer ids are deterministic
-    ("<campaign>:<turn>:<transport>:<n>") so a retried call is harmless.
+    (rules 1.5, 3.6, 3.9). PATE is the client; docs/gitm.md is this contract in
+    words, with every obligation of the land side numbered (L1, L2, ...).
 
-    docs/gitm.md is this contract in words. A turn, in order: before PATE
-    resolves it, GetTransfer for earlier transfers not yet settled and
-    UnitsNear for each on-map port with PATE ships; after it is committed,
-    BeginTransfer and CompleteTransfer for each transfer, ReportCargoLoss for
-    each transport lost or taken with cargo, ReportSightings once. The same id
+    A campaign: OpenCampaign with the initial positions, then ReportSightings
+    for turn 0, when PATE creates it; CloseCampaign after its last turn.
+    A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
+    not yet settled, then UnitsNear for each on-map port with PATE ships; after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    ReportCargoLoss for each transport lost or taken with cargo,
+    ReportCargoMoves once when groups divided or combined with cargo aboard,
+    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+
+    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
-    arriving together. A transfer is accepted or refused whole, with reasons.
-    When GITM is unreachable PATE resolves the turn on time and refuses that
-    turn's on-map transfers as deferred; it repeats its calls until answered.
-    Versioning: gitm.v1 only grows; a breaking change is a gitm.v2 beside it.
+    arriving together and across restarts; the same id with other content is
+    ALREADY_EXISTS. A transfer is accepted or refused whole, with reasons.
+    Callers prove who they are with mutual TLS and the x-pate-gitm-token
+    metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
+    the turn on time and refuses that turn's on-map transfers as deferred; it
+    repeats its calls until answered.
+    Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
+    (edition 2); a service without it is edition 1. A breaking change is gitm.v2.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -127,22 +159,45 @@ class LandBridgeAsyncStub(LandBridgeStub):
     aboard which transport. Idempotent by move_id.
     ---- end of the cargo-moves additions ----
     """
+    GetCapabilities: _aio.UnaryUnaryMultiCallable[_land_pb2.GetCapabilitiesRequest, _land_pb2.Capabilities]  # type: ignore[assignment]
+    """---- Edition 2 (docs/gitm.md "Versioning"). Additions only. ----
+    What the service serves: its edition and its calls. PATE sends only the
+    calls listed (the four of L1 are required of every service).
+    """
+    OpenCampaign: _aio.UnaryUnaryMultiCallable[_land_pb2.OpenCampaignRequest, _land_pb2.OpenCampaignResponse]  # type: ignore[assignment]
+    """A campaign starts: its units and supplies where they start (GITM's land
+    from then on). Idempotent by campaign_id.
+    """
+    CloseCampaign: _aio.UnaryUnaryMultiCallable[_land_pb2.CloseCampaignRequest, _land_pb2.CloseCampaignResponse]  # type: ignore[assignment]
+    """A campaign ended after its last turn: open transfers are cancelled; later
+    calls for it are FAILED_PRECONDITION. Idempotent by campaign_id.
+    ---- end of edition 2 ----
+    """
 
 class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     """The bridge to the GITM land-warfare module for amphibious operations
-    (rules 1.5, 3.6, 3.9). PATE is the client. Transfer ids are deterministic
-    ("<campaign>:<turn>:<transport>:<n>") so a retried call is harmless.
+    (rules 1.5, 3.6, 3.9). PATE is the client; docs/gitm.md is this contract in
+    words, with every obligation of the land side numbered (L1, L2, ...).
 
-    docs/gitm.md is this contract in words. A turn, in order: before PATE
-    resolves it, GetTransfer for earlier transfers not yet settled and
-    UnitsNear for each on-map port with PATE ships; after it is committed,
-    BeginTransfer and CompleteTransfer for each transfer, ReportCargoLoss for
-    each transport lost or taken with cargo, ReportSightings once. The same id
+    A campaign: OpenCampaign with the initial positions, then ReportSightings
+    for turn 0, when PATE creates it; CloseCampaign after its last turn.
+    A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
+    not yet settled, then UnitsNear for each on-map port with PATE ships; after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    ReportCargoLoss for each transport lost or taken with cargo,
+    ReportCargoMoves once when groups divided or combined with cargo aboard,
+    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+
+    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
-    arriving together. A transfer is accepted or refused whole, with reasons.
-    When GITM is unreachable PATE resolves the turn on time and refuses that
-    turn's on-map transfers as deferred; it repeats its calls until answered.
-    Versioning: gitm.v1 only grows; a breaking change is a gitm.v2 beside it.
+    arriving together and across restarts; the same id with other content is
+    ALREADY_EXISTS. A transfer is accepted or refused whole, with reasons.
+    Callers prove who they are with mutual TLS and the x-pate-gitm-token
+    metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
+    the turn on time and refuses that turn's on-map transfers as deferred; it
+    repeats its calls until answered.
+    Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
+    (edition 2); a service without it is edition 1. A breaking change is gitm.v2.
     """
 
     @_abc_1.abstractmethod
@@ -215,6 +270,38 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
         combined with cargo aboard (rule 2.5): which units and supplies now lie
         aboard which transport. Idempotent by move_id.
         ---- end of the cargo-moves additions ----
+        """
+
+    @_abc_1.abstractmethod
+    def GetCapabilities(
+        self,
+        request: _land_pb2.GetCapabilitiesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.Capabilities, _abc.Awaitable[_land_pb2.Capabilities]]:
+        """---- Edition 2 (docs/gitm.md "Versioning"). Additions only. ----
+        What the service serves: its edition and its calls. PATE sends only the
+        calls listed (the four of L1 are required of every service).
+        """
+
+    @_abc_1.abstractmethod
+    def OpenCampaign(
+        self,
+        request: _land_pb2.OpenCampaignRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.OpenCampaignResponse, _abc.Awaitable[_land_pb2.OpenCampaignResponse]]:
+        """A campaign starts: its units and supplies where they start (GITM's land
+        from then on). Idempotent by campaign_id.
+        """
+
+    @_abc_1.abstractmethod
+    def CloseCampaign(
+        self,
+        request: _land_pb2.CloseCampaignRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.CloseCampaignResponse, _abc.Awaitable[_land_pb2.CloseCampaignResponse]]:
+        """A campaign ended after its last turn: open transfers are cancelled; later
+        calls for it are FAILED_PRECONDITION. Idempotent by campaign_id.
+        ---- end of edition 2 ----
         """
 
 def add_LandBridgeServicer_to_server(servicer: LandBridgeServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -20,6 +20,36 @@ else:
 DESCRIPTOR: _descriptor.FileDescriptor
 
 @_typing.final
+class ReopenRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReopenRequest: _TypeAlias = ReopenRequest  # noqa: Y015
+
+@_typing.final
+class ReopenResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReopenResponse: _TypeAlias = ReopenResponse  # noqa: Y015
+
+@_typing.final
 class Faults(_message.Message):
     """Faults on demand (also from PATE_GITM_FAULTS at start-up, e.g.
     "down_calls=2,delay_seconds=0.5"). Counters count contract calls
@@ -36,6 +66,7 @@ class Faults(_message.Message):
     IGNORE_SIGHTINGS_FIELD_NUMBER: _builtins.int
     NO_REFUSALS_FIELD_NUMBER: _builtins.int
     LOSE_SUPPLIES_FIELD_NUMBER: _builtins.int
+    MUTANT_FIELD_NUMBER: _builtins.int
     down_calls: _builtins.int
     """answer UNAVAILABLE to the next N calls, doing nothing"""
     delay_seconds: _builtins.float
@@ -52,6 +83,10 @@ class Faults(_message.Message):
     """broken on purpose: accept transfers a land game must refuse"""
     lose_supplies: _builtins.bool
     """broken on purpose: a completed transfer's supplies leave, never arrive"""
+    mutant: _builtins.str
+    """broken on purpose: one numbered obligation of docs/gitm.md broken, by name
+    (services/gitm_reference/mutants.py); the conformance suite's mutation test
+    """
     def __init__(
         self,
         *,
@@ -63,10 +98,11 @@ class Faults(_message.Message):
         ignore_sightings: _builtins.bool = ...,
         no_refusals: _builtins.bool = ...,
         lose_supplies: _builtins.bool = ...,
+        mutant: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["delay_seconds", b"delay_seconds", "down_calls", b"down_calls", "drop_answers", b"drop_answers", "forget", b"forget", "ignore_sightings", b"ignore_sightings", "lose_supplies", b"lose_supplies", "no_refusals", b"no_refusals", "refuse_all", b"refuse_all"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["delay_seconds", b"delay_seconds", "down_calls", b"down_calls", "drop_answers", b"drop_answers", "forget", b"forget", "ignore_sightings", b"ignore_sightings", "lose_supplies", b"lose_supplies", "mutant", b"mutant", "no_refusals", b"no_refusals", "refuse_all", b"refuse_all"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

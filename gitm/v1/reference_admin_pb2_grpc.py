@@ -26,7 +26,9 @@ if _version_not_supported:
 
 
 class ReferenceAdminStub:
-    """NOT part of the contract a GITM implementation provides. The administration
+    """NOT part of the contract a GITM implementation provides. Every call needs
+    the administrator token (metadata x-pate-admin-token = PATE_ADMIN_TOKEN).
+    The administration
     of PATE's reference land service (services/gitm_reference, docs/gitm.md):
     tests and the demo put units in cities, read where every unit is, and make
     the service misbehave on demand. Served on the same address as LandBridge.
@@ -53,10 +55,17 @@ class ReferenceAdminStub:
                 request_serializer=gitm_dot_v1_dot_reference__admin__pb2.SnapshotRequest.SerializeToString,
                 response_deserializer=gitm_dot_v1_dot_reference__admin__pb2.SnapshotResponse.FromString,
                 _registered_method=True)
+        self.Reopen = channel.unary_unary(
+                '/gitm.v1.ReferenceAdmin/Reopen',
+                request_serializer=gitm_dot_v1_dot_reference__admin__pb2.ReopenRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_reference__admin__pb2.ReopenResponse.FromString,
+                _registered_method=True)
 
 
 class ReferenceAdminServicer:
-    """NOT part of the contract a GITM implementation provides. The administration
+    """NOT part of the contract a GITM implementation provides. Every call needs
+    the administrator token (metadata x-pate-admin-token = PATE_ADMIN_TOKEN).
+    The administration
     of PATE's reference land service (services/gitm_reference, docs/gitm.md):
     tests and the demo put units in cities, read where every unit is, and make
     the service misbehave on demand. Served on the same address as LandBridge.
@@ -84,6 +93,15 @@ class ReferenceAdminServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Reopen(self, request, context):
+        """Drop everything the service holds in memory and reopen its store, as a
+        restart of the process would (the conformance suite's durability row in
+        PATE's own tests; a land team restarts its real process instead).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ReferenceAdminServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -102,6 +120,11 @@ def add_ReferenceAdminServicer_to_server(servicer, server):
                     request_deserializer=gitm_dot_v1_dot_reference__admin__pb2.SnapshotRequest.FromString,
                     response_serializer=gitm_dot_v1_dot_reference__admin__pb2.SnapshotResponse.SerializeToString,
             ),
+            'Reopen': grpc.unary_unary_rpc_method_handler(
+                    servicer.Reopen,
+                    request_deserializer=gitm_dot_v1_dot_reference__admin__pb2.ReopenRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_reference__admin__pb2.ReopenResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'gitm.v1.ReferenceAdmin', rpc_method_handlers)
@@ -111,7 +134,9 @@ def add_ReferenceAdminServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class ReferenceAdmin:
-    """NOT part of the contract a GITM implementation provides. The administration
+    """NOT part of the contract a GITM implementation provides. Every call needs
+    the administrator token (metadata x-pate-admin-token = PATE_ADMIN_TOKEN).
+    The administration
     of PATE's reference land service (services/gitm_reference, docs/gitm.md):
     tests and the demo put units in cities, read where every unit is, and make
     the service misbehave on demand. Served on the same address as LandBridge.
@@ -188,6 +213,33 @@ class ReferenceAdmin:
             '/gitm.v1.ReferenceAdmin/Snapshot',
             gitm_dot_v1_dot_reference__admin__pb2.SnapshotRequest.SerializeToString,
             gitm_dot_v1_dot_reference__admin__pb2.SnapshotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Reopen(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.ReferenceAdmin/Reopen',
+            gitm_dot_v1_dot_reference__admin__pb2.ReopenRequest.SerializeToString,
+            gitm_dot_v1_dot_reference__admin__pb2.ReopenResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -27,7 +27,9 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class ReferenceAdminStub:
-    """NOT part of the contract a GITM implementation provides. The administration
+    """NOT part of the contract a GITM implementation provides. Every call needs
+    the administrator token (metadata x-pate-admin-token = PATE_ADMIN_TOKEN).
+    The administration
     of PATE's reference land service (services/gitm_reference, docs/gitm.md):
     tests and the demo put units in cities, read where every unit is, and make
     the service misbehave on demand. Served on the same address as LandBridge.
@@ -45,10 +47,17 @@ class ReferenceAdminStub:
     """Replace the fault settings; returns them as now set."""
     Snapshot: _grpc.UnaryUnaryMultiCallable[_reference_admin_pb2.SnapshotRequest, _reference_admin_pb2.SnapshotResponse]
     """Where every unit and supply of a campaign is."""
+    Reopen: _grpc.UnaryUnaryMultiCallable[_reference_admin_pb2.ReopenRequest, _reference_admin_pb2.ReopenResponse]
+    """Drop everything the service holds in memory and reopen its store, as a
+    restart of the process would (the conformance suite's durability row in
+    PATE's own tests; a land team restarts its real process instead).
+    """
 
 @_typing.type_check_only
 class ReferenceAdminAsyncStub(ReferenceAdminStub):
-    """NOT part of the contract a GITM implementation provides. The administration
+    """NOT part of the contract a GITM implementation provides. Every call needs
+    the administrator token (metadata x-pate-admin-token = PATE_ADMIN_TOKEN).
+    The administration
     of PATE's reference land service (services/gitm_reference, docs/gitm.md):
     tests and the demo put units in cities, read where every unit is, and make
     the service misbehave on demand. Served on the same address as LandBridge.
@@ -63,9 +72,16 @@ class ReferenceAdminAsyncStub(ReferenceAdminStub):
     """Replace the fault settings; returns them as now set."""
     Snapshot: _aio.UnaryUnaryMultiCallable[_reference_admin_pb2.SnapshotRequest, _reference_admin_pb2.SnapshotResponse]  # type: ignore[assignment]
     """Where every unit and supply of a campaign is."""
+    Reopen: _aio.UnaryUnaryMultiCallable[_reference_admin_pb2.ReopenRequest, _reference_admin_pb2.ReopenResponse]  # type: ignore[assignment]
+    """Drop everything the service holds in memory and reopen its store, as a
+    restart of the process would (the conformance suite's durability row in
+    PATE's own tests; a land team restarts its real process instead).
+    """
 
 class ReferenceAdminServicer(metaclass=_abc_1.ABCMeta):
-    """NOT part of the contract a GITM implementation provides. The administration
+    """NOT part of the contract a GITM implementation provides. Every call needs
+    the administrator token (metadata x-pate-admin-token = PATE_ADMIN_TOKEN).
+    The administration
     of PATE's reference land service (services/gitm_reference, docs/gitm.md):
     tests and the demo put units in cities, read where every unit is, and make
     the service misbehave on demand. Served on the same address as LandBridge.
@@ -96,5 +112,16 @@ class ReferenceAdminServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_reference_admin_pb2.SnapshotResponse, _abc.Awaitable[_reference_admin_pb2.SnapshotResponse]]:
         """Where every unit and supply of a campaign is."""
+
+    @_abc_1.abstractmethod
+    def Reopen(
+        self,
+        request: _reference_admin_pb2.ReopenRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_reference_admin_pb2.ReopenResponse, _abc.Awaitable[_reference_admin_pb2.ReopenResponse]]:
+        """Drop everything the service holds in memory and reopen its store, as a
+        restart of the process would (the conformance suite's durability row in
+        PATE's own tests; a land team restarts its real process instead).
+        """
 
 def add_ReferenceAdminServicer_to_server(servicer: ReferenceAdminServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
+import subprocess
+import time
 import uuid
+from collections.abc import Callable
 
 from pate.cli.main import UserError
+
+RESTART_WAIT_SECONDS = 60.0
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -16,26 +23,68 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     c.add_argument(
         "--campaign",
         default=None,
-        help="a campaign of its own the suite may change (default: a new id; the reference service "
-        "starts it as the training scenario)",
+        help="a campaign id of its own, which the suite opens and closes (default: a new id)",
+    )
+    c.add_argument("--port", default="Portsmouth", help="a port city on the GITM map (default Portsmouth)")
+    c.add_argument("--timeout", type=float, default=5.0, help="seconds per call")
+    c.add_argument(
+        "--token",
+        default=None,
+        help="PATE's caller token the service expects (x-pate-gitm-token; default $PATE_GITM_TOKEN)",
     )
     c.add_argument(
-        "--port", default="Portsmouth", help="a port city where at least one unit and one supply stand"
+        "--restart-command",
+        default="",
+        help="a command that restarts the land service (the durability row, L16; skipped without it)",
     )
-    c.add_argument("--timeout", type=float, default=5.0, help="seconds per call")
     c.set_defaults(handler=_check)
 
 
+def restarter(command: str, addr: str) -> Callable[[], None]:
+    """Runs ``command`` and waits until the service at ``addr`` serves again."""
+    import grpc
+
+    from services.platform.security import tls
+
+    argv = shlex.split(command)
+
+    def restart() -> None:
+        subprocess.run(argv, check=True, timeout=RESTART_WAIT_SECONDS)
+        with tls.channel(addr) as channel:
+            grpc.channel_ready_future(channel).result(timeout=RESTART_WAIT_SECONDS)
+
+    return restart
+
+
 def _check(args: argparse.Namespace) -> int:
-    from pate.gitmkit.check import run_suite, table
+    from pate.gitmkit.check import passed, run_suite, table
+    from services.platform.config import ConfigError
+    from services.platform.security import tls
 
     host, sep, port = args.addr.rpartition(":")
     if not sep or not host or not port.isdigit():
         raise UserError(f"--addr {args.addr!r}: expected HOST:PORT")
     if not 0 < args.timeout <= 120:
         raise UserError("--timeout: expected seconds between 0 and 120")
+    token = (os.environ.get("PATE_GITM_TOKEN", "") if args.token is None else args.token).strip()
     campaign = args.campaign or f"conformance-{uuid.uuid4().hex[:8]}"
-    rows = run_suite(args.addr, campaign, args.port, timeout=args.timeout)
+    restart = restarter(args.restart_command, args.addr) if args.restart_command else None
+    try:
+        channel = tls.channel(args.addr)  # TLS and mutual TLS from PATE_TLS_*, as PATE's bridge dials
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    started = time.monotonic()
+    with channel:
+        rows = run_suite(
+            args.addr,
+            campaign,
+            args.port,
+            timeout=args.timeout,
+            token=token,
+            restart=restart,
+            channel=channel,
+        )
     print(f"gitm.v1 conformance of {args.addr} (campaign {campaign}, city {args.port})")
     print(table(rows))
-    return 0 if all(r.passed for r in rows) else 1
+    print(f"{time.monotonic() - started:.1f} s")
+    return 0 if passed(rows) else 1

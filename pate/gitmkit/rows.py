@@ -1,5 +1,6 @@
-"""What every check of ``pate gitm check`` shares: its row in the table, the
-failure of one expectation, and a short form of a message for the detail."""
+"""What every check of ``pate gitm check`` shares: its row in the table (named
+for the obligation it checks), the failure of one expectation, and a short
+form of a message for the detail."""
 
 from __future__ import annotations
 
@@ -12,10 +13,19 @@ class Row:
     name: str
     passed: bool
     detail: str
+    skipped: bool = False  # not run, and not counted as a failure (e.g. no restart command given)
+
+    @property
+    def obligation(self) -> str:
+        return self.name.split(" ", 1)[0]
 
 
 class CheckFailedError(Exception):
     """One check's expectation was not met (its message is the table's detail)."""
+
+
+class SkippedError(Exception):
+    """A check that cannot run with what it was given (its message says what to give)."""
 
 
 def expect(ok: object, why: str) -> None:

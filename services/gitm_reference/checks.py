@@ -6,6 +6,7 @@ fields (docs/gitm.md).  A bad request is :class:`BadRequestError`
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 import grpc
@@ -14,6 +15,8 @@ MAX_ID = 256
 MAX_UNITS = 500
 MAX_SUPPLIES = 1_000_000
 MAX_SIGHTINGS = 5_000
+# docs/gitm.md "Ids": the ids PATE makes are opaque, 1 to 256 of these characters
+OPAQUE_ID = re.compile(r"[A-Za-z0-9_.:-]{1,256}")
 
 
 class StoreError(Exception):
@@ -34,11 +37,26 @@ class ReusedIdError(StoreError):
     code = grpc.StatusCode.ALREADY_EXISTS
 
 
+class ClosedCampaignError(StoreError):
+    code = grpc.StatusCode.FAILED_PRECONDITION
+
+
+class UnknownCityError(StoreError):
+    code = grpc.StatusCode.NOT_FOUND
+
+
 def check_id(field: str, value: str) -> None:
     if not value:
         raise BadRequestError(f"{field} is required")
     if len(value) > MAX_ID:
         raise BadRequestError(f"{field} is longer than {MAX_ID} characters")
+
+
+def check_opaque(field: str, value: str) -> None:
+    """An id PATE makes (transfer, loss, move, report, campaign): opaque, bounded, plain characters."""
+    check_id(field, value)
+    if not OPAQUE_ID.fullmatch(value):
+        raise BadRequestError(f"{field} may hold only letters, digits and _ . : -")
 
 
 def check_count(field: str, n: int, limit: int) -> None:

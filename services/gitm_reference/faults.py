@@ -33,6 +33,7 @@ class Faults:
     ignore_sightings: bool = False
     no_refusals: bool = False
     lose_supplies: bool = False
+    mutant: str = ""  # services/gitm_reference/mutants.py
 
     @classmethod
     def parse(cls, text: str) -> Faults:
@@ -48,6 +49,8 @@ class Faults:
                     value: object = raw.strip().lower() in ("", "1", "true", "yes") if sep else True
                 elif names[name] in ("int", int):
                     value = int(raw)
+                elif names[name] in ("str", str):
+                    value = raw.strip()
                 else:
                     value = float(raw)
             except ValueError:
@@ -67,6 +70,7 @@ class Faults:
             m.ignore_sightings,
             m.no_refusals,
             m.lose_supplies,
+            m.mutant,
         )
         out.check()
         return out
@@ -76,6 +80,10 @@ class Faults:
             raise FaultError("down_calls and drop_answers must not be negative")
         if not 0 <= self.delay_seconds <= MAX_DELAY_SECONDS:
             raise FaultError(f"delay_seconds must be between 0 and {MAX_DELAY_SECONDS}")
+        from services.gitm_reference.mutants import MUTANTS
+
+        if self.mutant and self.mutant not in MUTANTS:
+            raise FaultError(f"mutant {self.mutant[:64]!r} is not one of {', '.join(MUTANTS)}")
 
     def to_pb(self) -> reference_admin_pb2.Faults:
         return reference_admin_pb2.Faults(
@@ -87,11 +95,18 @@ class Faults:
             ignore_sightings=self.ignore_sightings,
             no_refusals=self.no_refusals,
             lose_supplies=self.lose_supplies,
+            mutant=self.mutant,
         )
 
     def behaviour(self) -> Behaviour:
+        m = self.mutant  # the mutants named after an older fault switch are that fault
         return Behaviour(
-            self.refuse_all, self.forget, self.ignore_sightings, self.no_refusals, self.lose_supplies
+            self.refuse_all,
+            self.forget or m == "forget",
+            self.ignore_sightings or m == "ignore_sightings",
+            self.no_refusals or m == "no_refusals",
+            self.lose_supplies or m == "lose_supplies",
+            m,
         )
 
 

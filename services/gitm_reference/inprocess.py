@@ -99,3 +99,12 @@ class InProcessStub:
         self, r: land_pb2.ReportCargoMovesRequest, **_: Any
     ) -> land_pb2.ReportCargoMovesResponse:
         return self._do("ReportCargoMoves", r.move_id, lambda: self.store.report_cargo_moves(r))
+
+    def GetCapabilities(self, r: land_pb2.GetCapabilitiesRequest, **_: Any) -> land_pb2.Capabilities:  # noqa: N802
+        return self._do("GetCapabilities", "", self.store.capabilities)
+
+    def OpenCampaign(self, r: land_pb2.OpenCampaignRequest, **_: Any) -> land_pb2.OpenCampaignResponse:  # noqa: N802
+        return self._do("OpenCampaign", r.campaign_id, lambda: self.store.open_campaign(r))
+
+    def CloseCampaign(self, r: land_pb2.CloseCampaignRequest, **_: Any) -> land_pb2.CloseCampaignResponse:  # noqa: N802
+        return self._do("CloseCampaign", r.campaign_id, lambda: self.store.close_campaign(r))

@@ -17,6 +17,7 @@ from sqlalchemy import Connection, Engine, and_, insert, select, update
 
 from gitm.v1 import land_pb2
 from services.gitm_reference import tables as t
+from services.gitm_reference.checks import ClosedCampaignError, ReusedIdError, UnknownCityError, request_sha
 
 
 @dataclass
@@ -28,6 +29,10 @@ class Behaviour:
     ignore_sightings: bool = False
     no_refusals: bool = False
     lose_supplies: bool = False  # a completed transfer's supplies leave their place and arrive nowhere
+    mutant: str = ""  # one numbered obligation broken on purpose (services/gitm_reference/mutants.py)
+
+    def broken(self, name: str) -> bool:
+        return self.mutant == name
 
 
 Seeder = Callable[[Connection, str], str]
@@ -37,9 +42,12 @@ class Ledger:
     """The database, its lock, the seeder of new campaigns and the store's
     deliberate faults, shared by the transfers, the reports and the admin side."""
 
-    def __init__(self, engine: Engine, seeder: Seeder | None = None) -> None:
+    def __init__(
+        self, engine: Engine, seeder: Seeder | None = None, cities: frozenset[str] | None = None
+    ) -> None:
         self.engine = engine
         self.seeder = seeder
+        self.cities = cities  # the port cities on GITM's map; None: any name is a city
         self.behaviour = Behaviour()
         self._lock = threading.RLock()
         t.metadata.create_all(engine)
@@ -50,11 +58,42 @@ class Ledger:
 
     def campaign(self, conn: Connection, campaign: str) -> None:
         """A campaign GITM has not seen is seeded once (from the scenario the
-        service was started with: PATE_GITM_SCENARIO)."""
+        service was started with: PATE_GITM_SCENARIO) unless PATE opens it
+        (OpenCampaign); a closed campaign takes no more calls."""
+        if closed(conn, campaign) and not self.behaviour.broken("close_ignored"):
+            raise ClosedCampaignError(f"campaign {campaign} is closed")
         if conn.execute(select(t.campaigns.c.campaign).where(t.campaigns.c.campaign == campaign)).first():
             return
         source = self.seeder(conn, campaign) if self.seeder else ""
         conn.execute(insert(t.campaigns).values(campaign=campaign, seeded_from=source))
+
+    def known(self, conn: Connection, campaign: str) -> None:
+        """UnitsNear of a campaign neither opened nor seeded from a scenario is NOT_FOUND."""
+        c = t.campaigns.c
+        if self.seeder is None and not conn.execute(select(c.campaign).where(c.campaign == campaign)).first():
+            raise UnknownCityError(f"no campaign {campaign!r}: PATE has not opened it")
+
+    def city(self, port: str) -> None:
+        if self.cities is not None and port not in self.cities:
+            raise UnknownCityError(f"no city {port!r} on the GITM map")
+
+    def first_time(self, conn: Connection, kind: str, key: str, msg: Any) -> bool:
+        """Whether the call ``kind`` with id ``key`` is new; a repeat with other
+        content is ALREADY_EXISTS (docs/gitm.md, L12)."""
+        sha = request_sha(msg)
+        c = t.request_shas.c
+        row = conn.execute(select(c.sha).where(and_(c.kind == kind, c.id == key))).first()
+        if row is None:
+            conn.execute(insert(t.request_shas).values(kind=kind, id=key, sha=sha))
+            return True
+        if row.sha != sha and not self.behaviour.broken("accept_reused"):
+            raise ReusedIdError(f"{kind} {key} was received before with other content")
+        return False
+
+
+def closed(conn: Connection, campaign: str) -> bool:
+    c = t.closed_campaigns.c
+    return conn.execute(select(c.campaign).where(c.campaign == campaign)).first() is not None
 
 
 def stock(conn: Connection, campaign: str, kind: str, place: str) -> tuple[int, int]:

@@ -6,7 +6,12 @@ Configuration (environment, docs/gitm.md):
 - PATE_GITM_DATABASE_URL: its own store, default sqlite:///<cwd>/var/gitm-reference.db;
 - PATE_GITM_SCENARIO: the scenario a new campaign's land starts as (default
   "training"; "none": empty);
-- PATE_GITM_FAULTS: faults from the start, e.g. "down_calls=3,delay_seconds=1".
+- PATE_GITM_FAULTS: faults from the start, e.g. "down_calls=3,delay_seconds=1";
+- PATE_GITM_TOKEN: PATE's caller token (metadata x-pate-gitm-token); empty is
+  allowed only on a loopback address;
+- PATE_ADMIN_TOKEN: the administrator token ReferenceAdmin asks for;
+- PATE_TLS_CERT, PATE_TLS_KEY, PATE_TLS_CLIENT_CA: TLS and mutual TLS, as
+  every PATE server (docs/security.md).
 Serves gitm.v1.LandBridge, gitm.v1.ReferenceAdmin, gRPC health and reflection;
 SIGTERM or SIGINT stops it cleanly.
 """
@@ -20,6 +25,7 @@ import threading
 from concurrent import futures
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -28,9 +34,10 @@ from grpc_reflection.v1alpha import reflection
 from gitm.v1 import land_pb2, land_pb2_grpc, reference_admin_pb2, reference_admin_pb2_grpc
 from services.gitm_reference.faults import FaultError, FaultGate, Faults
 from services.gitm_reference.seed import scenario_seeder
-from services.gitm_reference.servicer import Admin, LandBridge, set_faults
+from services.gitm_reference.servicer import Access, Admin, LandBridge, set_faults
 from services.gitm_reference.store import LandStore
 from services.platform.config import ConfigError, load_settings
+from services.platform.security.tls import TlsSettings, check_bind, is_loopback, load_tls, server_credentials
 from services.platform.store.db import make_engine
 from services.platform.telemetry.logging import configure_logging, get_logger
 
@@ -54,26 +61,62 @@ def default_database_url() -> str:
     return f"sqlite:///{Path.cwd().resolve() / 'var' / 'gitm-reference.db'}"
 
 
+class _Health(health.HealthServicer):  # type: ignore[misc]
+    """gRPC health, which the mutant ``no_health`` does not serve."""
+
+    def __init__(self, gate: FaultGate) -> None:
+        super().__init__()
+        self.gate = gate
+
+    def Check(self, request: Any, context: Any) -> Any:  # noqa: N802
+        if self.gate.faults.mutant == "no_health":
+            context.abort(grpc.StatusCode.UNIMPLEMENTED, "Method not found!")
+        return super().Check(request, context)
+
+
+def map_cities() -> frozenset[str]:
+    """The port cities on the GITM map (rule 1.5), from PATE's map data: the
+    reference land side's map; UnitsNear of any other name is NOT_FOUND."""
+    from pate.datafiles import load_world_map
+
+    return frozenset(name for name, port in load_world_map().ports.items() if port.on_gitm_map)
+
+
 def start(
-    addr: str, database_url: str, *, scenario: str = "training", faults: Faults | None = None
+    addr: str,
+    database_url: str,
+    *,
+    scenario: str = "training",
+    faults: Faults | None = None,
+    access: Access | None = None,
+    tls: TlsSettings | None = None,
 ) -> Running:
     """Start the service on ``addr`` (port 0: any free port) in this process."""
-    store = LandStore(make_engine(database_url), scenario_seeder(scenario))
+    access, tls = access or Access(), tls or TlsSettings()
+    check_bind(addr, tls)
+    if not access.land_token and not is_loopback(addr):
+        raise ConfigError(f"{addr}: PATE_GITM_TOKEN is required off a loopback address (docs/gitm.md)")
+    faults = faults or Faults()
+    store = LandStore(make_engine(database_url), scenario_seeder(scenario), map_cities())
     gate = FaultGate(Faults())
-    set_faults(store, gate, faults or Faults())
+    set_faults(store, gate, faults)
+    if faults.mutant == "volatile":  # its answers were only ever in memory: a start has none
+        store.reopen()
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
-    land_pb2_grpc.add_LandBridgeServicer_to_server(LandBridge(store, gate), server)
-    reference_admin_pb2_grpc.add_ReferenceAdminServicer_to_server(Admin(store, gate), server)
-    checker = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
+    land_pb2_grpc.add_LandBridgeServicer_to_server(LandBridge(store, gate, access), server)
+    reference_admin_pb2_grpc.add_ReferenceAdminServicer_to_server(Admin(store, gate, access), server)
     names = [
         land_pb2.DESCRIPTOR.services_by_name["LandBridge"].full_name,
         reference_admin_pb2.DESCRIPTOR.services_by_name["ReferenceAdmin"].full_name,
     ]
-    reflection.enable_server_reflection(
-        [*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server
-    )
-    port = server.add_insecure_port(addr)
+    checker = _Health(gate)
+    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
+    served = [*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME]
+    reflection.enable_server_reflection(served, server)
+    if tls.serving:
+        port = server.add_secure_port(addr, server_credentials(tls))
+    else:
+        port = server.add_insecure_port(addr)
     if port == 0:
         raise OSError(f"gitm-reference: cannot listen on {addr}")
     server.start()
@@ -91,13 +134,17 @@ def main() -> int:
     except FaultError as exc:
         print(f"gitm-reference: {exc}", file=sys.stderr)
         return 2
+    access = Access(
+        os.environ.get("PATE_GITM_TOKEN", "").strip(), os.environ.get("PATE_ADMIN_TOKEN", "").strip()
+    )
     try:
         configure_logging("gitm-reference", load_settings())
+        tls = load_tls()
     except ConfigError as exc:
         print(f"gitm-reference: {exc}", file=sys.stderr)
         return 2
     try:
-        running = start(addr, url, scenario=scenario, faults=faults)
+        running = start(addr, url, scenario=scenario, faults=faults, access=access, tls=tls)
     except (
         OSError,
         RuntimeError,

@@ -11,7 +11,14 @@ from sqlalchemy import Connection, insert, select
 
 from gitm.v1 import land_pb2
 from services.gitm_reference import tables as t
-from services.gitm_reference.checks import MAX_SUPPLIES, MAX_UNITS, BadRequestError, check_count, check_id
+from services.gitm_reference.checks import (
+    MAX_SUPPLIES,
+    MAX_UNITS,
+    BadRequestError,
+    check_count,
+    check_id,
+    check_opaque,
+)
 from services.gitm_reference.ledger import Ledger, move_units, set_stock, stock, units
 
 MAX_MOVES = MAX_UNITS  # a turn cannot regroup more transports than it has units to carry
@@ -22,8 +29,8 @@ class CargoMoves:
         self.ledger = ledger
 
     def report(self, r: land_pb2.ReportCargoMovesRequest) -> land_pb2.ReportCargoMovesResponse:
-        check_id("move_id", r.move_id)
-        check_id("campaign_id", r.campaign_id)
+        check_opaque("move_id", r.move_id)
+        check_opaque("campaign_id", r.campaign_id)
         check_count("moves", len(r.moves), MAX_MOVES)
         for m in r.moves:
             check_id("moves[].from_transport", m.from_transport)
@@ -39,16 +46,19 @@ class CargoMoves:
     def _apply(
         self, conn: Connection, r: land_pb2.ReportCargoMovesRequest
     ) -> land_pb2.ReportCargoMovesResponse:
-        self.ledger.campaign(conn, r.campaign_id)
         c = t.cargo_moves.c
+        new = self.ledger.first_time(conn, "moves", r.move_id, r)
         row = conn.execute(select(c.answer_json).where(c.move_id == r.move_id)).first()
         if row is not None and not self.ledger.behaviour.forget:
             answer = land_pb2.ReportCargoMovesResponse.FromString(bytes.fromhex(row.answer_json))
             answer.duplicate = True
             return answer
+        if new or row is None:
+            self.ledger.campaign(conn, r.campaign_id)
         answer = land_pb2.ReportCargoMovesResponse(move_id=r.move_id)
+        units_only = self.ledger.behaviour.broken("moves_units_only")
         for m in r.moves:  # in PATE's order: a unit may be moved on by a later move
-            applied, refusals = _move(conn, r.campaign_id, m)
+            applied, refusals = _move(conn, r.campaign_id, m, units_only)
             if applied.units or applied.supplies:
                 answer.applied.append(applied)
             answer.refusals.extend(refusals)
@@ -64,8 +74,10 @@ class CargoMoves:
 
 
 def _move(
-    conn: Connection, campaign: str, m: land_pb2.CargoMove
+    conn: Connection, campaign: str, m: land_pb2.CargoMove, units_only: bool = False
 ) -> tuple[land_pb2.CargoMove, list[land_pb2.Refusal]]:
+    """One move, item by item (L18); an unknown ``to_transport`` is a new group
+    (a divide): it is created.  ``units_only``: the mutant that leaves supplies behind."""
     refusals: list[land_pb2.Refusal] = []
     found = units(conn, campaign, m.units)
     moved: list[str] = []
@@ -83,7 +95,7 @@ def _move(
         refusals.append(land_pb2.Refusal(item=uid, reason=why))
     move_units(conn, campaign, moved, transport=m.to_transport)
     supplies = 0
-    if m.supplies:
+    if m.supplies and not units_only:
         have, reserved = stock(conn, campaign, "transport", m.from_transport)
         if have - reserved < m.supplies:
             why = f"{m.from_transport} holds {have - reserved} free supplies, not {m.supplies}"

@@ -19,6 +19,7 @@ from services.gitm_reference.checks import (
     BadRequestError,
     check_count,
     check_id,
+    check_opaque,
 )
 from services.gitm_reference.ledger import Ledger, move_units, set_stock, stock, units
 
@@ -28,24 +29,31 @@ class TurnReports:
         self.ledger = ledger
 
     def units_near(self, r: land_pb2.UnitsNearRequest) -> land_pb2.UnitsNearResponse:
-        check_id("campaign_id", r.campaign_id)
+        check_opaque("campaign_id", r.campaign_id)
         check_id("port", r.port)
 
         def read(conn: Connection) -> land_pb2.UnitsNearResponse:
+            self.ledger.known(conn, r.campaign_id)
             self.ledger.campaign(conn, r.campaign_id)
+            self.ledger.city(r.port)
             c = t.units.c
             rows = conn.execute(
                 select(t.units)
                 .where(and_(c.campaign == r.campaign_id, c.city == r.port, c.fate == "", c.transport == ""))
                 .order_by(c.id)
             ).all()
-            return land_pb2.UnitsNearResponse(units=[_unit_pb(u) for u in rows])
+            if self.ledger.behaviour.broken("near_hides_strategic"):
+                rows = [u for u in rows if u.tactical]
+            have, reserved = stock(conn, r.campaign_id, "city", r.port)
+            return land_pb2.UnitsNearResponse(
+                units=[_unit_pb(u) for u in rows], supplies=have, reserved_supplies=reserved
+            )
 
         return self.ledger.tx(read)  # type: ignore[no-any-return]
 
     def report_sightings(self, r: land_pb2.ReportSightingsRequest) -> land_pb2.ReportSightingsResponse:
-        check_id("report_id", r.report_id)
-        check_id("campaign_id", r.campaign_id)
+        check_opaque("report_id", r.report_id)
+        check_opaque("campaign_id", r.campaign_id)
         check_count("sightings", len(r.sightings), MAX_SIGHTINGS)
         for s in r.sightings:
             check_id("sightings[].port", s.port)
@@ -55,9 +63,11 @@ class TurnReports:
                 check_id("sightings[].ships[].id", x.id)
 
         def write(conn: Connection) -> land_pb2.ReportSightingsResponse:
-            self.ledger.campaign(conn, r.campaign_id)
             c = t.sighting_reports.c
+            new = self.ledger.first_time(conn, "sightings", r.report_id, r)
             row = conn.execute(select(c.sightings).where(c.report_id == r.report_id)).first()
+            if new or row is None:
+                self.ledger.campaign(conn, r.campaign_id)
             if row is not None and not self.ledger.behaviour.forget:
                 return land_pb2.ReportSightingsResponse(
                     report_id=r.report_id, sightings=row.sightings, duplicate=True
@@ -88,8 +98,8 @@ class TurnReports:
         return self.ledger.tx(write)  # type: ignore[no-any-return]
 
     def report_cargo_loss(self, r: land_pb2.ReportCargoLossRequest) -> land_pb2.ReportCargoLossResponse:
-        check_id("loss_id", r.loss_id)
-        check_id("campaign_id", r.campaign_id)
+        check_opaque("loss_id", r.loss_id)
+        check_opaque("campaign_id", r.campaign_id)
         check_id("transport_id", r.transport_id)
         if r.fate not in (land_pb2.CARGO_FATE_LOST, land_pb2.CARGO_FATE_CAPTURED):
             raise BadRequestError("fate must be CARGO_FATE_LOST or CARGO_FATE_CAPTURED")
@@ -102,27 +112,16 @@ class TurnReports:
     def _cargo_loss(
         self, conn: Connection, r: land_pb2.ReportCargoLossRequest
     ) -> land_pb2.ReportCargoLossResponse:
-        self.ledger.campaign(conn, r.campaign_id)
         c = t.cargo_losses.c
+        new = self.ledger.first_time(conn, "loss", r.loss_id, r)
         row = conn.execute(select(c.answer_json).where(c.loss_id == r.loss_id)).first()
         if row is not None and not self.ledger.behaviour.forget:
             answer = land_pb2.ReportCargoLossResponse.FromString(bytes.fromhex(row.answer_json))
             answer.duplicate = True
             return answer
-        found = units(conn, r.campaign_id, r.units)
-        aboard = sorted(u for u, x in found.items() if x.transport == r.transport_id and not x.fate)
-        fate = "captured" if r.fate == land_pb2.CARGO_FATE_CAPTURED else "lost"
-        captor = r.captor if fate == "captured" else ""
-        move_units(conn, r.campaign_id, aboard, transport="", fate=fate, captor=captor, reserved_by="")
-        have, _ = stock(conn, r.campaign_id, "transport", r.transport_id)
-        gone = min(have, r.supplies)
-        set_stock(conn, r.campaign_id, "transport", r.transport_id, have - gone, 0)
-        _add_lost(conn, r.campaign_id, gone)
-        missing = sorted(set(r.units) - set(aboard))
-        reason = f"not aboard {r.transport_id} in GITM: {', '.join(missing)}" if missing else ""
-        answer = land_pb2.ReportCargoLossResponse(
-            loss_id=r.loss_id, accepted=True, reason=reason, units=aboard, supplies=gone
-        )
+        if new or row is None:
+            self.ledger.campaign(conn, r.campaign_id)
+        answer = _record_loss(conn, r, keep_units=self.ledger.behaviour.broken("loss_keeps_units"))
         if row is not None:
             conn.execute(t.cargo_losses.delete().where(c.loss_id == r.loss_id))
         conn.execute(
@@ -131,6 +130,40 @@ class TurnReports:
             )
         )
         return answer
+
+
+def _record_loss(
+    conn: Connection, r: land_pb2.ReportCargoLossRequest, *, keep_units: bool = False
+) -> land_pb2.ReportCargoLossResponse:
+    """docs/gitm.md L19: what GITM holds aboard is lost (or prisoner of the captor),
+    whatever else the report names; what it does not hold is listed, item by item."""
+    found = units(conn, r.campaign_id, r.units)
+    aboard = sorted(u for u, x in found.items() if x.transport == r.transport_id and not x.fate)
+    fate = "captured" if r.fate == land_pb2.CARGO_FATE_CAPTURED else "lost"
+    captor = r.captor if fate == "captured" else ""
+    if not keep_units:  # keep_units: the mutant that answers the loss and keeps the units aboard
+        move_units(conn, r.campaign_id, aboard, transport="", fate=fate, captor=captor, reserved_by="")
+    have, _ = stock(conn, r.campaign_id, "transport", r.transport_id)
+    gone = min(have, r.supplies)
+    set_stock(conn, r.campaign_id, "transport", r.transport_id, have - gone, 0)
+    _add_lost(conn, r.campaign_id, gone)
+    refusals = [
+        land_pb2.Refusal(item=u, reason=f"not aboard {r.transport_id} in GITM")
+        for u in sorted(set(r.units) - set(aboard))
+    ]
+    if gone < r.supplies:
+        refusals.append(
+            land_pb2.Refusal(item="supplies", reason=f"{r.transport_id} held {have}, not {r.supplies}")
+        )
+    reason = "; ".join(f"{x.item}: {x.reason}" for x in refusals)
+    return land_pb2.ReportCargoLossResponse(
+        loss_id=r.loss_id,
+        accepted=not refusals,
+        reason=reason,
+        units=aboard,
+        supplies=gone,
+        refusals=refusals,
+    )
 
 
 def _add_lost(conn: Connection, campaign: str, n: int) -> None:
@@ -153,4 +186,5 @@ def _unit_pb(u: Any) -> land_pb2.Unit:
         batteries=u.batteries,
         headquarters=u.headquarters,
         supplies=u.hq_supplies,
+        reserved=bool(u.reserved_by),
     )

@@ -59,12 +59,13 @@ def seed_world(conn: Connection, campaign: str, world: WorldState, on_map: Calla
             )
 
 
-def scenario_seeder(name: str) -> Seeder:
-    """Seeds each new campaign from scenario ``name`` ("none": an empty land)."""
+def scenario_seeder(name: str) -> Seeder | None:
+    """Seeds each new campaign from scenario ``name``; "none": no seeder, a
+    campaign's land is what OpenCampaign (or the administration) puts there."""
+    if name == NO_SCENARIO:
+        return None
 
     def seed(conn: Connection, campaign: str) -> str:
-        if name == NO_SCENARIO:
-            return NO_SCENARIO
         from pate.datafiles import load_scenario, load_world_map
 
         wmap = load_world_map()

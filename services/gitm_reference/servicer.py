@@ -1,9 +1,18 @@
 """The reference service's gRPC face: gitm.v1.LandBridge (the contract) and
-gitm.v1.ReferenceAdmin (its own administration), over :class:`LandStore`."""
+gitm.v1.ReferenceAdmin (its own administration), over :class:`LandStore`.
+
+Who may call (docs/gitm.md "Security", docs/security.md): LandBridge takes
+calls carrying PATE's caller token (metadata ``x-pate-gitm-token`` =
+``PATE_GITM_TOKEN``) when one is configured; ReferenceAdmin takes calls
+carrying the administrator token (``x-pate-admin-token`` =
+``PATE_ADMIN_TOKEN``) and refuses every call when none is configured.  Both
+are compared in constant time, before the request is looked at."""
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import grpc
@@ -13,61 +22,111 @@ from services.gitm_reference.faults import FaultError, FaultGate, Faults, status
 from services.gitm_reference.store import LandStore
 
 T = TypeVar("T")
+CALLER_TOKEN = "x-pate-gitm-token"  # docs/gitm.md "Security"
+ADMIN_TOKEN = "x-pate-admin-token"
 
 
-def _answer(context: Any, fn: Callable[[], T]) -> T:
+@dataclass(frozen=True)
+class Access:
+    land_token: str = field(default="", repr=False)  # empty: loopback development only (main.py)
+    admin_token: str = field(default="", repr=False)  # empty: every administration call refused
+
+
+def _given(context: Any, key: str) -> str:
+    return next((str(v) for k, v in (context.invocation_metadata() or ()) if k == key), "")
+
+
+def _same(given: str, wanted: str) -> bool:
+    return bool(wanted) and hmac.compare_digest(given.encode(), wanted.encode())
+
+
+def _answer(context: Any, fn: Callable[[], T], *, bad_is_unknown: bool = False) -> T:
     try:
         return fn()
     except Exception as exc:  # mapped to a status; anything else is re-raised
         code, details = status_of(exc)
+        if bad_is_unknown and code == grpc.StatusCode.INVALID_ARGUMENT:  # the mutant unknown_on_bad
+            code, details = grpc.StatusCode.UNKNOWN, "error"
         context.abort(code, details)
         raise  # pragma: no cover - abort raises
 
 
 class LandBridge(land_pb2_grpc.LandBridgeServicer):
-    def __init__(self, store: LandStore, gate: FaultGate) -> None:
-        self.store, self.gate = store, gate
+    def __init__(self, store: LandStore, gate: FaultGate, access: Access | None = None) -> None:
+        self.store, self.gate, self.access = store, gate, access or Access()
+
+    def _serve(self, context: Any, work: Callable[[], T]) -> T:
+        broken = self.store.behaviour.broken
+        wanted = self.access.land_token
+        if wanted and not broken("no_auth") and not _same(_given(context, CALLER_TOKEN), wanted):
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, f"{CALLER_TOKEN}: missing or wrong")
+        return _answer(context, lambda: self.gate(work), bad_is_unknown=broken("unknown_on_bad"))
 
     def BeginTransfer(self, request: land_pb2.BeginTransferRequest, context: Any) -> land_pb2.TransferStatus:  # noqa: N802
-        return _answer(context, lambda: self.gate(lambda: self.store.begin(request)))
+        return self._serve(context, lambda: self.store.begin(request))
 
     def CompleteTransfer(  # noqa: N802
         self, request: land_pb2.CompleteTransferRequest, context: Any
     ) -> land_pb2.TransferStatus:
-        return _answer(context, lambda: self.gate(lambda: self.store.complete(request)))
+        return self._serve(context, lambda: self.store.complete(request))
 
     def GetTransfer(self, request: land_pb2.GetTransferRequest, context: Any) -> land_pb2.TransferStatus:  # noqa: N802
-        return _answer(context, lambda: self.gate(lambda: self.store.get(request)))
+        return self._serve(context, lambda: self.store.get(request))
 
     def UnitsNear(self, request: land_pb2.UnitsNearRequest, context: Any) -> land_pb2.UnitsNearResponse:  # noqa: N802
-        return _answer(context, lambda: self.gate(lambda: self.store.units_near(request)))
+        return self._serve(context, lambda: self.store.units_near(request))
 
     def ReportSightings(  # noqa: N802
         self, request: land_pb2.ReportSightingsRequest, context: Any
     ) -> land_pb2.ReportSightingsResponse:
-        return _answer(context, lambda: self.gate(lambda: self.store.report_sightings(request)))
+        return self._serve(context, lambda: self.store.report_sightings(request))
 
     def ReportCargoLoss(  # noqa: N802
         self, request: land_pb2.ReportCargoLossRequest, context: Any
     ) -> land_pb2.ReportCargoLossResponse:
-        return _answer(context, lambda: self.gate(lambda: self.store.report_cargo_loss(request)))
+        return self._serve(context, lambda: self.store.report_cargo_loss(request))
 
     def ReportCargoMoves(  # noqa: N802
         self, request: land_pb2.ReportCargoMovesRequest, context: Any
     ) -> land_pb2.ReportCargoMovesResponse:
-        return _answer(context, lambda: self.gate(lambda: self.store.report_cargo_moves(request)))
+        if self.store.behaviour.broken("caps_lie"):
+            context.abort(grpc.StatusCode.UNIMPLEMENTED, "Method not implemented!")
+        return self._serve(context, lambda: self.store.report_cargo_moves(request))
+
+    def GetCapabilities(  # noqa: N802
+        self, request: land_pb2.GetCapabilitiesRequest, context: Any
+    ) -> land_pb2.Capabilities:
+        return self._serve(context, self.store.capabilities)
+
+    def OpenCampaign(  # noqa: N802
+        self, request: land_pb2.OpenCampaignRequest, context: Any
+    ) -> land_pb2.OpenCampaignResponse:
+        return self._serve(context, lambda: self.store.open_campaign(request))
+
+    def CloseCampaign(  # noqa: N802
+        self, request: land_pb2.CloseCampaignRequest, context: Any
+    ) -> land_pb2.CloseCampaignResponse:
+        return self._serve(context, lambda: self.store.close_campaign(request))
 
 
 class Admin(reference_admin_pb2_grpc.ReferenceAdminServicer):
-    def __init__(self, store: LandStore, gate: FaultGate) -> None:
-        self.store, self.gate = store, gate
+    def __init__(self, store: LandStore, gate: FaultGate, access: Access | None = None) -> None:
+        self.store, self.gate, self.access = store, gate, access or Access()
+
+    def _admit(self, context: Any) -> None:
+        if not self.access.admin_token:
+            context.abort(grpc.StatusCode.PERMISSION_DENIED, "no administrator token is configured")
+        if not _same(_given(context, ADMIN_TOKEN), self.access.admin_token):
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, f"{ADMIN_TOKEN}: missing or wrong")
 
     def Station(  # noqa: N802
         self, request: reference_admin_pb2.StationRequest, context: Any
     ) -> reference_admin_pb2.StationResponse:
+        self._admit(context)
         return _answer(context, lambda: self.store.station(request))
 
     def SetFaults(self, request: reference_admin_pb2.Faults, context: Any) -> reference_admin_pb2.Faults:  # noqa: N802
+        self._admit(context)
         try:
             faults = Faults.from_pb(request)
         except FaultError as exc:
@@ -79,7 +138,15 @@ class Admin(reference_admin_pb2_grpc.ReferenceAdminServicer):
     def Snapshot(  # noqa: N802
         self, request: reference_admin_pb2.SnapshotRequest, context: Any
     ) -> reference_admin_pb2.SnapshotResponse:
+        self._admit(context)
         return self.store.snapshot(request.campaign_id)
+
+    def Reopen(  # noqa: N802
+        self, request: reference_admin_pb2.ReopenRequest, context: Any
+    ) -> reference_admin_pb2.ReopenResponse:
+        self._admit(context)
+        self.store.reopen()
+        return reference_admin_pb2.ReopenResponse()
 
 
 def set_faults(store: LandStore, gate: FaultGate, faults: Faults) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from sqlalchemy import Engine
 
 from gitm.v1 import land_pb2, reference_admin_pb2
+from services.gitm_reference import tables as t
 from services.gitm_reference.admin import Administration
 from services.gitm_reference.checks import (
     MAX_ID,
@@ -26,6 +27,7 @@ from services.gitm_reference.checks import (
     UnknownTransferError,
 )
 from services.gitm_reference.ledger import Behaviour, Ledger, Seeder, station_unit
+from services.gitm_reference.lifecycle import Lifecycle
 from services.gitm_reference.moves import CargoMoves
 from services.gitm_reference.reports import TurnReports
 from services.gitm_reference.transfers import STATES, Transfers
@@ -48,12 +50,29 @@ __all__ = [
 
 
 class LandStore:
-    def __init__(self, engine: Engine, seeder: Seeder | None = None) -> None:
-        self.ledger = Ledger(engine, seeder)
-        self.transfers = Transfers(self.ledger)
-        self.reports = TurnReports(self.ledger)
-        self.moves = CargoMoves(self.ledger)
-        self.admin = Administration(self.ledger)
+    def __init__(
+        self, engine: Engine, seeder: Seeder | None = None, cities: frozenset[str] | None = None
+    ) -> None:
+        self._build(Ledger(engine, seeder, cities))
+
+    def _build(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.transfers = Transfers(ledger)
+        self.reports = TurnReports(ledger)
+        self.moves = CargoMoves(ledger)
+        self.lifecycle = Lifecycle(ledger)
+        self.admin = Administration(ledger)
+
+    def reopen(self) -> None:
+        """What a restart of the process leaves: the database, nothing held in memory."""
+        old = self.ledger
+        fresh = Ledger(old.engine, old.seeder, old.cities)
+        fresh.behaviour = old.behaviour
+        if old.behaviour.broken("volatile"):  # its answers were only ever in memory
+            with old.engine.begin() as conn:
+                for table in (t.transfers, t.cargo_losses, t.cargo_moves, t.sighting_reports, t.request_shas):
+                    conn.execute(table.delete())
+        self._build(fresh)
 
     @property
     def engine(self) -> Engine:
@@ -81,6 +100,16 @@ class LandStore:
 
     def get(self, r: land_pb2.GetTransferRequest) -> land_pb2.TransferStatus:
         return self.transfers.get(r)
+
+    # ------------------------------------------------------------ a campaign's life
+    def capabilities(self) -> land_pb2.Capabilities:
+        return self.lifecycle.capabilities()
+
+    def open_campaign(self, r: land_pb2.OpenCampaignRequest) -> land_pb2.OpenCampaignResponse:
+        return self.lifecycle.open(r)
+
+    def close_campaign(self, r: land_pb2.CloseCampaignRequest) -> land_pb2.CloseCampaignResponse:
+        return self.lifecycle.close(r)
 
     # ------------------------------------------------------------ what units see and hold
     def units_near(self, r: land_pb2.UnitsNearRequest) -> land_pb2.UnitsNearResponse:

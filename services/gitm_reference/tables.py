@@ -93,3 +93,22 @@ cargo_moves = Table(
     Column("campaign", String(128), nullable=False),
     Column("answer_json", Text, nullable=False),
 )
+
+# The digest of each id-carrying request first received (loss, moves, sightings,
+# open): a repeat with other content is ALREADY_EXISTS (docs/gitm.md, L12).
+request_shas = Table(
+    "gitm_request_shas",
+    metadata,
+    Column("kind", String(32), primary_key=True),
+    Column("id", String(256), primary_key=True),
+    Column("sha", String(64), nullable=False),
+)
+
+# Campaigns PATE closed (CloseCampaign): later calls naming them are refused.
+closed_campaigns = Table(
+    "gitm_closed_campaigns",
+    metadata,
+    Column("campaign", String(128), primary_key=True),
+    Column("last_turn", Integer, nullable=False),
+    Column("cancelled", Integer, nullable=False),
+)

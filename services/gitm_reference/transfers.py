@@ -6,6 +6,7 @@ repeated call gets the first answer (docs/gitm.md)."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,6 +23,7 @@ from services.gitm_reference.checks import (
     UnknownTransferError,
     check_count,
     check_id,
+    check_opaque,
     request_sha,
 )
 from services.gitm_reference.ledger import Ledger, move_units, set_stock, stock, units
@@ -39,8 +41,8 @@ class Transfers:
         self.ledger = ledger
 
     def begin(self, r: land_pb2.BeginTransferRequest) -> land_pb2.TransferStatus:
-        check_id("transfer_id", r.transfer_id)
-        check_id("campaign_id", r.campaign_id)
+        check_opaque("transfer_id", r.transfer_id)
+        check_opaque("campaign_id", r.campaign_id)
         check_id("port", r.port)
         check_id("transport_id", r.transport_id)
         if r.direction not in (land_pb2.DIRECTION_LOAD, land_pb2.DIRECTION_UNLOAD):
@@ -51,22 +53,41 @@ class Transfers:
             raise BadRequestError("a transfer moves at least one unit or one supply")
         for u in r.units:
             check_id("units[]", u)
+        if self.ledger.behaviour.broken("racy"):
+            return self._racy_begin(r)
         return self.ledger.tx(lambda conn: self._begin(conn, r))  # type: ignore[no-any-return]
 
-    def _begin(self, conn: Connection, r: land_pb2.BeginTransferRequest) -> land_pb2.TransferStatus:
-        self.ledger.campaign(conn, r.campaign_id)
+    def _racy_begin(self, r: land_pb2.BeginTransferRequest) -> land_pb2.TransferStatus:
+        """The mutant ``racy``: the look-up and the work in two transactions, so that
+        copies arriving together all miss the record and all do the work."""
+        c = t.transfers.c
+        seen = self.ledger.tx(
+            lambda conn: conn.execute(select(c.state).where(c.transfer_id == r.transfer_id)).first()
+        )
+        time.sleep(0.05)
+        return self.ledger.tx(lambda conn: self._begin(conn, r, fresh=seen is None))  # type: ignore[no-any-return]
+
+    def _begin(
+        self, conn: Connection, r: land_pb2.BeginTransferRequest, fresh: bool = False
+    ) -> land_pb2.TransferStatus:
         sha = request_sha(r)
         row = conn.execute(select(t.transfers).where(t.transfers.c.transfer_id == r.transfer_id)).first()
-        if row is not None and not self.ledger.behaviour.forget:
-            if row.request_sha != sha:
+        if row is None or self.ledger.behaviour.forget or fresh:
+            self.ledger.campaign(conn, r.campaign_id)  # new work: not for a closed campaign
+        broken = self.ledger.behaviour.broken
+        if row is not None and not (self.ledger.behaviour.forget or fresh):
+            if row.request_sha != sha and not broken("accept_reused"):
                 raise ReusedIdError(f"transfer {r.transfer_id} was begun with other content")
             return _status(conn, row.transfer_id)
-        if row is not None:  # forget: the old record is dropped and the call is done again
+        if row is not None:  # forget (or racy): the old record is dropped and the call is done again
             conn.execute(t.transfers.delete().where(t.transfers.c.transfer_id == r.transfer_id))
         refusals = self._refusals(conn, r)
         state = "refused" if refusals else "begun"
-        if state == "begun":
+        if state == "begun" and not broken("no_reserve"):
             _reserve(conn, r)
+        elif state == "refused" and broken("partial"):  # the good items taken, the transfer refused
+            bad = {item for item, _ in refusals}
+            move_units(conn, r.campaign_id, [u for u in r.units if u not in bad], reserved_by=r.transfer_id)
         reason = "; ".join(f"{item}: {why}" for item, why in refusals)
         try:
             conn.execute(
@@ -92,33 +113,39 @@ class Transfers:
         found = units(conn, r.campaign_id, r.units)
         out: list[tuple[str, str]] = []
         load = r.direction == land_pb2.DIRECTION_LOAD
+        blind = self.ledger.behaviour.broken("ignore_reservations")
         for uid in r.units:
-            why = _unit_refusal(found.get(uid), r, load)
+            why = _unit_refusal(found.get(uid), r, load, blind)
             if why:
                 out.append((uid, why))
         if len(set(r.units)) != len(r.units):
             out.append(("units", "a unit is named twice"))
         kind, place = ("city", r.port) if load else ("transport", r.transport_id)
         have, reserved = stock(conn, r.campaign_id, kind, place)
-        if r.supplies > have - reserved:
+        if r.supplies > have - reserved and not self.ledger.behaviour.broken("no_supply_check"):
             where = f"in {r.port}" if load else f"aboard {r.transport_id}"
             out.append(("supplies", f"{r.supplies} asked, {max(0, have - reserved)} free {where}"))
         return out
 
     def complete(self, r: land_pb2.CompleteTransferRequest) -> land_pb2.TransferStatus:
-        check_id("transfer_id", r.transfer_id)
+        check_opaque("transfer_id", r.transfer_id)
         return self.ledger.tx(lambda conn: self._complete(conn, r))  # type: ignore[no-any-return]
 
     def _complete(self, conn: Connection, r: land_pb2.CompleteTransferRequest) -> land_pb2.TransferStatus:
         row = conn.execute(select(t.transfers).where(t.transfers.c.transfer_id == r.transfer_id)).first()
+        b = self.ledger.behaviour
         if row is None:
+            if b.broken("unknown_ok"):
+                return land_pb2.TransferStatus(transfer_id=r.transfer_id)
             raise UnknownTransferError(f"no transfer {r.transfer_id}")
-        if row.state != "begun" and not (self.ledger.behaviour.forget and row.state == "completed"):
+        flipped = b.broken("flip_completion") and row.state == "cancelled" and not r.cancelled
+        if row.state != "begun" and not (b.forget and row.state == "completed") and not flipped:
             return _status(conn, r.transfer_id)  # done already: the first answer stands
         req = _request_from(row.request_json)
-        _release(conn, req)
+        if not (r.cancelled and b.broken("cancel_keeps_reservation")):
+            _release(conn, req)
         if not r.cancelled:
-            _move(conn, req, lose_supplies=self.ledger.behaviour.lose_supplies)
+            _move(conn, req, lose_supplies=b.lose_supplies, landed_tactical=not b.broken("land_strategic"))
         state = "cancelled" if r.cancelled else "completed"
         conn.execute(
             update(t.transfers).where(t.transfers.c.transfer_id == r.transfer_id).values(state=state)
@@ -126,12 +153,14 @@ class Transfers:
         return _status(conn, r.transfer_id)
 
     def get(self, r: land_pb2.GetTransferRequest) -> land_pb2.TransferStatus:
-        check_id("transfer_id", r.transfer_id)
+        check_opaque("transfer_id", r.transfer_id)
 
         def read(conn: Connection) -> land_pb2.TransferStatus:
             if not conn.execute(
                 select(t.transfers.c.state).where(t.transfers.c.transfer_id == r.transfer_id)
             ).first():
+                if self.ledger.behaviour.broken("unknown_ok"):
+                    return land_pb2.TransferStatus(transfer_id=r.transfer_id)
                 raise UnknownTransferError(f"no transfer {r.transfer_id}")
             return _status(conn, r.transfer_id)
 
@@ -160,7 +189,9 @@ def _release(conn: Connection, req: Mapping[str, Any]) -> None:
         set_stock(conn, req["campaign"], kind, place, have, max(0, reserved - req["supplies"]))
 
 
-def _move(conn: Connection, req: Mapping[str, Any], *, lose_supplies: bool = False) -> None:
+def _move(
+    conn: Connection, req: Mapping[str, Any], *, lose_supplies: bool = False, landed_tactical: bool = True
+) -> None:
     campaign, n = req["campaign"], req["supplies"]
     alive = [u for u, row in units(conn, campaign, req["units"]).items() if not row.fate]
     city, ship = ("city", req["port"]), ("transport", req["transport"])
@@ -168,7 +199,8 @@ def _move(conn: Connection, req: Mapping[str, Any], *, lose_supplies: bool = Fal
     if req["load"]:
         move_units(conn, campaign, alive, city="", tactical=False, transport=req["transport"])
     else:
-        move_units(conn, campaign, alive, city=req["port"], tactical=True, transport="")
+        # docs/gitm.md L9: landed units stand in the city itself (its tactical square)
+        move_units(conn, campaign, alive, city=req["port"], tactical=landed_tactical, transport="")
     if n:
         have, reserved = stock(conn, campaign, *src)
         moved = min(n, have)  # supplies lost with the transport in between are not there to move
@@ -193,13 +225,13 @@ def _status(conn: Connection, transfer_id: str) -> land_pb2.TransferStatus:
     )
 
 
-def _unit_refusal(row: Any, r: land_pb2.BeginTransferRequest, load: bool) -> str:
-    """What a land game refuses, unit by unit."""
+def _unit_refusal(row: Any, r: land_pb2.BeginTransferRequest, load: bool, blind: bool = False) -> str:
+    """What a land game refuses, unit by unit (``blind``: the mutant that ignores reservations)."""
     if row is None:
         return "no such unit"
     if row.fate:
         return f"the unit was {row.fate}"
-    if row.reserved_by:
+    if row.reserved_by and not blind:
         return f"already being moved by transfer {row.reserved_by}"
     if load:
         if row.transport:

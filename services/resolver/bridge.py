@@ -18,8 +18,14 @@ off-map ports have no GITM side).  Add it to the resolver's stages::
   FAILED_PRECONDITION, NOT_FOUND, ALREADY_EXISTS): an audit row
   ``gitm_transfer_refused`` for the administrators, and the next call goes on.
   The committed turn stands: PATE's world is the record of the naval side.
+- A call the land service does not serve (docs/gitm.md "Versioning",
+  services/resolver/editions.py): not made, an audit row ``gitm_call_skipped``.
 - Any other error is raised as it is: the consumer retries it a few times and
   then records the message as poison.
+
+Turn 0 (the campaign's creation) opens the campaign in GITM with its initial
+positions, then reports the start's (empty) sightings; the last turn's calls
+end with CloseCampaign.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from pate.core.rules.landsync import PortLandReport
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import InPort
 from pate.core.world.state import Headquarters, LandUnit, WorldState
+from pate.engine.context import turn_context
 from pate.v1 import events_pb2
 from services.platform import bus
 from services.platform.bus.consumer import TransientError
@@ -45,13 +52,24 @@ from services.platform.store import repository as repo
 from services.platform.store import tables
 from services.platform.store.writes import record_audit
 from services.platform.telemetry.logging import get_logger
-from services.resolver.gitm import Begin, CargoLoss, CargoMoves, Complete, GitmClient, client_for
+from services.resolver import editions
+from services.resolver.gitm import (
+    Begin,
+    CargoLoss,
+    CargoMoves,
+    CloseCampaign,
+    Complete,
+    GitmClient,
+    OpenCampaign,
+    client_for,
+)
 from services.resolver.gitm_calls import (
     BEGUN,
     COMPLETED,
     Call,
     cargo_calls,
     cargo_moves_call,
+    open_call,
     sightings_call,
     transfer_calls,
 )
@@ -67,19 +85,34 @@ _REFUSALS = {
 _OUTAGES = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
 __all__ = [
     "Call",
+    "CloseCampaign",
     "cargo_calls",
     "cargo_moves_call",
     "deliver",
     "handle_turn_resolved",
+    "open_call",
     "sightings_call",
     "transfer_calls",
 ]
 
 
 def turn_calls(conn: Connection, campaign: str, turn: int) -> list[Call]:
-    """Every call of a committed turn (:func:`calls_of`), from the store."""
+    """Every call of a committed turn (:func:`calls_of`), from the store; turn
+    0 opens the campaign, the last turn closes it."""
+    row = repo.get_campaign(conn, campaign)
+    if turn == 0:
+        world = _world(conn, campaign, 1)
+        if world is None or row is None:
+            return []
+        return [
+            open_call(world, turn_context().map, row.scenario, row.turns),
+            sightings_call(campaign, 0, (), world),
+        ]
     events = repo.load_events(conn, campaign, turn)
-    return calls_of(campaign, turn, events, _world(conn, campaign, turn), _world(conn, campaign, turn + 1))
+    calls = calls_of(campaign, turn, events, _world(conn, campaign, turn), _world(conn, campaign, turn + 1))
+    if row is not None and turn >= row.turns:
+        calls.append(CloseCampaign(campaign, turn))
+    return calls
 
 
 def calls_of(
@@ -110,13 +143,15 @@ def _world(conn: Connection, campaign: str, turn: int) -> WorldState | None:
 def must_wait(turn: int, gitm_saw_previous: bool, previous_delivered: bool) -> bool:
     """A turn's calls go to GITM only after the previous turn's (docs/gitm.md
     "Order"): a cargo loss must never reach GITM before the load that put the
-    units aboard.  A previous turn resolved with no GITM configured is not waited for."""
-    return turn > 1 and gitm_saw_previous and not previous_delivered
+    units aboard, nor turn 1's before turn 0 opened the campaign.  A previous turn
+    resolved with no GITM configured is not waited for."""
+    return turn >= 1 and gitm_saw_previous and not previous_delivered
 
 
 def _previous(conn: Connection, campaign: str, turn: int) -> tuple[bool, bool]:
     stored = repo.load_resolution(conn, campaign, turn - 1) if turn > 1 else None
-    saw = stored is not None and '"land_word"' in stored[0]
+    # turn 0's message (the campaign's creation) always exists and this consumer always takes it
+    saw = turn == 1 or (stored is not None and '"land_word"' in stored[0])
     mid = bus.msg_id(campaign, turn - 1, bus.TURN_RESOLVED)
     pm = tables.processed_messages.c
     done = conn.execute(select(pm.msg_id).where(pm.consumer == DURABLE, pm.msg_id == mid)).first()
@@ -133,15 +168,26 @@ def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str])
     calls = turn_calls(conn, msg.campaign_id, msg.turn)
     refused = deliver(client_for(addr), calls)
     for call, reason in refused:
+        action = "gitm_transfer_refused" if isinstance(call, Begin | Complete) else "gitm_call_refused"
         record_audit(
             conn,
-            action="gitm_transfer_refused" if isinstance(call, Begin | Complete) else "gitm_call_refused",
+            action="gitm_call_skipped" if reason.startswith(editions.SKIPPED) else action,
             accepted=False,
             campaign=msg.campaign_id,
             turn=msg.turn,
             detail={"call": type(call).__name__, "reason": reason, **to_plain(call)},
         )
     log.info("gitm_turn_delivered", calls=len(calls), refused=len(refused))
+
+
+METHODS: dict[type, str] = {
+    Begin: "BeginTransfer",
+    Complete: "CompleteTransfer",
+    CargoLoss: "ReportCargoLoss",
+    CargoMoves: "ReportCargoMoves",
+    OpenCampaign: "OpenCampaign",
+    CloseCampaign: "CloseCampaign",
+}
 
 
 def _send(client: GitmClient, call: Call) -> tuple[bool, str]:
@@ -157,22 +203,57 @@ def _send(client: GitmClient, call: Call) -> tuple[bool, str]:
     if isinstance(call, CargoMoves):
         moved = client.report_cargo_moves(call)
         return moved.accepted, "; ".join(f"{r.item}: {r.reason}" for r in moved.refusals)
+    if isinstance(call, OpenCampaign):
+        client.open_campaign(call)
+        return True, ""
+    if isinstance(call, CloseCampaign):
+        closed = client.close_campaign(call)
+        stuck = closed.cancelled_transfers
+        return not stuck, f"{stuck} open transfers cancelled by the close" if stuck else ""
     client.report_sightings(call)
     return True, ""
 
 
+def _code(exc: grpc.RpcError) -> grpc.StatusCode | None:
+    return exc.code() if isinstance(exc, grpc.Call) else None
+
+
+def capabilities(client: GitmClient) -> editions.Capabilities:
+    """What the land service serves, asked once per client (docs/gitm.md "Versioning")."""
+    if client.capabilities is None:
+        try:
+            answer = client.get_capabilities()
+            client.capabilities = editions.from_answer(answer.edition, list(answer.calls))
+        except grpc.RpcError as exc:
+            if _code(exc) in _OUTAGES:
+                raise TransientError(f"GITM at {client.addr}: {_code(exc)}") from exc
+            if _code(exc) != grpc.StatusCode.UNIMPLEMENTED:
+                raise
+            client.capabilities = editions.FIRST_EDITION
+    return client.capabilities
+
+
 def deliver(client: GitmClient, calls: Sequence[Call]) -> list[tuple[Call, str]]:
-    """Make every call in order; return those GITM refused, with its reason.
+    """Make every call in order; return those GITM refused, with its reason,
+    and those it does not serve (reason ``editions.SKIPPED``...).
     GITM unreachable or slow past the deadline: :class:`TransientError` (the
     consumer retries the whole turn later; the ids make repeats harmless)."""
     refused: list[tuple[Call, str]] = []
     for call in calls:
+        method = METHODS.get(type(call), "ReportSightings")
+        if not capabilities(client).serves(method):
+            refused.append((call, f"{editions.SKIPPED}the land service does not serve {method}"))
+            continue
         try:
             accepted, reason = _send(client, call)
         except grpc.RpcError as exc:
-            code = exc.code() if isinstance(exc, grpc.Call) else None
+            code = _code(exc)
             if code in _OUTAGES:
                 raise TransientError(f"GITM at {client.addr}: {code}") from exc
+            if code == grpc.StatusCode.UNIMPLEMENTED and method not in editions.REQUIRED:
+                client.capabilities = capabilities(client).without(method)
+                refused.append((call, f"{editions.SKIPPED}{method} answered UNIMPLEMENTED"))
+                continue
             if code is None or code not in _REFUSALS:
                 raise
             details = exc.details() if isinstance(exc, grpc.Call) else ""
@@ -197,16 +278,20 @@ def land_reports(client: GitmClient, world: WorldState, wmap: WorldMap) -> list[
         }
     )
     out: list[PortLandReport] = []
+    stocks = capabilities(client).edition >= 2  # edition 1 answers carry no city stock
     for port in ports:
         try:
-            units = client.units_near(world.campaign, world.turn, port)
+            answer = client.units_near(world.campaign, world.turn, port)
         except grpc.RpcError as exc:
             if isinstance(exc, grpc.Call) and exc.code() in _OUTAGES:
                 raise TransientError(f"GITM at {client.addr}: {exc.code()}") from exc
+            if _code(exc) == grpc.StatusCode.NOT_FOUND:
+                # a campaign not yet opened (turn 0 not through) or a city GITM lacks: not an answer
+                raise TransientError(f"GITM at {client.addr}: NOT_FOUND: {exc.details()}") from exc
             raise
-        city = tuple(land_unit(u) for u in units if u.tactical_square)
-        near = tuple(u.id for u in units if not u.tactical_square)
-        out.append(PortLandReport(port, city, near))
+        city = tuple(land_unit(u) for u in answer.units if u.tactical_square)
+        near = tuple(u.id for u in answer.units if not u.tactical_square)
+        out.append(PortLandReport(port, city, near, max(0, answer.supplies) if stocks else None))
     return out
 
 

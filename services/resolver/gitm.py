@@ -1,23 +1,50 @@
 """Client of the GITM land service (``gitm.v1.LandBridge``, proto/gitm/v1/land.proto).
 
 PATE is the client.  Calls are synchronous (the bridge runs in a consumer's
-worker thread), carry the W3C ``traceparent`` metadata, and have a
-deadline.  Transfer ids are deterministic, so GITM treats a repeated call as
-the same transfer: retrying after a timeout is harmless.
+worker thread), carry the W3C ``traceparent`` metadata and PATE's caller
+token (``x-pate-gitm-token`` = ``PATE_GITM_TOKEN``, docs/gitm.md
+"Security"), over TLS or mutual TLS when ``PATE_TLS_*`` say so, and have a
+deadline (``PATE_GITM_TIMEOUT_SECONDS``, default 5).  Transfer ids are
+deterministic, so GITM treats a repeated call as the same transfer: retrying
+after a timeout is harmless.
 """
 
 from __future__ import annotations
 
+import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitm.v1 import land_pb2, land_pb2_grpc
+from services.platform.config import ConfigError
 from services.platform.runtime.grpcutil import trace_metadata
 from services.platform.security import tls
+from services.resolver.editions import Capabilities
+
+if TYPE_CHECKING:
+    from pate.core.world.state import LandUnit
 
 DIRECTIONS = {"load": land_pb2.DIRECTION_LOAD, "unload": land_pb2.DIRECTION_UNLOAD}
+CALLER_TOKEN = "x-pate-gitm-token"
+DEFAULT_TIMEOUT = 5.0
+TIMEOUT_RANGE = (0.5, 60.0)
+
+
+def configured_timeout(env: Mapping[str, str] | None = None) -> float:
+    """``PATE_GITM_TIMEOUT_SECONDS`` (docs/gitm.md "Timing"): 0.5 to 60 s, default 5."""
+    raw = (os.environ if env is None else env).get("PATE_GITM_TIMEOUT_SECONDS", "").strip()
+    if not raw:
+        return DEFAULT_TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    low, high = TIMEOUT_RANGE
+    if not low <= value <= high:
+        raise ConfigError(f"PATE_GITM_TIMEOUT_SECONDS={raw[:32]!r}: expected seconds from {low} to {high}")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,15 +109,44 @@ class Sightings:
     reports: tuple[tuple[str, str, tuple[tuple[str, str, str], ...]], ...] = field(default=())
 
 
+@dataclass(frozen=True, slots=True)
+class OpenCampaign:
+    """OpenCampaign: a campaign starts, with its land units and supplies where
+    they start (docs/gitm.md "A campaign"); sent with turn 0."""
+
+    campaign: str
+    scenario: str
+    turns: int
+    # (unit, city or "", transport or "", tactical square)
+    units: tuple[tuple[LandUnit, str, str, bool], ...]
+    stocks: tuple[tuple[str, str, int], ...]  # (city or "", transport or "", supplies)
+
+
+@dataclass(frozen=True, slots=True)
+class CloseCampaign:
+    """CloseCampaign: the campaign's last turn is delivered."""
+
+    campaign: str
+    last_turn: int
+
+
 class GitmClient:
-    def __init__(self, addr: str, *, timeout: float = 5.0, stub: Any = None) -> None:
+    def __init__(
+        self, addr: str, *, timeout: float = DEFAULT_TIMEOUT, stub: Any = None, token: str | None = None
+    ) -> None:
         """``stub``: anything with LandBridgeStub's methods (the tests drive an
-        in-process land store through it); default a channel to ``addr``."""
+        in-process land store through it); default a channel to ``addr``
+        (TLS when PATE_TLS_CA is set) carrying ``token`` (default PATE_GITM_TOKEN)."""
         self.addr = addr
         self.timeout = timeout
-        # TLS when PATE_TLS_CA is set
+        self.token = os.environ.get("PATE_GITM_TOKEN", "").strip() if token is None else token
         self._channel = None if stub is not None else tls.channel(addr)
         self._stub = stub if stub is not None else land_pb2_grpc.LandBridgeStub(self._channel)
+        self.capabilities: Capabilities | None = None  # learnt on first need (services/resolver/editions.py)
+
+    def _md(self) -> list[tuple[str, str]]:
+        md = trace_metadata()
+        return [*md, (CALLER_TOKEN, self.token)] if self.token else md
 
     def begin(self, call: Begin) -> land_pb2.TransferStatus:
         request = land_pb2.BeginTransferRequest(
@@ -105,14 +161,14 @@ class GitmClient:
             state=call.state,
         )
         status: land_pb2.TransferStatus = self._stub.BeginTransfer(
-            request, timeout=self.timeout, metadata=trace_metadata()
+            request, timeout=self.timeout, metadata=self._md()
         )
         return status
 
     def complete(self, call: Complete) -> land_pb2.TransferStatus:
         request = land_pb2.CompleteTransferRequest(transfer_id=call.transfer_id, cancelled=call.cancelled)
         status: land_pb2.TransferStatus = self._stub.CompleteTransfer(
-            request, timeout=self.timeout, metadata=trace_metadata()
+            request, timeout=self.timeout, metadata=self._md()
         )
         return status
 
@@ -120,7 +176,7 @@ class GitmClient:
         status: land_pb2.TransferStatus = self._stub.GetTransfer(
             land_pb2.GetTransferRequest(transfer_id=transfer_id),
             timeout=self.timeout,
-            metadata=trace_metadata(),
+            metadata=self._md(),
         )
         return status
 
@@ -137,7 +193,7 @@ class GitmClient:
             captor=call.captor,
         )
         answer: land_pb2.ReportCargoLossResponse = self._stub.ReportCargoLoss(
-            request, timeout=self.timeout, metadata=trace_metadata()
+            request, timeout=self.timeout, metadata=self._md()
         )
         return answer
 
@@ -152,7 +208,7 @@ class GitmClient:
             ],
         )
         answer: land_pb2.ReportCargoMovesResponse = self._stub.ReportCargoMoves(
-            request, timeout=self.timeout, metadata=trace_metadata()
+            request, timeout=self.timeout, metadata=self._md()
         )
         return answer
 
@@ -171,13 +227,46 @@ class GitmClient:
             ],
         )
         answer: land_pb2.ReportSightingsResponse = self._stub.ReportSightings(
-            request, timeout=self.timeout, metadata=trace_metadata()
+            request, timeout=self.timeout, metadata=self._md()
         )
         return answer
 
-    def units_near(self, campaign: str, turn: int, port: str) -> Sequence[land_pb2.Unit]:
+    def units_near(self, campaign: str, turn: int, port: str) -> land_pb2.UnitsNearResponse:
         request = land_pb2.UnitsNearRequest(campaign_id=campaign, turn=turn, port=port)
-        return list(self._stub.UnitsNear(request, timeout=self.timeout, metadata=trace_metadata()).units)
+        answer: land_pb2.UnitsNearResponse = self._stub.UnitsNear(
+            request, timeout=self.timeout, metadata=self._md()
+        )
+        return answer
+
+    def get_capabilities(self) -> land_pb2.Capabilities:
+        answer: land_pb2.Capabilities = self._stub.GetCapabilities(
+            land_pb2.GetCapabilitiesRequest(), timeout=self.timeout, metadata=self._md()
+        )
+        return answer
+
+    def open_campaign(self, call: OpenCampaign) -> land_pb2.OpenCampaignResponse:
+        request = land_pb2.OpenCampaignRequest(
+            campaign_id=call.campaign,
+            scenario=call.scenario,
+            turns=call.turns,
+            units=[
+                land_pb2.InitialUnit(unit=unit_message(u, tactical), city=city, transport_id=ship)
+                for u, city, ship, tactical in call.units
+            ],
+            stocks=[land_pb2.InitialStock(city=c, transport_id=s, supplies=n) for c, s, n in call.stocks],
+        )
+        answer: land_pb2.OpenCampaignResponse = self._stub.OpenCampaign(
+            request, timeout=self.timeout, metadata=self._md()
+        )
+        return answer
+
+    def close_campaign(self, call: CloseCampaign) -> land_pb2.CloseCampaignResponse:
+        answer: land_pb2.CloseCampaignResponse = self._stub.CloseCampaign(
+            land_pb2.CloseCampaignRequest(campaign_id=call.campaign, last_turn=call.last_turn),
+            timeout=self.timeout,
+            metadata=self._md(),
+        )
+        return answer
 
     def close(self) -> None:
         if self._channel is not None:
@@ -193,7 +282,7 @@ def client_for(addr: str) -> GitmClient:
     with _LOCK:
         client = _CLIENTS.get(addr)
         if client is None:
-            client = _CLIENTS[addr] = GitmClient(addr)
+            client = _CLIENTS[addr] = GitmClient(addr, timeout=configured_timeout())
         return client
 
 
@@ -202,3 +291,17 @@ def close_clients() -> None:
         for client in _CLIENTS.values():
             client.close()
         _CLIENTS.clear()
+
+
+def unit_message(u: LandUnit, tactical: bool) -> land_pb2.Unit:
+    return land_pb2.Unit(
+        id=u.id,
+        state=u.state,
+        tactical_square=tactical,
+        infantry=u.infantry,
+        cavalry=u.cavalry,
+        artillery=u.artillery,
+        batteries=u.batteries,
+        headquarters=u.headquarters.value,
+        supplies=u.supplies,
+    )

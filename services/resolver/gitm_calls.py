@@ -9,8 +9,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from pate.core.events import Event
-from pate.core.world.state import WorldState
-from services.resolver.gitm import Begin, CargoLoss, CargoMoves, Complete, Sightings
+from pate.core.world.geography import WorldMap
+from pate.core.world.ships import ShipType
+from pate.core.world.state import LandUnit, WorldState
+from services.resolver.gitm import (
+    Begin,
+    CargoLoss,
+    CargoMoves,
+    CloseCampaign,
+    Complete,
+    OpenCampaign,
+    Sightings,
+)
 
 BEGUN, COMPLETED = "transfer_begun", "transfer_completed"
 # fixed for every helper (BRIEF): the core emits these when a transport group
@@ -23,7 +33,28 @@ UNDONE = "transfer_undone"  # pate.core.rules.landsaga: "lost" when its transpor
 # rule 2.5: groups divided or combined; their data["cargo_moves"] says what changed group
 REGROUPED = ("group_divided", "groups_combined")
 
-Call = Begin | Complete | CargoLoss | CargoMoves | Sightings
+Call = Begin | Complete | CargoLoss | CargoMoves | Sightings | OpenCampaign | CloseCampaign
+
+
+def open_call(world: WorldState, wmap: WorldMap, scenario: str, turns: int) -> OpenCampaign:
+    """The campaign's land as it starts (docs/gitm.md "A campaign"): every unit
+    in an on-GITM-map port's city or strategic square (rule 1.5) and aboard a
+    transport group, and the stock of every such city and transport group, 0 too."""
+    known = world.land_units
+    units: list[tuple[LandUnit, str, str, bool]] = []
+    stocks: list[tuple[str, str, int]] = []
+    for name, port in sorted(world.ports.items()):
+        if name not in wmap.ports or not wmap.ports[name].on_gitm_map:
+            continue
+        for uid, tactical in [(u, True) for u in port.garrison] + [(u, False) for u in port.strategic_units]:
+            units.append((known.get(uid) or LandUnit(uid, uid[:2]), name, "", tactical))
+        stocks.append((name, "", port.supplies))
+    for ship in sorted(world.ships.values(), key=lambda s: s.id):
+        for uid in ship.cargo.units:
+            units.append((known.get(uid) or LandUnit(uid, uid[:2]), "", ship.id, False))
+        if ship.type is ShipType.TR or ship.cargo.supplies:
+            stocks.append(("", ship.id, ship.cargo.supplies))
+    return OpenCampaign(world.campaign, scenario, turns, tuple(units), tuple(stocks))
 
 
 def _state_of(ship: str, states: Mapping[str, str]) -> str:

@@ -20,14 +20,31 @@ from gitm.v1 import reference_admin_pb2, reference_admin_pb2_grpc
 from pate.core.world.state import LandUnit
 from services.gitm_reference.main import Running, start
 from services.gitm_reference.seed import unit_pb
+from services.gitm_reference.servicer import Access
 from services.platform.bus.natsserver import free_port
+
+ADMIN_TOKEN = "test-gitm-admin-token"
+LAND_TOKEN = "test-gitm-caller-token"  # PATE's caller token (x-pate-gitm-token)
+ACCESS = Access(LAND_TOKEN, ADMIN_TOKEN)
+
+
+class _AdminStub:
+    """ReferenceAdminStub whose every call carries the administrator token."""
+
+    def __init__(self, channel: grpc.Channel) -> None:
+        self._stub = reference_admin_pb2_grpc.ReferenceAdminStub(channel)
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._stub, name)
+        return lambda request, **kw: method(request, metadata=[("x-pate-admin-token", ADMIN_TOKEN)], **kw)
 
 
 @dataclass
 class Reference:
     addr: str
-    admin: reference_admin_pb2_grpc.ReferenceAdminStub
+    admin: Any  # ReferenceAdminStub's methods, with the administrator token
     running: Running | None = None
+    token: str = LAND_TOKEN
 
     def station(
         self,
@@ -86,11 +103,12 @@ class Reference:
 @contextmanager
 def reference_gitm(tmp_path: Path, scenario: str = "none") -> Iterator[Reference]:
     """The reference service in this process on a free port."""
-    running = start("127.0.0.1:0", f"sqlite:///{tmp_path / 'gitm-reference.db'}", scenario=scenario)
+    db = f"sqlite:///{tmp_path / 'gitm-reference.db'}"
+    running = start("127.0.0.1:0", db, scenario=scenario, access=ACCESS)
     addr = f"127.0.0.1:{running.port}"
     channel = grpc.insecure_channel(addr)
     try:
-        yield Reference(addr, reference_admin_pb2_grpc.ReferenceAdminStub(channel), running)
+        yield Reference(addr, _AdminStub(channel), running)
     finally:
         channel.close()
         running.stop(grace=0)
@@ -106,6 +124,8 @@ def reference_process(tmp_path: Path, scenario: str = "none", faults: str = "") 
         "PATE_GITM_DATABASE_URL": f"sqlite:///{tmp_path / 'gitm-reference.db'}",
         "PATE_GITM_SCENARIO": scenario,
         "PATE_GITM_FAULTS": faults,
+        "PATE_GITM_TOKEN": LAND_TOKEN,
+        "PATE_ADMIN_TOKEN": ADMIN_TOKEN,
     }
     log = (tmp_path / "gitm-reference.log").open("ab")
     proc = subprocess.Popen(
@@ -117,7 +137,7 @@ def reference_process(tmp_path: Path, scenario: str = "none", faults: str = "") 
     channel = grpc.insecure_channel(addr)
     try:
         grpc.channel_ready_future(channel).result(timeout=30)
-        yield Reference(addr, reference_admin_pb2_grpc.ReferenceAdminStub(channel))
+        yield Reference(addr, _AdminStub(channel))
     finally:
         channel.close()
         proc.terminate()

@@ -7,6 +7,8 @@ merges the answer into the world before a turn is resolved, as an input of the
 turn stored beside the orders (so a replay sees the same).  Units aboard
 transport groups are PATE's alone and are not touched; off-GITM-map ports
 have no GITM side.  A unit reported without a size keeps the size PATE knows.
+GITM is the authority for the land (docs/gitm.md "Who decides what"): a
+report that carries the city's supply stock (edition 2) sets PATE's quay.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ class PortLandReport:
     port: str
     city: tuple[LandUnit, ...]  # in the city's tactical square: the garrison
     near: tuple[str, ...] = ()  # elsewhere in its strategic square (5.3)
+    supplies: int | None = None  # the city's stock; None: not reported (an edition 1 land service)
 
 
 def _sized(unit: LandUnit) -> bool:
@@ -40,6 +43,8 @@ def apply_land_reports(wmap: WorldMap, world: WorldState, reports: Iterable[Port
                 units[u.id] = u
         city = tuple(u.id for u in r.city)
         ports[r.port] = replace(ports[r.port], garrison=city, strategic_units=tuple(r.near))
+        if r.supplies is not None:
+            ports[r.port] = replace(ports[r.port], supplies=max(0, r.supplies))
     held = {u for p in ports.values() for u in p.garrison}
     held |= {u for s in world.ships.values() for u in s.cargo.units}
     return replace(world, ports=ports, land_units={k: v for k, v in sorted(units.items()) if k in held})

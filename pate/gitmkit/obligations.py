@@ -1,0 +1,35 @@
+"""The numbered obligations of the land side (docs/gitm.md "Obligations"):
+each row of ``pate gitm check`` names the one it checks."""
+
+from __future__ import annotations
+
+OBLIGATIONS: dict[str, str] = {
+    "L1": "capabilities: edition 2, and every call listed is served",
+    "L2": "open campaign: the initial positions held; the repeat is a duplicate",
+    "L3": "units near: city, strategic square, sizes and stock; unknown city NOT_FOUND",
+    "L4": "refusal: a unit not there, of another state, embarked or not aboard",
+    "L5": "refusal: a unit reserved by another open transfer",
+    "L6": "refusal: supplies beyond the free stock",
+    "L7": "a transfer is refused whole: nothing of it reserved",
+    "L8": "a begun transfer reserves its units and supplies",
+    "L9": "completion moves units and supplies; landed units are in the city",
+    "L10": "cancellation moves nothing and frees the reservation",
+    "L11": "the same id gets the same answer, the work done once",
+    "L12": "a reused id with other content is ALREADY_EXISTS",
+    "L13": "a completion is final: a repeat with the other flag changes nothing",
+    "L14": "an unknown transfer is NOT_FOUND",
+    "L15": "copies of one call at once: one piece of work, one answer",
+    "L16": "answers survive a restart of the land service",
+    "L17": "sightings kept once, counted by entry; the repeat a duplicate",
+    "L18": "cargo moves: units and supplies follow, once; a stale move refused",
+    "L19": "cargo loss: what is aboard is lost or captured, once; the rest listed",
+    "L20": "conservation: no unit or supply made or lost on the way",
+    "L21": "a malformed request is INVALID_ARGUMENT naming its field",
+    "L22": "close campaign: open transfers cancelled, no new work",
+    "L23": "calls without PATE's caller token are UNAUTHENTICATED",
+    "L24": "gRPC health: SERVING for gitm.v1.LandBridge",
+}
+
+
+def title(number: str) -> str:
+    return f"{number} {OBLIGATIONS[number]}"

@@ -1,0 +1,97 @@
+"""A campaign's life on the land side (docs/gitm.md "A campaign"): what the
+service serves (GetCapabilities), a campaign opened with its initial
+positions (OpenCampaign, the land from then on) and closed after its last
+turn (CloseCampaign: open transfers cancelled, later calls refused)."""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, and_, insert, select, update
+
+from gitm.v1 import land_pb2
+from services.gitm_reference import tables as t
+from services.gitm_reference.checks import (
+    MAX_SUPPLIES,
+    MAX_UNITS,
+    BadRequestError,
+    check_count,
+    check_id,
+    check_opaque,
+)
+from services.gitm_reference.ledger import Ledger, closed, set_stock, station_unit
+
+EDITION = 2
+CALLS = tuple(m.name for m in land_pb2.DESCRIPTOR.services_by_name["LandBridge"].methods)
+OPENED = "opened by PATE"
+
+
+class Lifecycle:
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def capabilities(self) -> land_pb2.Capabilities:
+        # the mutant caps_lie lists every call, yet answers ReportCargoMoves UNIMPLEMENTED (servicer.py)
+        return land_pb2.Capabilities(
+            edition=EDITION, calls=CALLS, implementation="PATE reference land service"
+        )
+
+    def open(self, r: land_pb2.OpenCampaignRequest) -> land_pb2.OpenCampaignResponse:
+        check_opaque("campaign_id", r.campaign_id)
+        check_count("units", len(r.units), 10 * MAX_UNITS)
+        check_count("stocks", len(r.stocks), 10 * MAX_UNITS)
+        for u in r.units:
+            check_id("units[].unit.id", u.unit.id)
+            if bool(u.city) == bool(u.transport_id):
+                raise BadRequestError(f"units[] {u.unit.id[:64]}: give one of city and transport_id")
+        for k in r.stocks:
+            if bool(k.city) == bool(k.transport_id):
+                raise BadRequestError("stocks[]: give one of city and transport_id")
+            check_count("stocks[].supplies", k.supplies, MAX_SUPPLIES)
+        return self.ledger.tx(lambda conn: self._open(conn, r))  # type: ignore[no-any-return]
+
+    def _open(self, conn: Connection, r: land_pb2.OpenCampaignRequest) -> land_pb2.OpenCampaignResponse:
+        if closed(conn, r.campaign_id):
+            self.ledger.campaign(conn, r.campaign_id)  # refuses: the campaign is over
+        new = self.ledger.first_time(conn, "open", r.campaign_id, r)
+        answer = land_pb2.OpenCampaignResponse(
+            campaign_id=r.campaign_id, units=len(r.units), stocks=len(r.stocks), duplicate=not new
+        )
+        if not new:
+            return answer
+        # an earlier call may have seeded the campaign from the service's own scenario: PATE's word wins
+        for table in (t.units, t.stocks):
+            conn.execute(table.delete().where(table.c.campaign == r.campaign_id))
+        conn.execute(t.campaigns.delete().where(t.campaigns.c.campaign == r.campaign_id))
+        conn.execute(insert(t.campaigns).values(campaign=r.campaign_id, seeded_from=OPENED))
+        for u in r.units:
+            station_unit(conn, r.campaign_id, u.unit, city=u.city, transport=u.transport_id)
+        if not self.ledger.behaviour.broken("open_ignores_supplies"):
+            for k in r.stocks:
+                kind, place = ("city", k.city) if k.city else ("transport", k.transport_id)
+                set_stock(conn, r.campaign_id, kind, place, k.supplies, 0)
+        return answer
+
+    def close(self, r: land_pb2.CloseCampaignRequest) -> land_pb2.CloseCampaignResponse:
+        check_opaque("campaign_id", r.campaign_id)
+        check_count("last_turn", r.last_turn, 100_000)
+        return self.ledger.tx(lambda conn: self._close(conn, r))  # type: ignore[no-any-return]
+
+    def _close(self, conn: Connection, r: land_pb2.CloseCampaignRequest) -> land_pb2.CloseCampaignResponse:
+        c = t.closed_campaigns.c
+        row = conn.execute(select(c.cancelled).where(c.campaign == r.campaign_id)).first()
+        if row is not None:
+            return land_pb2.CloseCampaignResponse(
+                campaign_id=r.campaign_id, cancelled_transfers=row.cancelled, duplicate=True
+            )
+        tr = t.transfers.c
+        begun = and_(tr.campaign == r.campaign_id, tr.state == "begun")
+        cancelled = len(conn.execute(select(tr.transfer_id).where(begun)).all())
+        conn.execute(update(t.transfers).where(begun).values(state="cancelled"))
+        u, s = t.units.c, t.stocks.c
+        conn.execute(update(t.units).where(u.campaign == r.campaign_id).values(reserved_by=""))
+        conn.execute(update(t.stocks).where(s.campaign == r.campaign_id).values(reserved=0))
+        conn.execute(
+            insert(t.closed_campaigns).values(
+                campaign=r.campaign_id, last_turn=r.last_turn, cancelled=cancelled
+            )
+        )
+        return land_pb2.CloseCampaignResponse(campaign_id=r.campaign_id, cancelled_transfers=cancelled)

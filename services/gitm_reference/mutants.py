@@ -1,0 +1,37 @@
+"""Broken on purpose: one variant of the reference land service per numbered
+obligation of the land side (docs/gitm.md "Obligations"), switched on by
+name (``PATE_GITM_FAULTS=mutant=NAME`` or ``ReferenceAdmin.SetFaults``).
+
+The conformance suite's mutation test runs ``pate gitm check`` against every
+variant, served in another process over gRPC, and checks that each is caught
+by the row of the obligation it breaks."""
+
+from __future__ import annotations
+
+# name -> (the obligation it breaks, what it does wrong)
+MUTANTS: dict[str, tuple[str, str]] = {
+    "caps_lie": ("L1", "lists ReportCargoMoves among its calls, then answers it UNIMPLEMENTED"),
+    "open_ignores_supplies": ("L2", "opens a campaign without its supply stocks"),
+    "near_hides_strategic": ("L3", "UnitsNear leaves out the units of the strategic square"),
+    "no_refusals": ("L4", "accepts transfers of units a land game must refuse"),
+    "ignore_reservations": ("L5", "accepts a unit already reserved by another open transfer"),
+    "no_supply_check": ("L6", "accepts more supplies than are free"),
+    "partial": ("L7", "refuses a transfer but reserves its good units all the same"),
+    "no_reserve": ("L8", "a begun transfer reserves nothing"),
+    "land_strategic": ("L9", "landed units arrive in the strategic square, not in the city"),
+    "cancel_keeps_reservation": ("L10", "a cancelled transfer leaves its units and supplies reserved"),
+    "forget": ("L11", "no idempotency: a repeated call is done again"),
+    "accept_reused": ("L12", "accepts a reused id with other content"),
+    "flip_completion": ("L13", "a repeated CompleteTransfer with the opposite flag changes the outcome"),
+    "unknown_ok": ("L14", "answers OK for a transfer it never began"),
+    "racy": ("L15", "copies of one call arriving together are not served one after the other"),
+    "volatile": ("L16", "keeps its answers in memory: a restart forgets them"),
+    "ignore_sightings": ("L17", "acknowledges sightings without keeping them"),
+    "moves_units_only": ("L18", "a cargo move carries the units and leaves the supplies behind"),
+    "loss_keeps_units": ("L19", "answers a cargo loss and keeps the units aboard"),
+    "lose_supplies": ("L20", "a completed transfer's supplies leave their place and arrive nowhere"),
+    "unknown_on_bad": ("L21", "answers a malformed request UNKNOWN instead of INVALID_ARGUMENT"),
+    "close_ignored": ("L22", "a closed campaign goes on taking new work"),
+    "no_auth": ("L23", "takes calls without PATE's caller token"),
+    "no_health": ("L24", "serves no gRPC health"),
+}

@@ -1,0 +1,39 @@
+"""What the land service serves (docs/gitm.md "Versioning"), so that PATE
+adapts to it instead of setting its turns aside.
+
+Edition 2 services answer ``GetCapabilities`` with their edition and the
+calls they serve; PATE sends only those.  A service that answers
+``GetCapabilities`` UNIMPLEMENTED is of edition 1: PATE assumes the calls of
+edition 1 and drops any of them that answers UNIMPLEMENTED.  A call PATE does
+not send is audited (``gitm_call_skipped``); the four calls of L1 are
+required of every edition, and a service without one of them is a bug of the
+land side (its message is retried, then set aside)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+REQUIRED = frozenset({"BeginTransfer", "CompleteTransfer", "UnitsNear", "GetTransfer"})
+EDITION_1 = REQUIRED | {"ReportSightings", "ReportCargoLoss", "ReportCargoMoves"}
+EDITION_2 = EDITION_1 | {"GetCapabilities", "OpenCampaign", "CloseCampaign"}
+SKIPPED = "skipped: "  # the reason of a call PATE did not make
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    edition: int
+    calls: frozenset[str]
+
+    def serves(self, call: str) -> bool:
+        return call in self.calls or call in REQUIRED
+
+    def without(self, call: str) -> Capabilities:
+        return Capabilities(self.edition, self.calls - {call})
+
+
+FIRST_EDITION = Capabilities(1, EDITION_1)
+
+
+def from_answer(edition: int, calls: list[str]) -> Capabilities:
+    """A service's own word; an edition below 2 or a list of unknown names is read as it is."""
+    return Capabilities(max(1, edition), frozenset(c for c in calls if c in EDITION_2))
