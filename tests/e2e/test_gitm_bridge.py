@@ -21,21 +21,27 @@ from services.platform.runtime.cluster import Cluster
 from services.platform.store import tables
 from services.platform.store.db import make_engine
 from tests.e2e.flow import Client
-from tests.support.gitm_reference import reference_process
+from tests.support.gitm_reference import LAND_TOKEN, Reference, reference_process
 
 pytestmark = pytest.mark.e2e
 
 GUARDS = LandUnit("BR7IN", "BR", infantry=2400)
 
 
+def _told(ref: Reference, campaign: str, reports: int) -> None:
+    deadline = time.monotonic() + 30
+    while ref.snapshot(campaign).sighting_reports < reports:
+        assert time.monotonic() < deadline, f"{campaign}: GITM never got {reports} sighting reports"
+        time.sleep(0.2)
+
+
 def test_land_reports_are_inputs_of_the_turn(tmp_path: Path, nats_url: str, database_url: str) -> None:
     with reference_process(tmp_path) as ref:
-        ref.station("e2e-gitm", "Portsmouth", [GUARDS])
         cluster = Cluster(
             workdir=tmp_path,
             nats_url=nats_url,
             database_url=database_url,
-            extra_env={"PATE_GITM_ADDR": ref.addr},
+            extra_env={"PATE_GITM_ADDR": ref.addr, "PATE_GITM_TOKEN": LAND_TOKEN},
         )
         client = None
         try:
@@ -43,12 +49,11 @@ def test_land_reports_are_inputs_of_the_turn(tmp_path: Path, nats_url: str, data
             client = Client(cluster)
             client.create("e2e-gitm")
             client.wait_open("e2e-gitm", 1)
+            _told(ref, "e2e-gitm", 1)  # turn 0: OpenCampaign with the scenario's land, then sightings
+            ref.station("e2e-gitm", "Portsmouth", [GUARDS])  # the land side's own move since
             client.close_turn("e2e-gitm", 1)
             client.wait_open("e2e-gitm", 2)
-            deadline = time.monotonic() + 30
-            while ref.snapshot("e2e-gitm").sighting_reports < 1:  # the bridge runs after the commit
-                assert time.monotonic() < deadline, "the turn's sightings never reached GITM"
-                time.sleep(0.2)
+            _told(ref, "e2e-gitm", 2)  # the bridge runs after the commit
         finally:
             if client is not None:
                 client.close()
@@ -112,7 +117,7 @@ def test_gitm_down_the_turn_resolves_on_time_and_the_landing_is_deferred(
             workdir=tmp_path,
             nats_url=nats_url,
             database_url=database_url,
-            extra_env={"PATE_GITM_ADDR": ref.addr},
+            extra_env={"PATE_GITM_ADDR": ref.addr, "PATE_GITM_TOKEN": LAND_TOKEN},
         )
         client = None
         try:
@@ -137,10 +142,7 @@ def test_gitm_down_the_turn_resolves_on_time_and_the_landing_is_deferred(
             took = time.monotonic() - started
             text = client.report("e2e-down", 1, "barham", fmt="text").body
             ref.faults()  # GITM is back
-            deadline = time.monotonic() + 30
-            while ref.snapshot("e2e-down").sighting_reports < 1:  # the bridge's retry gets through
-                assert time.monotonic() < deadline, "the bridge never got through once GITM was back"
-                time.sleep(0.5)
+            _told(ref, "e2e-down", 2)  # the bridge's retries get through: turn 0, then turn 1
             places = ref.places("e2e-down")
         finally:
             if client is not None:

@@ -13,8 +13,8 @@ import pytest
 from gitm.v1 import land_pb2_grpc
 from services.gitm_reference.store import LandStore
 from services.platform.store.db import make_engine
-from tests.support.gitm_reference import Reference, reference_process
-from tests.unit.turn.gitm_fault_campaign import Campaign, _orders, assert_conserved, seed_store
+from tests.support.gitm_reference import Reference, reference_process, land_channel
+from tests.unit.turn.test_gitm_faults import Campaign, _orders, assert_conserved, seed_store
 
 pytestmark = pytest.mark.e2e
 
@@ -38,7 +38,7 @@ def _settle(c: Campaign, ref: Reference) -> None:
 
 @pytest.mark.parametrize("fault", ["down", "slow"])
 def test_gitm_down_or_slow_at_the_close_defers_and_conserves(tmp_path: Path, fault: str) -> None:
-    with reference_process(tmp_path, scenario="none") as ref, grpc.insecure_channel(ref.addr) as ch:
+    with reference_process(tmp_path, scenario="none") as ref, land_channel(ref.addr) as ch:
         c = _campaign(tmp_path, ref, ch, timeout=0.5)
         ref.faults(**({"down_calls": 1000} if fault == "down" else {"delay_seconds": 1.0}))
         c.close_turn(_orders(c.world, LOAD_AND_LAND), None, "")
@@ -49,7 +49,7 @@ def test_gitm_down_or_slow_at_the_close_defers_and_conserves(tmp_path: Path, fau
 
 
 def test_answers_lost_after_the_work_and_a_transport_sunk_in_between_conserve(tmp_path: Path) -> None:
-    with reference_process(tmp_path, scenario="none") as ref, grpc.insecure_channel(ref.addr) as ch:
+    with reference_process(tmp_path, scenario="none") as ref, land_channel(ref.addr) as ch:
         c = _campaign(tmp_path, ref, ch)
         c.close_turn(_orders(c.world, LOAD_AND_LAND), None, "", deliver=False)
         ref.faults(drop_answers=3)  # begin, begin, complete: done in GITM, answers lost

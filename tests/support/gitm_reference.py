@@ -7,8 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,21 @@ LAND_TOKEN = "test-gitm-caller-token"  # PATE's caller token (x-pate-gitm-token)
 ACCESS = Access(LAND_TOKEN, ADMIN_TOKEN)
 
 
+class _CallerToken(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+    """Adds PATE's caller token to every call, as the bridge does."""
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        md = [*(details.metadata or ()), ("x-pate-gitm-token", LAND_TOKEN)]
+        return continuation(details._replace(metadata=md), request)
+
+
+@contextmanager
+def land_channel(addr: str) -> Iterator[grpc.Channel]:
+    """A channel to the reference service whose calls carry PATE's caller token."""
+    with grpc.insecure_channel(addr) as channel:
+        yield grpc.intercept_channel(channel, _CallerToken())
+
+
 class _AdminStub:
     """ReferenceAdminStub whose every call carries the administrator token."""
 
@@ -45,6 +59,11 @@ class Reference:
     admin: Any  # ReferenceAdminStub's methods, with the administrator token
     running: Running | None = None
     token: str = LAND_TOKEN
+    restart: Callable[[], None] | None = None  # a real restart of the process (reference_process)
+
+    def reopen(self) -> None:
+        """What a restart leaves, without one: the service's store reopened, its memory dropped."""
+        self.admin.Reopen(reference_admin_pb2.ReopenRequest(), timeout=10)
 
     def station(
         self,
@@ -116,7 +135,8 @@ def reference_gitm(tmp_path: Path, scenario: str = "none") -> Iterator[Reference
 
 @contextmanager
 def reference_process(tmp_path: Path, scenario: str = "none", faults: str = "") -> Iterator[Reference]:
-    """``pate serve gitm-reference`` as its own process on a free port."""
+    """``pate serve gitm-reference`` as its own process on a free port; ``Reference.restart``
+    stops it (SIGTERM) and starts it again on the same address and database."""
     addr = f"127.0.0.1:{free_port()}"
     env = {
         **os.environ,
@@ -128,23 +148,38 @@ def reference_process(tmp_path: Path, scenario: str = "none", faults: str = "") 
         "PATE_ADMIN_TOKEN": ADMIN_TOKEN,
     }
     log = (tmp_path / "gitm-reference.log").open("ab")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pate.cli.main", "serve", "gitm-reference"],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    channel = grpc.insecure_channel(addr)
-    try:
-        grpc.channel_ready_future(channel).result(timeout=30)
-        yield Reference(addr, _AdminStub(channel))
-    finally:
-        channel.close()
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def spawn() -> None:
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "services.gitm_reference.main"],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
+        with grpc.insecure_channel(addr) as ready:
+            grpc.channel_ready_future(ready).result(timeout=60)
+
+    def stop() -> None:
+        proc = procs[-1]
         proc.terminate()
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+    def restart() -> None:
+        stop()
+        spawn()
+
+    spawn()
+    channel = grpc.insecure_channel(addr)
+    try:
+        yield Reference(addr, _AdminStub(channel), restart=restart)
+    finally:
+        channel.close()
+        stop()
         log.close()
-        time.sleep(0)

@@ -46,6 +46,8 @@ class Cluster:
     extra_env: Mapping[str, str] = field(default_factory=dict)
     # set: the reference GITM land service is started there first (docs/gitm.md)
     gitm_addr: str = ""
+    # PATE's caller token between the resolver and the land service (docs/gitm.md "Security")
+    gitm_token: str = field(default_factory=lambda: secrets.token_hex(16))
     procs: dict[str, list[subprocess.Popen[bytes]]] = field(default_factory=dict)
     health: dict[int, str] = field(default_factory=dict)  # pid -> gRPC health address
     metrics: dict[int, str] = field(default_factory=dict)  # pid -> Prometheus /metrics address
@@ -67,6 +69,7 @@ class Cluster:
             env.update(
                 PATE_GITM_ADDR=self.gitm_addr,
                 PATE_GITM_DATABASE_URL=f"sqlite:///{self.workdir.resolve() / 'gitm-reference.db'}",
+                PATE_GITM_TOKEN=self.gitm_token,
             )
         env.update(self.extra_env)
         return env

@@ -14,7 +14,7 @@ from gitm.v1 import land_pb2, land_pb2_grpc
 from pate.datafiles import load_scenario, load_world_map
 from services.gitm_reference.faults import FaultError, Faults
 from tests.cases.turn.turn_world import infantry
-from tests.support.gitm_reference import Reference, reference_gitm
+from tests.support.gitm_reference import Reference, reference_gitm, land_channel
 
 LOAD = land_pb2.DIRECTION_LOAD
 
@@ -48,7 +48,7 @@ def test_hostile_input_is_invalid_argument_naming_the_field(
 ) -> None:
     with (
         reference_gitm(tmp_path) as ref,
-        grpc.insecure_channel(ref.addr) as ch,
+        land_channel(ref.addr) as ch,
         pytest.raises(grpc.RpcError) as err,
     ):
         land_pb2_grpc.LandBridgeStub(ch).BeginTransfer(_begin(**kw), timeout=5)
@@ -57,7 +57,7 @@ def test_hostile_input_is_invalid_argument_naming_the_field(
 
 
 def test_an_id_reused_with_other_content_is_already_exists_and_supplies_move_once(tmp_path: Path) -> None:
-    with reference_gitm(tmp_path) as ref, grpc.insecure_channel(ref.addr) as ch:
+    with reference_gitm(tmp_path) as ref, land_channel(ref.addr) as ch:
         ref.station("c", "Brest", [infantry("FR1IN", 1000)], supplies=5)
         stub = land_pb2_grpc.LandBridgeStub(ch)
         first = stub.BeginTransfer(_begin(supplies=3, state="FR"), timeout=5)
@@ -88,7 +88,7 @@ def test_faults_from_the_environment_and_their_errors() -> None:
 
 
 def test_health_is_serving_and_a_slow_gitm_meets_the_callers_deadline(tmp_path: Path) -> None:
-    with reference_gitm(tmp_path) as ref, grpc.insecure_channel(ref.addr) as ch:
+    with reference_gitm(tmp_path) as ref, land_channel(ref.addr) as ch:
         health = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service=""), timeout=5)
         assert health.status == health_pb2.HealthCheckResponse.SERVING
         ref.faults(delay_seconds=1.0)
@@ -106,7 +106,7 @@ def _moves(mid: str, *moves: land_pb2.CargoMove) -> land_pb2.ReportCargoMovesReq
 def test_cargo_moves_apply_once_and_refuse_what_the_named_transport_does_not_hold(tmp_path: Path) -> None:
     """ReportCargoMoves (rule 2.5): units and supplies follow a divide or combine once;
     a unit not aboard the transport named, or supplies it lacks, stay where they are with a reason."""
-    with reference_gitm(tmp_path) as ref, grpc.insecure_channel(ref.addr) as ch:
+    with reference_gitm(tmp_path) as ref, land_channel(ref.addr) as ch:
         stub = land_pb2_grpc.LandBridgeStub(ch)
         ref.aboard("c", "FR1TR", [infantry("FR1IN", 1000), infantry("FR2IN", 1000)], supplies=4)
         ref.station("c", "Brest", [infantry("FR3IN", 1000)])
@@ -142,7 +142,7 @@ def test_the_snapshot_reports_empty_stocks_too(tmp_path: Path) -> None:
     started empty, was emptied by a load, or was stationed empty; off-map ports have no land side."""
     world, wmap = load_scenario("training").world, load_world_map()
     on_map = {p for p in world.ports if p in wmap.ports and wmap.ports[p].on_gitm_map}
-    with reference_gitm(tmp_path, scenario="training") as ref, grpc.insecure_channel(ref.addr) as ch:
+    with reference_gitm(tmp_path, scenario="training") as ref, land_channel(ref.addr) as ch:
         stub = land_pb2_grpc.LandBridgeStub(ch)
         stub.UnitsNear(land_pb2.UnitsNearRequest(campaign_id="c", turn=1, port="Portsmouth"), timeout=5)
         start = _stocks(ref, "c")

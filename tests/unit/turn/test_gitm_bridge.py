@@ -21,12 +21,13 @@ from pate.v1 import events_pb2
 from services.platform import bus
 from services.platform.bus.consumer import IdempotentConsumer, TransientError
 from services.platform.store import repository as repo
+from services.platform.store import tables
 from services.platform.store.tables import audit
 from services.resolver import bridge
 from services.resolver.gitm import Begin, CargoLoss, CargoMoves, Complete, Sightings
 from tests.cases.turn.turn_world import CTX, admin, harbor, infantry, load, ship, unload, world
 from tests.support.aio import eventually, run, unique
-from tests.support.gitm_reference import Reference, reference_gitm
+from tests.support.gitm_reference import LAND_TOKEN, Reference, land_channel, reference_gitm
 
 BR1IN, FR2IN = infantry("BR1IN", 1000), infantry("FR2IN", 1000)
 
@@ -56,6 +57,12 @@ def _store(engine: sa.Engine, campaign: str, events: list[Event]) -> None:
             conn, repo.CampaignRow(campaign, campaign, "training", 1, 15, 2, "RESOLVED", None, 0)
         )
         repo.save_events(conn, campaign, 1, events)
+        # turn 0 (the campaign's creation) went through the bridge: turn 1 does not wait for it
+        conn.execute(
+            tables.processed_messages.insert().values(
+                consumer=bridge.DURABLE, msg_id=bus.msg_id(campaign, 0, bus.TURN_RESOLVED)
+            )
+        )
 
 
 def _resolved(campaign: str) -> bytes:
@@ -79,11 +86,12 @@ def _land(ref: Reference, campaign: str, *, fr2in: bool = True) -> None:
 def gitm(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Reference]:
     with reference_gitm(tmp_path) as ref:
         monkeypatch.setenv("PATE_GITM_ADDR", ref.addr)
+        monkeypatch.setenv("PATE_GITM_TOKEN", LAND_TOKEN)
         yield ref
 
 
 def _state(ref: Reference, tid: str) -> int:
-    with grpc.insecure_channel(ref.addr) as ch:
+    with land_channel(ref.addr) as ch:
         status = land_pb2_grpc.LandBridgeStub(ch).GetTransfer(land_pb2.GetTransferRequest(transfer_id=tid))
     return int(status.state)
 

@@ -11,7 +11,7 @@ from pate.core.world.state import Headquarters, LandUnit
 from services.resolver.bridge import land_reports, land_unit
 from services.resolver.gitm import GitmClient
 from tests.cases.turn.turn_world import CTX, harbor, infantry, ship, world
-from tests.support.gitm_reference import reference_gitm
+from tests.support.gitm_reference import LAND_TOKEN, reference_gitm
 
 CORPS = LandUnit("FR1HQ", "FR", 200, 0, 0, 0, Headquarters.CORPS, 8)
 DIVISION = LandUnit("FR3IN", "FR", infantry=5000, cavalry=300, artillery=40, batteries=1)
@@ -29,13 +29,15 @@ def test_the_bridge_reads_sizes_from_a_real_gitm_server_and_the_world_takes_them
         ref.station(
             w.campaign, "Brest", [LandUnit("FR1IN", "FR"), DIVISION, CORPS], near=[infantry("FR4IN", 900)]
         )
-        client = GitmClient(ref.addr)
+        client = GitmClient(ref.addr, token=LAND_TOKEN)
         try:
             reports = land_reports(client, w, CTX.map)
         finally:
             client.close()
     # the reference service answers in unit id order
-    assert reports == [PortLandReport("Brest", (CORPS, LandUnit("FR1IN", "FR"), DIVISION), ("FR4IN",))]
+    assert reports == [
+        PortLandReport("Brest", (CORPS, LandUnit("FR1IN", "FR"), DIVISION), ("FR4IN",), 0)
+    ]  # edition 2: the city stock too (none here)
     after = apply_land_reports(CTX.map, w, reports)
     assert after.ports["Brest"].garrison == ("FR1HQ", "FR1IN", "FR3IN")
     assert after.land_units == {"FR1HQ": CORPS, "FR1IN": infantry("FR1IN", 3000), "FR3IN": DIVISION}

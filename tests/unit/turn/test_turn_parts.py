@@ -133,8 +133,9 @@ def test_the_bridge_reads_land_reports_from_gitm() -> None:
     stub = InProcessStub(store)
     w = world([ship("FR1SL", harbor("Brest")), ship("FR2SL", harbor("Martinique"))], campaign="c1")
     reports = land_reports(GitmClient("in-process", stub=stub), w, CTX.map)
-    assert reports == [PortLandReport("Brest", (LandUnit("FR1IN", "FR"),), ("FR4CA",))]
-    assert stub.calls == [("UnitsNear", "Brest")]
+    # edition 2: the city stock too (none here)
+    assert reports == [PortLandReport("Brest", (LandUnit("FR1IN", "FR"),), ("FR4CA",), 0)]
+    assert stub.calls == [("GetCapabilities", ""), ("UnitsNear", "Brest")]  # what it serves, asked once
 
 
 def test_garrison_combat_wins_with_chance_attack_over_attack_plus_defence() -> None:
