@@ -8,7 +8,7 @@ import re
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pate.cli.main import UserError
 from pate.core.codec import canonical_json, to_plain
@@ -59,9 +59,9 @@ def _add_simulate_parser(cs: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     s.add_argument(
         "--gitm",
-        choices=("none", "reference"),
         default="none",
-        help="the land side: none, or the reference GITM land model in this process (docs/gitm.md)",
+        help="the land side: none, reference (the reference GITM land model in this process) or "
+        "HOST:PORT (any GITM land service over gRPC; docs/gitm.md)",
     )
     s.set_defaults(handler=_simulate)
 
@@ -221,13 +221,7 @@ def _simulate(args: argparse.Namespace) -> int:
     late = sorted(t for t in winds if t > last)
     if late:
         raise UserError(f"--overrides: winds for turn {late[0]}, but the run ends with turn {last}")
-    land = None
-    if args.gitm == "reference":
-        if args.resume is not None:
-            raise UserError("--gitm reference: the reference land model starts with the campaign (no --from)")
-        from pate.cli.gitm_land import ReferenceLand
-
-        land = ReferenceLand(ctx.map, world, "simulated")
+    land = _land(args, ctx, world, last)
     bots = _bots(args, world)
     common = {
         "bots": bots,
@@ -238,8 +232,9 @@ def _simulate(args: argparse.Namespace) -> int:
         "compact": args.compact,
     }
     if args.resume is None:
+        campaign = land.campaign if land is not None else "simulated"
         run = simulate(
-            ctx, world, campaign="simulated", seed=world.seed, turns=last, place=place, land=land, **common
+            ctx, world, campaign=campaign, seed=world.seed, turns=last, place=place, land=land, **common
         )
     else:
         known = _saved_knowledge(args.resume, bots)
@@ -254,7 +249,10 @@ def _simulate(args: argparse.Namespace) -> int:
     except OrdersRefusedError as err:
         raise UserError(f"orders refused (--strict):\n{err}") from None
     if land is not None:
-        print(f"GITM (reference land model): {', '.join(land.places()) or 'no units'}", flush=True)
+        what = "reference land model" if args.gitm == "reference" else f"land service at {args.gitm}"
+        print(
+            f"GITM ({what}, campaign {land.campaign}): {', '.join(land.places()) or 'no units'}", flush=True
+        )
     return 0
 
 
@@ -279,6 +277,30 @@ def _saved_knowledge(folder: Path, bots: dict[str, Level] | None) -> dict[str, s
         except OSError:
             raise UserError(f"--bots with --from: {path} is missing (run without --no-reports)") from None
     return out
+
+
+def _land(args: argparse.Namespace, ctx: Any, world: Any, last: int) -> Any:
+    """The land side --gitm names: none, the reference model in process, or HOST:PORT."""
+    if args.gitm == "none":
+        return None
+    if args.resume is not None:
+        raise UserError("--gitm: the land side starts with the campaign (no --from)")
+    if args.gitm == "reference":
+        from pate.cli.gitm_land import ReferenceLand
+
+        return ReferenceLand(ctx.map, world, "simulated", last)
+    host, sep, port = args.gitm.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise UserError(f"--gitm {args.gitm[:64]!r}: expected none, reference or HOST:PORT")
+    import grpc
+
+    from pate.cli.gitm_land import remote_land
+    from services.platform.bus.consumer import TransientError
+
+    try:
+        return remote_land(args.gitm, ctx.map, world, last)
+    except (TransientError, grpc.RpcError) as exc:
+        raise UserError(f"--gitm {args.gitm}: the land service did not answer ({exc})") from None
 
 
 def _write_turn(folder: Path, out: TurnOutput) -> None:

@@ -1,10 +1,12 @@
-"""The reference GITM land side in process for ``pate campaign simulate
---gitm reference``: the reference service's store (in memory) behind the
-same bridge code the resolver runs, so a headless campaign lands and loads
-units as the services do (docs/gitm.md)."""
+"""The land side of ``pate campaign simulate --gitm``: the reference GITM land
+service's store in this process (``reference``), or any land service over
+gRPC (``HOST:PORT``), behind the same bridge code the resolver runs, so a
+headless campaign opens, lands, loads and closes as the services do
+(docs/gitm.md)."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 
 from pate.core.events import Event
@@ -14,27 +16,25 @@ from pate.core.rules.landsync import PortLandReport
 from pate.core.rules.turn import TurnResult
 from pate.core.world.geography import WorldMap
 from pate.core.world.state import WorldState
-from services.gitm_reference import tables
-from services.gitm_reference.inprocess import InProcessStub, memory_store
-from services.gitm_reference.seed import seed_world
 from services.resolver import bridge
-from services.resolver.gitm import GitmClient
+from services.resolver.gitm import CloseCampaign, GitmClient, configured_timeout
 
 
-class ReferenceLand:
-    """Seeded from the scenario's world: its on-map garrisons, city supplies and cargo."""
+class BridgedLand:
+    """A land side told what PATE's bridge tells it: opened with the scenario's land, each
+    turn asked before and told after, closed after the last turn."""
 
-    def __init__(self, wmap: WorldMap, scenario_world: WorldState, campaign: str) -> None:
-        self.store = memory_store()
-        with self.store.engine.begin() as conn:
-            conn.execute(tables.campaigns.insert().values(campaign=campaign, seeded_from="scenario"))
-            seed_world(
-                conn, campaign, scenario_world, lambda p: p in wmap.ports and wmap.ports[p].on_gitm_map
-            )
-        self.client = GitmClient("in-process", stub=InProcessStub(self.store))
-        self.campaign = campaign
+    def __init__(
+        self, client: GitmClient, wmap: WorldMap, world: WorldState, campaign: str, last: int
+    ) -> None:
+        self.client, self.campaign, self.last = client, campaign, last
         self._pending: tuple[LandTransfer, ...] = ()
         self._last: tuple[Event, ...] = ()
+        opening = [
+            bridge.open_call(world, wmap, "simulated", last, campaign),
+            bridge.sightings_call(campaign, 0, (), world),
+        ]
+        self.refused = bridge.deliver(client, opening)
 
     def before(self, ctx: TurnContext, world: WorldState) -> tuple[Sequence[PortLandReport], LandWord | None]:
         earlier = [*self._pending, *bridge.begun_on_map(self._last)]
@@ -44,8 +44,25 @@ class ReferenceLand:
 
     def after(self, start: WorldState, result: TurnResult) -> None:
         calls = bridge.calls_of(start.campaign, start.turn, result.events, start, result.state)
-        bridge.deliver(self.client, calls)
+        if start.turn >= self.last:
+            calls.append(CloseCampaign(start.campaign, start.turn))
+        self.refused += bridge.deliver(self.client, calls)
         self._last = result.events
+
+    def places(self) -> list[str]:
+        return [f"{len(self.refused)} calls refused or skipped"] if self.refused else []
+
+
+class ReferenceLand(BridgedLand):
+    """The reference service's store, in memory, opened by OpenCampaign like any land service."""
+
+    def __init__(self, wmap: WorldMap, world: WorldState, campaign: str, last: int = 99) -> None:
+        from services.gitm_reference.inprocess import InProcessStub, memory_store
+
+        self.store = memory_store()
+        super().__init__(
+            GitmClient("in-process", stub=InProcessStub(self.store)), wmap, world, campaign, last
+        )
 
     def places(self) -> list[str]:
         snap = self.store.snapshot(self.campaign)
@@ -53,3 +70,11 @@ class ReferenceLand:
             f"{u.id} {u.fate or ('aboard ' + u.transport_id if u.transport_id else 'in ' + u.city)}"
             for u in snap.units
         ]
+
+
+def remote_land(addr: str, wmap: WorldMap, world: WorldState, last: int) -> BridgedLand:
+    """A land service at ``addr`` (TLS and PATE's caller token from PATE_TLS_* and
+    PATE_GITM_TOKEN, as the resolver dials it), in a campaign of its own."""
+    campaign = f"simulated-{uuid.uuid4().hex[:8]}"
+    client = GitmClient(addr, timeout=configured_timeout())
+    return BridgedLand(client, wmap, world, campaign, last)

@@ -36,7 +36,9 @@ REGROUPED = ("group_divided", "groups_combined")
 Call = Begin | Complete | CargoLoss | CargoMoves | Sightings | OpenCampaign | CloseCampaign
 
 
-def open_call(world: WorldState, wmap: WorldMap, scenario: str, turns: int) -> OpenCampaign:
+def open_call(
+    world: WorldState, wmap: WorldMap, scenario: str, turns: int, campaign: str = ""
+) -> OpenCampaign:
     """The campaign's land as it starts (docs/gitm.md "A campaign"): every unit
     in an on-GITM-map port's city or strategic square (rule 1.5) and aboard a
     transport group, and the stock of every such city and transport group, 0 too."""
@@ -54,7 +56,7 @@ def open_call(world: WorldState, wmap: WorldMap, scenario: str, turns: int) -> O
             units.append((known.get(uid) or LandUnit(uid, uid[:2]), "", ship.id, False))
         if ship.type is ShipType.TR or ship.cargo.supplies:
             stocks.append(("", ship.id, ship.cargo.supplies))
-    return OpenCampaign(world.campaign, scenario, turns, tuple(units), tuple(stocks))
+    return OpenCampaign(campaign or world.campaign, scenario, turns, tuple(units), tuple(stocks))
 
 
 def _state_of(ship: str, states: Mapping[str, str]) -> str:

@@ -25,7 +25,7 @@ def test_a_headless_landing_is_told_to_the_reference_land_model(
     assert done == [("unload", ["BR1IN"]), ("load", ["BR5IN"])]
     state = json.loads((out / "turn-2" / "state.json").read_text())
     assert "BR1IN" in state["ports"]["Portsmouth"]["garrison"]  # and GITM's report of turn 2 agrees
-    assert "GITM (reference land model): BR1IN in Portsmouth, BR5IN aboard BR1TR" in capsys.readouterr().out
+    assert "GITM (reference land model, campaign simulated): BR1IN in Portsmouth, BR5IN aboard BR1TR" in capsys.readouterr().out
 
 
 def test_a_divide_that_moves_a_unit_across_is_told_to_the_reference_land_model(
@@ -42,3 +42,33 @@ def test_a_divide_that_moves_a_unit_across_is_told_to_the_reference_land_model(
     state = json.loads((out / "turn-1" / "state.json").read_text())
     assert state["ships"]["FR2TR"]["cargo"]["units"] == ["FR2IN"]
     assert "FR2IN aboard FR2TR" in capsys.readouterr().out
+
+
+def test_a_headless_landing_against_a_land_service_over_grpc(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--gitm HOST:PORT: the same landing against the reference service as a server, which PATE
+    opens the campaign in, tells each turn and closes the campaign in after the last."""
+    from tests.support.gitm_reference import LAND_TOKEN, reference_gitm
+
+    orders = tmp_path / "orders"
+    orders.mkdir()
+    (orders / "turn-1.txt").write_text("order BR1TR\n  unload units BR1IN\n")
+    out = tmp_path / "sim"
+    monkeypatch.setenv("PATE_GITM_TOKEN", LAND_TOKEN)
+    with reference_gitm(tmp_path) as ref:
+        args = ["campaign", "simulate", "--scenario", "training", "--turns", "2", "--orders", str(orders)]
+        assert main([*args, "--out", str(out), "--no-reports", "--gitm", ref.addr]) == 0
+        printed = capsys.readouterr().out
+        campaign = printed.rsplit("campaign ", 1)[1].split(")")[0]
+        places = ref.places(campaign)
+    assert places["BR1IN"] == "city:Portsmouth"
+    state = json.loads((out / "turn-2" / "state.json").read_text())
+    assert "BR1IN" in state["ports"]["Portsmouth"]["garrison"]
+    assert f"land service at {ref.addr}, campaign simulated-" in printed
+
+
+def test_a_bad_land_address_is_a_user_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["campaign", "simulate", "--scenario", "training", "--turns", "1", "--out", str(tmp_path)]
+    assert main([*args, "--gitm", "nowhere"]) == 2
+    assert "expected none, reference or HOST:PORT" in capsys.readouterr().err

@@ -159,3 +159,64 @@ def test_the_snapshot_reports_empty_stocks_too(tmp_path: Path) -> None:
 
         ref.station("d", "Portsmouth", [], supplies=0)
         assert _stocks(ref, "d")["Portsmouth"] == 0
+
+
+def test_the_administration_needs_the_administrator_token(tmp_path: Path) -> None:
+    """The attack of before: anyone who reached the port listed every land unit (Snapshot), moved
+    units (Station) and turned faults on for everybody (SetFaults). Now each is refused first."""
+    from gitm.v1 import reference_admin_pb2, reference_admin_pb2_grpc
+
+    calls = [
+        ("Snapshot", reference_admin_pb2.SnapshotRequest(campaign_id="c")),
+        ("Station", reference_admin_pb2.StationRequest()),
+        ("SetFaults", reference_admin_pb2.Faults(down_calls=1000)),
+        ("Reopen", reference_admin_pb2.ReopenRequest()),
+    ]
+    with reference_gitm(tmp_path) as ref, grpc.insecure_channel(ref.addr) as ch:
+        stub = reference_admin_pb2_grpc.ReferenceAdminStub(ch)
+        for name, request in calls:
+            for md in ([], [("x-pate-admin-token", "guess")], [("x-pate-gitm-token", "test-gitm-caller-token")]):
+                with pytest.raises(grpc.RpcError) as err:
+                    getattr(stub, name)(request, metadata=md, timeout=5)
+                assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED, (name, md)
+        # nothing was turned on: PATE's calls are answered
+        with land_channel(ref.addr) as land:
+            land_pb2_grpc.LandBridgeStub(land).GetCapabilities(land_pb2.GetCapabilitiesRequest(), timeout=5)
+
+
+def test_an_administration_without_a_token_configured_refuses_everything(tmp_path: Path) -> None:
+    from gitm.v1 import reference_admin_pb2, reference_admin_pb2_grpc
+    from services.gitm_reference.main import start
+    from services.gitm_reference.servicer import Access
+
+    running = start("127.0.0.1:0", f"sqlite:///{tmp_path / 'g.db'}", scenario="none", access=Access("t", ""))
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as ch, pytest.raises(grpc.RpcError) as err:
+            reference_admin_pb2_grpc.ReferenceAdminStub(ch).Snapshot(
+                reference_admin_pb2.SnapshotRequest(campaign_id="c"), metadata=[("x-pate-admin-token", "")]
+            )
+        assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    finally:
+        running.stop(grace=0)
+
+
+def test_land_calls_without_pates_caller_token_are_unauthenticated(tmp_path: Path) -> None:
+    with reference_gitm(tmp_path) as ref, grpc.insecure_channel(ref.addr) as ch:
+        stub = land_pb2_grpc.LandBridgeStub(ch)
+        for md in ([], [("x-pate-gitm-token", "wrong")]):
+            with pytest.raises(grpc.RpcError) as err:
+                stub.UnitsNear(land_pb2.UnitsNearRequest(campaign_id="c", port="Brest"), metadata=md, timeout=5)
+            assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_off_loopback_the_service_needs_tls_and_a_caller_token(tmp_path: Path) -> None:
+    from services.gitm_reference.main import start
+    from services.gitm_reference.servicer import Access
+    from services.platform.config import ConfigError
+    from services.platform.security.tls import TlsSettings
+
+    db = f"sqlite:///{tmp_path / 'g.db'}"
+    with pytest.raises(ConfigError, match="plaintext"):
+        start("0.0.0.0:0", db, scenario="none", access=Access("t", "a"))
+    with pytest.raises(ConfigError, match="PATE_GITM_TOKEN"):
+        start("0.0.0.0:0", db, scenario="none", access=Access("", "a"), tls=TlsSettings(allow_plaintext=True))
