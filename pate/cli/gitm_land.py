@@ -30,7 +30,7 @@ class BridgedLand:
         self.client, self.campaign, self.last = client, campaign, last
         self._pending: tuple[LandTransfer, ...] = ()
         self._last: tuple[Event, ...] = ()
-        opening = [
+        opening: list[bridge.Call] = [
             bridge.open_call(world, wmap, "simulated", last, campaign),
             bridge.sightings_call(campaign, 0, (), world),
         ]

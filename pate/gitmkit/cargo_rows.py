@@ -99,7 +99,8 @@ def conservation(land: Land) -> str:
     expect(here == wanted, f"the city and its square hold {sorted(here)}, expected {sorted(wanted)}")
     expect(
         near.supplies == CITY_SUPPLIES and near.reserved_supplies == 0,
-        f"the city holds {near.supplies} supplies ({near.reserved_supplies} reserved), expected {CITY_SUPPLIES}",
+        f"the city holds {near.supplies} supplies ({near.reserved_supplies} reserved), "
+        f"expected {CITY_SUPPLIES}",
     )
     for ship in (lay.ship, lay.spare, lay.carrier, f"{lay.ship}X"):
         tid = land.new_id("empty")

@@ -25,6 +25,10 @@ def status_of(call: Callable[[], object]) -> grpc.StatusCode:
     return grpc.StatusCode.OK
 
 
+def _calling(land: Land, method: str, request: object, token: str | None = None) -> Callable[[], object]:
+    return lambda: land.call(method, request, token=token)
+
+
 def capabilities(land: Land) -> str:
     from google.protobuf import message_factory
 
@@ -36,7 +40,7 @@ def capabilities(land: Land) -> str:
         if name not in _EMPTY:
             continue
         empty = message_factory.GetMessageClass(_EMPTY[name])()
-        code = status_of(lambda n=name, e=empty: land.call(n, e))
+        code = status_of(_calling(land, name, empty))
         expect(code != grpc.StatusCode.UNIMPLEMENTED, f"{name} is listed but answers UNIMPLEMENTED")
     return (
         f"edition {caps.edition}, {len(caps.calls)} calls, each served ({caps.implementation or 'no name'})"
@@ -71,7 +75,8 @@ def units_near(land: Land) -> str:
     expect(near.reserved_supplies == 0, f"{near.reserved_supplies} supplies reserved before any transfer")
     code = status_of(lambda: land.near("No-Such-City-Of-The-Suite"))
     expect(code == grpc.StatusCode.NOT_FOUND, f"UnitsNear of an unknown city answered {code.name}")
-    return f"{len(near.units)} units ({lay.near} in the strategic square), {near.supplies} supplies; unknown city NOT_FOUND"
+    where = f"{lay.near} in the strategic square"
+    return f"{len(near.units)} units ({where}), {near.supplies} supplies; unknown city NOT_FOUND"
 
 
 def close_campaign(land: Land) -> str:
@@ -95,7 +100,7 @@ def caller_token(land: Land) -> str:
         raise SkippedError("give --token (PATE's caller token) to check it")
     request = land_pb2.GetCapabilitiesRequest()
     for given, what in (("", "no token"), ("wrong-" + land.token[:8], "a wrong token")):
-        code = status_of(lambda g=given: land.call("GetCapabilities", request, token=g))
+        code = status_of(_calling(land, "GetCapabilities", request, given))
         expect(code == grpc.StatusCode.UNAUTHENTICATED, f"a call with {what} answered {code.name}")
     return "no token and a wrong token: UNAUTHENTICATED"
 

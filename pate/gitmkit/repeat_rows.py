@@ -122,7 +122,11 @@ def malformed(land: Land) -> str:
         ("transfer_id", "an empty transfer_id", lambda: land.begin("", LOAD, [lay.a])),
         ("transfer_id", "a transfer_id with a space", lambda: land.begin("a b", LOAD, [lay.a])),
         ("transfer_id", "a transfer_id of 300 characters", lambda: land.begin("x" * 300, LOAD, [lay.a])),
-        ("direction", "no direction", lambda: land.begin(land.new_id("bad"), 0, [lay.a])),
+        (
+            "direction",
+            "no direction",
+            lambda: land.begin(land.new_id("bad"), land_pb2.DIRECTION_UNSPECIFIED, [lay.a]),
+        ),
         (
             "captor",
             "a capture without captor",

@@ -35,6 +35,10 @@ def refused(land: Land, what: str, tid: str, item: str, call: Callable[[], Any])
     return f"{what}: {named[0].reason}"
 
 
+def _begin_with(land: Land, tid: str, kw: dict[str, Any]) -> Callable[[], Any]:
+    return lambda: land.begin(tid, LOAD, **kw)
+
+
 def unit_refusals(land: Land) -> str:
     lay = land.layout
     out = []
@@ -46,7 +50,7 @@ def unit_refusals(land: Land) -> str:
         ("no such unit", "ZZ99IN", {"units": ["ZZ99IN"]}),
     ):
         tid = land.new_id("refusal")
-        out.append(refused(land, what, tid, item, lambda t=tid, k=kw: land.begin(t, LOAD, **k)))
+        out.append(refused(land, what, tid, item, _begin_with(land, tid, kw)))
     tid = land.new_id("refusal")
     out.append(refused(land, "not aboard", tid, lay.a, lambda: land.begin(tid, UNLOAD, [lay.a])))
     return "; ".join(out[:3]) + f" (and {len(out) - 3} more)"

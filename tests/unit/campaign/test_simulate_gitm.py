@@ -25,7 +25,10 @@ def test_a_headless_landing_is_told_to_the_reference_land_model(
     assert done == [("unload", ["BR1IN"]), ("load", ["BR5IN"])]
     state = json.loads((out / "turn-2" / "state.json").read_text())
     assert "BR1IN" in state["ports"]["Portsmouth"]["garrison"]  # and GITM's report of turn 2 agrees
-    assert "GITM (reference land model, campaign simulated): BR1IN in Portsmouth, BR5IN aboard BR1TR" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert (
+        "GITM (reference land model, campaign simulated): BR1IN in Portsmouth, BR5IN aboard BR1TR" in printed
+    )
 
 
 def test_a_divide_that_moves_a_unit_across_is_told_to_the_reference_land_model(

@@ -14,7 +14,7 @@ from gitm.v1 import land_pb2, land_pb2_grpc
 from pate.datafiles import load_scenario, load_world_map
 from services.gitm_reference.faults import FaultError, Faults
 from tests.cases.turn.turn_world import infantry
-from tests.support.gitm_reference import Reference, reference_gitm, land_channel
+from tests.support.gitm_reference import LAND_TOKEN, Reference, land_channel, reference_gitm
 
 LOAD = land_pb2.DIRECTION_LOAD
 
@@ -175,7 +175,8 @@ def test_the_administration_needs_the_administrator_token(tmp_path: Path) -> Non
     with reference_gitm(tmp_path) as ref, grpc.insecure_channel(ref.addr) as ch:
         stub = reference_admin_pb2_grpc.ReferenceAdminStub(ch)
         for name, request in calls:
-            for md in ([], [("x-pate-admin-token", "guess")], [("x-pate-gitm-token", "test-gitm-caller-token")]):
+            wrong = ([], [("x-pate-admin-token", "guess")], [("x-pate-gitm-token", LAND_TOKEN)])
+            for md in wrong:
                 with pytest.raises(grpc.RpcError) as err:
                     getattr(stub, name)(request, metadata=md, timeout=5)
                 assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED, (name, md)
@@ -205,7 +206,9 @@ def test_land_calls_without_pates_caller_token_are_unauthenticated(tmp_path: Pat
         stub = land_pb2_grpc.LandBridgeStub(ch)
         for md in ([], [("x-pate-gitm-token", "wrong")]):
             with pytest.raises(grpc.RpcError) as err:
-                stub.UnitsNear(land_pb2.UnitsNearRequest(campaign_id="c", port="Brest"), metadata=md, timeout=5)
+                stub.UnitsNear(
+                    land_pb2.UnitsNearRequest(campaign_id="c", port="Brest"), metadata=md, timeout=5
+                )
             assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
 
 
