@@ -24,7 +24,13 @@ LOAD_AND_LAND = {"BR2TR": ("load", 1, 2), "BR1TR": ("unload", 1, 1)}
 def _campaign(tmp_path: Path, ref: Reference, channel: grpc.Channel, timeout: float = 5.0) -> Campaign:
     store = LandStore(make_engine(f"sqlite:///{tmp_path / 'gitm-reference.db'}"))
     world = seed_store(store)
-    return Campaign(store, land_pb2_grpc.LandBridgeStub(channel), world, timeout=timeout)
+    c = Campaign(store, land_pb2_grpc.LandBridgeStub(channel), world, timeout=timeout)
+    c.open()  # turn 0: OpenCampaign with the campaign's land, before any fault
+    for _ in range(20):  # a short deadline may pass while a fresh process answers its first call
+        if c.deliver(0):
+            break
+    assert c.delivered == {0}
+    return c
 
 
 def _settle(c: Campaign, ref: Reference) -> None:
