@@ -24,7 +24,6 @@ from pate.core.world.ships import Cargo
 from pate.core.world.state import WorldState
 from services.gitm_reference import tables as gt
 from services.gitm_reference.inprocess import LocalRpcError, memory_store
-from services.gitm_reference.seed import seed_world
 from services.gitm_reference.store import LandStore, StoreError
 from services.platform.bus.consumer import TransientError
 from services.resolver import bridge
@@ -34,7 +33,8 @@ from tests.cases.turn.turn_world import CTX, harbor, infantry, ship, world
 PORT = "Portsmouth"
 UNITS = {u.id: u for u in (infantry("BR1IN", 900), infantry("BR5IN", 800), infantry("BR6IN", 600))}
 TRANSPORTS = ("BR1TR", "BR2TR")
-FAULTS = ("ok",) * 4 + ("down", "slow", "lost", "dup", "refuse")
+# "restart": the land service restarts just before the call (all it holds in memory gone)
+FAULTS = ("ok",) * 4 + ("down", "slow", "lost", "dup", "refuse", "restart")
 # one engine for every example: SQLAlchemy caches compiled statements per engine
 ENGINE = memory_store().engine
 SUPPLIES = 6  # in Portsmouth and aboard, at the start
@@ -60,6 +60,8 @@ class FaultyStub:
     def _do(self, method: str, work: Any) -> Any:
         self.calls += 1
         fault = next(self.schedule, "ok")
+        if fault == "restart":
+            self.store.reopen()
         if fault == "down":
             raise LocalRpcError(grpc.StatusCode.UNAVAILABLE, "GITM is down")
         try:
@@ -98,6 +100,15 @@ class FaultyStub:
 
     def ReportCargoMoves(self, r: Any, **_: Any) -> Any:  # noqa: N802
         return self._do("ReportCargoMoves", lambda: self.store.report_cargo_moves(r))
+
+    def GetCapabilities(self, r: Any, **_: Any) -> Any:  # noqa: N802
+        return self._do("GetCapabilities", self.store.capabilities)
+
+    def OpenCampaign(self, r: Any, **_: Any) -> Any:  # noqa: N802
+        return self._do("OpenCampaign", lambda: self.store.open_campaign(r))
+
+    def CloseCampaign(self, r: Any, **_: Any) -> Any:  # noqa: N802
+        return self._do("CloseCampaign", lambda: self.store.close_campaign(r))
 
 
 @contextmanager
@@ -143,10 +154,20 @@ class Campaign:
     starts: dict[int, WorldState] = field(default_factory=dict)
     pending: dict[int, tuple[LandTransfer, ...]] = field(default_factory=dict)
     delivered: set[int] = field(default_factory=set)
+    closed: bool = False
+    _client: GitmClient | None = None
 
     @property
     def client(self) -> GitmClient:
-        return GitmClient("in-process", stub=self.stub, timeout=self.timeout)
+        # one client, as the resolver keeps one per address: it learns the capabilities once
+        if self._client is None:
+            self._client = GitmClient("in-process", stub=self.stub, timeout=self.timeout)
+        return self._client
+
+    def open(self) -> None:
+        """Turn 0: the campaign's creation opens it in GITM with its initial positions."""
+        self.events[0] = ()
+        self.deliver(0)
 
     def close_turn(
         self, orders: dict[str, ShipOrder], lost: str | None, fate: str, deliver: bool = True
@@ -174,7 +195,15 @@ class Campaign:
             turn, turn - 1 in self.events, turn - 1 in self.delivered
         ):
             return turn in self.delivered
-        calls = bridge.calls_of(self.world.campaign, turn, self.events[turn], self.starts[turn], None)
+        if turn == 0:
+            calls: list[Any] = [
+                bridge.open_call(self.starts.setdefault(0, self.world), CTX.map, "test", 99),
+                bridge.sightings_call(self.world.campaign, 0, (), None),
+            ]
+        else:
+            calls = bridge.calls_of(self.world.campaign, turn, self.events[turn], self.starts[turn], None)
+        if turn > 0 and self.closed:
+            calls.append(bridge.CloseCampaign(self.world.campaign, turn))
         try:
             bridge.deliver(self.client, calls)
         except TransientError:
@@ -285,14 +314,11 @@ def _orders(w: WorldState, wanted: dict[str, tuple[str, int, int]]) -> dict[str,
 
 
 def seed_store(store: LandStore) -> WorldState:
-    """The land side as the campaign starts: the reference store holds what PATE's world holds."""
-    w = start_world("saga")
+    """An empty land side: the campaign's land reaches it by OpenCampaign (turn 0)."""
     with store.engine.begin() as conn:
         for table in reversed(gt.metadata.sorted_tables):
             conn.execute(table.delete())
-        conn.execute(gt.campaigns.insert().values(campaign="saga", seeded_from="test"))
-        seed_world(conn, "saga", w, lambda p: CTX.map.ports[p].on_gitm_map)
-    return w
+    return start_world("saga")
 
 
 def play(
@@ -300,10 +326,17 @@ def play(
     turns: Sequence[dict[str, tuple[str, int, int]]],
     losses: Sequence[int],
     retries: Sequence[int],
+    *,
+    faults_from_turn_0: bool = False,
 ) -> Campaign:
+    """``faults_from_turn_0``: the schedule starts with the campaign's opening (GetCapabilities,
+    OpenCampaign, the turn-0 sightings); else it starts with turn 1's calls."""
     store = LandStore(ENGINE)
     w = seed_store(store)
-    c = Campaign(store, FaultyStub(store, schedule), w)
+    c = Campaign(store, FaultyStub(store, schedule if faults_from_turn_0 else ()), w)
+    c.open()
+    if not faults_from_turn_0:
+        c.stub.schedule = iter(schedule)
     for i, wanted in enumerate(turns):
         for _ in range(retries[i % len(retries)]):
             c.retry_all()
@@ -315,8 +348,11 @@ def play(
     for _ in range(len(turns) + 1):
         c.retry_all()
     assert c.delivered == set(c.events)
+    c.closed = True  # the last turn: its calls end with CloseCampaign
     c.close_turn({}, None, "")
     c.retry_all()
+    assert c.delivered == set(c.events)
+    assert c.store.snapshot("saga").units, "the campaign was opened with its land"
     return c
 
 
@@ -335,4 +371,5 @@ def random_campaign(seed: int, density: float, n_turns: int) -> Campaign:
         for _ in range(n_turns)
     ]
     losses = [rng.choice([0, 0, 0, 0, 2, 3, 4, 5]) for _ in range(n_turns)]
-    return play(schedule, turns, losses, [rng.choice([0, 0, 1]) for _ in range(n_turns)])
+    retries = [rng.choice([0, 0, 1]) for _ in range(n_turns)]
+    return play(schedule, turns, losses, retries, faults_from_turn_0=True)

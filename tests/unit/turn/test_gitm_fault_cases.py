@@ -4,11 +4,29 @@ a report held back until earlier transfers settle, a divided group followed."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import grpc
 import pytest
 
 from pate.core.rules.landsaga import DEFERRED
 from pate.core.world.ships import Cargo
-from tests.unit.turn.gitm_fault_campaign import PORT, assert_conserved, play
+from services.gitm_reference import tables as gt
+from services.gitm_reference.inprocess import LocalRpcError
+from services.gitm_reference.seed import seed_world
+from services.gitm_reference.store import LandStore
+from services.resolver import bridge
+from tests.cases.turn.turn_world import CTX
+from tests.unit.turn.gitm_fault_campaign import (
+    ENGINE,
+    PORT,
+    Campaign,
+    FaultyStub,
+    _orders,
+    assert_conserved,
+    play,
+    seed_store,
+)
 
 
 def test_gitm_down_at_the_turn_close_defers_the_transfer_and_tells_the_player() -> None:
@@ -108,3 +126,58 @@ def test_a_divided_group_with_cargo_aboard_is_followed_by_gitm(schedule: list[st
     assert moved["to"] == "BR3TR" and (moved["units"] or moved["supplies"])
     assert c.world.ships["BR3TR"].cargo.units == tuple(moved["units"])
     assert_conserved(c)
+
+
+class FirstEdition:
+    """A land service of the first edition: no GetCapabilities, OpenCampaign, CloseCampaign nor
+    ReportCargoMoves (UNIMPLEMENTED, as a gRPC server without them answers), and no city stock
+    in UnitsNear."""
+
+    MISSING = ("GetCapabilities", "OpenCampaign", "CloseCampaign", "ReportCargoMoves")
+
+    def __init__(self, inner: FaultyStub) -> None:
+        self.inner = inner
+        self.asked: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        def call(request: Any, **kw: Any) -> Any:
+            self.asked.append(name)
+            if name in self.MISSING:
+                raise LocalRpcError(grpc.StatusCode.UNIMPLEMENTED, "Method not found!")
+            answer = getattr(self.inner, name)(request, **kw)
+            if name == "UnitsNear":
+                answer.ClearField("supplies")
+                answer.ClearField("reserved_supplies")
+            return answer
+
+        return call
+
+
+def test_a_first_edition_land_service_keeps_working_through_the_capabilities_exchange() -> None:
+    """A turn whose group divides with cargo aboard (rule 2.5) against a service that predates
+    ReportCargoMoves: the turn is delivered, not set aside; the calls the service lacks are
+    skipped (audited as gitm_call_skipped by the bridge) and asked for once; PATE keeps its own
+    quay figure, since the first edition's UnitsNear carries none."""
+    store = LandStore(ENGINE)
+    w = seed_store(store)
+    with store.engine.begin() as conn:  # a first-edition land side starts its campaigns its own way
+        conn.execute(gt.campaigns.insert().values(campaign="saga", seeded_from="test"))
+        seed_world(conn, "saga", w, lambda p: CTX.map.ports[p].on_gitm_map)
+    stub = FirstEdition(FaultyStub(store, ()))
+    c = Campaign(store, stub, w)
+    client = c.client
+    opening = [bridge.open_call(w, CTX.map, "test", 2), bridge.sightings_call("saga", 0, (), w)]
+    skipped = bridge.deliver(client, opening)
+    assert [reason.startswith(bridge.editions.SKIPPED) for _, reason in skipped] == [True]
+    c.events[0] = ()
+    c.delivered.add(0)
+    reports, _word = bridge.land_inputs(client, w, CTX.map, [])
+    assert [r.supplies for r in reports] == [None]  # no stock reported: PATE's stands
+    c.close_turn(_orders(c.world, {"BR1TR": ("load+divide", 3, 3), "BR2TR": ("none", 0, 0)}), None, "")
+    assert c.delivered == {0, 1}  # delivered, not set aside
+    calls = bridge.calls_of("saga", 1, c.events[1], c.starts[1], None)
+    again = bridge.deliver(client, calls)
+    assert [type(call).__name__ for call, reason in again if reason.startswith(bridge.editions.SKIPPED)] == [
+        "CargoMoves"
+    ]
+    assert stub.asked.count("GetCapabilities") == 1 and stub.asked.count("ReportCargoMoves") == 1
