@@ -1,18 +1,15 @@
-"""The legend under a map: what the marks mean (sea areas, the
-Atlantic edge of rule 6.11, ports and strait ports of rule 6.3, a report's
-markers) and each port controller's colour."""
+"""The legend under a map: what the marks mean (sea areas, the Atlantic edge
+of rule 6.11, ports and strait ports of rule 6.3, a report's markers) and
+each port controller's colour."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import TYPE_CHECKING
 
 from pate.core.world.geography import Port
 from pate.render.labels import text_size
-
-if TYPE_CHECKING:
-    from pate.render.svg_map import MapStyle
+from pate.render.style import NATION_COLOURS, MapStyle
 
 LEGEND_HEIGHT = 88  # three rows
 SIZE = 10
@@ -25,20 +22,19 @@ def _text(x: float, y: float, text: str, bold: bool = False) -> str:
 
 def _marks(style: MapStyle, y: float, highlight: bool) -> list[tuple[str, str]]:
     """(SVG of the mark centred on x = {x}, meaning)."""
-    ellipse = (
-        f'<ellipse cx="{{x}}" cy="{y - 4}" rx="12" ry="7" fill="{{fill}}" stroke="{{stroke}}"{{extra}}/>'
-    )
+    area = f'<rect x="{{xm10}}" y="{y - 10}" width="20" height="12" '
+    area += 'fill="{fill}" stroke="{stroke}"{extra}/>'
     out = [
-        (ellipse.format(x="{x}", fill=style.area_fill, stroke=style.area_stroke, extra=""), "sea area"),
+        (area.format(xm10="{xm10}", fill=style.area_fill, stroke=style.area_stroke, extra=""), "sea area"),
         (
-            ellipse.format(
-                x="{x}", fill=style.area_fill, stroke=style.edge_stroke, extra=' stroke-width="3"'
+            area.format(
+                xm10="{xm10}", fill=style.area_fill, stroke=style.edge_stroke, extra=' stroke-width="3"'
             ),
             "on the Atlantic edge (6.11)",
         ),
     ]
     if highlight:
-        shaded = ellipse.format(x="{x}", fill=style.highlight_fill, stroke=style.area_stroke, extra="")
+        shaded = area.format(xm10="{xm10}", fill=style.highlight_fill, stroke=style.area_stroke, extra="")
         out.append((shaded, "your ships there"))
     out += [
         (f'<rect x="{{x0}}" y="{y - 8}" width="7" height="7" fill="#ffffff" stroke="#000"/>', "port"),
@@ -49,8 +45,8 @@ def _marks(style: MapStyle, y: float, highlight: bool) -> list[tuple[str, str]]:
         ),
         (
             f'<line x1="{{xm10}}" y1="{y - 4}" x2="{{x10}}" y2="{y - 4}" stroke="{style.link}" '
-            'stroke-dasharray="6,4"/>',
-            "to its second sea area",
+            'stroke-width="3" stroke-dasharray="4,3"/>',
+            "a narrow passage between two sea areas",
         ),
     ]
     return out
@@ -78,8 +74,6 @@ def legend(
     colours: Mapping[str, str] | None = None,
 ) -> list[str]:
     """Two rows under the map: the marks, then the ports' colours."""
-    from pate.render.svg_map import NATION_COLOURS
-
     colours = colours or NATION_COLOURS
     y = top + 18
     out = ['<g class="legend">', _text(style.margin, y, "Legend", bold=True)]

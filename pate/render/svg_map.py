@@ -1,113 +1,54 @@
-"""SVG drawings of the two PATE maps (rule 1.1): sea areas with their codes,
-the links between neighbouring sea areas, ports, and strait ports (rule 6.3).
+"""SVG drawings of the two PATE maps (rule 1.1) on real coastlines: land,
+one polygon per sea area with its code, ports, strait ports (rule 6.3) and
+the narrow passages between areas (data/geography/map.json, built by
+:mod:`pate.databuild.geography`).
 
-Pure functions: a :class:`WorldMap` in, SVG text out.  Reports reuse
-:func:`render_map` with ``highlight`` (sea areas to shade) and ``icons``
-(markers placed at a sea area or a port, e.g. the player's ships).
+Pure functions: a :class:`WorldMap` (and the drawn geography) in, SVG text
+out.  Reports reuse :func:`render_map` with ``highlight`` (sea areas to
+shade) and ``icons`` (markers placed at a sea area or a port, e.g. the
+player's ships).  The SVG scales as a whole, so labels placed apart here
+stay apart at every zoom a page offers.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 
 from pate.core.world.geography import MapName, Port, SeaArea, WorldMap
+from pate.render.geography import Geography, MapGeography
 from pate.render.labels import EAST_FIRST, SOUTH_FIRST, Box, Layout, leader, text_box, text_size
 from pate.render.legend import LEGEND_HEIGHT, legend
+from pate.render.style import MAP_TITLES, NATION_COLOURS, Icon, MapStyle
 
-NATION_COLOURS: Mapping[str, str] = {
-    "BR": "#c0392b",
-    "FR": "#2e4bb5",
-    "SP": "#d4a017",
-    "PO": "#1e8449",
-    "HO": "#e67e22",
-    "NE": "#8e44ad",
-    "SW": "#2874a6",
-    "DK": "#b03a2e",
-    "RU": "#17a589",
-    "PR": "#212f3d",
-    "AU": "#f4d03f",
-    "GE": "#7f8c8d",
-    "IT": "#27ae60",
-    "TU": "#a04000",
-    "MO": "#9a7d0a",
-    "US": "#5d6d7e",
-}
+__all__ = ["MAP_TITLES", "NATION_COLOURS", "Icon", "MapStyle", "render_map"]
 
-
-MAP_TITLES: Mapping[MapName, str] = {MapName.EUROPE: "European waters", MapName.AMERICA: "American waters"}
-
-
-@dataclass(frozen=True, slots=True)
-class MapStyle:
-    width: int = 1200
-    margin: int = 40
-    sea: str = "#dbe9f6"
-    link: str = "#7a9cc6"
-    area_fill: str = "#ffffff"
-    area_stroke: str = "#34495e"
-    highlight_fill: str = "#f9e79f"
-    edge_stroke: str = "#1f618d"  # sea areas on the Atlantic edge (rule 6.11)
-    port_size: float = 7.0
-    port_labels: bool = True
-    font: str = "Georgia, serif"
-
-
-@dataclass(frozen=True, slots=True)
-class Icon:
-    """A marker drawn next to a sea area or port (``at`` is a code or a port name)."""
-
-    at: str
-    label: str
-    colour: str = "#000000"
-    title: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Projection:
-    """Longitude/latitude to SVG coordinates (equirectangular, scaled by the
-    cosine of the map's middle latitude so that shapes are not stretched)."""
-
-    lon0: float
-    lat1: float
-    scale: float
-    x_factor: float
-    margin: float
-    width: float
-    height: float
-
-    def __call__(self, point: tuple[float, float]) -> tuple[float, float]:
-        lon, lat = point
-        x = self.margin + (lon - self.lon0) * self.x_factor * self.scale
-        y = self.margin + (self.lat1 - lat) * self.scale
-        return (round(x, 1), round(y, 1))
-
-
-def projection(points: Iterable[tuple[float, float]], style: MapStyle) -> Projection:
-    pts = list(points) or [(0.0, 0.0)]
-    lon0, lon1 = min(p[0] for p in pts), max(p[0] for p in pts)
-    lat0, lat1 = min(p[1] for p in pts), max(p[1] for p in pts)
-    x_factor = math.cos(math.radians((lat0 + lat1) / 2))
-    span_x = max((lon1 - lon0) * x_factor, 1.0)
-    scale = (style.width - 2 * style.margin) / span_x
-    height = (lat1 - lat0) * scale + 2 * style.margin
-    return Projection(lon0, lat1, scale, x_factor, style.margin, float(style.width), round(height, 1))
-
-
-def map_projection(world_map: WorldMap, which: MapName, style: MapStyle) -> Projection:
-    areas = [a for a in world_map.sea_areas.values() if a.map is which]
-    codes = {a.code for a in areas}
-    ports = [p for p in world_map.ports.values() if p.sea_area in codes]
-    return projection([a.position for a in areas] + [p.position for p in ports], style)
-
-
-AREA_RX, AREA_RY = 30, 17  # the ellipse of a sea area
-AREA_NAME_SIZE, PORT_NAME_SIZE, ICON_SIZE = 10, 9, 11
+AREA_CODE_SIZE, AREA_NAME_SIZE, PORT_NAME_SIZE, ICON_SIZE = 15, 10, 9, 11
+AREA_HALF_W, AREA_HALF_H = 17, 10  # the box kept round a sea area's code
 ICON_HEIGHT = 16  # a line of marker text (11 px) and the gap below it
 SLOT = (14 + text_size("999 ships", ICON_SIZE)[0], 2 * ICON_HEIGHT)  # two markers, one above the other
+TOP = 30  # room for the heading above the map
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """Where the asset's SVG units land on the page: scaled to the style's
+    width, below the heading."""
+
+    scale: float
+    width: float
+    height: float  # of the map, without the legend
+
+    def __call__(self, point: tuple[float, float]) -> tuple[float, float]:
+        return (round(point[0] * self.scale, 1), round(point[1] * self.scale + TOP, 1))
+
+
+def _geography() -> Geography:
+    from pate.datafiles import load_geography
+
+    return load_geography()
 
 
 def render_map(
@@ -119,40 +60,74 @@ def render_map(
     icons: Iterable[Icon] = (),
     title: str | None = None,
     marks: Sequence[tuple[str, str]] = (),
+    geography: Geography | None = None,
 ) -> str:
     """One map as a complete SVG document, its labels placed clear of one
     another (:mod:`pate.render.labels`), with a legend below it; ``marks``
     are the (colour, meaning) of the icons, for the legend."""
     style = style or MapStyle()
+    geo = (geography or _geography()).maps[which.value]
     areas = sorted((a for a in world_map.sea_areas.values() if a.map is which), key=lambda a: a.code)
     codes = {a.code for a in areas}
     ports = sorted((p for p in world_map.ports.values() if p.sea_area in codes), key=lambda p: p.name)
-    proj = map_projection(world_map, which, style)
+    frame = Frame(
+        style.width / geo.width, float(style.width), round(geo.height * style.width / geo.width + TOP, 1)
+    )
     heading = title if title is not None else f"PATE: {MAP_TITLES[which]}"
-    height = proj.height + LEGEND_HEIGHT
     static = _static_labels(
-        tuple((a.code, a.name, proj(a.position)) for a in areas),
-        tuple((p.name, proj(p.position)) for p in ports),
-        (proj.width, proj.height),
+        tuple((a.code, a.name, frame(geo.labels[a.code])) for a in areas),
+        tuple((p.name, frame(geo.ports[p.name])) for p in ports),
+        (frame.width, frame.height),
         heading,
         style,
     )
-    layout = Layout(static.bounds, base=static.layout)
+    height = frame.height + LEGEND_HEIGHT
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {proj.width:g} {height:g}" '
-        f'width="{proj.width:g}" height="{height:g}" font-family="{escape(style.font)}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {frame.width:g} {height:g}" '
+        f'width="{frame.width:g}" height="{height:g}" font-family="{escape(style.font)}">',
         f"<title>{escape(heading)}</title>",
-        f'<rect x="0" y="0" width="{proj.width:g}" height="{height:g}" fill="{style.sea}"/>',
-        f'<text x="{style.margin}" y="{style.margin * 0.6:g}" font-size="18">{escape(heading)}</text>',
+        f'<rect x="0" y="0" width="{frame.width:g}" height="{height:g}" fill="#ffffff"/>',
+        f'<text x="{style.margin}" y="{TOP * 0.75:g}" font-size="18">{escape(heading)}</text>',
+        *_geography_layer(geo, areas, frame, style, highlight),
+        *[_area_code(a, frame(geo.labels[a.code]), static.area_names[a.code]) for a in areas],
+        *[_port(p, world_map, frame(geo.ports[p.name]), style, static.port_names[p.name]) for p in ports],
+        *_icons(list(icons), Layout(static.bounds, base=static.layout), static),
+        *legend(ports, frame.height, frame.width, style, highlight=bool(highlight), marks=marks),
+        "</svg>",
     ]
-    parts += _links(areas, world_map, proj, style)
-    parts += _port_links(ports, world_map, proj, style)
-    parts += [_area(a, proj, style, a.code in highlight, static.area_names[a.code]) for a in areas]
-    parts += [_port(p, proj, style, static.port_names[p.name]) for p in ports]
-    parts += _icons(list(icons), layout, static)
-    parts += legend(ports, proj.height, proj.width, style, highlight=bool(highlight), marks=marks)
-    parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def _geography_layer(
+    geo: MapGeography, areas: list[SeaArea], frame: Frame, style: MapStyle, highlight: frozenset[str]
+) -> list[str]:
+    """Sea, the sea areas' polygons, the passages and the land, in the
+    asset's units scaled into place (so the paths are the asset's, verbatim)."""
+    clip = f"frame-{geo.name}"  # the coast is built a little beyond the frame: cut it at the edge
+    out = [
+        f'<clipPath id="{clip}"><rect width="{geo.width:g}" height="{geo.height:g}"/></clipPath>',
+        f'<g class="geography" transform="translate(0 {TOP}) scale({frame.scale:g})" '
+        f'clip-path="url(#{clip})">',
+        f'<rect width="{geo.width:g}" height="{geo.height:g}" fill="{style.sea}"/>',
+    ]
+    for a in areas:
+        fill = style.highlight_fill if a.code in highlight else style.area_fill
+        stroke, width = (style.edge_stroke, 2.5) if a.atlantic_edge else (style.area_stroke, 1)
+        out.append(
+            f'<path class="sea-area" id="area-{a.code}" data-area="{a.code}" d="{geo.areas[a.code]}" '
+            f'fill="{fill}" fill-rule="evenodd" stroke="{stroke}" stroke-width="{width}">'
+            f"<title>{escape(a.name)} ({a.code})</title></path>"
+        )
+    for first, second, path in geo.passages:
+        out.append(
+            f'<path class="passage" d="{path}" fill="none" stroke="{style.link}" stroke-width="3" '
+            f'stroke-dasharray="4,3"><title>passage between {first} and {second}</title></path>'
+        )
+    out.append(
+        f'<path class="land" d="{geo.land}" fill="{style.land}" stroke="{style.coast}" stroke-width="0.6"/>'
+    )
+    out.append("</g>")
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,11 +153,11 @@ def _static_labels(
 ) -> StaticLabels:
     """Pure in its arguments (what the map shows of each place, projected),
     so that the cache can never give another map's labels."""
-    layout = Layout(Box(0, style.margin * 0.75, size[0], size[1]))
-    layout.take(text_box(style.margin, style.margin * 0.6, heading, 18))
+    layout = Layout(Box(0, 0, size[0], size[1]))
+    layout.take(text_box(style.margin, TOP * 0.75, heading, 18))
     anchors: dict[str, Box] = {}
     for code, _, (x, y) in areas:
-        anchors[code] = Box(x - AREA_RX, y - AREA_RY, x + AREA_RX, y + AREA_RY)
+        anchors[code] = Box(x - AREA_HALF_W, y - AREA_HALF_H, x + AREA_HALF_W, y + AREA_HALF_H)
         layout.take(anchors[code])  # a sea area's code sits in its ellipse: nothing goes over it
     s = style.port_size
     for name, (x, y) in ports:
@@ -231,49 +206,17 @@ def _leader(anchor: Box, box: Box) -> str:
     )
 
 
-def _links(areas: list[SeaArea], wmap: WorldMap, proj: Projection, style: MapStyle) -> list[str]:
-    out = []
-    for a in areas:
-        for other in sorted(a.adjacent):
-            if a.code < other:
-                (x1, y1), (x2, y2) = proj(a.position), proj(wmap.sea_areas[other].position)
-                out.append(
-                    f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{style.link}" stroke-width="3"/>'
-                )
-    return out
-
-
-def _port_links(ports: list[Port], wmap: WorldMap, proj: Projection, style: MapStyle) -> list[str]:
-    """A thin line from each port to its connected sea area; strait ports get
-    a dashed line to their second sea area (rule 6.3)."""
-    out = []
-    for p in ports:
-        x1, y1 = proj(p.position)
-        for area in p.reachable_sea_areas:
-            x2, y2 = proj(wmap.sea_areas[area].position)
-            dash = ' stroke-dasharray="6 4"' if area == p.strait_sea_area else ""
-            out.append(
-                f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{style.link}" '
-                f'stroke-width="1" opacity="0.6"{dash}/>'
-            )
-    return out
-
-
-def _area(a: SeaArea, proj: Projection, style: MapStyle, highlighted: bool, name: str) -> str:
-    x, y = proj(a.position)
-    fill = style.highlight_fill if highlighted else style.area_fill
-    stroke = style.edge_stroke if a.atlantic_edge else style.area_stroke
-    width = 3 if a.atlantic_edge else 1.5
+def _area_code(a: SeaArea, at: tuple[float, float], name: str) -> str:
+    x, y = at
     return (
-        f'<g class="sea-area" id="area-{a.code}"><title>{escape(a.name)} ({a.code})</title>'
-        f'<ellipse cx="{x}" cy="{y}" rx="30" ry="17" fill="{fill}" stroke="{stroke}" stroke-width="{width}"/>'
-        f'<text x="{x}" y="{y + 5:.1f}" font-size="15" font-weight="bold" '
+        f'<g class="area-code" data-area="{a.code}"><title>{escape(a.name)} ({a.code})</title>'
+        f'<text x="{x}" y="{y + 5:.1f}" font-size="{AREA_CODE_SIZE}" font-weight="bold" '
         f'text-anchor="middle">{a.code}</text>{name}</g>'
     )
 
 
-def _port(p: Port, proj: Projection, style: MapStyle, label: str) -> str:
-    x, y = proj(p.position)
+def _port(p: Port, world_map: WorldMap, at: tuple[float, float], style: MapStyle, label: str) -> str:
+    x, y = at
     s = style.port_size
     colour = NATION_COLOURS.get(p.controller, "#555555")
     shape = (
@@ -281,10 +224,16 @@ def _port(p: Port, proj: Projection, style: MapStyle, label: str) -> str:
         if p.strait_sea_area
         else f'<rect x="{x - s / 2:.1f}" y="{y - s / 2:.1f}" width="{s:g}" height="{s:g}" '
     )
-    where = f"{p.sea_area}" + (f" and {p.strait_sea_area} (strait)" if p.strait_sea_area else "")
-    tip = f"{p.name}: {p.controller}, connected to {where}, exit {p.exit.value}"
+    area = world_map.sea_areas[p.sea_area].name
+    where = f"{area} ({p.sea_area})"
+    if p.strait_sea_area:
+        where += (
+            f" and, a strait port (6.3), {world_map.sea_areas[p.strait_sea_area].name} ({p.strait_sea_area})"
+        )
+    tip = f"{p.name}: held by {p.controller}, on {where}, exit {p.exit.value}"
     return (
-        f'<g class="port" id="port-{escape(p.name.replace(" ", "_"))}"><title>{escape(tip)}</title>'
+        f'<g class="port" id="port-{escape(p.name.replace(" ", "_"))}" data-port="{escape(p.name)}">'
+        f"<title>{escape(tip)}</title>"
         f'{shape}fill="{colour}" stroke="#000" stroke-width="0.8"/>{label}</g>'
     )
 

@@ -64,7 +64,7 @@ def test_map_command_writes_svg(tmp_path: Path) -> None:
 def test_svg_map_draws_every_area_and_port_of_its_map(which: MapName) -> None:
     wmap = load_world_map()
     root = ET.fromstring(render_map(wmap, which))
-    ids = {g.get("id") for g in root.iter(f"{SVG}g") if g.get("id")}
+    ids = {e.get("id") for e in root.iter() if e.get("id")}
     for code, area in wmap.sea_areas.items():
         assert (f"area-{code}" in ids) is (area.map is which)
     mine = {c for c, a in wmap.sea_areas.items() if a.map is which}
@@ -83,9 +83,13 @@ def test_svg_strait_ports_highlight_and_icons() -> None:
     root = ET.fromstring(svg)
     gib = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "port-Gibraltar")
     assert gib.find(f"{SVG}polygon") is not None  # strait ports are drawn as diamonds
-    assert svg.count('stroke-dasharray="6 4"') == 3  # one dashed strait link per strait port (rule 6.3)
-    soa = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "area-SOA")
-    assert soa.find(f"{SVG}ellipse").get("fill") != "#ffffff"  # type: ignore[union-attr]
+    # rule 6.3: the strait port names both of its sea areas
+    assert "Western Mediterranean (WMD) and, a strait port (6.3), South Atlantic (SOA)" in gib.findtext(
+        f"{SVG}title", ""
+    )
+    areas = {p.get("id"): p for p in root.iter(f"{SVG}path") if p.get("class") == "sea-area"}
+    assert areas["area-SOA"].get("fill") != areas["area-WMD"].get("fill")  # highlighted
+    assert areas["area-SOA"].findtext(f"{SVG}title") == "South Atlantic (SOA)"
     labels = [t.text for t in root.iter(f"{SVG}text")]
     assert "BR1FL" in labels and "3 ships" in labels
     assert render_map(wmap, MapName.EUROPE) == render_map(wmap, MapName.EUROPE)  # pure and stable
