@@ -14,6 +14,7 @@ from starlette.responses import Response
 from pate.v1 import admin_pb2, common_pb2, desk_pb2
 from services.web import forms
 from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
+from services.web.campaign_map import ship_maps
 from services.web.desk import Desk, redirect
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -147,6 +148,7 @@ async def campaign(desk: Desk, request: Request) -> Response:
         mine=mine,
         cid=cid,
         groups=groups(mine.ships),
+        maps=ship_maps(mine.ships),
         deadline=deadline_of(mine.campaign),
         turn_status=STATUS_WORDS.get(mine.campaign.status, "?"),
         rules=rules_name(mine.campaign),

@@ -1,0 +1,70 @@
+// The campaign page's map: choose a sea area, port or place to open its ships
+// below; zoom and pan with the buttons, the wheel, a drag, or the keyboard
+// (+ - and the arrows while the map has focus).  No library, no build step.
+(function () {
+  "use strict";
+  function openPlace(place) {
+    var sections = document.querySelectorAll("section.place");
+    for (var i = 0; i < sections.length; i++) {
+      if (sections[i].getAttribute("data-place") === place) {
+        var head = sections[i].querySelector("h3");
+        sections[i].classList.add("chosen");
+        sections[i].scrollIntoView({ behavior: "smooth", block: "start" });
+        if (head) { head.setAttribute("tabindex", "-1"); head.focus({ preventScroll: true }); }
+        return true;
+      }
+    }
+    return false;
+  }
+  function placeOf(el) {
+    while (el && el.getAttribute) {
+      var p = el.getAttribute("data-port") || el.getAttribute("data-area") || el.getAttribute("data-goto");
+      if (p) return p;
+      el = el.parentNode;
+    }
+    return null;
+  }
+  function zoomable(view) {
+    var svg = view.querySelector("svg");
+    if (!svg) return;
+    var box = svg.getAttribute("viewBox").split(" ").map(Number), whole = box.slice();
+    var show = function () { svg.setAttribute("viewBox", box.join(" ")); };
+    var zoom = function (f) {
+      var w = Math.min(whole[2], Math.max(whole[2] / 8, box[2] * f)), h = w * whole[3] / whole[2];
+      box = [box[0] + (box[2] - w) / 2, box[1] + (box[3] - h) / 2, w, h]; show();
+    };
+    var pan = function (dx, dy) { box[0] += dx * box[2]; box[1] += dy * box[3]; show(); };
+    view.parentNode.querySelectorAll("[data-zoom]").forEach(function (b) {
+      b.addEventListener("click", function () {
+        var z = b.getAttribute("data-zoom");
+        if (z === "reset") { box = whole.slice(); show(); } else { zoom(z === "in" ? 0.5 : 2); }
+      });
+    });
+    view.addEventListener("keydown", function (e) {
+      var keys = { "+": [0.5], "=": [0.5], "-": [2], ArrowLeft: [0, -0.2, 0], ArrowRight: [0, 0.2, 0],
+                   ArrowUp: [0, 0, -0.2], ArrowDown: [0, 0, 0.2] };
+      var k = keys[e.key];
+      if (!k) return;
+      e.preventDefault();
+      if (k.length === 1) zoom(k[0]); else pan(k[1], k[2]);
+    });
+    var start = null;
+    view.addEventListener("pointerdown", function (e) { start = [e.clientX, e.clientY, false]; });
+    view.addEventListener("pointermove", function (e) {
+      if (!start) return;
+      var r = svg.getBoundingClientRect(), dx = e.clientX - start[0], dy = e.clientY - start[1];
+      if (Math.abs(dx) + Math.abs(dy) > 4) start[2] = true;
+      if (start[2]) { pan(-dx / r.width, -dy / r.height); start[0] = e.clientX; start[1] = e.clientY; }
+    });
+    view.addEventListener("pointerup", function (e) {
+      var dragged = start && start[2]; start = null;
+      if (!dragged) { var p = placeOf(e.target); if (p) openPlace(p); }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll(".map-view").forEach(zoomable);
+    document.querySelectorAll("a.map-place").forEach(function (a) {
+      a.addEventListener("click", function (e) { e.preventDefault(); openPlace(a.getAttribute("data-goto")); });
+    });
+  });
+})();
