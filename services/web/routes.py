@@ -16,7 +16,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from services.web import gm, minister, notify_page, pages, reports_pages, security
+from services.web import gm, minister, notify_page, pages, replay_pages, reports_pages, security
 from services.web.backend import (
     Backend,
     BackendError,
@@ -77,6 +77,8 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/gm/pause", page(desk, gm.pause), methods=["POST"]),
         Route("/c/{campaign}/gm/create", page(desk, gm.create_campaign), methods=["POST"]),
         Route("/c/{campaign}/gm/reports", page(desk, gm.all_reports)),
+        Route("/c/{campaign}/gm/replay", page(desk, replay_pages.replay_all)),
+        Route("/c/{campaign}/replay", page(desk, replay_pages.replay)),
         Route("/c/{campaign}/gm/reports/{turn:int}/{player}", page(desk, gm.report_of)),
         Route("/c/{campaign}/notifications", page(desk, notify_page.notifications), methods=["GET", "POST"]),
         Route("/c/{campaign}/minister", page(desk, minister.minister), methods=["GET"]),

@@ -49,3 +49,40 @@ def test_the_campaign_page_opens_on_a_map_of_his_own_ships_only(web, stack: Stac
     ]
     assert markers and all(m in own or m.endswith(" ships") for m in markers)
     assert 'src="/static/map.js"' in page and client.get("/static/map.js").status_code == 200
+
+
+def _ids_known(body: str) -> set[str]:
+    """Every ship id the player's own report of a turn holds (his ships,
+    their contacts, the ships his events name)."""
+    return set(SHIP_ID.findall(body))
+
+
+def test_the_replay_shows_each_turn_as_his_report_told_it_and_all_sides_to_the_master(
+    web,  # noqa: F811
+    stack: Stack,
+) -> None:
+    client, _ = web
+    stack.client.close_turn(stack.campaign, 1)
+    stack.client.wait_open(stack.campaign, 2, timeout=120)
+    login(client, stack.campaign, COMMANDER, stack.passwords[COMMANDER])
+    assert 'id="replay-link"' in client.get(f"/c/{stack.campaign}/reports").text
+    first = client.get(f"/c/{stack.campaign}/replay")
+    assert first.status_code == 200 and "The start of the campaign" in first.text
+    assert 'id="replay-next"' in first.text and 'id="replay-prev"' not in first.text
+    for turn in (0, 1):
+        page = client.get(f"/c/{stack.campaign}/replay?turn={turn}").text
+        body = stack.client.report(stack.campaign, turn, COMMANDER).body
+        # the fog of war: no ship on the replay of a turn that his report of it lacks
+        assert set(SHIP_ID.findall(page)) <= _ids_known(body), turn
+        assert "<svg" in page and 'class="sea-area"' in page
+    one = client.get(f"/c/{stack.campaign}/replay?turn=1").text
+    assert 'id="replay-prev"' in one and "Turn 1, as your report told it" in one
+    for bad in ("7", "-1", "x", "1" * 50):
+        assert client.get(f"/c/{stack.campaign}/replay?turn={bad}").status_code == 404
+    assert client.get(f"/c/{stack.campaign}/gm/replay").status_code == 404  # not the game master
+    login(client, stack.campaign, "admin", stack.passwords["admin"])
+    every = client.get(f"/c/{stack.campaign}/gm/replay?turn=1").text
+    french = {s for s in load_scenario("training").world.ships if s.startswith("FR")}
+    british = {s for s in load_scenario("training").world.ships if s.startswith("BR")}
+    shown = set(SHIP_ID.findall(every))
+    assert shown & french and shown & british  # every side at once

@@ -1,0 +1,118 @@
+"""One turn of a campaign's replay: the maps and the event list, either as
+one player saw it (his own report of that turn, nothing more) or, for the
+game master, every side at once (all the players' reports of the turn put
+together: each state's ships as its own players knew them).
+
+Pure: knowledge in, SVG and lines out (the web desk fetches the reports).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pate.core.intel.model import PlayerKnowledge, ShipReport
+from pate.core.world.geography import MapName, WorldMap
+from pate.core.world.ships import InPort
+from pate.render.style import Icon
+from pate.render.svg_map import render_map
+from pate.reports.events import told_events
+from pate.reports.svg import SIGHTED, state_color
+from pate.reports.words import map_area
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayEvent:
+    who: str  # whose report told it ("" for one player's own replay)
+    phase: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFrame:
+    turn: int
+    maps: tuple[tuple[MapName, str], ...]
+    events: tuple[ReplayEvent, ...]
+
+
+def _place(world_map: WorldMap, r: ShipReport) -> str | None:
+    if isinstance(r.location, InPort) and r.location.port in world_map.ports:
+        return r.location.port
+    return map_area(world_map, r.location)
+
+
+def _map_of(world_map: WorldMap, place: str) -> MapName:
+    code = world_map.ports[place].sea_area if place in world_map.ports else place
+    return world_map.sea_areas[code].map
+
+
+def _ship_icons(world_map: WorldMap, ships: Sequence[ShipReport]) -> dict[MapName, list[Icon]]:
+    """One marker per state and place: "FR 3" with the state's colour."""
+    here: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for r in ships:
+        place = _place(world_map, r)
+        if place is not None:
+            here[(place, r.state)].append(r.id)
+    out: dict[MapName, list[Icon]] = defaultdict(list)
+    for (place, state), ids in sorted(here.items()):
+        label = ids[0] if len(ids) == 1 else f"{state} {len(ids)} ships"
+        out[_map_of(world_map, place)].append(Icon(place, label, state_color(state), ", ".join(sorted(ids))))
+    return out
+
+
+def _seen_icons(world_map: WorldMap, k: PlayerKnowledge) -> dict[MapName, list[Icon]]:
+    """What the player's ships saw of others: their contacts where the ship
+    that saw them was, and his frigates' sightings (5.1, 5.2)."""
+    own = {r.id for r in k.ships}
+    seen: dict[str, set[str]] = defaultdict(set)
+    for r in k.ships:
+        place = _place(world_map, r)
+        for v in r.visible:
+            if place is not None and v.id not in own:
+                seen[place].add(v.id)
+    for s in k.sightings:
+        if s.sea_area in world_map.sea_areas:
+            seen.setdefault(s.sea_area, set())
+    out: dict[MapName, list[Icon]] = defaultdict(list)
+    for place, ids in sorted(seen.items()):
+        label = f"{len(ids)} seen" if ids else "sighted"
+        out[_map_of(world_map, place)].append(Icon(place, label, SIGHTED, ", ".join(sorted(ids))))
+    return out
+
+
+def _maps(
+    world_map: WorldMap, icons: dict[MapName, list[Icon]], title: str
+) -> tuple[tuple[MapName, str], ...]:
+    marks = (("#555555", "ships (a state's colour; their number)"), (SIGHTED, "others seen or sighted"))
+    return tuple(
+        (m, render_map(world_map, m, icons=icons[m], title=f"{title}: {m.value.title()} waters", marks=marks))
+        for m in MapName
+        if icons.get(m)
+    )
+
+
+def player_frame(k: PlayerKnowledge, world_map: WorldMap) -> ReplayFrame:
+    """The turn as this player's report told it: his ships, what they saw."""
+    icons = _ship_icons(world_map, k.ships)
+    for m, more in _seen_icons(world_map, k).items():
+        icons[m] = icons.get(m, []) + more
+    events = tuple(ReplayEvent("", t.phase, t.text) for t in told_events(k, world_map))
+    return ReplayFrame(k.turn, _maps(world_map, icons, f"Turn {k.turn}"), events)
+
+
+def all_sides_frame(ks: Sequence[PlayerKnowledge], world_map: WorldMap) -> ReplayFrame:
+    """Every side at once (the game master's): each ship once, as its own
+    players reported it, and every player's events, named by whose."""
+    ships: dict[str, ShipReport] = {}
+    for k in sorted(ks, key=lambda k: k.player):
+        for r in k.ships:
+            ships.setdefault(r.id, r)
+    icons = _ship_icons(world_map, list(ships.values()))
+    events = tuple(
+        ReplayEvent(k.player_name or k.player, t.phase, t.text)
+        for k in sorted(ks, key=lambda k: k.player)
+        for t in told_events(k, world_map)
+    )
+    turn = max((k.turn for k in ks), default=0)
+    return ReplayFrame(turn, _maps(world_map, icons, f"Turn {turn}, all sides"), events)
