@@ -116,7 +116,7 @@ def _geography_layer(
         out.append(
             f'<path class="sea-area" id="area-{a.code}" data-area="{a.code}" d="{geo.areas[a.code]}" '
             f'fill="{fill}" fill-rule="evenodd" stroke="{stroke}" stroke-width="{width}">'
-            f"<title>{escape(a.name)} ({a.code})</title></path>"
+            f"<title>{escape(a.name)} ({a.code}){_wind_words(a)}</title></path>"
         )
     for first, second, path in geo.passages:
         out.append(
@@ -203,6 +203,19 @@ def _leader(anchor: Box, box: Box) -> str:
     x1, y1, x2, y2 = leader(anchor, box)
     return (
         f'<line class="leader" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#5d6d7e" stroke-width="0.6"/>'
+    )
+
+
+def _wind_words(a: SeaArea) -> str:
+    """The area's wind chances (rule 1.4), the commonest first: what a
+    commander plotting a course through it weighs."""
+    blows = sorted(a.winds.direction, key=lambda dp: (-dp[1], dp[0].value))
+    strength = sorted(a.winds.strength, key=lambda sp: -sp[1])
+    return (
+        " · wind from "
+        + ", ".join(f"{d.value} {p}%" for d, p in blows if p)
+        + "; "
+        + ", ".join(f"{w.value} {p}%" for w, p in strength if p)
     )
 
 

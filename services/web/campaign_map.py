@@ -5,18 +5,22 @@ shows nothing his ship list does not."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from pate.core.world.geography import MapName, WorldMap
-from pate.datafiles import load_world_map
+from pate.datafiles import load_geography, load_world_map
 from pate.render.style import MAP_TITLES, Icon
-from pate.render.svg_map import render_map
+from pate.render.svg_map import TOP, render_map
 from pate.v1 import desk_pb2
 
 OWN = "#0b5394"  # the player's own ships
+ROOM = 160  # SVG units shown round the places of his ships when the map opens
+NARROWEST = 480  # the map opens no closer than this many SVG units across
+_VIEWBOX = re.compile(r'viewBox="0 0 ([\d.]+) ([\d.]+)"')
 MARKS = ((OWN, "my ships (their number)"),)
 
 
@@ -32,6 +36,7 @@ class ShipMap:
     title: str
     svg: str
     places: tuple[PlaceOnMap, ...]
+    focus: str  # the viewBox the map opens on: round his ships, the whole map a button away
 
 
 def _place(s: desk_pb2.MyShip) -> str:
@@ -55,7 +60,8 @@ def ship_maps(ships: Sequence[desk_pb2.MyShip]) -> list[ShipMap]:
     out = []
     for which in sorted(by_map, key=lambda m: m.value):
         places = tuple(PlaceOnMap(p, tuple(sorted(ids))) for p, ids in sorted(by_map[which].items()))
-        out.append(ShipMap(which.value, MAP_TITLES[which], _svg(which, places), places))
+        svg = _svg(which, places)
+        out.append(ShipMap(which.value, MAP_TITLES[which], svg, places, _focus(which, places, svg)))
     return out
 
 
@@ -73,3 +79,31 @@ def _svg(which: MapName, places: tuple[PlaceOnMap, ...]) -> str:
 
 def _count(ships: tuple[str, ...]) -> str:
     return ships[0] if len(ships) == 1 else f"{len(ships)} ships"
+
+
+def route_map(ships: Sequence[desk_pb2.MyShip]) -> ShipMap | None:
+    """The map of the order form: the ship (or squadron) where it is, on
+    which a route is plotted by choosing sea areas and a port (route.js
+    offers only the choices the form's movement fields allow)."""
+    maps = ship_maps(ships[:1])
+    return maps[0] if maps else None
+
+
+def _focus(which: MapName, places: tuple[PlaceOnMap, ...], svg: str) -> str:
+    """A view round the places (their labels' points), at the whole map's
+    proportions (so that zooming out from it ends on the whole map)."""
+    size = _VIEWBOX.search(svg)
+    geo = load_geography().maps[which.value]
+    if size is None or not places:
+        return ""
+    width, height = float(size.group(1)), float(size.group(2))
+    scale = width / geo.width
+    points = [geo.labels.get(p.place) or geo.ports.get(p.place) for p in places]
+    xs = [pt[0] * scale for pt in points if pt]
+    ys = [pt[1] * scale + TOP for pt in points if pt]
+    aspect = height / width
+    w = min(width, max(max(xs) - min(xs) + 2 * ROOM, (max(ys) - min(ys) + 2 * ROOM) / aspect, NARROWEST))
+    h = w * aspect
+    x = min(max((min(xs) + max(xs) - w) / 2, 0.0), width - w)
+    y = min(max((min(ys) + max(ys) - h) / 2, 0.0), height - h)
+    return f"{x:.0f} {y:.0f} {w:.0f} {h:.0f}"

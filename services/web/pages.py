@@ -14,7 +14,7 @@ from starlette.responses import Response
 from pate.v1 import admin_pb2, common_pb2, desk_pb2
 from services.web import forms
 from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
-from services.web.campaign_map import ship_maps
+from services.web.campaign_map import route_map, ship_maps
 from services.web.desk import Desk, redirect
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -212,6 +212,7 @@ async def _order_page(
         cid=cid,
         ships=ships,
         moves={s.id: forms.movement_choices(s) for s in ships},
+        route=route_map(ships),
         choices=forms.CHOICES,
         values=filled,
         errors=errors or forms.FieldErrors(),

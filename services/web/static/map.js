@@ -1,5 +1,5 @@
-// The campaign page's map: choose a sea area, port or place to open its ships
-// below; zoom and pan with the buttons, the wheel, a drag, or the keyboard
+// The maps of the desk: on the campaign page, choose a sea area, port or place
+// to open its ships below (on the order form, route.js takes the choice); zoom and pan with the buttons, the wheel, a drag, or the keyboard
 // (+ - and the arrows while the map has focus).  No library, no build step.
 (function () {
   "use strict";
@@ -27,8 +27,10 @@
   function zoomable(view) {
     var svg = view.querySelector("svg");
     if (!svg) return;
-    var box = svg.getAttribute("viewBox").split(" ").map(Number), whole = box.slice();
+    var whole = svg.getAttribute("viewBox").split(" ").map(Number), focus = view.getAttribute("data-focus");
+    var box = focus ? focus.split(" ").map(Number) : whole.slice();
     var show = function () { svg.setAttribute("viewBox", box.join(" ")); };
+    show();
     var zoom = function (f) {
       var w = Math.min(whole[2], Math.max(whole[2] / 8, box[2] * f)), h = w * whole[3] / whole[2];
       box = [box[0] + (box[2] - w) / 2, box[1] + (box[3] - h) / 2, w, h]; show();
@@ -58,7 +60,12 @@
     });
     view.addEventListener("pointerup", function (e) {
       var dragged = start && start[2]; start = null;
-      if (!dragged) { var p = placeOf(e.target); if (p) openPlace(p); }
+      if (dragged) return;
+      var p = placeOf(e.target);
+      if (!p) return;
+      // on the order form the route plotter takes the choice; elsewhere it opens the place's ships
+      if (view.closest(".route-map")) view.dispatchEvent(new CustomEvent("place", { detail: p }));
+      else openPlace(p);
     });
   }
   document.addEventListener("DOMContentLoaded", function () {

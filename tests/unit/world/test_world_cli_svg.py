@@ -89,7 +89,7 @@ def test_svg_strait_ports_highlight_and_icons() -> None:
     )
     areas = {p.get("id"): p for p in root.iter(f"{SVG}path") if p.get("class") == "sea-area"}
     assert areas["area-SOA"].get("fill") != areas["area-WMD"].get("fill")  # highlighted
-    assert areas["area-SOA"].findtext(f"{SVG}title") == "South Atlantic (SOA)"
+    assert areas["area-SOA"].findtext(f"{SVG}title", "").startswith("South Atlantic (SOA) · wind from ")
     labels = [t.text for t in root.iter(f"{SVG}text")]
     assert "BR1FL" in labels and "3 ships" in labels
     assert render_map(wmap, MapName.EUROPE) == render_map(wmap, MapName.EUROPE)  # pure and stable
