@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pate.core.intel.model import PlayerKnowledge, ShipReport
 from pate.core.world.geography import MapName, WorldMap
 from pate.core.world.ships import InPort
-from pate.render.style import Icon
+from pate.render.style import MAP_TITLES, Icon
 from pate.render.svg_map import render_map
 from pate.reports.events import told_events
 from pate.reports.svg import SIGHTED, state_color
@@ -86,7 +86,7 @@ def _maps(
 ) -> tuple[tuple[MapName, str], ...]:
     marks = (("#555555", "ships (a state's colour; their number)"), (SIGHTED, "others seen or sighted"))
     return tuple(
-        (m, render_map(world_map, m, icons=icons[m], title=f"{title}: {m.value.title()} waters", marks=marks))
+        (m, render_map(world_map, m, icons=icons[m], title=f"{title}: {MAP_TITLES[m]}", marks=marks))
         for m in MapName
         if icons.get(m)
     )
@@ -109,10 +109,11 @@ def all_sides_frame(ks: Sequence[PlayerKnowledge], world_map: WorldMap) -> Repla
         for r in k.ships:
             ships.setdefault(r.id, r)
     icons = _ship_icons(world_map, list(ships.values()))
-    events = tuple(
-        ReplayEvent(k.player_name or k.player, t.phase, t.text)
-        for k in sorted(ks, key=lambda k: k.player)
-        for t in told_events(k, world_map)
-    )
+    # an event several players saw is told once, naming them all
+    seen: dict[tuple[str, str], list[str]] = {}
+    for k in sorted(ks, key=lambda k: k.player):
+        for t in told_events(k, world_map):
+            seen.setdefault((t.phase, t.text), []).append(k.player_name or k.player)
+    events = tuple(ReplayEvent(", ".join(who), phase, text) for (phase, text), who in seen.items())
     turn = max((k.turn for k in ks), default=0)
     return ReplayFrame(turn, _maps(world_map, icons, f"Turn {turn}, all sides"), events)
