@@ -253,10 +253,12 @@ def _port(p: Port, world_map: WorldMap, at: tuple[float, float], style: MapStyle
 
 def _icons(icons: list[Icon], layout: Layout, static: StaticLabels) -> list[str]:
     """Each marker (a dot and its words) in the room kept beside its sea
-    area while it lasts, else placed beside its place clear of every label."""
+    area while it lasts, else placed beside its place clear of every label.
+    The sea areas' markers go first: their room is kept out of the layout,
+    so a port's marker placed before them could take it."""
     out = []
     used: dict[str, int] = {}
-    for icon in icons:
+    for icon in sorted(icons, key=lambda i: i.at not in static.slots):
         anchor = static.anchors.get(icon.at)
         if anchor is None:
             continue
