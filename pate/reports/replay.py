@@ -61,9 +61,10 @@ def _ship_icons(world_map: WorldMap, ships: Sequence[ShipReport]) -> dict[MapNam
     return out
 
 
-def _seen_icons(world_map: WorldMap, k: PlayerKnowledge) -> dict[MapName, list[Icon]]:
-    """What the player's ships saw of others: their contacts where the ship
-    that saw them was, and his frigates' sightings (5.1, 5.2)."""
+def seen_by_place(world_map: WorldMap, k: PlayerKnowledge) -> dict[str, set[str]]:
+    """What the player's ships saw of others, by the place of the ship that
+    saw them (contact lists, 5.1), and the sea areas of his frigates'
+    sightings (5.2, an estimate: no ids)."""
     own = {r.id for r in k.ships}
     seen: dict[str, set[str]] = defaultdict(set)
     for r in k.ships:
@@ -74,10 +75,18 @@ def _seen_icons(world_map: WorldMap, k: PlayerKnowledge) -> dict[MapName, list[I
     for s in k.sightings:
         if s.sea_area in world_map.sea_areas:
             seen.setdefault(s.sea_area, set())
+    return dict(seen)
+
+
+def seen_icon(place: str, ids: set[str]) -> Icon:
+    label = f"{len(ids)} seen" if ids else "sighted"
+    return Icon(place, label, SIGHTED, ", ".join(sorted(ids)) or "frigate sightings (5.2)")
+
+
+def _seen_icons(world_map: WorldMap, k: PlayerKnowledge) -> dict[MapName, list[Icon]]:
     out: dict[MapName, list[Icon]] = defaultdict(list)
-    for place, ids in sorted(seen.items()):
-        label = f"{len(ids)} seen" if ids else "sighted"
-        out[_map_of(world_map, place)].append(Icon(place, label, SIGHTED, ", ".join(sorted(ids))))
+    for place, ids in sorted(seen_by_place(world_map, k).items()):
+        out[_map_of(world_map, place)].append(seen_icon(place, ids))
     return out
 
 

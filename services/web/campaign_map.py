@@ -1,27 +1,34 @@
 """The map on the campaign page: the player's own ships where they are, on
 the real geography (pate.render), one map for each side of the Atlantic he
-has ships on.  Built from the ships the desk returns to him (his own), so it
-shows nothing his ship list does not."""
+has ships on, and what his ships saw of others at the end of the last turn,
+taken from his own report of it (his knowledge, from the reports service):
+nothing that his ship list and his report do not hold."""
 
 from __future__ import annotations
 
+import json
 import re
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pate.core.codec import from_plain
+from pate.core.intel.model import PlayerKnowledge
 from pate.core.world.geography import MapName, WorldMap
 from pate.datafiles import load_geography, load_world_map
 from pate.render.style import MAP_TITLES, Icon
 from pate.render.svg_map import TOP, render_map
+from pate.reports.replay import seen_by_place, seen_icon
 from pate.v1 import desk_pb2
+from services.web.backend import Backend, ForbiddenError, ServiceDownError, Session
 
 OWN = "#0b5394"  # the player's own ships
 ROOM = 160  # SVG units shown round the places of his ships when the map opens
 NARROWEST = 480  # the map opens no closer than this many SVG units across
 _VIEWBOX = re.compile(r'viewBox="0 0 ([\d.]+) ([\d.]+)"')
-MARKS = ((OWN, "my ships (their number)"),)
+MARKS = ((OWN, "my ships (their number)"), ("#000000", "others my ships saw last turn (5.1, 5.2)"))
+SEEN_KEPT = 2048  # players' last-turn sightings kept in memory (a report never changes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +57,7 @@ def _map_of(world: WorldMap, place: str) -> MapName | None:
     return area.map if area else None
 
 
-def ship_maps(ships: Sequence[desk_pb2.MyShip]) -> list[ShipMap]:
+def ship_maps(ships: Sequence[desk_pb2.MyShip], seen: tuple[PlaceOnMap, ...] = ()) -> list[ShipMap]:
     world = load_world_map()
     by_map: dict[MapName, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for s in ships:
@@ -60,18 +67,20 @@ def ship_maps(ships: Sequence[desk_pb2.MyShip]) -> list[ShipMap]:
     out = []
     for which in sorted(by_map, key=lambda m: m.value):
         places = tuple(PlaceOnMap(p, tuple(sorted(ids))) for p, ids in sorted(by_map[which].items()))
-        svg = _svg(which, places)
+        others = tuple(p for p in seen if _map_of(world, p.place) is which)
+        svg = _svg(which, places, others)
         out.append(ShipMap(which.value, MAP_TITLES[which], svg, places, _focus(which, places, svg)))
     return out
 
 
 @lru_cache(maxsize=256)
-def _svg(which: MapName, places: tuple[PlaceOnMap, ...]) -> str:
+def _svg(which: MapName, places: tuple[PlaceOnMap, ...], seen: tuple[PlaceOnMap, ...] = ()) -> str:
     """The same ships in the same places draw the same map: kept."""
     world = load_world_map()
     icons = [
         Icon(at=p.place, label=_count(p.ships), colour=OWN, title=", ".join(p.ships[:40])) for p in places
     ]
+    icons += [seen_icon(p.place, set(p.ships)) for p in seen]
     highlight = frozenset(p.place for p in places if p.place in world.sea_areas)
     title = f"My ships: {MAP_TITLES[which]}"
     return render_map(world, which, highlight=highlight, icons=icons, title=title, marks=MARKS)
@@ -107,3 +116,29 @@ def _focus(which: MapName, places: tuple[PlaceOnMap, ...], svg: str) -> str:
     x = min(max((min(xs) + max(xs) - w) / 2, 0.0), width - w)
     y = min(max((min(ys) + max(ys) - h) / 2, 0.0), height - h)
     return f"{x:.0f} {y:.0f} {w:.0f} {h:.0f}"
+
+
+_SEEN: OrderedDict[tuple[str, str, int], tuple[PlaceOnMap, ...]] = OrderedDict()
+
+
+async def last_seen(backend: Backend, session: Session, turn: int) -> tuple[PlaceOnMap, ...]:
+    """What his ships saw at the end of the turn before ``turn``, by place,
+    from his own report of it; nothing when there is none yet or the
+    reports service does not answer (the page is served all the same)."""
+    key = (session.campaign, session.player, turn - 1)
+    if turn < 1:
+        return ()
+    if key in _SEEN:
+        _SEEN.move_to_end(key)
+        return _SEEN[key]
+    try:
+        body = await backend.report(session, turn - 1, "json")
+    except (ForbiddenError, ServiceDownError):
+        return ()
+    k: PlayerKnowledge = from_plain(PlayerKnowledge, json.loads(body))
+    seen = seen_by_place(load_world_map(), k)
+    out = tuple(PlaceOnMap(p, tuple(sorted(ids))) for p, ids in sorted(seen.items()))
+    _SEEN[key] = out
+    while len(_SEEN) > SEEN_KEPT:
+        _SEEN.popitem(last=False)
+    return out

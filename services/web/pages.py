@@ -14,7 +14,7 @@ from starlette.responses import Response
 from pate.v1 import admin_pb2, common_pb2, desk_pb2
 from services.web import forms
 from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
-from services.web.campaign_map import route_map, ship_maps
+from services.web.campaign_map import last_seen, route_map, ship_maps
 from services.web.desk import Desk, redirect
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -148,7 +148,7 @@ async def campaign(desk: Desk, request: Request) -> Response:
         mine=mine,
         cid=cid,
         groups=groups(mine.ships),
-        maps=ship_maps(mine.ships),
+        maps=ship_maps(mine.ships, await last_seen(desk.backend, session, mine.campaign.turn)),
         deadline=deadline_of(mine.campaign),
         turn_status=STATUS_WORDS.get(mine.campaign.status, "?"),
         rules=rules_name(mine.campaign),

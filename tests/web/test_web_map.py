@@ -1,6 +1,7 @@
-"""The campaign page's map, over HTTP against the real stack: the real
-geography with the player's own ships, and nothing else of anyone's (the
-fog of war holds on the map as on his ship list)."""
+"""The campaign page's map and the replay, over HTTP against the real stack:
+the real geography with the player's own ships and what his last report
+says his ships saw, and nothing else of anyone's (the fog of war holds on
+the map as in his report)."""
 
 from __future__ import annotations
 
@@ -31,10 +32,11 @@ def test_the_campaign_page_opens_on_a_map_of_his_own_ships_only(web, stack: Stac
     section = _map_section(page)
     own = set(re.findall(r'id="ship-([A-Z0-9]+)"', page))
     assert own
-    # every ship named on the map is one of his, listed on his page
-    assert set(SHIP_ID.findall(section)) <= own
-    others = {s for s in load_scenario("training").world.ships if s not in own}
-    assert not others & set(SHIP_ID.findall(section))
+    # every ship named on the map is one of his, or one his report of the start saw
+    report = stack.client.report(stack.campaign, 0, COMMANDER).body
+    assert set(SHIP_ID.findall(section)) <= own | set(SHIP_ID.findall(report))
+    never = {s for s in load_scenario("training").world.ships if s not in own and s not in report}
+    assert never and not never & set(SHIP_ID.findall(section))
     svg = ET.fromstring(re.search(r"<svg.*?</svg>", section, re.S).group(0))  # type: ignore[union-attr]
     areas = {p.get("data-area"): p for p in svg.iter(f"{SVG}path") if p.get("class") == "sea-area"}
     assert {"ECH", "BIS", "NOS"} <= set(areas)  # the real polygons, not a schematic
@@ -47,7 +49,8 @@ def test_the_campaign_page_opens_on_a_map_of_his_own_ships_only(web, stack: Stac
         if g.get("class") == "icon"
         for t in g.iter(f"{SVG}text")
     ]
-    assert markers and all(m in own or m.endswith(" ships") for m in markers)
+    assert markers and all(m in own or m.endswith((" ships", " seen")) or m == "sighted" for m in markers)
+    assert any(m.endswith(" seen") for m in markers)  # the French his ships saw at the start (5.1)
     assert 'src="/static/map.js"' in page and client.get("/static/map.js").status_code == 200
 
 
@@ -65,6 +68,10 @@ def test_the_replay_shows_each_turn_as_his_report_told_it_and_all_sides_to_the_m
     stack.client.close_turn(stack.campaign, 1)
     stack.client.wait_open(stack.campaign, 2, timeout=120)
     login(client, stack.campaign, COMMANDER, stack.passwords[COMMANDER])
+    # turn 2's campaign page: his ships and what his report of turn 1 saw, no more
+    section = _map_section(client.get(f"/c/{stack.campaign}").text)
+    told = set(SHIP_ID.findall(stack.client.report(stack.campaign, 1, COMMANDER).body))  # his ships too
+    assert set(SHIP_ID.findall(section)) <= told
     assert 'id="replay-link"' in client.get(f"/c/{stack.campaign}/reports").text
     first = client.get(f"/c/{stack.campaign}/replay")
     assert first.status_code == 200 and "The start of the campaign" in first.text
