@@ -1,6 +1,7 @@
 // The maps of the desk: on the campaign page, choose a sea area, port or place
-// to open its ships below (on the order form, route.js takes the choice); zoom and pan with the buttons, the wheel, a drag, or the keyboard
-// (+ - and the arrows while the map has focus).  No library, no build step.
+// to open its ships below (on the order form, route.js takes the choice); zoom
+// and pan with the buttons, a drag, or the keyboard (+ - and the arrows while
+// the map has focus). No library, no build step.
 (function () {
   "use strict";
   function openPlace(place) {
