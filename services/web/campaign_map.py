@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ NARROWEST = 480  # the map opens no closer than this many SVG units across
 _VIEWBOX = re.compile(r'viewBox="0 0 ([\d.]+) ([\d.]+)"')
 MARKS = ((OWN, "my ships (their number)"), ("#000000", "others my ships saw last turn (5.1, 5.2)"))
 SEEN_KEPT = 2048  # players' last-turn sightings kept in memory (a report never changes)
+ASK_AGAIN_SECONDS = 10.0  # a report not there yet (still being written) is asked for again after this
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +121,7 @@ def _focus(which: MapName, places: tuple[PlaceOnMap, ...], svg: str) -> str:
 
 
 _SEEN: OrderedDict[tuple[str, str, int], tuple[PlaceOnMap, ...]] = OrderedDict()
+_MISSED: OrderedDict[tuple[str, str, int], float] = OrderedDict()  # key -> when it was not there
 
 
 async def last_seen(backend: Backend, session: Session, turn: int) -> tuple[PlaceOnMap, ...]:
@@ -131,9 +134,14 @@ async def last_seen(backend: Backend, session: Session, turn: int) -> tuple[Plac
     if key in _SEEN:
         _SEEN.move_to_end(key)
         return _SEEN[key]
+    if time.monotonic() - _MISSED.get(key, -ASK_AGAIN_SECONDS) < ASK_AGAIN_SECONDS:
+        return ()
     try:
         body = await backend.report(session, turn - 1, "json")
     except (ForbiddenError, ServiceDownError):
+        _MISSED[key] = time.monotonic()
+        while len(_MISSED) > SEEN_KEPT:
+            _MISSED.popitem(last=False)
         return ()
     k: PlayerKnowledge = from_plain(PlayerKnowledge, json.loads(body))
     seen = seen_by_place(load_world_map(), k)
