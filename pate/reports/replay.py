@@ -34,6 +34,7 @@ class ReplayFrame:
     turn: int
     maps: tuple[tuple[MapName, str], ...]
     events: tuple[ReplayEvent, ...]
+    places: tuple[str, ...] = ()  # where the frame's ships are, for a view that opens round them
 
 
 def _place(world_map: WorldMap, r: ShipReport) -> str | None:
@@ -107,7 +108,8 @@ def player_frame(k: PlayerKnowledge, world_map: WorldMap) -> ReplayFrame:
     for m, more in _seen_icons(world_map, k).items():
         icons[m] = icons.get(m, []) + more
     events = tuple(ReplayEvent("", t.phase, t.text) for t in told_events(k, world_map))
-    return ReplayFrame(k.turn, _maps(world_map, icons, f"Turn {k.turn}"), events)
+    places = tuple(sorted({p for r in k.ships if (p := _place(world_map, r))}))
+    return ReplayFrame(k.turn, _maps(world_map, icons, f"Turn {k.turn}"), events, places)
 
 
 def all_sides_frame(ks: Sequence[PlayerKnowledge], world_map: WorldMap) -> ReplayFrame:
@@ -125,4 +127,5 @@ def all_sides_frame(ks: Sequence[PlayerKnowledge], world_map: WorldMap) -> Repla
             seen.setdefault((t.phase, t.text), []).append(k.player_name or k.player)
     events = tuple(ReplayEvent(", ".join(who), phase, text) for (phase, text), who in seen.items())
     turn = max((k.turn for k in ks), default=0)
-    return ReplayFrame(turn, _maps(world_map, icons, f"Turn {turn}, all sides"), events)
+    places = tuple(sorted({p for r in ships.values() if (p := _place(world_map, r))}))
+    return ReplayFrame(turn, _maps(world_map, icons, f"Turn {turn}, all sides"), events, places)

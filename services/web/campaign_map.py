@@ -71,7 +71,11 @@ def ship_maps(ships: Sequence[desk_pb2.MyShip], seen: tuple[PlaceOnMap, ...] = (
         places = tuple(PlaceOnMap(p, tuple(sorted(ids))) for p, ids in sorted(by_map[which].items()))
         others = tuple(p for p in seen if _map_of(world, p.place) is which)
         svg = _svg(which, places, others)
-        out.append(ShipMap(which.value, MAP_TITLES[which], svg, places, _focus(which, places, svg)))
+        out.append(
+            ShipMap(
+                which.value, MAP_TITLES[which], svg, places, focus_on(which, [p.place for p in places], svg)
+            )
+        )
     return out
 
 
@@ -100,16 +104,16 @@ def route_map(ships: Sequence[desk_pb2.MyShip]) -> ShipMap | None:
     return maps[0] if maps else None
 
 
-def _focus(which: MapName, places: tuple[PlaceOnMap, ...], svg: str) -> str:
+def focus_on(which: MapName, places: Sequence[str], svg: str) -> str:
     """A view round the places (their labels' points), at the whole map's
     proportions (so that zooming out from it ends on the whole map)."""
     size = _VIEWBOX.search(svg)
     geo = load_geography().maps[which.value]
-    if size is None or not places:
+    if size is None or not any(p in geo.labels or p in geo.ports for p in places):
         return ""
     width, height = float(size.group(1)), float(size.group(2))
     scale = width / geo.width
-    points = [geo.labels.get(p.place) or geo.ports.get(p.place) for p in places]
+    points = [geo.labels.get(p) or geo.ports.get(p) for p in places]
     xs = [pt[0] * scale for pt in points if pt]
     ys = [pt[1] * scale + TOP for pt in points if pt]
     aspect = height / width

@@ -16,6 +16,7 @@ from pate.core.intel.model import PlayerKnowledge
 from pate.datafiles import load_world_map
 from pate.reports.replay import ReplayFrame, all_sides_frame, player_frame
 from services.web.backend import ForbiddenError
+from services.web.campaign_map import focus_on
 from services.web.desk import Desk
 from services.web.gm import ADMIN_ROLE
 from services.web.pages import campaign_id
@@ -40,7 +41,8 @@ def _knowledge(body: str) -> PlayerKnowledge:
 def _render(
     desk: Desk, request: Request, cid: str, frame: ReplayFrame | None, turns: list[int], **ctx: bool
 ) -> Response:
-    return desk.render(request, "replay.html", cid=cid, frame=frame, turns=turns, **ctx)
+    views = [(which, svg, focus_on(which, frame.places, svg)) for which, svg in frame.maps] if frame else []
+    return desk.render(request, "replay.html", cid=cid, frame=frame, views=views, turns=turns, **ctx)
 
 
 async def replay(desk: Desk, request: Request) -> Response:

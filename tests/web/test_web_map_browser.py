@@ -80,6 +80,8 @@ def _replay(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
     driver.find_element(By.ID, "replay-next").click()
     assert "Turn 1" in driver.find_element(By.ID, "replay-now").text
     assert driver.find_elements(By.CSS_SELECTOR, "#replay-events li")
+    box = driver.execute_script("return document.querySelector('.replay svg').getAttribute('viewBox')")
+    assert float(box.split()[2]) < 1200  # it opens round his ships
     _shot(driver, "map-3-replay")
 
 
