@@ -6,7 +6,6 @@ does.  Files are parsed once per process and the results cached.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import tomllib
@@ -21,7 +20,6 @@ from pate.core.world.mapdata import parse_map
 from pate.core.world.names import ShipNames, parse_names
 from pate.core.world.nations import Nations, parse_nations
 from pate.core.world.scenario import Scenario, parse_scenario
-from pate.render.geography import Geography, parse_geography
 
 
 def data_dir() -> Path:
@@ -116,17 +114,6 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
     (an unreadable or malformed file is one problem)."""
     raw = read_data_toml(scenario_path(name_or_path))
     return parse_scenario(raw, load_world_map(), load_rule_data(), nations=load_nations())
-
-
-@cache
-def load_geography() -> Geography:
-    """The drawn coastlines and sea-area polygons (data/geography/map.json)."""
-    path = data_dir() / "geography" / "map.json"
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise DataError([f"{path}: {exc}"]) from exc
-    return parse_geography(raw)
 
 
 @cache

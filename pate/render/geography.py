@@ -9,13 +9,16 @@ units of a Mercator projection whose frame the asset records.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from pate.core.world.fields import DataError
+from pate.datafiles import data_dir
 
 Point = tuple[float, float]
 Ring = tuple[Point, ...]
@@ -141,3 +144,14 @@ def parse_geography(raw: Mapping[str, Any]) -> Geography:
     return Geography(
         {name: _parse_map(name, m) for name, m in sorted(maps.items())}, str(raw.get("inputs_sha256", ""))
     )
+
+
+@cache
+def load_geography() -> Geography:
+    """The drawn coastlines and sea-area polygons (data/geography/map.json)."""
+    path = data_dir() / "geography" / "map.json"
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DataError([f"{path}: {exc}"]) from exc
+    return parse_geography(raw)

@@ -18,7 +18,7 @@ from functools import lru_cache
 from html import escape
 
 from pate.core.world.geography import MapName, Port, SeaArea, WorldMap
-from pate.render.geography import Geography, MapGeography
+from pate.render.geography import Geography, MapGeography, load_geography
 from pate.render.labels import EAST_FIRST, SOUTH_FIRST, Box, Layout, leader, text_box, text_size
 from pate.render.legend import LEGEND_HEIGHT, legend
 from pate.render.style import MAP_TITLES, NATION_COLOURS, Icon, MapStyle
@@ -45,12 +45,6 @@ class Frame:
         return (round(point[0] * self.scale, 1), round(point[1] * self.scale + TOP, 1))
 
 
-def _geography() -> Geography:
-    from pate.datafiles import load_geography
-
-    return load_geography()
-
-
 def render_map(
     world_map: WorldMap,
     which: MapName,
@@ -66,7 +60,7 @@ def render_map(
     another (:mod:`pate.render.labels`), with a legend below it; ``marks``
     are the (colour, meaning) of the icons, for the legend."""
     style = style or MapStyle()
-    geo = (geography or _geography()).maps[which.value]
+    geo = (geography or load_geography()).maps[which.value]
     areas = sorted((a for a in world_map.sea_areas.values() if a.map is which), key=lambda a: a.code)
     codes = {a.code for a in areas}
     ports = sorted((p for p in world_map.ports.values() if p.sea_area in codes), key=lambda p: p.name)

@@ -17,7 +17,8 @@ from functools import lru_cache
 from pate.core.codec import from_plain
 from pate.core.intel.model import PlayerKnowledge
 from pate.core.world.geography import MapName, WorldMap
-from pate.datafiles import load_geography, load_world_map
+from pate.datafiles import load_world_map
+from pate.render.geography import load_geography
 from pate.render.style import MAP_TITLES, Icon
 from pate.render.svg_map import TOP, render_map
 from pate.reports.replay import seen_by_place, seen_icon

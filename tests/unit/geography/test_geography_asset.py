@@ -9,8 +9,8 @@ import pytest
 
 from pate.core.world.geography import WorldMap
 from pate.databuild.geography_inputs import REGENERATE, inputs_sha256
-from pate.datafiles import load_geography, load_world_map
-from pate.render.geography import Geography, MapGeography, contains, path_rings
+from pate.datafiles import load_world_map
+from pate.render.geography import Geography, MapGeography, contains, load_geography, path_rings
 
 
 @pytest.fixture(scope="module")
