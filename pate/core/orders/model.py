@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from pate.core.orders.operation import Operation
+
 
 class ContactMode(StrEnum):
     PURSUE = "pursue"
@@ -158,6 +160,7 @@ class ShipOrder:
     stores: int | None = None  # stores to carry; None keeps what is aboard
     amphibious: Amphibious = field(default_factory=Amphibious)
     admin: tuple[AdminOrder, ...] = ()
+    operation: Operation | None = None  # the fleet's naval operation (naval_rules "eia-operations")
 
 
 @dataclass(frozen=True, slots=True)

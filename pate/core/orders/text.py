@@ -41,12 +41,13 @@ from pate.core.orders.model import (
     Range,
     ShipOrder,
 )
+from pate.core.orders.operation_text import parse_operation
 from pate.core.orders.textout import format_order, format_orders
 
 __all__ = ["OrderSyntaxError", "Problem", "format_order", "format_orders", "parse_orders"]
 
 # Lines that may appear once per block; administrative lines may repeat.
-ONCE = ("attach", "detach", "move", "contact", "combat", "commerce", "stores", "load", "unload")
+ONCE = ("attach", "detach", "move", "contact", "combat", "commerce", "stores", "load", "unload", "operation")
 
 
 @dataclass
@@ -345,7 +346,14 @@ def _combine(cur: Cursor, block: _Block) -> None:
         block.admin.append(AdminOrder(AdminKind.COMBINE, target))
 
 
+def _operation(cur: Cursor, block: _Block) -> None:
+    op = parse_operation(cur)
+    if op is not None:
+        block.set(operation=op)
+
+
 _LINES: dict[str, Callable[[Cursor, _Block], None]] = {
+    "operation": _operation,
     "attach": _attach,
     "detach": _detach,
     "move": _move,

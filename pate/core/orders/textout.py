@@ -37,6 +37,8 @@ from pate.core.orders.model import (
     ShipOrder,
 )
 
+from pate.core.orders.operation_text import format_operation
+
 INDENT = "  "
 
 
@@ -67,6 +69,8 @@ def format_order(order: ShipOrder) -> str:
     if a.unload_units or a.unload_supplies:
         body.append(_cargo("unload", a.unload_units, a.unload_supplies))
     body += [_admin(adm) for adm in order.admin]
+    if order.operation is not None:
+        body.append(format_operation(order.operation))
     return "\n".join([f"order {_ship(order.ship_id)}", *(INDENT + line for line in body)]) + "\n"
 
 

@@ -283,3 +283,20 @@ def _apply(ctx: TurnContext, world: WorldState, ship: Ship, d: Mapping[str, Any]
     return replace(
         world.with_ships({ship.id: replace(ship, cargo=cargo)}), ports={**world.ports, port.name: port}
     )
+
+
+def begin_transfer(ctx: TurnContext, world: WorldState, ship: Ship, order: Amphibious, phase: Phase) -> list[Event]:
+    """A transfer begun outside the initial amphibious phase: a Transport or
+    Invasion operation of the EiA new naval rules lands its corps where the
+    operation took it (docs/rules/eia-operations.md).  The final amphibious
+    phase completes it, and the GITM bridge delivers it, like any other; its
+    transfer number 0 is never one the initial phase gives."""
+    events: list[Event] = []
+    for plan in _plans(ctx, world, ship, order, _Claims()):
+        data = plan.data()
+        if plan.begins:
+            data = {"transfer": transfer_id(world, ship.id, 0), **data}
+            events.append(_event(world, BEGUN, ship, data, phase))
+        if plan.refused:
+            events.append(_event(world, REFUSED, ship, data, phase))
+    return events

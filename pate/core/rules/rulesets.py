@@ -12,12 +12,21 @@ from pate.core.rng import Rng
 from pate.core.rules.combat import combat_phase as pate_combat_phase
 from pate.core.rules.context import PhaseFn, TurnContext, TurnState
 from pate.core.rules.eia.phase import eia_combat_phase
-from pate.core.world.state import COMBAT_RULESETS
+from pate.core.rules.eiaops.phase import OPERATIONS, operations_phase
+from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 
 PHASES: dict[str, PhaseFn] = dict(zip(COMBAT_RULESETS, (pate_combat_phase, eia_combat_phase), strict=True))
 
 
 def combat_phase(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnState:
+    """The combat phase of the campaign's rules: under the EiA new naval rules
+    (``naval_rules = "eia-operations"``) battles are fought only in the
+    operations they join, so that phase replaces PATE's contact combat."""
+    if ts.world.naval_rules not in NAVAL_RULESETS:
+        known = ", ".join(NAVAL_RULESETS)
+        raise ValueError(f"naval_rules: {ts.world.naval_rules!r} is not a known rule set ({known})")
+    if ts.world.naval_rules == OPERATIONS:
+        return operations_phase(ctx, ts, rng)
     try:
         run = PHASES[ts.world.combat_rules]
     except KeyError:

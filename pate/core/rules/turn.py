@@ -10,6 +10,7 @@ from pate.core.orders.model import ShipOrder, StoresMove
 from pate.core.rules import amphibious, intelligence, movement, repair, rulesets, supply
 from pate.core.rules.cargo import settle_cargo
 from pate.core.rules.context import PhaseFn, TurnContext, TurnState, phase_rng
+from pate.core.rules.eiaops.phase import prepare_orders
 from pate.core.world.state import TurnKind, WorldState
 
 # rule 3.2: repair, supply, initial amphibious, combat, movement, final
@@ -40,6 +41,7 @@ def resolve_turn(
     """A pure function of (map, rules, world state, effective orders, the naval
     ministers' store moves of rule 3.5): the same inputs give the same result,
     byte for byte, on any worker."""
+    orders = prepare_orders(world, dict(orders))  # the operations rules move fleets by operation only
     ts = TurnState(world=world, orders=dict(orders), start=world, stores_moves=tuple(stores_moves))
     for phase, run in PHASES:
         before, was = len(ts.events), ts.world

@@ -85,6 +85,10 @@ class LandUnit:
 # The combat rule sets a campaign may choose (docs/formats/scenario.md):
 # PATE's own (section 7, the default) or the EiA advanced naval rules (12.2.6-12.2.9).
 COMBAT_RULESETS = ("pate", "eia-advanced")
+# The naval rule sets (docs/formats/scenario.md): PATE's own orders and movement
+# (the default) or the EiA new naval rules' fleet markers and operations
+# (docs/rules/eia-operations.md).
+NAVAL_RULESETS = ("pate", "eia-operations")
 
 
 class AdmiralFate(StrEnum):
@@ -124,6 +128,9 @@ class WorldState:
     # --- optional EiA advanced naval rules (docs/rules/eia.md) ---
     combat_rules: str = "pate"  # the campaign's combat rule set: "pate" | "eia-advanced"
     admirals: dict[str, Admiral] = field(default_factory=dict)  # named admirals by player id
+    # --- optional EiA new naval rules (docs/rules/eia-operations.md) ---
+    naval_rules: str = "pate"  # "pate" | "eia-operations"
+    treasury: dict[str, int] = field(default_factory=dict)  # $ by state, seen by its naval minister
 
     def with_ships(self, changed: dict[str, Ship], removed: tuple[str, ...] = ()) -> WorldState:
         ships = dict(self.ships)

@@ -1,0 +1,42 @@
+"""A fleet marker's naval operation (EiA new naval rules, docs/rules/eia-operations.md).
+
+Written in the lead ship's order block as one ``operation`` line; it is the
+order of the whole fleet (the lead and the ships attached to it).  Kept small
+and flat so that a bot can generate it: a kind, an optional corps, an optional
+destination, an optional chain of sea zones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class OpKind(StrEnum):
+    NAVAL_SUPERIORITY = "naval_superiority"
+    REBASE = "rebase"
+    PATROL = "patrol"
+    PROTECT_TRADE = "protect_trade"
+    TRANSPORT = "transport"
+    INVASION = "invasion"
+    RAID = "raid"
+    PRIVATEER = "privateer"
+    SUPPLY = "supply"
+
+
+# "if a fleet is based in a sea zone or an enemy blockade box, it may only
+# choose Naval Superiority or Rebase"
+AT_SEA_KINDS = frozenset({OpKind.NAVAL_SUPERIORITY, OpKind.REBASE})
+INTERCEPTORS = frozenset({OpKind.NAVAL_SUPERIORITY, OpKind.PATROL, OpKind.RAID, OpKind.PRIVATEER})
+WITH_CORPS = frozenset({OpKind.TRANSPORT, OpKind.INVASION})
+WITH_CHAIN = frozenset({OpKind.PROTECT_TRADE, OpKind.SUPPLY})
+WITH_DESTINATION = frozenset({OpKind.REBASE, OpKind.TRANSPORT, OpKind.INVASION})
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    kind: OpKind
+    corps: str | None = None  # Transport, Invasion: the GITM land unit carried
+    to: str | None = None  # Rebase: port or sea area; Transport: port; Invasion: sea area
+    blockade: bool = False  # Rebase: into the blockade box (coastal waters) of enemy port ``to``
+    chain: tuple[str, ...] = ()  # Protect Trade, Supply: sea zones from the starting port

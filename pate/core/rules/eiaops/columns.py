@@ -1,0 +1,222 @@
+"""Column combat of the EiA new naval rules ("Naval Combat").
+
+Sides are 0 (the side that joined combat: the interceptor, or the newly
+revealed Naval Superiority fleet) and 1.  Fire and damage come from the EiA
+combat results table of rules 12.2.6-12.2.9 (pate.core.rules.eia): each
+shot is one die, modified, read on a table "C-M"; the casualty percentage
+read disables the target when it reaches ``disabled_at`` (docs/rules/eia-operations.md).
+Dice are drawn in a fixed order: the initiative roll (on a tie of columns),
+then for each attack the two admirals' contest dice, then one die per shot in
+firing order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pate.core.rng import Rng
+from pate.core.rules.eia.params import EiaRules
+from pate.core.rules.eia.tables import modified_roll
+from pate.core.rules.eiaops.params import OpsRules
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnShip:
+    key: str
+    side: int
+    carrying: bool = False  # troops or trade aboard: "must be placed last"
+    rating: int | None = None  # the tactical rating of an admiral aboard, if any
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    ship: str
+    target: str
+    roll: int
+    percent: int
+    disabled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    side: int  # the attacking side
+    column: int
+    target_column: int
+    contest: tuple[int, int]  # attacker's and defender's contest totals
+    first: int  # the side that struck first
+    evaded: bool
+    protected_by: int | None  # the defender's column that took the attack instead
+    shots: tuple[Shot, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnResult:
+    columns: tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
+    initiative: int
+    attacks: tuple[Attack, ...]
+    disabled: frozenset[str]
+    winner: int | None  # the side that disabled more enemy ships; None on a tie
+
+
+def form_columns(ships: list[ColumnShip], count: int) -> tuple[tuple[str, ...], ...]:
+    """One side's columns: warships dealt in turn into ``count`` columns (at
+    least one ship each), then every carrying ship placed last in the last
+    column ("All trade ships and troop carrying ships present must be in the
+    same column ... carrying ships ... must be placed last")."""
+    fighting = [s.key for s in ships if not s.carrying]
+    carrying = [s.key for s in ships if s.carrying]
+    n = max(1, min(count, len(fighting))) if fighting else 1
+    cols: list[list[str]] = [[] for _ in range(n)]
+    for i, key in enumerate(fighting):
+        cols[i % n].append(key)
+    cols[-1].extend(carrying)
+    return tuple(tuple(c) for c in cols if c)
+
+
+@dataclass
+class _Fight:
+    rules: OpsRules
+    eia: EiaRules
+    rng: Rng
+    ships: dict[str, ColumnShip]
+    cols: tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
+    disabled: set[str] = field(default_factory=set)
+
+    def die(self) -> int:
+        return self.rng.randint(1, self.rules.column_die)
+
+    def alive(self, side: int, col: int) -> list[str]:
+        return [k for k in self.cols[side][col] if k not in self.disabled]
+
+    def rating(self, side: int, col: int) -> int:
+        rated = [self.ships[k].rating for k in self.cols[side][col] if self.ships[k].rating is not None]
+        return max((r for r in rated if r is not None), default=self.rules.no_admiral_rating)
+
+    def carrying(self, side: int, col: int) -> bool:
+        return any(self.ships[k].carrying for k in self.cols[side][col])
+
+    def volley(self, side: int, col: int, target_side: int, target_col: int, first: bool) -> list[Shot]:
+        """Rule "Naval Combat": each ship fires, in its place in the column, at
+        the enemy ship at the same place; ships beyond the enemy's number
+        choose (the enemy fired at least, then the first placed), unless
+        carrying; a carrying ship fires only at a ship not yet fired at."""
+        firing, targets = self.alive(side, col), self.alive(target_side, target_col)
+        fired_at: dict[str, int] = {t: 0 for t in targets}
+        shots: list[Shot] = []
+        for place, key in enumerate(firing):
+            if not targets:
+                break
+            if self.ships[key].carrying:
+                fresh = [t for t in targets if fired_at[t] == 0]
+                if not fresh:
+                    continue
+                target = targets[place] if place < len(targets) and fired_at[targets[place]] == 0 else fresh[0]
+            elif place < len(targets):
+                target = targets[place]
+            else:
+                target = min(targets, key=lambda t: (fired_at[t], targets.index(t)))
+            fired_at[target] += 1
+            shots.append(self.shoot(key, target, first))
+        return shots
+
+    def shoot(self, key: str, target: str, first: bool) -> Shot:
+        table = self.rules.first_strike_table if first else self.rules.table
+        bonus = self.rules.first_strike_modifier if first else 0
+        roll = modified_roll(self.eia, self.die(), bonus)
+        percent = self.eia.row(table).casualties[roll - self.eia.die_min]
+        hit = percent >= self.rules.disabled_at
+        return Shot(key, target, roll, percent, hit)
+
+
+def fight_columns(
+    ships: list[ColumnShip], rules: OpsRules, eia: EiaRules, rng: Rng, columns: tuple[int, int] = (0, 0)
+) -> ColumnResult:
+    """One column battle.  ``columns`` asks each side for that many columns
+    (0: one per admiral present, at least one)."""
+    by_side = [[s for s in ships if s.side == side] for side in (0, 1)]
+    wanted = [
+        min(rules.max_columns, columns[side] or max(1, sum(1 for s in by_side[side] if s.rating is not None)))
+        for side in (0, 1)
+    ]
+    cols = (form_columns(by_side[0], wanted[0]), form_columns(by_side[1], wanted[1]))
+    f = _Fight(rules, eia, rng, {s.key: s for s in ships}, cols)
+    initiative = _initiative(f)
+    attacks: list[Attack] = []
+    order = _turns(f, initiative)
+    acted: set[tuple[int, int]] = set()
+    for side, col in order:
+        if (side, col) in acted or not f.alive(side, col):
+            continue
+        acted.add((side, col))
+        attack = _attack(f, side, col, acted)
+        if attack is not None:
+            attacks.append(attack)
+    lost = [sum(1 for k in f.disabled if f.ships[k].side == s) for s in (0, 1)]
+    winner = None if lost[0] == lost[1] else (0 if lost[1] > lost[0] else 1)
+    return ColumnResult(cols, initiative, tuple(attacks), frozenset(f.disabled), winner)
+
+
+def _initiative(f: _Fight) -> int:
+    """"The initiative goes to the side with more columns; in case of tie a
+    maneuver roll decides" (a tied roll: the side that joined combat)."""
+    n0, n1 = len(f.cols[0]), len(f.cols[1])
+    if n0 != n1:
+        return 0 if n0 > n1 else 1
+    a, b = f.die(), f.die()
+    return 1 if b > a else 0
+
+
+def _turns(f: _Fight, initiative: int) -> list[tuple[int, int]]:
+    """"The players then take turns choosing actions for their columns, one
+    column at a time", the side with the initiative first."""
+    other = 1 - initiative
+    out: list[tuple[int, int]] = []
+    for i in range(max(len(f.cols[0]), len(f.cols[1]))):
+        for side in (initiative, other):
+            if i < len(f.cols[side]):
+                out.append((side, i))
+    return out
+
+
+def _target(f: _Fight, side: int, col: int) -> int | None:
+    enemy = 1 - side
+    live = [i for i in range(len(f.cols[enemy])) if f.alive(enemy, i)]
+    if not live:
+        return None
+    return col if col in live else max(live, key=lambda i: (len(f.alive(enemy, i)), -i))
+
+
+def _attack(f: _Fight, side: int, col: int, acted: set[tuple[int, int]]) -> Attack | None:
+    target = _target(f, side, col)
+    if target is None:
+        return None
+    enemy = 1 - side
+    guard = _guard(f, enemy, target, acted)
+    if guard is not None:
+        acted.add((enemy, guard))
+        target = guard
+    mine = f.die() + f.rating(side, col)
+    theirs = f.die() + f.rating(enemy, target)
+    first = side if mine >= theirs else enemy
+    evade = first == enemy and (f.carrying(enemy, target) or len(f.alive(enemy, target)) < len(f.alive(side, col)))
+    shots: list[Shot] = []
+    if not evade:
+        second = 1 - first
+        a_col, b_col = (col, target) if first == side else (target, col)
+        volley = f.volley(first, a_col, second, b_col, True)
+        f.disabled.update(s.target for s in volley if s.disabled)
+        reply = f.volley(second, b_col, first, a_col, False)
+        f.disabled.update(s.target for s in reply if s.disabled)
+        shots = volley + reply
+    return Attack(side, col, target, (mine, theirs), first, evade, guard, tuple(shots))
+
+
+def _guard(f: _Fight, side: int, target: int, acted: set[tuple[int, int]]) -> int | None:
+    """"Protect own column" (the text stops there): a column of the defending
+    side that has not yet acted takes an attack aimed at its carrying column."""
+    if not f.carrying(side, target):
+        return None
+    for i in range(len(f.cols[side])):
+        if i != target and (side, i) not in acted and f.alive(side, i) and not f.carrying(side, i):
+            return i
+    return None

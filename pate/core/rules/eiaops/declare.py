@@ -1,0 +1,174 @@
+"""Fleet markers and their declared operations, in the declaration sequence.
+
+"Naval Operations are declared one fleet at a time in accordance with the
+Naval Phase order ... Britain may choose when to declare, and once every
+country has declared one fleet, it is time for each country to declare a
+second fleet (if available) etc."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from pate.core.orders.operation import AT_SEA_KINDS, WITH_CORPS, Operation, OpKind
+from pate.core.rules.eiaops.model import Declared, Fleet
+from pate.core.rules.eiaops.params import OpsRules
+from pate.core.rules.eiaops.steps import distance
+from pate.core.rules.eiaops.trade import chain_problem
+from pate.core.world.geography import WorldMap
+from pate.core.world.ships import AtSea, InPort, Ship, ShipType
+from pate.core.world.state import WorldState
+
+WHERE = "EiA new naval rules"
+
+
+def fleet_of(world: WorldState, lead: Ship) -> Fleet | None:
+    """The fleet marker led by ``lead``: where it is based, and at sea or not
+    ("based in a port, sea zone or enemy blockade box")."""
+    attached = sorted(s.id for s in world.ships.values() if s.attached_to == lead.id and s.active)
+    ships = (lead.id, *attached)
+    loc = lead.location
+    if isinstance(loc, AtSea):
+        return Fleet(lead.id, lead.state, ships, loc.area, True, (lead.state,))
+    if isinstance(loc, InPort):
+        port = world.ports.get(loc.port)
+        friendly = port is not None and world.diplomacy.allied(lead.state, port.controller)
+        return Fleet(lead.id, lead.state, ships, loc.port, not loc.harbor and not friendly, (lead.state,))
+    return None  # crossing the Atlantic: no marker on either map
+
+
+def problem(
+    world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules
+) -> str | None:
+    """Why ``fleet`` may not take ``op`` (None when it may), naming the rule."""
+    if fleet.at_sea and op.kind not in AT_SEA_KINDS:
+        return (
+            f"a fleet based in a sea zone or an enemy blockade box may only choose Naval Superiority"
+            f" or Rebase ({WHERE}, Fleet markers)"
+        )
+    check = _CHECKS.get(op.kind)
+    return check(world_map, world, fleet, op, rules) if check else None
+
+
+def _within(world_map: WorldMap, fleet: Fleet, to: str, steps: int, what: str) -> str | None:
+    if to not in world_map.ports and to not in world_map.sea_areas:
+        return f"{to!r} is neither a port nor a sea area of the map"
+    if distance(world_map, fleet.place, to, steps) is None:
+        return f"{to} is more than {steps} steps from {fleet.place} ({WHERE}, {what})"
+    return None
+
+
+def _friendly(world: WorldState, state: str, port: str) -> bool:
+    held = world.ports.get(port)
+    return held is not None and world.diplomacy.allied(state, held.controller)
+
+
+def _rebase(world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules) -> str | None:
+    to = op.to or ""
+    far = _within(world_map, fleet, to, rules.rebase_steps, "Rebase")
+    if far or to in world_map.sea_areas:
+        return far
+    if op.blockade and _friendly(world, fleet.state, to):
+        return f"{to} is not an enemy port: a blockade box is an enemy port's ({WHERE}, Rebase)"
+    if not op.blockade and not _friendly(world, fleet.state, to):
+        return f"{to} is not a friendly port; write `blockade {to}` for its blockade box ({WHERE}, Rebase)"
+    return None
+
+
+def carrier(world: WorldState, fleet: Fleet, corps: str) -> Ship | None:
+    """The fleet's transport group with ``corps`` aboard."""
+    for sid in fleet.ships:
+        ship = world.ships.get(sid)
+        if ship is not None and ship.type is ShipType.TR and corps in ship.cargo.units:
+            return ship
+    return None
+
+
+def _corps(world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules) -> str | None:
+    what = "Transport" if op.kind is OpKind.TRANSPORT else "Invasion"
+    to = op.to or ""
+    if to not in world_map.ports:
+        return f"{to!r} is not a port of the map ({WHERE}, {what})"
+    steps = rules.transport_steps if op.kind is OpKind.TRANSPORT else rules.invasion_steps
+    far = _within(world_map, fleet, to, steps, what)
+    if far:
+        return far
+    if op.kind is OpKind.TRANSPORT and not _friendly(world, fleet.state, to):
+        return f"{to} is not a friendly port ({WHERE}, Transport)"
+    if carrier(world, fleet, op.corps or "") is None:
+        return f"{op.corps} is not aboard a transport group of this fleet (embark it first, rule 3.6) ({WHERE}, {what})"
+    return None
+
+
+def _chain(world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules) -> str | None:
+    what = "Protect Trade" if op.kind is OpKind.PROTECT_TRADE else "Supply"
+    if op.kind is OpKind.SUPPLY and not any(
+        world.ships[s].type is ShipType.TR for s in fleet.ships if s in world.ships
+    ):
+        return f"Supply can only be used by a fleet containing at least one transport ({WHERE}, Supply)"
+    why = chain_problem(world_map, world, fleet.state, fleet.place, op.chain, rules.chain_steps)
+    return f"{why} ({WHERE}, {what})" if why else None
+
+
+def _cost(world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules) -> str | None:
+    money = world.treasury.get(fleet.state, 0)
+    if money < rules.ns_cost:
+        return f"Naval Superiority costs {rules.ns_cost}$; {fleet.state} has {money}$ ({WHERE}, Naval Superiority)"
+    return None
+
+
+_CHECKS = {
+    OpKind.REBASE: _rebase,
+    OpKind.TRANSPORT: _corps,
+    OpKind.INVASION: _corps,
+    OpKind.PROTECT_TRADE: _chain,
+    OpKind.SUPPLY: _chain,
+    OpKind.NAVAL_SUPERIORITY: _cost,
+}
+
+
+def combine(world: WorldState, fleets: list[tuple[Fleet, Operation]]) -> list[tuple[Fleet, Operation]]:
+    """"When two or more nations are in combine movement, are based in the
+    same port and choose the same operation": one joint operation of the whole
+    stack, led by the first fleet (by lead id).  Combined movement is an
+    active alliance; an operation carrying a corps stays its own."""
+    out: list[tuple[Fleet, Operation]] = []
+    for fleet, op in sorted(fleets, key=lambda f: f[0].lead):
+        for i, (other, theirs) in enumerate(out):
+            if (
+                op.kind not in WITH_CORPS
+                and theirs == op
+                and other.place == fleet.place
+                and not other.at_sea
+                and not fleet.at_sea
+                and all(world.diplomacy.allied(s, fleet.state) for s in other.states)
+            ):
+                states = tuple(sorted({*other.states, fleet.state}))
+                out[i] = (replace(other, ships=other.ships + fleet.ships, states=states), theirs)
+                break
+        else:
+            out.append((fleet, op))
+    return out
+
+
+def sequence(fleets: list[tuple[Fleet, Operation]], rules: OpsRules) -> list[Declared]:
+    """Round after round, one fleet of each country; in each round the Naval
+    Phase order, the country that "may choose when" last."""
+    by_state: dict[str, list[tuple[Fleet, Operation]]] = {}
+    for f in sorted(fleets, key=lambda f: f[0].lead):
+        by_state.setdefault(f[0].state, []).append(f)
+    rank = {s: i for i, s in enumerate(x for x in rules.order if x != rules.chooses_when)}
+    states = sorted(by_state, key=lambda s: (s == rules.chooses_when, rank.get(s, len(rank)), s))
+    out: list[Declared] = []
+    rounds = max((len(v) for v in by_state.values()), default=0)
+    for r in range(rounds):
+        for s in states:
+            if r < len(by_state[s]):
+                fleet, op = by_state[s][r]
+                out.append(Declared(len(out) + 1, fleet, op, min(r + 1, rules.phase_max)))
+    return out
+
+
+def ships_of(world: WorldState, fleet: Fleet) -> Mapping[str, Ship]:
+    return {s: world.ships[s] for s in fleet.ships if s in world.ships}
