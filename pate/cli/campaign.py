@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pate.cli.main import UserError
 from pate.core.codec import canonical_json, to_plain
 from pate.core.orders.model import ShipOrder
-from pate.core.world.state import COMBAT_RULESETS, Wind, WorldState
+from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS, Wind, WorldState
 
 if TYPE_CHECKING:
     from pate.admiral.levels import Level
@@ -56,6 +56,11 @@ def _add_simulate_parser(cs: argparse._SubParsersAction[argparse.ArgumentParser]
         default=None,
         metavar="STATES",
         help="states played by the bot admiral, e.g. BR,FR or BR:cautious,FR:bold (docs/bots.md)",
+    )
+    s.add_argument(
+        "--naval-rules",
+        default=None,
+        help="naval rule set: pate | eia-operations (default: the scenario's; docs/rules/eia-operations.md)",
     )
     s.add_argument(
         "--gitm",
@@ -180,6 +185,8 @@ def _start(args: argparse.Namespace, ctx: TurnContext) -> tuple[WorldState, int,
             raise UserError("--seed: a campaign taken up keeps its seed")
         if args.combat_rules is not None:
             raise UserError("--combat-rules: a campaign taken up keeps its rule set")
+        if args.naval_rules is not None:
+            raise UserError("--naval-rules: a campaign taken up keeps its rule set")
         state = args.resume / "state.json"
         try:
             world: WorldState = from_plain(WorldState, json.loads(state.read_text(encoding="utf-8")))
@@ -194,7 +201,7 @@ def _start(args: argparse.Namespace, ctx: TurnContext) -> tuple[WorldState, int,
         scenario = load_scenario(args.scenario)
     except (FileNotFoundError, DataError) as err:
         raise UserError(f"--scenario: {err}") from None
-    world = with_combat_rules(scenario.world, args.combat_rules)
+    world = with_naval_rules(with_combat_rules(scenario.world, args.combat_rules), args.naval_rules)
     if args.seed is not None:
         world = replace(world, seed=args.seed)
     return replace(world, turns=args.turns or world.turns), 1, scenario.placement == "random"
@@ -328,6 +335,15 @@ def with_combat_rules(world: WorldState, name: str | None) -> WorldState:
     if name not in COMBAT_RULESETS:
         raise UserError(f"--combat-rules: {name!r} is not a known rule set ({', '.join(COMBAT_RULESETS)})")
     return replace(world, combat_rules=name)
+
+
+def with_naval_rules(world: WorldState, name: str | None) -> WorldState:
+    """The scenario's world under another naval rule set (docs/rules/eia-operations.md)."""
+    if name is None:
+        return world
+    if name not in NAVAL_RULESETS:
+        raise UserError(f"--naval-rules: {name!r} is not a known rule set ({', '.join(NAVAL_RULESETS)})")
+    return replace(world, naval_rules=name)
 
 
 def _admin(args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from pate.core.orders import model as m
+from pate.core.orders.operation import Operation, OpKind
 
 ids = st.builds(
     lambda s, n, t: f"{s}{n}{t}",
@@ -21,6 +22,21 @@ admins = st.one_of(
     st.builds(m.AdminOrder, st.just(m.AdminKind.TRANSFER_CREW), ids, counts),
     st.builds(m.AdminOrder, st.just(m.AdminKind.DIVIDE), st.none(), counts),
     st.builds(m.AdminOrder, st.just(m.AdminKind.COMBINE), ids, st.just(0)),
+)
+names = st.text(min_size=1, max_size=20).filter(lambda t: t.strip() == t and "  " not in t and t != "")
+zones = st.lists(st.from_regex(r"[A-Z]{3}", fullmatch=True), min_size=1, max_size=5).map(tuple)
+operations = st.one_of(
+    st.builds(
+        Operation,
+        st.sampled_from(
+            [OpKind.NAVAL_SUPERIORITY, OpKind.PATROL, OpKind.RAID, OpKind.PRIVATEER]
+        ),
+    ),
+    st.builds(Operation, st.just(OpKind.REBASE), st.none(), names, st.booleans()),
+    st.builds(Operation, st.sampled_from([OpKind.TRANSPORT, OpKind.INVASION]), units, names),
+    st.builds(
+        Operation, st.sampled_from([OpKind.PROTECT_TRADE, OpKind.SUPPLY]), st.none(), st.none(), st.just(False), zones
+    ),
 )
 orders = st.builds(
     m.ShipOrder,
@@ -62,4 +78,5 @@ orders = st.builds(
         counts,
     ),
     admin=st.lists(admins, max_size=3).map(tuple),
+    operation=st.none() | operations,
 )

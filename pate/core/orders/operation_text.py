@@ -71,7 +71,9 @@ def _rebase(cur: Cursor) -> Operation | None:
     blockade = len(rest) > 1 and rest[0].word == BLOCKADE
     name = " ".join(t.text for t in rest[1 if blockade else 0 :])
     if not name or len(name) > NAME_MAX:
-        cur.error(to_tok, f"rebase: name a port or sea area of at most {NAME_MAX} characters ({RULE}, Rebase)")
+        cur.error(
+            to_tok, f"rebase: name a port or sea area of at most {NAME_MAX} characters ({RULE}, Rebase)"
+        )
         return None
     return Operation(OpKind.REBASE, to=name, blockade=blockade)
 

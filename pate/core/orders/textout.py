@@ -36,7 +36,6 @@ from pate.core.orders.model import (
     Range,
     ShipOrder,
 )
-
 from pate.core.orders.operation_text import format_operation
 
 INDENT = "  "

@@ -16,6 +16,7 @@ from dataclasses import fields
 from pate.core.orders.admin import AdminCheck, check_admin
 from pate.core.orders.limits import OrderLimits, stores_capacity
 from pate.core.orders.model import AdminKind, Commerce, ContactMode, ShipOrder
+from pate.core.orders.operation_check import check_operation
 from pate.core.orders.refusal import (
     DENIED,
     INVALID,
@@ -65,6 +66,7 @@ def validate_order(
         *_stores(order, ship, rules, limits),
         *_amphibious(order, ship),
         *check_admin(check),
+        *check_operation(order, ship, world, world_map, rules),
     ]
 
 

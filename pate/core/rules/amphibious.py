@@ -285,7 +285,9 @@ def _apply(ctx: TurnContext, world: WorldState, ship: Ship, d: Mapping[str, Any]
     )
 
 
-def begin_transfer(ctx: TurnContext, world: WorldState, ship: Ship, order: Amphibious, phase: Phase) -> list[Event]:
+def begin_transfer(
+    ctx: TurnContext, world: WorldState, ship: Ship, order: Amphibious, phase: Phase
+) -> list[Event]:
     """A transfer begun outside the initial amphibious phase: a Transport or
     Invasion operation of the EiA new naval rules lands its corps where the
     operation took it (docs/rules/eia-operations.md).  The final amphibious

@@ -33,7 +33,15 @@ from pate.core.world.scenario_ships import (
     read_ship,
 )
 from pate.core.world.ships import Ship
-from pate.core.world.state import COMBAT_RULESETS, Player, PortState, Role, TurnKind, WorldState
+from pate.core.world.state import (
+    COMBAT_RULESETS,
+    NAVAL_RULESETS,
+    Player,
+    PortState,
+    Role,
+    TurnKind,
+    WorldState,
+)
 
 FORMAT = 1  # version of the scenario file format (docs/formats/scenario.md)
 MAX_TURNS = 99
@@ -64,6 +72,7 @@ _HEADER_KEYS = (
     "turn_kinds",
     "placement",
     "combat_rules",
+    "naval_rules",
 )
 PLACEMENTS = ("random", "as_given")
 
@@ -132,6 +141,7 @@ def parse_scenario(
         turn_kinds=kinds,
         land_units=land_units,
         combat_rules=header["combat_rules"],
+        naval_rules=header["naval_rules"],
         admirals=admirals,
     )
     return _scenario(header, world)
@@ -152,7 +162,7 @@ def _scenario(header: dict[str, Any], world: WorldState) -> Scenario:
 def _read_header(top: Table) -> dict[str, Any]:
     t = top.table("scenario", required=True)
     if t is None:
-        return {"turn_kinds": (), "combat_rules": "pate"}
+        return {"turn_kinds": (), "combat_rules": "pate", "naval_rules": "pate"}
     t.check_keys(_HEADER_KEYS)
     fmt = t.int_("format")
     if fmt is not None and fmt != FORMAT:
@@ -181,6 +191,7 @@ def _read_header(top: Table) -> dict[str, Any]:
         "turn_kinds": tuple(kinds),
         "placement": _placement(t),
         "combat_rules": t.str_("combat_rules", "pate", choices=COMBAT_RULESETS) or "pate",
+        "naval_rules": t.str_("naval_rules", "pate", choices=NAVAL_RULESETS) or "pate",
     }
 
 

@@ -183,6 +183,7 @@ KNOWN_FIELDS = {
         "stores",
         "amphibious",
         "admin",
+        "operation",
     },
     "Movement": {"sea_areas", "port", "any_enemy_port", "harbor", "sail_alone"},
     "Contact": {"mode", "minimum", "maximum", "join_allies", "gauge", "pursue_into_ports"},

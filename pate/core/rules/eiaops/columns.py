@@ -110,7 +110,9 @@ class _Fight:
                 fresh = [t for t in targets if fired_at[t] == 0]
                 if not fresh:
                     continue
-                target = targets[place] if place < len(targets) and fired_at[targets[place]] == 0 else fresh[0]
+                target = (
+                    targets[place] if place < len(targets) and fired_at[targets[place]] == 0 else fresh[0]
+                )
             elif place < len(targets):
                 target = targets[place]
             else:
@@ -157,7 +159,7 @@ def fight_columns(
 
 
 def _initiative(f: _Fight) -> int:
-    """"The initiative goes to the side with more columns; in case of tie a
+    """ "The initiative goes to the side with more columns; in case of tie a
     maneuver roll decides" (a tied roll: the side that joined combat)."""
     n0, n1 = len(f.cols[0]), len(f.cols[1])
     if n0 != n1:
@@ -167,7 +169,7 @@ def _initiative(f: _Fight) -> int:
 
 
 def _turns(f: _Fight, initiative: int) -> list[tuple[int, int]]:
-    """"The players then take turns choosing actions for their columns, one
+    """ "The players then take turns choosing actions for their columns, one
     column at a time", the side with the initiative first."""
     other = 1 - initiative
     out: list[tuple[int, int]] = []
@@ -198,7 +200,9 @@ def _attack(f: _Fight, side: int, col: int, acted: set[tuple[int, int]]) -> Atta
     mine = f.die() + f.rating(side, col)
     theirs = f.die() + f.rating(enemy, target)
     first = side if mine >= theirs else enemy
-    evade = first == enemy and (f.carrying(enemy, target) or len(f.alive(enemy, target)) < len(f.alive(side, col)))
+    evade = first == enemy and (
+        f.carrying(enemy, target) or len(f.alive(enemy, target)) < len(f.alive(side, col))
+    )
     shots: list[Shot] = []
     if not evade:
         second = 1 - first
@@ -212,7 +216,7 @@ def _attack(f: _Fight, side: int, col: int, acted: set[tuple[int, int]]) -> Atta
 
 
 def _guard(f: _Fight, side: int, target: int, acted: set[tuple[int, int]]) -> int | None:
-    """"Protect own column" (the text stops there): a column of the defending
+    """ "Protect own column" (the text stops there): a column of the defending
     side that has not yet acted takes an attack aimed at its carrying column."""
     if not f.carrying(side, target):
         return None

@@ -9,7 +9,7 @@ second fleet (if available) etc."
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from pate.core.orders.operation import AT_SEA_KINDS, WITH_CORPS, Operation, OpKind
 from pate.core.rules.eiaops.model import Declared, Fleet
@@ -38,24 +38,37 @@ def fleet_of(world: WorldState, lead: Ship) -> Fleet | None:
     return None  # crossing the Atlantic: no marker on either map
 
 
+@dataclass(frozen=True, slots=True)
+class Why:
+    """Why a fleet may not take an operation: the field of the order, the
+    section of the text, and a sentence the player can act on."""
+
+    field: str
+    section: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.message} ({WHERE}, {self.section})"
+
+
 def problem(
     world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules
-) -> str | None:
-    """Why ``fleet`` may not take ``op`` (None when it may), naming the rule."""
+) -> Why | None:
+    """Why ``fleet`` may not take ``op`` (None when it may)."""
     if fleet.at_sea and op.kind not in AT_SEA_KINDS:
-        return (
-            f"a fleet based in a sea zone or an enemy blockade box may only choose Naval Superiority"
-            f" or Rebase ({WHERE}, Fleet markers)"
+        msg = (
+            "a fleet based in a sea zone or an enemy blockade box may only choose Naval Superiority or Rebase"
         )
+        return Why("operation.kind", "Fleet markers", msg)
     check = _CHECKS.get(op.kind)
     return check(world_map, world, fleet, op, rules) if check else None
 
 
-def _within(world_map: WorldMap, fleet: Fleet, to: str, steps: int, what: str) -> str | None:
+def _within(world_map: WorldMap, fleet: Fleet, to: str, steps: int, what: str) -> Why | None:
     if to not in world_map.ports and to not in world_map.sea_areas:
-        return f"{to!r} is neither a port nor a sea area of the map"
+        return Why("operation.to", what, f"{to!r} is neither a port nor a sea area of the map")
     if distance(world_map, fleet.place, to, steps) is None:
-        return f"{to} is more than {steps} steps from {fleet.place} ({WHERE}, {what})"
+        return Why("operation.to", what, f"{to} is more than {steps} steps from {fleet.place}")
     return None
 
 
@@ -64,15 +77,18 @@ def _friendly(world: WorldState, state: str, port: str) -> bool:
     return held is not None and world.diplomacy.allied(state, held.controller)
 
 
-def _rebase(world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules) -> str | None:
+def _rebase(
+    world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules
+) -> Why | None:
     to = op.to or ""
     far = _within(world_map, fleet, to, rules.rebase_steps, "Rebase")
     if far or to in world_map.sea_areas:
         return far
     if op.blockade and _friendly(world, fleet.state, to):
-        return f"{to} is not an enemy port: a blockade box is an enemy port's ({WHERE}, Rebase)"
+        return Why("operation.to", "Rebase", f"{to} is not an enemy port: a blockade box is an enemy port's")
     if not op.blockade and not _friendly(world, fleet.state, to):
-        return f"{to} is not a friendly port; write `blockade {to}` for its blockade box ({WHERE}, Rebase)"
+        msg = f"{to} is not a friendly port; write `rebase to blockade {to}` for its blockade box"
+        return Why("operation.to", "Rebase", msg)
     return None
 
 
@@ -85,36 +101,46 @@ def carrier(world: WorldState, fleet: Fleet, corps: str) -> Ship | None:
     return None
 
 
-def _corps(world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules) -> str | None:
+def _corps(
+    world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules
+) -> Why | None:
     what = "Transport" if op.kind is OpKind.TRANSPORT else "Invasion"
     to = op.to or ""
     if to not in world_map.ports:
-        return f"{to!r} is not a port of the map ({WHERE}, {what})"
+        return Why("operation.to", what, f"{to!r} is not a port of the map")
     steps = rules.transport_steps if op.kind is OpKind.TRANSPORT else rules.invasion_steps
     far = _within(world_map, fleet, to, steps, what)
     if far:
         return far
     if op.kind is OpKind.TRANSPORT and not _friendly(world, fleet.state, to):
-        return f"{to} is not a friendly port ({WHERE}, Transport)"
+        return Why("operation.to", what, f"{to} is not a friendly port")
     if carrier(world, fleet, op.corps or "") is None:
-        return f"{op.corps} is not aboard a transport group of this fleet (embark it first, rule 3.6) ({WHERE}, {what})"
+        msg = f"{op.corps} is not aboard a transport group of this fleet: embark it first (rule 3.6)"
+        return Why("operation.corps", what, msg)
     return None
 
 
-def _chain(world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules) -> str | None:
+def _chain(
+    world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules
+) -> Why | None:
     what = "Protect Trade" if op.kind is OpKind.PROTECT_TRADE else "Supply"
     if op.kind is OpKind.SUPPLY and not any(
         world.ships[s].type is ShipType.TR for s in fleet.ships if s in world.ships
     ):
-        return f"Supply can only be used by a fleet containing at least one transport ({WHERE}, Supply)"
+        return Why(
+            "operation.kind", what, "Supply can only be used by a fleet containing at least one transport"
+        )
+    if len(op.chain) > rules.chain_total:
+        return Why("operation.chain", what, f"at most {rules.chain_total} sea zones")
     why = chain_problem(world_map, world, fleet.state, fleet.place, op.chain, rules.chain_steps)
-    return f"{why} ({WHERE}, {what})" if why else None
+    return Why("operation.chain", what, why) if why else None
 
 
-def _cost(world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules) -> str | None:
+def _cost(world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules) -> Why | None:
     money = world.treasury.get(fleet.state, 0)
-    if money < rules.ns_cost:
-        return f"Naval Superiority costs {rules.ns_cost}$; {fleet.state} has {money}$ ({WHERE}, Naval Superiority)"
+    if fleet.state in world.treasury and money < rules.ns_cost:  # an account opens at the first phase
+        msg = f"Naval Superiority costs {rules.ns_cost}$; {fleet.state} has {money}$"
+        return Why("operation.kind", "Naval Superiority", msg)
     return None
 
 
@@ -129,7 +155,7 @@ _CHECKS = {
 
 
 def combine(world: WorldState, fleets: list[tuple[Fleet, Operation]]) -> list[tuple[Fleet, Operation]]:
-    """"When two or more nations are in combine movement, are based in the
+    """ "When two or more nations are in combine movement, are based in the
     same port and choose the same operation": one joint operation of the whole
     stack, led by the first fleet (by lead id).  Combined movement is an
     active alliance; an operation carrying a corps stays its own."""

@@ -62,7 +62,7 @@ def _land(ctx: TurnContext, world: WorldState, d: Declared) -> tuple[WorldState,
 
 
 def _supply(ctx: TurnContext, world: WorldState, d: Declared) -> Event:
-    """"The supply may reach a land zone bordering a sea zone if there is a
+    """ "The supply may reach a land zone bordering a sea zone if there is a
     friendly fleet with at least one transport present": the ports opening
     on the chain's zones, where a friendly transport group lies."""
     reached = []
@@ -72,7 +72,12 @@ def _supply(ctx: TurnContext, world: WorldState, d: Declared) -> Event:
                 reached.append(port)
     friendly = [a for a in d.op.chain if friendly_port_on(ctx.map, world, a, d.fleet.state)]
     ships = tuple(s for s in d.fleet.ships if s in world.ships)
-    data = {"fleet": d.fleet.lead, "chain": list(d.op.chain), "reached": sorted(set(reached)), "friendly_ports_on": friendly}
+    data = {
+        "fleet": d.fleet.lead,
+        "chain": list(d.op.chain),
+        "reached": sorted(set(reached)),
+        "friendly_ports_on": friendly,
+    }
     return Event(Phase.COMBAT, "supply_traced", ships, d.fleet.place, (), data)
 
 

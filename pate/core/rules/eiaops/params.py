@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pate.core.rules.data import RuleData, RulesDataError
 from pate.core.orders.operation import OpKind
+from pate.core.rules.data import RuleData, RulesDataError
 
 
 @dataclass(frozen=True, slots=True)

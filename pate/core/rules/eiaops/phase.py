@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from pate.core.events import Event, Phase
 from pate.core.orders.model import Movement, ShipOrder
-from pate.core.orders.operation import OpKind, Operation
+from pate.core.orders.operation import Operation, OpKind
 from pate.core.rng import Rng
 from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.eia.params import EiaRules
@@ -43,7 +43,9 @@ def operations_phase(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnState:
     fleets = _declarations(run, ts)
     for d in sequence(combine(run.world, fleets), rules):
         if d.op.kind is OpKind.NAVAL_SUPERIORITY and run.world.treasury.get(d.fleet.state, 0) < rules.ns_cost:
-            run.events.append(_refused(d.fleet, d.op, f"Naval Superiority costs {rules.ns_cost}$ and the account is spent"))
+            run.events.append(
+                _refused(d.fleet, d.op, f"Naval Superiority costs {rules.ns_cost}$ and the account is spent")
+            )
             continue
         reveal(run, d)
     trade_step(run)
@@ -64,7 +66,8 @@ def _declarations(run: Run, ts: TurnState) -> list[tuple[Fleet, Operation]]:
         elif not ship.active or fleet is None:
             why = "only an active fleet on the map declares an operation"
         elif fleet is not None:
-            why = problem(run.ctx.map, ts.world, fleet, op, run.rules)
+            found = problem(run.ctx.map, ts.world, fleet, op, run.rules)
+            why = str(found) if found is not None else None
         if why is not None or fleet is None:
             run.events.append(_refused(fleet or Fleet(sid, ship.state, (sid,), "", True), op, why or ""))
             continue

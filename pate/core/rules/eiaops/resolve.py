@@ -63,7 +63,11 @@ def dice_of(run: Run, d: Declared, key: str) -> int:
     spec = run.rules.dice.get(key)
     if spec is None:
         return len(run.alive(d))
-    n = run.dice(spec.d6) + run.dice(spec.phase_d6 * d.phase_number) + run.dice(spec.phase_d3 * d.phase_number, 3)
+    n = (
+        run.dice(spec.d6)
+        + run.dice(spec.phase_d6 * d.phase_number)
+        + run.dice(spec.phase_d3 * d.phase_number, 3)
+    )
     return min(len(run.alive(d)), n + spec.ships)
 
 
@@ -147,7 +151,7 @@ def _reach(run: Run, d: Declared) -> int:
 
 
 def _can_intercept(run: Run, by: Declared, target: Declared) -> bool:
-    """"Naval superiority, Pirate hunt and Patrol operations can attack enemy
+    """ "Naval superiority, Pirate hunt and Patrol operations can attack enemy
     operations regardless of if they have been performed or not (exception,
     rebase can not attacked after it has resolved)"; a Privateer takes only
     trade; a spent or beaten fleet no longer intercepts."""
@@ -164,7 +168,7 @@ def _can_intercept(run: Run, by: Declared, target: Declared) -> bool:
 
 
 def attempt(run: Run, by: Declared, target: Declared) -> None:
-    """"Interception succeeds if intercepting side wins the manouver roll or
+    """ "Interception succeeds if intercepting side wins the manouver roll or
     on a tie if intercepting a preferred kind of operation."  Then battle."""
     mine, theirs = run.die(run.rules.manoeuvre_die), run.die(run.rules.manoeuvre_die)
     preferred = run.rules.prefers(by.op.kind, target.op.kind.value)
@@ -195,7 +199,7 @@ def attempt(run: Run, by: Declared, target: Declared) -> None:
 
 
 def _contests(run: Run, d: Declared) -> None:
-    """"If the fleets are within 2d6 steps of each other, a combat is joined
+    """ "If the fleets are within 2d6 steps of each other, a combat is joined
     with both sides bringing their 2d6 ships to the combat."  The loser "may
     no longer intercept or take part in Naval Superiority contests"."""
     for other in list(run.revealed[:-1]):
@@ -207,8 +211,15 @@ def _contests(run: Run, d: Declared) -> None:
             continue
         reach = run.dice(run.rules.contest_dice)
         apart = nearest(run.ctx.map, {run.area(d.fleet.place)}, {run.area(other.fleet.place)}, reach)
-        run.emit("contest", d, run.alive(other) if apart is not None else (), against=other.fleet.lead,
-                 reach=reach, joined=apart is not None, steps=apart)
+        run.emit(
+            "contest",
+            d,
+            run.alive(other) if apart is not None else (),
+            against=other.fleet.lead,
+            reach=reach,
+            joined=apart is not None,
+            steps=apart,
+        )
         if apart is None:
             continue
         mine, theirs = dice_of(run, d, "contest"), dice_of(run, other, "contest")

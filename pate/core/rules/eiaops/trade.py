@@ -92,10 +92,13 @@ def routes(
     parts: list[tuple[str, str, int, frozenset[str]]] = []
     for state in sorted(trade):
         goal = _receiving(world_map, receiving.get(state, OFFBOARD))
+        offboard = _receiving(world_map, OFFBOARD)
         for port, n in split(trade[state], trade_ports(world, state)).items():
-            if port not in world_map.ports or not goal:
+            if port not in world_map.ports:
                 continue
-            path = shortest_path(world_map, port, goal, ROUTE_LIMIT)
+            # a port on the other map than its receiving port trades offboard
+            path = shortest_path(world_map, port, goal, ROUTE_LIMIT) if goal else None
+            path = path or shortest_path(world_map, port, offboard, ROUTE_LIMIT)
             if path is not None:
                 parts.append((state, port, n, frozenset(path)))
     return _join(world_map, parts)

@@ -54,8 +54,14 @@ def trade_step(run: Run) -> None:
             _raid(run, raider, route, left[route.key], taken, prizes)
     for r in all_routes:
         visible = _protectors(run, r)
-        data = {"route": r.key, "states": list(r.states), "ships": dict(r.ships), "left": left[r.key],
-                "protected_by": [p.fleet.lead for p in visible], "ports": sorted(n for n in r.nodes if n in run.ctx.map.ports)}
+        data = {
+            "route": r.key,
+            "states": list(r.states),
+            "ships": dict(r.ships),
+            "left": left[r.key],
+            "protected_by": [p.fleet.lead for p in visible],
+            "ports": sorted(n for n in r.nodes if n in run.ctx.map.ports),
+        }
         seen = tuple(s for p in visible for s in run.alive(p))
         run.events.append(Event(Phase.COMBAT, "trade_route", seen, r.key, (), data))
     _accounts(run, ships, taken, prizes)
@@ -65,7 +71,9 @@ def _hostile_ships(run: Run, raider: Declared, ships: dict[str, int]) -> int:
     return sum(n for s, n in ships.items() if run.world.diplomacy.hostile(raider.fleet.state, s))
 
 
-def _target(run: Run, raider: Declared, all_routes: tuple[Route, ...], left: dict[str, dict[str, int]]) -> Route | None:
+def _target(
+    run: Run, raider: Declared, all_routes: tuple[Route, ...], left: dict[str, dict[str, int]]
+) -> Route | None:
     reach = run.reach.get(raider.seq, 0)
     start = {run.area(raider.fleet.place)}
     for r in all_routes:
@@ -82,16 +90,33 @@ def _protectors(run: Run, route: Route) -> list[Declared]:
     for d in run.revealed:
         if d.op.kind is not OpKind.PROTECT_TRADE or d.disrupted or not run.alive(d):
             continue
-        if set(d.op.chain) & route.nodes and any(run.world.diplomacy.allied(d.fleet.state, s) for s in route.states):
+        if set(d.op.chain) & route.nodes and any(
+            run.world.diplomacy.allied(d.fleet.state, s) for s in route.states
+        ):
             out.append(d)
     return out
 
 
-def _raid(run: Run, raider: Declared, route: Route, left: dict[str, int], taken: dict[str, int], prizes: dict[str, int]) -> None:
+def _raid(
+    run: Run,
+    raider: Declared,
+    route: Route,
+    left: dict[str, int],
+    taken: dict[str, int],
+    prizes: dict[str, int],
+) -> None:
     mine, theirs = run.die(run.rules.manoeuvre_die), run.die(run.rules.manoeuvre_die)
     preferred = run.rules.prefers(raider.op.kind, "trade")
     ok = mine > theirs or (mine == theirs and preferred)
-    run.emit("trade_interception", raider, (), route=route.key, rolls=[mine, theirs], preferred=preferred, succeeded=ok)
+    run.emit(
+        "trade_interception",
+        raider,
+        (),
+        route=route.key,
+        rolls=[mine, theirs],
+        preferred=preferred,
+        succeeded=ok,
+    )
     if not ok:
         return
     raider.spent = True
@@ -101,9 +126,15 @@ def _raid(run: Run, raider: Declared, route: Route, left: dict[str, int], taken:
     if guards:
         g = guards[0]
         escort = detachment(run, g, dice_of(run, g, "protect_trade"))
-        victim = next(s for s in sorted(left) if left[s] and run.world.diplomacy.hostile(raider.fleet.state, s))
+        victim = next(
+            s for s in sorted(left) if left[s] and run.world.diplomacy.hostile(raider.fleet.state, s)
+        )
         run.world, result = fight(run.world, (raiders, escort), run.rules, run.eia, run.rng, (victim, want))
-        run.events.append(battle_event(route.key, result, "protect_trade", {"raider": raider.fleet.lead, "protector": g.fleet.lead}))
+        run.events.append(
+            battle_event(
+                route.key, result, "protect_trade", {"raider": raider.fleet.lead, "protector": g.fleet.lead}
+            )
+        )
         if result.winner != 0:
             return
     for state in sorted(left):
@@ -127,7 +158,14 @@ def _accounts(run: Run, ships: dict[str, int], taken: dict[str, int], prizes: di
         arrived = ships[state] - taken.get(state, 0)
         income = (arrived + prizes.get(state, 0)) * per
         treasury[state] = treasury.get(state, 0) + income
-        data = {"state": state, "ships": ships[state], "taken": taken.get(state, 0), "arrived": arrived,
-                "prizes": prizes.get(state, 0), "income": income, "money": treasury[state]}
+        data = {
+            "state": state,
+            "ships": ships[state],
+            "taken": taken.get(state, 0),
+            "arrived": arrived,
+            "prizes": prizes.get(state, 0),
+            "income": income,
+            "money": treasury[state],
+        }
         run.events.append(Event(Phase.COMBAT, "treasury", (), "", (), data))
     run.world = replace(run.world, treasury=treasury)
