@@ -165,6 +165,7 @@ def combine(world: WorldState, fleets: list[tuple[Fleet, Operation]]) -> list[tu
             if (
                 op.kind not in WITH_CORPS
                 and theirs == op
+                and fleet.state not in other.states
                 and other.place == fleet.place
                 and not other.at_sea
                 and not fleet.at_sea

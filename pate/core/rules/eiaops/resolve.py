@@ -48,6 +48,11 @@ class Run:
         port = self.ctx.map.ports.get(node)
         return port.sea_area if port is not None else node
 
+    def areas(self, node: str) -> set[str]:
+        """Every sea area a node opens on (a strait port opens on two, rule 6.3)."""
+        port = self.ctx.map.ports.get(node)
+        return set(port.reachable_sea_areas) if port is not None else {node}
+
     def alive(self, d: Declared) -> tuple[str, ...]:
         return tuple(s for s in d.fleet.ships if s in self.world.ships)
 
@@ -91,9 +96,9 @@ def detachment(run: Run, d: Declared, n: int) -> tuple[str, ...]:
 
 def areas_of(run: Run, d: Declared) -> set[str]:
     """The sea areas an operation touches: its base's, its destination's, its chain."""
-    out = {run.area(d.fleet.place), *d.op.chain}
+    out = run.areas(d.fleet.place) | set(d.op.chain)
     if d.op.to:
-        out.add(run.area(d.op.to))
+        out |= run.areas(d.op.to)
     return out
 
 
@@ -164,7 +169,7 @@ def _can_intercept(run: Run, by: Declared, target: Declared) -> bool:
     if not run.alive(by) or not run.alive(target):
         return False
     reach = run.reach.get(by.seq, 0)
-    return nearest(run.ctx.map, {run.area(by.fleet.place)}, areas_of(run, target), reach) is not None
+    return nearest(run.ctx.map, run.areas(by.fleet.place), areas_of(run, target), reach) is not None
 
 
 def attempt(run: Run, by: Declared, target: Declared) -> None:
@@ -210,7 +215,7 @@ def _contests(run: Run, d: Declared) -> None:
         if not run.alive(other) or not run.alive(d):
             continue
         reach = run.dice(run.rules.contest_dice)
-        apart = nearest(run.ctx.map, {run.area(d.fleet.place)}, {run.area(other.fleet.place)}, reach)
+        apart = nearest(run.ctx.map, run.areas(d.fleet.place), run.areas(other.fleet.place), reach)
         run.emit(
             "contest",
             d,

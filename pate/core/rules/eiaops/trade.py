@@ -100,8 +100,21 @@ def routes(
             path = shortest_path(world_map, port, goal, ROUTE_LIMIT) if goal else None
             path = path or shortest_path(world_map, port, offboard, ROUTE_LIMIT)
             if path is not None:
-                parts.append((state, port, n, frozenset(path)))
+                parts.append((state, port, n, frozenset(path) | _calls(world_map, world, state, path)))
     return _join(world_map, parts)
+
+
+def _calls(world_map: WorldMap, world: WorldState, state: str, path: tuple[str, ...]) -> frozenset[str]:
+    """"The route can take detours in other friendly ports": it calls at every
+    port of its side opening on a sea area it passes."""
+    out = set()
+    for node in path:
+        if node in world_map.sea_areas:
+            for name in world_map.ports_reachable_from(node):
+                held = world.ports.get(name)
+                if held is not None and world.diplomacy.allied(state, held.controller):
+                    out.add(name)
+    return frozenset(out)
 
 
 def _join(world_map: WorldMap, parts: list[tuple[str, str, int, frozenset[str]]]) -> tuple[Route, ...]:

@@ -75,11 +75,11 @@ def _target(
     run: Run, raider: Declared, all_routes: tuple[Route, ...], left: dict[str, dict[str, int]]
 ) -> Route | None:
     reach = run.reach.get(raider.seq, 0)
-    start = {run.area(raider.fleet.place)}
+    start = run.areas(raider.fleet.place)
     for r in all_routes:
         if _hostile_ships(run, raider, left[r.key]) <= 0:
             continue
-        areas = {run.area(n) for n in r.nodes}
+        areas = {a for n in r.nodes for a in run.areas(n)}
         if nearest(run.ctx.map, start, areas, reach) is not None:
             return r
     return None
