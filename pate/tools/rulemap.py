@@ -66,6 +66,7 @@ are named after their rule (`test_rule_6_3_...`) and quote it.
 | Contact numbers of 4.6 | [orders](rules/orders.md) (`Contact.acts_on`) |
 | "Not yet implemented" and "later" (3.4, 2.5, 2.2 morale) | [turn](rules/turn.md), [orders](rules/orders.md), [combat](rules/combat.md) |
 | The EiA tactical naval chart (garbled) and EiA on PATE's world | [eia](rules/eia.md) |
+| The EiA new naval rules (a work in progress, cut off; terms it never defines) | [eia-operations](rules/eia-operations.md) |
 
 ## Rule map
 

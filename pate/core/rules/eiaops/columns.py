@@ -181,10 +181,16 @@ def _turns(f: _Fight, initiative: int) -> list[tuple[int, int]]:
 
 
 def _target(f: _Fight, side: int, col: int) -> int | None:
+    """The enemy column attacked: the one carrying troops or trade (what an
+    interception is for), else the one at the column's own place, else the
+    strongest left."""
     enemy = 1 - side
     live = [i for i in range(len(f.cols[enemy])) if f.alive(enemy, i)]
     if not live:
         return None
+    carrying = [i for i in live if f.carrying(enemy, i)]
+    if carrying:
+        return carrying[0]
     return col if col in live else max(live, key=lambda i: (len(f.alive(enemy, i)), -i))
 
 
