@@ -28,14 +28,17 @@ zones = st.lists(st.from_regex(r"[A-Z]{3}", fullmatch=True), min_size=1, max_siz
 operations = st.one_of(
     st.builds(
         Operation,
-        st.sampled_from(
-            [OpKind.NAVAL_SUPERIORITY, OpKind.PATROL, OpKind.RAID, OpKind.PRIVATEER]
-        ),
+        st.sampled_from([OpKind.NAVAL_SUPERIORITY, OpKind.PATROL, OpKind.RAID, OpKind.PRIVATEER]),
     ),
     st.builds(Operation, st.just(OpKind.REBASE), st.none(), names, st.booleans()),
     st.builds(Operation, st.sampled_from([OpKind.TRANSPORT, OpKind.INVASION]), units, names),
     st.builds(
-        Operation, st.sampled_from([OpKind.PROTECT_TRADE, OpKind.SUPPLY]), st.none(), st.none(), st.just(False), zones
+        Operation,
+        st.sampled_from([OpKind.PROTECT_TRADE, OpKind.SUPPLY]),
+        st.none(),
+        st.none(),
+        st.just(False),
+        zones,
     ),
 )
 orders = st.builds(

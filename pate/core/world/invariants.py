@@ -84,6 +84,9 @@ def world_problems(world: WorldState, placed: Placed) -> list[str]:
     for sid in sorted(ships):
         check_attachment(ships[sid][0], ships[sid][1], ships, problems, placed)
     check_units_in_one_place(ships, world.ports, problems)
+    for state in sorted(world.treasury):  # EiA new naval rules: money is never negative
+        if world.treasury[state] < 0:
+            problems.add(f"treasury.{state}", f"{world.treasury[state]}$: an account is never negative")
     return list(problems.items)
 
 

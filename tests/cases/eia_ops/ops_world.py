@@ -24,9 +24,8 @@ from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.world.ships import Cargo, Ship
 from pate.core.world.state import LandUnit, Player, Role, WorldState
-from tests.support.orders_world import MAP, RULES, coastal, harbor, sea, ship, world
+from tests.support.orders_world import MAP, RULES, ship, world
 from tests.unit.eia.scripted import ScriptedRng
-
 
 CTX = TurnContext(MAP, RULES)
 OPS = OpsRules.from_rules(RULES)
@@ -66,7 +65,9 @@ def attach(sid: str, lead: str) -> ShipOrder:
     return ShipOrder(sid, attach_to=lead)
 
 
-def run(w: WorldState, orders: Sequence[ShipOrder], dice: Sequence[int] | None = None, seed: int = 1) -> TurnState:
+def run(
+    w: WorldState, orders: Sequence[ShipOrder], dice: Sequence[int] | None = None, seed: int = 1
+) -> TurnState:
     ts = TurnState(world=w, orders={o.ship_id: o for o in orders})
     rng: Rng = ScriptedRng(dice) if dice is not None else Rng(seed)
     return rulesets.combat_phase(CTX, ts, rng)

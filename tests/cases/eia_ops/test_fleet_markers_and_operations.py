@@ -9,9 +9,8 @@ from pate.core.orders.validate import validate_order
 from pate.core.rules.eiaops.trade import chain_problem
 from pate.core.world.ships import AtSea, InPort
 from tests.cases.eia_ops.ops_world import (
-    CTX,
-    OPS,
     HITS,
+    OPS,
     QUIET,
     carrying,
     coastal,
@@ -34,7 +33,7 @@ def refused(w, order: ShipOrder) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_eia_ops_s01_ships_assigned_to_fleet_markers() -> None:
-    """"Ships are assigned to fleet markers as usual."  A fleet marker is a
+    """ "Ships are assigned to fleet markers as usual."  A fleet marker is a
     PATE squadron: the lead ship and the ships attached to it (rule 4.4)."""
     w = ops_world(ship("BR1SL", harbor("Plymouth")), ship("BR2SL", harbor("Plymouth"), attached_to="BR1SL"))
     ts = run(w, [op("BR1SL", "patrol")], dice=[1, *QUIET])
@@ -42,7 +41,7 @@ def test_eia_ops_s01_ships_assigned_to_fleet_markers() -> None:
 
 
 def test_eia_ops_s02_based_in_port_sea_zone_or_blockade_box() -> None:
-    """"Each fleet is based in a port, sea zone or enemy blockade box."  The
+    """ "Each fleet is based in a port, sea zone or enemy blockade box."  The
     harbor of a friendly port; a sea area; an enemy port's coastal waters."""
     w = ops_world(
         ship("BR1SL", harbor("Plymouth")), ship("BR2SL", sea("WAP")), ship("BR3SL", coastal("Brest"))
@@ -53,7 +52,7 @@ def test_eia_ops_s02_based_in_port_sea_zone_or_blockade_box() -> None:
 
 
 def test_eia_ops_s03_one_action_each_turn() -> None:
-    """"Each fleet marker may take one action each turn, chosen from Naval
+    """ "Each fleet marker may take one action each turn, chosen from Naval
     Operations list below."  One ``operation`` line per order block; a second is refused."""
     from pate.core.orders.text import OrderSyntaxError, parse_orders
 
@@ -66,7 +65,7 @@ def test_eia_ops_s03_one_action_each_turn() -> None:
 
 
 def test_eia_ops_s04_at_sea_only_superiority_or_rebase() -> None:
-    """"However, if a fleet is based in a sea zone or an enemy blockade box, it
+    """ "However, if a fleet is based in a sea zone or an enemy blockade box, it
     may only choose Naval Superiority or Rebase as Naval Operation.\""""
     w = ops_world(ship("BR1SL", sea("WAP")), ship("BR2SL", coastal("Brest")))
     assert any("may only choose Naval Superiority or Rebase" in r for r in refused(w, op("BR1SL", "patrol")))
@@ -76,7 +75,7 @@ def test_eia_ops_s04_at_sea_only_superiority_or_rebase() -> None:
 
 
 def test_eia_ops_s05_superiority_uses_the_whole_fleet() -> None:
-    """"Use your whole fleet to control major operations in the sea area."  The
+    """ "Use your whole fleet to control major operations in the sea area."  The
     whole fleet leaves port for its sea area and is based there."""
     w = ops_world(ship("BR1SL", harbor("Plymouth")), ship("BR2SL", harbor("Plymouth"), attached_to="BR1SL"))
     ts = run(w, [op("BR1SL", "naval-superiority")], dice=[1, 1, *QUIET])
@@ -84,9 +83,11 @@ def test_eia_ops_s05_superiority_uses_the_whole_fleet() -> None:
 
 
 def test_eia_ops_s06_superiority_intercepts_with_1d6_plus_phase_d6() -> None:
-    """"Allows interception of enemy actions using 1d6 + (Phase Number)d6 of
+    """ "Allows interception of enemy actions using 1d6 + (Phase Number)d6 of
     ships."  Phase Number 1: two dice, here 1 + 1, so 2 of its 4 ships fight."""
-    fleet = [ship(f"BR{k}SL", harbor("Plymouth"), attached_to=None if k == 1 else "BR1SL") for k in range(1, 5)]
+    fleet = [
+        ship(f"BR{k}SL", harbor("Plymouth"), attached_to=None if k == 1 else "BR1SL") for k in range(1, 5)
+    ]
     w = ops_world(*fleet, ship("FR1SL", harbor("Brest")), ship("FR2SL", harbor("St Malo")))
     orders = [op("BR1SL", "naval-superiority"), op("FR1SL", "rebase to Cherbourg"), op("FR2SL", "patrol")]
     # FR1SL rebase; BR1SL: 1 + 1 ships; FR2SL (second round: Phase Number 2)
@@ -97,7 +98,7 @@ def test_eia_ops_s06_superiority_intercepts_with_1d6_plus_phase_d6() -> None:
 
 
 def test_eia_ops_s07_superiority_costs_one_dollar() -> None:
-    """"Costs 1$"  Paid from the state's account when the operation is
+    """ "Costs 1$"  Paid from the state's account when the operation is
     revealed; an empty account refuses it."""
     w = ops_world(ship("BR1SL", harbor("Plymouth")), money=3)
     ts = run(w, [op("BR1SL", "naval-superiority")], dice=[1, 1, *QUIET])
@@ -107,11 +108,23 @@ def test_eia_ops_s07_superiority_costs_one_dollar() -> None:
 
 
 def test_eia_ops_s08_rebase_within_7_steps() -> None:
-    """"Move your fleet to a friendly port, any sea area or enemy blockade box
+    """ "Move your fleet to a friendly port, any sea area or enemy blockade box
     within 7 steps."  Plymouth to Gibraltar is ECH, WAP, IBC, SOA, Gibraltar:
     5 steps; to the blockade box of Brest; to a sea area; not to LIG (8 steps)."""
-    w = ops_world(ship("BR1SL", harbor("Plymouth")), ship("BR2SL", harbor("Portsmouth")), ship("BR3SL", harbor("Plymouth")))
-    ts = run(w, [op("BR1SL", "rebase to Gibraltar"), op("BR2SL", "rebase to blockade Brest"), op("BR3SL", "rebase to BIS")], dice=QUIET)
+    w = ops_world(
+        ship("BR1SL", harbor("Plymouth")),
+        ship("BR2SL", harbor("Portsmouth")),
+        ship("BR3SL", harbor("Plymouth")),
+    )
+    ts = run(
+        w,
+        [
+            op("BR1SL", "rebase to Gibraltar"),
+            op("BR2SL", "rebase to blockade Brest"),
+            op("BR3SL", "rebase to BIS"),
+        ],
+        dice=QUIET,
+    )
     assert ts.world.ships["BR1SL"].location == InPort("Gibraltar", True)
     assert ts.world.ships["BR2SL"].location == InPort("Brest", False)
     assert ts.world.ships["BR3SL"].location == AtSea("BIS", 1)
@@ -120,7 +133,7 @@ def test_eia_ops_s08_rebase_within_7_steps() -> None:
 
 
 def test_eia_ops_s09_patrol_detachment_stays_in_its_sea_area() -> None:
-    """"Send a detachment to maintain small presence in the sea area."  The
+    """ "Send a detachment to maintain small presence in the sea area."  The
     patrol watches its port's sea area; the fleet stays based in port."""
     w = ops_world(ship("BR1SL", harbor("Plymouth")))
     ts = run(w, [op("BR1SL", "patrol")], dice=[1, *QUIET])
@@ -129,9 +142,11 @@ def test_eia_ops_s09_patrol_detachment_stays_in_its_sea_area() -> None:
 
 
 def test_eia_ops_s10_patrol_intercepts_with_phase_d6() -> None:
-    """"Allows interception of enemy actions using (Phase Number)d6 of ships."
+    """ "Allows interception of enemy actions using (Phase Number)d6 of ships."
     Phase Number 1: one die, here 3, so 3 of its 4 ships fight."""
-    fleet = [ship(f"BR{k}SL", harbor("Plymouth"), attached_to=None if k == 1 else "BR1SL") for k in range(1, 5)]
+    fleet = [
+        ship(f"BR{k}SL", harbor("Plymouth"), attached_to=None if k == 1 else "BR1SL") for k in range(1, 5)
+    ]
     w = ops_world(*fleet, ship("FR1SL", harbor("Brest")), ship("FR2SL", harbor("St Malo")))
     orders = [op("BR1SL", "patrol"), op("FR1SL", "rebase to Cherbourg"), op("FR2SL", "patrol")]
     ts = run(w, orders, dice=[3, 1, 1, 6, 1, *QUIET])  # FR2SL: Phase Number 2, two dice
@@ -140,7 +155,7 @@ def test_eia_ops_s10_patrol_intercepts_with_phase_d6() -> None:
 
 
 def test_eia_ops_s11_protect_trade_for_own_and_allies() -> None:
-    """"Send a detachment to protect your and your allies trade."  A French
+    """ "Send a detachment to protect your and your allies trade."  A French
     Protect Trade chain covers the Spanish route it touches (France and Spain allied)."""
     w = ops_world(ship("FR1SL", harbor("Brest")), players=("FR", "SP"))
     ts = run(w, [op("FR1SL", "protect-trade ECH BIS IBC")], dice=QUIET)
@@ -150,7 +165,7 @@ def test_eia_ops_s11_protect_trade_for_own_and_allies() -> None:
 
 
 def test_eia_ops_s12_seven_zones_then_seven_more_after_a_friendly_port() -> None:
-    """"Select at most 7 sea zones extending from the starting port; if a
+    """ "Select at most 7 sea zones extending from the starting port; if a
     friendly port is reached, then 7 others may be chosen again, repeating."
     With the legs shortened to 3: from Portsmouth, ECH (British ports:
     reached), BIS, IBC, SOA (Gibraltar: reached), then WMD goes on; ECH BIS IBC
@@ -163,7 +178,7 @@ def test_eia_ops_s12_seven_zones_then_seven_more_after_a_friendly_port() -> None
 
 
 def test_eia_ops_s13_trade_in_the_areas_is_protected() -> None:
-    """"Any trade ship passing through these areas is protected by the fleet."
+    """ "Any trade ship passing through these areas is protected by the fleet."
     The British route passes ECH: a chain through ECH protects it."""
     w = ops_world(ship("BR1SL", harbor("Plymouth")), players=("BR",))
     ts = run(w, [op("BR1SL", "protect-trade ECH")], dice=QUIET)
@@ -172,10 +187,12 @@ def test_eia_ops_s13_trade_in_the_areas_is_protected() -> None:
 
 
 def test_eia_ops_s14_raided_protected_trade_defended_by_phase_d6() -> None:
-    """"If protected trade ships are raided, (Phase Number)d6 ships protect
+    """ "If protected trade ships are raided, (Phase Number)d6 ships protect
     them."  A French raid on the protected British route meets 2 (one die) of
     the 3 British escorts, the trade ships in the battle as carrying ships."""
-    escorts = [ship(f"BR{k}SL", harbor("Plymouth"), attached_to=None if k == 1 else "BR1SL") for k in range(1, 4)]
+    escorts = [
+        ship(f"BR{k}SL", harbor("Plymouth"), attached_to=None if k == 1 else "BR1SL") for k in range(1, 4)
+    ]
     w = ops_world(*escorts, ship("FR1SL", harbor("Brest")), players=("BR", "FR"))
     orders = [op("FR1SL", "raid"), op("BR1SL", "protect-trade ECH")]
     # raid: 1d3 = 1 ship, reach 2d6 = 2; it fails to intercept the Protect
@@ -187,7 +204,7 @@ def test_eia_ops_s14_raided_protected_trade_defended_by_phase_d6() -> None:
 
 
 def test_eia_ops_s15_transport_to_a_friendly_port_within_6_steps() -> None:
-    """"Move a corps from the port of origin to a friendly port within 6
+    """ "Move a corps from the port of origin to a friendly port within 6
     steps."  FR1TR carries FR1IN from Brest to Cherbourg and lands it there
     (the unloading begins; the final amphibious phase completes it)."""
     w = with_corps(ops_world(carrying("FR1TR", harbor("Brest"))))
@@ -200,15 +217,17 @@ def test_eia_ops_s15_transport_to_a_friendly_port_within_6_steps() -> None:
 
 
 def test_eia_ops_s16_transporting_fleet_stays_in_receiving_port() -> None:
-    """"The transporting fleet may stay in the receiving port."  It does: the
+    """ "The transporting fleet may stay in the receiving port."  It does: the
     fleet is based in Cherbourg afterwards, escort and transports together."""
-    w = with_corps(ops_world(ship("FR1SL", harbor("Brest")), carrying("FR1TR", harbor("Brest"), attached_to="FR1SL")))
+    w = with_corps(
+        ops_world(ship("FR1SL", harbor("Brest")), carrying("FR1TR", harbor("Brest"), attached_to="FR1SL"))
+    )
     ts = run(w, [op("FR1SL", "transport FR1IN to Cherbourg")], dice=QUIET)
     assert {ts.world.ships[s].location for s in ("FR1SL", "FR1TR")} == {InPort("Cherbourg", True)}
 
 
 def test_eia_ops_s17_invasion_to_a_sea_zone_within_6_steps() -> None:
-    """"Move a corps to a sea zone within 6 steps, from which it may land in
+    """ "Move a corps to a sea zone within 6 steps, from which it may land in
     the Land Phase."  Invasion names the port it lands at: the fleet lies in
     that port's sea zone (its coastal waters) and the landing begins."""
     w = with_corps(ops_world(carrying("FR1TR", harbor("Brest"))))
@@ -219,7 +238,7 @@ def test_eia_ops_s17_invasion_to_a_sea_zone_within_6_steps() -> None:
 
 
 def test_eia_ops_s18_invading_fleet_stays_in_the_sea_zone() -> None:
-    """"The transporting fleet may stay in the sea zone."  After the invasion
+    """ "The transporting fleet may stay in the sea zone."  After the invasion
     it is based in the enemy blockade box, so next turn it may only choose
     Naval Superiority or Rebase."""
     w = with_corps(ops_world(carrying("FR1TR", harbor("Brest"))))
@@ -228,14 +247,22 @@ def test_eia_ops_s18_invading_fleet_stays_in_the_sea_zone() -> None:
 
 
 def test_eia_ops_s19_raid_disrupts_enemy_operations() -> None:
-    """"Send a detachment to disrupt enemy operations."  A raid that wins its
+    """ "Send a detachment to disrupt enemy operations."  A raid that wins its
     interception of a transport before the transport resolves stops it: the
     corps stays aboard in Brest and no landing begins.  (FR2TR is France's
     second fleet, declared after the raid.)"""
     w = with_corps(
-        ops_world(ship("FR1SL", harbor("St Malo")), carrying("FR2TR", harbor("Brest")), ship("BR1SL", harbor("Plymouth")))
+        ops_world(
+            ship("FR1SL", harbor("St Malo")),
+            carrying("FR2TR", harbor("Brest")),
+            ship("BR1SL", harbor("Plymouth")),
+        )
     )
-    orders = [op("FR1SL", "rebase to Cherbourg"), op("FR2TR", "transport FR1IN to Cherbourg"), op("BR1SL", "raid")]
+    orders = [
+        op("FR1SL", "rebase to Cherbourg"),
+        op("FR2TR", "transport FR1IN to Cherbourg"),
+        op("BR1SL", "raid"),
+    ]
     # raid: 1d3 = 1 ship, reach 2d6 = 2; it intercepts the transport 6 v 1, and every shot hits
     ts = run(w, orders, dice=[1, 1, 1, 6, 1, *HITS])
     assert revealed(ts) == [("FR1SL", "rebase"), ("BR1SL", "raid"), ("FR2TR", "transport")]
@@ -244,11 +271,13 @@ def test_eia_ops_s19_raid_disrupts_enemy_operations() -> None:
 
 
 def test_eia_ops_s20_raid_reaches_2d6_steps_with_phase_d3_ships() -> None:
-    """"Allows intercepting of enemy ships within 2d6 steps using (Phase
+    """ "Allows intercepting of enemy ships within 2d6 steps using (Phase
     Number)d3 ships."  A raid from Plymouth (ECH) rolls 1d3 = 2 ships and a
     reach of 2d6 = 5 steps, and intercepts a French patrol out of Lorient in
     BIS, one step away."""
-    raiders = [ship(f"BR{k}SL", harbor("Plymouth"), attached_to=None if k == 1 else "BR1SL") for k in range(1, 4)]
+    raiders = [
+        ship(f"BR{k}SL", harbor("Plymouth"), attached_to=None if k == 1 else "BR1SL") for k in range(1, 4)
+    ]
     w = ops_world(*raiders, ship("FR1SL", harbor("Rochefort")), ship("FR2SL", harbor("Lorient")))
     orders = [op("BR1SL", "raid"), op("FR1SL", "rebase to Bordeaux"), op("FR2SL", "patrol")]
     # FR1SL rebase; BR raid: 1d3 = 2 ships, reach 2d6 = 2+3; FR2SL patrol 1 ship; raid intercepts: 6 v 1
@@ -258,7 +287,7 @@ def test_eia_ops_s20_raid_reaches_2d6_steps_with_phase_d3_ships() -> None:
 
 
 def test_eia_ops_s21_privateer_sends_a_single_ship() -> None:
-    """"Send a single ship to capture enemy trade."  Of a fleet of three, one
+    """ "Send a single ship to capture enemy trade."  Of a fleet of three, one
     ship raids the trade; it takes one trade ship."""
     fleet = [ship(f"FR{k}FR", harbor("Brest"), attached_to=None if k == 1 else "FR1FR") for k in range(1, 4)]
     w = ops_world(*fleet, players=("BR", "FR"))
@@ -268,7 +297,7 @@ def test_eia_ops_s21_privateer_sends_a_single_ship() -> None:
 
 
 def test_eia_ops_s22_privateer_reaches_3d6_steps_with_1_ship() -> None:
-    """"Allows intercepting of enemy ships within 3d6 steps using 1 ship."
+    """ "Allows intercepting of enemy ships within 3d6 steps using 1 ship."
     From Toulon (GOL) a reach of 3d6 = 3 finds the British route through
     WMD (GOL, BAL, WMD: two steps); one ship, one trade ship taken."""
     w = ops_world(ship("FR1FR", harbor("Toulon")), players=("BR", "FR"))
@@ -278,7 +307,7 @@ def test_eia_ops_s22_privateer_reaches_3d6_steps_with_1_ship() -> None:
 
 
 def test_eia_ops_s23_supply_traces_sea_supply() -> None:
-    """"Send a fleet to trace sea supply."  The traced chain and the land it
+    """ "Send a fleet to trace sea supply."  The traced chain and the land it
     reaches are reported to the fleet (PATE has no land supply of its own)."""
     w = ops_world(ship("FR1TR", harbor("Brest")))
     ts = run(w, [op("FR1TR", "supply ECH BIS")], dice=QUIET)
@@ -286,13 +315,13 @@ def test_eia_ops_s23_supply_traces_sea_supply() -> None:
 
 
 def test_eia_ops_s24_supply_needs_a_transport() -> None:
-    """"Can only be used by a fleet containing at least one transport.\""""
+    """ "Can only be used by a fleet containing at least one transport.\""""
     w = ops_world(ship("FR1SL", harbor("Brest")))
     assert any("at least one transport" in r for r in refused(w, op("FR1SL", "supply ECH")))
 
 
 def test_eia_ops_s25_supply_chain_of_seven_zones() -> None:
-    """"Select at most 7 sea zones extending from the starting port; if a
+    """ "Select at most 7 sea zones extending from the starting port; if a
     friendly port is reached, then 7 others may be chosen again, repeating."
     (Supply.)  A chain that does not start at the port's sea area is refused."""
     w = ops_world(ship("FR1TR", harbor("Brest")))
@@ -301,7 +330,7 @@ def test_eia_ops_s25_supply_chain_of_seven_zones() -> None:
 
 
 def test_eia_ops_s26_supply_reaches_land_with_a_transport_present() -> None:
-    """"The supply may reach a land zone bordering a sea zone if there is a
+    """ "The supply may reach a land zone bordering a sea zone if there is a
     friendly fleet with at least one transport present."  The supplying
     transport's own port, and Rochefort where another French transport lies."""
     w = ops_world(ship("FR1TR", harbor("Brest")), ship("FR2TR", harbor("Rochefort")))

@@ -61,10 +61,29 @@ def test_every_sentence_of_the_text_is_in_the_table() -> None:
         pytest.skip(f"{TEXT} not present")
     statements = " ".join(s for _, s, _ in _rows())
     lines = [_norm(x.strip().lstrip("•").strip()) for x in TEXT.read_text().splitlines()]
-    headings = {"EIA:New Naval rules", "WIP", "Fleet markers", "Naval Operations", "Naval Superiority", "Rebase",
-                "Patrol", "Protect Trade", "Transport", "Invasion", "Raid", "Privateer", "Supply",
-                "Declaring Operations", "Resolving Operations", "Interception", "Combined Movement",
-                "Trade Ships", "Spanish Gold Convoy", "Naval Combat", "This means that,"}
+    headings = {
+        "EIA:New Naval rules",
+        "WIP",
+        "Fleet markers",
+        "Naval Operations",
+        "Naval Superiority",
+        "Rebase",
+        "Patrol",
+        "Protect Trade",
+        "Transport",
+        "Invasion",
+        "Raid",
+        "Privateer",
+        "Supply",
+        "Declaring Operations",
+        "Resolving Operations",
+        "Interception",
+        "Combined Movement",
+        "Trade Ships",
+        "Spanish Gold Convoy",
+        "Naval Combat",
+        "This means that,",
+    }
     missing = []
     for line in lines:
         if not line or line in headings:

@@ -105,7 +105,7 @@ def routes(
 
 
 def _calls(world_map: WorldMap, world: WorldState, state: str, path: tuple[str, ...]) -> frozenset[str]:
-    """"The route can take detours in other friendly ports": it calls at every
+    """ "The route can take detours in other friendly ports": it calls at every
     port of its side opening on a sea area it passes."""
     out = set()
     for node in path:
