@@ -205,7 +205,7 @@ def test_eia_ops_s37_within_2d6_steps_both_bring_2d6_ships() -> None:
     with both sides bringing their 2d6 ships to the combat."  ECH to ECH is 0
     steps; ECH to GOL (Toulon) is 6, beyond a roll of 2 + 3."""
     ts = _two_superiorities([*CONTEST_BRITAIN_WINS, *QUIET])
-    battle = [e.data for e in kinds(ts, "column_battle") if e.data["why"] == "naval_superiority"][0]
+    battle = next(e.data for e in kinds(ts, "column_battle") if e.data["why"] == "naval_superiority")
     assert battle["columns"] == [[["BR1SL", "BR2SL"]], [["FR1SL", "FR2SL"]]]
     far = ops_world(ship("FR1SL", harbor("Toulon")), ship("BR1SL", harbor("Plymouth")))
     ts = run(
@@ -221,7 +221,7 @@ def test_eia_ops_s38_the_loser_no_longer_intercepts_or_contests() -> None:
     intercept or take part in Naval Superiority contests."  France's beaten
     fleet does not try to intercept anything afterwards."""
     ts = _two_superiorities([*CONTEST_BRITAIN_WINS, *QUIET])
-    assert [e.data["winner"] for e in kinds(ts, "column_battle")][0] == 0
+    assert next(e.data["winner"] for e in kinds(ts, "column_battle")) == 0
     assert all(e.data["by"] != "FR1SL" for e in kinds(ts, "interception"))
 
 

@@ -97,7 +97,7 @@ def test_eia_ops_s50_carrying_ships_placed_last() -> None:
 def test_eia_ops_s51_admirals_placed_into_columns() -> None:
     """ "Admiral present are then placed into columns."  A side forms one
     column per admiral present; a column fights with its admiral's rating."""
-    ships = side("A", 4, 0, rating=1) + [ColumnShip("A9", 0, rating=1)] + side("B", 2, 1)
+    ships = [*side("A", 4, 0, rating=1), ColumnShip("A9", 0, rating=1), *side("B", 2, 1)]
     result = fight(ships, [*QUIET])
     assert len(result.columns[0]) == 2 and len(result.columns[1]) == 1
 

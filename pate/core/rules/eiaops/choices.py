@@ -5,7 +5,8 @@ every candidate the map suggests, kept only when the order desk's own check
 from __future__ import annotations
 
 from pate.core.orders.operation import AT_SEA_KINDS, Operation, OpKind
-from pate.core.rules.eiaops.declare import Fleet, problem
+from pate.core.rules.eiaops.declare import problem
+from pate.core.rules.eiaops.model import Fleet
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.rules.eiaops.steps import distances
 from pate.core.world.geography import WorldMap
