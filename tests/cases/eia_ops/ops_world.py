@@ -24,7 +24,9 @@ from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.world.ships import Cargo, Ship
 from pate.core.world.state import LandUnit, Player, Role, WorldState
-from tests.support.orders_world import MAP, RULES, ship, world
+from tests.support.orders_world import MAP, RULES, coastal, harbor, sea, ship, world
+
+__all__ = ["MAP", "RULES", "coastal", "harbor", "sea", "ship"]  # re-exported for the cases
 from tests.unit.eia.scripted import ScriptedRng
 
 CTX = TurnContext(MAP, RULES)
