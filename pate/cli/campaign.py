@@ -96,6 +96,9 @@ def _add_admin_parsers(cs: argparse._SubParsersAction[argparse.ArgumentParser]) 
                 "--combat-rules", default=None, help="pate | eia-advanced (default: the scenario's)"
             )
             c.add_argument(
+                "--naval-rules", default=None, help="pate | eia-operations (default: the scenario's)"
+            )
+            c.add_argument(
                 "--passwords-file",
                 type=Path,
                 default=None,
@@ -366,6 +369,7 @@ def _admin(args: argparse.Namespace) -> int:
                 turns=args.turns,
                 turn_seconds=args.turn_seconds,
                 combat_rules=args.combat_rules or "",
+                naval_rules=args.naval_rules or "",
                 passwords=_passwords_file(args.passwords_file),
             )
             created = call(stub.CreateCampaign, req, md)

@@ -67,6 +67,7 @@ class Campaign(_message.Message):
     DEADLINE_FIELD_NUMBER: _builtins.int
     LOGINS_FIELD_NUMBER: _builtins.int
     COMBAT_RULES_FIELD_NUMBER: _builtins.int
+    NAVAL_RULES_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     name: _builtins.str
     scenario: _builtins.str
@@ -78,6 +79,12 @@ class Campaign(_message.Message):
     """--- the campaign's combat rule set (docs/rules/eia.md) ---
     The combat rule set the campaign plays: "pate" or "eia-advanced"
     (the scenario's, or CreateCampaignRequest.combat_rules).
+    """
+    naval_rules: _builtins.str
+    """--- the campaign's naval rule set (docs/rules/eia-operations.md) ---
+    "pate" (PATE's orders and movement) or "eia-operations" (the EiA new
+    naval rules: fleet markers and operations); the scenario's, or
+    CreateCampaignRequest.naval_rules.
     """
     @_builtins.property
     def deadline(self) -> _timestamp_pb2.Timestamp: ...
@@ -101,10 +108,11 @@ class Campaign(_message.Message):
         deadline: _timestamp_pb2.Timestamp | None = ...,
         logins: _abc.Iterable[Global___PlayerLogin] | None = ...,
         combat_rules: _builtins.str = ...,
+        naval_rules: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["combat_rules", b"combat_rules", "deadline", b"deadline", "id", b"id", "logins", b"logins", "name", b"name", "scenario", b"scenario", "seed", b"seed", "status", b"status", "turn", b"turn", "turns", b"turns"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["combat_rules", b"combat_rules", "deadline", b"deadline", "id", b"id", "logins", b"logins", "name", b"name", "naval_rules", b"naval_rules", "scenario", b"scenario", "seed", b"seed", "status", b"status", "turn", b"turn", "turns", b"turns"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -165,6 +173,7 @@ class CreateCampaignRequest(_message.Message):
     TURN_SECONDS_FIELD_NUMBER: _builtins.int
     PASSWORDS_FIELD_NUMBER: _builtins.int
     COMBAT_RULES_FIELD_NUMBER: _builtins.int
+    NAVAL_RULES_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """[a-z0-9-]{1,40}"""
     scenario: _builtins.str
@@ -180,6 +189,10 @@ class CreateCampaignRequest(_message.Message):
     combat_rules: _builtins.str
     """--- the campaign's combat rule set (docs/rules/eia.md) ---
     "pate" (section 7) or "eia-advanced" (EiA rules 12.2.6-12.2.9); "" = the scenario's.
+    """
+    naval_rules: _builtins.str
+    """--- the campaign's naval rule set (docs/rules/eia-operations.md) ---
+    "pate" or "eia-operations"; "" = the scenario's.
     """
     @_builtins.property
     def first_deadline(self) -> _timestamp_pb2.Timestamp: ...
@@ -203,10 +216,11 @@ class CreateCampaignRequest(_message.Message):
         turn_seconds: _builtins.int = ...,
         passwords: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         combat_rules: _builtins.str = ...,
+        naval_rules: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["first_deadline", b"first_deadline"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["combat_rules", b"combat_rules", "first_deadline", b"first_deadline", "id", b"id", "passwords", b"passwords", "scenario", b"scenario", "scenario_toml", b"scenario_toml", "seed", b"seed", "turn_seconds", b"turn_seconds", "turns", b"turns"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["combat_rules", b"combat_rules", "first_deadline", b"first_deadline", "id", b"id", "naval_rules", b"naval_rules", "passwords", b"passwords", "scenario", b"scenario", "scenario_toml", b"scenario_toml", "seed", b"seed", "turn_seconds", b"turn_seconds", "turns", b"turns"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

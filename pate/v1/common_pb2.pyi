@@ -34,6 +34,7 @@ class ShipOrder(_message.Message):
     STORES_FIELD_NUMBER: _builtins.int
     AMPHIBIOUS_FIELD_NUMBER: _builtins.int
     ADMIN_FIELD_NUMBER: _builtins.int
+    OPERATION_FIELD_NUMBER: _builtins.int
     ship_id: _builtins.str
     attach_to: _builtins.str
     """rule 4.4; empty = keep the attachment"""
@@ -60,6 +61,12 @@ class ShipOrder(_message.Message):
 
     @_builtins.property
     def admin(self) -> _containers.RepeatedCompositeFieldContainer[Global___AdminOrder]: ...
+    @_builtins.property
+    def operation(self) -> Global___Operation:
+        """the fleet's naval operation, campaigns under naval_rules "eia-operations"
+        only (docs/rules/eia-operations.md); unset = none
+        """
+
     def __init__(
         self,
         *,
@@ -73,16 +80,57 @@ class ShipOrder(_message.Message):
         stores: _builtins.int | None = ...,
         amphibious: Global___Amphibious | None = ...,
         admin: _abc.Iterable[Global___AdminOrder] | None = ...,
+        operation: Global___Operation | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_stores", b"_stores", "amphibious", b"amphibious", "combat", b"combat", "contact", b"contact", "movement", b"movement", "stores", b"stores"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_stores", b"_stores", "amphibious", b"amphibious", "combat", b"combat", "contact", b"contact", "movement", b"movement", "operation", b"operation", "stores", b"stores"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_stores", b"_stores", "admin", b"admin", "amphibious", b"amphibious", "attach_to", b"attach_to", "combat", b"combat", "commerce", b"commerce", "contact", b"contact", "detach", b"detach", "movement", b"movement", "ship_id", b"ship_id", "stores", b"stores"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_stores", b"_stores", "admin", b"admin", "amphibious", b"amphibious", "attach_to", b"attach_to", "combat", b"combat", "commerce", b"commerce", "contact", b"contact", "detach", b"detach", "movement", b"movement", "operation", b"operation", "ship_id", b"ship_id", "stores", b"stores"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__stores: _TypeAlias = _typing.Literal["stores"]  # noqa: Y015
     _WhichOneofArgType__stores: _TypeAlias = _typing.Literal["_stores", b"_stores"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__stores) -> _WhichOneofReturnType__stores | None: ...
 
 Global___ShipOrder: _TypeAlias = ShipOrder  # noqa: Y015
+
+@_typing.final
+class Operation(_message.Message):
+    """A fleet marker's naval operation (EiA new naval rules), given by its lead ship."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    CORPS_FIELD_NUMBER: _builtins.int
+    TO_FIELD_NUMBER: _builtins.int
+    BLOCKADE_FIELD_NUMBER: _builtins.int
+    CHAIN_FIELD_NUMBER: _builtins.int
+    kind: _builtins.str
+    """naval_superiority | rebase | patrol | protect_trade | transport | invasion | raid | privateer | supply"""
+    corps: _builtins.str
+    """transport, invasion: the GITM land unit aboard"""
+    to: _builtins.str
+    """rebase: port or sea area; transport, invasion: port"""
+    blockade: _builtins.bool
+    """rebase: into the blockade box of enemy port `to`"""
+    @_builtins.property
+    def chain(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """protect_trade, supply: sea area codes from the fleet's port"""
+
+    def __init__(
+        self,
+        *,
+        kind: _builtins.str = ...,
+        corps: _builtins.str = ...,
+        to: _builtins.str = ...,
+        blockade: _builtins.bool = ...,
+        chain: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blockade", b"blockade", "chain", b"chain", "corps", b"corps", "kind", b"kind", "to", b"to"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Operation: _TypeAlias = Operation  # noqa: Y015
 
 @_typing.final
 class Movement(_message.Message):

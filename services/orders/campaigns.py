@@ -20,7 +20,7 @@ from sqlalchemy import Connection
 from pate.core.campaign import start_campaign
 from pate.core.codec import canonical_json
 from pate.core.world.scenario import Scenario
-from pate.core.world.state import COMBAT_RULESETS, WorldState
+from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS, WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
 from services.orders import civil
@@ -67,12 +67,15 @@ def create_campaign(
     turn_seconds: int,
     password_hashes: Mapping[str, str],
     combat_rules: str = "",
+    naval_rules: str = "",
 ) -> repo.CampaignRow:
     """Store a new campaign; ``password_hashes`` holds the argon2 hash of every player's password."""
     _check_id(conn, campaign)
     _check_settings(seed=seed, turns=turns, turn_seconds=turn_seconds, combat_rules=combat_rules)
+    _check_naval_rules(naval_rules)
     check_fits(scenario)
     start = replace(scenario.world, combat_rules=combat_rules) if combat_rules else scenario.world
+    start = replace(start, naval_rules=naval_rules) if naval_rules else start
     world = start_campaign(turn_context(), start, campaign, seed, turns, place=scenario.placement == "random")
     row = repo.CampaignRow(
         id=campaign,
@@ -85,6 +88,7 @@ def create_campaign(
         deadline=first_deadline,
         turn_seconds=turn_seconds,
         combat_rules=world.combat_rules,  # the rules of the world actually started
+        naval_rules=world.naval_rules,
     )
     repo.insert_campaign(conn, row)
     repo.save_world(conn, campaign, 1, world)
@@ -115,6 +119,14 @@ def _check_settings(*, seed: int, turns: int, turn_seconds: int, combat_rules: s
         known = ", ".join(COMBAT_RULESETS)
         raise DeskError(
             Code.INVALID_ARGUMENT, f"combat_rules: {combat_rules[:40]!r} is not a known rule set ({known})"
+        )
+
+
+def _check_naval_rules(naval_rules: str) -> None:
+    if naval_rules and naval_rules not in NAVAL_RULESETS:
+        known = ", ".join(NAVAL_RULESETS)
+        raise DeskError(
+            Code.INVALID_ARGUMENT, f"naval_rules: {naval_rules[:40]!r} is not a known rule set ({known})"
         )
 
 

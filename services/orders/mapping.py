@@ -10,6 +10,9 @@ from enum import StrEnum
 from typing import TypeVar
 
 from pate.core.orders import model as m
+from pate.core.orders.lexer import SEA_CODE
+from pate.core.orders.operation import WITH_CHAIN, WITH_CORPS, Operation, OpKind
+from pate.core.orders.operation_text import CHAIN_MAX, CORPS, NAME_MAX
 from pate.v1 import common_pb2 as pb
 
 E = TypeVar("E", bound=StrEnum)
@@ -90,7 +93,30 @@ def order_from_pb(o: pb.ShipOrder, where: str = "orders[0]") -> m.ShipOrder:
             )
             for i, a in enumerate(o.admin)
         ),
+        operation=operation_from_pb(o.operation, f"{where}.operation") if o.HasField("operation") else None,
     )
+
+
+def operation_from_pb(p: pb.Operation, where: str) -> Operation:
+    """A fleet's operation (docs/rules/eia-operations.md), its limits checked
+    before anything is built: the order line's (operation_text)."""
+    kind = _enum(OpKind, p.kind, None, f"{where}.kind")
+    if len(p.chain) > CHAIN_MAX:
+        raise MappingError(f"{where}.chain", f"names at most {CHAIN_MAX} sea zones")
+    for i, code in enumerate(p.chain):
+        if not SEA_CODE.fullmatch(code):
+            raise MappingError(f"{where}.chain[{i}]", "give a three-letter sea area code")
+    if p.corps and not CORPS.fullmatch(p.corps):
+        raise MappingError(f"{where}.corps", "a GITM unit id of at most 32 letters, digits, _ and -")
+    if len(p.to) > NAME_MAX:
+        raise MappingError(f"{where}.to", f"at most {NAME_MAX} characters")
+    needs = {"corps": kind in WITH_CORPS, "to": kind in WITH_CORPS or kind is OpKind.REBASE}
+    for name, needed in needs.items():
+        if needed and not getattr(p, name):
+            raise MappingError(f"{where}.{name}", f"is required for {kind.value}")
+    if kind in WITH_CHAIN and not p.chain:
+        raise MappingError(f"{where}.chain", f"is required for {kind.value}")
+    return Operation(kind, p.corps or None, p.to or None, p.blockade, tuple(p.chain))
 
 
 def order_to_pb(o: m.ShipOrder) -> pb.ShipOrder:
@@ -130,4 +156,15 @@ def order_to_pb(o: m.ShipOrder) -> pb.ShipOrder:
         out.contact.maximum = o.contact.maximum
     if o.stores is not None:
         out.stores = o.stores
+    if o.operation is not None:
+        op = o.operation
+        out.operation.CopyFrom(
+            pb.Operation(
+                kind=op.kind.value,
+                corps=op.corps or "",
+                to=op.to or "",
+                blockade=op.blockade,
+                chain=list(op.chain),
+            )
+        )
     return out

@@ -63,6 +63,7 @@ def campaign_pb(row: repo.CampaignRow) -> admin_pb2.Campaign:
         turns=row.turns,
         status=_STATUS[row.status],
         combat_rules=row.combat_rules,
+        naval_rules=row.naval_rules,
     )
     if row.deadline is not None:
         out.deadline.FromDatetime(row.deadline)
@@ -107,6 +108,7 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
                 turn_seconds=request.turn_seconds,
                 password_hashes=hashes,
                 combat_rules=request.combat_rules,
+                naval_rules=request.naval_rules,
             )
 
         reply = campaign_pb(await self._run(context, work))

@@ -100,6 +100,8 @@ campaigns = Table(
     Column("turn_seconds", Integer, nullable=False, server_default=text("0")),
     # the combat rule set it plays, "pate" | "eia-advanced" (= its world's combat_rules)
     Column("combat_rules", String(32), nullable=False, server_default=text("'pate'")),
+    # the naval rule set it plays, "pate" | "eia-operations" (= its world's naval_rules)
+    Column("naval_rules", String(32), nullable=False, server_default=text("'pate'")),
     _created(),
     # optimistic locking: UPDATE ... WHERE version = :seen, then version + 1
     Column("version", Integer, nullable=False, server_default=text("0")),

@@ -27,6 +27,7 @@ class CampaignRow:
     deadline: datetime | None
     turn_seconds: int
     combat_rules: str = "pate"  # the world's combat_rules, stored to be shown (docs/rules/eia.md)
+    naval_rules: str = "pate"  # the world's naval_rules (docs/rules/eia-operations.md)
 
 
 def _campaign(row: Any) -> CampaignRow:
@@ -44,6 +45,7 @@ def _campaign(row: Any) -> CampaignRow:
         deadline=deadline,
         turn_seconds=int(row.turn_seconds),
         combat_rules=row.combat_rules,
+        naval_rules=row.naval_rules,
     )
 
 
@@ -61,6 +63,7 @@ def insert_campaign(conn: Connection, c: CampaignRow) -> None:
         "version": 1,
         "turn_seconds": c.turn_seconds,
         "combat_rules": c.combat_rules,
+        "naval_rules": c.naval_rules,
     }
     conn.execute(insert(_t("campaigns")).values(**values))
 
