@@ -297,10 +297,15 @@ class Backend:
         turn_seconds: int,
         *,
         combat_rules: str = "",
+        naval_rules: str = "",
     ) -> admin_pb2.Campaign:
-        """``combat_rules`` "" plays the scenario's own rule set."""
+        """``combat_rules`` and ``naval_rules`` "" play the scenario's own rule sets."""
         req = admin_pb2.CreateCampaignRequest(
-            id=campaign, scenario=scenario, turn_seconds=turn_seconds, combat_rules=combat_rules
+            id=campaign,
+            scenario=scenario,
+            turn_seconds=turn_seconds,
+            combat_rules=combat_rules,
+            naval_rules=naval_rules,
         )
         if first_deadline is not None:
             req.first_deadline.FromDatetime(first_deadline)

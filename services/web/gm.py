@@ -16,20 +16,28 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from pate.core.world.state import COMBAT_RULESETS
+from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 from pate.datafiles import load_shipped_scenario
 from pate.v1 import desk_pb2
 from services.web import security
 from services.web.backend import ForbiddenError, RefusedError
 from services.web.desk import Desk, redirect
-from services.web.pages import ID_PATTERN, RULES_WORDS, STATUS_WORDS, campaign_id, deadline_of, rules_name
+from services.web.pages import (
+    ID_PATTERN,
+    NAVAL_WORDS,
+    RULES_WORDS,
+    STATUS_WORDS,
+    campaign_id,
+    deadline_of,
+    rules_name,
+)
 
 ADMIN_ROLE = "admin"
 MAX_EXTEND_HOURS = 24 * 30
 _CAMPAIGN_ID = re.compile(r"^[a-z0-9-]{1,40}$")
 # The create form's inputs, and the field a refusal names (the web's own or the orders
 # service's: "<field>: <why>") mapped to the input it is shown beside.
-CREATE_INPUTS = ("new_id", "scenario", "first_deadline", "turn_hours", "combat_rules", "solo")
+CREATE_INPUTS = ("new_id", "scenario", "first_deadline", "turn_hours", "combat_rules", "naval_rules", "solo")
 MAX_SOLO_HUMANS = 8  # players who play themselves in a solo campaign (every other seat: the bot)
 _CREATE_FIELD = {
     "new_id": "new_id",
@@ -40,6 +48,7 @@ _CREATE_FIELD = {
     "turn_hours": "turn_hours",
     "turn_seconds": "turn_hours",
     "combat_rules": "combat_rules",
+    "naval_rules": "naval_rules",
     "solo": "solo",
     "humans": "solo",
 }
@@ -57,6 +66,11 @@ def scenario_players(scenario: str) -> set[str]:
 def rules_choices() -> list[tuple[str, str]]:
     """The combat rule sets a new campaign may play, from the core's one list of them."""
     return [(name, RULES_WORDS.get(name, name)) for name in COMBAT_RULESETS]
+
+
+def naval_choices() -> list[tuple[str, str]]:
+    """The naval rule sets a new campaign may play (docs/rules/eia-operations.md)."""
+    return [(name, NAVAL_WORDS.get(name, name)) for name in NAVAL_RULESETS]
 
 
 def create_field(message: str) -> str:
@@ -92,6 +106,7 @@ def _page(
         deadline=deadline_of(mine.campaign),
         players=list(mine.players),
         rules_choices=rules_choices(),
+        naval_choices=naval_choices(),
         **ctx,
     )
 
@@ -184,7 +199,12 @@ async def create_campaign(desk: Desk, request: Request) -> Response:
         if unknown:
             raise RefusedError(f"solo: no player {unknown[0]!r} in the scenario {scenario}")
         created = await desk.backend.create_campaign(
-            new_id, scenario, first, int(hours or 0) * 3600, combat_rules=rules
+            new_id,
+            scenario,
+            first,
+            int(hours or 0) * 3600,
+            combat_rules=rules,
+            naval_rules=values["naval_rules"],
         )
         if humans:  # docs/bots.md: the bot admiral plays every other seat
             await desk.backend.make_solo(created.id, humans)

@@ -27,12 +27,17 @@ SOURCE_WORDS = {  # whose order a ship carries out (rules 4.1, 4.2, 4.11)
 STATUS_WORDS = {v: k.removeprefix("TURN_STATUS_").lower() for k, v in admin_pb2.TurnStatus.items()}
 # The campaign's combat rule set as players know it (docs/rules/eia.md).
 RULES_WORDS = {"pate": "PATE", "eia-advanced": "Empires in Arms, advanced naval rules"}
+# The campaign's naval rule set (docs/rules/eia-operations.md).
+NAVAL_WORDS = {"pate": "PATE's orders and movement", "eia-operations": "Empires in Arms, fleet operations"}
 
 
 def rules_name(c: admin_pb2.Campaign) -> str:
     """An older server sends no rule set: it played PATE's, the only one it knew."""
     name = c.combat_rules or "pate"
-    return RULES_WORDS.get(name, name)
+    words = RULES_WORDS.get(name, name)
+    if c.naval_rules and c.naval_rules != "pate":
+        words += "; " + NAVAL_WORDS.get(c.naval_rules, c.naval_rules)
+    return words
 
 
 def campaign_id(request: Request) -> str:

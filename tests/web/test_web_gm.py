@@ -11,7 +11,7 @@ import grpc
 import pytest
 from starlette.testclient import TestClient
 
-from pate.core.world.state import COMBAT_RULESETS
+from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 from tests.web.conftest import Stack
 from tests.web.test_web_http import csrf, login, web  # noqa: F401 (the fixture)
 
@@ -97,6 +97,30 @@ def _rules_select(page: str) -> str:
     )
     assert found, "the create form has no combat rules select"
     return found.group(0)
+
+
+def test_the_master_chooses_the_naval_rules_of_a_new_campaign(web, stack: Stack) -> None:  # noqa: F811
+    """Through the web: the naval rules select offers the core's naval rule sets
+    (and the scenario's own); the choice reaches CreateCampaign and the campaign
+    remembers it; an unknown one is refused beside the select."""
+    client, _ = web
+    token = _gm(client, stack)
+    page = client.get(f"/c/{stack.campaign}/gm").text
+    found = re.search(r'<select id="new-naval" name="naval_rules"[^>]*>(.*?)</select>', page, re.S)
+    assert found and re.findall(r'<option value="([^"]*)"', found.group(0)) == ["", *NAVAL_RULESETS]
+    new = stack.campaign + "-ops"
+    r = client.post(
+        f"/c/{stack.campaign}/gm/create",
+        data={"csrf": token, "new_id": new, "scenario": "training", "naval_rules": "eia-operations"},
+    )
+    assert r.status_code == 200, r.text
+    assert "Empires in Arms, fleet operations" in r.text
+    assert stack.client.campaign(new).naval_rules == "eia-operations"
+    r = client.post(
+        f"/c/{stack.campaign}/gm/create",
+        data={"csrf": token, "new_id": stack.campaign + "-ops2", "scenario": "training", "naval_rules": "x"},
+    )
+    assert r.status_code == 422 and 'id="err-create-naval_rules"' in r.text
 
 
 def test_the_master_chooses_the_combat_rules_of_a_new_campaign(web, stack: Stack) -> None:  # noqa: F811
