@@ -16,7 +16,7 @@ from typing import Any
 from pate.core.intel.model import ObservedEvent, PlayerKnowledge
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import parse_ship_id
-from pate.reports import ashore, battle, cargo, eia, intel, phrases, storms, supply
+from pate.reports import ashore, battle, cargo, eia, intel, operations, phrases, storms, supply
 from pate.reports.phrases import Phrase
 from pate.reports.telling import Telling, known_names, sentence
 from pate.reports.words import ids_text
@@ -30,6 +30,7 @@ PHRASES: dict[str, Phrase] = {
     **ashore.PHRASES,
     **intel.PHRASES,
     **eia.PHRASES,
+    **operations.PHRASES,
 }
 
 # Detail the fallback leaves out: bookkeeping, not news.

@@ -247,6 +247,10 @@ MINISTERS_KINDS = {
     "port_captured": ("from", "to"),
     "trade_lost": ("state",),  # rule 4.8: the minister hears of his merchants taken
     "trade_summary": ("state",),  # and reads his trade summary
+    # EiA new naval rules: the account, the trade taken, the state's routes
+    "treasury": ("state",),
+    "trade_ships_taken": ("state",),
+    "trade_route": ("states",),
 }
 
 
@@ -254,7 +258,12 @@ def _ministers_business(e: Event, player: Player) -> bool:
     keys = MINISTERS_KINDS.get(e.kind)
     if not keys or not is_naval_minister(player) or player.state is None:
         return False
-    return any(e.data.get(k) == player.state for k in keys)
+    return any(_names(e.data.get(k), player.state) for k in keys)
+
+
+def _names(value: object, state: str) -> bool:
+    """A state named alone or in a list (a trade route's states)."""
+    return value == state or (isinstance(value, list | tuple) and state in value)
 
 
 def _observed(events: Iterable[Event], observers: frozenset[str], j: Judge) -> tuple[ObservedEvent, ...]:

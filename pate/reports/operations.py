@@ -1,0 +1,162 @@
+"""The words for the EiA new naval rules' events (naval_rules "eia-operations",
+docs/rules/eia-operations.md): declared operations, interceptions, contests,
+column battles, trade routes and the state's account."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pate.reports.phrases import Phrase
+from pate.reports.telling import Telling
+from pate.reports.words import adjective, and_list
+
+RULES = "EiA new naval rules"
+OP_WORDS = {
+    "naval_superiority": "Naval Superiority",
+    "rebase": "Rebase",
+    "patrol": "Patrol",
+    "protect_trade": "Protect Trade",
+    "transport": "Transport",
+    "invasion": "Invasion",
+    "raid": "Raid",
+    "privateer": "Privateer",
+    "supply": "Supply",
+}
+
+
+def _op(kind: object) -> str:
+    return OP_WORDS.get(str(kind), str(kind))
+
+
+def _ids(items: Iterable[object]) -> str:
+    return and_list(str(x) for x in items)
+
+
+def operation_revealed(t: Telling) -> str:
+    what = _op(t.get("operation"))
+    if t.get("corps"):
+        what += f" of {t.get('corps')}"
+    if t.get("to"):
+        what += f" to {'the blockade box of ' if t.get('blockade') else ''}{t.get('to')}"
+    if t.get("chain"):
+        what += f" through {_ids(t.get('chain', ()))}"
+    joint = t.get("states") or []
+    with_allies = (
+        f", jointly with the {_ids(adjective(t.k, str(s)) for s in joint)}" if len(joint) > 1 else ""
+    )
+    return (
+        f"{t.subject} declared {what} (number {t.number('seq')} in the sequence,"
+        f" Phase Number {t.number('phase_number')}"
+        f"{with_allies}; {RULES})"
+    )
+
+
+def operation_refused(t: Telling) -> str:
+    return (
+        f"{t.subject}: the {_op(t.get('operation'))} operation was refused: {t.text('reason', 'not allowed')}"
+    )
+
+
+def interception(t: Telling) -> str:
+    rolls = t.get("rolls") or [0, 0]
+    result = "intercepted" if t.get("succeeded") else "failed"
+    tie = ", a tie won on a preferred kind" if t.get("succeeded") and rolls[0] == rolls[1] else ""
+    back = " on its return to base" if t.get("return_to_base") else ""
+    target = _op(t.get("target_operation"))
+    if t.ours:
+        return (
+            f"{t.subject} ({_op(t.get('by_operation'))}) tried to intercept"
+            f" the {target} of {t.get('target')}{back}:"
+            f" manoeuvre roll {rolls[0]} against {rolls[1]}{tie}: {result} ({RULES}, Interception)"
+        )
+    return (
+        f"{t.subject} ({_op(t.get('by_operation'))}) tried to intercept our {target}{back}:"
+        f" manoeuvre roll {rolls[0]} against {rolls[1]}{tie}: {result} ({RULES}, Interception)"
+    )
+
+
+def contest(t: Telling) -> str:
+    if not t.get("joined"):
+        reach = t.number("reach")
+        against = t.get("against")
+        return f"{t.subject} sought a Naval Superiority contest with {against}: out of reach ({reach} steps)"
+    apart = t.number("steps")
+    return f"{t.subject} met {t.get('against')} in a Naval Superiority contest, {apart} steps apart ({RULES})"
+
+
+def column_battle(t: Telling) -> str:
+    columns = t.get("columns") or [[], []]
+    disabled = set(str(x) for x in t.get("disabled", ()))
+    ours = 0 if any(str(s) in t.own for col in columns[0] for s in col) else 1
+    lost = [sum(1 for col in side for s in col if str(s) in disabled) for side in columns]
+    winner = t.get("winner")
+    outcome = "undecided" if winner is None else ("won" if winner == ours else "lost")
+    why = {
+        "interception": "an interception",
+        "naval_superiority": "a Naval Superiority contest",
+        "protect_trade": "a raid on protected trade",
+    }.get(str(t.get("why")), "combat")
+    return (
+        f"Column battle {t.at()} ({why}): {t.subject}; {len(columns[ours])} column(s) of ours against"
+        f" {len(columns[1 - ours])}; {lost[ours]} of ours and {lost[1 - ours]} of theirs disabled: {outcome}"
+        f" ({RULES}, Naval Combat)"
+    )
+
+
+def supply_traced(t: Telling) -> str:
+    reached = _ids(t.get("reached", ())) or "no land"
+    chain = _ids(t.get("chain", ()))
+    return f"{t.subject} traced sea supply through {chain}, reaching {reached} ({RULES}, Supply)"
+
+
+def trade_interception(t: Telling) -> str:
+    rolls = t.get("rolls") or [0, 0]
+    result = "caught them" if t.get("succeeded") else "missed them"
+    route = t.get("route")
+    roll = f"roll {rolls[0]} against {rolls[1]}"
+    return f"{t.subject} went for the trade ships on the route from {route}: {roll}, {result}"
+
+
+def trade_ships_taken(t: Telling) -> str:
+    n = t.number("taken")
+    route = t.get("route")
+    if t.k.state == t.get("state"):
+        by = adjective(t.k, str(t.get("by")))
+        return f"{by} raiders took {n} of our trade ships on the route from {route} ({RULES})"
+    plural = "s" if n != 1 else ""
+    return f"{t.subject} took {n} {t.flag()} trade ship{plural} on the route from {route} ({RULES})"
+
+
+def trade_route(t: Telling) -> str:
+    ships = t.get("ships") or {}
+    left = t.get("left") or {}
+    held = and_list(f"{n} {adjective(t.k, str(s))}" for s, n in sorted(ships.items()))
+    guards = _ids(t.get("protected_by", ())) or "nobody"
+    arrived = sum(int(v) for v in left.values())
+    return (
+        f"Trade route from {t.get('route')} (calling at {len(t.get('ports', ()))} port(s)):"
+        f" {held} trade ships,"
+        f" {arrived} arrived; protected by {guards} ({RULES}, Trade Ships)"
+    )
+
+
+def treasury(t: Telling) -> str:
+    return (
+        f"Account: {t.number('ships')} trade ships sailed, {t.number('taken')} taken,"
+        f" {t.number('arrived')} arrived, {t.number('prizes')} prizes; income ${t.number('income')},"
+        f" in the account ${t.number('money')} ({RULES})"
+    )
+
+
+PHRASES: dict[str, Phrase] = {
+    "operation_revealed": operation_revealed,
+    "operation_refused": operation_refused,
+    "interception": interception,
+    "contest": contest,
+    "column_battle": column_battle,
+    "supply_traced": supply_traced,
+    "trade_interception": trade_interception,
+    "trade_ships_taken": trade_ships_taken,
+    "trade_route": trade_route,
+    "treasury": treasury,
+}
