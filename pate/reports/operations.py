@@ -25,7 +25,7 @@ OP_WORDS = {
 
 
 def _op(kind: object) -> str:
-    return OP_WORDS.get(str(kind), str(kind))
+    return OP_WORDS.get(str(kind), str(kind)) if kind else "operation"
 
 
 def _ids(items: Iterable[object]) -> str:
@@ -66,7 +66,7 @@ def interception(t: Telling) -> str:
     if t.ours:
         return (
             f"{t.subject} ({_op(t.get('by_operation'))}) tried to intercept"
-            f" the {target} of {t.get('target')}{back}:"
+            f" the {target} of {t.text('target', 'an enemy fleet')}{back}:"
             f" manoeuvre roll {rolls[0]} against {rolls[1]}{tie}: {result} ({RULES}, Interception)"
         )
     return (
@@ -78,10 +78,11 @@ def interception(t: Telling) -> str:
 def contest(t: Telling) -> str:
     if not t.get("joined"):
         reach = t.number("reach")
-        against = t.get("against")
+        against = t.text("against", "an enemy fleet")
         return f"{t.subject} sought a Naval Superiority contest with {against}: out of reach ({reach} steps)"
     apart = t.number("steps")
-    return f"{t.subject} met {t.get('against')} in a Naval Superiority contest, {apart} steps apart ({RULES})"
+    against = t.text("against", "an enemy fleet")
+    return f"{t.subject} met {against} in a Naval Superiority contest, {apart} steps apart ({RULES})"
 
 
 def column_battle(t: Telling) -> str:
@@ -112,16 +113,16 @@ def supply_traced(t: Telling) -> str:
 def trade_interception(t: Telling) -> str:
     rolls = t.get("rolls") or [0, 0]
     result = "caught them" if t.get("succeeded") else "missed them"
-    route = t.get("route")
+    route = t.text("route", "a port")
     roll = f"roll {rolls[0]} against {rolls[1]}"
     return f"{t.subject} went for the trade ships on the route from {route}: {roll}, {result}"
 
 
 def trade_ships_taken(t: Telling) -> str:
     n = t.number("taken")
-    route = t.get("route")
+    route = t.text("route", "a port")
     if t.k.state == t.get("state"):
-        by = adjective(t.k, str(t.get("by")))
+        by = t.flag("by").capitalize()
         return f"{by} raiders took {n} of our trade ships on the route from {route} ({RULES})"
     plural = "s" if n != 1 else ""
     return f"{t.subject} took {n} {t.flag()} trade ship{plural} on the route from {route} ({RULES})"
@@ -130,11 +131,11 @@ def trade_ships_taken(t: Telling) -> str:
 def trade_route(t: Telling) -> str:
     ships = t.get("ships") or {}
     left = t.get("left") or {}
-    held = and_list(f"{n} {adjective(t.k, str(s))}" for s, n in sorted(ships.items()))
+    held = and_list(f"{n} {adjective(t.k, str(s))}" for s, n in sorted(ships.items())) or "no"
     guards = _ids(t.get("protected_by", ())) or "nobody"
     arrived = sum(int(v) for v in left.values())
     return (
-        f"Trade route from {t.get('route')} (calling at {len(t.get('ports', ()))} port(s)):"
+        f"Trade route from {t.text('route', 'a port')} (calling at {len(t.get('ports', ()))} port(s)):"
         f" {held} trade ships,"
         f" {arrived} arrived; protected by {guards} ({RULES}, Trade Ships)"
     )

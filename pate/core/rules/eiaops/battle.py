@@ -55,7 +55,7 @@ def fight(
     return world.with_ships(changed), result
 
 
-def battle_event(where: str, result: ColumnResult, why: str, extra: dict[str, Any]) -> Event:
+def battle_told(where: str, result: ColumnResult, why: str, extra: dict[str, Any]) -> Event:
     """The column battle as both sides saw it: every ship in it observes it."""
     real = tuple(k for side in result.columns for col in side for k in col if not k.startswith("trade:"))
     data = {

@@ -17,7 +17,7 @@ from pate.core.orders.operation import INTERCEPTORS, OpKind
 from pate.core.rng import Rng
 from pate.core.rules.context import TurnContext
 from pate.core.rules.eia.params import EiaRules
-from pate.core.rules.eiaops.battle import battle_event, fight
+from pate.core.rules.eiaops.battle import battle_told, fight
 from pate.core.rules.eiaops.effects import resolve_effect
 from pate.core.rules.eiaops.model import Declared
 from pate.core.rules.eiaops.params import OpsRules
@@ -198,7 +198,7 @@ def attempt(run: Run, by: Declared, target: Declared) -> None:
     run.world, result = fight(run.world, (ours, detachment(run, target, n)), run.rules, run.eia, run.rng)
     where = run.area(target.op.to or target.fleet.place) if target.resolved else run.area(target.fleet.place)
     extra = {"interceptor": by.fleet.lead, "target": target.fleet.lead, "return_to_base": target.resolved}
-    run.events.append(battle_event(where, result, "interception", extra))
+    run.events.append(battle_told(where, result, "interception", extra))
     if result.winner == 0 and not target.resolved:
         target.disrupted = True
 
@@ -231,7 +231,7 @@ def _contests(run: Run, d: Declared) -> None:
         sides = (detachment(run, d, mine), detachment(run, other, theirs))
         run.world, result = fight(run.world, sides, run.rules, run.eia, run.rng)
         extra = {"contest": [d.fleet.lead, other.fleet.lead]}
-        run.events.append(battle_event(run.area(d.fleet.place), result, "naval_superiority", extra))
+        run.events.append(battle_told(run.area(d.fleet.place), result, "naval_superiority", extra))
         if result.winner == 0:
             other.beaten = True
         elif result.winner == 1:

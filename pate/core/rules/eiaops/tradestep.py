@@ -16,7 +16,7 @@ from dataclasses import replace
 from pate.core.events import Event, Phase
 from pate.core.orders.operation import OpKind
 from pate.core.rules.commerce import CommerceRules
-from pate.core.rules.eiaops.battle import battle_event, fight
+from pate.core.rules.eiaops.battle import battle_told, fight
 from pate.core.rules.eiaops.model import Declared
 from pate.core.rules.eiaops.resolve import Run, detachment, dice_of
 from pate.core.rules.eiaops.steps import nearest
@@ -131,7 +131,7 @@ def _raid(
         )
         run.world, result = fight(run.world, (raiders, escort), run.rules, run.eia, run.rng, (victim, want))
         run.events.append(
-            battle_event(
+            battle_told(
                 route.key, result, "protect_trade", {"raider": raider.fleet.lead, "protector": g.fleet.lead}
             )
         )
