@@ -23,6 +23,8 @@ from pate.core.rules.data import RulesDataError
 from pate.core.rules.eia import EiaRules
 from pate.core.rules.eia.simulate import simulate_eia, trace_eia
 from pate.core.rules.eia.spec import EIA, parse_eia_spec, split_spec
+from pate.core.rules.eiaops.params import OpsRules
+from pate.core.rules.eiaops.spec import COLUMNS, parse_columns_spec, simulate_columns
 from pate.datafiles import load_rule_data
 
 
@@ -69,6 +71,8 @@ def load_spec(path: str, rules: CombatRules) -> BattleSpec:
 def run_spec(path: str, raw: Any, args: argparse.Namespace) -> dict[str, Any]:
     """The spec's ``ruleset`` chooses the engine: PATE's (default) or EiA's."""
     rules = load_rules()
+    if isinstance(raw, dict) and raw.get("ruleset") == COLUMNS:
+        return _columns(path, raw, rules, args)
     try:
         ruleset, _, _ = split_spec(raw)
         if ruleset == EIA:
@@ -87,6 +91,19 @@ def run_spec(path: str, raw: Any, args: argparse.Namespace) -> dict[str, Any]:
     if args.trace:
         return trace(pate_spec, rules, args.seed)
     return simulate(pate_spec, rules, args.runs, args.seed)
+
+
+def _columns(path: str, raw: dict[str, Any], rules: CombatRules, args: argparse.Namespace) -> dict[str, Any]:
+    """The column combat of the EiA new naval rules (docs/rules/eia-operations.md)."""
+    data = load_rule_data()
+    try:
+        ops, eia = OpsRules.from_rules(data), EiaRules.from_rules(data)
+        _, ships, columns = parse_columns_spec(raw, rules, ops)
+    except SpecError as exc:
+        raise UserError(f"spec {path}: {exc}") from None
+    except RulesDataError as exc:
+        raise UserError(f"rules data: {exc}") from None
+    return simulate_columns(ships, columns, ops, eia, args.runs, args.seed)
 
 
 def run(args: argparse.Namespace) -> int:
