@@ -4,7 +4,10 @@ made when the order arrives so that the player reads the refusal beside it."""
 
 from __future__ import annotations
 
+from pate.core.orders.lexer import SEA_CODE
 from pate.core.orders.model import ShipOrder
+from pate.core.orders.operation import WITH_CHAIN, WITH_CORPS, WITH_DESTINATION, Operation
+from pate.core.orders.operation_text import CHAIN_MAX, CORPS, NAME_MAX
 from pate.core.orders.refusal import INVALID, PRECONDITION, Refusal
 from pate.core.rules.data import RuleData
 from pate.core.rules.eiaops.declare import fleet_of, problem
@@ -17,12 +20,51 @@ RULE = "EiA new naval rules"
 OPERATIONS = "eia-operations"
 
 
+def _limits(op: Operation) -> list[Refusal]:
+    out: list[Refusal] = []
+    if len(op.chain) > CHAIN_MAX or (op.chain and op.kind not in WITH_CHAIN):
+        out.append(
+            Refusal(
+                "operation.chain",
+                RULE,
+                f"only Protect Trade and Supply name a chain, of at most {CHAIN_MAX} sea zones",
+                INVALID,
+            )
+        )
+    elif any(not isinstance(c, str) or not SEA_CODE.fullmatch(c) for c in op.chain):
+        out.append(Refusal("operation.chain", RULE, "give three-letter sea area codes", INVALID))
+    if op.corps is not None and (op.kind not in WITH_CORPS or not CORPS.fullmatch(op.corps)):
+        out.append(
+            Refusal(
+                "operation.corps",
+                RULE,
+                "only Transport and Invasion name a corps, a GITM unit id of at most 32 characters",
+                INVALID,
+            )
+        )
+    if op.to is not None and (op.kind not in WITH_DESTINATION or len(op.to) > NAME_MAX):
+        out.append(
+            Refusal(
+                "operation.to",
+                RULE,
+                f"only Rebase, Transport and Invasion name a destination, of at most {NAME_MAX} characters",
+                INVALID,
+            )
+        )
+    if (op.kind in WITH_CORPS and op.corps is None) or (op.kind in WITH_DESTINATION and op.to is None):
+        out.append(Refusal("operation", RULE, f"{op.kind.value} needs its corps and destination", INVALID))
+    return out
+
+
 def check_operation(
     order: ShipOrder, ship: Ship, world: WorldState, world_map: WorldMap, rules: RuleData
 ) -> list[Refusal]:
     op = order.operation
     if op is None:
         return []
+    too_big = _limits(op)  # before any other work: the order may come as JSON or protobuf
+    if too_big:
+        return too_big
     if world.naval_rules != OPERATIONS:
         msg = f"operations are orders of the EiA new naval rules; this campaign plays {world.naval_rules!r}"
         return [Refusal("operation", RULE, msg, PRECONDITION)]

@@ -101,3 +101,27 @@ def test_the_desk_refuses_operations_naming_the_field_and_rule(text: str, says: 
     rules = "pate" if "operations are orders" in says else "eia-operations"
     got = _refusals(text, rules)
     assert any(says in r for r in got), got
+
+
+@pytest.mark.parametrize(
+    ("operation", "field"),
+    [
+        ({"kind": "rebase", "to": "Portsmouth", "chain": ["ECH"] * 1000}, "operation.chain"),
+        ({"kind": "protect_trade", "chain": ["ECH"] * 29}, "operation.chain"),
+        ({"kind": "patrol", "corps": "X" * 500}, "operation.corps"),
+        ({"kind": "transport", "corps": "BR1IN", "to": "P" * 10_000}, "operation.to"),
+        ({"kind": "invasion"}, "operation"),
+    ],
+)
+def test_an_operation_sent_as_data_is_refused_at_its_limits(operation: dict, field: str) -> None:  # type: ignore[type-arg]
+    """Orders also come as JSON (the web desk) and protobuf: the same limits."""
+    from dataclasses import replace
+
+    from pate.core.orders.plain import order_from_dict
+    from pate.core.orders.validate import validate_order
+    from tests.support.orders_world import ADMIN, MAP, RULES, harbor, ship, world
+
+    w = replace(world([ship("BR1SL", harbor("Plymouth"))]), naval_rules="eia-operations")
+    order = order_from_dict({"ship_id": "BR1SL", "operation": operation})
+    refusals = validate_order(order, ADMIN, w, MAP, RULES)
+    assert refusals and refusals[0].field == field and refusals[0].code == "invalid_argument"
