@@ -57,13 +57,11 @@ def _declarations(run: Run, ts: TurnState) -> list[tuple[Fleet, Operation]]:
     for sid in sorted(ts.world.ships):
         ship = ts.world.ships[sid]
         op = ts.order(sid).operation
-        if op is None:
-            continue
+        if op is None or ship.attached_to is not None:
+            continue  # an attached ship carries its lead's order (rule 4.2): the fleet's, declared once
         fleet = fleet_of(ts.world, ship)
         why = None
-        if ship.attached_to is not None:
-            why = f"{sid} is attached to {ship.attached_to}: the fleet's lead ship declares its operation"
-        elif not ship.active or fleet is None:
+        if not ship.active or fleet is None:
             why = "only an active fleet on the map declares an operation"
         elif fleet is not None:
             found = problem(run.ctx.map, ts.world, fleet, op, run.rules)
