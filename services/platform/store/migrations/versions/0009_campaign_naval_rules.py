@@ -6,8 +6,8 @@ movement ("pate") or the EiA new naval rules' fleet markers and operations
 desks can show it without loading a world.  No world stored before this
 revision plays the operations rules, so every earlier campaign is "pate".
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-12-01
 """
 
@@ -16,8 +16,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
