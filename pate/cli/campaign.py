@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pate.cli.main import UserError
+from pate.cli.rulesets import with_combat_rules, with_naval_rules
 from pate.core.codec import canonical_json, to_plain
 from pate.core.orders.model import ShipOrder
-from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS, Wind, WorldState
+from pate.core.world.state import Wind, WorldState
 
 if TYPE_CHECKING:
     from pate.admiral.levels import Level
@@ -328,25 +329,6 @@ def _write_turn(folder: Path, out: TurnOutput) -> None:
 
 
 _EXT = {"json": "json", "text": "txt", "html": "html"}
-
-
-def with_combat_rules(world: WorldState, name: str | None) -> WorldState:
-    """The scenario's world under another combat rule set; unknown names are
-    refused with the list of the known ones."""
-    if name is None:
-        return world
-    if name not in COMBAT_RULESETS:
-        raise UserError(f"--combat-rules: {name!r} is not a known rule set ({', '.join(COMBAT_RULESETS)})")
-    return replace(world, combat_rules=name)
-
-
-def with_naval_rules(world: WorldState, name: str | None) -> WorldState:
-    """The scenario's world under another naval rule set (docs/rules/eia-operations.md)."""
-    if name is None:
-        return world
-    if name not in NAVAL_RULESETS:
-        raise UserError(f"--naval-rules: {name!r} is not a known rule set ({', '.join(NAVAL_RULESETS)})")
-    return replace(world, naval_rules=name)
 
 
 def _admin(args: argparse.Namespace) -> int:

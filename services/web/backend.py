@@ -300,13 +300,8 @@ class Backend:
         naval_rules: str = "",
     ) -> admin_pb2.Campaign:
         """``combat_rules`` and ``naval_rules`` "" play the scenario's own rule sets."""
-        req = admin_pb2.CreateCampaignRequest(
-            id=campaign,
-            scenario=scenario,
-            turn_seconds=turn_seconds,
-            combat_rules=combat_rules,
-            naval_rules=naval_rules,
-        )
+        req = admin_pb2.CreateCampaignRequest(id=campaign, scenario=scenario, turn_seconds=turn_seconds)
+        req.combat_rules, req.naval_rules = combat_rules, naval_rules
         if first_deadline is not None:
             req.first_deadline.FromDatetime(first_deadline)
         out: admin_pb2.Campaign = await self._admin_call("CreateCampaign", req, timeout=60)
