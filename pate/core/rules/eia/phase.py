@@ -27,6 +27,7 @@ from pate.core.rules.eia.world import (
     kind_at,
     nelson_shift,
     nelson_side,
+    other_admirals,
     sea_area_of,
 )
 from pate.core.world.ships import AtSea, InPort, Location, Ship, describe
@@ -130,6 +131,7 @@ def build_eia_battle(
         chits=(chits[0], chits[1]),
         nelson=nelson_side(world, [s for s in ordered if not s.hulk], side_of),
         nelson_shift=nelson_shift(world, ordered),
+        admirals=other_admirals(world, [s for s in ordered if not s.hulk], side_of),
         harbor_defense=defense,
         voyage=(
             havens[0].movement_points if havens[0] else None,

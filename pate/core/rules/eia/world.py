@@ -125,3 +125,29 @@ def nelson_side(world: WorldState, ships: list[Ship], side_of: dict[str, int]) -
             continue
         return side_of[s.id]
     return None
+
+
+def _commands(world: WorldState, pid: str) -> bool:
+    """An admiral neither dead nor still recovering from a wound (12.2.7)."""
+    admiral = world.admirals[pid]
+    if admiral.fate is AdmiralFate.ACTIVE:
+        return True
+    if admiral.fate is AdmiralFate.KILLED:
+        return False
+    return (admiral.returns_turn or 0) <= world.turn
+
+
+def other_admirals(
+    world: WorldState, ships: list[Ship], side_of: dict[str, int]
+) -> tuple[tuple[str, int], ...]:
+    """12.2.7.1: the naval officers in a battle besides Nelson: the scenario's
+    named admirals commanding a ship that fights (docs/rules/eia.md), once each,
+    by player id."""
+    found: dict[str, int] = {}
+    for s in ships:
+        pid = s.commander or ""
+        admiral = world.admirals.get(pid)
+        if admiral is None or admiral.nelson or pid in found or not _commands(world, pid):
+            continue
+        found[pid] = side_of[s.id]
+    return tuple(sorted(found.items()))
