@@ -126,7 +126,19 @@ def apply_eia(
             points=points,
             rule="12.2.6.1.6.3",
         )
+        new_world = _post_points(new_world, battle, result.winner, points)
     return replace(ts, world=new_world, orders=orders).emit(*events)
+
+
+def _post_points(world: WorldState, battle: EiaBattle, winner: int, points: int) -> WorldState:
+    """12.2.6.1.6.3: "Post these adjustments on the political status display":
+    each state whose warships fought on the victor's side gains the points,
+    each on the defeated side loses them (docs/rules/eia.md)."""
+    tally = dict(world.political_points)
+    for state in sorted({s.state for s in battle.ships if s.factor and not s.hulk}):
+        won = any(s.state == state and s.side == winner for s in battle.ships)
+        tally[state] = tally.get(state, 0) + (points if won else -points)
+    return replace(world, political_points=tally)
 
 
 def _cargo_lost(event: Any, ship: Ship) -> None:

@@ -173,6 +173,11 @@ def refit(ctx: TurnContext, ts: TurnState, ship: Ship, ready_turn: int, phase: P
     if port.stores < rules.refit_stores:
         data = {"reason": "not enough stores", "needed": rules.refit_stores, "rule": "12.2.8.3"}
         return ts.emit(Event(phase, "refit_refused", (ship.id,), name, (), data))
+    crew_needed = ctx.rules.ship_class(ship.type).min_crew
+    if ship.crew < crew_needed:
+        # "and 1 manpower unit": the men to make her seaworthy (docs/rules/eia.md)
+        data = {"reason": "not enough crew", "needed": crew_needed, "rule": "12.2.8.3"}
+        return ts.emit(Event(phase, "refit_refused", (ship.id,), name, (), data))
     world = replace(
         ts.world, ports={**ts.world.ports, name: replace(port, stores=port.stores - rules.refit_stores)}
     )

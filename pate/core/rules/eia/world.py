@@ -6,7 +6,7 @@ whether Nelson commands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pate.core.rules.context import TurnContext
@@ -103,8 +103,14 @@ def haven(
     return Haven(name, world.ports[name].controller, mp)
 
 
-def nelson_shift(world: WorldState, ships: list[Ship]) -> int | None:
-    """The closing shift Nelson's player chose in the scenario (12.2.6.1.4.2), if any."""
+def nelson_shift(world: WorldState, ships: list[Ship], chosen: Mapping[str, int | None]) -> int | None:
+    """The closing shift Nelson's player chose (12.2.6.1.4.2: "at the option of
+    the controlling player"): the order of his ships in this battle (``chosen``,
+    by ship id; the first by id that names one), else his scenario's choice."""
+    for s in sorted(ships, key=lambda s: s.id):
+        admiral = world.admirals.get(s.commander or "")
+        if admiral is not None and admiral.nelson and chosen.get(s.id) is not None:
+            return chosen[s.id]
     for s in ships:
         admiral = world.admirals.get(s.commander or "")
         if admiral is not None and admiral.nelson:
