@@ -15,6 +15,7 @@ from pate.core.world.geography import WorldMap
 from pate.core.world.ships import Quality
 from pate.core.world.state import TurnKind, Wind
 from pate.engine.case_checks import Check, CountCheck, EventCheck, RefusalCheck, SequenceCheck
+from pate.engine.case_moves import read_moves
 from pate.engine.case_state import (
     INT_ATTRIBUTES,
     NAME_ATTRIBUTES,
@@ -27,7 +28,6 @@ from pate.engine.case_state import (
 from pate.engine.overrides import read_winds
 
 _TURN_KEYS = ("orders", "winds", "kind", "note", "stores", "refusals")
-_MOVE_KEYS = ("state", "origin", "destination", "amount")
 _COMMON_KEYS = ("turn", "runs", "chance_between", "note")
 _SHIP_KEYS = (
     "ship",
@@ -104,26 +104,9 @@ def read_turns(
             problems.add(t.where("kind"), f"{kind!r} is not one of: campaign, peace")
             kind = None
         winds = read_winds(t.table("winds"), world_map)
-        moves = _moves(t, world_map)
+        moves = read_moves(t, world_map)
         allowed = t.str_("refusals", "stated", choices=("stated", "allowed")) == "allowed"
         out.append(TurnSpec(orders, winds, TurnKind(kind) if kind else None, moves, allowed))
-    return out
-
-
-def _moves(t: Table, world_map: WorldMap) -> list[StoresMove]:
-    """``stores = [{ state, origin, destination, amount }]``: the naval
-    ministers' store moves of the turn (rule 3.5), checked by the order desk
-    like ships' orders (a refusal names ``store_move = i``)."""
-    out: list[StoresMove] = []
-    for _, m in t.array_of_tables("stores"):
-        m.check_keys(_MOVE_KEYS)
-        state, origin, dest = m.str_("state"), m.str_("origin"), m.str_("destination")
-        amount = m.int_("amount", lo=0, hi=999_999_999)
-        for key, port in (("origin", origin), ("destination", dest)):
-            if port is not None and port not in world_map.ports:
-                m.problems.add(m.where(key), f"no port named {port!r}")
-        if state and origin and dest and amount is not None:
-            out.append(StoresMove(state, origin, dest, amount))
     return out
 
 

@@ -89,10 +89,12 @@ def loo_section(
         f"({_pct(won, n)}; goal {WINNER_GOAL:.0%}: {won_goal}); "
         f"the loser's mean losses are within a factor of two of history in {within} of {n} "
         f"({_pct(within, n)}; goal {LOSSES_GOAL:.0%}: {within_goal}).",
-        "",
-        "### Why each miss misses",
-        "",
     ]
+    return lines + _misses(rows, fit)
+
+
+def _misses(rows: Sequence[Any], fit: Fit) -> list[str]:
+    lines = ["", "### Why each miss misses", ""]
     for k, r in enumerate(rows):
         _, s = fit.held_out[k]
         if s.misses == 0:

@@ -137,10 +137,7 @@ def fight_eia(battle: EiaBattle, rules: EiaRules, rng: Rng) -> EiaResult:
                 f.silenced[dfn] = True
     winner = _winner(f, battle)
     chase = _chase(f, battle, winner, rng) if winner is not None else None
-    nelson = _nelson(battle, rules, shift, rng) if battle.nelson is not None else None
-    # 12.2.7.1 "naval officer casualties": the other admirals roll too, unmodified,
-    # each on his own stream so that one more admiral changes no other die
-    others = tuple(_nelson(battle, rules, 0, rng.fork("admiral", pid)) for pid, _ in battle.admirals)
+    nelson, others = _officers(battle, rules, shift, rng)
     fate, owner = _fates(f, battle, winner, rng.fork("voyage"))
     return EiaResult(
         kind=battle.kind,
@@ -266,6 +263,17 @@ def _chase(f: _Fight, battle: EiaBattle, winner: int, rng: Rng) -> Chase | None:
     shot = fire(f.r, table, modified_roll(f.r, die(rng), mod), len(f.active(winner)))
     hit = f.disable(loser, shot.disabled, CHASE_ROUND, rng.fork("chase"))
     return Chase(table, shot.roll, hit)
+
+
+def _officers(
+    battle: EiaBattle, rules: EiaRules, shift: int, rng: Rng
+) -> tuple[NelsonFate | None, tuple[NelsonFate, ...]]:
+    """Nelson's fate (12.2.7), then every other admiral's: 12.2.7.1 "naval
+    officer casualties" roll too, unmodified, each on his own stream so that
+    one more admiral changes no other die."""
+    nelson = _nelson(battle, rules, shift, rng) if battle.nelson is not None else None
+    others = tuple(_nelson(battle, rules, 0, rng.fork("admiral", pid)) for pid, _ in battle.admirals)
+    return nelson, others
 
 
 def _nelson(battle: EiaBattle, rules: EiaRules, shift: int, rng: Rng) -> NelsonFate:
