@@ -22,7 +22,7 @@ from pate.core.rules.combat import BattleSpec, CombatRules, SpecError, parse_spe
 from pate.core.rules.data import RulesDataError
 from pate.core.rules.eia import EiaRules
 from pate.core.rules.eia.simulate import simulate_eia, trace_eia
-from pate.core.rules.eia.spec import EIA, parse_eia_spec, split_spec
+from pate.core.rules.eia.spec import EIA_RULESETS, parse_eia_spec, split_spec
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.rules.eiaops.spec import COLUMNS, parse_columns_spec, simulate_columns
 from pate.datafiles import load_rule_data
@@ -75,7 +75,7 @@ def run_spec(path: str, raw: Any, args: argparse.Namespace) -> dict[str, Any]:
         return _columns(path, raw, rules, args)
     try:
         ruleset, _, _ = split_spec(raw)
-        if ruleset == EIA:
+        if ruleset in EIA_RULESETS:
             spec = parse_eia_spec(raw, rules)
             eia = EiaRules.from_rules(load_rule_data())
             return (

@@ -58,6 +58,8 @@ class EventCheck:
     ships: tuple[str, ...] = ()  # all among the event's ships
     witnesses: tuple[str, ...] = ()  # all among its witnesses
     data: Mapping[str, Any] = field(default_factory=dict)  # each key with this value
+    # each key holding at least this: a table's keys given, a list's elements found (any order)
+    includes: Mapping[str, Any] = field(default_factory=dict)
     phase: str | None = None
     absent: bool = False
     at: str | None = None  # sea area code or port name; matches any tactical area or part of port
@@ -70,6 +72,7 @@ class EventCheck:
             and set(self.ships) <= set(e.ships)
             and set(self.witnesses) <= set(e.witnesses)
             and all(k in e.data and same(e.data[k], v) for k, v in self.data.items())
+            and all(k in e.data and contains(e.data[k], v) for k, v in self.includes.items())
         )
 
     def says(self) -> str:
@@ -82,6 +85,8 @@ class EventCheck:
             what += f" at {self.at}"
         if self.data:
             what += " with " + ", ".join(f"{k} = {show(v)}" for k, v in self.data.items())
+        if self.includes:
+            what += " whose " + ", ".join(f"{k} include {show(v)}" for k, v in self.includes.items())
         return ("no " if self.absent else "") + what
 
     def holds(self, run: Run, turn: int) -> tuple[bool, str]:
@@ -89,7 +94,8 @@ class EventCheck:
         if found:
             return not self.absent, "found: " + "; ".join(_event_text(e) for e in found[:3])
         same_kind = [e for e in run.events[turn] if e.kind in self.kinds]
-        unknown = sorted(k for k in self.data if not any(k in e.data for e in same_kind))
+        keys_given = [*self.data, *self.includes]
+        unknown = sorted(k for k in keys_given if not any(k in e.data for e in same_kind))
         if same_kind and unknown:  # "absent" must not pass by a misnamed key
             keys = sorted({k for e in same_kind for k in e.data})
             what = f"no {' or '.join(self.kinds)} event carries {', '.join(unknown)}"
@@ -103,6 +109,27 @@ def place_of(location: str) -> str:
     """The sea area or port of an event's location (``"NOC (tactical area
     2)"`` is NOC, ``"Brest (harbor)"`` is Brest)."""
     return location.split(" (", 1)[0]
+
+
+def contains(actual: object, expected: object) -> bool:
+    """``expected`` is part of ``actual``: a table's keys each contained in the
+    actual table's, each element of a list contained in some element of the
+    actual list (one element each, any order), anything else equal."""
+    if isinstance(expected, Mapping):
+        return isinstance(actual, Mapping) and all(
+            k in actual and contains(actual[k], v) for k, v in expected.items()
+        )
+    if isinstance(expected, list | tuple):
+        if not isinstance(actual, list | tuple):
+            return False
+        free = list(actual)
+        for want in expected:
+            hit = next((i for i, a in enumerate(free) if contains(a, want)), None)
+            if hit is None:
+                return False
+            free.pop(hit)
+        return True
+    return same(actual, expected)
 
 
 def same(actual: object, expected: object) -> bool:
@@ -188,3 +215,25 @@ class RefusalCheck:
         if mine:
             return False, "; ".join(refusal_text(r) for r in mine)
         return False, f"the order for {self.ship} was accepted"
+
+
+# -- counting ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CountCheck:
+    """Between ``bounds[0]`` and ``bounds[1]`` of the statements hold: "at most
+    2 of these 3", "one of these two" (either/or), "exactly one"."""
+
+    checks: tuple[Check, ...]
+    bounds: tuple[int, int]
+
+    def says(self) -> str:
+        lo, hi = self.bounds
+        many = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        return f"{many} of: " + "; ".join(c.says() for c in self.checks)
+
+    def holds(self, run: Run, turn: int) -> tuple[bool, str]:
+        results = [c.holds(run, turn) for c in self.checks]
+        held = sum(ok for ok, _ in results)
+        lo, hi = self.bounds
+        found = "; ".join(f"[{'holds' if ok else 'not'}: {why}]" for ok, why in results)
+        return lo <= held <= hi, f"{held} hold: {found}"

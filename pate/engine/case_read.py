@@ -8,13 +8,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pate.core.orders.model import ShipOrder
+from pate.core.orders.model import ShipOrder, StoresMove
 from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.world.fields import Problems, Table, type_name
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import Quality
 from pate.core.world.state import TurnKind, Wind
-from pate.engine.case_checks import Check, EventCheck, RefusalCheck, SequenceCheck
+from pate.engine.case_checks import Check, CountCheck, EventCheck, RefusalCheck, SequenceCheck
+from pate.engine.case_moves import read_moves
 from pate.engine.case_state import (
     INT_ATTRIBUTES,
     NAME_ATTRIBUTES,
@@ -26,7 +27,7 @@ from pate.engine.case_state import (
 )
 from pate.engine.overrides import read_winds
 
-_TURN_KEYS = ("orders", "winds", "kind", "note")
+_TURN_KEYS = ("orders", "winds", "kind", "note", "stores", "refusals")
 _COMMON_KEYS = ("turn", "runs", "chance_between", "note")
 _SHIP_KEYS = (
     "ship",
@@ -45,9 +46,11 @@ _SHIP_KEYS = (
     *SHIP_ATTRIBUTES,
 )
 _PORT_KEYS = ("port", "not", *PORT_ATTRIBUTES)
-_EVENT_KEYS = ("event", "ships", "witnesses", "data", "phase", "absent", "at")
+_EVENT_KEYS = ("event", "ships", "witnesses", "data", "data_includes", "phase", "absent", "at")
 _SEQUENCE_KEYS = ("sequence", "ships", "absent")
-_REFUSAL_KEYS = ("ship", "refused_rule", "field", "message")
+_REFUSAL_KEYS = ("ship", "store_move", "refused_rule", "field", "message")
+_COUNT_KEYS = ("count", "of")
+MAX_COUNTED = 20  # statements in one count
 _REPORT_KEYS = ("report", "contains", "lacks", "format")
 REPORT_FORMATS = ("text", "html", "json")
 MAX_RUNS = 10_000
@@ -60,6 +63,8 @@ class TurnSpec:
     orders: list[ShipOrder] = field(default_factory=list)
     winds: dict[str, Wind] = field(default_factory=dict)
     kind: TurnKind | None = None  # None: as the scenario says
+    stores_moves: list[StoresMove] = field(default_factory=list)  # rule 3.5, the ministers'
+    refusals_allowed: bool = False  # the turn's refusals need no refused_rule statement
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +104,9 @@ def read_turns(
             problems.add(t.where("kind"), f"{kind!r} is not one of: campaign, peace")
             kind = None
         winds = read_winds(t.table("winds"), world_map)
-        out.append(TurnSpec(orders, winds, TurnKind(kind) if kind else None))
+        moves = read_moves(t, world_map)
+        allowed = t.str_("refusals", "stated", choices=("stated", "allowed")) == "allowed"
+        out.append(TurnSpec(orders, winds, TurnKind(kind) if kind else None, moves, allowed))
     return out
 
 
@@ -156,8 +163,15 @@ def _chance(t: Table, runs: int | None) -> tuple[float, float] | None:
 def _check(t: Table, world_map: WorldMap) -> Check | None:
     if "refused_rule" in t:
         t.check_keys((*_REFUSAL_KEYS, *_COMMON_KEYS))
-        ship, rule, fld = t.str_("ship"), t.str_("refused_rule"), t.opt_str("field")
+        if "store_move" in t:
+            n = t.int_("store_move", lo=0)
+            ship = None if n is None else f"stores[{n}]"
+        else:
+            ship = t.str_("ship")
+        rule, fld = t.str_("refused_rule"), t.opt_str("field")
         return RefusalCheck(ship, rule, fld, t.opt_str("message")) if ship and rule else None
+    if "count" in t:
+        return _count(t, world_map)
     if "event" in t:
         return _event(t, world_map)
     if "sequence" in t:
@@ -178,6 +192,41 @@ def _check(t: Table, world_map: WorldMap) -> Check | None:
         return _report(t)
     t.problems.add(t.path, "say what to expect: ship, port, event, sequence, report or refused_rule")
     return None
+
+
+def _count(t: Table, world_map: WorldMap) -> CountCheck | None:
+    """``count = [low, high]`` with ``of = [{statement}, ...]``: between low
+    and high of the statements hold ("at most 2 of the 3", "either ... or")."""
+    t.check_keys((*_COUNT_KEYS, *_COMMON_KEYS))
+    bounds = t.data.get("count")
+    items = t.data.get("of")
+    if not isinstance(items, list) or not 1 <= len(items) <= MAX_COUNTED:
+        t.problems.add(t.where("of"), f"give a list of 1 to {MAX_COUNTED} statements (inline tables)")
+        return None
+    ok = (
+        isinstance(bounds, list)
+        and len(bounds) == 2
+        and all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)
+        and 0 <= bounds[0] <= bounds[1] <= len(items)
+    )
+    if not ok:
+        t.problems.add(t.where("count"), f"give [low, high], whole numbers, 0 <= low <= high <= {len(items)}")
+        return None
+    checks = []
+    for i, item in enumerate(items):
+        sub = Table.at(item, f"{t.path}.of[{i}]", t.problems)
+        if sub is None:
+            continue
+        if "turn" in sub.data or "runs" in sub.data or "count" in sub.data:
+            t.problems.add(f"{t.path}.of[{i}]", "turn, runs and count belong to the counting statement")
+            continue
+        check = _check(sub, world_map)
+        if check is not None:
+            checks.append(check)
+    if len(checks) != len(items):
+        return None
+    assert isinstance(bounds, list)
+    return CountCheck(tuple(checks), (int(bounds[0]), int(bounds[1])))
 
 
 def known_kinds() -> frozenset[str]:
@@ -261,11 +310,14 @@ def _event(t: Table, world_map: WorldMap) -> EventCheck | None:
         t.problems.add(t.where("at"), f"no sea area coded or port named {at!r}")
     data_table = t.table("data")
     data: dict[str, Any] = dict(data_table.data) if data_table else {}
+    part_table = t.table("data_includes")
+    part: dict[str, Any] = dict(part_table.data) if part_table else {}
     check = EventCheck(
         kinds=kinds,
         ships=tuple(s for _, s in t.str_list("ships")),
         witnesses=tuple(s for _, s in t.str_list("witnesses")),
         data=data,
+        includes=part,
         phase=t.opt_str("phase"),
         absent=bool(t.bool_("absent", False)),
         at=at,

@@ -17,11 +17,12 @@ from pate.core.campaign import resolve_submitted, start_campaign
 from pate.core.events import Event
 from pate.core.orders.assign import apply_assignments
 from pate.core.orders.effective import Author, SubmittedOrder
-from pate.core.orders.model import ShipOrder
+from pate.core.orders.model import ShipOrder, StoresMove
 from pate.core.orders.validate import Actor, Refusal, validate_order
 from pate.core.rules.context import TurnContext
 from pate.core.rules.landsaga import LandWord
 from pate.core.rules.landsync import PortLandReport
+from pate.core.rules.stores import check_stores_move
 from pate.core.rules.turn import TurnResult
 from pate.core.world.state import Role, Wind, WorldState
 from pate.engine.bots import play_bots
@@ -84,6 +85,7 @@ def simulate(
     compact: bool = False,
     land: LandSide | None = None,
     bots: Mapping[str, Level] | None = None,
+    stores_moves: Mapping[int, Sequence[StoresMove]] | None = None,
 ) -> Iterator[TurnOutput]:
     """The start of the campaign, then ``turns`` turns.
 
@@ -113,6 +115,7 @@ def simulate(
         land=land,
         bots=bots,
         knowledge=start.knowledge,
+        stores_moves=stores_moves,
     )
 
 
@@ -129,6 +132,7 @@ def resume(
     land: LandSide | None = None,
     bots: Mapping[str, Level] | None = None,
     knowledge: Mapping[str, str] | None = None,
+    stores_moves: Mapping[int, Sequence[StoresMove]] | None = None,
 ) -> Iterator[TurnOutput]:
     """``turns`` turns from ``world``, the state saved after a turn (its
     ``turn`` is the next to play): the same outputs, byte for byte, as the
@@ -144,9 +148,13 @@ def resume(
         world = _with_winds(world, winds.get(turn))  # again for turn 1: the same winds
         given = list(orders.get(turn, ()))
         refusals = check_orders(ctx, world, given)
+        given_moves = list((stores_moves or {}).get(turn, ()))
+        moves_refused = check_moves(ctx, world, given_moves)
+        refusals += moves_refused
         if refusals and strict:
             raise OrdersRefusedError(turn, refusals)
         kept = without_refused(given, refusals)
+        kept_moves = [m for i, m in enumerate(given_moves) if not _refused_move(i, moves_refused)]
         submitted = [SubmittedOrder(o, Author.COMMANDER, i) for i, o in enumerate(kept)]
         played = play_bots(ctx, world, known, bots, len(submitted)) if bots else None
         if played is not None:
@@ -154,7 +162,7 @@ def resume(
                 raise OrdersRefusedError(turn, list(played.refusals))
             refusals += played.refusals
             submitted += played.submitted
-        moves = played.stores_moves if played is not None else ()
+        moves = [*kept_moves, *(played.stores_moves if played is not None else ())]
         reports, word = land.before(ctx, world) if land is not None else ((), None)
         result = resolve_submitted(ctx, world, submitted, moves, reports, word).result
         if land is not None:
@@ -166,6 +174,20 @@ def resume(
         yield replace(out, refusals=tuple(refusals), bot_orders=texts)
         known = out.knowledge
         world = after
+
+
+def check_moves(ctx: TurnContext, world: WorldState, moves: Sequence[StoresMove]) -> list[Refusal]:
+    """The order desk's checks of the naval ministers' store moves (rule 3.5),
+    each refusal's field prefixed with ``stores[i]``."""
+    out = []
+    for i, move in enumerate(moves):
+        for r in check_stores_move(move, world, ctx.map, ctx.rules):
+            out.append(Refusal(f"stores[{i}].{r.field}", r.rule, r.message, r.code))
+    return out
+
+
+def _refused_move(i: int, refused: Sequence[Refusal]) -> bool:
+    return any(r.field.startswith(f"stores[{i}].") for r in refused)
 
 
 def refused_ship(r: Refusal) -> str:

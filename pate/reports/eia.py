@@ -123,7 +123,7 @@ def admiral_in_battle(t: Telling) -> str:
     words = {"unhurt": "came through the battle unhurt", "wounded": "was wounded", "killed": "was killed"}
     who = t.get("name") or t.get("admiral")  # the player's name; events before it was kept: the id
     name = f"Admiral {who}" if who else "The admiral"
-    return f"{name} {words.get(fate, fate)} {t.at()} (EiA rule 12.2.7)"
+    return f"{name} {words.get(fate, fate)} {t.at()} (EiA rule {t.text('rule', '12.2.7')})"
 
 
 def political_points(t: Telling) -> str:

@@ -76,6 +76,7 @@ def minister_sections(k: PlayerKnowledge, world_map: WorldMap | None) -> list[tu
     )
     laid_up = laid_up_lines(k)
     trade = trade_lines(k, world_map)
+    points = political_lines(k)
     return [
         (head, ports_lines(k) or ["  None."]),
         (f"Ships laid up ({sum(not r.active for r in k.ships)}; rule 2.6)", laid_up or ["  None."]),
@@ -83,4 +84,11 @@ def minister_sections(k: PlayerKnowledge, world_map: WorldMap | None) -> list[tu
             "Trade: store moves (rule 3.5) and commerce",
             trade or ["  Nothing moved or reported this turn."],
         ),
-    ]
+    ] + ([("Political points won and lost at sea (EiA rule 12.2.6.1.6.3)", points)] if points else [])
+
+
+def political_lines(k: PlayerKnowledge) -> list[str]:
+    """The political status display: his state's points first, then every other state's."""
+    own = [(s, p) for s, p in k.political_points if s == k.state]
+    others = [(s, p) for s, p in k.political_points if s != k.state]
+    return [f"  {adjective(k, s)}: {p:+d}" for s, p in own + others]

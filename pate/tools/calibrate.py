@@ -1,13 +1,17 @@
 """Calibrate the battle engine against history and write ``docs/calibration.md``.
 
     python -m pate.tools.calibrate [--runs 2000] [--seed 1] [--output docs/calibration.md] [--check]
+                                   [--no-fit]
 
 Each spec in ``data/battles/`` carries a ``history`` block: the historical
 winner and loser (sides "A"/"B") and the ships the loser lost.  A battle
 holds when, over the runs, the historical winner is the likeliest result
 (more wins than the other side and than draws) and the loser's ships lost
 (sunk + captured) lie between the simulated 10th and 90th percentiles.
-``--check`` exits 1 when a battle does not hold.
+``--check`` exits 1 when a battle does not hold.  After the in-sample table
+the tool fights the grid of ``data/battles/fit.toml`` and prints the
+leave-one-out table beside it (:mod:`pate.tools.calibrate_loo`); ``--no-fit``
+leaves that section out (a quick look at the in-sample table).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Any
 from pate.core.rules.combat import BattleSpec, CombatRules, parse_spec, simulate
 from pate.datafiles import data_dir, load_rule_data
 from pate.tools.calibrate_eia import eia_section
+from pate.tools.calibrate_loo import current_values, fit_rows, loo_section
 
 DEFAULT_RUNS = 2000
 DEFAULT_SEED = 1
@@ -94,7 +99,7 @@ def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%"
 
 
-def render(rows: list[Row], runs: int, seed: int) -> str:
+def render(rows: list[Row], runs: int, seed: int, *, fit: bool = True) -> str:
     lines = [
         "# Calibration of the battle engine against history",
         "",
@@ -129,7 +134,10 @@ def render(rows: list[Row], runs: int, seed: int) -> str:
             f"{side_l['sunk']['mean']:.2f} | {side_w['lost']['mean']:.2f} | "
             f"{'yes' if r.holds else '**no**'} |"
         )
-    lines += ["", "## Assumptions of each spec", ""]
+    if fit:
+        result, table = fit_rows(rows)
+        lines += loo_section(rows, result, table, current_values(result.grid))
+    lines += ["", "## Assumptions and sources of each spec", ""]
     for r in rows:
         lines.append(f"### {r.spec.name}")
         lines.append("")
@@ -139,14 +147,21 @@ def render(rows: list[Row], runs: int, seed: int) -> str:
             lines.append("")
         for a in _assumptions(r):
             lines.append(f"- {a}")
+        sources = _listed(r, "sources")
+        if sources:
+            lines.append("- Sources: " + "; ".join(sources) + ".")
         lines.append("")
     lines += eia_section(rows, runs, seed)  # the same battles under the EiA rules
     return "\n".join(lines) + "\n"
 
 
 def _assumptions(row: Row) -> list[str]:
+    return _listed(row, "assumptions")
+
+
+def _listed(row: Row, key: str) -> list[str]:
     raw = json.loads(row.path.read_text(encoding="utf-8"))
-    items = raw.get("assumptions", [])
+    items = raw.get(key, [])
     return [str(a) for a in items] if isinstance(items, list) else [str(items)]
 
 
@@ -158,9 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--output", default="docs/calibration.md", help="file to write ('-' for stdout)")
     parser.add_argument("--check", action="store_true", help="exit 1 if a battle does not hold")
+    parser.add_argument("--no-fit", action="store_true", help="leave out the leave-one-out section")
     args = parser.parse_args(argv)
     rows = calibrate(args.runs, args.seed)
-    text = render(rows, args.runs, args.seed) + "\n"
+    text = render(rows, args.runs, args.seed, fit=not args.no_fit) + "\n"
     if args.output == "-":
         sys.stdout.write(text)
     else:

@@ -26,7 +26,11 @@ SOURCE_WORDS = {  # whose order a ship carries out (rules 4.1, 4.2, 4.11)
 }
 STATUS_WORDS = {v: k.removeprefix("TURN_STATUS_").lower() for k, v in admin_pb2.TurnStatus.items()}
 # The campaign's combat rule set as players know it (docs/rules/eia.md).
-RULES_WORDS = {"pate": "PATE", "eia-advanced": "Empires in Arms, advanced naval rules"}
+RULES_WORDS = {
+    "pate": "PATE",
+    "eia-advanced": "Empires in Arms, advanced naval rules",
+    "eia-advanced-revolution": "Empires in Arms, advanced naval rules (Revolution: no melee chits)",
+}
 # The campaign's naval rule set (docs/rules/eia-operations.md).
 NAVAL_WORDS = {"pate": "PATE's orders and movement", "eia-operations": "Empires in Arms, fleet operations"}
 

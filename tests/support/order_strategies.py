@@ -70,6 +70,7 @@ orders = st.builds(
         st.sampled_from(m.Line),
         st.sampled_from(m.Aim),
         st.sampled_from(m.FleeTo),
+        st.none() | counts,  # Nelson's closing shift (the desk refuses all but 1 or 2)
     ),
     commerce=st.sampled_from(m.Commerce),
     stores=st.none() | counts,

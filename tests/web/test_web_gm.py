@@ -157,7 +157,7 @@ def test_the_master_chooses_the_combat_rules_of_a_new_campaign(web, stack: Stack
     select = _rules_select(r.text)  # the orders service's refusal, beside the select it is about
     assert 'aria-invalid="true" aria-describedby="err-create-combat_rules"' in select
     said = re.search(r'<span class="field-error" id="err-create-combat_rules" role="alert">([^<]+)', select)
-    assert said and "is not a known rule set (pate, eia-advanced)" in said.group(1)
+    assert said and "is not a known rule set (pate, eia-advanced, eia-advanced-revolution)" in said.group(1)
     assert 'id="gm-error"' not in r.text  # shown by its field, not at the top
     assert f'name="new_id" maxlength="40" pattern="[a-z0-9-]{{1,40}}" value="{bad}"' in r.text  # kept
     with pytest.raises(grpc.RpcError) as err:

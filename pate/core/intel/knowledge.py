@@ -133,6 +133,7 @@ def knowledge_for(
         allies=allies,
         enemies=_states_where(world_after, player.state, world_after.diplomacy.hostile),
         ports=_ports(world_after, world_map, player.state) if is_naval_minister(player) else (),
+        political_points=tuple(sorted(world_after.political_points.items())),
     )
 
 

@@ -149,6 +149,8 @@ class PlayerKnowledge:
     allies: tuple[str, ...] = ()  # states on the player's side (same or actively allied)
     enemies: tuple[str, ...] = ()  # states at war with the player's
     ports: tuple[PortReport, ...] = ()  # a naval minister's: his state's ports (3.3-3.5)
+    # EiA 12.2.6.1.6.3: the political status display, every state's points (public in EiA)
+    political_points: tuple[tuple[str, int], ...] = ()
     version: int = KNOWLEDGE_VERSION
 
     @property

@@ -8,7 +8,7 @@ default of rule 4.11, or copied from the ship it is attached to (4.2).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pate.core.orders.effective import (
     Author,
@@ -18,6 +18,7 @@ from pate.core.orders.effective import (
     effective_orders,
     intended_lead,
 )
+from pate.core.orders.model import AdminKind, Commerce, ShipOrder
 from pate.core.world.ships import Ship, ShipType
 
 # The parts of the order form (4.4 to 4.9) and the administrative orders.
@@ -84,7 +85,40 @@ def _explain(ship: Ship, e: EffectiveOrder, effective: Mapping[str, EffectiveOrd
         else:
             why = f"copied from {e.copied_from} (rule 4.2), whose order is {_whose(head.author)}"
             parts.append(PartReason(name, Source.COPIED, head.author, e.copied_from, why))
+    notes = what_it_does(e.order)
+    parts = [replace(p, reason=f"{p.reason}; {notes[p.part]}") if p.part in notes else p for p in parts]
     return Explanation(ship.id, e, tuple(parts))
+
+
+def what_it_does(order: ShipOrder) -> dict[str, str]:
+    """What parts of the order will do that the form alone does not say
+    (docs/rules/orders.md, decisions on commerce and contact and on combining)."""
+    notes: dict[str, str] = {}
+    if order.commerce is Commerce.RAID:
+        notes["contact"] = notes["commerce"] = (
+            "raiding commerce, the ship pursues the enemies it meets (rule 4.6 with the recovered page: "
+            "a raid order forces contact pursue; the desk refuses any other contact order with it)"
+        )
+    elif order.commerce is Commerce.CONVOY:
+        notes["contact"] = notes["commerce"] = (
+            "convoying commerce, the ship accepts contact and neither pursues nor evades (rule 4.6 "
+            "with the recovered page: a convoy order forces contact accept; the desk refuses pursue "
+            "or evade with it)"
+        )
+    shift = order.combat.closing_shift
+    if shift is not None:
+        notes["combat"] = (
+            f"in a melee of a purely British force under Nelson this turn, {shift} is taken off the "
+            f"closing roll and added to his casualty roll (EiA rules 12.2.6.1.4.2, 12.2.7.2)"
+        )
+    combines = [a.target for a in order.admin if a.kind is AdminKind.COMBINE]
+    if combines:
+        notes["admin"] = (
+            f"the groups combine at the end of the turn only if {combines[0]} and this group are then in "
+            "the same place: one tactical area at sea, or both in the harbor or both in the coastal waters "
+            "of a port (rule 2.5 with the recovered page)"
+        )
+    return notes
 
 
 def _own_source(e: EffectiveOrder) -> Source:

@@ -116,6 +116,9 @@ class Combat:
     line: Line = Line.LINE_AHEAD
     aim: Aim = Aim.RIGGING
     flee_to: FleeTo = FleeTo.HARBOR
+    # EiA 12.2.6.1.4.2: Nelson's 1 or 2 off the closing roll in this turn's
+    # battles (his ships only; None: the scenario's choice, else the rules' default)
+    closing_shift: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -255,13 +255,15 @@ def _combat(cur: Cursor, block: _Block) -> None:
             key, value = "aim", _enum(Aim, cur.choice("aim", _AIMS))
         elif w == "flee":
             key, value = "flee_to", _enum(FleeTo, cur.choice("flee", _FLEES))
+        elif w == "nelson":
+            key, value = "closing_shift", cur.number("nelson")
         elif w in _COMBAT_WORDS:
             key, value = _COMBAT_WORDS[w]
         else:
             cur.error(
                 tok,
                 f"unexpected {tok.text!r}: combat [engage|accept|evade|run-past] [range|close] "
-                "[line-ahead|break] [aim hull|rigging] [flee harbor|sea]",
+                "[line-ahead|break] [aim hull|rigging] [flee harbor|sea] [nelson 1|2]",
             )
             continue
         if key in got:

@@ -142,6 +142,8 @@ def _combat(c: Combat) -> str:
         parts += ["aim", c.aim.value]
     if c.flee_to is not FleeTo.HARBOR:
         parts += ["flee", c.flee_to.value]
+    if c.closing_shift is not None:
+        parts += ["nelson", str(c.closing_shift)]
     return " ".join(parts)
 
 

@@ -63,6 +63,7 @@ def validate_order(
         *_attachment(order, ship, actor, world),
         *check_movement(order.movement, ship, world_map, limits, world.kind),
         *_contact(order, limits),
+        *_closing_shift(order, ship, world),
         *_stores(order, ship, rules, limits),
         *_amphibious(order, ship),
         *check_admin(check),
@@ -148,6 +149,26 @@ def _contact(order: ShipOrder, limits: OrderLimits) -> list[Refusal]:
         msg = f"a ship ordered to {order.commerce} commerce must {forced} contact: give contact {forced}"
         out.append(Refusal("contact.mode", "4.6", msg, INVALID))
     return out
+
+
+def _closing_shift(order: ShipOrder, ship: Ship, world: WorldState) -> list[Refusal]:
+    """EiA 12.2.6.1.4.2: "A purely British naval force commanded by Nelson may
+    subtract 1 or 2 from the die roll for closing at the option of the
+    controlling player": 1 or 2, on a ship Nelson commands, under those rules."""
+    shift = order.combat.closing_shift
+    if shift is None:
+        return []
+    field_, rule = "combat.closing_shift", "12.2.6.1.4.2"
+    if shift not in (1, 2):
+        return [Refusal(field_, rule, f"Nelson subtracts 1 or 2 from the closing roll, not {shift}", INVALID)]
+    if world.combat_rules == "pate":
+        msg = "Nelson's closing shift belongs to the EiA advanced naval rules; this campaign fights by PATE's"
+        return [Refusal(field_, rule, msg, PRECONDITION)]
+    admiral = world.admirals.get(ship.commander or "")
+    if admiral is None or not admiral.nelson:
+        msg = f"only a ship Nelson commands may choose his closing shift, and {ship.id} is not his"
+        return [Refusal(field_, rule, msg, PRECONDITION)]
+    return []
 
 
 def _stores(order: ShipOrder, ship: Ship, rules: RuleData, limits: OrderLimits) -> list[Refusal]:

@@ -31,7 +31,7 @@ from pate.core.events import Event, Phase
 from pate.core.rng import Rng
 from pate.core.rules.combat.apply import lowest_free_id
 from pate.core.rules.context import TurnContext, TurnState
-from pate.core.rules.eia.hulks import destroy_taken_hulks
+from pate.core.rules.eia.hulks import hulks_when_port_changes
 from pate.core.world.ships import InPort, Ship
 from pate.core.world.state import LandUnit, WorldState
 
@@ -106,7 +106,7 @@ def _battle(
         "surrendered": losers,
     }
     ts = replace(ts, world=world).emit(Event(PHASE, "garrison_battle", (), name, witnesses, data))
-    return _capture(ts, name, winners) if won else ts
+    return _capture(ctx, ts, name, winners) if won else ts
 
 
 def _casualties(
@@ -130,7 +130,7 @@ def _casualties(
     return units
 
 
-def _capture(ts: TurnState, name: str, winners: Sequence[str]) -> TurnState:
+def _capture(ctx: TurnContext, ts: TurnState, name: str, winners: Sequence[str]) -> TurnState:
     """The port passes to the winning state with the most men (2.6: its
     inactive ships are captured)."""
     world = ts.world
@@ -138,10 +138,29 @@ def _capture(ts: TurnState, name: str, winners: Sequence[str]) -> TurnState:
     for u in winners:
         by_state[unit_state(world, u)] = by_state.get(unit_state(world, u), 0) + _men(world, [u])
     captor = min(by_state, key=lambda s: (-by_state[s], s))
+    return capture_port(ctx, ts, name, captor, occupied=True)
+
+
+def capture_port(
+    ctx: TurnContext,
+    ts: TurnState,
+    name: str,
+    captor: str,
+    *,
+    occupied: bool,
+    phase: Phase = PHASE,
+    rng: Rng | None = None,
+) -> TurnState:
+    """The port passes to ``captor``: the ``port_captured`` event, its hulks
+    (EiA rule 12.2.8.2: destroyed when ``occupied`` by the captor's land
+    force, else rolled for with ``rng``) and its inactive ships (2.6).  The
+    one entry for every way a port changes hands: PATE's garrison battle, and
+    whatever GITM's contract reports."""
+    world = ts.world
     port = world.ports[name]
     world = replace(world, ports={**world.ports, name: replace(port, controller=captor)})
     event = Event(
-        PHASE,
+        phase,
         "port_captured",
         (),
         name,
@@ -149,7 +168,7 @@ def _capture(ts: TurnState, name: str, winners: Sequence[str]) -> TurnState:
         {"port": name, "from": port.controller, "to": captor},
     )
     ts = replace(ts, world=world).emit(event)
-    ts = destroy_taken_hulks(ts, name, captor, PHASE)  # EiA rule 12.2.8.2 (hulks exist only there)
+    ts = hulks_when_port_changes(ctx, ts, name, captor, occupied=occupied, phase=phase, rng=rng)
     return _take_inactive(ts, name, captor)
 
 

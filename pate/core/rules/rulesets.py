@@ -15,7 +15,10 @@ from pate.core.rules.eia.phase import eia_combat_phase
 from pate.core.rules.eiaops.phase import OPERATIONS, operations_phase
 from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 
-PHASES: dict[str, PhaseFn] = dict(zip(COMBAT_RULESETS, (pate_combat_phase, eia_combat_phase), strict=True))
+# the Revolution variant is the EiA phase, which reads the name (12.2.6.1.1)
+PHASES: dict[str, PhaseFn] = dict(
+    zip(COMBAT_RULESETS, (pate_combat_phase, eia_combat_phase, eia_combat_phase), strict=True)
+)
 
 
 def combat_phase(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnState:

@@ -84,7 +84,8 @@ class LandUnit:
 
 # The combat rule sets a campaign may choose (docs/formats/scenario.md):
 # PATE's own (section 7, the default) or the EiA advanced naval rules (12.2.6-12.2.9).
-COMBAT_RULESETS = ("pate", "eia-advanced")
+# the EiA rules, and their Revolution campaign variant (12.2.6.1.1: melee chits removed)
+COMBAT_RULESETS = ("pate", "eia-advanced", "eia-advanced-revolution")
 # The naval rule sets (docs/formats/scenario.md): PATE's own orders and movement
 # (the default) or the EiA new naval rules' fleet markers and operations
 # (docs/rules/eia-operations.md).
@@ -126,11 +127,14 @@ class WorldState:
         default_factory=dict
     )  # sizes of GITM units PATE holds (section 9)
     # --- optional EiA advanced naval rules (docs/rules/eia.md) ---
-    combat_rules: str = "pate"  # the campaign's combat rule set: "pate" | "eia-advanced"
+    combat_rules: str = "pate"  # the campaign's combat rule set, one of COMBAT_RULESETS
     admirals: dict[str, Admiral] = field(default_factory=dict)  # named admirals by player id
     # --- optional EiA new naval rules (docs/rules/eia-operations.md) ---
     naval_rules: str = "pate"  # "pate" | "eia-operations"
     treasury: dict[str, int] = field(default_factory=dict)  # $ by state, seen by its naval minister
+    # EiA 12.2.6.1.6.3: each state's political points won and lost at sea, the
+    # campaign's score of them (the "political status display"); empty under PATE
+    political_points: dict[str, int] = field(default_factory=dict)
 
     def with_ships(self, changed: dict[str, Ship], removed: tuple[str, ...] = ()) -> WorldState:
         ships = dict(self.ships)

@@ -69,6 +69,18 @@ def test_rule_12_2_6_1_1_tactical_chits_from_the_combat_orders() -> None:
         assert _battle(run(w, orders, seed=1))["sides"][0]["chit"] == chit
 
 
+def test_rule_12_2_6_1_1_the_revolution_variant_removes_the_melee_chits() -> None:
+    """12.2.6.1.1: "(Note, if playing the revolution campaign variant ignore
+    rule 14.8.7.F.3, and remove chits marked melee)". Under the rule set
+    "eia-advanced-revolution" breaking the line at close quarters is linear
+    attack; nobody closes, so the melee tables are never read."""
+    w = replace(eia_world(*fleet("BR", 2), *fleet("FR", 2)), combat_rules="eia-advanced-revolution")
+    orders = [melee("BR1SL"), melee("BR2SL"), linear_defense("FR1SL"), linear_defense("FR2SL")]
+    data = _battle(run(w, orders, seed=1))
+    assert [s["chit"] for s in data["sides"]] == ["linear_attack", "linear_defense"]
+    assert not any(r["closed"] for r in data["rounds"])
+
+
 def test_rule_12_2_6_1_2_chits_are_cross_indexed_on_the_chart() -> None:
     """12.2.6.1.2: "Both players now reveal chosen chits and cross index them
     on the Tactical Naval Chart." Melee (attacker) against linear defense:
@@ -245,6 +257,31 @@ def test_rule_12_2_6_1_6_3_political_points_for_the_victor() -> None:
     ts = run(w, orders, dice=[1, 1, 3, 1, 1, 1, 1, *TAIL])
     (pp,) = kinds(ts, "political_points")
     assert pp.data["gained"] == ["BR"] and pp.data["lost"] == ["FR"] and pp.data["points"] == 1
+
+
+def test_rule_12_2_6_1_6_3_the_points_are_posted_and_the_minister_is_told() -> None:
+    """12.2.6.1.6.3: "Post these adjustments on the political status display."
+    The campaign keeps each state's running score (``WorldState.political_points``):
+    a second British victory adds to the first; the naval minister's report
+    shows the display, his own state first."""
+    from pate.core.intel.knowledge import knowledge_for
+    from pate.core.world.state import Player, Role
+    from pate.reports.minister import minister_sections
+    from tests.unit.combat.combat_world import CTX
+
+    w, orders = br_melee_fr_line()
+    ts = run(w, orders, dice=[1, 1, 3, 1, 1, 1, 1, *TAIL])
+    assert ts.world.political_points == {"BR": 1, "FR": -1}
+    dice = [1, 1, 3, 1, 1, 1, 1, *TAIL]
+    again = run(replace(w, political_points=ts.world.political_points), orders, dice=dice)
+    assert again.world.political_points == {"BR": 2, "FR": -2}
+    decres = Player("decres", "Denis Decres", "FR", frozenset({Role.NAVAL_MINISTER}))
+    after = replace(again.world, players={**again.world.players, "decres": decres})
+    k = knowledge_for("decres", replace(w, players=after.players), after, (), CTX.map)
+    assert k.political_points == (("BR", 2), ("FR", -2))
+    heads = dict(minister_sections(k, CTX.map))
+    lines = heads["Political points won and lost at sea (EiA rule 12.2.6.1.6.3)"]
+    assert lines[0].strip().endswith(": -2") and lines[1].strip().endswith(": +2")
 
 
 def test_rule_12_2_6_1_7_general_chase() -> None:

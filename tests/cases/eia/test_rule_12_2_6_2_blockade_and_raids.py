@@ -109,3 +109,36 @@ def test_rule_12_2_6_3_4_raiders_withdraw_and_nobody_chases() -> None:
     assert not kinds(ts, "captured")
     for h in kinds(ts, "hulk"):
         assert h.ships[0].startswith("FR") and ts.world.ships[h.ships[0]].location == InPort("Brest", True)
+
+
+def test_rule_12_2_6_2_a_victorious_blockaded_force_is_not_returned_to_port() -> None:
+    """12.2.6.2: "Additionally, if the blockading force is victorious, there is
+    no general chase allowed. All surviving blockaded ships are returned to
+    port." Both sentences are about a blockader victory: eight French coming
+    out against six British break them (the British roll 1s, the French 6s),
+    so the French keep the coastal waters they fought in and chase the beaten
+    blockaders, who retreat to sea (12.2.6.1.8)."""
+    w, orders = blockade(n_fr=8, n_br=6)
+    ts = run(w, orders, dice=[1, 6, 1, 6, 1, 6, *TAIL])
+    data = _battle(ts)
+    assert data["winner"] == ["FR"]
+    assert data["chase"] is not None
+    survivors = [e["id"] for e in data["ships"] if e["id"].startswith("FR") and not e["disabled_in"]]
+    assert survivors
+    for sid in survivors:
+        assert ts.world.ships[sid].location == COASTAL
+    assert not kinds(ts, "returned")
+
+
+def test_rule_12_2_6_2_and_12_2_6_3_2_no_chits_in_blockade_battles_and_raids() -> None:
+    """12.2.6.2: "the combat is resolved exactly as in the the open sea combat
+    except that no tactical chits are chosen"; 12.2.6.3.2: "No tactical chits
+    are chosen." The battle event names no chit for either side there, and
+    does in open sea combat."""
+    w, orders = blockade()
+    assert [s["chit"] for s in _battle(run(w, orders, dice=[1] * 6 + TAIL))["sides"]] == [None, None]
+    w, orders = raid()
+    assert [s["chit"] for s in _battle(run(w, orders, seed=5))["sides"]] == [None, None]
+    sea = eia_world(*fleet("FR", 3), *fleet("BR", 3))
+    at_sea = [melee(f"FR{k}SL") for k in range(1, 4)] + [linear_defense(f"BR{k}SL") for k in range(1, 4)]
+    assert {s["chit"] for s in _battle(run(sea, at_sea, seed=5))["sides"]} == {"melee", "linear_defense"}

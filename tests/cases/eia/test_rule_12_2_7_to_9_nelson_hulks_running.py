@@ -12,6 +12,7 @@ from pate.core.rules.eia.engine import fight_eia
 from pate.core.rules.eia.hulks import destroy_taken_hulks, hulks_change_hands
 from pate.core.rules.eia.model import EiaBattle, EiaShip, Kind, NelsonFate
 from pate.core.rules.eia.params import Chit
+from pate.core.rules.garrison import capture_port
 from pate.core.rules.turn import resolve_turn
 from pate.core.world.ships import AtSea, InPort, ShipType
 from pate.core.world.state import Admiral, AdmiralFate
@@ -83,6 +84,29 @@ def test_rule_12_2_7_1_naval_officers_fall_on_11_or_12() -> None:
     assert fight_eia(b, EIA_RULES, ScriptedRng([*quiet, 6, 6, 5])).nelson is NelsonFate.KILLED
 
 
+def test_rule_12_2_7_1_every_admiral_falls_on_11_or_12_not_only_nelson() -> None:
+    """12.2.7.1: "This rule modifies rule 12.2.7 to reflect the higher rate of
+    naval officer casualties during this period. Instead of a casualty
+    occurring only with a dice roll of 12, it now also occurs with a roll of
+    11." Villeneuve, a named admiral who is not Nelson, commands the French:
+    after three quiet rounds his two dice 5 + 6 make 11, and the unmodified 5
+    kills him; his fate is told and kept, and he fights no more battles."""
+    w = eia_world(*fleet("BR", 3), *fleet("FR", 3, commander="villeneuve"))
+    w = replace(w, admirals={"villeneuve": Admiral("villeneuve")})
+    orders = [linear_attack(f"BR{k}SL") for k in range(1, 4)] + [
+        linear_defense(f"FR{k}SL") for k in range(1, 4)
+    ]
+    ts = run(w, orders, dice=[1] * 6 + [5, 6, 5, *TAIL])
+    (told,) = kinds(ts, "admiral_in_battle")
+    assert told.data["admiral"] == "villeneuve" and told.data["fate"] == "killed"
+    assert told.data["rule"] == "12.2.7.1" and told.data["closing_shift"] == 0
+    assert ts.world.admirals["villeneuve"].fate is AdmiralFate.KILLED
+    assert not kinds(run(ts.world, orders, seed=1), "admiral_in_battle")
+    b = replace(_nelson_battle(Chit.LINEAR_DEFENSE), nelson=None, admirals=(("villeneuve", 1),))
+    assert fight_eia(b, EIA_RULES, ScriptedRng([1] * 6 + [5, 5])).admiral_fates == (NelsonFate.UNHURT,)
+    assert fight_eia(b, EIA_RULES, ScriptedRng([1] * 6 + [5, 6, 2])).admiral_fates == (NelsonFate.WOUNDED,)
+
+
 def test_rule_12_2_7_2_the_closing_modifier_adds_to_the_casualty_roll() -> None:
     """12.2.7.2: "a stack of British fleets (only) commanded by Nelson has
     melee selected ... the number by which the player modifies the roll is
@@ -150,6 +174,26 @@ def test_rule_12_2_8_2_hulks_when_the_port_changes_hands() -> None:
         ts, EIA_RULES, "Brest", "BR", friends_garrison=True, phase=Phase.COMBAT, rng=ScriptedRng([5, 6])
     )
     assert not sunk.world.ships
+
+
+def test_rule_12_2_8_2_a_port_changing_hands_calls_the_hulks_roll() -> None:
+    """12.2.8.2: "For hulks in a port that changes hands due to conquest or
+    cession to a non allied power ... immediately roll one die for each hulk,
+    1-3 = hulk destroyed, 4-6 = hulk transferred to the port's new owner".
+    ``garrison.capture_port``, the one entry for a port passing to another
+    state, rolls when no land force of the new owner occupies it (a 3 and a 4:
+    one destroyed, one British), and destroys both when one does (the first
+    sentence); PATE's garrison battle takes that path."""
+    hulks = [replace(s, hulk=True, active=False) for s in fleet("FR", 2, HARBOR)]
+    ts = TurnState(world=eia_world(*hulks), orders={})
+    ceded = capture_port(CTX, ts, "Brest", "BR", occupied=False, rng=ScriptedRng([3, 4]))
+    assert ceded.world.ports["Brest"].controller == "BR"
+    fates = [e.data["fate"] for e in kinds(ceded, "hulk_port_changed")]
+    assert fates == ["destroyed", "transferred"]
+    assert [s.id for s in ceded.world.ships.values() if s.hulk] == ["BR1SL"]
+    occupied = capture_port(CTX, ts, "Brest", "BR", occupied=True)
+    assert not occupied.world.ships
+    assert [e.data["fate"] for e in kinds(occupied, "hulk_port_changed")] == ["destroyed", "destroyed"]
 
 
 def test_rule_12_2_8_3_refitting_a_hulk() -> None:

@@ -98,7 +98,10 @@ def test_unknown_rule_sets_are_refused_naming_the_known_ones(engine: Engine) -> 
             combat_rules="eia-basic",
             password_hashes=EveryPlayer(),
         )
-    assert "combat_rules: 'eia-basic' is not a known rule set (pate, eia-advanced)" in str(err.value)
+    assert (
+        "combat_rules: 'eia-basic' is not a known rule set (pate, eia-advanced, eia-advanced-revolution)"
+        in str(err.value)
+    )
 
 
 @pytest.mark.slow

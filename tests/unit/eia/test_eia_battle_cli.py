@@ -56,7 +56,10 @@ def test_trace_is_the_first_run_and_deterministic(tmp_path: Path, capsys: pytest
 @pytest.mark.parametrize(
     ("spec", "expected"),
     [
-        (trafalgar(ruleset="eia-basic"), "ruleset: 'eia-basic' is not a known rule set (pate, eia-advanced)"),
+        (
+            trafalgar(ruleset="eia-basic"),
+            "ruleset: 'eia-basic' is not a known rule set (pate, eia-advanced, eia-advanced-revolution)",
+        ),
         (trafalgar(ruleset="eia-advanced", eia={"kind": "siege"}), "eia.kind: 'siege' is not one of"),
         (trafalgar(eia={"nelson": "A"}), 'eia: only with "ruleset": "eia-advanced"'),
         (trafalgar(ruleset="eia-advanced", eia={"voyage": {"A": -1}}), "eia.voyage.A"),
@@ -86,4 +89,7 @@ def test_campaign_simulate_takes_the_rule_set(tmp_path: Path, capsys: pytest.Cap
     assert main([*args, "--combat-rules", "eia-advanced"]) == 0
     assert json.loads((out / "turn-1" / "state.json").read_text())["combat_rules"] == "eia-advanced"
     assert main([*args, "--combat-rules", "eia"]) == 2
-    assert "--combat-rules: 'eia' is not a known rule set (pate, eia-advanced)" in capsys.readouterr().err
+    assert (
+        "--combat-rules: 'eia' is not a known rule set (pate, eia-advanced, eia-advanced-revolution)"
+        in capsys.readouterr().err
+    )

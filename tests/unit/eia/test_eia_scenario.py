@@ -34,7 +34,9 @@ def test_a_scenario_may_choose_the_eia_rules() -> None:
 def test_unknown_rule_sets_are_refused_listing_the_known_ones() -> None:
     with pytest.raises(DataError) as err:
         _parse(_raw(combat_rules="eia-basic"))
-    assert "scenario.combat_rules" in str(err.value) and "eia-advanced, pate" in str(err.value)
+    assert "scenario.combat_rules" in str(err.value) and "eia-advanced, eia-advanced-revolution, pate" in str(
+        err.value
+    )
 
 
 def test_nelson_is_a_named_admiral_of_the_shipped_scenarios() -> None:

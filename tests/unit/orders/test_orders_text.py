@@ -187,7 +187,7 @@ KNOWN_FIELDS = {
     },
     "Movement": {"sea_areas", "port", "any_enemy_port", "harbor", "sail_alone"},
     "Contact": {"mode", "minimum", "maximum", "join_allies", "gauge", "pursue_into_ports"},
-    "Combat": {"stance", "range", "line", "aim", "flee_to"},
+    "Combat": {"stance", "range", "line", "aim", "flee_to", "closing_shift"},
     "Amphibious": {"load_units", "unload_units", "load_supplies", "unload_supplies"},
     "AdminOrder": {"kind", "target", "amount"},
 }

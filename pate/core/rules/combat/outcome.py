@@ -214,11 +214,13 @@ def settle(
             cols.outcome[i] = Outcome.ESCAPED
         return
     c = p.rules.capture
+    sound = sum(1 for i in losers if p.warship[i] and cols.hull[i] + cols.rigging[i] < c.min_damage_points)
     chase = Pursuit(
         enemy_rigging=sum(cols.rigging[i] for i in captors) / len(captors),
         line_broken=lines[winner] in (LineResult.BROKE_THROUGH, LineResult.MELEE),
         aimed_rigging=rigging_share,
         embayed=p.battle.where is Where.COASTAL and p.battle.onshore,
+        covered=sound > 0 and sound >= c.cover_ratio * len(captors),
     )
     for i in losers:
         pct = capture_chance(
@@ -246,6 +248,9 @@ class Pursuit:
     line_broken: bool  # 7.2: the victors broke the line (or a general melee)
     aimed_rigging: float  # 7.3: share of the victors' fire aimed at rigging
     embayed: bool  # coastal waters with onshore winds
+    # 7.4's cover carried over to 7.8's escape: the beaten side still has sound
+    # warships at least half as many as the victors' (docs/rules/combat.md)
+    covered: bool = False
 
 
 def capture_chance(
@@ -262,7 +267,8 @@ def capture_chance(
     outcomes"): its damage, rigging counting more than hull, is the chance;
     the victors' rigging damage, Run Past, close quarters (and 7.2, 7.3, a lee
     shore) scale it.  A ship with less than ``min_damage_points`` of damage is
-    never taken: ships do not strike unhurt.  A transport group
+    never taken: ships do not strike unhurt.  A beaten side that keeps
+    enough sound warships covers its damaged ones' escape.  A transport group
     has no guns to fight with (2.1): beaten, it may be taken unhurt, at
     ``unarmed_pct`` more."""
     if armed and hull + rigging < c.min_damage_points:
@@ -275,6 +281,8 @@ def capture_chance(
         scale += c.line_broken_pct
     if chase.embayed:
         scale += c.onshore_coastal_pct
+    if chase.covered:
+        scale += c.covered_pct
     if run_past:
         scale += c.run_past_pct
     return min(c.max_pct, pct * max(0.0, 1.0 + scale / 100.0))

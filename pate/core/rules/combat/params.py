@@ -94,6 +94,8 @@ class CaptureRules:
     aim_rigging_pct: float
     onshore_coastal_pct: float
     unarmed_pct: float  # a transport group (no guns, 2.1) is taken unhurt at this chance
+    covered_pct: float  # the beaten side's sound warships cover the escape (7.4 carried to 7.8)
+    cover_ratio: float  # ... when at least this many times the victors' warships afloat
     max_pct: float
 
 
@@ -231,6 +233,8 @@ def _capture(r: _Reader) -> CaptureRules:
         aim_rigging_pct=r.num("capture", "aim_rigging_pct"),
         onshore_coastal_pct=r.num("capture", "onshore_coastal_pct"),
         unarmed_pct=r.num("capture", "unarmed_pct"),
+        covered_pct=r.num("capture", "covered_pct"),
+        cover_ratio=r.num("capture", "cover_ratio"),
         max_pct=r.num("capture", "max_pct"),
     )
 

@@ -24,6 +24,8 @@ _TOP_KEYS = {
     "name",
     "notes",
     "assumptions",
+    "sources",
+    "limits",
     "history",
     "location",
     "wind",
@@ -43,6 +45,7 @@ _SHIP_KEYS = {
     "hull_damage",
     "rigging_damage",
     "name",
+    "orders",  # this entry's own orders, over its side's (a chase: the rear caught, the rest evading)
 }
 _BATTERY_KEYS = {"side", "defense_rating", "damaged"}
 
@@ -110,15 +113,25 @@ def _windward(a: Gauge | None, b: Gauge | None) -> int | None:
     return None
 
 
+_Orders = tuple[CombatStance, Range, Line, Aim, FleeTo]
+
+
+def _orders(raw: Any, path: str, base: Mapping[str, Any]) -> _Orders:
+    """A side's orders, or a ship entry's own over its side's."""
+    orders = {**base, **_object(raw, path)}
+    _known(orders, _ORDER_KEYS, path + ".")
+    return (
+        _enum(CombatStance, orders.get("combat", "accept"), path + ".combat"),
+        _enum(Range, orders.get("range", "range"), path + ".range"),
+        _enum(Line, orders.get("line", "line_ahead"), path + ".line"),
+        _enum(Aim, orders.get("aim", "rigging"), path + ".aim"),
+        _enum(FleeTo, orders.get("flee_to", "harbor"), path + ".flee_to"),
+    )
+
+
 def _side_ships(side: Mapping[str, Any], n: int, s: str, rules: CombatRules) -> list[BattleShip]:
-    orders = _object(side.get("orders", {}), f"sides.{s}.orders")
-    _known(orders, _ORDER_KEYS, f"sides.{s}.orders.")
-    where = f"sides.{s}.orders."
-    stance = _enum(CombatStance, orders.get("combat", "accept"), where + "combat")
-    rng = _enum(Range, orders.get("range", "range"), where + "range")
-    line = _enum(Line, orders.get("line", "line_ahead"), where + "line")
-    aim = _enum(Aim, orders.get("aim", "rigging"), where + "aim")
-    flee = _enum(FleeTo, orders.get("flee_to", "harbor"), where + "flee_to")
+    side_orders = _object(side.get("orders", {}), f"sides.{s}.orders")
+    _orders(side_orders, f"sides.{s}.orders", {})
     entries = side.get("ships")
     if not isinstance(entries, list) or not entries:
         raise SpecError(f"sides.{s}.ships: must be a non-empty list")
@@ -127,6 +140,7 @@ def _side_ships(side: Mapping[str, Any], n: int, s: str, rules: CombatRules) -> 
         path = f"sides.{s}.ships[{k}]"
         e = _object(entry, path)
         _known(e, _SHIP_KEYS, path + ".")
+        stance, rng, line, aim, flee = _orders(e.get("orders", {}), path + ".orders", side_orders)
         type_ = _enum(ShipType, e.get("type"), path + ".type")
         count = _int(e.get("count", 1), path + ".count", 1, 1000)
         crew_max, marines_max = rules.max_crew[type_], rules.max_marines[type_]

@@ -18,7 +18,7 @@ from pate.core.rng import Rng
 from pate.core.rules.combat.apply import free_tactical_area
 from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.eia.engine import political_points
-from pate.core.rules.eia.model import EiaBattle, EiaResult, Fate, NelsonFate
+from pate.core.rules.eia.model import EiaBattle, EiaResult, Fate, Kind, NelsonFate
 from pate.core.rules.eia.params import EiaRules
 from pate.core.rules.eia.spec import EIA
 from pate.core.rules.eia.world import Haven
@@ -126,7 +126,19 @@ def apply_eia(
             points=points,
             rule="12.2.6.1.6.3",
         )
+        new_world = _post_points(new_world, battle, result.winner, points)
     return replace(ts, world=new_world, orders=orders).emit(*events)
+
+
+def _post_points(world: WorldState, battle: EiaBattle, winner: int, points: int) -> WorldState:
+    """12.2.6.1.6.3: "Post these adjustments on the political status display":
+    each state whose warships fought on the victor's side gains the points,
+    each on the defeated side loses them (docs/rules/eia.md)."""
+    tally = dict(world.political_points)
+    for state in sorted({s.state for s in battle.ships if s.factor and not s.hulk}):
+        won = any(s.state == state and s.side == winner for s in battle.ships)
+        tally[state] = tally.get(state, 0) + (points if won else -points)
+    return replace(world, political_points=tally)
 
 
 def _cargo_lost(event: Any, ship: Ship) -> None:
@@ -188,7 +200,9 @@ def _withdrawal(ctx: TurnContext, world: WorldState, place: Location, fate: Fate
 def _nelson(
     world: WorldState, rules: EiaRules, battle: EiaBattle, result: EiaResult, ships: list[Ship], event: Any
 ) -> WorldState:
-    """12.2.7: the fate of Nelson, recorded and told."""
+    """12.2.7: the fate of Nelson, and 12.2.7.1 of every other admiral, recorded and told."""
+    for (other, _), fate in zip(battle.admirals, result.admiral_fates, strict=True):
+        world = _admiral_fate(world, rules, other, fate, 0, event)
     if result.nelson is None or battle.nelson is None:
         return world
     pid = next(
@@ -203,6 +217,12 @@ def _nelson(
     )
     if pid is None:
         return world
+    return _admiral_fate(world, rules, pid, result.nelson, result.closing_shift, event)
+
+
+def _admiral_fate(
+    world: WorldState, rules: EiaRules, pid: str, fate_rolled: NelsonFate, shift: int, event: Any
+) -> WorldState:
     admiral = world.admirals[pid]
     player = world.players.get(pid)
     event(
@@ -210,13 +230,13 @@ def _nelson(
         (),
         admiral=pid,
         name=player.name if player is not None else pid,  # rule 3.11: reports name him as the rule book does
-        fate=result.nelson.value,
-        closing_shift=result.closing_shift,
-        rule="12.2.7",
+        fate=fate_rolled.value,
+        closing_shift=shift,
+        rule="12.2.7" if admiral.nelson else "12.2.7.1",
     )
-    if result.nelson is NelsonFate.UNHURT:
+    if fate_rolled is NelsonFate.UNHURT:
         return world
-    fate = AdmiralFate.KILLED if result.nelson is NelsonFate.KILLED else AdmiralFate.WOUNDED
+    fate = AdmiralFate.KILLED if fate_rolled is NelsonFate.KILLED else AdmiralFate.WOUNDED
     back = world.turn + rules.wounded_turns if fate is AdmiralFate.WOUNDED else None
     updated: Admiral = replace(admiral, fate=fate, returns_turn=back)
     return replace(world, admirals={**world.admirals, pid: updated})
@@ -228,7 +248,8 @@ def battle_data(battle: EiaBattle, result: EiaResult, ships: list[Ship], setting
     sides = [
         {
             "states": sorted({s.state for s, b in zip(ships, battle.ships, strict=True) if b.side == n}),
-            "chit": battle.chits[n].value,
+            # 12.2.6.2 and 12.2.6.3.2: "no tactical chits are chosen" there
+            "chit": battle.chits[n].value if battle.kind is Kind.OPEN_SEA else None,
             "morale": result.morale[n],
             "morale_lost": result.morale_lost[n],
             "broken": result.broken[n],

@@ -18,10 +18,12 @@ from pate.core.rules.eia.params import Chit
 _CAUTION = (Chit.LINEAR_DEFENSE, Chit.LINEAR_ATTACK, Chit.MELEE)
 
 
-def chit_of(stance: CombatStance, range_: Range, line: Line) -> Chit:
+def chit_of(stance: CombatStance, range_: Range, line: Line, *, revolution: bool = False) -> Chit:
+    """12.2.6.1.1: "if playing the revolution campaign variant ... remove chits
+    marked melee": there, breaking the line at close quarters is linear attack."""
     if stance is CombatStance.EVADE or range_ is Range.RANGE:
         return Chit.LINEAR_DEFENSE
-    return Chit.MELEE if line is Line.BREAK else Chit.LINEAR_ATTACK
+    return Chit.MELEE if line is Line.BREAK and not revolution else Chit.LINEAR_ATTACK
 
 
 def side_chit(chits: Iterable[Chit]) -> Chit:

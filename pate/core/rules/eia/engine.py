@@ -137,7 +137,7 @@ def fight_eia(battle: EiaBattle, rules: EiaRules, rng: Rng) -> EiaResult:
                 f.silenced[dfn] = True
     winner = _winner(f, battle)
     chase = _chase(f, battle, winner, rng) if winner is not None else None
-    nelson = _nelson(battle, rules, shift, rng) if battle.nelson is not None else None
+    nelson, others = _officers(battle, rules, shift, rng)
     fate, owner = _fates(f, battle, winner, rng.fork("voyage"))
     return EiaResult(
         kind=battle.kind,
@@ -153,6 +153,7 @@ def fight_eia(battle: EiaBattle, rules: EiaRules, rng: Rng) -> EiaResult:
         harbor_fire=harbor,
         nelson=nelson,
         closing_shift=shift,
+        admiral_fates=others,
     )
 
 
@@ -264,9 +265,20 @@ def _chase(f: _Fight, battle: EiaBattle, winner: int, rng: Rng) -> Chase | None:
     return Chase(table, shot.roll, hit)
 
 
+def _officers(
+    battle: EiaBattle, rules: EiaRules, shift: int, rng: Rng
+) -> tuple[NelsonFate | None, tuple[NelsonFate, ...]]:
+    """Nelson's fate (12.2.7), then every other admiral's: 12.2.7.1 "naval
+    officer casualties" roll too, unmodified, each on his own stream so that
+    one more admiral changes no other die."""
+    nelson = _nelson(battle, rules, shift, rng) if battle.nelson is not None else None
+    others = tuple(_nelson(battle, rules, 0, rng.fork("admiral", pid)) for pid, _ in battle.admirals)
+    return nelson, others
+
+
 def _nelson(battle: EiaBattle, rules: EiaRules, shift: int, rng: Rng) -> NelsonFate:
     """12.2.7.1: a casualty on 11 or 12 (two dice), plus the closing shift
-    (12.2.7.2); the second roll, wounded or killed, is not modified."""
+    (12.2.7.2, Nelson's only); the second roll, wounded or killed, is not modified."""
     roll = die(rng) + die(rng) + shift
     if roll < rules.nelson_casualty_on:
         return NelsonFate.UNHURT
@@ -303,7 +315,9 @@ def _fates(
         elif kind is Kind.PORT_RAID:
             fate.append(Fate.WITHDRAWN if s.side == att else Fate.FOUGHT)
             owner.append(s.side)
-        elif kind is Kind.BLOCKADE and s.side != att:
+        elif kind is Kind.BLOCKADE and s.side != att and winner == att:
+            # 12.2.6.2: "if the blockading force is victorious ... All surviving
+            # blockaded ships are returned to port"; otherwise 12.2.6.1.8 holds
             fate.append(Fate.RETURNED)
             owner.append(s.side)
         else:

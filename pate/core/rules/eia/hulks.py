@@ -3,7 +3,8 @@
 A disabled ship that reached port is a hulk: inactive, in the harbor, with
 ``Ship.hulk`` set.  It fights only in port raids (12.2.8.1, in the engine);
 it is destroyed when an enemy land force takes its port, and rolled for when
-the port changes hands otherwise (12.2.8.2); the naval minister's
+the port changes hands otherwise (12.2.8.2, :func:`hulks_when_port_changes`,
+called by ``garrison.capture_port``); the naval minister's
 "reactivate" order refits it (12.2.8.3): ``refit_turns`` campaign turns and
 ``refit_stores`` of the port's stores, PATE's measure for EiA's "$5 and 1
 manpower" and "three months" (docs/rules/eia.md).
@@ -18,6 +19,7 @@ from pate.core.rng import Rng
 from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.eia.params import EiaRules
 from pate.core.world.ships import InPort, Ship, ship_id
+from pate.core.world.state import WorldState
 
 
 def hulks_in(ts: TurnState, port: str) -> list[Ship]:
@@ -62,6 +64,7 @@ def hulks_change_hands(
     friends_garrison: bool,
     phase: Phase,
     rng: Rng,
+    only: str | None = None,
 ) -> TurnState:
     """12.2.8.2: a port changing hands by cession, or a broken alliance: one
     die per hulk, 1-3 destroyed, 4-6 to the port's new owner (sunk instead
@@ -71,7 +74,7 @@ def hulks_change_hands(
     events: list[Event] = []
     used = set(ts.world.ships)
     for s in hulks_in(ts, port):
-        if ts.world.diplomacy.allied(s.state, new_owner):
+        if ts.world.diplomacy.allied(s.state, new_owner) or (only is not None and s.id != only):
             continue
         roll = rng.randint(1, 6)
         removed.append(s.id)
@@ -101,6 +104,55 @@ def hulks_change_hands(
     return replace(ts, world=ts.world.with_ships(changed, tuple(removed))).emit(*events)
 
 
+def hulks_when_port_changes(
+    ctx: TurnContext,
+    ts: TurnState,
+    port: str,
+    new_owner: str,
+    *,
+    occupied: bool,
+    phase: Phase,
+    rng: Rng | None,
+) -> TurnState:
+    """12.2.8.2, both sentences, for a port passing to ``new_owner``.
+
+    ``occupied``: a land force of the new owner took it (PATE's garrison
+    battle, or GITM's land game reporting the city held): "If any enemy land
+    force occupies a port with hulks in it, all such are destroyed."
+    Otherwise (conquest or cession, a broken alliance: the port changes hands
+    with no enemy troops in it) one die per hulk, ``rng`` required; hulks are
+    "sunk" instead of transferred while troops friendly to the hulks' state
+    garrison the port.  No hulks (every PATE campaign): nothing happens.
+    """
+    hulks = hulks_in(ts, port)
+    if not hulks:
+        return ts
+    if occupied:
+        return destroy_taken_hulks(ts, port, new_owner, phase)
+    if rng is None:
+        raise ValueError("a port changing hands without occupation rolls for its hulks: rng required")
+    world = ts.world
+    garrison = {_unit_state(world, u) for u in world.ports[port].garrison} if port in world.ports else set()
+    for s in hulks:  # one roll each, in id order; the garrison question is asked per hulk
+        friends = any(world.diplomacy.allied(g, s.state) and g != new_owner for g in garrison)
+        ts = hulks_change_hands(
+            ts,
+            EiaRules.from_rules(ctx.rules),
+            port,
+            new_owner,
+            friends_garrison=friends,
+            phase=phase,
+            rng=rng,
+            only=s.id,
+        )
+    return ts
+
+
+def _unit_state(world: WorldState, unit: str) -> str:
+    known = world.land_units.get(unit)
+    return known.state if known is not None else unit[:2]
+
+
 def refit(ctx: TurnContext, ts: TurnState, ship: Ship, ready_turn: int, phase: Phase) -> TurnState:
     """12.2.8.3: refitted in a friendly port; the cost is taken from the port's
     stores, and the hulk becomes a ship again from ``ready_turn``."""
@@ -120,6 +172,11 @@ def refit(ctx: TurnContext, ts: TurnState, ship: Ship, ready_turn: int, phase: P
         return ts.emit(ev)
     if port.stores < rules.refit_stores:
         data = {"reason": "not enough stores", "needed": rules.refit_stores, "rule": "12.2.8.3"}
+        return ts.emit(Event(phase, "refit_refused", (ship.id,), name, (), data))
+    crew_needed = ctx.rules.ship_class(ship.type).min_crew
+    if ship.crew < crew_needed:
+        # "and 1 manpower unit": the men to make her seaworthy (docs/rules/eia.md)
+        data = {"reason": "not enough crew", "needed": crew_needed, "rule": "12.2.8.3"}
         return ts.emit(Event(phase, "refit_refused", (ship.id,), name, (), data))
     world = replace(
         ts.world, ports={**ts.world.ports, name: replace(port, stores=port.stores - rules.refit_stores)}

@@ -61,6 +61,8 @@ class EiaBattle:
     chits: tuple[Chit, Chit] = (Chit.LINEAR_DEFENSE, Chit.LINEAR_DEFENSE)  # by side
     nelson: int | None = None  # the side Nelson commands, if he is present
     nelson_shift: int | None = None  # 12.2.6.1.4.2: his player's 1 or 2; None: the rules' default
+    # 12.2.7.1: every other naval officer commanding in the battle (player id, side)
+    admirals: tuple[tuple[str, int], ...] = ()
     harbor_defense: int = 0  # 12.2.6.3.1: the defence number firing at the raiders
     voyage: tuple[int | None, int | None] = (1, 1)  # movement points home by side; None: no port
 
@@ -98,6 +100,7 @@ class EiaResult:
     harbor_fire: Fire | None = None
     nelson: NelsonFate | None = None
     closing_shift: int = 0
+    admiral_fates: tuple[NelsonFate, ...] = ()  # like battle.admirals (12.2.7.1)
 
     @property
     def fought(self) -> bool:

@@ -20,6 +20,7 @@ from pate.core.rules.eia.engine import fight_eia
 from pate.core.rules.eia.model import EiaBattle, EiaShip, Kind
 from pate.core.rules.eia.params import EiaRules
 from pate.core.rules.eia.running import run_blockades
+from pate.core.rules.eia.spec import EIA_REVOLUTION
 from pate.core.rules.eia.world import (
     Haven,
     harbor_defense,
@@ -27,6 +28,7 @@ from pate.core.rules.eia.world import (
     kind_at,
     nelson_shift,
     nelson_side,
+    other_admirals,
     sea_area_of,
 )
 from pate.core.world.ships import AtSea, InPort, Location, Ship, describe
@@ -107,7 +109,7 @@ def build_eia_battle(
     side_of = {s.id: 0 if s.state in sides[0] else 1 for s in ordered}
     chits = tuple(
         side_chit(
-            chit_of(o.stance, o.range, o.line)
+            chit_of(o.stance, o.range, o.line, revolution=world.combat_rules == EIA_REVOLUTION)
             for s in ordered
             if side_of[s.id] == n and s.type.is_warship and not s.hulk
             for o in (ts.order(s.id).combat,)
@@ -129,7 +131,10 @@ def build_eia_battle(
         attacker=attacker,
         chits=(chits[0], chits[1]),
         nelson=nelson_side(world, [s for s in ordered if not s.hulk], side_of),
-        nelson_shift=nelson_shift(world, ordered),
+        nelson_shift=nelson_shift(
+            world, ordered, {s.id: ts.order(s.id).combat.closing_shift for s in ordered}
+        ),
+        admirals=other_admirals(world, [s for s in ordered if not s.hulk], side_of),
         harbor_defense=defense,
         voyage=(
             havens[0].movement_points if havens[0] else None,

@@ -15,7 +15,7 @@ from typing import Any
 from pate.core.rules.combat.simulate import run_rng, stat
 from pate.core.rules.combat.spec import SIDES
 from pate.core.rules.eia.engine import fight_eia
-from pate.core.rules.eia.model import EiaResult, Fate
+from pate.core.rules.eia.model import EiaResult, Fate, Kind
 from pate.core.rules.eia.params import EiaRules
 from pate.core.rules.eia.spec import EIA, EiaSpec
 
@@ -89,7 +89,8 @@ def trace_dict(spec: EiaSpec, result: EiaResult) -> dict[str, Any]:
         "ruleset": EIA,
         "kind": battle.kind.value,
         "attacker": SIDES[battle.attacker],
-        "chits": {SIDES[n]: battle.chits[n].value for n in (0, 1)},
+        # 12.2.6.2 and 12.2.6.3.2: no tactical chits are chosen in blockade battles and raids
+        "chits": {SIDES[n]: battle.chits[n].value for n in (0, 1)} if battle.kind is Kind.OPEN_SEA else None,
         "winner": _side(result.winner),
         "morale": {SIDES[n]: result.morale[n] for n in (0, 1)},
         "morale_lost": {SIDES[n]: result.morale_lost[n] for n in (0, 1)},

@@ -26,7 +26,8 @@ from pate.core.rules.eia.model import EiaBattle, EiaShip, Kind
 from pate.core.rules.eia.params import Chit
 from pate.core.world.state import COMBAT_RULESETS
 
-PATE, EIA = COMBAT_RULESETS
+PATE, EIA, EIA_REVOLUTION = COMBAT_RULESETS
+EIA_RULESETS = (EIA, EIA_REVOLUTION)
 RULESETS = COMBAT_RULESETS
 _EIA_KEYS = {"kind", "attacker", "chits", "nelson", "harbor_defense", "voyage"}
 
@@ -46,8 +47,8 @@ def split_spec(raw: Any) -> tuple[str, Any, Mapping[str, Any]]:
     extra = raw.get("eia", {})
     if not isinstance(extra, Mapping):
         raise SpecError("eia: must be an object")
-    if extra and ruleset != EIA:
-        raise SpecError('eia: only with "ruleset": "eia-advanced"')
+    if extra and ruleset not in EIA_RULESETS:
+        raise SpecError('eia: only with "ruleset": "eia-advanced" or "eia-advanced-revolution"')
     for k in extra:
         if k not in _EIA_KEYS:
             raise SpecError(f"eia.{k}: unknown field (expected one of {', '.join(sorted(_EIA_KEYS))})")
@@ -62,7 +63,8 @@ class EiaSpec:
 
 
 def parse_eia_spec(raw: Any, combat_rules: CombatRules) -> EiaSpec:
-    _, rest, extra = split_spec(raw)
+    ruleset, rest, extra = split_spec(raw)
+    revolution = ruleset == EIA_REVOLUTION
     spec = parse_spec(rest, combat_rules)
     ships = spec.battle.ships
     eia_ships = tuple(EiaShip(s.key, s.side, spec.states[s.side], s.type) for s in ships)
@@ -73,11 +75,16 @@ def parse_eia_spec(raw: Any, combat_rules: CombatRules) -> EiaSpec:
     chits_raw = extra.get("chits", {})
     if not isinstance(chits_raw, Mapping):
         raise SpecError("eia.chits: must be an object")
-    chits = [side_chit(chit_of(s.stance, s.range, s.line) for s in ships if s.side == n) for n in (0, 1)]
+    chits = [
+        side_chit(chit_of(s.stance, s.range, s.line, revolution=revolution) for s in ships if s.side == n)
+        for n in (0, 1)
+    ]
     for k, v in chits_raw.items():
         n = _side(k, "eia.chits")
         assert n is not None
         chits[n] = _choice(Chit, v, f"eia.chits.{k}")
+        if revolution and chits[n] is Chit.MELEE:
+            raise SpecError(f"eia.chits.{k}: the Revolution variant removes the melee chits (12.2.6.1.1)")
     voyage_raw = extra.get("voyage", {})
     if not isinstance(voyage_raw, Mapping):
         raise SpecError("eia.voyage: must be an object")

@@ -6,7 +6,7 @@ whether Nelson commands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pate.core.rules.context import TurnContext
@@ -103,8 +103,14 @@ def haven(
     return Haven(name, world.ports[name].controller, mp)
 
 
-def nelson_shift(world: WorldState, ships: list[Ship]) -> int | None:
-    """The closing shift Nelson's player chose in the scenario (12.2.6.1.4.2), if any."""
+def nelson_shift(world: WorldState, ships: list[Ship], chosen: Mapping[str, int | None]) -> int | None:
+    """The closing shift Nelson's player chose (12.2.6.1.4.2: "at the option of
+    the controlling player"): the order of his ships in this battle (``chosen``,
+    by ship id; the first by id that names one), else his scenario's choice."""
+    for s in sorted(ships, key=lambda s: s.id):
+        admiral = world.admirals.get(s.commander or "")
+        if admiral is not None and admiral.nelson and chosen.get(s.id) is not None:
+            return chosen[s.id]
     for s in ships:
         admiral = world.admirals.get(s.commander or "")
         if admiral is not None and admiral.nelson:
@@ -125,3 +131,29 @@ def nelson_side(world: WorldState, ships: list[Ship], side_of: dict[str, int]) -
             continue
         return side_of[s.id]
     return None
+
+
+def _commands(world: WorldState, pid: str) -> bool:
+    """An admiral neither dead nor still recovering from a wound (12.2.7)."""
+    admiral = world.admirals[pid]
+    if admiral.fate is AdmiralFate.ACTIVE:
+        return True
+    if admiral.fate is AdmiralFate.KILLED:
+        return False
+    return (admiral.returns_turn or 0) <= world.turn
+
+
+def other_admirals(
+    world: WorldState, ships: list[Ship], side_of: dict[str, int]
+) -> tuple[tuple[str, int], ...]:
+    """12.2.7.1: the naval officers in a battle besides Nelson: the scenario's
+    named admirals commanding a ship that fights (docs/rules/eia.md), once each,
+    by player id."""
+    found: dict[str, int] = {}
+    for s in ships:
+        pid = s.commander or ""
+        admiral = world.admirals.get(pid)
+        if admiral is None or admiral.nelson or pid in found or not _commands(world, pid):
+            continue
+        found[pid] = side_of[s.id]
+    return tuple(sorted(found.items()))
