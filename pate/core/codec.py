@@ -127,50 +127,100 @@ def _tagged_names() -> set[str]:
 
 
 def _decode(tp: Any, data: Any) -> Any:
+    return _decoder(tp)(data)
+
+
+# One decoder per type hint, built once: loading a world decodes some thirty
+# thousand values, and reading each one's type hint again (get_origin,
+# is_dataclass, get_type_hints) cost more than the rules of the turn.
+Decoder = Callable[[Any], Any]
+
+
+@cache
+def _decoder(tp: Any) -> Decoder:
     if tp is Any:
-        return data
+        return _same
     origin = get_origin(tp)
     if origin in (typing.Union, types.UnionType):
-        args = [a for a in get_args(tp) if a is not type(None)]
-        if data is None:
-            return None
-        if len(args) == 1:
-            return _decode(args[0], data)
-        if isinstance(data, dict) and _TAG in data:
-            for a in args:
-                if getattr(a, "__name__", None) == data[_TAG]:
-                    return _decode(a, data)
-            raise ValueError(f"unknown kind {data[_TAG]!r}")
-        for a in args:
-            if isinstance(a, type) and isinstance(data, a):
-                return data
-        raise ValueError(f"cannot decode {data!r} as {tp}")
+        return _union_decoder(tp)
     if origin is tuple:
-        parts = get_args(tp)
-        if len(parts) == 2 and parts[1] is Ellipsis:
-            return tuple(_decode(parts[0], v) for v in data)
-        return tuple(_decode(a, v) for a, v in zip(parts, data, strict=True))
+        return _tuple_decoder(get_args(tp))
     if origin is frozenset:
         (arg,) = get_args(tp)
-        return frozenset(_decode(arg, v) for v in data)
+        item = _decoder(arg)
+        return lambda data: frozenset(item(v) for v in data)
     if origin in (dict, typing.Mapping, _abc_mapping()):
         kt, vt = get_args(tp)
-        return {_decode(kt, k): _decode(vt, v) for k, v in data.items()}
+        key, val = _decoder(kt), _decoder(vt)
+        return lambda data: {key(k): val(v) for k, v in data.items()}
     if origin is list:
         (arg,) = get_args(tp)
-        return [_decode(arg, v) for v in data]
+        item = _decoder(arg)
+        return lambda data: [item(v) for v in data]
     if isinstance(tp, type):
-        if issubclass(tp, Enum):
-            return tp(data)
-        if dataclasses.is_dataclass(tp):
-            hints = _hints(tp)
-            kwargs = {f.name: _decode(hints[f.name], data[f.name]) for f in _fields(tp) if f.name in data}
-            return tp(**kwargs)
-        if tp is float and isinstance(data, int):
-            return float(data)
-        if tp in (int, str, bool, float):
-            return data
+        return _type_decoder(tp)
     raise TypeError(f"cannot decode into {tp!r}")
+
+
+def _union_decoder(tp: Any) -> Decoder:
+    args = [a for a in get_args(tp) if a is not type(None)]
+    if len(args) == 1:
+        only = _decoder(args[0])
+        return lambda data: None if data is None else only(data)
+    by_name = {getattr(a, "__name__", None): _decoder(a) for a in args}
+    plain = tuple(a for a in args if isinstance(a, type))
+
+    def decode(data: Any) -> Any:
+        if data is None:
+            return None
+        if isinstance(data, dict) and _TAG in data:
+            member = by_name.get(data[_TAG])
+            if member is None:
+                raise ValueError(f"unknown kind {data[_TAG]!r}")
+            return member(data)
+        for a in plain:
+            if isinstance(data, a):
+                return data
+        raise ValueError(f"cannot decode {data!r} as {tp}")
+
+    return decode
+
+
+def _tuple_decoder(parts: tuple[Any, ...]) -> Decoder:
+    if len(parts) == 2 and parts[1] is Ellipsis:
+        item = _decoder(parts[0])
+        return lambda data: tuple(item(v) for v in data)
+    items = tuple(_decoder(a) for a in parts)
+    return lambda data: tuple(f(v) for f, v in zip(items, data, strict=True))
+
+
+def _type_decoder(tp: type) -> Decoder:
+    if issubclass(tp, Enum):
+        return tp
+    if dataclasses.is_dataclass(tp):
+        return _dataclass_decoder(tp)
+    if tp is float:
+        return lambda data: float(data) if isinstance(data, int) else data
+    if tp in (int, str, bool):
+        return _same
+    raise TypeError(f"cannot decode into {tp!r}")
+
+
+def _dataclass_decoder(tp: type) -> Decoder:
+    fields: list[tuple[str, Decoder]] = []
+    built = False
+
+    def decode(data: Any) -> Any:
+        nonlocal built
+        if not built:
+            hints = _hints(tp)
+            # built at first use, not when the decoder is made: a dataclass
+            # reached again through its own fields finds this decoder cached
+            fields.extend((f.name, _decoder(hints[f.name])) for f in _fields(tp))
+            built = True
+        return tp(**{name: f(data[name]) for name, f in fields if name in data})
+
+    return decode
 
 
 def _abc_mapping() -> Any:
