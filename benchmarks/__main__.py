@@ -1,7 +1,9 @@
 """Run every benchmark module and print its figures.
 
 Each ``benchmarks/bench_*.py`` module exposes ``run() -> list[tuple[str, str]]``
-(label, figure).  Speed is measured here, never asserted in tests.
+(label, figure).  Speed is measured here, never asserted in tests.  Options after
+the names (``python -m benchmarks scale --workers 1,2,3``) go to the one module
+named, whose ``run`` then takes them.
 ``python -m benchmarks fuzz --turns N --seed S`` runs the campaign fuzzer
 instead (``benchmarks/fuzz.py``).
 """
@@ -15,14 +17,16 @@ import sys
 import benchmarks
 
 
-def main(only: list[str]) -> int:
+def main(argv: list[str]) -> int:
+    at = next((i for i, a in enumerate(argv) if a.startswith("--")), len(argv))
+    only, opts = argv[:at], argv[at:]
     names = sorted(m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_"))
     for name in names:
         if only and not any(o in name for o in only):
             continue
         module = importlib.import_module(f"benchmarks.{name}")
         print(f"== {name[6:]}", flush=True)
-        for label, figure in module.run():
+        for label, figure in module.run(opts) if opts else module.run():
             print(f"  {label:<60} {figure}", flush=True)
     return 0
 

@@ -1,90 +1,83 @@
-"""Many campaigns whose turns close at the same deadline.
+"""Many campaigns whose turns close at the same deadline, on capped workers.
 
-N training campaigns and G grand1805 campaigns are created on a real cluster
-(services/platform/runtime/cluster.py: NATS JetStream, the database and one process per
-service), every campaign's first turn is given the same deadline, and the
-benchmark waits until every campaign is reported.  It runs with 1 and with 2
-worker processes per stage (resolver, intel, reports) on SQLite and on
-PostgreSQL, and prints campaign-turns per second, the time until every
-campaign is reported, p50/p99 deadline-to-reports latency, CPU seconds of the
-service processes per campaign-turn and the scaling ratio of 2 workers to 1.
+N fresh campaigns are created on a real cluster (services/platform/runtime/cluster.py:
+NATS JetStream, the database and one process per service), every campaign's
+first turn is given the same deadline, and the benchmark waits until every
+campaign is reported.  It does so with 1, 2, 3... worker processes per stage
+(resolver, intel, reports), on SQLite and on PostgreSQL, and prints
+campaign-turns per second, the ratio to one worker, each worker's CPU per
+campaign-turn beside the rules core's own time for the same turns (measured in
+this process, after the run, on the stored worlds), each worker's share of its
+quota and how the turns were split between the workers of a stage.
 
-PATE_BENCH_SCALE_N (default 20) and PATE_BENCH_SCALE_GRAND (default 2) set the
-sizes; the default run takes a few minutes on 2 cores.  The latency includes
-the deadline watcher's poll (PATE_DEADLINE_POLL_SECONDS, 0.5 s here).
+    python -m benchmarks scale --cpu-per-worker 0.15 --workers 1,2,3 --campaigns 40
+
+``--cpu-per-worker`` puts every resolver, intel and reports worker process in a
+CPU cgroup of its own with that quota (benchmarks/cpucap.py), as a Kubernetes CPU
+limit does: each capped worker is then a small node, and the order desk, NATS and
+the database stay uncapped.  Where cgroups cannot be made the benchmark says so
+in one line and skips.  Without it (``make bench``) the workers share the
+machine's cores with everything else.  The latency includes the deadline
+watcher's poll (PATE_DEADLINE_POLL_SECONDS, 0.5 s here).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
-import statistics
+import re
 import tempfile
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from benchmarks import cpucap
 from benchmarks.bench_platform import _postgres
+from benchmarks.scale_report import Run, Worker, core_seconds, rows_for
 from pate.v1 import admin_pb2
 from services.platform.bus.natsserver import NatsServer
 from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
 
 STAGES = ("resolver", "intel", "reports")
-N = int(os.environ.get("PATE_BENCH_SCALE_N", "20"))
-GRAND = int(os.environ.get("PATE_BENCH_SCALE_GRAND", "2"))
+DONE_EVENT = {"resolver": "turn_resolved", "intel": "intel_ready", "reports": "reports_ready"}
 LEAD_SECONDS = 3.0  # from setting the deadlines to the deadline itself
 TIMEOUT_SECONDS = 1800.0
 POLL_SECONDS = 0.1  # how often the campaigns are listed while waiting (the latencies' resolution)
 
 
-@dataclass(frozen=True)
-class Run:
-    campaigns: int
-    all_reported: float  # seconds from the deadline to the last campaign reported
-    latencies: list[float]
-    cpu_seconds: float
-
-    @property
-    def rate(self) -> float:
-        return self.campaigns / self.all_reported
-
-    @property
-    def throughput(self) -> float:
-        """Campaign-turns per second from the first report to the last: the deadline
-        watcher's poll and one turn's way through the stages (a fixed latency that
-        more workers cannot shorten) are left out."""
-        spread = self.latencies[-1] - self.latencies[0]
-        return (self.campaigns - 1) / spread if spread > 0 else float("nan")
-
-    @property
-    def cores_busy(self) -> float:
-        """Mean cores the service processes used from the deadline to the last report."""
-        return self.cpu_seconds / self.all_reported
+def options(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m benchmarks scale", description=__doc__.split("\n\n")[0])
+    p.add_argument("--workers", default="1,2", help="worker processes per stage, e.g. 1,2,3")
+    p.add_argument("--cpu-per-worker", type=float, default=0.0, help="each worker's CPU quota in cores")
+    p.add_argument("--campaigns", type=int, default=int(os.environ.get("PATE_BENCH_SCALE_N", "20")))
+    p.add_argument("--scenario", default="training", help="the scenario of every campaign")
+    p.add_argument("--databases", default="sqlite,postgresql")
+    args = p.parse_args(argv or [])
+    args.worker_counts = [int(w) for w in args.workers.split(",") if w.strip()]
+    if not args.worker_counts or min(args.worker_counts) < 1 or args.campaigns < 2:
+        p.error("--workers takes counts of at least 1 and --campaigns at least 2")
+    return args
 
 
-def _cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU of the service processes, from /proc."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / ticks
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU of one process, from /proc (all its threads)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
 
-def _create(client: Client, n: int, grand: int) -> list[str]:
-    names = [f"s-{uuid.uuid4().hex[:8]}" for _ in range(n + grand)]
-    scenarios = ["training"] * n + ["grand1805"] * grand
+def _create(client: Client, n: int, scenario: str) -> list[str]:
+    names = [f"s-{uuid.uuid4().hex[:8]}" for _ in range(n)]
     with ThreadPoolExecutor(4) as pool:
-        list(pool.map(lambda a: client.create(a[0], a[1]), zip(names, scenarios, strict=True)))
+        list(pool.map(lambda name: client.create(name, scenario), names))
     for name in names:
         client.wait_open(name, 1, timeout=300)
     return names
@@ -123,100 +116,105 @@ def _wait_reported(client: Client, names: list[str], deadline: datetime) -> dict
     return done
 
 
-def measure(database_url: str, nats_url: str, workdir: Path, workers: int) -> Run:
+_CAMPAIGN = re.compile(r"\bs-[0-9a-f]{8}\b")
+_TURN_ONE = re.compile(r'"turn": 1\b')  # the measured turn, not the campaign's opening (turn 0)
+
+
+def _handled(log: Path, stage: str, names: set[str]) -> int:
+    """How many of the measured campaigns this worker carried through its stage (its log)."""
+    if not log.exists():
+        return 0
+    event = re.compile(rf"\b{DONE_EVENT[stage]}\b")
+    count = 0
+    for line in log.read_text(errors="replace").splitlines():
+        found = _CAMPAIGN.search(line)
+        if found and found.group() in names and event.search(line) and _TURN_ONE.search(line):
+            count += 1
+    return count
+
+
+def measure(database_url: str, nats_url: str, workdir: Path, workers: int, args: argparse.Namespace) -> Run:
     cluster = Cluster(
         workdir=workdir,
         nats_url=nats_url,
         database_url=database_url,
         extra_env={"PATE_DEADLINE_POLL_SECONDS": "0.5"},
     )
-    try:
+    with ExitStack() as stack:
+        caps = stack.enter_context(cpucap.CpuCaps(args.cpu_per_worker)) if args.cpu_per_worker else None
+        stack.callback(cluster.stop)
         cluster.start_all()
         for stage in STAGES:
             for _ in range(workers - 1):
                 cluster.start(stage)
         cluster.wait_serving()
         client = Client(cluster)
-        try:
-            names = _create(client, N, GRAND)
-            pids = [p.pid for ps in cluster.procs.values() for p in ps]
-            deadline = _one_deadline(client, names)
-            cpu0 = _cpu_seconds(pids)
-            reported = _wait_reported(client, names, deadline)
-            cpu = _cpu_seconds(pids) - cpu0
-        finally:
-            client.close()
-    finally:
-        cluster.stop()
-    latencies = sorted(reported.values())
-    return Run(len(names), max(latencies), latencies, cpu)
-
-
-def _rows(name: str, runs: dict[int, Run]) -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
-    for workers, r in runs.items():
-        q = statistics.quantiles(r.latencies, n=100) if len(r.latencies) > 1 else r.latencies * 99
-        out += [
-            (
-                f"{name}, {workers} worker(s)/stage: campaign-turns/s",
-                f"{r.rate:.2f} ({r.campaigns} campaigns: {N} training, {GRAND} grand1805)",
-            ),
-            (f"  {name}, {workers}: deadline -> every campaign reported", f"{r.all_reported:.1f} s"),
-            (f"  {name}, {workers}: deadline -> reports p50 / p99", f"{q[49]:.1f} s / {q[98]:.1f} s"),
-            (
-                f"  {name}, {workers}: throughput, first to last report",
-                f"{r.throughput:.2f} campaign-turns/s",
-            ),
-            (
-                f"  {name}, {workers}: CPU s per campaign-turn (services)",
-                f"{r.cpu_seconds / r.campaigns:.3f} ({r.cores_busy:.2f} cores busy)",
-            ),
-        ]
-    if 1 in runs and 2 in runs:
-        out.append((f"  {name}: scaling ratio, 2 workers / 1", f"{runs[2].rate / runs[1].rate:.2f}"))
-        out.append(
-            (
-                f"  {name}: scaling ratio of throughput, 2 / 1",
-                f"{runs[2].throughput / runs[1].throughput:.2f}",
+        stack.callback(client.close)
+        procs = [(stage, i, p) for stage in STAGES for i, p in enumerate(cluster.procs[stage])]
+        groups = {p.pid: caps.cap(f"{stage}-{i}", p.pid) for stage, i, p in procs} if caps else {}
+        names = _create(client, args.campaigns, args.scenario)
+        deadline = _one_deadline(client, names)
+        cpu0 = {p.pid: _cpu_seconds(p.pid) for _, _, p in procs}
+        thr0 = {pid: caps.throttled_seconds(g) for pid, g in groups.items()} if caps else {}
+        reported = _wait_reported(client, names, deadline)
+        cpu = {p.pid: _cpu_seconds(p.pid) - cpu0[p.pid] for _, _, p in procs}
+        thr = {pid: caps.throttled_seconds(g) - thr0[pid] for pid, g in groups.items()} if caps else {}
+        stack.close()  # the workers stop here; their logs are complete
+        logs = workdir / "logs"
+        wanted = set(names)
+        found = [
+            Worker(
+                stage,
+                i,
+                cpu[p.pid],
+                thr.get(p.pid, 0.0),
+                _handled(logs / f"{stage}{'-' + str(i) if i else ''}.log", stage, wanted),
             )
-        )
+            for stage, i, p in procs
+        ]
+    latencies = sorted(reported.values())
+    core = core_seconds(database_url, names)
+    return Run(workers, len(names), max(latencies), latencies, found, core, args.cpu_per_worker)
+
+
+def _databases(args: argparse.Namespace, tmp: str, nats_url: str) -> list[tuple[str, list[Run]]]:
+    out: list[tuple[str, list[Run]]] = []
+    wanted = args.databases.split(",")
+    if "sqlite" in wanted:
+        runs = [
+            measure(f"sqlite:///{tmp}/scale-{w}.db", nats_url, Path(tmp) / f"sqlite-{w}", w, args)
+            for w in args.worker_counts
+        ]
+        out.append(("SQLite", runs))
+    if "postgresql" in wanted:
+        pg_runs: list[Run] = []
+        for w in args.worker_counts:
+            with _postgres() as pg:
+                if pg is None:
+                    break
+                pg_runs.append(measure(pg, nats_url, Path(tmp) / f"pg-{w}", w, args))
+        out.append(("PostgreSQL", pg_runs))
     return out
 
 
-NOTES = [
-    (
-        "note",
-        "SQLite has one writer: every stage commits its rows and outbox in one"
-        " transaction under the same file lock, so workers beyond the first queue"
-        " on it; past one machine's worth of workers use PostgreSQL.",
-    ),
-    (
-        "note",
-        "2 cores are shared by the services, NATS, the database and this client:"
-        " a second worker per stage can only scale where a core is idle.",
-    ),
-]
-
-
-def run() -> list[tuple[str, str]]:
+def run(argv: list[str] | None = None) -> list[tuple[str, str]]:
+    args = options(argv)
+    if args.cpu_per_worker:
+        why = cpucap.unavailable()
+        if why is not None:
+            return [("capped workers", f"skipped: {why}")]
     rows: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory() as tmp, NatsServer(data_dir=Path(tmp) / "nats") as nats:
-        sqlite_runs = {
-            w: measure(f"sqlite:///{tmp}/scale-{w}.db", nats.url, Path(tmp) / f"sqlite-{w}", w)
-            for w in (1, 2)
-        }
-        rows += _rows("SQLite", sqlite_runs)
-        pg_runs: dict[int, Run] = {}
-        for w in (1, 2):
-            with _postgres() as pg:
-                if pg is None:
-                    rows.append(("PostgreSQL", "skipped: no server answers"))
-                    break
-                pg_runs[w] = measure(pg, nats.url, Path(tmp) / f"pg-{w}", w)
-        rows += _rows("PostgreSQL", pg_runs)
-    return rows + NOTES
+        for name, runs in _databases(args, tmp, nats.url):
+            if not runs:
+                rows.append((name, "skipped: no server answers"))
+                continue
+            rows += rows_for(name, runs, args.scenario)
+    return rows
 
 
 if __name__ == "__main__":
-    for label, figure in run():
+    import sys
+
+    for label, figure in run(sys.argv[1:]):
         print(f"{label:<60} {figure}")

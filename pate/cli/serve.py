@@ -27,21 +27,44 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
+    from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
     from pate.cli.main import UserError
     from services.platform.config import load_settings
-    from services.platform.store.db import migrate
+    from services.platform.runtime.database import open_engine
+    from services.platform.store.db import current_revision, migrate
 
     settings = load_settings()
+    shown = make_url(settings.database_url).render_as_string(hide_password=True)
+    engine = open_engine(settings.database_url)  # a ConfigError names the setting
     try:
-        migrate(settings.database_url)
+        before = current_revision(engine)
+        migrate(engine)
+        after = current_revision(engine)
     except SQLAlchemyError as err:  # unreachable or refusing: one line, no traceback
         raise UserError(
             f"cannot migrate the database: {type(err).__name__}: {str(err).splitlines()[0][:200]}"
         ) from None
-    from sqlalchemy.engine import make_url
-
-    shown = make_url(settings.database_url).render_as_string(hide_password=True)
-    print(f"database at {shown} is up to date")
+    finally:
+        engine.dispose()
+    print(migration_summary(shown, before, after, _head()))
     return 0
+
+
+def migration_summary(shown: str, before: str | None, after: str | None, head: str | None) -> str:
+    """What ``pate db migrate`` did, in one line."""
+    if before == after:
+        return f"database at {shown} is up to date (revision {after})"
+    start = "an empty database" if before is None else f"revision {before}"
+    line = f"database at {shown} upgraded from {start} to revision {after}"
+    return line if after == head else f"{line} (the latest is {head})"
+
+
+def _head() -> str | None:
+    from alembic.script import ScriptDirectory
+
+    from services.platform.store.db import alembic_config
+
+    head: str | None = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    return head

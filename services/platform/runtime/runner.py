@@ -19,6 +19,7 @@ from services.platform.bus.consumer import IdempotentConsumer
 from services.platform.bus.outbox import OutboxRelay
 from services.platform.config import ConfigError, Settings, load_settings
 from services.platform.runtime import gauges
+from services.platform.runtime.database import check_writable
 from services.platform.security.tls import check_bind, load_tls
 from services.platform.store.db import make_engine, migrate
 from services.platform.telemetry import metrics, tracing
@@ -51,6 +52,11 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
     try:
         settings = settings or load_settings()
     except ConfigError as err:  # a bad PATE_* value: one line, no traceback
+        print(f"pate-{svc.name}: {err}", file=sys.stderr)
+        return 2
+    try:
+        check_writable(settings.database_url)
+    except ConfigError as err:  # e.g. the default SQLite file in a read-only folder
         print(f"pate-{svc.name}: {err}", file=sys.stderr)
         return 2
     tls = load_tls()
