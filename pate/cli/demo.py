@@ -4,13 +4,14 @@ Starts nats-server (JetStream, temporary folder, free port), the reference
 GITM land service and the four services on a SQLite file, creates a campaign from the training scenario,
 submits the demo orders of two hostile states, closes the turn, waits for the
 reports and prints where to read them.  The services then keep running until
-Ctrl-C (or stop at once with --exit).
+Ctrl-C or SIGTERM (or stop at once with --exit).
 """
 
 from __future__ import annotations
 
 import argparse
 import shutil
+import signal
 import time
 from pathlib import Path
 
@@ -31,6 +32,9 @@ def _demo(args: argparse.Namespace) -> int:
     from services.platform.bus.natsserver import NatsServer, free_port
     from services.platform.runtime.cluster import Cluster
 
+    # a process manager, CI or `timeout` stops the demo with SIGTERM: the same clean
+    # stop as Ctrl-C (the services and nats-server are stopped in the finally blocks)
+    signal.signal(signal.SIGTERM, _interrupt)
     workdir: Path = args.workdir.resolve()
     if workdir.exists():
         shutil.rmtree(workdir)
@@ -69,7 +73,7 @@ def _demo(args: argparse.Namespace) -> int:
                 _print_explore(cluster)
                 while True:
                     time.sleep(3600)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, _Terminated):
             print("\nstopping...", flush=True)
         except (TimeoutError, RuntimeError) as err:
             raise UserError(str(err)) from None
@@ -80,6 +84,15 @@ def _demo(args: argparse.Namespace) -> int:
             nats.stop()
     print("stopped cleanly", flush=True)
     return 0
+
+
+class _Terminated(BaseException):
+    """SIGTERM: unwinds like Ctrl-C, through the same clean stop."""
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one stop at a time
+    raise _Terminated
 
 
 def _print_explore(cluster: object) -> None:
@@ -96,6 +109,6 @@ def _print_explore(cluster: object) -> None:
         "  .venv/bin/pate reports get --campaign demo --turn 1\n"
         f"\nThe web Ship Order Desk: {cluster.web_url}/login?campaign={DEMO_CAMPAIGN}\n"
         "  log in there with a player and password shown above (the demo logins)\n"
-        "Press Ctrl-C to stop everything.",
+        "Press Ctrl-C (or send SIGTERM) to stop everything.",
         flush=True,
     )
