@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -251,11 +252,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", default=DEFAULT_SERVER, help="PostgreSQL server URL, or 'sqlite'")
     parser.add_argument("--max-seconds", type=float, default=1800.0, help="start no trial after this")
     parser.add_argument("--turn-timeout", type=float, default=90.0)
-    parser.add_argument("--workdir", type=Path, default=None)
+    parser.add_argument("--workdir", type=Path, default=None, help="kept (default: a temporary folder)")
     args = parser.parse_args(argv)
+    if args.workdir is not None:
+        return _run(args, args.workdir)
+    workdir = Path(tempfile.mkdtemp(prefix="pate-chaos-"))
+    code = 1
+    try:
+        code = _run(args, workdir)
+    finally:
+        if code == 0:  # a failed run keeps its logs for the person who reads the table
+            shutil.rmtree(workdir, ignore_errors=True)
+        else:
+            print(f"chaos: logs kept in {workdir}", flush=True)
+    return code
+
+
+def _run(args: argparse.Namespace, workdir: Path) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     rng = random.Random(seed)
-    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="pate-chaos-"))
     started = time.monotonic()
     print(f"chaos: {args.trials} trials, seed {seed}, work folder {workdir}", flush=True)
     trials: list[Trial] = []

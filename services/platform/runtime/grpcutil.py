@@ -26,6 +26,10 @@ from services.platform.telemetry.logging import get_logger
 
 Adder = Callable[[Any, Any], None]
 log = get_logger(__name__)
+# The liveness probe's health name: SERVING while the process serves, whatever its
+# database and bus say (set_serving leaves it alone), so an outage of either
+# makes the pods unready but never restarts them; readiness asks "" instead.
+LIVENESS = "pate.liveness"
 _health: weakref.WeakKeyDictionary[grpc.aio.Server, health_aio.HealthServicer] = weakref.WeakKeyDictionary()
 _ports: weakref.WeakKeyDictionary[grpc.aio.Server, int] = weakref.WeakKeyDictionary()
 _names: weakref.WeakKeyDictionary[grpc.aio.Server, tuple[str, ...]] = weakref.WeakKeyDictionary()
@@ -257,7 +261,7 @@ async def serve_grpc(
     if port == 0:
         raise OSError(f"{service_name}: cannot listen on {addr}")
     await server.start()
-    for name in ("", service_name, *recorder.names):
+    for name in ("", service_name, *recorder.names, LIVENESS):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     _health[server] = health
     _names[server] = ("", service_name, *recorder.names)

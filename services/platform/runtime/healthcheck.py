@@ -1,9 +1,11 @@
 """``python -m services.platform.runtime.healthcheck``: exit 0 when this container's service is SERVING.
 
 The container image's HEALTHCHECK runs it.  One image serves every service, so it asks the
-gRPC health service at ``PATE_HEALTH_ADDR`` if set, else at each configured service address
-with a fixed port (a container runs one service, so only its own answers on 127.0.0.1).
-Kubernetes uses its native gRPC probes instead.
+gRPC health service at ``PATE_HEALTH_ADDR`` if set, else on 127.0.0.1 at the port of each
+service address with a fixed port (a container runs one service, so only its own answers).
+The image fixes the workers' ports, which bind any free port by default.  The web desk
+answers HTTP, not gRPC: its container is checked on /healthz instead (deploy/compose.yaml).
+Kubernetes runs ``pate health`` as an exec probe, its gRPC probe speaking no TLS.
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.platform.security import tls
 
-_ADDR_VARIABLES = ("PATE_ORDERS_ADDR", "PATE_REPORTS_ADDR", "PATE_RESOLVER_ADDR", "PATE_INTEL_ADDR")
+_ADDR_VARIABLES = (
+    "PATE_ORDERS_ADDR",
+    "PATE_REPORTS_ADDR",
+    "PATE_RESOLVER_ADDR",
+    "PATE_INTEL_ADDR",
+    "PATE_NOTIFIER_ADDR",
+)
 _DEFAULTS = {"PATE_ORDERS_ADDR": "127.0.0.1:50051", "PATE_REPORTS_ADDR": "127.0.0.1:50054"}
 
 

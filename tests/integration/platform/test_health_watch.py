@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.platform.runtime import runner
-from services.platform.runtime.grpcutil import bound_port, serve_grpc
+from services.platform.runtime.grpcutil import LIVENESS, bound_port, serve_grpc
 from tests.support.aio import eventually, run
 
 pytestmark = pytest.mark.integration
@@ -50,6 +50,9 @@ def test_health_follows_the_database_and_the_bus(engine: sa.Engine, monkeypatch:
 
                 async def status(want: int) -> bool:
                     got = (await health.Check(health_pb2.HealthCheckRequest(service="pate.test"))).status
+                    # liveness is about the process only: an outage never restarts the pod
+                    alive = await health.Check(health_pb2.HealthCheckRequest(service=LIVENESS))
+                    assert alive.status == SERVING
                     return bool(got == want)
 
                 async def expect(want: int) -> None:

@@ -114,3 +114,29 @@ def test_the_image_health_check_passes_on_a_serving_process() -> None:
             await server.stop(None)
 
     assert asyncio.run(scenario()) == 0
+
+
+def _image_env() -> dict[str, str]:
+    """The runtime stage's ENV lines of the Dockerfile, as the container sees them."""
+    text = DOCKERFILE.read_text().split("FROM ${PYTHON_IMAGE}\n")[-1]
+    env: dict[str, str] = {}
+    for block in re.findall(r"^ENV (.+?)(?<!\\)$", text, flags=re.M | re.S):
+        for pair in block.replace("\\\n", " ").split():
+            key, _, value = pair.partition("=")
+            env[key] = value
+    return env
+
+
+def test_every_grpc_service_of_the_image_has_a_port_its_health_check_asks() -> None:
+    """A worker binds any free port unless told: the image tells each one a fixed port,
+    and the health check asks it (the web desk is checked on HTTP by compose)."""
+    env = _image_env()
+    asked = healthcheck.addresses(env)
+    for variable, port in [
+        ("PATE_RESOLVER_ADDR", 50052),
+        ("PATE_INTEL_ADDR", 50053),
+        ("PATE_NOTIFIER_ADDR", 50055),
+    ]:
+        assert env[variable].endswith(f":{port}"), variable
+        assert f"127.0.0.1:{port}" in asked, variable
+    assert {"127.0.0.1:50051", "127.0.0.1:50054"} <= set(asked)  # orders and reports' defaults

@@ -14,6 +14,7 @@ import kubernetes_validate
 import pytest
 
 from pate.tools import k8scheck
+from services.platform.runtime.grpcutil import LIVENESS
 
 OVERLAYS = ("dev", "prod")
 WORKERS = {"resolver": "resolver", "intel": "intel", "reports": "reports"}  # deployment -> durable
@@ -92,7 +93,10 @@ def test_every_pate_container_is_sized_probed_and_locked_down(overlay: str) -> N
         for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
             # Kubernetes' own gRPC probe speaks no TLS
             assert "grpc" not in c[probe], (name, probe)
-            assert c[probe]["exec"]["command"] == ["pate", "health", f"127.0.0.1:{grpc_port}"], (name, probe)
+            asked = ["pate", "health", f"127.0.0.1:{grpc_port}"]
+            if probe == "livenessProbe":  # the process only: an outage of a dependency restarts nothing
+                asked += ["--service", LIVENESS]
+            assert c[probe]["exec"]["command"] == asked, (name, probe)
             assert c[probe]["timeoutSeconds"] >= 3, (name, probe)  # a Python process starts each time
         annotations = d["spec"]["template"]["metadata"]["annotations"]
         assert annotations["prometheus.io/scrape"] == "true"
