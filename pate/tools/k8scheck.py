@@ -9,7 +9,8 @@ kubernetes-validate in strict mode (unknown fields are errors).  The custom reso
 checked for apiVersion, kind, metadata.name and spec, and the ones PATE depends on for the
 fields it relies on and their references inside the rendering (a ScaledObject's Deployment, a
 Certificate's Issuer and a CA Issuer's Secret, every Secret volume of a PATE pod made by a
-Certificate); the report says which were checked for shape only.
+Certificate, a ScheduledBackup's Cluster and its backup store, a PrometheusRule's rules, a
+PodMonitor's pods and ports); the report says which were checked for shape only.
 """
 
 from __future__ import annotations
@@ -109,6 +110,8 @@ def shape_errors(resource: dict[str, Any], resources: list[dict[str, Any]]) -> l
             cas = {c.get("secretName") for c in certificates if c.get("isCA")}
             if secret not in cas:
                 errors.append(f"spec.ca.secretName: no CA Certificate makes the Secret {secret!r}")
+    elif kind in _MORE_SHAPES:
+        errors.extend(_MORE_SHAPES[kind](spec, resources))
     elif kind == "Certificate":
         if not spec.get("secretName"):
             errors.append("spec.secretName: missing")
@@ -118,6 +121,59 @@ def shape_errors(resource: dict[str, Any], resources: list[dict[str, Any]]) -> l
         if not any(spec.get(k) for k in ("isCA", "commonName", "dnsNames", "ipAddresses")):
             errors.append("spec: a certificate needs commonName, dnsNames or ipAddresses")
     return errors
+
+
+def _scheduled_backup(spec: dict[str, Any], resources: list[dict[str, Any]]) -> list[str]:
+    """Its Cluster is in the rendering and has a backup store; CloudNativePG's cron has six fields."""
+    errors = []
+    name = (spec.get("cluster") or {}).get("name")
+    clusters = [c for c in resources if c.get("kind") == "Cluster" and c["metadata"].get("name") == name]
+    if not clusters:
+        errors.append(f"spec.cluster.name: no Cluster {name!r} in the rendering")
+    elif not _spec(clusters[0]).get("backup"):
+        errors.append(f"spec.cluster.name: the Cluster {name!r} has no spec.backup to write to")
+    if len(str(spec.get("schedule", "")).split()) != 6:
+        errors.append("spec.schedule: six fields (seconds first)")
+    return errors
+
+
+def _prometheus_rule(spec: dict[str, Any], _resources: list[dict[str, Any]]) -> list[str]:
+    errors = []
+    groups = spec.get("groups") or []
+    if not groups:
+        errors.append("spec.groups: empty")
+    for group in groups:
+        for i, rule in enumerate(group.get("rules") or []):
+            if not rule.get("expr") or not (rule.get("alert") or rule.get("record")):
+                errors.append(f"spec.groups[{group.get('name')}].rules[{i}]: needs expr and alert or record")
+    return errors
+
+
+def _pod_monitor(spec: dict[str, Any], resources: list[dict[str, Any]]) -> list[str]:
+    """Its selector picks some pod of the rendering, one of which has each port it scrapes."""
+    wanted = (spec.get("selector") or {}).get("matchLabels") or {}
+    pods = [
+        _spec(_spec(r).get("template") or {})
+        for r in resources
+        if r.get("kind") in ("Deployment", "StatefulSet")
+        and wanted.items()
+        <= ((_spec(r).get("template") or {}).get("metadata") or {}).get("labels", {}).items()
+    ]
+    if not pods:
+        return [f"spec.selector: no pod template has the labels {wanted}"]
+    ports = {p.get("name") for pod in pods for c in pod.get("containers") or [] for p in c.get("ports") or []}
+    return [
+        f"spec.podMetricsEndpoints: no selected pod has a port {e.get('port')!r}"
+        for e in spec.get("podMetricsEndpoints") or []
+        if e.get("port") not in ports
+    ]
+
+
+_MORE_SHAPES = {
+    "ScheduledBackup": _scheduled_backup,
+    "PrometheusRule": _prometheus_rule,
+    "PodMonitor": _pod_monitor,
+}
 
 
 def secret_volume_errors(resources: list[dict[str, Any]]) -> list[str]:

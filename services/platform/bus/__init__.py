@@ -14,7 +14,9 @@ Knows nothing of gRPC or of the security package.
 
 from __future__ import annotations
 
+import os
 import re
+import ssl
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -91,6 +93,13 @@ def event_headers(
     return headers
 
 
+def nats_tls(environ: Mapping[str, str] | None = None) -> ssl.SSLContext | None:
+    """TLS to NATS verified against PATE_NATS_CA (a private CA, e.g. the PATE CA in
+    Kubernetes); unset: a tls:// URL is verified against the system's CAs."""
+    ca = (os.environ if environ is None else environ).get("PATE_NATS_CA", "").strip()
+    return ssl.create_default_context(cafile=ca) if ca else None
+
+
 def servers(url: str) -> list[str]:
     """``nats://a:4222,nats://b:4222``: every node of a cluster, so the first connection finds one up."""
     return [u.strip() for u in url.split(",") if u.strip()]
@@ -123,6 +132,7 @@ async def connect(url: str, name: str) -> tuple[NatsClient, JetStreamContext]:
 
     nc = await nats.connect(
         servers=servers(url),
+        tls=nats_tls(),
         name=name,
         allow_reconnect=True,
         max_reconnect_attempts=-1,

@@ -48,13 +48,18 @@ def test_every_overlay_renders_and_validates_strictly(overlay: str) -> None:
     assert sorted(report.custom) == [
         "Certificate/pate-ca",
         "Certificate/pate-client",
+        "Certificate/pate-nats",
         "Certificate/pate-server",
         "Cluster/pate-db",
         "Issuer/pate-ca",
         "Issuer/pate-selfsigned",
+        "PodMonitor/pate",
+        "PodMonitor/pate-nats",
+        "PrometheusRule/pate-alerts",
         "ScaledObject/pate-intel",
         "ScaledObject/pate-reports",
         "ScaledObject/pate-resolver",
+        *(["ScheduledBackup/pate-db-nightly"] if overlay == "prod" else []),
     ]
     assert {"Deployment/pate-web", "Service/pate-web", "PodDisruptionBudget/pate-web"} <= set(report.strict)
     if overlay == "prod":
@@ -137,7 +142,7 @@ def test_nats_runs_three_nodes_with_fsync_before_ack_and_the_stream_at_three_rep
     for overlay in OVERLAYS:
         assert of_kind(overlay, "StatefulSet")["pate-nats"]["spec"]["replicas"] == 3
         conf = of_kind(overlay, "ConfigMap")["pate-nats-config"]["data"]["nats.conf"]
-        assert "sync_interval: always" in conf and conf.count("nats://pate-nats-") == 3
+        assert "sync_interval: always" in conf and conf.count("tls://pate-nats-") == 3
         # the preStop hook signals lame-duck mode through the pid file
         pre_stop = of_kind(overlay, "StatefulSet")["pate-nats"]["spec"]["template"]["spec"]["containers"][0]
         assert "pid_file: /var/run/nats/nats.pid" in conf

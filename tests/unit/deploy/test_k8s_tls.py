@@ -151,7 +151,7 @@ def test_prod_exposes_the_web_desk_through_a_tls_ingress_only_from_the_controlle
     assert "FORWARDED_ALLOW_IPS" not in env_of(
         pate_deployments("dev")["web"]["spec"]["template"]["spec"]["containers"][0]
     )
-    assert not of_kind("dev", "Ingress") and not of_kind("dev", "NetworkPolicy")
+    assert not of_kind("dev", "Ingress") and "pate-web" not in of_kind("dev", "NetworkPolicy")
 
 
 def test_the_shape_check_follows_the_references_of_the_cert_manager_resources() -> None:

@@ -1,0 +1,93 @@
+"""What an operator needs of the Kubernetes manifests: network policies (default deny, then
+what each component needs), NATS with auth, TLS and a metrics exporter on a pinned image,
+nightly backups, and the alert rules and scrape targets for the Prometheus operator."""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from pate.tools import k8scheck
+from tests.unit.deploy.test_k8s import OVERLAYS, of_kind, rendered
+
+ALERTS = Path(k8scheck.ROOT) / "deploy" / "prometheus" / "pate-alerts.yaml"
+COMPONENTS = ("orders", "resolver", "intel", "reports", "web", "notifier")
+
+
+def _labels(r: dict[str, Any]) -> dict[str, str]:
+    return dict(r["spec"]["template"]["metadata"]["labels"])
+
+
+def _selects(policy: dict[str, Any], labels: dict[str, str]) -> bool:
+    sel = policy["spec"]["podSelector"]
+    if not (sel.get("matchLabels") or {}).items() <= labels.items():
+        return False
+    return all(labels.get(e["key"]) in e["values"] for e in sel.get("matchExpressions") or [])
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_everything_is_denied_and_each_component_has_its_own_allow(overlay: str) -> None:
+    policies = of_kind(overlay, "NetworkPolicy")
+    deny = policies["default-deny"]["spec"]
+    assert deny["podSelector"] == {} and deny["policyTypes"] == ["Ingress", "Egress"]
+    assert "ingress" not in deny and "egress" not in deny
+    pods = [_labels(d) for d in of_kind(overlay, "Deployment").values()]
+    pods += [_labels(s) for s in of_kind(overlay, "StatefulSet").values()]
+    pods.append({"cnpg.io/cluster": "pate-db"})  # the operator's pods carry this label
+    assert len(pods) == len(COMPONENTS) + 2
+    for labels in pods:
+        own = [n for n, p in policies.items() if p["spec"]["podSelector"] and _selects(p, labels)]
+        assert own, labels
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_nats_asks_for_a_password_speaks_tls_on_clients_and_routes_and_exports_metrics(overlay: str) -> None:
+    conf = of_kind(overlay, "ConfigMap")["pate-nats-config"]["data"]["nats.conf"]
+    assert re.search(r"authorization \{\s+users: \[\s+\{ user: pate, password: \$PATE_NATS_PASSWORD \}", conf)
+    assert conf.count("tls {") == 2 and "verify: true" in conf  # clients, and mutual TLS on routes
+    assert "nats://" not in conf  # the routes are tls://
+    (nats,) = of_kind(overlay, "StatefulSet").values()
+    containers = {c["name"]: c for c in nats["spec"]["template"]["spec"]["containers"]}
+    for c in containers.values():
+        assert re.fullmatch(r"[a-z/-]+:\d+\.\d+\.\d+(-alpine)?", c["image"]), c["image"]
+    assert {p["name"] for p in containers["metrics"]["ports"]} == {"metrics"}
+    for name, d in of_kind(overlay, "Deployment").items():
+        if name == "pate-web":
+            continue  # not a NATS client
+        env = {e["name"]: e for e in d["spec"]["template"]["spec"]["containers"][0]["env"]}
+        assert env["PATE_NATS_URL"]["value"].startswith("tls://pate:$(PATE_NATS_PASSWORD)@"), name
+        assert env["PATE_NATS_PASSWORD"]["valueFrom"]["secretKeyRef"]["name"] == "pate-nats-auth"
+
+
+def test_prod_backs_up_the_database_every_night_and_the_check_refuses_a_wrong_cluster() -> None:
+    (backup,) = of_kind("prod", "ScheduledBackup").values()
+    assert backup["spec"]["cluster"]["name"] == "pate-db"
+    resources = list(rendered("prod"))
+    assert k8scheck.shape_errors(backup, resources) == []
+    wrong = copy.deepcopy(backup)
+    wrong["spec"]["cluster"]["name"] = "elsewhere"
+    wrong["spec"]["schedule"] = "0 3 * * *"
+    assert k8scheck.shape_errors(wrong, resources) == [
+        "spec.cluster.name: no Cluster 'elsewhere' in the rendering",
+        "spec.schedule: six fields (seconds first)",
+    ]
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_prometheus_rule_is_the_alert_file_and_every_pod_with_metrics_is_scraped(overlay: str) -> None:
+    rule = of_kind(overlay, "PrometheusRule")["pate-alerts"]
+    assert rule["spec"]["groups"] == yaml.safe_load(ALERTS.read_text())["groups"]
+    resources = list(rendered(overlay))
+    monitors = of_kind(overlay, "PodMonitor")
+    for monitor in monitors.values():
+        assert k8scheck.shape_errors(monitor, resources) == []
+    broken = copy.deepcopy(monitors["pate"])
+    broken["spec"]["podMetricsEndpoints"][0]["port"] = "prom"
+    assert k8scheck.shape_errors(broken, resources) == [
+        "spec.podMetricsEndpoints: no selected pod has a port 'prom'"
+    ]
