@@ -107,6 +107,9 @@ def _add_admin_parsers(cs: argparse._SubParsersAction[argparse.ArgumentParser]) 
                 "generates the others and they are printed once",
             )
         c.set_defaults(handler=_admin, admin_command=name)
+    from pate.cli.gamemaster import add_commands
+
+    add_commands(cs)  # pause, resume, deadline, password, revoke
 
     from pate.cli.bots import add_parsers
 

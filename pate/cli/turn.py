@@ -1,5 +1,7 @@
 """``pate turn replay CAMPAIGN TURN``: re-resolve a stored turn and check that
-it reproduces the stored result byte for byte (reads PATE_DATABASE_URL)."""
+it reproduces the stored result byte for byte; ``pate turn stuck``, ``poison`` and
+``retry``: turns waiting for an event nobody handles, poison messages, and their
+event put on the bus again (all read PATE_DATABASE_URL)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,100 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     r.add_argument("turn", type=int)
     r.add_argument("--database", default=None, help="database URL (default: PATE_DATABASE_URL)")
     r.set_defaults(handler=_replay)
+    st = ts.add_parser("stuck", help="list campaigns waiting too long for their last event")
+    st.add_argument("--older-than", type=int, default=600, help="seconds (default 600)")
+    st.add_argument("--database", default=None, help="database URL (default: PATE_DATABASE_URL)")
+    st.set_defaults(handler=_stuck)
+    po = ts.add_parser("poison", help="list messages terminated as poison (newest first)")
+    po.add_argument("--database", default=None, help="database URL (default: PATE_DATABASE_URL)")
+    po.set_defaults(handler=_poison)
+    rt = ts.add_parser(
+        "retry", help="put a stuck campaign's last event, or a poison message, on the bus again"
+    )
+    rt.add_argument("what", help="a campaign id (its last event) or a message id from `pate turn poison`")
+    rt.add_argument("--database", default=None, help="database URL (default: PATE_DATABASE_URL)")
+    rt.set_defaults(handler=_retry)
+
+
+def _open(database: str | None):  # type: ignore[no-untyped-def]
+    """An engine on an existing PATE database, or a UserError saying what is missing."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from services.platform.config import load_settings
+    from services.platform.store.db import make_engine
+
+    url = database or load_settings().database_url
+    try:
+        parsed = make_url(url)
+    except SQLAlchemyError:
+        raise UserError(f"--database: {url[:80]!r} is not a database URL") from None
+    where = parsed.render_as_string(hide_password=True)
+    if parsed.get_backend_name() == "sqlite" and not Path(parsed.database or "").is_file():
+        raise UserError(f"no database at {where} (give --database or PATE_DATABASE_URL)")
+    return make_engine(url)
+
+
+def _stuck(args: argparse.Namespace) -> int:
+    from datetime import timedelta
+
+    from services.platform.runtime.stuck import stuck_turns
+    from services.platform.store.db import reader
+
+    engine = _open(args.database)
+    try:
+        with reader(engine) as conn:
+            found = stuck_turns(conn, timedelta(seconds=args.older_than))
+    finally:
+        engine.dispose()
+    for s in found:
+        print(
+            f"{s.campaign} turn {s.turn} {s.status}: waiting since {s.since:%Y-%m-%d %H:%M:%S} for {s.msg_id}"
+        )
+    print(
+        f"{len(found)} campaign(s) waiting longer than {args.older_than} s;"
+        " `pate turn retry CAMPAIGN` queues the event again"
+    )
+    return 0
+
+
+def _poison(args: argparse.Namespace) -> int:
+    from services.platform.runtime.stuck import poison_messages
+    from services.platform.store.db import reader
+
+    engine = _open(args.database)
+    try:
+        with reader(engine) as conn:
+            found = poison_messages(conn)
+    finally:
+        engine.dispose()
+    for p in found:
+        print(f"{p.at:%Y-%m-%d %H:%M:%S} {p.consumer} {p.msg_id} ({p.campaign} turn {p.turn}): {p.error}")
+    print(f"{len(found)} poison message(s); after fixing the cause, `pate turn retry MSG_ID`")
+    return 0
+
+
+def _retry(args: argparse.Namespace) -> int:
+    from datetime import timedelta
+
+    from services.platform.runtime.stuck import retry, stuck_turns
+
+    engine = _open(args.database)
+    try:
+        with engine.begin() as conn:
+            msg_id = args.what
+            if ":" not in msg_id:  # a campaign: its last event, when it waits for one
+                waiting = [s for s in stuck_turns(conn, timedelta(0)) if s.campaign == msg_id]
+                if not waiting:
+                    raise UserError(f"{msg_id}: not a campaign waiting for an event (see `pate turn stuck`)")
+                msg_id = waiting[0].msg_id
+            new_id = retry(conn, msg_id)
+    except LookupError as err:
+        raise UserError(str(err)) from None
+    finally:
+        engine.dispose()
+    print(f"{msg_id}: queued again as {new_id}; the outbox relay publishes it")
+    return 0
 
 
 def _replay(args: argparse.Namespace) -> int:
