@@ -39,7 +39,9 @@ from services.gitm_reference.store import LandStore
 from services.platform.config import ConfigError, load_settings
 from services.platform.security.tls import TlsSettings, check_bind, is_loopback, load_tls, server_credentials
 from services.platform.store.db import make_engine
+from services.platform.telemetry import metrics
 from services.platform.telemetry.logging import configure_logging, get_logger
+from services.platform.telemetry.observe import MetricsInterceptor
 
 DEFAULT_ADDR = "127.0.0.1:50060"
 log = get_logger("gitm-reference")
@@ -102,7 +104,7 @@ def start(
     set_faults(store, gate, faults)
     if faults.mutant == "volatile":  # its answers were only ever in memory: a start has none
         store.reopen()
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8), interceptors=[MetricsInterceptor()])
     land_pb2_grpc.add_LandBridgeServicer_to_server(LandBridge(store, gate, access), server)
     reference_admin_pb2_grpc.add_ReferenceAdminServicer_to_server(Admin(store, gate, access), server)
     names = [
@@ -138,11 +140,13 @@ def main() -> int:
         os.environ.get("PATE_GITM_TOKEN", "").strip(), os.environ.get("PATE_ADMIN_TOKEN", "").strip()
     )
     try:
-        configure_logging("gitm-reference", load_settings())
+        settings = load_settings()
+        configure_logging("gitm-reference", settings)
         tls = load_tls()
     except ConfigError as exc:
         print(f"gitm-reference: {exc}", file=sys.stderr)
         return 2
+    metrics.serve_metrics(settings.metrics_addr)  # pate_grpc_server_* of its calls
     try:
         running = start(addr, url, scenario=scenario, faults=faults, access=access, tls=tls)
     except (

@@ -30,6 +30,7 @@ from services.platform.errors import Code, DeskError
 from services.platform.security import limits
 from services.platform.security.passwords import MAX_PASSWORD_LENGTH
 from services.platform.store import repository as repo
+from services.platform.telemetry import tracing
 from services.platform.telemetry.logging import get_logger
 
 log = get_logger("orders")
@@ -194,7 +195,8 @@ def close_due_turns(conn: Connection, at: datetime) -> list[str]:
     closed = []
     for row in repo.due_campaigns(conn, at):
         try:
-            with conn.begin_nested():
+            # one trace per turn closed by its deadline, from here to its reports
+            with conn.begin_nested(), tracing.span("close turn", attributes={"pate.campaign": row.id}):
                 close_turn(conn, row.id, row.turn, "deadline", at)
             closed.append(row.id)
         except DeskError:

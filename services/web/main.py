@@ -13,7 +13,9 @@ import uvicorn
 
 from services.platform.config import ConfigError, load_settings
 from services.platform.security.tls import load_tls
+from services.platform.telemetry import metrics, tracing
 from services.platform.telemetry.logging import configure_logging, get_logger
+from services.platform.telemetry.observe import ObservedAsgi
 from services.web.backend import Backend
 from services.web.config import load_web_settings
 from services.web.routes import create_app
@@ -23,14 +25,18 @@ log = get_logger("web")
 
 def main() -> int:
     try:
-        configure_logging("web", load_settings())
+        platform = load_settings()
+        configure_logging("web", platform)
         settings = load_web_settings()
         tls = load_tls()  # a bad PATE_TLS_* path stops the process here, not at the first page
     except ConfigError as err:
         print(f"pate web: {err}", file=sys.stderr)
         return 2
     backend = Backend(settings.orders_addr, settings.reports_addr, settings.admin_token, tls)
-    app = create_app(backend, settings)
+    # /metrics on PATE_METRICS_ADDR as every process; each request counted, logged and traced
+    tracing.configure_tracing("web", platform.otlp_endpoint)
+    metrics.serve_metrics(platform.metrics_addr)
+    app = ObservedAsgi(create_app(backend, settings))
     log.info("web_listening", addr=settings.addr, orders=settings.orders_addr, reports=settings.reports_addr)
     uvicorn.run(
         app,

@@ -275,8 +275,11 @@ class OutboxRelay:
     def _publish_one(self, row: Row[Any], loop: asyncio.AbstractEventLoop) -> None:
         stored = json.loads(row.headers_json)
         attrs = {"messaging.system": "nats", "messaging.destination.name": row.subject}
-        # the publish span continues the trace of the work that wrote the row; the consumer's its child
-        with tracing.span(f"publish {row.subject}", parent=stored, kind=SpanKind.PRODUCER, attributes=attrs):
+        # the publish span continues the trace of the work that wrote the row; the consumer's its child.
+        # On SQLite every process's relay may publish the same row (JetStream keeps one): only the
+        # one whose publish was not a duplicate exports its span.
+        name = f"publish {row.subject}"
+        with tracing.kept_span(name, parent=stored, kind=SpanKind.PRODUCER, attributes=attrs) as keep:
             headers = {**tracing.inject(stored), MSG_ID_HEADER: row.msg_id}
             future = asyncio.run_coroutine_threadsafe(
                 self.js.publish(
@@ -285,6 +288,7 @@ class OutboxRelay:
                 loop,
             )
             ack = future.result(timeout=self.publish_timeout + 1)
+            keep.it = not ack.duplicate
             log.debug("outbox.published", subject=row.subject, msg_id=row.msg_id, duplicate=ack.duplicate)
 
     def _mark(self, conn: Connection, ids: list[int]) -> None:

@@ -197,9 +197,10 @@ async def _every(
     name = getattr(tick, "__name__", "tick").lstrip("_")
     while not stop.is_set():
         try:
-            with tracing.span(name):  # a root span: what the tick writes starts a trace
-                await tick(engine)
+            # no span per tick: a poll that finds nothing is no trace (a tick that does work,
+            # e.g. closing a turn, opens its own root span for it)
+            await tick(engine)
         except Exception:  # a failed tick is retried on the next one
-            log.exception("periodic_failed")
+            log.exception("periodic_failed", tick=name)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=seconds)

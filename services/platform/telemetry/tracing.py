@@ -152,3 +152,40 @@ def span(
     attrs = {k: v for k, v in (attributes or {}).items() if v is not None}
     with tracer.start_as_current_span(name, context=context, kind=kind, attributes=attrs) as current:
         yield current
+
+
+class Keep:
+    """Whether a :func:`kept_span` is exported: ``keep.it = False`` drops it."""
+
+    def __init__(self) -> None:
+        self.it = True
+
+
+@contextlib.contextmanager
+def kept_span(
+    name: str,
+    *,
+    parent: Mapping[str, str] | None = None,
+    kind: SpanKind = SpanKind.INTERNAL,
+    attributes: Mapping[str, Any] | None = None,
+) -> Iterator[Keep]:
+    """Like :func:`span`, but the body may decide the span is not worth exporting (work
+    another process already did): a span never ended is never exported.  An error keeps it."""
+    from opentelemetry import context as context_api
+
+    context = extract(parent) if parent is not None else None
+    attrs = {k: v for k, v in (attributes or {}).items() if v is not None}
+    current = tracer.start_span(name, context=context, kind=kind, attributes=attrs)
+    token = context_api.attach(trace.set_span_in_context(current))
+    keep = Keep()
+    try:
+        yield keep
+    except BaseException as exc:
+        current.record_exception(exc)
+        current.set_status(trace.Status(trace.StatusCode.ERROR, type(exc).__name__))
+        keep.it = True
+        raise
+    finally:
+        context_api.detach(token)
+        if keep.it:
+            current.end()

@@ -127,7 +127,10 @@ def test_the_web_desk_dials_the_front_doors_over_tls_and_holds_no_key(overlay: s
     assert secret["valueFrom"]["secretKeyRef"] == {"name": "pate-web", "key": "secret"}
     for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
         assert c[probe]["httpGet"] == {"path": "/healthz", "port": "http"}, probe
-    assert c["ports"] == [{"name": "http", "containerPort": 8080, "protocol": "TCP"}]
+    assert c["ports"] == [
+        {"name": "http", "containerPort": 8080, "protocol": "TCP"},
+        {"name": "metrics", "containerPort": 9464, "protocol": "TCP"},  # /metrics, as every process
+    ]
     assert of_kind(overlay, "PodDisruptionBudget")["pate-web"]["spec"]["selector"]["matchLabels"].items() <= (
         d["spec"]["template"]["metadata"]["labels"].items()
     )

@@ -1,0 +1,110 @@
+"""Metrics, request logs and spans for the processes outside the asyncio gRPC runtime: the
+web desk (an ASGI app under uvicorn) and the reference GITM land service (a threaded
+``grpc.server``).  The gRPC services get the same from their interceptors (grpcutil)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import grpc
+from opentelemetry.trace import SpanKind
+from prometheus_client import Counter, Histogram
+
+from services.platform.telemetry import metrics, tracing
+from services.platform.telemetry.logging import get_logger
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+WEB_REQUESTS = Counter(
+    "pate_web_requests", "web desk requests, by method, page and status", ["method", "page", "status"]
+)
+WEB_SECONDS = Histogram("pate_web_request_seconds", "web desk request duration, by page", ["page"])
+QUIET_PATHS = ("/healthz", "/metrics", "/static/")  # probes and assets: counted, not logged or traced
+log = get_logger("web.requests")
+
+
+def page_of(path: str) -> str:
+    """The first path segment, so that the label stays a handful of values (ids are not pages)."""
+    first = path.strip("/").split("/", 1)[0]
+    return "/" + first[:32] if first.isascii() and first.replace("-", "").replace("_", "").isalnum() else "/"
+
+
+class ObservedAsgi:
+    """Wraps an ASGI app: every HTTP request counted and timed, logged and traced (one span)."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope.get("type") != "http":
+            await self.app(scope, receive, send)
+            return
+        method, path = str(scope.get("method", "")), str(scope.get("path", ""))
+        status = {"code": 500}
+
+        async def sending(message: Message) -> None:
+            if message.get("type") == "http.response.start":
+                status["code"] = int(message.get("status", 500))
+            await send(message)
+
+        started = time.perf_counter()
+        quiet = path.startswith(QUIET_PATHS)
+        try:
+            if quiet:
+                await self.app(scope, receive, sending)
+            else:
+                headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
+                attrs = {"http.request.method": method, "url.path": path[:200]}
+                with tracing.span(
+                    f"{method} {page_of(path)}", parent=headers, kind=SpanKind.SERVER, attributes=attrs
+                ) as span:
+                    await self.app(scope, receive, sending)
+                    span.set_attribute("http.response.status_code", status["code"])
+        finally:
+            seconds = time.perf_counter() - started
+            page = page_of(path)
+            WEB_REQUESTS.labels(method=method[:8], page=page, status=str(status["code"])).inc()
+            WEB_SECONDS.labels(page=page).observe(seconds)
+            if not quiet:
+                log.info(
+                    "http_request",
+                    method=method[:8],
+                    path=path[:200],
+                    status=status["code"],
+                    ms=round(seconds * 1000, 1),
+                )
+
+
+class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
+    """Counts and times every unary call of a threaded gRPC server (pate_grpc_server_*)."""
+
+    def intercept_service(self, continuation: Any, handler_call_details: Any) -> Any:
+        handler = continuation(handler_call_details)
+        if handler is None or handler.unary_unary is None:
+            return handler
+        method, inner = handler_call_details.method, handler.unary_unary
+
+        def timed(request: Any, context: grpc.ServicerContext) -> Any:
+            started, code = time.perf_counter(), "OK"
+            try:
+                return inner(request, context)
+            except Exception:
+                code = "UNKNOWN"
+                raise
+            finally:
+                got = context.code() if hasattr(context, "code") else None
+                metrics.grpc_call(
+                    method, got.name if got is not None else code, time.perf_counter() - started
+                )
+
+        return grpc.unary_unary_rpc_method_handler(
+            timed,
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )
