@@ -144,11 +144,5 @@ def _replay(args: argparse.Namespace) -> int:
         ) from None
     finally:
         engine.dispose()
-    if outcome.identical:
-        print(f"turn {args.turn} of {args.campaign}: replay identical ({outcome.stored_sha256})")
-        return 0
-    print(
-        f"turn {args.turn} of {args.campaign}: replay DIFFERS: stored {outcome.stored_sha256},"
-        f" replayed {outcome.replayed_sha256}"
-    )
-    return 1
+    print(outcome.summary())
+    return 0 if outcome.identical else 1

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, insert, select, update
 
 from pate.core.codec import canonical_json
+from pate.rulesversion import rules_version
 from services.platform.store.repository.base import _t, now
 
 STATUSES = ("STARTING", "OPEN", "CLOSED", "RESOLVING", "RESOLVED", "REPORTED", "FINISHED")
@@ -61,6 +62,7 @@ def insert_campaign(conn: Connection, c: CampaignRow) -> None:
         "deadline": c.deadline,
         "created_at": now(),
         "version": 1,
+        "rules_version": rules_version(),  # the rules and data it is created under
         "turn_seconds": c.turn_seconds,
         "combat_rules": c.combat_rules,
         "naval_rules": c.naval_rules,

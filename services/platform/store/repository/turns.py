@@ -12,6 +12,7 @@ from sqlalchemy import Connection, Engine, and_, insert, select
 from pate.core.codec import canonical_json, from_plain, to_plain
 from pate.core.events import Event
 from pate.core.world.state import WorldState
+from pate.rulesversion import rules_version
 from services.platform.store.repository.base import _t, now, sha256
 
 # --- world states -------------------------------------------------------------
@@ -92,11 +93,26 @@ def world_from_json(text: str) -> WorldState:
 
 
 def save_resolution(conn: Connection, campaign: str, turn: int, orders_json: str, result_sha: str) -> None:
+    """The replay record of a turn, with the version of the rules that resolved it."""
     conn.execute(
         insert(_t("resolutions")).values(
-            campaign=campaign, turn=turn, orders_json=orders_json, result_sha256=result_sha, resolved_at=now()
+            campaign=campaign,
+            turn=turn,
+            orders_json=orders_json,
+            result_sha256=result_sha,
+            resolved_at=now(),
+            rules_version=rules_version(),
         )
     )
+
+
+def resolution_rules(conn: Connection, campaign: str, turn: int) -> str | None:
+    """The rules version a turn was resolved under (None: resolved before it was recorded)."""
+    c = _t("resolutions").c
+    found: str | None = conn.execute(
+        select(c.rules_version).where(and_(c.campaign == campaign, c.turn == turn))
+    ).scalar()
+    return found
 
 
 def load_resolution(conn: Connection, campaign: str, turn: int) -> tuple[str, str] | None:
