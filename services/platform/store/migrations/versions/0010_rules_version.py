@@ -1,9 +1,9 @@
 """The version of the rules and data: the one a campaign was created under, and the one each
-turn was resolved under (``pate.rulesversion``).  Rows written before this revision have none
+turn was resolved under (``pate.rulesversion``).  Rows written before this revision (0010) have none
 (NULL): a replay of such a turn says the version is not known.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-12-01
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
