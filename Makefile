@@ -6,15 +6,28 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PROTOS := $(shell find proto -name '*.proto' 2>/dev/null | sort)
 
-.PHONY: install run test lint fmt typecheck imports deploy-lint proto bench chaos clean
+.PHONY: install lock lock-check run test lint fmt typecheck imports deploy-lint proto bench chaos clean
 
-$(STAMP): pyproject.toml
+LOCK := requirements-dev.lock
+
+# Installs are reproducible: every dependency at the version and hashes of the lock file
+# (produced by uv from pyproject.toml: make lock), then PATE itself without touching them.
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q --require-hashes -r $(LOCK)
+	$(PY) -m pip install -q --no-deps -e .
 	touch $(STAMP)
 
 install: $(STAMP)
+
+## Re-resolve the lock files after a change to pyproject.toml's dependencies (keeps other pins).
+lock: $(STAMP)
+	$(VENV)/bin/uv pip compile --quiet --python-version 3.11 --generate-hashes --extra dev pyproject.toml -o requirements-dev.lock
+	$(VENV)/bin/uv pip compile --quiet --python-version 3.11 --generate-hashes pyproject.toml -o requirements.lock
+
+## Fail when the lock files do not match pyproject.toml (part of make test).
+lock-check: $(STAMP)
+	$(PY) -m pate.tools.lockcheck
 
 ## Regenerate the protobuf and gRPC code (committed; a test fails when stale).
 proto: $(STAMP)
@@ -43,7 +56,7 @@ deploy-lint: $(STAMP)
 	$(VENV)/bin/hadolint deploy/Dockerfile
 	$(PY) -m pate.tools.k8scheck
 
-test: $(STAMP) lint typecheck imports deploy-lint
+test: $(STAMP) lint typecheck imports deploy-lint lock-check
 	$(VENV)/bin/pytest -q -p no:cacheprovider
 
 bench: $(STAMP)

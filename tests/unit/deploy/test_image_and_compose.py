@@ -46,9 +46,10 @@ def test_the_dependencies_are_installed_before_any_code_is_copied() -> None:
     assert len(stages) >= 3
     copies = [(i, line) for i, line in enumerate(lines) if line.startswith("COPY ")]
     first_code = min(i for i, line in copies if re.search(r"COPY (pate|services|gitm) ", line))
-    deps_install = next(i for i, line in enumerate(lines) if "-r requirements.txt" in line)
+    # the dependencies from the lock file, every one checked against its hashes
+    deps_install = next(i for i, line in enumerate(lines) if "--require-hashes -r requirements.lock" in line)
     assert deps_install < first_code
-    assert [line for i, line in copies if i < deps_install] == ["COPY pyproject.toml ./"]
+    assert [line for i, line in copies if i < deps_install] == ["COPY requirements.lock ./"]
     (user,) = [line for line in lines if line.startswith("USER ")]
     assert re.fullmatch(r"USER \d+:\d+", user)
     assert any(line.startswith("HEALTHCHECK ") for line in lines)
