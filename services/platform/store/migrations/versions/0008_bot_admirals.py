@@ -22,7 +22,8 @@ def upgrade() -> None:
         "bot_rules",
         sa.Column("campaign", sa.String(64), nullable=False),
         sa.Column("civil_disorder_after", sa.Integer, nullable=False),
-        sa.Column("solo", sa.Boolean, nullable=False, server_default=sa.text("0")),
+        # false(), not "0": PostgreSQL refuses an integer default for a boolean
+        sa.Column("solo", sa.Boolean, nullable=False, server_default=sa.false()),
         sa.PrimaryKeyConstraint("campaign", name="pk_bot_rules"),
     )
     op.create_table(
