@@ -102,8 +102,7 @@ campaigns = Table(
     Column("combat_rules", String(32), nullable=False, server_default=text("'pate'")),
     # the naval rule set it plays, "pate" | "eia-operations" (= its world's naval_rules)
     Column("naval_rules", String(32), nullable=False, server_default=text("'pate'")),
-    # the rules and data it was created under (pate.rulesversion); NULL before revision 0010
-    Column("rules_version", String(64), nullable=True),
+    Column("rules_version", String(64), nullable=True),  # created under (pate.rulesversion); NULL before 0010
     _created(),
     # optimistic locking: UPDATE ... WHERE version = :seen, then version + 1
     Column("version", Integer, nullable=False, server_default=text("0")),
@@ -142,8 +141,7 @@ resolutions = Table(
     Column("orders_json", Text, nullable=False),
     Column("result_sha256", String(64), nullable=False),
     Column("resolved_at", UtcDateTime(), nullable=False, default=utcnow, server_default=func.now()),
-    # the rules and data it was resolved under (pate.rulesversion); NULL before revision 0010
-    Column("rules_version", String(64), nullable=True),
+    Column("rules_version", String(64), nullable=True),  # resolved under pate.rulesversion; NULL before 0010
 )
 
 players = Table(
