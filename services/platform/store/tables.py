@@ -29,6 +29,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
     func,
     text,
 )
@@ -370,7 +371,7 @@ bot_rules = Table(
     Column("campaign", String(64), primary_key=True),
     Column("civil_disorder_after", Integer, nullable=False),
     # a solo campaign: the turn closes as soon as every human has confirmed and the bot has played
-    Column("solo", Boolean, nullable=False, server_default=text("0")),
+    Column("solo", Boolean, nullable=False, server_default=false()),
 )
 
 # Each player's deadlines missed in a row, and whether the bot holds him now
