@@ -16,6 +16,7 @@ from pate.admiral.cruisers import frigate_orders, transport_orders
 from pate.admiral.levels import Level
 from pate.admiral.minister import assignments, stores_moves
 from pate.admiral.navigation import Chart
+from pate.admiral.operations import OPERATIONS, with_operations
 from pate.admiral.plan import Plan
 from pate.admiral.squadrons import LINE, form_squadrons, retreat, squadron_orders
 from pate.admiral.view import OwnShip, Report, read_view
@@ -23,6 +24,7 @@ from pate.core.orders.assign import Assignment
 from pate.core.orders.model import Movement, ShipOrder, StoresMove
 from pate.core.orders.textout import format_orders
 from pate.core.rules.data import RuleData
+from pate.core.rules.eiaops.params import OpsRules
 from pate.core.rules.movement.params import MovementRules
 from pate.core.world.geography import WorldMap
 from pate.core.world.state import TurnKind
@@ -49,12 +51,14 @@ def decide(
     seed: int,
     turn_kind: TurnKind = TurnKind.CAMPAIGN,
     combat_rules: str = "pate",
+    naval_rules: str = "pate",
 ) -> Decision:
     """``turn_kind``: whether the coming turn is a campaign or a peace turn
     (6.12), from the campaign's published calendar (the scenario's
     ``turn_kinds``), which every player knows; ``combat_rules``: the
     campaign's combat rule set, as public as its scenario (the level may
-    judge its battles otherwise, data/bots.toml)."""
+    judge its battles otherwise, data/bots.toml); ``naval_rules``: the campaign's naval rule
+    set, under which every fleet marker also takes an operation (pate/admiral/operations.py)."""
     if not report.get("state"):
         return Decision(str(report["player"]), ())  # the administrator: no ships of his own
     view = read_view(report, world_map)
@@ -75,6 +79,9 @@ def decide(
             orders.append(transport_orders(plan, s))
     if turn_kind is TurnKind.PEACE:
         orders = [_peaceful(o) for o in orders]
+    if naval_rules == OPERATIONS:
+        steps = OpsRules.from_rules(rules).rebase_steps
+        orders = with_operations(orders, view, world_map, steps, bold=plan.level.blockade)
     return Decision(
         view.player,
         tuple(sorted(orders, key=lambda o: o.ship_id)),

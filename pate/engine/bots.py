@@ -95,7 +95,16 @@ def play_bots(
         if pid not in knowledge:
             continue
         report = json.loads(knowledge[pid])
-        d = decide(report, ctx.map, ctx.rules, players[pid], world.seed, world.kind, world.combat_rules)
+        d = decide(
+            report,
+            ctx.map,
+            ctx.rules,
+            players[pid],
+            world.seed,
+            world.kind,
+            world.combat_rules,
+            world.naval_rules,
+        )
         decisions[pid] = d
         actor = Actor.of(world.players[pid])
         for o in d.orders:

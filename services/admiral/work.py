@@ -107,7 +107,14 @@ def play(
             timeout=TIMEOUT,
         )
         decision = decide(
-            json.loads(got.body), ctx.map, ctx.rules, level, c.seed, turn_kind(c.scenario, c.turn)
+            json.loads(got.body),
+            ctx.map,
+            ctx.rules,
+            level,
+            c.seed,
+            turn_kind(c.scenario, c.turn),
+            c.combat_rules or "pate",
+            c.naval_rules or "pate",
         )
         rid = request_id(c.turn, player)
         _send(stubs, md, c, decision, rid)

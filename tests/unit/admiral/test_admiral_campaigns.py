@@ -27,10 +27,15 @@ TURNS = {"training": 4, "trafalgar": 3, "grand1805": 2}
 
 
 def run(
-    scenario: str, rules: str, bots: str, turns: int, world: WorldState | None = None
+    scenario: str,
+    rules: str,
+    bots: str,
+    turns: int,
+    world: WorldState | None = None,
+    naval_rules: str = "pate",
 ) -> list[TurnOutput]:
     sc = load_scenario(scenario)
-    start = replace(world or sc.world, combat_rules=rules)
+    start = replace(world or sc.world, combat_rules=rules, naval_rules=naval_rules)
     players = seats(start, parse_bots(bots, load_levels()))
     return list(
         simulate(
@@ -61,6 +66,19 @@ def test_bots_play_every_seat_with_no_refusal(scenario: str, rules: str) -> None
     for o in outs[1:]:
         for text in o.bot_orders.values():
             parse_orders(text)  # what a human could have sent
+
+
+@pytest.mark.parametrize("scenario", sorted(TURNS))
+def test_bots_declare_an_operation_for_every_fleet_under_the_eia_operations_rules(scenario: str) -> None:
+    """Under the EiA new naval rules every fleet marker takes one operation a turn: the bots
+    declare one for each of their fleets, and the order desk refuses none of them."""
+    outs = run(scenario, "pate", "all:cautious,BR:bold", TURNS[scenario], naval_rules="eia-operations")
+    assert [r for o in outs for r in o.refusals] == []
+    kinds = {e.kind for o in outs for e in o.events}
+    assert "operation_revealed" in kinds
+    texts = [t for o in outs[1:] for t in o.bot_orders.values()]
+    assert any("operation patrol" in t for t in texts)
+    assert any("operation raid" in t for t in texts)
 
 
 def test_bot_orders_use_the_whole_order_form() -> None:
