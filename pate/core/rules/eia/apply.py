@@ -10,7 +10,7 @@ victor's political points are told as a campaign event.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pate.core.events import Event, Phase
@@ -33,6 +33,27 @@ class Setting:
     havens: tuple[Haven | None, Haven | None]
 
 
+@dataclass
+class _Aftermath:
+    """What a battle changes in the world, gathered ship by ship in the fates' order."""
+
+    where: str
+    contact: tuple[str, ...]
+    orders: dict[str, Any]
+    used: set[str]  # no id used twice in a turn
+    events: list[Event] = field(default_factory=list)
+    changed: dict[str, Ship] = field(default_factory=dict)
+    removed: list[str] = field(default_factory=list)
+
+    def event(self, kind: str, about: tuple[str, ...], /, **data: Any) -> None:
+        seen = tuple(i for i in self.contact if i not in about)
+        self.events.append(Event(Phase.COMBAT, kind, about, self.where, seen, data))
+
+    def gone(self, ship: Ship) -> None:
+        self.removed.append(ship.id)
+        self.orders.pop(ship.id, None)
+
+
 def apply_eia(
     ctx: TurnContext,
     ts: TurnState,
@@ -45,89 +66,114 @@ def apply_eia(
     rng: Rng,
 ) -> TurnState:
     world = ts.world
-    where = describe(setting.place)
-    events: list[Event] = []
-    changed: dict[str, Ship] = {}
-    removed: list[str] = []
-    orders = dict(ts.orders)
-    used = set(world.ships) | set(ts.start.ships if ts.start else ())  # no id used twice in a turn
+    used = set(world.ships) | set(ts.start.ships if ts.start else ())
+    out = _Aftermath(describe(setting.place), contact, dict(ts.orders), used)
     before = [world.ships[b.key] for b in battle.ships]
-
-    def event(kind: str, about: tuple[str, ...], /, **data: Any) -> None:
-        seen = tuple(i for i in contact if i not in about)
-        events.append(Event(Phase.COMBAT, kind, about, where, seen, data))
-
-    event(
+    out.event(
         "battle",
         tuple(s.id for s, f in zip(before, result.fate, strict=True) if f is not Fate.IDLE),
         **battle_data(battle, result, before, setting),
     )
     for i, ship in enumerate(before):
-        fate = result.fate[i]
-        owner = result.owner[i]
-        if fate is Fate.LOST:
-            removed.append(ship.id)
-            orders.pop(ship.id, None)
-            event("lost_en_route", (ship.id,), state=ship.state, type=ship.type.value)
-            _cargo_lost(event, ship)
-        elif fate is Fate.HULK and owner is not None:
-            dock = setting.havens[owner]
-            assert dock is not None  # a side without a port loses its disabled ships
-            hulk = replace(
-                ship,
-                location=InPort(dock.port, harbor=True),
-                hulk=True,
-                active=False,
-                attached_to=None,
-                reactivates_turn=None,
-            )
-            if battle.ships[i].side != owner:
-                hulk = _taken(hulk, _new_state(world, setting.sides[owner], dock), used)
-                removed.append(ship.id)
-                event("captured", (ship.id, hulk.id), prize=hulk.id, captor="", state=hulk.state, rules=EIA)
-            changed[hulk.id] = hulk
-            orders.pop(ship.id, None)
-            event("hulk", (hulk.id,), port=dock.port, movement_points=dock.movement_points)
-        elif fate is Fate.CAPTURED and owner is not None:
-            victor = setting.sides[owner]
-            prize = _taken(ship, _victor_state(world, battle, result, owner, victor), used)
-            removed.append(ship.id)
-            changed[prize.id] = prize
-            orders.pop(ship.id, None)
-            event("captured", (ship.id, prize.id), prize=prize.id, captor="", state=prize.state, rules=EIA)
-            if ship.cargo.units or ship.cargo.supplies:
-                event(
-                    "cargo_captured",
-                    (ship.id,),
-                    transport=ship.id,
-                    units=list(ship.cargo.units),
-                    supplies=ship.cargo.supplies,
-                    captor=prize.state,
-                )
-        elif fate in (Fate.RETREATED, Fate.RETURNED, Fate.WITHDRAWN):
-            dest = _withdrawal(ctx, world, setting.place, fate, rng.fork(ship.id))
-            if dest != ship.location:
-                changed[ship.id] = replace(ship, location=dest)
-                event(fate.value, (ship.id,), to=describe(dest))
-    gone = set(removed)
+        _fate(ctx, world, battle, result, setting, i, ship, out, rng)
+    gone = set(out.removed)
     for s in world.ships.values():
         if s.attached_to in gone and s.id not in gone:
-            changed[s.id] = replace(changed.get(s.id, s), attached_to=None)
-    new_world = world.with_ships(changed, tuple(removed))
-    new_world = _nelson(new_world, rules, battle, result, before, event)
+            out.changed[s.id] = replace(out.changed.get(s.id, s), attached_to=None)
+    new_world = world.with_ships(out.changed, tuple(out.removed))
+    new_world = _nelson(new_world, rules, battle, result, before, out.event)
+    new_world = _political(new_world, rules, battle, result, setting, out)
+    return replace(ts, world=new_world, orders=out.orders).emit(*out.events)
+
+
+def _fate(
+    ctx: TurnContext,
+    world: WorldState,
+    battle: EiaBattle,
+    result: EiaResult,
+    setting: Setting,
+    i: int,
+    ship: Ship,
+    out: _Aftermath,
+    rng: Rng,
+) -> None:
+    """One ship's fate carried into the world (12.2.6.1.9, 12.2.6.2, 12.2.8)."""
+    fate = result.fate[i]
+    owner = result.owner[i]
+    if fate is Fate.LOST:
+        out.gone(ship)
+        out.event("lost_en_route", (ship.id,), state=ship.state, type=ship.type.value)
+        _cargo_lost(out.event, ship)
+    elif fate is Fate.HULK and owner is not None:
+        _hulk(world, battle, setting, i, ship, owner, out)
+    elif fate is Fate.CAPTURED and owner is not None:
+        victor = setting.sides[owner]
+        prize = _taken(ship, _victor_state(world, battle, result, owner, victor), out.used)
+        out.gone(ship)
+        out.changed[prize.id] = prize
+        out.event("captured", (ship.id, prize.id), prize=prize.id, captor="", state=prize.state, rules=EIA)
+        if ship.cargo.units or ship.cargo.supplies:
+            out.event(
+                "cargo_captured",
+                (ship.id,),
+                transport=ship.id,
+                units=list(ship.cargo.units),
+                supplies=ship.cargo.supplies,
+                captor=prize.state,
+            )
+    elif fate in (Fate.RETREATED, Fate.RETURNED, Fate.WITHDRAWN):
+        dest = _withdrawal(ctx, world, setting.place, fate, rng.fork(ship.id))
+        if dest != ship.location:
+            out.changed[ship.id] = replace(ship, location=dest)
+            out.event(fate.value, (ship.id,), to=describe(dest))
+
+
+def _hulk(
+    world: WorldState, battle: EiaBattle, setting: Setting, i: int, ship: Ship, owner: int, out: _Aftermath
+) -> None:
+    """12.2.6.1.9: a disabled ship that reaches port is a hulk there, a prize when the port is
+    the other side's."""
+    dock = setting.havens[owner]
+    assert dock is not None  # a side without a port loses its disabled ships
+    hulk = replace(
+        ship,
+        location=InPort(dock.port, harbor=True),
+        hulk=True,
+        active=False,
+        attached_to=None,
+        reactivates_turn=None,
+    )
+    if battle.ships[i].side != owner:
+        hulk = _taken(hulk, _new_state(world, setting.sides[owner], dock), out.used)
+        out.removed.append(ship.id)
+        out.event("captured", (ship.id, hulk.id), prize=hulk.id, captor="", state=hulk.state, rules=EIA)
+    out.changed[hulk.id] = hulk
+    out.orders.pop(ship.id, None)
+    out.event("hulk", (hulk.id,), port=dock.port, movement_points=dock.movement_points)
+
+
+def _political(
+    world: WorldState,
+    rules: EiaRules,
+    battle: EiaBattle,
+    result: EiaResult,
+    setting: Setting,
+    out: _Aftermath,
+) -> WorldState:
+    """12.2.6.1.6.3: the victor's political points, told and posted."""
     points = political_points(rules, battle, result)
-    if points:
-        assert result.winner is not None
-        event(
-            "political_points",
-            (),
-            gained=list(setting.sides[result.winner]),
-            lost=list(setting.sides[1 - result.winner]),
-            points=points,
-            rule="12.2.6.1.6.3",
-        )
-        new_world = _post_points(new_world, battle, result.winner, points)
-    return replace(ts, world=new_world, orders=orders).emit(*events)
+    if not points:
+        return world
+    assert result.winner is not None
+    out.event(
+        "political_points",
+        (),
+        gained=list(setting.sides[result.winner]),
+        lost=list(setting.sides[1 - result.winner]),
+        points=points,
+        rule="12.2.6.1.6.3",
+    )
+    return _post_points(world, battle, result.winner, points)
 
 
 def _post_points(world: WorldState, battle: EiaBattle, winner: int, points: int) -> WorldState:

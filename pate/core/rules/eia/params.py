@@ -128,14 +128,16 @@ def _closed(raw: Any) -> tuple[str | None, ...] | None:
     return tuple(None if x == "-" else str(x) for x in _tables(raw))
 
 
-def _parse(naval: Mapping[str, Any], crt: Mapping[str, Any]) -> EiaRules:
-    results = {
+def _results(crt: Mapping[str, Any]) -> dict[str, ResultRow]:
+    return {
         name: ResultRow(
             name, tuple(int(c) for c in row["casualties"]), tuple(float(m) for m in row["morale"])
         )
         for name, row in crt["results"].items()
     }
-    casualty = {int(k): tuple(int(x) for x in v) for k, v in crt["casualties"].items()}
+
+
+def _chart(naval: Mapping[str, Any]) -> dict[tuple[Chit, Chit], ChartCell]:
     chart: dict[tuple[Chit, Chit], ChartCell] = {}
     for a in Chit:
         for d in Chit:
@@ -146,15 +148,38 @@ def _parse(naval: Mapping[str, Any], crt: Mapping[str, Any]) -> EiaRules:
                 attacker_closed=_closed(cell.get("attacker_closed")),
                 defender_closed=_closed(cell.get("defender_closed")),
             )
-    b = naval["battle"]
+    return chart
+
+
+def _nelson_and_hulks(naval: Mapping[str, Any]) -> dict[str, int]:
+    """The admirals' (12.2.7.1), hulks' (12.2.8) and running (12.2.6.3.4) numbers."""
     nelson = naval["nelson"]
+    return {
+        "nelson_casualty_on": int(nelson["casualty_on"]),
+        "nelson_shift_max": int(nelson["closing_shift_max"]),
+        "nelson_shift": int(nelson["closing_shift"]),
+        "nelson_killed_on": int(nelson["killed_on"]),
+        "wounded_turns": int(nelson["wounded_turns"]),
+        "hulk_destroyed_upto": int(naval["hulks"]["destroyed_upto"]),
+        "refit_turns": int(naval["hulks"]["refit_turns"]),
+        "refit_stores": int(naval["hulks"]["refit_stores"]),
+        "running_slips_upto": int(naval["running"]["slips_upto"]),
+        "running_covering": int(naval["running"]["covering_modifier"]),
+        "ships_per_counter": int(naval["political"]["ships_per_fleet_counter"]),
+        "points_per_counter": int(naval["political"]["points_per_counter"]),
+    }
+
+
+def _parse(naval: Mapping[str, Any], crt: Mapping[str, Any]) -> EiaRules:
+    casualty = {int(k): tuple(int(x) for x in v) for k, v in crt["casualties"].items()}
+    b = naval["battle"]
     chase = tuple(
         (None if "upto" not in r else float(r["upto"]), str(r["table"])) for r in naval["chase"]["rows"]
     )
     rules = EiaRules(
-        results=results,
+        results=_results(crt),
         casualty_pct=casualty,
-        chart=chart,
+        chart=_chart(naval),
         closing={Chit(k): int(v) for k, v in naval["closing"].items()},
         blockading=_tables(naval["blockade"]["blockading"]),
         blockaded=_tables(naval["blockade"]["blockaded"]),
@@ -175,18 +200,7 @@ def _parse(naval: Mapping[str, Any], crt: Mapping[str, Any]) -> EiaRules:
         chase_linear_defense=int(naval["chase"]["linear_defense_modifier"]),
         sea_areas_per_mp=int(naval["voyage"]["sea_areas_per_movement_point"]),
         always_sinks=int(naval["voyage"]["always_sinks"]),
-        nelson_casualty_on=int(nelson["casualty_on"]),
-        nelson_shift_max=int(nelson["closing_shift_max"]),
-        nelson_shift=int(nelson["closing_shift"]),
-        nelson_killed_on=int(nelson["killed_on"]),
-        wounded_turns=int(nelson["wounded_turns"]),
-        hulk_destroyed_upto=int(naval["hulks"]["destroyed_upto"]),
-        refit_turns=int(naval["hulks"]["refit_turns"]),
-        refit_stores=int(naval["hulks"]["refit_stores"]),
-        running_slips_upto=int(naval["running"]["slips_upto"]),
-        running_covering=int(naval["running"]["covering_modifier"]),
-        ships_per_counter=int(naval["political"]["ships_per_fleet_counter"]),
-        points_per_counter=int(naval["political"]["points_per_counter"]),
+        **_nelson_and_hulks(naval),
     )
     _check(rules)
     return rules
