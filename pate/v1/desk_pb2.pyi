@@ -6,6 +6,7 @@ isort:skip_file
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from pate.v1 import admin_pb2 as _admin_pb2
 from pate.v1 import bots_pb2 as _bots_pb2
@@ -56,6 +57,9 @@ class MyCampaign(_message.Message):
     STATE_PLAYERS_FIELD_NUMBER: _builtins.int
     PENDING_ASSIGNMENTS_FIELD_NUMBER: _builtins.int
     PAUSED_FIELD_NUMBER: _builtins.int
+    CONFIRMED_FIELD_NUMBER: _builtins.int
+    CONFIRMATIONS_FIELD_NUMBER: _builtins.int
+    EARLY_CLOSE_FIELD_NUMBER: _builtins.int
     PLAYED_BY_BOT_FIELD_NUMBER: _builtins.int
     BOT_ORDERS_THIS_TURN_FIELD_NUMBER: _builtins.int
     BOT_SEATS_FIELD_NUMBER: _builtins.int
@@ -64,6 +68,8 @@ class MyCampaign(_message.Message):
     state: _builtins.str
     paused: _builtins.bool
     """the game master paused the campaign: no deadline runs"""
+    confirmed: _builtins.bool
+    """the caller confirmed his orders for the open turn"""
     played_by_bot: _builtins.str
     """--- bot admirals (docs/bots.md) ---
     "" | game_master | civil_disorder: the bot plays the caller now
@@ -97,6 +103,14 @@ class MyCampaign(_message.Message):
         """naval ministers: sent this turn, not yet in force"""
 
     @_builtins.property
+    def confirmations(self) -> _containers.RepeatedCompositeFieldContainer[Global___Confirmation]:
+        """game masters: every player with ships, confirmed or not"""
+
+    @_builtins.property
+    def early_close(self) -> Global___EarlyClose:
+        """the campaign's early-close setting"""
+
+    @_builtins.property
     def bot_seats(self) -> _containers.RepeatedCompositeFieldContainer[_bots_pb2.BotSeat]:
         """game masters: every player the bot plays now"""
 
@@ -114,17 +128,243 @@ class MyCampaign(_message.Message):
         state_players: _abc.Iterable[_builtins.str] | None = ...,
         pending_assignments: _abc.Iterable[Global___OfficerAssignment] | None = ...,
         paused: _builtins.bool = ...,
+        confirmed: _builtins.bool = ...,
+        confirmations: _abc.Iterable[Global___Confirmation] | None = ...,
+        early_close: Global___EarlyClose | None = ...,
         played_by_bot: _builtins.str = ...,
         bot_orders_this_turn: _builtins.bool = ...,
         bot_seats: _abc.Iterable[_bots_pb2.BotSeat] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "early_close", b"early_close"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_orders_this_turn", b"bot_orders_this_turn", "bot_seats", b"bot_seats", "campaign", b"campaign", "paused", b"paused", "pending_assignments", b"pending_assignments", "played_by_bot", b"played_by_bot", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "roles", b"roles", "ships", b"ships", "state", b"state", "state_players", b"state_players"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_orders_this_turn", b"bot_orders_this_turn", "bot_seats", b"bot_seats", "campaign", b"campaign", "confirmations", b"confirmations", "confirmed", b"confirmed", "early_close", b"early_close", "paused", b"paused", "pending_assignments", b"pending_assignments", "played_by_bot", b"played_by_bot", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "roles", b"roles", "ships", b"ships", "state", b"state", "state_players", b"state_players"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MyCampaign: _TypeAlias = MyCampaign  # noqa: Y015
+
+@_typing.final
+class Confirmation(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    CONFIRMED_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    confirmed: _builtins.bool
+    bot: _builtins.bool
+    """played by a bot (civil disorder): never holds the turn back"""
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        confirmed: _builtins.bool = ...,
+        bot: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "confirmed", b"confirmed", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Confirmation: _TypeAlias = Confirmation  # noqa: Y015
+
+@_typing.final
+class EarlyClose(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENABLED_FIELD_NUMBER: _builtins.int
+    KEEP_SCHEDULE_FIELD_NUMBER: _builtins.int
+    enabled: _builtins.bool
+    """close the turn once every player with ships has confirmed"""
+    keep_schedule: _builtins.bool
+    """the next deadline keeps the schedule (else: runs from the close)"""
+    def __init__(
+        self,
+        *,
+        enabled: _builtins.bool = ...,
+        keep_schedule: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["enabled", b"enabled", "keep_schedule", b"keep_schedule"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EarlyClose: _TypeAlias = EarlyClose  # noqa: Y015
+
+@_typing.final
+class ConfirmOrdersRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    CONFIRMED_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    turn: _builtins.int
+    confirmed: _builtins.bool
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        turn: _builtins.int = ...,
+        confirmed: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "confirmed", b"confirmed", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ConfirmOrdersRequest: _TypeAlias = ConfirmOrdersRequest  # noqa: Y015
+
+@_typing.final
+class ConfirmOrdersResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CONFIRMED_FIELD_NUMBER: _builtins.int
+    TURN_CLOSED_FIELD_NUMBER: _builtins.int
+    confirmed: _builtins.bool
+    turn_closed: _builtins.bool
+    def __init__(
+        self,
+        *,
+        confirmed: _builtins.bool = ...,
+        turn_closed: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["confirmed", b"confirmed", "turn_closed", b"turn_closed"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ConfirmOrdersResponse: _TypeAlias = ConfirmOrdersResponse  # noqa: Y015
+
+@_typing.final
+class PlayerMessage(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ID_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    SENDER_FIELD_NUMBER: _builtins.int
+    SENDER_STATE_FIELD_NUMBER: _builtins.int
+    TO_KIND_FIELD_NUMBER: _builtins.int
+    TO_FIELD_NUMBER: _builtins.int
+    BODY_FIELD_NUMBER: _builtins.int
+    SENT_AT_FIELD_NUMBER: _builtins.int
+    id: _builtins.int
+    turn: _builtins.int
+    sender: _builtins.str
+    sender_state: _builtins.str
+    to_kind: _builtins.str
+    """player | state | allies"""
+    to: _builtins.str
+    """the player id or state; allies: the states it went to, comma-separated"""
+    body: _builtins.str
+    @_builtins.property
+    def sent_at(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        id: _builtins.int = ...,
+        turn: _builtins.int = ...,
+        sender: _builtins.str = ...,
+        sender_state: _builtins.str = ...,
+        to_kind: _builtins.str = ...,
+        to: _builtins.str = ...,
+        body: _builtins.str = ...,
+        sent_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["sent_at", b"sent_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "id", b"id", "sender", b"sender", "sender_state", b"sender_state", "sent_at", b"sent_at", "to", b"to", "to_kind", b"to_kind", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayerMessage: _TypeAlias = PlayerMessage  # noqa: Y015
+
+@_typing.final
+class SendMessageRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    TO_KIND_FIELD_NUMBER: _builtins.int
+    TO_FIELD_NUMBER: _builtins.int
+    BODY_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    to_kind: _builtins.str
+    """player | state | allies"""
+    to: _builtins.str
+    """the player id or the state; empty for allies"""
+    body: _builtins.str
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        to_kind: _builtins.str = ...,
+        to: _builtins.str = ...,
+        body: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "campaign_id", b"campaign_id", "to", b"to", "to_kind", b"to_kind"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SendMessageRequest: _TypeAlias = SendMessageRequest  # noqa: Y015
+
+@_typing.final
+class ListMessagesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListMessagesRequest: _TypeAlias = ListMessagesRequest  # noqa: Y015
+
+@_typing.final
+class MessageList(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MESSAGES_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    STATES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def messages(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerMessage]:
+        """newest first, only those the caller may read"""
+
+    @_builtins.property
+    def players(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """whom he may write to: players of his state and allied states"""
+
+    @_builtins.property
+    def states(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """his state and its allies"""
+
+    def __init__(
+        self,
+        *,
+        messages: _abc.Iterable[Global___PlayerMessage] | None = ...,
+        players: _abc.Iterable[_builtins.str] | None = ...,
+        states: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["messages", b"messages", "players", b"players", "states", b"states"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MessageList: _TypeAlias = MessageList  # noqa: Y015
 
 @_typing.final
 class MyShip(_message.Message):
@@ -459,6 +699,29 @@ class AssignOfficersResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___AssignOfficersResponse: _TypeAlias = AssignOfficersResponse  # noqa: Y015
+
+@_typing.final
+class SetEarlyCloseRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    EARLY_CLOSE_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    @_builtins.property
+    def early_close(self) -> Global___EarlyClose: ...
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        early_close: Global___EarlyClose | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["early_close", b"early_close"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "early_close", b"early_close"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SetEarlyCloseRequest: _TypeAlias = SetEarlyCloseRequest  # noqa: Y015
 
 @_typing.final
 class PauseRequest(_message.Message):

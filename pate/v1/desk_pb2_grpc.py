@@ -58,6 +58,21 @@ class PlayerDeskStub:
                 request_serializer=pate_dot_v1_dot_desk__pb2.AssignOfficersRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_desk__pb2.AssignOfficersResponse.FromString,
                 _registered_method=True)
+        self.ConfirmOrders = channel.unary_unary(
+                '/pate.v1.PlayerDesk/ConfirmOrders',
+                request_serializer=pate_dot_v1_dot_desk__pb2.ConfirmOrdersRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.ConfirmOrdersResponse.FromString,
+                _registered_method=True)
+        self.SendMessage = channel.unary_unary(
+                '/pate.v1.PlayerDesk/SendMessage',
+                request_serializer=pate_dot_v1_dot_desk__pb2.SendMessageRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.PlayerMessage.FromString,
+                _registered_method=True)
+        self.ListMessages = channel.unary_unary(
+                '/pate.v1.PlayerDesk/ListMessages',
+                request_serializer=pate_dot_v1_dot_desk__pb2.ListMessagesRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.MessageList.FromString,
+                _registered_method=True)
 
 
 class PlayerDeskServicer:
@@ -95,6 +110,30 @@ class PlayerDeskServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ConfirmOrders(self, request, context):
+        """"My orders for this turn are final" (or not); any later submission of
+        the caller clears it. When the game master chose the early close and
+        every player with ships has confirmed, the turn closes at once.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SendMessage(self, request, context):
+        """Messages between players of one state and its allies: to one player, to
+        a state, or to all the sender's allies. Only the sender and the
+        addressees read one.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListMessages(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_PlayerDeskServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -117,6 +156,21 @@ def add_PlayerDeskServicer_to_server(servicer, server):
                     servicer.AssignOfficers,
                     request_deserializer=pate_dot_v1_dot_desk__pb2.AssignOfficersRequest.FromString,
                     response_serializer=pate_dot_v1_dot_desk__pb2.AssignOfficersResponse.SerializeToString,
+            ),
+            'ConfirmOrders': grpc.unary_unary_rpc_method_handler(
+                    servicer.ConfirmOrders,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.ConfirmOrdersRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.ConfirmOrdersResponse.SerializeToString,
+            ),
+            'SendMessage': grpc.unary_unary_rpc_method_handler(
+                    servicer.SendMessage,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.SendMessageRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.PlayerMessage.SerializeToString,
+            ),
+            'ListMessages': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMessages,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.ListMessagesRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.MessageList.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -241,6 +295,87 @@ class PlayerDesk:
             metadata,
             _registered_method=True)
 
+    @staticmethod
+    def ConfirmOrders(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.PlayerDesk/ConfirmOrders',
+            pate_dot_v1_dot_desk__pb2.ConfirmOrdersRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.ConfirmOrdersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SendMessage(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.PlayerDesk/SendMessage',
+            pate_dot_v1_dot_desk__pb2.SendMessageRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.PlayerMessage.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMessages(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.PlayerDesk/ListMessages',
+            pate_dot_v1_dot_desk__pb2.ListMessagesRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.MessageList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
 
 class GameMasterStub:
     """The game master's pause (metadata "x-pate-admin-token"): the open turn's
@@ -263,6 +398,11 @@ class GameMasterStub:
                 request_serializer=pate_dot_v1_dot_desk__pb2.PauseRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_desk__pb2.PauseState.FromString,
                 _registered_method=True)
+        self.SetEarlyClose = channel.unary_unary(
+                '/pate.v1.GameMaster/SetEarlyClose',
+                request_serializer=pate_dot_v1_dot_desk__pb2.SetEarlyCloseRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.EarlyClose.FromString,
+                _registered_method=True)
 
 
 class GameMasterServicer:
@@ -282,6 +422,12 @@ class GameMasterServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetEarlyClose(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameMasterServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -294,6 +440,11 @@ def add_GameMasterServicer_to_server(servicer, server):
                     servicer.ResumeCampaign,
                     request_deserializer=pate_dot_v1_dot_desk__pb2.PauseRequest.FromString,
                     response_serializer=pate_dot_v1_dot_desk__pb2.PauseState.SerializeToString,
+            ),
+            'SetEarlyClose': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetEarlyClose,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.SetEarlyCloseRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.EarlyClose.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -352,6 +503,33 @@ class GameMaster:
             '/pate.v1.GameMaster/ResumeCampaign',
             pate_dot_v1_dot_desk__pb2.PauseRequest.SerializeToString,
             pate_dot_v1_dot_desk__pb2.PauseState.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetEarlyClose(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.GameMaster/SetEarlyClose',
+            pate_dot_v1_dot_desk__pb2.SetEarlyCloseRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.EarlyClose.FromString,
             options,
             channel_credentials,
             insecure,

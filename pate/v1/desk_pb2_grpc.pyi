@@ -46,6 +46,17 @@ class PlayerDeskStub:
     ships, from the next turn on. Refused whole, with the refusals in the
     trailing metadata "pate-refusals-bin" (fields "assignments[i]. ...").
     """
+    ConfirmOrders: _grpc.UnaryUnaryMultiCallable[_desk_pb2.ConfirmOrdersRequest, _desk_pb2.ConfirmOrdersResponse]
+    """"My orders for this turn are final" (or not); any later submission of
+    the caller clears it. When the game master chose the early close and
+    every player with ships has confirmed, the turn closes at once.
+    """
+    SendMessage: _grpc.UnaryUnaryMultiCallable[_desk_pb2.SendMessageRequest, _desk_pb2.PlayerMessage]
+    """Messages between players of one state and its allies: to one player, to
+    a state, or to all the sender's allies. Only the sender and the
+    addressees read one.
+    """
+    ListMessages: _grpc.UnaryUnaryMultiCallable[_desk_pb2.ListMessagesRequest, _desk_pb2.MessageList]
 
 @_typing.type_check_only
 class PlayerDeskAsyncStub(PlayerDeskStub):
@@ -65,6 +76,17 @@ class PlayerDeskAsyncStub(PlayerDeskStub):
     ships, from the next turn on. Refused whole, with the refusals in the
     trailing metadata "pate-refusals-bin" (fields "assignments[i]. ...").
     """
+    ConfirmOrders: _aio.UnaryUnaryMultiCallable[_desk_pb2.ConfirmOrdersRequest, _desk_pb2.ConfirmOrdersResponse]  # type: ignore[assignment]
+    """"My orders for this turn are final" (or not); any later submission of
+    the caller clears it. When the game master chose the early close and
+    every player with ships has confirmed, the turn closes at once.
+    """
+    SendMessage: _aio.UnaryUnaryMultiCallable[_desk_pb2.SendMessageRequest, _desk_pb2.PlayerMessage]  # type: ignore[assignment]
+    """Messages between players of one state and its allies: to one player, to
+    a state, or to all the sender's allies. Only the sender and the
+    addressees read one.
+    """
+    ListMessages: _aio.UnaryUnaryMultiCallable[_desk_pb2.ListMessagesRequest, _desk_pb2.MessageList]  # type: ignore[assignment]
 
 class PlayerDeskServicer(metaclass=_abc_1.ABCMeta):
     """What the web Ship Order Desk shows a player (rule 4.1): his campaign, the
@@ -106,6 +128,35 @@ class PlayerDeskServicer(metaclass=_abc_1.ABCMeta):
         trailing metadata "pate-refusals-bin" (fields "assignments[i]. ...").
         """
 
+    @_abc_1.abstractmethod
+    def ConfirmOrders(
+        self,
+        request: _desk_pb2.ConfirmOrdersRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.ConfirmOrdersResponse, _abc.Awaitable[_desk_pb2.ConfirmOrdersResponse]]:
+        """"My orders for this turn are final" (or not); any later submission of
+        the caller clears it. When the game master chose the early close and
+        every player with ships has confirmed, the turn closes at once.
+        """
+
+    @_abc_1.abstractmethod
+    def SendMessage(
+        self,
+        request: _desk_pb2.SendMessageRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.PlayerMessage, _abc.Awaitable[_desk_pb2.PlayerMessage]]:
+        """Messages between players of one state and its allies: to one player, to
+        a state, or to all the sender's allies. Only the sender and the
+        addressees read one.
+        """
+
+    @_abc_1.abstractmethod
+    def ListMessages(
+        self,
+        request: _desk_pb2.ListMessagesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.MessageList, _abc.Awaitable[_desk_pb2.MessageList]]: ...
+
 def add_PlayerDeskServicer_to_server(servicer: PlayerDeskServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
 
 class GameMasterStub:
@@ -119,6 +170,7 @@ class GameMasterStub:
     def __new__(cls, channel: _aio.Channel) -> GameMasterAsyncStub: ...
     PauseCampaign: _grpc.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]
     ResumeCampaign: _grpc.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]
+    SetEarlyClose: _grpc.UnaryUnaryMultiCallable[_desk_pb2.SetEarlyCloseRequest, _desk_pb2.EarlyClose]
 
 @_typing.type_check_only
 class GameMasterAsyncStub(GameMasterStub):
@@ -129,6 +181,7 @@ class GameMasterAsyncStub(GameMasterStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
     PauseCampaign: _aio.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]  # type: ignore[assignment]
     ResumeCampaign: _aio.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]  # type: ignore[assignment]
+    SetEarlyClose: _aio.UnaryUnaryMultiCallable[_desk_pb2.SetEarlyCloseRequest, _desk_pb2.EarlyClose]  # type: ignore[assignment]
 
 class GameMasterServicer(metaclass=_abc_1.ABCMeta):
     """The game master's pause (metadata "x-pate-admin-token"): the open turn's
@@ -148,5 +201,12 @@ class GameMasterServicer(metaclass=_abc_1.ABCMeta):
         request: _desk_pb2.PauseRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_desk_pb2.PauseState, _abc.Awaitable[_desk_pb2.PauseState]]: ...
+
+    @_abc_1.abstractmethod
+    def SetEarlyClose(
+        self,
+        request: _desk_pb2.SetEarlyCloseRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.EarlyClose, _abc.Awaitable[_desk_pb2.EarlyClose]]: ...
 
 def add_GameMasterServicer_to_server(servicer: GameMasterServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

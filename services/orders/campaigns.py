@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from prometheus_client import Counter
@@ -23,7 +23,7 @@ from pate.core.world.scenario import Scenario
 from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS, WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
-from services.orders import civil
+from services.orders import civil, schedule
 from services.platform import bus
 from services.platform.bus.outbox import emit_event
 from services.platform.errors import Code, DeskError
@@ -227,11 +227,7 @@ def handle_reports_ready(conn: Connection, data: bytes, headers: dict[str, str],
         emit_event(conn, bus.CAMPAIGN_EVENTS, campaign, turn, done, headers, id_stage="finished")
         log.info("campaign_finished", campaign=campaign, turns=row.turns)
         return
-    deadline = (
-        row.deadline
-        if turn == 0
-        else (at + timedelta(seconds=row.turn_seconds) if row.turn_seconds else None)
-    )
+    deadline = row.deadline if turn == 0 else schedule.next_deadline(conn, row, turn, at)
     repo.set_status(
         conn, campaign, turn=current, expect=expect, status="OPEN", new_turn=nxt, deadline=deadline
     )

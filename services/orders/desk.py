@@ -18,6 +18,7 @@ from pate.core.orders.validate import Actor, Refusal, authority, validate_order
 from pate.core.rules.stores import check_stores_move
 from pate.core.world.state import Role, WorldState
 from pate.engine.context import turn_context
+from services.orders import confirm
 from services.platform.errors import Code, DeskError
 from services.platform.store import repository as repo
 from services.platform.telemetry.logging import get_logger
@@ -191,6 +192,7 @@ def record_submission(
         state = checked.stores_moves[0].state
         repo.add_stores_moves(conn, campaign, turn, state, player, checked.stores_moves)
     repo.save_request(conn, campaign, player, client_request_id, fingerprint)
+    confirm.clear(conn, campaign, turn, player)  # a later change takes his confirmation back
     repo.audit(conn, campaign, turn, player, "submit_orders", True, ids)
     return ids, False
 

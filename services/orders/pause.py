@@ -14,6 +14,7 @@ import grpc
 from sqlalchemy import Connection, Engine, delete, select
 
 from pate.v1 import desk_pb2, desk_pb2_grpc
+from services.orders import earlyclose
 from services.platform.errors import Code, DeskError
 from services.platform.runtime.rpc import abort, in_transaction, is_admin
 from services.platform.store import repository as repo
@@ -90,3 +91,7 @@ class GameMasterServicer(desk_pb2_grpc.GameMasterServicer):
 
     async def ResumeCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         return await self._run(context, lambda c: resume(c, request.campaign_id, datetime.now(UTC)))
+
+    async def SetEarlyClose(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        wanted = request.early_close
+        return await self._run(context, lambda c: earlyclose.set_setting(c, request.campaign_id, wanted))

@@ -4,3 +4,6 @@ the repositories the services read and write through, and small portable write h
 May import: ``services.platform.telemetry``, ``config``, ``errors``, the pure core (``pate.core``)
 for the values it stores. Knows nothing of gRPC or NATS.
 """
+
+# The tables kept beside tables.py join the same metadata whenever the store is imported.
+from services.platform.store import desk_tables as _desk_tables  # noqa: F401

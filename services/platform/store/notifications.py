@@ -18,7 +18,7 @@ from sqlalchemy import Connection, and_, select, update
 from services.platform.errors import Code, DeskError
 from services.platform.store import tables
 
-KINDS = ("turn_opened", "deadline", "reports", "campaign")
+KINDS = ("turn_opened", "deadline", "reports", "campaign", "messages")
 MAX_ATTEMPTS = 6
 _EMAIL = re.compile(r"^[^@\s<>,;]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$")
 _URL = re.compile(r"^https?://[^\s]{1,490}$")

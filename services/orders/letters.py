@@ -1,0 +1,171 @@
+"""Messages between players of one state and its allied states.
+
+Per turn, to one player, to a state, or to all of the sender's allies.  Each
+is limited in size and in number per player and turn; only the sender and
+the addressees read one, and the addressees are fixed when it is sent.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Connection, func, select
+
+from pate.core.world.state import WorldState
+from pate.v1 import desk_pb2
+from services.platform.errors import Code, DeskError
+from services.platform.store import desk_tables, notifications
+from services.platform.store import repository as repo
+
+MAX_BODY = 2000  # characters of one message
+MAX_PER_TURN = 30  # messages one player sends in one turn
+MAX_SHOWN = 200  # newest messages listed
+KINDS = ("player", "state", "allies")
+
+
+def allied_states(world: WorldState, state: str) -> list[str]:
+    """His own state first, then the states actively allied with it."""
+    others = sorted(s for s in world.diplomacy.states if s != state and world.diplomacy.allied(state, s))
+    return [state, *others]
+
+
+def writable(world: WorldState, state: str, me: str) -> tuple[list[str], list[str]]:
+    states = allied_states(world, state)
+    players = sorted(p.id for p in world.players.values() if p.state in states and p.id != me)
+    return players, states
+
+
+def send(
+    conn: Connection,
+    campaign: str,
+    sender: str,
+    state: str | None,
+    req: desk_pb2.SendMessageRequest,
+    now: datetime,
+) -> desk_pb2.PlayerMessage:
+    if req.to_kind not in KINDS:
+        raise DeskError(Code.INVALID_ARGUMENT, "to_kind: write to a player, a state or all allies")
+    body = req.body.strip()
+    if not body or len(req.body) > MAX_BODY:
+        raise DeskError(Code.INVALID_ARGUMENT, f"body: write 1 to {MAX_BODY} characters")
+    if not state:
+        raise DeskError(Code.PERMISSION_DENIED, "to: only players of a state write messages")
+    row = repo.get_campaign(conn, campaign, lock=True)
+    if row is None:
+        raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
+    world = repo.load_world_cached(conn, campaign, row.turn)
+    players, states = writable(world, state, sender)
+    to = _addressee(req, players, states)
+    _check_rate(conn, campaign, row.turn, sender)
+    t = desk_tables.messages
+    new_id = conn.execute(
+        t.insert().values(
+            campaign=campaign,
+            turn=row.turn,
+            sender=sender,
+            sender_state=state,
+            to_kind=req.to_kind,
+            to_value=to,
+            body=body,
+            created_at=now,
+        )
+    ).inserted_primary_key[0]  # type: ignore[index]
+    _mail(conn, campaign, world, sender, req.to_kind, to, body, int(new_id), now)
+    out = desk_pb2.PlayerMessage(
+        id=int(new_id),
+        turn=row.turn,
+        sender=sender,
+        sender_state=state,
+        to_kind=req.to_kind,
+        to=to,
+        body=body,
+    )
+    out.sent_at.FromDatetime(now)
+    return out
+
+
+def _addressee(req: desk_pb2.SendMessageRequest, players: list[str], states: list[str]) -> str:
+    # an unknown player and a player of a state not allied read the same: no player
+    if req.to_kind == "player":
+        if req.to not in players:
+            raise DeskError(Code.INVALID_ARGUMENT, "to: no player of your state or its allies has that id")
+        return req.to
+    if req.to_kind == "state":
+        if req.to not in states:
+            raise DeskError(Code.INVALID_ARGUMENT, "to: not your state nor one allied with it")
+        return req.to
+    return ",".join(states)
+
+
+def _check_rate(conn: Connection, campaign: str, turn: int, sender: str) -> None:
+    t = desk_tables.messages
+    sent = conn.execute(
+        select(func.count()).where(t.c.campaign == campaign, t.c.turn == turn, t.c.sender == sender)
+    ).scalar_one()
+    if sent >= MAX_PER_TURN:
+        raise DeskError(Code.RESOURCE_EXHAUSTED, f"body: at most {MAX_PER_TURN} messages a turn")
+
+
+def readers(world: WorldState, kind: str, to: str) -> list[str]:
+    if kind == "player":
+        return [to]
+    states = to.split(",")
+    return sorted(p.id for p in world.players.values() if p.state in states)
+
+
+def may_read(player: str, state: str | None, sender: str, kind: str, to: str) -> bool:
+    if player == sender:
+        return True
+    if kind == "player":
+        return to == player
+    return state is not None and state in to.split(",")
+
+
+def _mail(
+    conn: Connection,
+    campaign: str,
+    world: WorldState,
+    sender: str,
+    kind: str,
+    to: str,
+    body: str,
+    mid: int,
+    now: datetime,
+) -> None:
+    """The notifier sends it to each addressee who asked to hear of messages."""
+    for player, prefs in notifications.subscribers(conn, campaign, "messages"):
+        if player == sender or player not in readers(world, kind, to):
+            continue
+        subject = f"PATE {campaign}: a message from {sender}"
+        notifications.enqueue(conn, campaign, player, f"message:{mid}", prefs, subject, body, now)
+
+
+def listing(conn: Connection, campaign: str, player: str, state: str | None) -> desk_pb2.MessageList:
+    row = repo.get_campaign(conn, campaign)
+    if row is None:
+        raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
+    out = desk_pb2.MessageList()
+    if state:
+        world = repo.load_world_cached(conn, campaign, row.turn)
+        players, states = writable(world, state, player)
+        out.players.extend(players)
+        out.states.extend(states)
+    t = desk_tables.messages
+    rows = conn.execute(select(t).where(t.c.campaign == campaign).order_by(t.c.id.desc()))
+    for r in rows:
+        if len(out.messages) >= MAX_SHOWN:
+            break
+        if not may_read(player, state, r.sender, r.to_kind, r.to_value):
+            continue
+        m = desk_pb2.PlayerMessage(
+            id=r.id,
+            turn=r.turn,
+            sender=r.sender,
+            sender_state=r.sender_state,
+            to_kind=r.to_kind,
+            to=r.to_value,
+            body=r.body,
+        )
+        m.sent_at.FromDatetime(r.created_at)
+        out.messages.append(m)
+    return out
