@@ -398,3 +398,41 @@ class Backend:
         except grpc.RpcError as err:
             raise _translate(err, "orders") from None
         return out
+
+    # --- confirmed orders and messages -------------------------------------
+
+    async def _desk_call(self, s: Session, method: str, req: Any) -> Any:
+        stub = desk_pb2_grpc.PlayerDeskStub(self._orders())
+        try:
+            return await getattr(stub, method)(req, metadata=self._md(s), timeout=CALL_TIMEOUT)
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+
+    async def confirm_orders(self, s: Session, turn: int, confirmed: bool) -> desk_pb2.ConfirmOrdersResponse:
+        req = desk_pb2.ConfirmOrdersRequest(campaign_id=s.campaign, turn=turn, confirmed=confirmed)
+        out: desk_pb2.ConfirmOrdersResponse = await self._desk_call(s, "ConfirmOrders", req)
+        return out
+
+    async def send_message(self, s: Session, to_kind: str, to: str, body: str) -> desk_pb2.PlayerMessage:
+        req = desk_pb2.SendMessageRequest(campaign_id=s.campaign, to_kind=to_kind, to=to, body=body)
+        out: desk_pb2.PlayerMessage = await self._desk_call(s, "SendMessage", req)
+        return out
+
+    async def messages(self, s: Session) -> desk_pb2.MessageList:
+        req = desk_pb2.ListMessagesRequest(campaign_id=s.campaign)
+        out: desk_pb2.MessageList = await self._desk_call(s, "ListMessages", req)
+        return out
+
+    async def set_early_close(self, campaign: str, enabled: bool, keep_schedule: bool) -> desk_pb2.EarlyClose:
+        stub = desk_pb2_grpc.GameMasterStub(self._orders())
+        req = desk_pb2.SetEarlyCloseRequest(
+            campaign_id=campaign,
+            early_close=desk_pb2.EarlyClose(enabled=enabled, keep_schedule=keep_schedule),
+        )
+        try:
+            out: desk_pb2.EarlyClose = await stub.SetEarlyClose(
+                req, metadata=self._admin_md(), timeout=CALL_TIMEOUT
+            )
+        except grpc.RpcError as err:
+            raise _translate(err, "orders") from None
+        return out

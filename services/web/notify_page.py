@@ -16,6 +16,7 @@ KINDS = (
     ("deadline", "The deadline is near and some of my ships have no orders"),
     ("reports", "My reports are ready"),
     ("campaign", "The campaign is over"),
+    ("messages", "A player writes to me"),
 )
 
 

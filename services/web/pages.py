@@ -164,6 +164,7 @@ async def campaign(desk: Desk, request: Request) -> Response:
         describe=forms.describe_order,
         source_words=SOURCE_WORDS,
         sent=set(done),
+        ordered=sum(1 for s in mine.ships if s.has_orders or s.effective.copied_from),
         now=datetime.now(UTC),
     )
 

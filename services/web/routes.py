@@ -16,7 +16,16 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from services.web import gm, minister, notify_page, pages, replay_pages, reports_pages, security
+from services.web import (
+    gm,
+    minister,
+    notify_page,
+    pages,
+    readiness,
+    replay_pages,
+    reports_pages,
+    security,
+)
 from services.web.backend import (
     Backend,
     BackendError,
@@ -84,6 +93,9 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/minister", page(desk, minister.minister), methods=["GET"]),
         Route("/c/{campaign}/minister/stores", page(desk, minister.move_stores), methods=["POST"]),
         Route("/c/{campaign}/minister/officers", page(desk, minister.assign_officers), methods=["POST"]),
+        Route("/c/{campaign}/confirm", page(desk, readiness.confirm), methods=["POST"]),
+        Route("/c/{campaign}/messages", page(desk, readiness.messages), methods=["GET", "POST"]),
+        Route("/c/{campaign}/gm/early-close", page(desk, readiness.early_close), methods=["POST"]),
         Route("/healthz", lambda r: Response("ok", media_type="text/plain")),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]

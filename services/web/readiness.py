@@ -1,0 +1,75 @@
+"""Orders confirmed, the game master's early close, and messages between allies.
+
+The campaign page's Confirm orders flag (any later change takes it back, in
+the orders service), the game master's choice to close a turn once every
+player with ships has confirmed, and the messages page.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from services.web.backend import RefusedError
+from services.web.desk import Desk, redirect
+from services.web.gm import _master
+from services.web.pages import campaign_id
+
+MAX_BODY = 2000  # the orders service's own limit, for the form's maxlength
+
+
+async def confirm(desk: Desk, request: Request) -> Response:
+    cid = campaign_id(request)
+    session = desk.session_for(request, cid)
+    form = await desk.form(request)
+    turn = form.get("turn", "")
+    if not turn.isdigit() or len(turn) > 4:
+        return redirect(f"/c/{cid}")
+    with contextlib.suppress(RefusedError):  # the turn closed meanwhile: the campaign page says so
+        await desk.backend.confirm_orders(session, int(turn), form.get("confirmed") == "yes")
+    return redirect(f"/c/{cid}")
+
+
+async def messages(desk: Desk, request: Request) -> Response:
+    cid = campaign_id(request)
+    session = desk.session_for(request, cid)
+    to, body, error, sent = "allies", "", "", request.query_params.get("sent") == "1"
+    if request.method == "POST":
+        form = await desk.form(request)
+        request.state.kept_form = form
+        to, body = form.get("to", "")[:200], form.get("body", "")[: MAX_BODY + 1]
+        kind, _, whom = to.partition(":")
+        try:
+            await desk.backend.send_message(session, kind, whom, body)
+            return redirect(f"/c/{cid}/messages?sent=1")
+        except RefusedError as err:
+            error = readable(err.message)
+    listing = await desk.backend.messages(session)
+    return desk.render(
+        request,
+        "messages.html",
+        status=422 if error else 200,
+        cid=cid,
+        listing=listing,
+        to=to,
+        body=body if error else "",
+        error=error,
+        sent=sent,
+        max_body=MAX_BODY,
+    )
+
+
+def readable(message: str) -> str:
+    """The orders service's "field: why" without the internal field name."""
+    name, sep, why = message.partition(": ")
+    words = {"to": "To", "to_kind": "To", "body": "Message"}
+    return f"{words[name]}: {why}" if sep and name in words else message
+
+
+async def early_close(desk: Desk, request: Request) -> Response:
+    form = await desk.form(request)
+    cid, _ = await _master(desk, request)
+    await desk.backend.set_early_close(cid, form.get("enabled") == "on", form.get("after") == "schedule")
+    return redirect(f"/c/{cid}/gm")
