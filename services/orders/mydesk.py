@@ -138,6 +138,11 @@ def _ship(
     # a ship copying its lead's order (rule 4.2) has orders even when none was sent for it
     copied = why is not None and why.effective.copied_from is not None
     out.warnings.extend(warnings(world, ship, has_orders=has_orders or copied, arrived=arrived))
+    if has_orders and copied and why is not None:
+        out.warnings.append(
+            f"attached to {why.effective.copied_from}: it follows its lead's orders, not the ones sent"
+            " for it (rule 4.2); detach it to order it alone"
+        )
     return out
 
 

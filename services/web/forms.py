@@ -174,7 +174,8 @@ def order_from_form(form: Mapping[str, str], index: int, ship_id: str) -> common
         value = _int(form, f"{index}.{name}", index, name)
         if value is not None:
             setattr(contact, name, value)
-    contact.join_allies = on("join_allies")
+    # rule 4.6: an evading ship joins no one, so the box (ticked by default) does not apply to evade
+    contact.join_allies = on("join_allies") and get("mode") != m.ContactMode.EVADE.value
     order.contact.CopyFrom(contact)
     order.combat.CopyFrom(
         common_pb2.Combat(

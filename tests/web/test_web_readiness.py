@@ -51,9 +51,8 @@ def test_allies_read_their_messages_and_an_enemy_reads_none(web, stack: Stack) -
     client, _ = web
     cid = stack.campaign
     login(client, cid, BRITISH, stack.passwords[BRITISH])
-    assert (
-        "Message sent" in _write(client, cid, f"player:{OTHER_BRITISH}", "Rendezvous off Ushant").text or True
-    )
+    sent = _write(client, cid, f"player:{OTHER_BRITISH}", "Rendezvous off Ushant")
+    assert 'id="message-sent"' in sent.text
     assert "Rendezvous off Ushant" in client.get(f"/c/{cid}/messages").text
     refused = _write(client, cid, f"player:{FRENCH}", "a spy's letter")
     assert refused.status_code == 422 and "To: no player" in refused.text and "to_kind" not in refused.text
