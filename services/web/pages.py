@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from pate.v1 import admin_pb2, common_pb2, desk_pb2
-from services.web import forms
+from services.web import forms, wording
 from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
 from services.web.campaign_map import last_seen, route_map, ship_maps
 from services.web.desk import Desk, redirect
@@ -286,7 +286,9 @@ async def submit_text(desk: Desk, request: Request) -> Response:
         )
     try:
         sent = await desk.backend.submit(session, mine.campaign.turn, text=text)
-    except RefusedError as err:
+    except (RefusedError, ForbiddenError) as err:
+        # a ship not his reads like one that does not exist, and the pasted text stays in its box
+        refusals = list(getattr(err, "refusals", ()))
         return desk.render(
             request,
             "orders_text.html",
@@ -294,8 +296,8 @@ async def submit_text(desk: Desk, request: Request) -> Response:
             mine=mine,
             cid=cid,
             text=text,
-            refusals=list(err.refusals),
-            message=err.message,
+            refusals=[wording.refusal(r) for r in refusals],
+            message=wording.lines(err.message) or ["a ship named there is not one you may order"],
         )
     return redirect(f"/c/{cid}?sent={','.join(sent.ship_ids)}#sent")
 

@@ -63,6 +63,26 @@ def test_allies_read_their_messages_and_an_enemy_reads_none(web, stack: Stack) -
     assert "Rendezvous off Ushant" not in page and "a spy" not in page
 
 
+def test_pasting_a_block_for_a_ship_not_his_keeps_the_text_and_names_it(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    cid = stack.campaign
+    login(client, cid, BRITISH, stack.passwords[BRITISH])
+    token = csrf(client.get(f"/c/{cid}/orders/text").text)
+    text = "order BR1FL\n  stores 20\norder FR99SL\n  stores 3\n"
+    r = client.post(f"/c/{cid}/orders/text", data={"csrf": token, "text": text})
+    assert r.status_code == 422 and "Not found" not in r.text
+    assert "order FR99SL" in r.text and "Nothing was accepted" in r.text  # the text stays in its box
+    assert "orders[" not in r.text and "orders_text:" not in r.text  # no internal field names
+    assert 'href="/help/orders"' in r.text and "docs/formats" not in r.text
+
+
+def test_the_help_page_and_my_campaigns_by_id(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    assert "How to write orders" in client.get("/help/orders").text
+    login(client, stack.campaign, BRITISH, stack.passwords[BRITISH])
+    assert f'<a href="/c/{stack.campaign}">{stack.campaign}</a>' in client.get("/").text
+
+
 def test_the_turn_closes_early_once_every_player_with_ships_confirmed(web, stack: Stack) -> None:  # noqa: F811
     client, _ = web
     cid = stack.campaign

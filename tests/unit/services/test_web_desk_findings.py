@@ -42,3 +42,16 @@ def test_an_inactive_ships_status_line_says_why_it_carries_out_nothing() -> None
     assert "inactive (rule 2.6)" in line and "Will carry out" not in line and "Why" not in line
     crossing = _ship_line(desk_pb2.MyShip(id="FR9SL", active=True, location_kind="atlantic"))
     assert "crossing the Atlantic (rule 6.11)" in crossing
+
+
+def test_refusals_name_the_ship_and_the_line_one_per_line() -> None:
+    from pate.v1 import common_pb2
+    from services.web import wording
+
+    r = common_pb2.Refusal(field="orders[0].movement.port", rule="6.5", message="no such port")
+    assert wording.refusal(r, ["FR3FL"]) == "FR3FL, movement port: no such port (rule 6.5)"
+    assert wording.field("stores_moves[0].amount") == "store move 1, amount"
+    assert wording.lines("orders_text: line 7, column 3: bad word; line 8, column 1: bad") == [
+        "line 7, column 3: bad word",
+        "line 8, column 1: bad",
+    ]
