@@ -26,9 +26,10 @@ from pate.v1 import (
     orders_pb2,
     orders_pb2_grpc,
 )
-from services.orders import campaigns, confirm, desk, intake, letters, mydesk
+from services.orders import campaigns, desk, intake, mydesk
 from services.orders.groupcommit import GroupCommitter
 from services.orders.mapping import order_to_pb
+from services.orders.readiness_rpc import ReadinessRpcs
 from services.platform.errors import Code, DeskError
 from services.platform.runtime.grpcutil import annotate_call
 from services.platform.runtime.rpc import (
@@ -302,7 +303,7 @@ class OrderDeskServicer(_PlayerFacing, orders_pb2_grpc.OrderDeskServicer):
         )
 
 
-class PlayerDeskServicer(_PlayerFacing, desk_pb2_grpc.PlayerDeskServicer):
+class PlayerDeskServicer(_PlayerFacing, ReadinessRpcs, desk_pb2_grpc.PlayerDeskServicer):
     """What the web desk shows a player; the same credentials as OrderDesk."""
 
     async def GetMyCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
@@ -355,35 +356,6 @@ class PlayerDeskServicer(_PlayerFacing, desk_pb2_grpc.PlayerDeskServicer):
                 context.set_trailing_metadata(((REFUSALS_KEY, refusals_bin(err.refusals)),))
             await abort(context, err)
         return desk_pb2.AssignOfficersResponse(accepted=n)
-
-    async def ConfirmOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        caller = await self._caller(context, request.campaign_id)
-        now = datetime.now(UTC)
-        args = (request.campaign_id, request.turn, caller.player, request.confirmed, now)
-        try:
-            return await in_transaction(self.engine, lambda c: confirm.confirm(c, *args))
-        except DeskError as err:
-            await abort(context, err)
-
-    async def SendMessage(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        caller = await self._caller(context, request.campaign_id)
-        now = datetime.now(UTC)
-        try:
-            return await in_transaction(
-                self.engine,
-                lambda c: letters.send(c, request.campaign_id, caller.player, caller.state, request, now),
-            )
-        except DeskError as err:
-            await abort(context, err)
-
-    async def ListMessages(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        caller = await self._caller(context, request.campaign_id)
-        try:
-            return await in_reader(
-                self.engine, lambda c: letters.listing(c, request.campaign_id, caller.player, caller.state)
-            )
-        except DeskError as err:
-            await abort(context, err)
 
 
 def _notifications_pb(prefs: notifications.Prefs) -> desk_pb2.Notifications:

@@ -12,6 +12,7 @@ import contextlib
 from starlette.requests import Request
 from starlette.responses import Response
 
+from services.web import desk_calls
 from services.web.backend import RefusedError
 from services.web.desk import Desk, redirect
 from services.web.gm import _master
@@ -28,7 +29,7 @@ async def confirm(desk: Desk, request: Request) -> Response:
     if not turn.isdigit() or len(turn) > 4:
         return redirect(f"/c/{cid}")
     with contextlib.suppress(RefusedError):  # the turn closed meanwhile: the campaign page says so
-        await desk.backend.confirm_orders(session, int(turn), form.get("confirmed") == "yes")
+        await desk_calls.confirm_orders(desk.backend, session, int(turn), form.get("confirmed") == "yes")
     return redirect(f"/c/{cid}")
 
 
@@ -42,11 +43,11 @@ async def messages(desk: Desk, request: Request) -> Response:
         to, body = form.get("to", "")[:200], form.get("body", "")[: MAX_BODY + 1]
         kind, _, whom = to.partition(":")
         try:
-            await desk.backend.send_message(session, kind, whom, body)
+            await desk_calls.send_message(desk.backend, session, kind, whom, body)
             return redirect(f"/c/{cid}/messages?sent=1")
         except RefusedError as err:
             error = readable(err.message)
-    listing = await desk.backend.messages(session)
+    listing = await desk_calls.messages(desk.backend, session)
     return desk.render(
         request,
         "messages.html",
@@ -71,5 +72,7 @@ def readable(message: str) -> str:
 async def early_close(desk: Desk, request: Request) -> Response:
     form = await desk.form(request)
     cid, _ = await _master(desk, request)
-    await desk.backend.set_early_close(cid, form.get("enabled") == "on", form.get("after") == "schedule")
+    await desk_calls.set_early_close(
+        desk.backend, cid, form.get("enabled") == "on", form.get("after") == "schedule"
+    )
     return redirect(f"/c/{cid}/gm")

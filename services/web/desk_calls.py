@@ -1,0 +1,54 @@
+"""The web's calls for confirmed orders, the early close and messages
+(PlayerDesk.ConfirmOrders, SendMessage, ListMessages; GameMaster.SetEarlyClose),
+beside the Backend they go through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+
+from pate.v1 import desk_pb2, desk_pb2_grpc
+from services.web.backend import CALL_TIMEOUT, Backend, Session, _translate
+
+
+async def _desk_call(b: Backend, s: Session, method: str, req: Any) -> Any:
+    stub = desk_pb2_grpc.PlayerDeskStub(b._orders())
+    try:
+        return await getattr(stub, method)(req, metadata=b._md(s), timeout=CALL_TIMEOUT)
+    except grpc.RpcError as err:
+        raise _translate(err, "orders") from None
+
+
+async def confirm_orders(
+    b: Backend, s: Session, turn: int, confirmed: bool
+) -> desk_pb2.ConfirmOrdersResponse:
+    req = desk_pb2.ConfirmOrdersRequest(campaign_id=s.campaign, turn=turn, confirmed=confirmed)
+    out: desk_pb2.ConfirmOrdersResponse = await _desk_call(b, s, "ConfirmOrders", req)
+    return out
+
+
+async def send_message(b: Backend, s: Session, to_kind: str, to: str, body: str) -> desk_pb2.PlayerMessage:
+    req = desk_pb2.SendMessageRequest(campaign_id=s.campaign, to_kind=to_kind, to=to, body=body)
+    out: desk_pb2.PlayerMessage = await _desk_call(b, s, "SendMessage", req)
+    return out
+
+
+async def messages(b: Backend, s: Session) -> desk_pb2.MessageList:
+    out: desk_pb2.MessageList = await _desk_call(
+        b, s, "ListMessages", desk_pb2.ListMessagesRequest(campaign_id=s.campaign)
+    )
+    return out
+
+
+async def set_early_close(
+    b: Backend, campaign: str, enabled: bool, keep_schedule: bool
+) -> desk_pb2.EarlyClose:
+    stub = desk_pb2_grpc.GameMasterStub(b._orders())
+    wanted = desk_pb2.EarlyClose(enabled=enabled, keep_schedule=keep_schedule)
+    req = desk_pb2.SetEarlyCloseRequest(campaign_id=campaign, early_close=wanted)
+    try:
+        out: desk_pb2.EarlyClose = await stub.SetEarlyClose(req, metadata=b._admin_md(), timeout=CALL_TIMEOUT)
+    except grpc.RpcError as err:
+        raise _translate(err, "orders") from None
+    return out
