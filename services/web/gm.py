@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
-from pate.datafiles import load_shipped_scenario
+from pate.datafiles import list_scenarios, load_shipped_scenario
 from pate.v1 import desk_pb2
 from services.web import security
 from services.web.backend import ForbiddenError, RefusedError
@@ -107,6 +107,7 @@ def _page(
         players=list(mine.players),
         rules_choices=rules_choices(),
         naval_choices=naval_choices(),
+        scenario_choices=[path.stem for path in list_scenarios()],
         **ctx,
     )
 
