@@ -1,5 +1,5 @@
 """The tables of confirmed orders, the early close and messages between
-players (migration 0010; docs/web.md), in the store's one metadata."""
+players (migration 0011; docs/web.md), in the store's one metadata."""
 
 from __future__ import annotations
 

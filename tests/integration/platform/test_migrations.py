@@ -39,6 +39,9 @@ EXPECTED_TABLES = {
     "notifications",
     "assignments",
     "campaign_pauses",
+    "order_confirmations",
+    "early_close",
+    "messages",
     "bot_rules",
     "bot_players",
     "bot_orders",
@@ -55,7 +58,7 @@ def _assert_matches_metadata(url: str) -> None:
             inspector = sa.inspect(conn)
             checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
             assert checks == {"ck_campaigns_status", "ck_reports_format"}
-        assert db.current_revision(engine) == "0010"
+        assert db.current_revision(engine) == "0011"
     finally:
         engine.dispose()
 
