@@ -103,5 +103,9 @@ async def assign_officers(desk: Desk, request: Request) -> Response:
             raise RefusedError("assignments: change a commander or a deputy first")
         n = await desk.backend.assign_officers(session, mine.campaign.turn, items)
     except RefusedError as err:
-        return _page(desk, request, cid, mine, status=422, refusals=list(err.refusals) or [err.message])
+        # what he chose stays chosen: fixing one select must not send a pair he never picked
+        kept = {k: v for k, v in form.items() if k.endswith((".commander", ".deputy"))}
+        return _page(
+            desk, request, cid, mine, status=422, values=kept, refusals=list(err.refusals) or [err.message]
+        )
     return redirect(f"/c/{cid}/minister?done={n}+assignments+sent:+in+force+from+the+next+turn")

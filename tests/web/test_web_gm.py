@@ -233,6 +233,10 @@ def test_the_minister_assigns_officers_who_command_from_the_next_turn(web, stack
         data={"csrf": token, "BR1FR.commander": "calder", "BR1FR.deputy": "calder"},
     )
     assert r.status_code == 422 and "another player than the commander (rule 2.3)" in r.text
+    # after the refusal both selects still show what he chose, not the ship's officers
+    for role in ("commander", "deputy"):
+        select = r.text.split(f'name="BR1FR.{role}"', 1)[1].split("</select>", 1)[0]
+        assert '<option value="calder" selected>' in select
     r = client.post(
         f"/c/{stack.campaign}/minister/officers", data={"csrf": token, "BR1FR.commander": "calder", **keep}
     )
