@@ -15,7 +15,7 @@ from sqlalchemy import Connection, delete, select
 
 from pate.core.world.state import WorldState
 from pate.v1 import desk_pb2
-from services.orders import campaigns, earlyclose, pause
+from services.orders import admirals, campaigns, earlyclose, pause
 from services.platform.errors import Code, DeskError
 from services.platform.store import bots, desk_tables
 from services.platform.store import repository as repo
@@ -72,7 +72,10 @@ def confirm(
             campaign=campaign, turn=turn, player=player, confirmed_at=now
         )
     )
-    closed = _close_if_all(conn, row, now)
+    # a solo campaign closes once its humans have confirmed and the bot has played the rest
+    closed = _close_if_all(conn, row, now) or admirals.close_if_all_confirmed(
+        conn, campaign, turn, confirmed_players(conn, campaign, turn), now
+    )
     return desk_pb2.ConfirmOrdersResponse(confirmed=True, turn_closed=closed)
 
 

@@ -13,6 +13,7 @@ from pate.datafiles import load_scenario
 from pate.v1 import desk_pb2
 from services.orders import campaigns, confirm, desk, earlyclose, letters, schedule
 from services.platform.errors import DeskError
+from services.platform.store import bots
 from services.platform.store import repository as repo
 from tests.support.passwords import EveryPlayer
 
@@ -89,6 +90,23 @@ def test_a_bot_played_player_does_not_hold_the_turn(
         earlyclose.set_setting(conn, C, desk_pb2.EarlyClose(enabled=True))
     _confirm_all_but(campaign, "allemand")
     with campaign.begin() as conn:
+        assert repo.get_campaign(conn, C).status == "CLOSED"  # type: ignore[union-attr]
+
+
+def test_a_solo_campaign_closes_when_its_humans_confirmed_and_the_bot_has_played(
+    campaign: Engine,
+) -> None:
+    """A solo campaign (docs/bots.md): the bot plays every seat but one human's; the turn
+    closes as soon as the human confirms, once the bot's orders for the others are noted."""
+    with campaign.begin() as conn:
+        bots.set_solo(conn, C)
+        world = repo.load_world(conn, C, 1)
+        for p in confirm.players_with_ships(world):
+            if p != "allemand":
+                bots.put_player(conn, C, bots.BotPlayer(p, 0, "solo", 1))
+                bots.note_bot_orders(conn, C, 1, p, f"bot:{p}")
+    with campaign.begin() as conn:
+        assert confirm.confirm(conn, C, 1, "allemand", True, AT).turn_closed
         assert repo.get_campaign(conn, C).status == "CLOSED"  # type: ignore[union-attr]
 
 
