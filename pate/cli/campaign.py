@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pate.cli import failed_turns
 from pate.cli.main import UserError
 from pate.cli.rulesets import with_combat_rules, with_naval_rules
 from pate.core.codec import canonical_json, to_plain
@@ -27,6 +28,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     cs = p.add_subparsers(dest="campaign_command", required=True)
     _add_simulate_parser(cs)
     _add_admin_parsers(cs)
+    failed_turns.add_parsers(cs)
 
 
 def _add_simulate_parser(cs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

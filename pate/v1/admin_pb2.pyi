@@ -37,6 +37,8 @@ class _TurnStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TurnStatus
     TURN_STATUS_REPORTED: _TurnStatus.ValueType  # 6
     TURN_STATUS_FINISHED: _TurnStatus.ValueType  # 7
     """the campaign is over"""
+    TURN_STATUS_FAILED: _TurnStatus.ValueType  # 8
+    """the turn could not be resolved: Campaign.failure says why"""
 
 class TurnStatus(_TurnStatus, metaclass=_TurnStatusEnumTypeWrapper): ...
 
@@ -51,6 +53,8 @@ TURN_STATUS_RESOLVED: TurnStatus.ValueType  # 5
 TURN_STATUS_REPORTED: TurnStatus.ValueType  # 6
 TURN_STATUS_FINISHED: TurnStatus.ValueType  # 7
 """the campaign is over"""
+TURN_STATUS_FAILED: TurnStatus.ValueType  # 8
+"""the turn could not be resolved: Campaign.failure says why"""
 Global___TurnStatus: _TypeAlias = TurnStatus  # noqa: Y015
 
 @_typing.final
@@ -68,6 +72,7 @@ class Campaign(_message.Message):
     LOGINS_FIELD_NUMBER: _builtins.int
     COMBAT_RULES_FIELD_NUMBER: _builtins.int
     NAVAL_RULES_FIELD_NUMBER: _builtins.int
+    FAILURE_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     name: _builtins.str
     scenario: _builtins.str
@@ -95,6 +100,12 @@ class Campaign(_message.Message):
         generated (players whose password the request did not give).
         """
 
+    @_builtins.property
+    def failure(self) -> Global___TurnFailure:
+        """--- a turn that could not be resolved (docs/operations.md, "A failed turn") ---
+        Set when status is TURN_STATUS_FAILED.
+        """
+
     def __init__(
         self,
         *,
@@ -109,14 +120,52 @@ class Campaign(_message.Message):
         logins: _abc.Iterable[Global___PlayerLogin] | None = ...,
         combat_rules: _builtins.str = ...,
         naval_rules: _builtins.str = ...,
+        failure: Global___TurnFailure | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "failure", b"failure"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["combat_rules", b"combat_rules", "deadline", b"deadline", "id", b"id", "logins", b"logins", "name", b"name", "naval_rules", b"naval_rules", "scenario", b"scenario", "seed", b"seed", "status", b"status", "turn", b"turn", "turns", b"turns"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["combat_rules", b"combat_rules", "deadline", b"deadline", "failure", b"failure", "id", b"id", "logins", b"logins", "name", b"name", "naval_rules", b"naval_rules", "scenario", b"scenario", "seed", b"seed", "status", b"status", "turn", b"turn", "turns", b"turns"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Campaign: _TypeAlias = Campaign  # noqa: Y015
+
+@_typing.final
+class TurnFailure(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TURN_FIELD_NUMBER: _builtins.int
+    STAGE_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    FAILED_AT_FIELD_NUMBER: _builtins.int
+    PRIOR_STATUS_FIELD_NUMBER: _builtins.int
+    turn: _builtins.int
+    stage: _builtins.str
+    """the consumer that gave up: "resolver", "intel", "reports", ..."""
+    reason: _builtins.str
+    """at most 200 printable characters: no traceback, no SQL"""
+    prior_status: Global___TurnStatus.ValueType
+    """The status the turn had when it failed (TURN_STATUS_CLOSED: not yet resolved, so it
+    can be reopened or resolved with defaults; later stages can only be retried).
+    """
+    @_builtins.property
+    def failed_at(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        turn: _builtins.int = ...,
+        stage: _builtins.str = ...,
+        reason: _builtins.str = ...,
+        failed_at: _timestamp_pb2.Timestamp | None = ...,
+        prior_status: Global___TurnStatus.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["failed_at", b"failed_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["failed_at", b"failed_at", "prior_status", b"prior_status", "reason", b"reason", "stage", b"stage", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TurnFailure: _TypeAlias = TurnFailure  # noqa: Y015
 
 @_typing.final
 class PlayerLogin(_message.Message):
@@ -367,3 +416,117 @@ class SetPlayerPasswordResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___SetPlayerPasswordResponse: _TypeAlias = SetPlayerPasswordResponse  # noqa: Y015
+
+@_typing.final
+class ListFailedTurnsRequest(_message.Message):
+    """campaign_id [a-z0-9-]{1,40}; turn: the failed turn (repeating a request never acts on another turn)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListFailedTurnsRequest: _TypeAlias = ListFailedTurnsRequest  # noqa: Y015
+
+@_typing.final
+class ListFailedTurnsResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGNS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def campaigns(self) -> _containers.RepeatedCompositeFieldContainer[Global___Campaign]: ...
+    def __init__(
+        self,
+        *,
+        campaigns: _abc.Iterable[Global___Campaign] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaigns", b"campaigns"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListFailedTurnsResponse: _TypeAlias = ListFailedTurnsResponse  # noqa: Y015
+
+@_typing.final
+class RetryTurnRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    turn: _builtins.int
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        turn: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RetryTurnRequest: _TypeAlias = RetryTurnRequest  # noqa: Y015
+
+@_typing.final
+class ReopenTurnRequest(_message.Message):
+    """deadline: of the reopened turn; unset = none (the game master closes it, or sets one later)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    turn: _builtins.int
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        turn: _builtins.int = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "deadline", b"deadline", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReopenTurnRequest: _TypeAlias = ReopenTurnRequest  # noqa: Y015
+
+@_typing.final
+class ResolveWithDefaultsRequest(_message.Message):
+    """player_id [A-Za-z0-9_.-]{1,64}: a player of the campaign."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    turn: _builtins.int
+    player_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        turn: _builtins.int = ...,
+        player_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "player_id", b"player_id", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ResolveWithDefaultsRequest: _TypeAlias = ResolveWithDefaultsRequest  # noqa: Y015

@@ -66,6 +66,26 @@ class CampaignAdminStub:
                 request_serializer=pate_dot_v1_dot_admin__pb2.SetPlayerPasswordRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_admin__pb2.SetPlayerPasswordResponse.FromString,
                 _registered_method=True)
+        self.ListFailedTurns = channel.unary_unary(
+                '/pate.v1.CampaignAdmin/ListFailedTurns',
+                request_serializer=pate_dot_v1_dot_admin__pb2.ListFailedTurnsRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_admin__pb2.ListFailedTurnsResponse.FromString,
+                _registered_method=True)
+        self.RetryTurn = channel.unary_unary(
+                '/pate.v1.CampaignAdmin/RetryTurn',
+                request_serializer=pate_dot_v1_dot_admin__pb2.RetryTurnRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_admin__pb2.Campaign.FromString,
+                _registered_method=True)
+        self.ReopenTurn = channel.unary_unary(
+                '/pate.v1.CampaignAdmin/ReopenTurn',
+                request_serializer=pate_dot_v1_dot_admin__pb2.ReopenTurnRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_admin__pb2.Campaign.FromString,
+                _registered_method=True)
+        self.ResolveWithDefaults = channel.unary_unary(
+                '/pate.v1.CampaignAdmin/ResolveWithDefaults',
+                request_serializer=pate_dot_v1_dot_admin__pb2.ResolveWithDefaultsRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_admin__pb2.Campaign.FromString,
+                _registered_method=True)
 
 
 class CampaignAdminServicer:
@@ -111,6 +131,35 @@ class CampaignAdminServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListFailedTurns(self, request, context):
+        """--- a turn that could not be resolved (docs/operations.md, "A failed turn") ---
+        Every campaign whose current turn failed, with the stage and the reason.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RetryTurn(self, request, context):
+        """Publish again the message the failed stage gave up on (after a fix is deployed).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReopenTurn(self, request, context):
+        """Open the failed turn again so that players change their orders (not yet resolved only).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ResolveWithDefaults(self, request, context):
+        """Resolve the failed turn with one player's orders replaced by the defaults of rule 4.11.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CampaignAdminServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -143,6 +192,26 @@ def add_CampaignAdminServicer_to_server(servicer, server):
                     servicer.SetPlayerPassword,
                     request_deserializer=pate_dot_v1_dot_admin__pb2.SetPlayerPasswordRequest.FromString,
                     response_serializer=pate_dot_v1_dot_admin__pb2.SetPlayerPasswordResponse.SerializeToString,
+            ),
+            'ListFailedTurns': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListFailedTurns,
+                    request_deserializer=pate_dot_v1_dot_admin__pb2.ListFailedTurnsRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_admin__pb2.ListFailedTurnsResponse.SerializeToString,
+            ),
+            'RetryTurn': grpc.unary_unary_rpc_method_handler(
+                    servicer.RetryTurn,
+                    request_deserializer=pate_dot_v1_dot_admin__pb2.RetryTurnRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_admin__pb2.Campaign.SerializeToString,
+            ),
+            'ReopenTurn': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReopenTurn,
+                    request_deserializer=pate_dot_v1_dot_admin__pb2.ReopenTurnRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_admin__pb2.Campaign.SerializeToString,
+            ),
+            'ResolveWithDefaults': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResolveWithDefaults,
+                    request_deserializer=pate_dot_v1_dot_admin__pb2.ResolveWithDefaultsRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_admin__pb2.Campaign.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -309,6 +378,114 @@ class CampaignAdmin:
             '/pate.v1.CampaignAdmin/SetPlayerPassword',
             pate_dot_v1_dot_admin__pb2.SetPlayerPasswordRequest.SerializeToString,
             pate_dot_v1_dot_admin__pb2.SetPlayerPasswordResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListFailedTurns(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.CampaignAdmin/ListFailedTurns',
+            pate_dot_v1_dot_admin__pb2.ListFailedTurnsRequest.SerializeToString,
+            pate_dot_v1_dot_admin__pb2.ListFailedTurnsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RetryTurn(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.CampaignAdmin/RetryTurn',
+            pate_dot_v1_dot_admin__pb2.RetryTurnRequest.SerializeToString,
+            pate_dot_v1_dot_admin__pb2.Campaign.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReopenTurn(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.CampaignAdmin/ReopenTurn',
+            pate_dot_v1_dot_admin__pb2.ReopenTurnRequest.SerializeToString,
+            pate_dot_v1_dot_admin__pb2.Campaign.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResolveWithDefaults(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.CampaignAdmin/ResolveWithDefaults',
+            pate_dot_v1_dot_admin__pb2.ResolveWithDefaultsRequest.SerializeToString,
+            pate_dot_v1_dot_admin__pb2.Campaign.FromString,
             options,
             channel_credentials,
             insecure,

@@ -43,6 +43,16 @@ class CampaignAdminStub:
     SetDeadline: _grpc.UnaryUnaryMultiCallable[_admin_pb2.SetDeadlineRequest, _admin_pb2.Campaign]
     SetPlayerPassword: _grpc.UnaryUnaryMultiCallable[_admin_pb2.SetPlayerPasswordRequest, _admin_pb2.SetPlayerPasswordResponse]
     """Set (or reset) a player's password; stored only as an argon2 hash."""
+    ListFailedTurns: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListFailedTurnsRequest, _admin_pb2.ListFailedTurnsResponse]
+    """--- a turn that could not be resolved (docs/operations.md, "A failed turn") ---
+    Every campaign whose current turn failed, with the stage and the reason.
+    """
+    RetryTurn: _grpc.UnaryUnaryMultiCallable[_admin_pb2.RetryTurnRequest, _admin_pb2.Campaign]
+    """Publish again the message the failed stage gave up on (after a fix is deployed)."""
+    ReopenTurn: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ReopenTurnRequest, _admin_pb2.Campaign]
+    """Open the failed turn again so that players change their orders (not yet resolved only)."""
+    ResolveWithDefaults: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ResolveWithDefaultsRequest, _admin_pb2.Campaign]
+    """Resolve the failed turn with one player's orders replaced by the defaults of rule 4.11."""
 
 @_typing.type_check_only
 class CampaignAdminAsyncStub(CampaignAdminStub):
@@ -59,6 +69,16 @@ class CampaignAdminAsyncStub(CampaignAdminStub):
     SetDeadline: _aio.UnaryUnaryMultiCallable[_admin_pb2.SetDeadlineRequest, _admin_pb2.Campaign]  # type: ignore[assignment]
     SetPlayerPassword: _aio.UnaryUnaryMultiCallable[_admin_pb2.SetPlayerPasswordRequest, _admin_pb2.SetPlayerPasswordResponse]  # type: ignore[assignment]
     """Set (or reset) a player's password; stored only as an argon2 hash."""
+    ListFailedTurns: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListFailedTurnsRequest, _admin_pb2.ListFailedTurnsResponse]  # type: ignore[assignment]
+    """--- a turn that could not be resolved (docs/operations.md, "A failed turn") ---
+    Every campaign whose current turn failed, with the stage and the reason.
+    """
+    RetryTurn: _aio.UnaryUnaryMultiCallable[_admin_pb2.RetryTurnRequest, _admin_pb2.Campaign]  # type: ignore[assignment]
+    """Publish again the message the failed stage gave up on (after a fix is deployed)."""
+    ReopenTurn: _aio.UnaryUnaryMultiCallable[_admin_pb2.ReopenTurnRequest, _admin_pb2.Campaign]  # type: ignore[assignment]
+    """Open the failed turn again so that players change their orders (not yet resolved only)."""
+    ResolveWithDefaults: _aio.UnaryUnaryMultiCallable[_admin_pb2.ResolveWithDefaultsRequest, _admin_pb2.Campaign]  # type: ignore[assignment]
+    """Resolve the failed turn with one player's orders replaced by the defaults of rule 4.11."""
 
 class CampaignAdminServicer(metaclass=_abc_1.ABCMeta):
     """Game administration: campaigns and their turns (rule 3.1).
@@ -108,5 +128,39 @@ class CampaignAdminServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_admin_pb2.SetPlayerPasswordResponse, _abc.Awaitable[_admin_pb2.SetPlayerPasswordResponse]]:
         """Set (or reset) a player's password; stored only as an argon2 hash."""
+
+    @_abc_1.abstractmethod
+    def ListFailedTurns(
+        self,
+        request: _admin_pb2.ListFailedTurnsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ListFailedTurnsResponse, _abc.Awaitable[_admin_pb2.ListFailedTurnsResponse]]:
+        """--- a turn that could not be resolved (docs/operations.md, "A failed turn") ---
+        Every campaign whose current turn failed, with the stage and the reason.
+        """
+
+    @_abc_1.abstractmethod
+    def RetryTurn(
+        self,
+        request: _admin_pb2.RetryTurnRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.Campaign, _abc.Awaitable[_admin_pb2.Campaign]]:
+        """Publish again the message the failed stage gave up on (after a fix is deployed)."""
+
+    @_abc_1.abstractmethod
+    def ReopenTurn(
+        self,
+        request: _admin_pb2.ReopenTurnRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.Campaign, _abc.Awaitable[_admin_pb2.Campaign]]:
+        """Open the failed turn again so that players change their orders (not yet resolved only)."""
+
+    @_abc_1.abstractmethod
+    def ResolveWithDefaults(
+        self,
+        request: _admin_pb2.ResolveWithDefaultsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.Campaign, _abc.Awaitable[_admin_pb2.Campaign]]:
+        """Resolve the failed turn with one player's orders replaced by the defaults of rule 4.11."""
 
 def add_CampaignAdminServicer_to_server(servicer: CampaignAdminServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -180,7 +180,10 @@ def close_turn(conn: Connection, campaign: str, turn: int, reason: str, at: date
     civil.count_missed(conn, campaign, row.turn)  # civil disorder: who missed this deadline
     closed = events_pb2.TurnClosed(campaign_id=campaign, turn=row.turn, reason=reason)
     closed.closed_at.FromDatetime(at)
-    emit_event(conn, bus.TURN_CLOSED, campaign, row.turn, closed)
+    if not emit_event(conn, bus.TURN_CLOSED, campaign, row.turn, closed):
+        # the turn was closed before, failed and was reopened: its first id is spent
+        again = f"turn_closed:again:{secrets.token_hex(8)}"
+        emit_event(conn, bus.TURN_CLOSED, campaign, row.turn, closed, id_stage=again)
     log.info("turn_closed", campaign=campaign, turn=row.turn, reason=reason)
     found = repo.get_campaign(conn, campaign)
     assert found is not None

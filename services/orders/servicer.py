@@ -27,9 +27,11 @@ from pate.v1 import (
     orders_pb2_grpc,
 )
 from services.orders import campaigns, desk, intake, mydesk
+from services.orders.campaign_view import campaign_pb
 from services.orders.groupcommit import GroupCommitter
 from services.orders.mapping import order_to_pb
 from services.orders.readiness_rpc import ReadinessRpcs
+from services.orders.recovery_rpc import FailedTurnsAdmin
 from services.platform.errors import Code, DeskError
 from services.platform.runtime.grpcutil import annotate_call
 from services.platform.runtime.rpc import (
@@ -45,33 +47,14 @@ from services.platform.security import sessions
 from services.platform.security.auth import Authenticator
 from services.platform.security.limits import first_problems
 from services.platform.security.passwords import hash_password
-from services.platform.store import notifications
+from services.platform.store import failures, notifications
 from services.platform.store import repository as repo
 from services.platform.telemetry.metrics import ORDERS_ACCEPTED, SUBMISSIONS_REFUSED
 
 REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrders (desk.proto)
 
-_STATUS = {name: getattr(admin_pb2, f"TURN_STATUS_{name}") for name in repo.STATUSES}
 
-
-def campaign_pb(row: repo.CampaignRow) -> admin_pb2.Campaign:
-    out = admin_pb2.Campaign(
-        id=row.id,
-        name=row.name,
-        scenario=row.scenario,
-        seed=row.seed,
-        turn=row.turn,
-        turns=row.turns,
-        status=_STATUS[row.status],
-        combat_rules=row.combat_rules,
-        naval_rules=row.naval_rules,
-    )
-    if row.deadline is not None:
-        out.deadline.FromDatetime(row.deadline)
-    return out
-
-
-class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
+class CampaignAdminServicer(FailedTurnsAdmin, admin_pb2_grpc.CampaignAdminServicer):
     def __init__(self, engine: Engine, admin_token: str, auth: Authenticator) -> None:
         self.engine = engine
         self.admin_token = admin_token
@@ -122,15 +105,20 @@ class CampaignAdminServicer(admin_pb2_grpc.CampaignAdminServicer):
     async def GetCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         await self._admin(context)
         try:
-            row = await in_reader(self.engine, lambda c: _get(c, request.campaign_id))
+            cid = request.campaign_id
+            row, failure = await in_reader(
+                self.engine, lambda c: (_get(c, cid), failures.get_failure(c, cid))
+            )
         except DeskError as err:
             await abort(context, err)
-        return campaign_pb(row)
+        return campaign_pb(row, failure)
 
     async def ListCampaigns(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         await self._admin(context)
-        rows = await in_reader(self.engine, repo.list_campaigns)
-        return admin_pb2.ListCampaignsResponse(campaigns=[campaign_pb(r) for r in rows])
+        rows, failed = await in_reader(
+            self.engine, lambda c: (repo.list_campaigns(c), failures.all_failures(c))
+        )
+        return admin_pb2.ListCampaignsResponse(campaigns=[campaign_pb(r, failed.get(r.id)) for r in rows])
 
     async def CloseTurn(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         await self._admin(context)

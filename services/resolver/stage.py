@@ -24,17 +24,20 @@ from pate.core.world.state import WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
 from services.platform import bus
+from services.platform.bus.consumer import is_transient
 from services.platform.bus.outbox import emit_event
 from services.platform.config import load_settings
 from services.platform.faults import crash_point
-from services.platform.store import assignments
+from services.platform.store import assignments, failures
 from services.platform.store import repository as repo
 from services.platform.telemetry import tracing
 from services.platform.telemetry.logging import get_logger
+from services.platform.telemetry.metrics import TURN_FAILURES
 from services.resolver import bridge
 from services.resolver.gitm import client_for
 
 log = get_logger("resolver")
+STAGE = "resolver"  # the durable consumer's name: a failure says which stage gave up
 
 
 def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
@@ -48,15 +51,26 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
         log.info("turn_closed_ignored", campaign=campaign, turn=turn, reason="already resolved")
         return
     world = repo.load_world(conn, campaign, turn)
-    moves = repo.stores_moves(conn, campaign, turn)
+    # players whose orders the game master replaced by the defaults of rule 4.11 (a failed turn)
+    defaulted = failures.defaulted_players(conn, campaign, turn)
+    moves = repo.stores_moves(conn, campaign, turn, excluding=defaulted)
     land, word = fetch_land_inputs(conn, world)
-    submitted = repo.submitted_orders(conn, campaign, turn)
-    with tracing.span("resolve", attributes={"pate.campaign": campaign, "pate.turn": turn}):
-        resolution = resolve_submitted(turn_context(), world, submitted, moves, land, word)
-    result = resolution.result
+    submitted = repo.submitted_orders(conn, campaign, turn, excluding=defaulted)
     officers = assignments.assignments(conn, campaign, turn)
-    # rule 2.3: the officers the naval ministers assigned command from the next turn
-    state_sha = repo.save_world(conn, campaign, turn + 1, apply_assignments(result.state, officers))
+    try:
+        with tracing.span("resolve", attributes={"pate.campaign": campaign, "pate.turn": turn}):
+            crash_point(f"resolver.resolve.{campaign}")  # the failed-turn tests make one campaign fail
+            resolution = resolve_submitted(turn_context(), world, submitted, moves, land, word)
+            # rule 2.3: the officers the naval ministers assigned command from the next turn
+            after = apply_assignments(resolution.result.state, officers)
+    except Exception as exc:
+        if is_transient(exc):
+            raise
+        mark_failed(conn, msg, data, headers, exc)
+        return
+    result = resolution.result
+    failures.clear_failure(conn, campaign)
+    state_sha = repo.save_world(conn, campaign, turn + 1, after)
     repo.save_events(conn, campaign, turn, result.events)
     # what a replay needs besides the world: the effective orders and the store moves
     inputs = {
@@ -76,6 +90,22 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     crash_point("resolver.before_commit")  # the crash test kills the worker here
     emit_event(conn, bus.TURN_RESOLVED, campaign, turn, event, headers)
     log.info("turn_resolved", campaign=campaign, turn=turn, events=len(result.events), state_sha256=state_sha)
+
+
+def mark_failed(
+    conn: Connection, msg: events_pb2.TurnClosed, data: bytes, headers: dict[str, str], exc: Exception
+) -> None:
+    """The engine cannot resolve this turn: the campaign waits for its game master with the
+    reason (docs/operations.md, "A failed turn"), committed with this message, so a
+    redelivery changes nothing.  The same inputs would fail again: nothing to retry by itself."""
+    campaign, turn = msg.campaign_id, msg.turn
+    reason = failures.failure_reason(exc)
+    subject = bus.subject(bus.TURN_CLOSED, campaign)
+    failures.record_failure(
+        conn, campaign, turn, stage=STAGE, reason=reason, subject=subject, payload=data, headers=headers
+    )
+    TURN_FAILURES.labels(stage=STAGE).inc()
+    log.error("turn_failed", campaign=campaign, turn=turn, reason=reason, exc_info=exc)
 
 
 def result_digest(state_sha: str, events: Sequence[Event]) -> str:

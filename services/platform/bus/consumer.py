@@ -35,6 +35,7 @@ from services.platform.bus import (
     ensure_stream,
 )
 from services.platform.faults import crash_point
+from services.platform.store import failures
 from services.platform.store.writes import mark_processed, record_audit
 from services.platform.telemetry import metrics, tracing
 from services.platform.telemetry.logging import bind_context, get_logger
@@ -256,15 +257,20 @@ class IdempotentConsumer:
         await _quietly(msg.nak(delay=delay))
 
     def _audit_poison(self, msg: Msg, mid: str, deliveries: int, exc: Exception) -> None:
+        """Audit the poison message and, when it names a campaign's turn, mark that turn
+        failed where its game master sees it: poison is never a log line alone."""
         headers = msg.headers or {}
         turn = headers.get(TURN_HEADER, "")
+        campaign = headers.get(CAMPAIGN_HEADER) or campaign_of(msg.subject)
         try:
             with self.engine.begin() as conn:
+                if campaign and _turn(turn) is not None and self._mark_failed(conn, msg, campaign, exc):
+                    metrics.TURN_FAILURES.labels(stage=self.durable).inc()
                 record_audit(
                     conn,
                     action="poison_message",
                     accepted=False,
-                    campaign=headers.get(CAMPAIGN_HEADER) or campaign_of(msg.subject),
+                    campaign=campaign,
                     turn=_turn(turn),
                     detail={
                         "consumer": self.durable,
@@ -276,6 +282,18 @@ class IdempotentConsumer:
                 )
         except Exception:
             log.exception("consumer.audit_failed")
+
+    def _mark_failed(self, conn: Connection, msg: Msg, campaign: str, exc: Exception) -> bool:
+        return failures.record_failure(
+            conn,
+            campaign,
+            _turn((msg.headers or {}).get(TURN_HEADER)) or 0,
+            stage=self.durable,
+            reason=failures.failure_reason(exc),
+            subject=msg.subject,
+            payload=msg.data,
+            headers=msg.headers or {},
+        )
 
 
 def _turn(header: str | None) -> int | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import Engine, func, select
 
-from services.platform.store import tables
+from services.platform.store import failures, tables
 from services.platform.store.db import reader
 from services.platform.telemetry.logging import get_logger
 from services.platform.telemetry.metrics import (
@@ -23,6 +23,7 @@ from services.platform.telemetry.metrics import (
     CONSUMER_ACK_PENDING,
     CONSUMER_PENDING,
     CONSUMER_REDELIVERED,
+    FAILED_TURNS,
     OUTBOX_DEPTH,
     OUTBOX_OLDEST,
 )
@@ -44,11 +45,13 @@ def refresh_database_gauges(engine: Engine, *, campaigns: bool) -> None:
                 select(tables.campaigns.c.status, func.count()).group_by(tables.campaigns.c.status)
             ).all()
             counts = {str(status): int(n) for status, n in rows}
+            failed = failures.count_failures(conn)
     OUTBOX_DEPTH.set(int(depth or 0))
     OUTBOX_OLDEST.set(_age_seconds(oldest))
     if campaigns:
         for status in tables.CAMPAIGN_STATUSES:
             CAMPAIGNS.labels(status=status).set(counts.get(status, 0))
+        FAILED_TURNS.set(failed)
 
 
 def _age_seconds(oldest: datetime | None) -> float:

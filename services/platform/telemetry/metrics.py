@@ -58,6 +58,9 @@ OUTBOX_OLDEST = Gauge(
 )
 OUTBOX_PRUNED = Counter("pate_outbox_pruned_rows", "published outbox rows deleted past their retention")
 CAMPAIGNS = Gauge("pate_campaigns", "campaigns by the status of their current turn", ["status"])
+# A turn that could not be resolved waits for its game master (docs/operations.md, "A failed turn").
+FAILED_TURNS = Gauge("pate_failed_turns", "campaigns whose current turn failed and waits for its game master")
+TURN_FAILURES = Counter("pate_turn_failures", "turns marked failed, by the stage that gave up", ["stage"])
 
 
 def parse_addr(value: str) -> tuple[str, int] | None:

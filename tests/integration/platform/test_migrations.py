@@ -20,6 +20,8 @@ from tests.support.servers import sqlite_url
 pytestmark = pytest.mark.integration
 
 EXPECTED_TABLES = {
+    "turn_failures",
+    "turn_defaults",
     "campaigns",
     "world_states",
     "turn_events",

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Select, and_, bindparam, func, insert, select
+from sqlalchemy import Connection, Select, and_, bindparam, func, insert, select, true
 
 from pate.core.codec import canonical_json, from_plain, to_plain
 from pate.core.orders.effective import Author, SubmittedOrder
@@ -56,7 +56,7 @@ def add_orders(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
         conn.execute(insert(_t("orders")), list(rows))
 
 
-def _counting_orders() -> Select[Any]:
+def _counting_orders(excluding: Collection[str] = ()) -> Select[Any]:
     c = _t("orders").c
     # One pass over the turn's rows, whatever the statistics say (a join of the rows to their
     # per-ship maxima became a nested loop on PostgreSQL's stale estimates: 3.5 s for 8,000).
@@ -66,6 +66,7 @@ def _counting_orders() -> Select[Any]:
     ranked = (
         select(c.order_json, c.author_role, c.seq, c.id, newest_first.label("age"))
         .where(c.campaign == bindparam("campaign"), c.turn == bindparam("turn"))
+        .where(c.author_player.not_in(sorted(excluding)) if excluding else true())
         .subquery()
     )
     return (
@@ -78,14 +79,18 @@ def _counting_orders() -> Select[Any]:
 _COUNTING_ORDERS = _counting_orders()  # built once: a turn close runs it for every campaign
 
 
-def submitted_orders(conn: Connection, campaign: str, turn: int) -> list[SubmittedOrder]:
+def submitted_orders(
+    conn: Connection, campaign: str, turn: int, *, excluding: Collection[str] = ()
+) -> list[SubmittedOrder]:
     """The orders of the turn that can still count (rule 4.1): for each ship its last
     deputy's order and its last order from anyone else, in the order they were sent.
 
     Precedence picks among these only, so leaving out the orders sent before them
     changes nothing, and a turn whose players resent their orders a thousand times
-    is read and parsed as if each had sent them once."""
-    rows = conn.execute(_COUNTING_ORDERS, {"campaign": campaign, "turn": turn}).all()
+    is read and parsed as if each had sent them once.  The orders of the players in
+    ``excluding`` are left out, as if never sent: their ships take the defaults (rule 4.11)."""
+    query = _counting_orders(excluding) if excluding else _COUNTING_ORDERS
+    rows = conn.execute(query, {"campaign": campaign, "turn": turn}).all()
     return [
         SubmittedOrder(
             order=from_plain(ShipOrder, json.loads(r.order_json)), author=Author(r.author_role), seq=r.seq
@@ -151,11 +156,15 @@ def add_stores_moves(
     )
 
 
-def stores_moves(conn: Connection, campaign: str, turn: int) -> list[StoresMove]:
-    """Each state's latest list, states in alphabetical order (4.1's "last one sent")."""
+def stores_moves(
+    conn: Connection, campaign: str, turn: int, *, excluding: Collection[str] = ()
+) -> list[StoresMove]:
+    """Each state's latest list, states in alphabetical order (4.1's "last one sent");
+    the lists sent by the players in ``excluding`` are left out."""
     c = _t("stores_moves").c
-    rows = conn.execute(
-        select(c.state, c.moves_json).where(and_(c.campaign == campaign, c.turn == turn)).order_by(c.seq)
-    ).all()
+    where = and_(c.campaign == campaign, c.turn == turn)
+    if excluding:
+        where = and_(where, c.author_player.not_in(sorted(excluding)))
+    rows = conn.execute(select(c.state, c.moves_json).where(where).order_by(c.seq)).all()
     latest = {r.state: r.moves_json for r in rows}
     return [from_plain(StoresMove, m) for state in sorted(latest) for m in json.loads(latest[state])]
