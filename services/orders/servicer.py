@@ -14,6 +14,7 @@ from sqlalchemy import Connection, Engine
 from pate.core.orders.assign import Assignment
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.validate import Actor
+from pate.core.world.state import Role
 from pate.core.world.fields import DataError
 from pate.core.world.scenario import Scenario
 from pate.datafiles import load_shipped_scenario, parse_scenario_text
@@ -300,7 +301,10 @@ class PlayerDeskServicer(_PlayerFacing, ReadinessRpcs, desk_pb2_grpc.PlayerDeskS
         def work(conn: Connection) -> desk_pb2.MyCampaign:
             row = _get(conn, request.campaign_id)
             out = mydesk.my_campaign(conn, row, caller)
-            out.campaign.CopyFrom(campaign_pb(row))
+            failure = failures.get_failure(conn, row.id)
+            out.campaign.CopyFrom(campaign_pb(row, failure))
+            if failure is not None and Role.ADMIN not in caller.roles:
+                out.campaign.failure.reason = ""  # players see that the turn failed; only the GM why
             return out
 
         try:

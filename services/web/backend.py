@@ -282,12 +282,12 @@ class Backend:
         req = admin_pb2.SetDeadlineRequest(campaign_id=campaign, turn=turn)
         if deadline is not None:
             req.deadline.FromDatetime(deadline)
-        out: admin_pb2.Campaign = await self._admin_call("SetDeadline", req)
+        out: admin_pb2.Campaign = await self.admin_call("SetDeadline", req)
         return out
 
     async def set_password(self, campaign: str, player: str, password: str) -> None:
         req = admin_pb2.SetPlayerPasswordRequest(campaign_id=campaign, player_id=player, password=password)
-        await self._admin_call("SetPlayerPassword", req)
+        await self.admin_call("SetPlayerPassword", req)
 
     async def create_campaign(
         self,
@@ -304,7 +304,7 @@ class Backend:
         req.combat_rules, req.naval_rules = combat_rules, naval_rules
         if first_deadline is not None:
             req.first_deadline.FromDatetime(first_deadline)
-        out: admin_pb2.Campaign = await self._admin_call("CreateCampaign", req, timeout=60)
+        out: admin_pb2.Campaign = await self.admin_call("CreateCampaign", req, timeout=60)
         return out
 
     async def make_solo(self, campaign: str, humans: list[str]) -> None:
@@ -315,7 +315,7 @@ class Backend:
         except grpc.RpcError as err:
             raise _translate(err, "orders") from None
 
-    async def _admin_call(self, method: str, req: Any, timeout: float = CALL_TIMEOUT) -> Any:
+    async def admin_call(self, method: str, req: Any, timeout: float = CALL_TIMEOUT) -> Any:
         stub = admin_pb2_grpc.CampaignAdminStub(self._orders())
         try:
             return await getattr(stub, method)(req, metadata=self._admin_md(), timeout=timeout)

@@ -13,6 +13,7 @@ a CSRF token; every page a Content-Security-Policy.
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -45,6 +46,7 @@ class Desk:
         self.backend = backend
         self.settings = settings
         self.csrf = security.Csrf(settings.secret)
+        self.flashes = security.Flash(settings.secret)
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(HERE / "templates"),
             autoescape=True,
@@ -54,9 +56,25 @@ class Desk:
 
     def render(self, request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         ctx.setdefault("campaigns", self.logged_in(request))
-        ctx["csrf_token"] = self.csrf.token_for(security.browser_id(request))
+        ctx["csrf_token"] = self.csrf.token_for(security.browser_id(request), self.session_value(request))
         ctx["csrf_field"] = security.CSRF_FIELD
         response: HTMLResponse = self.templates.TemplateResponse(request, name, ctx, status_code=status)
+        self._keep_browser(request, response)
+        if security.FLASH_COOKIE in request.cookies:  # shown once
+            response.delete_cookie(security.FLASH_COOKIE, path="/")
+        return response
+
+    def flash(self, request: Request) -> dict[str, Any]:
+        """The status message this browser's last form left for this page ({} when none)."""
+        return self.flashes.open(
+            request.cookies.get(security.BROWSER_COOKIE, ""), request.cookies.get(security.FLASH_COOKIE, "")
+        )
+
+    def redirect_with(self, request: Request, url: str, **message: Any) -> Response:
+        """Redirect after a form, the status message in a signed cookie, not in the URL."""
+        response = redirect(url)
+        sealed = self.flashes.seal(security.browser_id(request), message)
+        security.set_cookie(response, request, security.FLASH_COOKIE, sealed, max_age=120)
         self._keep_browser(request, response)
         return response
 
@@ -97,9 +115,26 @@ class Desk:
             "your session has expired: log in again" if expired else "log in to this campaign"
         )
 
+    def session_value(self, request: Request) -> str:
+        """The session cookie as this response leaves it (a login changes it)."""
+        fresh: str | None = getattr(request.state, "session_value", None)
+        return fresh if fresh is not None else request.cookies.get(security.SESSION_COOKIE, "")
+
+    def begin_login(self, request: Request, sessions: list[Session]) -> None:
+        """Before the page a login answers with: a fresh browser cookie and the new
+        sessions, so that the CSRF token on it is bound to both (a planted browser
+        cookie does not survive the login)."""
+        request.state.new_browser = secrets.token_urlsafe(24)
+        request.state.session_value = self._cookie_value(sessions)
+
+    @staticmethod
+    def _cookie_value(sessions: list[Session]) -> str:
+        return COOKIE_SEPARATOR.join(s.cookie() for s in sessions[:MAX_SESSIONS])
+
     def store_sessions(self, request: Request, response: Response, sessions: list[Session]) -> None:
+        self._keep_browser(request, response)
         if sessions:
-            value = COOKIE_SEPARATOR.join(s.cookie() for s in sessions[:MAX_SESSIONS])
+            value = self._cookie_value(sessions)
             age = max(1, int(max(s.expires_at for s in sessions) - time.time()))
             security.set_cookie(response, request, security.SESSION_COOKIE, value, max_age=age)
         else:
@@ -113,7 +148,8 @@ class Desk:
             if isinstance(value, str):
                 values[key] = value
         given = values.pop(security.CSRF_FIELD, "")
-        if not self.csrf.valid(request.cookies.get(security.BROWSER_COOKIE, ""), given):
+        browser = request.cookies.get(security.BROWSER_COOKIE, "")
+        if not self.csrf.valid(browser, given, request.cookies.get(security.SESSION_COOKIE, "")):
             raise HTTPException(403, "the form's security token is missing or wrong: reload the page")
         return values
 

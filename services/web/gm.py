@@ -2,13 +2,16 @@
 
 A game master is a player of the campaign with the administrator role (the
 orders service says so: PlayerDesk.GetMyCampaign); only then does the web
-call CampaignAdmin and Reports with its administrator token on his behalf:
-close the open turn by its number, set or extend its deadline, set a
-player's password, create a campaign, and read every player's report.
+call CampaignAdmin and Reports with its administrator token on his behalf,
+for his campaign only: close the open turn by its number, set or extend its
+deadline, set a player's password, recover a failed turn, and read every
+player's report.  Creating a campaign is the server administrator's: the
+form must carry the administrator token (docs/security.md).
 """
 
 from __future__ import annotations
 
+import hmac
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -18,10 +21,10 @@ from starlette.responses import HTMLResponse, Response
 
 from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 from pate.datafiles import list_scenarios, load_shipped_scenario
-from pate.v1 import desk_pb2
+from pate.v1 import admin_pb2, desk_pb2
 from services.web import security
 from services.web.backend import ForbiddenError, RefusedError
-from services.web.desk import Desk, redirect
+from services.web.desk import Desk
 from services.web.pages import (
     ID_PATTERN,
     NAVAL_WORDS,
@@ -90,7 +93,7 @@ async def _master(desk: Desk, request: Request) -> tuple[str, desk_pb2.MyCampaig
 def _page(
     desk: Desk, request: Request, cid: str, mine: desk_pb2.MyCampaign, status: int = 200, **ctx: Any
 ) -> HTMLResponse:
-    ctx.setdefault("message", request.query_params.get("done", "")[:200])
+    ctx.setdefault("message", str(desk.flash(request).get("done", ""))[:200])
     ctx.setdefault("error", "")
     ctx.setdefault("logins", [])
     ctx.setdefault("create_errors", {})
@@ -127,7 +130,7 @@ async def close_turn(desk: Desk, request: Request) -> Response:
         await desk.backend.close_turn(cid, int(turn))
     except RefusedError as err:
         return _page(desk, request, cid, mine, status=422, error=err.message)
-    return redirect(f"/c/{cid}/gm?done=turn+{turn}+closed")
+    return desk.redirect_with(request, f"/c/{cid}/gm", done=f"turn {turn} closed")
 
 
 def parse_utc(text: str) -> datetime:
@@ -156,8 +159,8 @@ async def set_deadline(desk: Desk, request: Request) -> Response:
         await desk.backend.set_deadline(cid, mine.campaign.turn, deadline)
     except RefusedError as err:
         return _page(desk, request, cid, mine, status=422, error=err.message)
-    said = deadline.strftime("%Y-%m-%d+%H:%M+UTC") if deadline else "none"
-    return redirect(f"/c/{cid}/gm?done=deadline+of+turn+{mine.campaign.turn}:+{said}")
+    said = deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline else "none"
+    return desk.redirect_with(request, f"/c/{cid}/gm", done=f"deadline of turn {mine.campaign.turn}: {said}")
 
 
 async def set_password(desk: Desk, request: Request) -> Response:
@@ -174,12 +177,22 @@ async def set_password(desk: Desk, request: Request) -> Response:
         return _page(desk, request, cid, mine, status=422, error=err.message)
     except ForbiddenError as err:
         return _page(desk, request, cid, mine, status=422, error=err.message)
-    return redirect(f"/c/{cid}/gm?done=password+of+{player}+set;+the+old+sessions+are+ended")
+    return desk.redirect_with(
+        request, f"/c/{cid}/gm", done=f"password of {player} set; the old sessions are ended"
+    )
 
 
 async def create_campaign(desk: Desk, request: Request) -> Response:
+    """Creating a campaign is the server administrator's work, not a campaign's game
+    master's (docs/security.md): the form must carry the administrator token itself."""
     form = await desk.form(request)
     cid, mine = await _master(desk, request)
+    given = form.get("admin_token", "")[:256]
+    if not desk.backend.admin_token or not hmac.compare_digest(
+        given.encode(), desk.backend.admin_token.encode()
+    ):
+        said = "admin_token: creating a campaign is the server administrator's work; give his token"
+        return _page(desk, request, cid, mine, status=403, error=said)
     values = {k: form.get(k, "").strip()[:64] for k in CREATE_INPUTS}
     new_id, scenario, rules = values["new_id"], values["scenario"], values["combat_rules"]
     try:
@@ -260,6 +273,41 @@ async def pause(desk: Desk, request: Request) -> Response:
         state = await desk.backend.pause(cid, resume=resume)
     except RefusedError as err:
         return _page(desk, request, cid, mine, status=422, error=err.message)
-    left = f"{state.remaining_seconds // 3600}+h+{state.remaining_seconds % 3600 // 60}+min"
-    said = "resumed:+the+deadline+is+back" if resume else f"paused+with+{left}+left"
-    return redirect(f"/c/{cid}/gm?done=campaign+{said}")
+    left = f"{state.remaining_seconds // 3600} h {state.remaining_seconds % 3600 // 60} min"
+    said = "resumed: the deadline is back" if resume else f"paused with {left} left"
+    return desk.redirect_with(request, f"/c/{cid}/gm", done=f"campaign {said}")
+
+
+_RECOVERY = {
+    "retry": ("RetryTurn", "turn {turn} sent to be resolved again"),
+    "reopen": ("ReopenTurn", "turn {turn} is open again: players may change their orders"),
+    "defaults": ("ResolveWithDefaults", "turn {turn} sent to be resolved with {player}'s orders replaced"),
+}
+
+
+async def recover_turn(desk: Desk, request: Request) -> Response:
+    """A failed turn: retry it, reopen it, or resolve it with one player's orders
+    replaced by the defaults of rule 4.11 (docs/operations.md, "A failed turn")."""
+    form = await desk.form(request)
+    cid, mine = await _master(desk, request)
+    action, turn, player = form.get("action", ""), form.get("turn", ""), form.get("player", "")
+    try:
+        if action not in _RECOVERY:
+            raise RefusedError("action: retry, reopen or defaults")
+        if not turn.isdigit() or len(turn) > 3:
+            raise RefusedError("turn: give the number of the failed turn")
+        if action == "defaults" and not ID_PATTERN.match(player):
+            raise RefusedError("player: choose the player whose orders are replaced")
+        method, said = _RECOVERY[action]
+        await desk.backend.admin_call(method, _recovery_request(action, cid, int(turn), player))
+    except RefusedError as err:
+        return _page(desk, request, cid, mine, status=422, error=err.message)
+    return desk.redirect_with(request, f"/c/{cid}/gm", done=said.format(turn=turn, player=player))
+
+
+def _recovery_request(action: str, cid: str, turn: int, player: str) -> Any:
+    if action == "retry":
+        return admin_pb2.RetryTurnRequest(campaign_id=cid, turn=turn)
+    if action == "reopen":
+        return admin_pb2.ReopenTurnRequest(campaign_id=cid, turn=turn)
+    return admin_pb2.ResolveWithDefaultsRequest(campaign_id=cid, turn=turn, player_id=player)

@@ -8,6 +8,7 @@ a page saying so, while either of them is down.  SIGTERM stops it cleanly (uvico
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import uvicorn
 
@@ -46,8 +47,16 @@ def main() -> int:
         access_log=False,
         limit_concurrency=200,
         timeout_graceful_shutdown=5,
+        **proxy_options(platform.trusted_proxies),
     )
     return 0
+
+
+def proxy_options(trusted: frozenset[str]) -> dict[str, Any]:
+    """X-Forwarded-For/-Proto are believed only from PATE_TRUSTED_PROXIES (the ingress
+    controller's network in production); with it unset, from no one, not even 127.0.0.1
+    (uvicorn's default) and whatever FORWARDED_ALLOW_IPS says."""
+    return {"proxy_headers": bool(trusted), "forwarded_allow_ips": sorted(trusted)}
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from starlette.responses import HTMLResponse, Response
 
 from pate.v1 import common_pb2, desk_pb2
 from services.web.backend import ForbiddenError, RefusedError, Session
-from services.web.desk import Desk, redirect
+from services.web.desk import Desk
 from services.web.pages import campaign_id
 
 MINISTER_ROLE = "naval_minister"
@@ -40,7 +40,7 @@ async def _minister(
 
 async def minister(desk: Desk, request: Request) -> Response:
     cid, _session, mine, _form = await _minister(desk, request)
-    return _page(desk, request, cid, mine, message=request.query_params.get("done", "")[:200])
+    return _page(desk, request, cid, mine, message=str(desk.flash(request).get("done", ""))[:200])
 
 
 def _page(
@@ -85,7 +85,7 @@ async def move_stores(desk: Desk, request: Request) -> Response:
         return _page(
             desk, request, cid, mine, status=422, values=form, refusals=list(err.refusals) or [err.message]
         )
-    return redirect(f"/c/{cid}/minister?done={len(moves)}+store+moves+sent")
+    return desk.redirect_with(request, f"/c/{cid}/minister", done=f"{len(moves)} store moves sent")
 
 
 async def assign_officers(desk: Desk, request: Request) -> Response:
@@ -108,4 +108,5 @@ async def assign_officers(desk: Desk, request: Request) -> Response:
         return _page(
             desk, request, cid, mine, status=422, values=kept, refusals=list(err.refusals) or [err.message]
         )
-    return redirect(f"/c/{cid}/minister?done={n}+assignments+sent:+in+force+from+the+next+turn")
+    said = f"{n} assignments sent: in force from the next turn"
+    return desk.redirect_with(request, f"/c/{cid}/minister", done=said)

@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from services.web.backend import RefusedError
-from services.web.desk import Desk, redirect
+from services.web.desk import Desk
 from services.web.pages import campaign_id
 
 KINDS = (
@@ -34,7 +34,7 @@ async def notifications(desk: Desk, request: Request) -> Response:
             webhook=current.webhook,
             chosen=set(current.kinds),
             error="",
-            message=request.query_params.get("done", "")[:100],
+            message=str(desk.flash(request).get("done", ""))[:100],
         )
     form = await desk.form(request)
     request.state.kept_form = form
@@ -55,4 +55,4 @@ async def notifications(desk: Desk, request: Request) -> Response:
             error=err.message,
             message="",
         )
-    return redirect(f"/c/{cid}/notifications?done=saved")
+    return desk.redirect_with(request, f"/c/{cid}/notifications", done="saved")

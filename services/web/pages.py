@@ -81,6 +81,7 @@ async def login(desk: Desk, request: Request) -> Response:
     except RefusedError as err:  # the login throttle: wait
         return desk.login_page(request, cid, err.message, kept)
     sessions = [session, *(s for s in desk.logged_in(request) if s.campaign != cid)]
+    desk.begin_login(request, sessions)
     if kept and "ships" in kept:
         # the form the expired session interrupted, filled in again (not sent)
         ships = [s for s in kept["ships"].split(",") if s]
@@ -150,7 +151,8 @@ async def campaign(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
     session = desk.session_for(request, cid)
     mine = await desk.backend.my_campaign(session)
-    done = [s for s in request.query_params.get("sent", "").split(",") if s]
+    sent_ids = desk.flash(request).get("sent", [])
+    done = [s for s in sent_ids if isinstance(s, str)] if isinstance(sent_ids, list) else []
     return desk.render(
         request,
         "campaign.html",
@@ -253,7 +255,7 @@ async def submit_form(desk: Desk, request: Request) -> Response:
         return await _order_page(
             desk, request, cid, session, ship_ids, values=form, errors=errors, status=422
         )
-    return redirect(f"/c/{cid}?sent={','.join(ship_ids)}#sent")
+    return desk.redirect_with(request, f"/c/{cid}#sent", sent=list(ship_ids)[:200])
 
 
 def _turn(form: dict[str, str]) -> int:
@@ -299,7 +301,7 @@ async def submit_text(desk: Desk, request: Request) -> Response:
             refusals=[wording.refusal(r) for r in refusals],
             message=wording.lines(err.message) or ["a ship named there is not one you may order"],
         )
-    return redirect(f"/c/{cid}?sent={','.join(sent.ship_ids)}#sent")
+    return desk.redirect_with(request, f"/c/{cid}#sent", sent=list(sent.ship_ids)[:200])
 
 
 def refusal_text(r: common_pb2.Refusal) -> str:

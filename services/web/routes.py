@@ -84,6 +84,7 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/gm/deadline", page(desk, gm.set_deadline), methods=["POST"]),
         Route("/c/{campaign}/gm/password", page(desk, gm.set_password), methods=["POST"]),
         Route("/c/{campaign}/gm/pause", page(desk, gm.pause), methods=["POST"]),
+        Route("/c/{campaign}/gm/failed", page(desk, gm.recover_turn), methods=["POST"]),
         Route("/c/{campaign}/gm/create", page(desk, gm.create_campaign), methods=["POST"]),
         Route("/c/{campaign}/gm/reports", page(desk, gm.all_reports)),
         Route("/c/{campaign}/gm/replay", page(desk, replay_pages.replay_all)),

@@ -3,8 +3,11 @@ tokens, security headers and the size limit of requests."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
+import json
 import secrets
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -17,6 +20,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 SESSION_COOKIE = "pate_session"
 BROWSER_COOKIE = "pate_browser"  # random per browser: what the CSRF token is bound to
 CSRF_FIELD = "csrf"
+FLASH_COOKIE = "pate_flash"  # the one-time status message of the page a form redirects to
+MAX_FLASH_BYTES = 3000  # under the 4 KiB a browser keeps of a cookie
 
 # Pages load only their own script and style; report bodies live in a sandboxed frame.
 CSP = (
@@ -28,21 +33,57 @@ REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; fram
 
 
 class Csrf:
-    """A token per browser (double submit, signed): an HMAC of the browser
-    cookie, so a page on another site can neither read nor forge it."""
+    """A token per browser and session (double submit, signed): an HMAC of the browser
+    cookie and of the session cookie, so a page on another site can neither read nor
+    forge it, and a browser cookie planted before login is worth nothing after it: the
+    login issues a fresh browser cookie and a new session, and the token follows both."""
 
     def __init__(self, secret: bytes) -> None:
         self.secret = secret
 
-    def token_for(self, browser: str) -> str:
-        return hmac.new(self.secret, browser.encode(), hashlib.sha256).hexdigest()
+    def token_for(self, browser: str, session: str = "") -> str:
+        bound = hashlib.sha256(session.encode()).hexdigest()
+        return hmac.new(self.secret, f"{browser}\n{bound}".encode(), hashlib.sha256).hexdigest()
 
-    def valid(self, browser: str, given: str) -> bool:
-        return bool(browser) and bool(given) and hmac.compare_digest(self.token_for(browser), given)
+    def valid(self, browser: str, given: str, session: str = "") -> bool:
+        return bool(browser) and bool(given) and hmac.compare_digest(self.token_for(browser, session), given)
+
+
+class Flash:
+    """A status message for the next page, in a cookie signed for this browser: the page
+    shows what this server said after this browser's own form, never text from a URL."""
+
+    def __init__(self, secret: bytes) -> None:
+        self.key = hmac.new(secret, b"pate-flash", hashlib.sha256).digest()
+
+    def _mac(self, browser: str, body: str) -> str:
+        return hmac.new(self.key, f"{browser}\n{body}".encode(), hashlib.sha256).hexdigest()
+
+    def seal(self, browser: str, data: dict[str, Any]) -> str:
+        body = base64.urlsafe_b64encode(json.dumps(data, sort_keys=True).encode()).decode()[:MAX_FLASH_BYTES]
+        return f"{body}.{self._mac(browser, body)}"
+
+    def open(self, browser: str, value: str) -> dict[str, Any]:
+        """The message, or {} for anything not sealed here for this browser."""
+        body, _, mac = value.partition(".")
+        if (
+            not browser
+            or len(value) > MAX_FLASH_BYTES + 80
+            or not hmac.compare_digest(self._mac(browser, body), mac)
+        ):
+            return {}
+        try:
+            data = json.loads(base64.urlsafe_b64decode(body.encode()))
+        except (ValueError, binascii.Error):
+            return {}
+        return data if isinstance(data, dict) else {}
 
 
 def browser_id(request: Request) -> str:
     """The browser cookie, made on first sight (set on the response by the middleware)."""
+    fresh: str | None = getattr(request.state, "new_browser", None)
+    if fresh:  # made for this response (first sight, or a login)
+        return fresh
     found: str = request.cookies.get(BROWSER_COOKIE, "")
     if not found or len(found) > 64:
         found = getattr(request.state, "new_browser", None) or secrets.token_urlsafe(24)

@@ -199,6 +199,7 @@ def _master_closes_and_is_refused_a_taken_id(driver: Any, stack: Stack) -> None:
     driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
     assert "turn 1 closed" in driver.find_element(By.ID, "gm-done").text
     _shot(driver, "game-master")
+    driver.find_element(By.ID, "new-admin-token").send_keys(stack.cluster.admin_token)  # the server's
     driver.find_element(By.ID, "new-id").send_keys(stack.campaign)
     driver.find_element(By.CSS_SELECTOR, "form#create button[type=submit]").click()
     said = driver.find_element(By.ID, "err-create-new_id").text

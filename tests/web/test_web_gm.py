@@ -77,7 +77,13 @@ def test_the_master_creates_a_campaign_and_sees_its_passwords_once(web, stack: S
     new = stack.campaign + "-b"
     r = client.post(
         f"/c/{stack.campaign}/gm/create",
-        data={"csrf": token, "new_id": new, "scenario": "training", "turn_hours": "48"},
+        data={
+            "csrf": token,
+            "admin_token": stack.cluster.admin_token,
+            "new_id": new,
+            "scenario": "training",
+            "turn_hours": "48",
+        },
     )
     assert r.status_code == 200 and f"campaign {new} created" in r.text
     logins = dict(re.findall(r"<tr><td>([a-z]+)</td><td><code>([^<]+)</code>", r.text))
@@ -86,7 +92,13 @@ def test_the_master_creates_a_campaign_and_sees_its_passwords_once(web, stack: S
     login(client, new, "cornwallis", logins["cornwallis"])
     assert "BR1FL" in client.get(f"/c/{new}").text
     r = client.post(
-        f"/c/{stack.campaign}/gm/create", data={"csrf": token, "new_id": "Bad Id", "scenario": "training"}
+        f"/c/{stack.campaign}/gm/create",
+        data={
+            "csrf": token,
+            "admin_token": stack.cluster.admin_token,
+            "new_id": "Bad Id",
+            "scenario": "training",
+        },
     )
     assert r.status_code == 422
 
@@ -135,7 +147,13 @@ def test_the_master_chooses_the_combat_rules_of_a_new_campaign(web, stack: Stack
     new = stack.campaign + "-eia"
     r = client.post(
         f"/c/{stack.campaign}/gm/create",
-        data={"csrf": token, "new_id": new, "scenario": "training", "combat_rules": "eia-advanced"},
+        data={
+            "csrf": token,
+            "admin_token": stack.cluster.admin_token,
+            "new_id": new,
+            "scenario": "training",
+            "combat_rules": "eia-advanced",
+        },
     )
     assert r.status_code == 200, r.text
     assert f"campaign {new} created (Empires in Arms, advanced naval rules rules)" in r.text
@@ -143,7 +161,13 @@ def test_the_master_chooses_the_combat_rules_of_a_new_campaign(web, stack: Stack
 
     plain = stack.campaign + "-own"
     r = client.post(
-        f"/c/{stack.campaign}/gm/create", data={"csrf": token, "new_id": plain, "scenario": "training"}
+        f"/c/{stack.campaign}/gm/create",
+        data={
+            "csrf": token,
+            "admin_token": stack.cluster.admin_token,
+            "new_id": plain,
+            "scenario": "training",
+        },
     )
     assert r.status_code == 200 and "(PATE rules)" in r.text
     assert stack.client.campaign(plain).combat_rules == "pate"  # the training scenario's own
@@ -151,7 +175,13 @@ def test_the_master_chooses_the_combat_rules_of_a_new_campaign(web, stack: Stack
     bad = stack.campaign + "-bad"
     r = client.post(
         f"/c/{stack.campaign}/gm/create",
-        data={"csrf": token, "new_id": bad, "scenario": "training", "combat_rules": "eia-basic"},
+        data={
+            "csrf": token,
+            "admin_token": stack.cluster.admin_token,
+            "new_id": bad,
+            "scenario": "training",
+            "combat_rules": "eia-basic",
+        },
     )
     assert r.status_code == 422
     select = _rules_select(r.text)  # the orders service's refusal, beside the select it is about
@@ -166,7 +196,13 @@ def test_the_master_chooses_the_combat_rules_of_a_new_campaign(web, stack: Stack
 
     r = client.post(
         f"/c/{stack.campaign}/gm/create",
-        data={"csrf": token, "new_id": new, "scenario": "training", "combat_rules": "pate"},
+        data={
+            "csrf": token,
+            "admin_token": stack.cluster.admin_token,
+            "new_id": new,
+            "scenario": "training",
+            "combat_rules": "pate",
+        },
     )
     assert r.status_code == 422 and 'id="err-create-new_id"' in r.text and "already exists" in r.text
     assert stack.client.campaign(new).combat_rules == "eia-advanced"  # the first one stands

@@ -148,9 +148,10 @@ def test_prod_exposes_the_web_desk_through_a_tls_ingress_only_from_the_controlle
     assert policy["podSelector"]["matchLabels"].items() <= web_labels.items()
     (allowed,) = policy["ingress"]
     assert [p["port"] for p in allowed["ports"]] == ["http"]
-    # the forwarded headers are believed only because the policy admits the controller alone
+    # the forwarded headers are believed from PATE_TRUSTED_PROXIES only, never from any peer ("*")
     (c,) = pate_deployments("prod")["web"]["spec"]["template"]["spec"]["containers"]
-    assert env_of(c)["FORWARDED_ALLOW_IPS"] == "*"
+    assert "FORWARDED_ALLOW_IPS" not in env_of(c)
+    assert env_of(c)["PATE_TRUSTED_PROXIES"] == "10.244.0.0/16"
     assert "FORWARDED_ALLOW_IPS" not in env_of(
         pate_deployments("dev")["web"]["spec"]["template"]["spec"]["containers"][0]
     )

@@ -1,0 +1,114 @@
+"""The red team's attacks on the web desk now fail: a campaign's game master cannot create
+campaigns server-wide, a CSRF value planted before login is worthless after it, status text
+comes from this server's own flash cookie and never from the URL; and a failed turn shows on
+the game master's page (with its reason) and is recovered from there."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import delete
+
+from pate.v1 import admin_pb2
+from services.platform.store import failures, tables
+from services.platform.store.db import make_engine
+from services.web import security
+from tests.web.conftest import Stack
+from tests.web.test_web_http import csrf, login, web  # noqa: F401 (the fixture)
+
+pytestmark = pytest.mark.e2e
+
+SPOOF = "Your+account+is+locked:+call+0800-PHISH"
+
+
+def test_the_game_master_cannot_create_a_campaign(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    login(client, stack.campaign, "admin", stack.passwords["admin"])
+    token = csrf(client.get(f"/c/{stack.campaign}/gm").text)
+    new = stack.campaign + "-gm"
+    for given in ("", "wrong-token"):
+        r = client.post(
+            f"/c/{stack.campaign}/gm/create",
+            data={"csrf": token, "admin_token": given, "new_id": new, "scenario": "training"},
+        )
+        assert r.status_code == 403 and "server administrator" in r.text
+        assert "<code>" not in r.text  # no passwords shown
+    listed = stack.client.admin.ListCampaigns(
+        admin_pb2.ListCampaignsRequest(), metadata=stack.client.admin_md
+    )
+    assert new not in {c.id for c in listed.campaigns}
+
+
+def test_the_server_administrator_token_is_not_a_game_masters(web, stack: Stack) -> None:  # noqa: F811
+    """And the other way: the administrator token opens no campaign's game master page."""
+    client, _ = web
+    client.cookies.set("pate_session", stack.cluster.admin_token, domain="desk.test")
+    assert client.get(f"/c/{stack.campaign}/gm").status_code in (401, 404)
+
+
+def test_a_csrf_value_planted_before_login_is_worthless_after_it(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    planted = "attacker-chosen-browser-id"
+    client.cookies.set(security.BROWSER_COOKIE, planted, domain="desk.test")
+    before = csrf(client.get("/login").text)  # the token the attacker can compute for his cookie
+    r = client.post(
+        "/login",
+        data={"csrf": before, "campaign": stack.campaign, "player": "admin",
+              "password": stack.passwords["admin"], "kept": ""},
+        follow_redirects=False,
+    )  # fmt: skip
+    assert r.status_code == 303
+    fresh = client.cookies.get(security.BROWSER_COOKIE, domain="desk.test")
+    assert fresh and fresh != planted  # a new value at login
+    r = client.post(f"/c/{stack.campaign}/gm/close", data={"csrf": before, "turn": "99"})
+    assert r.status_code == 403  # the old token does nothing
+    client.cookies.set(security.BROWSER_COOKIE, planted, domain="desk.test")  # planted again, after the login
+    r = client.post(f"/c/{stack.campaign}/gm/close", data={"csrf": before, "turn": "99"})
+    assert r.status_code == 403  # the token is bound to the session too
+
+
+def test_status_text_in_the_url_is_not_shown(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    login(client, stack.campaign, "admin", stack.passwords["admin"])
+    assert "PHISH" not in client.get(f"/c/{stack.campaign}/gm?done={SPOOF}").text
+    assert "PHISH" not in client.get(f"/c/{stack.campaign}?sent={SPOOF}").text
+    assert "Orders accepted for" not in client.get(f"/c/{stack.campaign}?sent=BR1FL").text
+    token = csrf(client.get(f"/c/{stack.campaign}/gm").text)
+    r = client.post(f"/c/{stack.campaign}/gm/deadline", data={"csrf": token, "deadline": "2031-05-01T12:00"})
+    assert "deadline of turn 1: 2031-05-01 12:00 UTC" in r.text  # this server's own message
+    again = client.get(f"/c/{stack.campaign}/gm").text
+    assert "2031-05-01 12:00 UTC</p>" not in again.split('id="gm-done"')[-1][:80]  # shown once
+    forged = client.cookies.get(security.FLASH_COOKIE, domain="desk.test") or "e30.00"
+    client.cookies.set(security.FLASH_COOKIE, forged.split(".")[0] + ".00", domain="desk.test")
+    assert 'id="gm-done"' not in client.get(f"/c/{stack.campaign}/gm").text  # unsigned: ignored
+    client.post(f"/c/{stack.campaign}/gm/deadline", data={"csrf": token, "clear": "on"})
+
+
+def test_a_failed_turn_shows_on_the_gm_page_and_is_retried(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    engine = make_engine(stack.cluster.database_url)
+    try:
+        with engine.begin() as conn:
+            failures.record_failure(
+                conn, stack.campaign, 1, stage="resolver", reason="KeyError: 'BR2TR'",
+                subject=f"pate.turn_closed.{stack.campaign}", payload=b"", headers={},
+            )  # fmt: skip
+        login(client, stack.campaign, "calder", stack.passwords["calder"])
+        assert "BR2TR" not in client.get(f"/c/{stack.campaign}").text  # a player is not told why
+        login(client, stack.campaign, "admin", stack.passwords["admin"])
+        page = client.get(f"/c/{stack.campaign}/gm").text
+        assert 'id="failed-turn"' in page and "KeyError: &#39;BR2TR&#39;" in page
+        r = client.post(
+            f"/c/{stack.campaign}/gm/failed", data={"csrf": csrf(page), "action": "retry", "turn": "1"}
+        )
+        assert r.status_code == 200 and "turn 1 sent to be resolved again" in r.text
+        assert 'id="failed-turn"' not in r.text
+        r = client.post(
+            f"/c/{stack.campaign}/gm/failed", data={"csrf": csrf(r.text), "action": "retry", "turn": "1"}
+        )
+        assert r.status_code == 422 and "has failed" in r.text  # nothing failed any more
+    finally:
+        with engine.begin() as conn:
+            conn.execute(
+                delete(tables.turn_failures).where(tables.turn_failures.c.campaign == stack.campaign)
+            )
+        engine.dispose()
