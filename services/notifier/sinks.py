@@ -4,13 +4,14 @@ timeout and reports success or failure; it never raises into the caller."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import smtplib
-import urllib.request
 from dataclasses import dataclass
 from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from services.notifier import webhooks
 from services.platform.config import ConfigError
 from services.platform.telemetry.logging import get_logger
 
@@ -64,13 +65,19 @@ class Smtp:
             return False
 
 
-def post_webhook(url: str, subject: str, body: str, extra: dict[str, str]) -> bool:
+def post_webhook(
+    url: str, subject: str, body: str, extra: dict[str, str], allow: frozenset[str] = frozenset()
+) -> bool:
+    """True when the receiver answered 2xx; a refused URL, a redirect, an error or a
+    receiver past the delivery deadline is a failure (services/notifier/webhooks.py)."""
     text = f"**{subject}**\n{body}"
     data = json.dumps({"content": text[:1900], "text": text, "subject": subject, **extra}).encode()
-    req = urllib.request.Request(url, data=data, headers={"content-type": "application/json"}, method="POST")
     try:
-        with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:
-            return bool(200 <= resp.status < 300)
-    except (OSError, ValueError) as err:
+        status = webhooks.post(url, data, allow)
+    except webhooks.WebhookRefusedError as err:
+        log.warning("webhook_refused", reason=str(err)[:120])  # never the URL or its address
+        return False
+    except (OSError, http.client.HTTPException) as err:
         log.warning("webhook_failed", error=type(err).__name__)
         return False
+    return 200 <= status < 300

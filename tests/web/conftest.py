@@ -91,6 +91,7 @@ def _stack(tmp_path_factory: pytest.TempPathFactory, nats_server: str, box: Sink
     env = {"PATE_WEB_SECRET": "test-secret-" + uuid.uuid4().hex, "PATE_NOTIFIER_POLL_SECONDS": "0.5"}
     if box is not None:
         env["PATE_SMTP_URL"] = f"smtp://127.0.0.1:{box.smtp_port}?from=desk@pate.test"
+        env["PATE_WEBHOOK_HOSTS"] = "127.0.0.1"  # the test's own receiver, listed as an operator would
     cluster = Cluster(
         workdir=workdir,
         nats_url=nats_server,

@@ -40,6 +40,9 @@ def check_prefs(email: str, webhook: str, kinds: list[str]) -> Prefs:
         raise DeskError(
             Code.INVALID_ARGUMENT, "webhook: an http:// or https:// URL of at most 500 characters"
         )
+    if webhook and "@" in webhook.split("/", 3)[2]:
+        # the notifier refuses loopback, private and metadata addresses when it sends
+        raise DeskError(Code.INVALID_ARGUMENT, "webhook: no user name or password in the URL")
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
         raise DeskError(
