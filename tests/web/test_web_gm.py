@@ -140,6 +140,10 @@ def test_the_master_chooses_the_combat_rules_of_a_new_campaign(web, stack: Stack
     own), the choice reaches CreateCampaign, and a refusal shows beside the select."""
     client, _ = web
     token = _gm(client, stack)
+
+    def create(**fields: str) -> dict[str, str]:  # the server administrator's form
+        return {"csrf": token, "admin_token": stack.cluster.admin_token, **fields}
+
     select = _rules_select(client.get(f"/c/{stack.campaign}/gm").text)
     assert re.findall(r'<option value="([^"]*)"', select) == ["", *COMBAT_RULESETS]
     assert "Empires in Arms, advanced naval rules</option>" in select
@@ -147,13 +151,7 @@ def test_the_master_chooses_the_combat_rules_of_a_new_campaign(web, stack: Stack
     new = stack.campaign + "-eia"
     r = client.post(
         f"/c/{stack.campaign}/gm/create",
-        data={
-            "csrf": token,
-            "admin_token": stack.cluster.admin_token,
-            "new_id": new,
-            "scenario": "training",
-            "combat_rules": "eia-advanced",
-        },
+        data=create(new_id=new, scenario="training", combat_rules="eia-advanced"),
     )
     assert r.status_code == 200, r.text
     assert f"campaign {new} created (Empires in Arms, advanced naval rules rules)" in r.text
@@ -162,12 +160,7 @@ def test_the_master_chooses_the_combat_rules_of_a_new_campaign(web, stack: Stack
     plain = stack.campaign + "-own"
     r = client.post(
         f"/c/{stack.campaign}/gm/create",
-        data={
-            "csrf": token,
-            "admin_token": stack.cluster.admin_token,
-            "new_id": plain,
-            "scenario": "training",
-        },
+        data=create(new_id=plain, scenario="training"),
     )
     assert r.status_code == 200 and "(PATE rules)" in r.text
     assert stack.client.campaign(plain).combat_rules == "pate"  # the training scenario's own
@@ -175,13 +168,7 @@ def test_the_master_chooses_the_combat_rules_of_a_new_campaign(web, stack: Stack
     bad = stack.campaign + "-bad"
     r = client.post(
         f"/c/{stack.campaign}/gm/create",
-        data={
-            "csrf": token,
-            "admin_token": stack.cluster.admin_token,
-            "new_id": bad,
-            "scenario": "training",
-            "combat_rules": "eia-basic",
-        },
+        data=create(new_id=bad, scenario="training", combat_rules="eia-basic"),
     )
     assert r.status_code == 422
     select = _rules_select(r.text)  # the orders service's refusal, beside the select it is about
@@ -196,13 +183,7 @@ def test_the_master_chooses_the_combat_rules_of_a_new_campaign(web, stack: Stack
 
     r = client.post(
         f"/c/{stack.campaign}/gm/create",
-        data={
-            "csrf": token,
-            "admin_token": stack.cluster.admin_token,
-            "new_id": new,
-            "scenario": "training",
-            "combat_rules": "pate",
-        },
+        data=create(new_id=new, scenario="training", combat_rules="pate"),
     )
     assert r.status_code == 422 and 'id="err-create-new_id"' in r.text and "already exists" in r.text
     assert stack.client.campaign(new).combat_rules == "eia-advanced"  # the first one stands
