@@ -56,7 +56,7 @@ class Desk:
 
     def render(self, request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         ctx.setdefault("campaigns", self.logged_in(request))
-        ctx["csrf_token"] = self.csrf.token_for(security.browser_id(request), self.session_value(request))
+        ctx["csrf_token"] = self.csrf.token_for(security.browser_id(request))
         ctx["csrf_field"] = security.CSRF_FIELD
         response: HTMLResponse = self.templates.TemplateResponse(request, name, ctx, status_code=status)
         self._keep_browser(request, response)
@@ -115,17 +115,10 @@ class Desk:
             "your session has expired: log in again" if expired else "log in to this campaign"
         )
 
-    def session_value(self, request: Request) -> str:
-        """The session cookie as this response leaves it (a login changes it)."""
-        fresh: str | None = getattr(request.state, "session_value", None)
-        return fresh if fresh is not None else request.cookies.get(security.SESSION_COOKIE, "")
-
-    def begin_login(self, request: Request, sessions: list[Session]) -> None:
-        """Before the page a login answers with: a fresh browser cookie and the new
-        sessions, so that the CSRF token on it is bound to both (a planted browser
-        cookie does not survive the login)."""
+    def renew_browser(self, request: Request) -> None:
+        """At login and logout, before the page answered with: a fresh browser cookie, so
+        the CSRF tokens of this login are its own (a planted cookie does not survive it)."""
         request.state.new_browser = secrets.token_urlsafe(24)
-        request.state.session_value = self._cookie_value(sessions)
 
     @staticmethod
     def _cookie_value(sessions: list[Session]) -> str:
@@ -148,8 +141,7 @@ class Desk:
             if isinstance(value, str):
                 values[key] = value
         given = values.pop(security.CSRF_FIELD, "")
-        browser = request.cookies.get(security.BROWSER_COOKIE, "")
-        if not self.csrf.valid(browser, given, request.cookies.get(security.SESSION_COOKIE, "")):
+        if not self.csrf.valid(request.cookies.get(security.BROWSER_COOKIE, ""), given):
             raise HTTPException(403, "the form's security token is missing or wrong: reload the page")
         return values
 

@@ -81,7 +81,7 @@ async def login(desk: Desk, request: Request) -> Response:
     except RefusedError as err:  # the login throttle: wait
         return desk.login_page(request, cid, err.message, kept)
     sessions = [session, *(s for s in desk.logged_in(request) if s.campaign != cid)]
-    desk.begin_login(request, sessions)
+    desk.renew_browser(request)
     if kept and "ships" in kept:
         # the form the expired session interrupted, filled in again (not sent)
         ships = [s for s in kept["ships"].split(",") if s]
@@ -112,6 +112,7 @@ async def logout(desk: Desk, request: Request) -> Response:
     for session in desk.logged_in(request):
         await desk.backend.logout(session)
     response = redirect("/login")
+    desk.renew_browser(request)
     desk.store_sessions(request, response, [])
     return response
 

@@ -33,20 +33,20 @@ REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; fram
 
 
 class Csrf:
-    """A token per browser and session (double submit, signed): an HMAC of the browser
-    cookie and of the session cookie, so a page on another site can neither read nor
-    forge it, and a browser cookie planted before login is worth nothing after it: the
-    login issues a fresh browser cookie and a new session, and the token follows both."""
+    """A token per login (double submit, signed): an HMAC of the browser cookie, which
+    every login and logout makes afresh, so a page on another site can neither read nor
+    forge it, and a browser cookie planted before login is worth nothing after it.  (Not
+    bound to the session cookie itself: a form sent after the session ran out must still
+    reach the login page with its content kept.)"""
 
     def __init__(self, secret: bytes) -> None:
         self.secret = secret
 
-    def token_for(self, browser: str, session: str = "") -> str:
-        bound = hashlib.sha256(session.encode()).hexdigest()
-        return hmac.new(self.secret, f"{browser}\n{bound}".encode(), hashlib.sha256).hexdigest()
+    def token_for(self, browser: str) -> str:
+        return hmac.new(self.secret, browser.encode(), hashlib.sha256).hexdigest()
 
-    def valid(self, browser: str, given: str, session: str = "") -> bool:
-        return bool(browser) and bool(given) and hmac.compare_digest(self.token_for(browser, session), given)
+    def valid(self, browser: str, given: str) -> bool:
+        return bool(browser) and bool(given) and hmac.compare_digest(self.token_for(browser), given)
 
 
 class Flash:

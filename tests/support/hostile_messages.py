@@ -58,6 +58,12 @@ HOSTILE_TEXTS = [
     "../../pyproject",
     "/etc/passwd",
     "'; DROP TABLE campaigns; --",
+    # webhook URLs the red team aimed at the server itself (docs/security.md, threat model)
+    "http://127.0.0.1:4222/",
+    "http://user:pw@hooks.example.org/x",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://0x7f000001/",
+    "ftp://example.org/",
     "order BR1FL\n  combat engage\n",
     "order BR1FL\n" * 40_000,
     _deep("[", "]"),
@@ -115,6 +121,8 @@ PLAUSIBLE: dict[str, list[Any]] = {
     "origin": ["Brest"],
     "destination": ["Plymouth"],
     "amount": [1, 5],
+    "webhook": ["https://hooks.example.org/pate", "http://[::1]/", "http://localhost:8080/x"],
+    "email": ["", "cornwallis@fleet.test"],
 }
 
 

@@ -91,6 +91,7 @@ def test_the_master_creates_a_campaign_and_sees_its_passwords_once(web, stack: S
     stack.client.wait_open(new, 1)
     login(client, new, "cornwallis", logins["cornwallis"])
     assert "BR1FL" in client.get(f"/c/{new}").text
+    token = csrf(client.get(f"/c/{stack.campaign}/gm").text)  # a login makes new tokens
     r = client.post(
         f"/c/{stack.campaign}/gm/create",
         data={

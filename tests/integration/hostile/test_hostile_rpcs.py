@@ -30,7 +30,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from hypothesis import HealthCheck, given, settings
 
 from gitm.v1 import land_pb2
-from pate.v1 import admin_pb2, orders_pb2, reports_pb2
+from pate.v1 import admin_pb2, desk_pb2, orders_pb2, reports_pb2
 from services.platform.bus.natsserver import NatsServer
 from services.platform.runtime.cluster import Cluster
 from services.platform.security.limits import MAX_DETAIL_CHARS
@@ -43,7 +43,7 @@ from tests.support.servers import fresh_schema
 pytestmark = pytest.mark.integration
 
 # The players' services first, while the hostile campaign is still at its first turn.
-CONTRACTS = (orders_pb2, reports_pb2, admin_pb2, land_pb2)
+CONTRACTS = (orders_pb2, reports_pb2, admin_pb2, desk_pb2, land_pb2)
 
 DEBUG = bool(os.environ.get("HOSTILE_DEBUG"))
 EXAMPLES = 15  # per RPC: the suite stays well under a minute per database
