@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import delete
 
 from pate.v1 import admin_pb2
-from services.platform.store import failures, tables
+from services.platform.store import failures, recovery_tables
 from services.platform.store.db import make_engine
 from services.web import security
 from tests.web.conftest import Stack
@@ -31,7 +31,7 @@ def test_the_game_master_cannot_create_a_campaign(web, stack: Stack) -> None:  #
             data={"csrf": token, "admin_token": given, "new_id": new, "scenario": "training"},
         )
         assert r.status_code == 403 and "server administrator" in r.text
-        assert "<code>" not in r.text  # no passwords shown
+        assert 'id="logins"' not in r.text  # no passwords shown
     listed = stack.client.admin.ListCampaigns(
         admin_pb2.ListCampaignsRequest(), metadata=stack.client.admin_md
     )
@@ -110,6 +110,8 @@ def test_a_failed_turn_shows_on_the_gm_page_and_is_retried(web, stack: Stack) ->
     finally:
         with engine.begin() as conn:
             conn.execute(
-                delete(tables.turn_failures).where(tables.turn_failures.c.campaign == stack.campaign)
+                delete(recovery_tables.turn_failures).where(
+                    recovery_tables.turn_failures.c.campaign == stack.campaign
+                )
             )
         engine.dispose()

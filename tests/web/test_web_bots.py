@@ -35,9 +35,10 @@ def test_the_master_creates_a_solo_campaign_with_the_bot_in_every_other_seat(web
     login(client, stack.campaign, "admin", stack.passwords["admin"])
     token = csrf(client.get(f"/c/{stack.campaign}/gm").text)
     new = stack.campaign + "-solo"
+    admin = {"admin_token": stack.cluster.admin_token}  # creating a campaign is the server administrator's
     r = client.post(
         f"/c/{stack.campaign}/gm/create",
-        data={"csrf": token, "new_id": new, "scenario": "training", "solo": "cornwallis"},
+        data={**admin, "csrf": token, "new_id": new, "scenario": "training", "solo": "cornwallis"},
     )
     assert r.status_code == 200 and "solo: the bot admiral plays every seat but cornwallis" in r.text
     bots = bots_pb2_grpc.BotAdmiralsStub(stack.client.orders_ch)
@@ -46,7 +47,7 @@ def test_the_master_creates_a_solo_campaign_with_the_bot_in_every_other_seat(web
     assert got.solo and "ganteaume" in held and "barham" in held and "cornwallis" not in held
     r = client.post(
         f"/c/{stack.campaign}/gm/create",
-        data={"csrf": token, "new_id": new + "-2", "scenario": "training", "solo": "nelson"},
+        data={**admin, "csrf": token, "new_id": new + "-2", "scenario": "training", "solo": "nelson"},
     )
     assert (
         r.status_code == 422 and 'id="err-create-solo"' in r.text and "no player &#39;nelson&#39;" in r.text

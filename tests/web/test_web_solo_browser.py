@@ -52,6 +52,7 @@ def test_a_solo_campaign_is_created_and_played_in_the_browser(browser, stack: St
     _login(driver, stack, "admin")
     driver.find_element(By.LINK_TEXT, "Game master").click()
     solo = stack.campaign + "-solo-b"
+    driver.find_element(By.ID, "new-admin-token").send_keys(stack.cluster.admin_token)  # the server's
     driver.find_element(By.ID, "new-id").send_keys(solo)
     driver.find_element(By.ID, "new-solo").send_keys("cornwallis")
     driver.find_element(By.CSS_SELECTOR, "form#create button[type=submit]").click()

@@ -179,9 +179,9 @@ def test_a_trickling_receiver_is_cut_at_the_deadline() -> None:
 
 def test_a_slow_receiver_delays_only_its_own_messages(
     engine: Engine,
-    campaign,
-    hooks,
-    monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    campaign,  # noqa: F811 (the fixture)
+    hooks,  # noqa: F811 (the fixture)
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     url, got, _ = hooks
     fast_got = threading.Event()
