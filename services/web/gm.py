@@ -182,17 +182,21 @@ async def set_password(desk: Desk, request: Request) -> Response:
     )
 
 
+NOT_THE_ADMINISTRATOR = "admin_token: creating a campaign is the server administrator's work; give his token"
+
+
+def _server_administrator(desk: Desk, form: dict[str, str]) -> bool:
+    """The form carries the server's administrator token (compared in constant time)."""
+    given, token = form.get("admin_token", "")[:256].encode(), desk.backend.admin_token.encode()
+    return bool(token) and hmac.compare_digest(given, token)
+
+
 async def create_campaign(desk: Desk, request: Request) -> Response:
-    """Creating a campaign is the server administrator's work, not a campaign's game
-    master's (docs/security.md): the form must carry the administrator token itself."""
+    """The server administrator's work, not a game master's (docs/security.md)."""
     form = await desk.form(request)
     cid, mine = await _master(desk, request)
-    given = form.get("admin_token", "")[:256]
-    if not desk.backend.admin_token or not hmac.compare_digest(
-        given.encode(), desk.backend.admin_token.encode()
-    ):
-        said = "admin_token: creating a campaign is the server administrator's work; give his token"
-        return _page(desk, request, cid, mine, status=403, error=said)
+    if not _server_administrator(desk, form):
+        return _page(desk, request, cid, mine, status=403, error=NOT_THE_ADMINISTRATOR)
     values = {k: form.get(k, "").strip()[:64] for k in CREATE_INPUTS}
     new_id, scenario, rules = values["new_id"], values["scenario"], values["combat_rules"]
     try:
