@@ -18,6 +18,11 @@ from tests.web.test_web_http import csrf, login, web  # noqa: F401 (the fixture)
 pytestmark = pytest.mark.e2e
 
 
+def _admin(stack: Stack) -> dict[str, str]:
+    """What the create form needs besides its fields: the server administrator's token."""
+    return {"admin_token": stack.cluster.admin_token}
+
+
 def _gm(client: TestClient, stack: Stack) -> str:
     login(client, stack.campaign, "admin", stack.passwords["admin"])
     page = client.get(f"/c/{stack.campaign}/gm")
@@ -124,14 +129,26 @@ def test_the_master_chooses_the_naval_rules_of_a_new_campaign(web, stack: Stack)
     new = stack.campaign + "-ops"
     r = client.post(
         f"/c/{stack.campaign}/gm/create",
-        data={"csrf": token, "new_id": new, "scenario": "training", "naval_rules": "eia-operations"},
+        data={
+            **_admin(stack),
+            "csrf": token,
+            "new_id": new,
+            "scenario": "training",
+            "naval_rules": "eia-operations",
+        },
     )
     assert r.status_code == 200, r.text
     assert "Empires in Arms, fleet operations" in r.text
     assert stack.client.campaign(new).naval_rules == "eia-operations"
     r = client.post(
         f"/c/{stack.campaign}/gm/create",
-        data={"csrf": token, "new_id": stack.campaign + "-ops2", "scenario": "training", "naval_rules": "x"},
+        data={
+            **_admin(stack),
+            "csrf": token,
+            "new_id": stack.campaign + "-ops2",
+            "scenario": "training",
+            "naval_rules": "x",
+        },
     )
     assert r.status_code == 422 and 'id="err-create-naval_rules"' in r.text
 
