@@ -1,4 +1,4 @@
-"""The tables of turns that could not be resolved (migration 0011; docs/operations.md, "A failed
+"""The tables of turns that could not be resolved (migration 0012; docs/operations.md, "A failed
 turn"), on the schema's one ``metadata``: the store package imports this module, so every user of
 ``tables.metadata`` sees them."""
 

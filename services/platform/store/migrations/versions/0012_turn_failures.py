@@ -6,8 +6,8 @@ bounded reason and the message given up on, so that the game master can
 retry it.  ``turn_defaults`` names the players whose orders of a turn were
 replaced by the defaults of rule 4.11 to get it resolved.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-12-01
 """
 
@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
