@@ -23,6 +23,11 @@ DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -
 LEADER_FROM = 12  # labels this far from their anchor or more get a leader line
 GAP = 1.0  # between two labels
 CLEAR_WITHIN = 30  # a label clear of markers is sought this far out, then one over a marker will do
+# A port's name drawn farther from its port than this reads as the name of another place (the
+# Channel's crowd once put "Marseille" over Brittany): beyond it the name is left to the port's
+# tooltip and to the sea area's own map, which names every port.
+NAME_REACH = 30
+CROWDED_NAME_SCALE = 0.8  # of the font size: a crowded port's name, tried before none
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +120,28 @@ class Layout:
     ) -> Placed:
         """The first free box of size (w, h) around the anchor (a marker's
         box): clear of every label, and of markers if possible."""
+        placed = self._search(anchor, w, h, directions, DISTANCES)
+        if placed is None:  # nowhere near: below everything else, still clear of every label
+            return self._taken(self._below(w, h), LEADER_FROM)
+        return placed
+
+    def place_near(
+        self, anchor: Box, w: float, h: float, directions: tuple[tuple[int, int], ...], reach: float
+    ) -> Placed | None:
+        """As :meth:`place`, but only within ``reach`` of the anchor; None
+        (and nothing taken) when there is no room that near."""
+        return self._search(anchor, w, h, directions, tuple(d for d in DISTANCES if d <= reach))
+
+    def _search(
+        self,
+        anchor: Box,
+        w: float,
+        h: float,
+        directions: tuple[tuple[int, int], ...],
+        distances: tuple[int, ...],
+    ) -> Placed | None:
         fallback: tuple[Box, float] | None = None
-        for d in DISTANCES:
+        for d in distances:
             if fallback is not None and d > CLEAR_WITHIN:
                 return self._taken(*fallback)  # near and over a marker, rather than far away
             for dx, dy in directions:
@@ -128,9 +153,7 @@ class Layout:
                     return self._taken(box, d)
                 if fallback is None:
                     fallback = (box, d)
-        if fallback is None:  # nowhere near: below everything else, still clear of every label
-            return self._taken(self._below(w, h), LEADER_FROM)
-        return self._taken(*fallback)
+        return None if fallback is None else self._taken(*fallback)
 
     def _taken(self, box: Box, distance: float) -> Placed:
         self._file(self._labels, box)

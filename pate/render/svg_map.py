@@ -19,7 +19,17 @@ from html import escape
 
 from pate.core.world.geography import MapName, Port, SeaArea, WorldMap
 from pate.render.geography import Geography, MapGeography, load_geography
-from pate.render.labels import EAST_FIRST, SOUTH_FIRST, Box, Layout, leader, text_box, text_size
+from pate.render.labels import (
+    CROWDED_NAME_SCALE,
+    EAST_FIRST,
+    NAME_REACH,
+    SOUTH_FIRST,
+    Box,
+    Layout,
+    leader,
+    text_box,
+    text_size,
+)
 from pate.render.legend import LEGEND_HEIGHT, legend
 from pate.render.style import MAP_TITLES, NATION_COLOURS, Icon, MapStyle
 
@@ -164,8 +174,7 @@ def _static_labels(
     # ports' names are placed, so that a report's markers sit by their area
     slots = {code: layout.place(anchors[code], *SLOT, EAST_FIRST).box for code, _, _ in areas}
     port_names = {
-        name: _label(layout, anchors[name], name, PORT_NAME_SIZE, EAST_FIRST) if style.port_labels else ""
-        for name, _ in ports
+        name: _port_name(layout, anchors[name], name) if style.port_labels else "" for name, _ in ports
     }
     labels, markers = layout.boxes()
     free = Layout(layout.bounds)
@@ -191,6 +200,23 @@ def _label(
         f'{line}<text class="label" x="{box.x0:.1f}" y="{box.y0 + size * 0.95:.1f}" '
         f'font-size="{size:g}" fill="#1b2631">{escape(text)}</text>'
     )
+
+
+def _port_name(layout: Layout, anchor: Box, name: str) -> str:
+    """A port's name beside its port, in a smaller hand where the map is
+    crowded, or none where even that cannot sit within NAME_REACH (the
+    port's tooltip still names it, and so does its sea area's own map)."""
+    for size in (PORT_NAME_SIZE, PORT_NAME_SIZE * CROWDED_NAME_SCALE):
+        w, h = text_size(name, size)
+        placed = layout.place_near(anchor, w, h, EAST_FIRST, NAME_REACH)
+        if placed is not None:
+            box = placed.box
+            line = _leader(anchor, box) if placed.leader else ""
+            return (
+                f'{line}<text class="label" x="{box.x0:.1f}" y="{box.y0 + size * 0.95:.1f}" '
+                f'font-size="{size:g}" fill="#1b2631">{escape(name)}</text>'
+            )
+    return ""
 
 
 def _leader(anchor: Box, box: Box) -> str:
