@@ -220,6 +220,7 @@ class Combat(_message.Message):
     LINE_FIELD_NUMBER: _builtins.int
     AIM_FIELD_NUMBER: _builtins.int
     FLEE_TO_FIELD_NUMBER: _builtins.int
+    CLOSING_SHIFT_FIELD_NUMBER: _builtins.int
     stance: _builtins.str
     """engage | accept | evade | run_past; empty = accept"""
     range: _builtins.str
@@ -230,6 +231,11 @@ class Combat(_message.Message):
     """hull | rigging; empty = rigging"""
     flee_to: _builtins.str
     """harbor | sea; empty = harbor"""
+    closing_shift: _builtins.int
+    """EiA 12.2.6.1.4.2, campaigns under the EiA advanced naval rules only, on a ship Nelson
+    commands: his 1 or 2 off the closing roll in this turn's melees; unset = the scenario's
+    choice, else 2; any other number is refused (field combat.closing_shift)
+    """
     def __init__(
         self,
         *,
@@ -238,12 +244,15 @@ class Combat(_message.Message):
         line: _builtins.str = ...,
         aim: _builtins.str = ...,
         flee_to: _builtins.str = ...,
+        closing_shift: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_closing_shift", b"_closing_shift", "closing_shift", b"closing_shift"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["aim", b"aim", "flee_to", b"flee_to", "line", b"line", "range", b"range", "stance", b"stance"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_closing_shift", b"_closing_shift", "aim", b"aim", "closing_shift", b"closing_shift", "flee_to", b"flee_to", "line", b"line", "range", b"range", "stance", b"stance"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__closing_shift: _TypeAlias = _typing.Literal["closing_shift"]  # noqa: Y015
+    _WhichOneofArgType__closing_shift: _TypeAlias = _typing.Literal["_closing_shift", b"_closing_shift"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__closing_shift) -> _WhichOneofReturnType__closing_shift | None: ...
 
 Global___Combat: _TypeAlias = Combat  # noqa: Y015
 

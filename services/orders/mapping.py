@@ -76,6 +76,7 @@ def order_from_pb(o: pb.ShipOrder, where: str = "orders[0]") -> m.ShipOrder:
             line=_enum(m.Line, k.line, m.Line.LINE_AHEAD, f"{where}.combat.line"),
             aim=_enum(m.Aim, k.aim, m.Aim.RIGGING, f"{where}.combat.aim"),
             flee_to=_enum(m.FleeTo, k.flee_to, m.FleeTo.HARBOR, f"{where}.combat.flee_to"),
+            closing_shift=k.closing_shift if k.HasField("closing_shift") else None,
         ),
         commerce=_enum(m.Commerce, o.commerce, m.Commerce.IGNORE, f"{where}.commerce"),
         stores=_count(o.stores, f"{where}.stores") if o.HasField("stores") else None,
@@ -140,6 +141,7 @@ def order_to_pb(o: m.ShipOrder) -> pb.ShipOrder:
             line=o.combat.line.value,
             aim=o.combat.aim.value,
             flee_to=o.combat.flee_to.value,
+            closing_shift=o.combat.closing_shift,
         ),
         commerce=o.commerce.value,
         amphibious=pb.Amphibious(
