@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
+import os
 import random
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -44,6 +48,7 @@ from pate.v1 import (
 from services.platform import bus
 from services.platform.bus.natscluster import NatsCluster
 from services.platform.runtime.cluster import SERVICES, Cluster
+from services.platform.runtime.cluster import _serving as serving
 from services.platform.store.db import make_engine
 
 T = TypeVar("T")
@@ -62,6 +67,12 @@ class Trial:
     target: str
     kill_at: float = 0.0  # seconds after the turn was closed
     recovered: float = float("nan")  # seconds from the kill until the next turn opened
+    # a killed service: seconds from the kill to its restart, and from the restart until the new
+    # process answered its health check (imports, migration check, connections), with the CPU
+    # seconds it had used by then: where the recovery time went
+    restarted: float = float("nan")
+    start: float = float("nan")
+    start_cpu: float = float("nan")
     accepted: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -154,16 +165,48 @@ def fresh_database(server_url: str, workdir: Path) -> Iterator[str]:
         admin.dispose()
 
 
-def kill_and_restart(cluster: Cluster, nats: NatsCluster, target: str, rng: random.Random) -> None:
+def kill_and_restart(
+    cluster: Cluster, nats: NatsCluster, target: str, rng: random.Random
+) -> subprocess.Popen[bytes] | None:
+    """Kill ``target`` and start it again a moment later; the new process of a service."""
     if target.startswith("nats"):
         node = int(target.removeprefix("nats-n")) - 1
         nats.kill(node)
         time.sleep(rng.uniform(0.2, 1.0))
         nats.start_node(node)
-    else:
-        cluster.kill(target)
-        time.sleep(rng.uniform(0.2, 1.0))
-        cluster.start(target)
+        return None
+    cluster.kill(target)
+    time.sleep(rng.uniform(0.2, 1.0))
+    return cluster.start(target)
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def _watch_start(
+    cluster: Cluster, proc: subprocess.Popen[bytes], trial: Trial, killed: float
+) -> threading.Thread:
+    """Time the restarted process until it answers its health check (in the background)."""
+    addr, tls = cluster.health[proc.pid], cluster.tls
+    begun = time.monotonic()
+    trial.restarted = begun - killed
+
+    def watch() -> None:
+        while proc.poll() is None and time.monotonic() - begun < 120:
+            if serving(addr, tls):
+                trial.start_cpu = _cpu_seconds(proc.pid)
+                trial.start = time.monotonic() - begun
+                return
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
 
 
 def run_trial(
@@ -179,12 +222,15 @@ def run_trial(
     desk.close_turn(trial.campaign)
     time.sleep(trial.kill_at)
     killed = time.monotonic()
-    kill_and_restart(cluster, nats, trial.target, rng)
+    proc = kill_and_restart(cluster, nats, trial.target, rng)
+    watcher = _watch_start(cluster, proc, trial, killed) if proc is not None else None
     try:
         desk.wait_open(trial.campaign, 2)
         trial.recovered = time.monotonic() - killed
     except TimeoutError as err:
         trial.problems.append(f"not resolved: {err}")
+    if watcher is not None:
+        watcher.join(timeout=30)
     return trial
 
 
@@ -212,7 +258,7 @@ def check(trials: list[Trial], database_url: str, nats_url: str) -> None:
 
 def table(trials: list[Trial]) -> str:
     head = (
-        f"{'trial':>5}  {'killed':<10} {'at s':>5} {'recover s':>9}  "
+        f"{'trial':>5}  {'killed':<10} {'at s':>5} {'recover s':>9} {'start s':>7} {'cpu s':>5}  "
         f"{'once':<4} {'orders':<6} {'no dup':<6}  result"
     )
     lines = [head, "-" * len(head)]
@@ -226,10 +272,31 @@ def table(trials: list[Trial]) -> str:
         dup = "no" if any("times" in p or "differ" in p or "reports" in p for p in t.problems) else "yes"
         result = "ok" if not t.problems else "; ".join(t.problems)[:80]
         lines.append(
-            f"{t.number:>5}  {t.target:<10} {t.kill_at:>5.2f} {t.recovered:>9.2f}  "
+            f"{t.number:>5}  {t.target:<10} {t.kill_at:>5.2f} {t.recovered:>9.2f} "
+            f"{_f(t.start):>7} {_f(t.start_cpu):>5}  "
             f"{once:<4} {orders:<6} {dup:<6}  {result}"
         )
     return "\n".join(lines)
+
+
+def _f(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.2f}"
+
+
+def starts(trials: list[Trial]) -> str:
+    """Where a killed service's recovery went: restart, process start, and the rest."""
+    timed = [t for t in trials if not (math.isnan(t.start) or math.isnan(t.recovered))]
+    if not timed:
+        return "no killed service was timed"
+    rest = [t.recovered - t.restarted - t.start for t in timed]
+    return (
+        f"{len(timed)} service kills: restart after {statistics.median(t.restarted for t in timed):.2f} s "
+        f"(median); the new process serving {statistics.median(t.start for t in timed):.2f} s later "
+        f"(median, max {max(t.start for t in timed):.2f}; "
+        f"CPU {statistics.median(t.start_cpu for t in timed):.2f} s), "
+        f"then the turn done {statistics.median(rest):.2f} s later (median, max {max(rest):.2f}: "
+        "redelivery after ack_wait and the stages' work)"
+    )
 
 
 def summary(trials: list[Trial]) -> str:
@@ -293,6 +360,7 @@ def _run(args: argparse.Namespace, workdir: Path) -> int:
         check(trials, database_url, nats.url)
     print(table(trials))
     print(summary(trials))
+    print(starts(trials))
     print(f"chaos: {time.monotonic() - started:.1f} s in all")
     return 0 if trials and all(not t.problems for t in trials) else 1
 
