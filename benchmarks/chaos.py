@@ -204,11 +204,16 @@ def _cpu_seconds(pid: int) -> float:
 
 def _watch_start(
     cluster: Cluster, proc: subprocess.Popen[bytes], trial: Trial, killed: float
-) -> threading.Thread:
-    """Time the restarted process until it answers its health check (in the background)."""
+) -> threading.Thread | None:
+    """Time the restarted process until it answers its health check (in the background).
+    Not timed when its health port is another process's too (orders and reports replicas
+    share their service's port): the answer could be the other's."""
     addr, tls = cluster.health[proc.pid], cluster.tls
     begun = time.monotonic()
     trial.restarted = begun - killed
+    shared = [p for p in cluster.procs[trial.target] if p is not proc and cluster.health.get(p.pid) == addr]
+    if shared:
+        return None
 
     def watch() -> None:
         while proc.poll() is None and time.monotonic() - begun < 120:
