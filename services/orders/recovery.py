@@ -58,10 +58,10 @@ def retry_turn(conn: Connection, campaign: str, turn: int) -> repo.CampaignRow:
     if not limits.CAMPAIGN_ID.fullmatch(campaign):
         raise DeskError(Code.INVALID_ARGUMENT, "campaign_id: 1 to 40 lowercase letters, digits and dashes")
     if failures.get_failure(conn, campaign) is not None:
-        row, failure = failed_turn(conn, campaign, turn)
+        failed, failure = failed_turn(conn, campaign, turn)
         _publish_again(conn, failure, "retry")
         log.info("turn_retried", campaign=campaign, turn=turn, stage=failure.stage, why="failed")
-        return row
+        return failed
     row = repo.get_campaign(conn, campaign, lock=True)
     if row is None:
         raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
