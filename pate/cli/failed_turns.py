@@ -25,7 +25,7 @@ COMMANDS = (
 
 def add_parsers(cs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     for name, helptext in COMMANDS:
-        c = cs.add_parser(name, help=helptext)
+        c = cs.add_parser(name, help=helptext, description=helptext)
         c.add_argument("--server", default=None, help="orders service address (PATE_ORDERS_ADDR)")
         c.add_argument("--admin-token", default=None)
         if name != "failed":
