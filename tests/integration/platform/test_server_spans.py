@@ -4,11 +4,13 @@ rpc attributes and status once an exporter is installed, a child of the caller's
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from opentelemetry.instrumentation.grpc import GrpcAioInstrumentorClient
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -23,6 +25,20 @@ pytestmark = pytest.mark.integration
 CALLER = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
 
 
+@pytest.fixture
+def plain_clients() -> Iterator[None]:
+    """Client channels not instrumented (a configured service instruments them): this test's
+    client sends the ``traceparent`` it is given, not one of a client span of its own."""
+    instrumentor = GrpcAioInstrumentorClient()  # type: ignore[no-untyped-call]
+    was = instrumentor.is_instrumented_by_opentelemetry
+    if was:
+        instrumentor.uninstrument()
+    yield
+    if was:
+        instrumentor.instrument()
+
+
+@pytest.mark.usefixtures("plain_clients")
 def test_each_call_has_its_span_in_the_callers_trace(monkeypatch: pytest.MonkeyPatch) -> None:
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
