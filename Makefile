@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PROTOS := $(shell find proto -name '*.proto' 2>/dev/null | sort)
 
-.PHONY: install lock lock-check run test lint fmt typecheck imports deploy-lint proto bench chaos clean
+.PHONY: install lock lock-check run test lint fmt typecheck imports deploy-lint proto alerts bench chaos clean
 
 LOCK := requirements-dev.lock
 
@@ -33,6 +33,10 @@ lock-check: $(STAMP)
 proto: $(STAMP)
 	$(PY) -m pate.tools.genproto
 
+## Regenerate the Kubernetes PrometheusRule from deploy/prometheus/pate-alerts.yaml (a test fails when stale).
+alerts: $(STAMP)
+	$(PY) -m pate.tools.genalerts
+
 ## Start NATS (embedded), SQLite and the four services; play one demo turn.
 run: $(STAMP)
 	$(VENV)/bin/pate demo
@@ -54,6 +58,7 @@ imports: $(STAMP)
 ## The container image (hadolint) and the Kubernetes overlays (kubernetes-validate, strict).
 deploy-lint: $(STAMP)
 	$(VENV)/bin/hadolint deploy/Dockerfile
+	$(PY) -m pate.tools.genalerts --check
 	$(PY) -m pate.tools.k8scheck
 
 test: $(STAMP) lint typecheck imports deploy-lint lock-check

@@ -3,7 +3,10 @@
 On PostgreSQL (a fresh database on the server given by ``--database``) and a 3-node NATS
 cluster (the stream at 3 replicas), each trial plays one turn of a new campaign: two players'
 orders, the turn closed, then at a random moment of the pipeline one random target is killed
-with SIGKILL (one of the four services, or one NATS node) and restarted a moment later.  Each
+with SIGKILL (one process of one of the four services, or one NATS node) and restarted a moment
+later.  Each service runs ``--replicas`` processes (default 2, as the Kubernetes base runs
+them), so a killed worker's message is taken over by its other process after ``ack_wait``
+instead of waiting for the restarted one to start; ``--replicas 1`` measures that start.  Each
 trial then checks (benchmarks/turncheck.py) that the turn was resolved exactly once, that no
 accepted order was lost, that no event or report is doubled, and measures the time from the
 kill until the next turn opened.  A table and a summary are printed; the exit code is 1 if
@@ -14,11 +17,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
+import os
 import random
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -44,6 +51,7 @@ from pate.v1 import (
 from services.platform import bus
 from services.platform.bus.natscluster import NatsCluster
 from services.platform.runtime.cluster import SERVICES, Cluster
+from services.platform.runtime.cluster import _serving as serving
 from services.platform.store.db import make_engine
 
 T = TypeVar("T")
@@ -62,6 +70,12 @@ class Trial:
     target: str
     kill_at: float = 0.0  # seconds after the turn was closed
     recovered: float = float("nan")  # seconds from the kill until the next turn opened
+    # a killed service: seconds from the kill to its restart, and from the restart until the new
+    # process answered its health check (imports, migration check, connections), with the CPU
+    # seconds it had used by then: where the recovery time went
+    restarted: float = float("nan")
+    start: float = float("nan")
+    start_cpu: float = float("nan")
     accepted: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -154,16 +168,64 @@ def fresh_database(server_url: str, workdir: Path) -> Iterator[str]:
         admin.dispose()
 
 
-def kill_and_restart(cluster: Cluster, nats: NatsCluster, target: str, rng: random.Random) -> None:
+def kill_and_restart(
+    cluster: Cluster, nats: NatsCluster, target: str, rng: random.Random
+) -> subprocess.Popen[bytes] | None:
+    """Kill ``target`` (a NATS node, or the oldest process of a service) and start it again a
+    moment later; the new process of a service."""
     if target.startswith("nats"):
         node = int(target.removeprefix("nats-n")) - 1
         nats.kill(node)
         time.sleep(rng.uniform(0.2, 1.0))
         nats.start_node(node)
-    else:
-        cluster.kill(target)
-        time.sleep(rng.uniform(0.2, 1.0))
-        cluster.start(target)
+        return None
+    victim = cluster.procs[target].pop(0)
+    victim.kill()
+    victim.wait()
+    time.sleep(rng.uniform(0.2, 1.0))
+    return cluster.start(target)
+
+
+def start_replicas(cluster: Cluster, replicas: int) -> None:
+    """Each service's further processes (the orders processes share one port), all serving."""
+    for _ in range(replicas - 1):
+        for service in SERVICES:
+            cluster.start(service)
+    cluster.wait_serving()
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def _watch_start(
+    cluster: Cluster, proc: subprocess.Popen[bytes], trial: Trial, killed: float
+) -> threading.Thread | None:
+    """Time the restarted process until it answers its health check (in the background).
+    Not timed when its health port is another process's too (orders and reports replicas
+    share their service's port): the answer could be the other's."""
+    addr, tls = cluster.health[proc.pid], cluster.tls
+    begun = time.monotonic()
+    trial.restarted = begun - killed
+    shared = [p for p in cluster.procs[trial.target] if p is not proc and cluster.health.get(p.pid) == addr]
+    if shared:
+        return None
+
+    def watch() -> None:
+        while proc.poll() is None and time.monotonic() - begun < 120:
+            if serving(addr, tls):
+                trial.start_cpu = _cpu_seconds(proc.pid)
+                trial.start = time.monotonic() - begun
+                return
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
 
 
 def run_trial(
@@ -179,12 +241,15 @@ def run_trial(
     desk.close_turn(trial.campaign)
     time.sleep(trial.kill_at)
     killed = time.monotonic()
-    kill_and_restart(cluster, nats, trial.target, rng)
+    proc = kill_and_restart(cluster, nats, trial.target, rng)
+    watcher = _watch_start(cluster, proc, trial, killed) if proc is not None else None
     try:
         desk.wait_open(trial.campaign, 2)
         trial.recovered = time.monotonic() - killed
     except TimeoutError as err:
         trial.problems.append(f"not resolved: {err}")
+    if watcher is not None:
+        watcher.join(timeout=30)
     return trial
 
 
@@ -212,7 +277,7 @@ def check(trials: list[Trial], database_url: str, nats_url: str) -> None:
 
 def table(trials: list[Trial]) -> str:
     head = (
-        f"{'trial':>5}  {'killed':<10} {'at s':>5} {'recover s':>9}  "
+        f"{'trial':>5}  {'killed':<10} {'at s':>5} {'recover s':>9} {'start s':>7} {'cpu s':>5}  "
         f"{'once':<4} {'orders':<6} {'no dup':<6}  result"
     )
     lines = [head, "-" * len(head)]
@@ -226,10 +291,31 @@ def table(trials: list[Trial]) -> str:
         dup = "no" if any("times" in p or "differ" in p or "reports" in p for p in t.problems) else "yes"
         result = "ok" if not t.problems else "; ".join(t.problems)[:80]
         lines.append(
-            f"{t.number:>5}  {t.target:<10} {t.kill_at:>5.2f} {t.recovered:>9.2f}  "
+            f"{t.number:>5}  {t.target:<10} {t.kill_at:>5.2f} {t.recovered:>9.2f} "
+            f"{_f(t.start):>7} {_f(t.start_cpu):>5}  "
             f"{once:<4} {orders:<6} {dup:<6}  {result}"
         )
     return "\n".join(lines)
+
+
+def _f(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.2f}"
+
+
+def starts(trials: list[Trial]) -> str:
+    """Where a killed service's recovery went: its restart, the new process's start, and
+    whether the turn waited for that process (else another process, or nothing, took over)."""
+    timed = [t for t in trials if not (math.isnan(t.start) or math.isnan(t.recovered))]
+    if not timed:
+        return "no killed service was timed"
+    waited = [t for t in timed if t.recovered > t.restarted + t.start]
+    return (
+        f"{len(timed)} service kills: restarted {statistics.median(t.restarted for t in timed):.2f} s "
+        f"after the kill (median); the new process serving {statistics.median(t.start for t in timed):.2f} s "
+        f"later (median, max {max(t.start for t in timed):.2f}; its CPU by then "
+        f"{statistics.median(t.start_cpu for t in timed):.2f} s median); "
+        f"{len(waited)} of them recovered only after the new process served"
+    )
 
 
 def summary(trials: list[Trial]) -> str:
@@ -252,6 +338,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", default=DEFAULT_SERVER, help="PostgreSQL server URL, or 'sqlite'")
     parser.add_argument("--max-seconds", type=float, default=1800.0, help="start no trial after this")
     parser.add_argument("--turn-timeout", type=float, default=90.0)
+    parser.add_argument(
+        "--replicas",
+        type=int,
+        default=2,
+        help="processes of each service (default 2, as deploy/k8s/base runs them); one is killed",
+    )
     parser.add_argument("--workdir", type=Path, default=None, help="kept (default: a temporary folder)")
     args = parser.parse_args(argv)
     if args.workdir is not None:
@@ -272,13 +364,18 @@ def _run(args: argparse.Namespace, workdir: Path) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     rng = random.Random(seed)
     started = time.monotonic()
-    print(f"chaos: {args.trials} trials, seed {seed}, work folder {workdir}", flush=True)
+    print(
+        f"chaos: {args.trials} trials, seed {seed}, {args.replicas} process(es) a service, "
+        f"work folder {workdir}",
+        flush=True,
+    )
     trials: list[Trial] = []
     with fresh_database(args.database, workdir) as database_url, NatsCluster(workdir / "nats") as nats:
-        env = {"PATE_STREAM_REPLICAS": "3", "PATE_ACK_WAIT_SECONDS": "3", "PATE_LOG_LEVEL": "warning"}
+        env = {"PATE_STREAM_REPLICAS": "3", "PATE_ACK_WAIT_SECONDS": "2", "PATE_LOG_LEVEL": "warning"}
         cluster = Cluster(workdir=workdir, nats_url=nats.url, database_url=database_url, extra_env=env)
         try:
             cluster.start_all()
+            start_replicas(cluster, max(1, args.replicas))
             desk = Desk(cluster, args.turn_timeout)
             run_id = uuid.uuid4().hex[:6]
             for n in range(1, args.trials + 1):
@@ -293,6 +390,7 @@ def _run(args: argparse.Namespace, workdir: Path) -> int:
         check(trials, database_url, nats.url)
     print(table(trials))
     print(summary(trials))
+    print(starts(trials))
     print(f"chaos: {time.monotonic() - started:.1f} s in all")
     return 0 if trials and all(not t.problems for t in trials) else 1
 

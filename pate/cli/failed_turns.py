@@ -1,5 +1,7 @@
 """``pate campaign failed|retry|reopen|resolve-defaults``: what the game master does with a
-turn that could not be resolved (docs/operations.md, "A failed turn")."""
+turn that could not be resolved (docs/operations.md, "A failed turn").  ``retry`` is the one
+retry of a turn: the service looks at the turn and publishes again a failed turn's message,
+or the event a waiting turn never received (docs/operations.md, "Stuck turns")."""
 
 from __future__ import annotations
 
@@ -11,7 +13,11 @@ from pate.cli.main import UserError
 
 COMMANDS = (
     ("failed", "list the campaigns whose turn failed, with the stage and the reason"),
-    ("retry", "publish the failed turn's message again (after a fix is deployed)"),
+    (
+        "retry",
+        "send a turn on again: a failed turn's message (after a fix is deployed), or the event"
+        " a turn that has not failed waits for (`pate turn stuck`)",
+    ),
     ("reopen", "open the failed turn again so that players change their orders"),
     ("resolve-defaults", "resolve the failed turn with one player's orders replaced by the defaults (4.11)"),
 )
@@ -19,12 +25,15 @@ COMMANDS = (
 
 def add_parsers(cs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     for name, helptext in COMMANDS:
-        c = cs.add_parser(name, help=helptext)
+        c = cs.add_parser(name, help=helptext, description=helptext)
         c.add_argument("--server", default=None, help="orders service address (PATE_ORDERS_ADDR)")
         c.add_argument("--admin-token", default=None)
         if name != "failed":
             c.add_argument("campaign")
-            c.add_argument("--turn", type=int, required=True, help="the failed turn")
+            turn_help = (
+                "the turn to retry (the campaign's current one)" if name == "retry" else "the failed turn"
+            )
+            c.add_argument("--turn", type=int, required=True, help=turn_help)
         if name == "reopen":
             c.add_argument("--deadline", default=None, help="ISO 8601 deadline of the reopened turn (UTC)")
         if name == "resolve-defaults":

@@ -1,7 +1,8 @@
 """``pate turn replay CAMPAIGN TURN``: re-resolve a stored turn and check that
-it reproduces the stored result byte for byte; ``pate turn stuck``, ``poison`` and
-``retry``: turns waiting for an event nobody handles, poison messages, and their
-event put on the bus again (all read PATE_DATABASE_URL)."""
+it reproduces the stored result byte for byte; ``pate turn stuck`` and ``poison``:
+turns waiting for an event nobody handles, and poison messages (all read
+PATE_DATABASE_URL).  Either kind of turn is sent on again by the one retry,
+``pate campaign retry CAMPAIGN --turn N`` (the RetryTurn RPC)."""
 
 from __future__ import annotations
 
@@ -26,12 +27,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     po = ts.add_parser("poison", help="list messages terminated as poison (newest first)")
     po.add_argument("--database", default=None, help="database URL (default: PATE_DATABASE_URL)")
     po.set_defaults(handler=_poison)
-    rt = ts.add_parser(
-        "retry", help="put a stuck campaign's last event, or a poison message, on the bus again"
-    )
-    rt.add_argument("what", help="a campaign id (its last event) or a message id from `pate turn poison`")
-    rt.add_argument("--database", default=None, help="database URL (default: PATE_DATABASE_URL)")
-    rt.set_defaults(handler=_retry)
 
 
 def _open(database: str | None):  # type: ignore[no-untyped-def]
@@ -71,7 +66,7 @@ def _stuck(args: argparse.Namespace) -> int:
         )
     print(
         f"{len(found)} campaign(s) waiting longer than {args.older_than} s;"
-        " `pate turn retry CAMPAIGN` queues the event again"
+        " `pate campaign retry CAMPAIGN --turn N` sends its event on again"
     )
     return 0
 
@@ -88,30 +83,10 @@ def _poison(args: argparse.Namespace) -> int:
         engine.dispose()
     for p in found:
         print(f"{p.at:%Y-%m-%d %H:%M:%S} {p.consumer} {p.msg_id} ({p.campaign} turn {p.turn}): {p.error}")
-    print(f"{len(found)} poison message(s); after fixing the cause, `pate turn retry MSG_ID`")
-    return 0
-
-
-def _retry(args: argparse.Namespace) -> int:
-    from datetime import timedelta
-
-    from services.platform.runtime.stuck import retry, stuck_turns
-
-    engine = _open(args.database)
-    try:
-        with engine.begin() as conn:
-            msg_id = args.what
-            if ":" not in msg_id:  # a campaign: its last event, when it waits for one
-                waiting = [s for s in stuck_turns(conn, timedelta(0)) if s.campaign == msg_id]
-                if not waiting:
-                    raise UserError(f"{msg_id}: not a campaign waiting for an event (see `pate turn stuck`)")
-                msg_id = waiting[0].msg_id
-            new_id = retry(conn, msg_id)
-    except LookupError as err:
-        raise UserError(str(err)) from None
-    finally:
-        engine.dispose()
-    print(f"{msg_id}: queued again as {new_id}; the outbox relay publishes it")
+    print(
+        f"{len(found)} poison message(s); each marked its turn failed: after fixing the cause,"
+        " `pate campaign retry CAMPAIGN --turn N`"
+    )
     return 0
 
 

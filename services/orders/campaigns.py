@@ -17,7 +17,6 @@ from typing import Any
 from prometheus_client import Counter
 from sqlalchemy import Connection
 
-from pate.core.campaign import start_campaign
 from pate.core.codec import canonical_json
 from pate.core.world.scenario import Scenario
 from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS, WorldState
@@ -77,6 +76,10 @@ def create_campaign(
     check_fits(scenario)
     start = replace(scenario.world, combat_rules=combat_rules) if combat_rules else scenario.world
     start = replace(start, naval_rules=naval_rules) if naval_rules else start
+    # imported here: it brings the whole turn resolution, which the orders process needs only
+    # to create a campaign, and a restarted orders process serves sooner without it
+    from pate.core.campaign import start_campaign
+
     world = start_campaign(turn_context(), start, campaign, seed, turns, place=scenario.placement == "random")
     row = repo.CampaignRow(
         id=campaign,

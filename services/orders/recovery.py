@@ -3,7 +3,8 @@
 A failed turn (services/platform/store/failures.py) keeps its campaign's
 status as it was and waits.  The game master can retry it (after a fix is
 deployed: the message the stage gave up on is published again under a fresh
-id), reopen it (not yet resolved: players change their orders, the turn is
+id; the same retry sends on the event that a turn which has not failed waits
+for), reopen it (not yet resolved: players change their orders, the turn is
 closed again as any other), or have it resolved with one player's orders
 replaced by the defaults of rule 4.11.  Each acts on one campaign only, and
 only on the turn named in the request (docs/operations.md, "A failed turn").
@@ -20,6 +21,7 @@ from pate.v1 import events_pb2
 from services.platform import bus
 from services.platform.bus.outbox import add_to_outbox, emit_event
 from services.platform.errors import Code, DeskError
+from services.platform.runtime import stuck
 from services.platform.security import limits
 from services.platform.store import failures
 from services.platform.store import repository as repo
@@ -47,9 +49,34 @@ def failed_turn(conn: Connection, campaign: str, turn: int) -> tuple[repo.Campai
 
 
 def retry_turn(conn: Connection, campaign: str, turn: int) -> repo.CampaignRow:
-    row, failure = failed_turn(conn, campaign, turn)
-    _publish_again(conn, failure, "retry")
-    log.info("turn_retried", campaign=campaign, turn=turn, stage=failure.stage)
+    """The one retry of a turn, whatever held it up.  A failed turn (its stage gave up, or
+    its message was poison) has that message published again; a turn that has not failed
+    but waits between two stages has the last event its campaign wrote queued again (the
+    event was lost: a stream rebuilt after a restore), as ``pate turn stuck`` lists them.
+    A stage that finds its work already stored does only what is missing, so a retry of a
+    turn that was merely slow is harmless.  Anything else is refused by the turn field."""
+    if not limits.CAMPAIGN_ID.fullmatch(campaign):
+        raise DeskError(Code.INVALID_ARGUMENT, "campaign_id: 1 to 40 lowercase letters, digits and dashes")
+    if failures.get_failure(conn, campaign) is not None:
+        failed, failure = failed_turn(conn, campaign, turn)
+        _publish_again(conn, failure, "retry")
+        log.info("turn_retried", campaign=campaign, turn=turn, stage=failure.stage, why="failed")
+        return failed
+    row = repo.get_campaign(conn, campaign, lock=True)
+    if row is None:
+        raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
+    last = stuck.last_event(conn, campaign) if row.status in stuck.WAITING and row.turn == turn else None
+    if last is None:
+        raise DeskError(
+            Code.FAILED_PRECONDITION,
+            f"turn: turn {turn} of campaign {campaign!r} has not failed and waits for no event "
+            f"(the campaign is at turn {row.turn}, {row.status})",
+        )
+    try:
+        new_id = stuck.retry(conn, last.msg_id)
+    except LookupError as err:
+        raise DeskError(Code.FAILED_PRECONDITION, f"turn: {err}") from None
+    log.info("turn_retried", campaign=campaign, turn=turn, why="event_lost", msg_id=new_id)
     return row
 
 

@@ -49,7 +49,7 @@ class Settings:
     # copies of the JetStream stream on a NATS cluster (3 on a 3-node cluster; 1 on one server)
     stream_replicas: int = 1
     # seconds JetStream waits for an ack before redelivering (a worker killed mid-message)
-    ack_wait_seconds: float = 3.0  # with in-progress heartbeats every quarter of it (consumer.py)
+    ack_wait_seconds: float = 2.0  # with in-progress heartbeats every quarter of it (consumer.py)
     # published outbox rows older than this are pruned by the orders process (at least 24 h)
     outbox_retention_hours: float = 168.0
 
@@ -148,7 +148,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         metrics_addr=_metrics_addr(env),
         otlp_endpoint=_otlp(env),
         stream_replicas=_positive_int(env, "PATE_STREAM_REPLICAS", 1),
-        ack_wait_seconds=_positive_float(env, "PATE_ACK_WAIT_SECONDS", 3.0),
+        ack_wait_seconds=_positive_float(env, "PATE_ACK_WAIT_SECONDS", 2.0),
         outbox_retention_hours=_retention(env),
     )
 

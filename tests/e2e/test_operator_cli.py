@@ -1,6 +1,7 @@
 """The game master's and the operator's commands against a running cluster: pause, resume,
 deadline, password and revoke through the same RPCs as the web pages; a waiting campaign
-found by ``pate turn stuck`` and its last event queued again by ``pate turn retry``."""
+found by ``pate turn stuck`` and its last event queued again by the one retry,
+``pate campaign retry`` (the RetryTurn RPC of the running orders service)."""
 
 from __future__ import annotations
 
@@ -71,13 +72,15 @@ def test_stuck_lists_a_waiting_campaign_and_retry_queues_its_event(tmp_path: Pat
                 repo.set_status(conn, "lost-one", turn=1, expect=("OPEN",), status="CLOSED")
             stuck = pate(cluster, "turn", "stuck", "--older-than", "0")
             assert "lost-one turn 1 CLOSED: waiting since" in stuck.stdout, stuck.stdout + stuck.stderr
-            retried = pate(cluster, "turn", "retry", "lost-one")
-            assert "queued again as lost-one:" in retried.stdout and ":retry-1" in retried.stdout, (
+            early = pate(cluster, "campaign", "retry", "lost-one", "--turn", "2")
+            assert early.returncode != 0 and "FAILED_PRECONDITION: turn: turn 2" in early.stderr
+            retried = pate(cluster, "campaign", "retry", "lost-one", "--turn", "1")
+            assert retried.returncode == 0 and '"status": "TURN_STATUS_CLOSED"' in retried.stdout, (
                 retried.stderr
             )
-            new_id = retried.stdout.split("queued again as ")[1].split(";")[0]
             with engine.connect() as conn:
-                assert repo_outbox_row(conn, new_id) is not None
+                copies = retried_rows(conn, "lost-one")
+            assert len(copies) == 1 and copies[0].endswith(":retry-1"), copies
             poison = pate(cluster, "turn", "poison")
             assert "0 poison message(s)" in poison.stdout, poison.stderr
             engine.dispose()
@@ -85,9 +88,10 @@ def test_stuck_lists_a_waiting_campaign_and_retry_queues_its_event(tmp_path: Pat
             client.close()
 
 
-def repo_outbox_row(conn, msg_id: str):  # type: ignore[no-untyped-def]
+def retried_rows(conn, campaign: str) -> list[str]:  # type: ignore[no-untyped-def]
     from sqlalchemy import select
 
     from services.platform.store.tables import outbox
 
-    return conn.execute(select(outbox.c.id).where(outbox.c.msg_id == msg_id)).first()
+    rows = conn.execute(select(outbox.c.msg_id).where(outbox.c.msg_id.like(f"{campaign}:%:retry-%")))
+    return [r.msg_id for r in rows]

@@ -56,8 +56,10 @@ POISONED = Counter(
 # A message whose worker died is redelivered this long after its last heartbeat; a
 # living worker beats every ACK_WAIT_S / 4 (msg.in_progress), so a long turn is never
 # redelivered while its worker runs.  Takeover after a SIGKILL: under ACK_WAIT_S plus
-# one fetch timeout (the recovery goal: under 5 s, docs/operations.md).
-ACK_WAIT_S = 3.0
+# one fetch timeout (the recovery goal: under 5 s, docs/operations.md).  2 s: a takeover
+# within a second or two of the worker's death; a heartbeat starved past it on a loaded
+# machine costs a redelivery that the claim turns into a skipped duplicate, never a second run.
+ACK_WAIT_S = 2.0
 
 
 class TransientError(Exception):

@@ -18,14 +18,16 @@ from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
+from opentelemetry import trace
 
 from services.platform.security import limits
 from services.platform.security.tls import TlsSettings, check_bind, server_credentials
 from services.platform.telemetry import metrics, tracing
-from services.platform.telemetry.logging import get_logger
+from services.platform.telemetry.logging import HotLogger, get_logger
 
 Adder = Callable[[Any, Any], None]
 log = get_logger(__name__)
+access = HotLogger(__name__)  # the one line of every call
 # The liveness probe's health name: SERVING while the process serves, whatever its
 # database and bus say (set_serving leaves it alone), so an outage of either
 # makes the pods unready but never restarts them; readiness asks "" instead.
@@ -70,9 +72,10 @@ _MAX_WRAPPED = 1024  # far more than the methods of a server
 
 
 class LoggingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
-    """Logs method, status and duration of each call and counts it (metrics).
+    """Traces each call (its span continues the caller's ``traceparent``), holds its request to
+    the limits, logs method, status and duration in one line and counts it (metrics).
 
-    It runs inside the OpenTelemetry interceptor's span, so each line carries the call's trace id."""
+    The line is written inside the call's span, so it carries the call's trace id."""
 
     def __init__(self) -> None:
         self._wrapped: dict[int, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
@@ -134,12 +137,13 @@ def _log_call(method: str, context: Any, started: float, exc: BaseException | No
     status = _status(context, exc)
     seconds = time.perf_counter() - started
     metrics.grpc_call(method, status, seconds)
+    tracing.end_call(trace.get_current_span(), status, exc)
     ms = round(seconds * 1000, 2)
     fields = _call_fields.get() or {}
     if status == "UNKNOWN":
-        log.error("grpc.call", method=method, status=status, ms=ms, exc_info=exc, **fields)
+        access.error("grpc.call", method=method, status=status, ms=ms, exc_info=exc, **fields)
     else:
-        log.info("grpc.call", method=method, status=status, ms=ms, **fields)
+        access.info("grpc.call", method=method, status=status, ms=ms, **fields)
 
 
 def _checked(method: str) -> bool:
@@ -170,50 +174,65 @@ async def _internal(context: Any, method: str, exc: Exception) -> None:
 
 
 def _unary(behavior: Callable[..., Any], method: str) -> Callable[..., Any]:
-    checked = _checked(method)
+    checked, traced = _checked(method), tracing.traced(method)
 
     async def call(request: Any, context: Any) -> Any:
-        started, failure = time.perf_counter(), None
-        fields = _call_fields.set({})
-        try:
-            if checked:
-                await _refuse_outside_limits(request, context)
-            try:
-                result = behavior(request, context)
-                return await result if inspect.isawaitable(result) else result
-            except (grpc.aio.AbortError, asyncio.CancelledError):
-                raise
-            except Exception as exc:
-                await _internal(context, method, exc)
-                raise
-        except BaseException as exc:
-            failure = exc
-            raise
-        finally:
-            _log_call(method, context, started, failure)
-            _call_fields.reset(fields)
+        if not traced:
+            return await _logged_unary(behavior, method, checked, request, context)
+        with tracing.server_span(method, context.invocation_metadata(), context.peer):
+            return await _logged_unary(behavior, method, checked, request, context)
 
     return call
 
 
-def _streaming(behavior: Callable[..., Any], method: str) -> Callable[..., Any]:
-    async def call(request: Any, context: Any) -> AsyncIterator[Any]:
-        started, failure = time.perf_counter(), None
+async def _logged_unary(
+    behavior: Callable[..., Any], method: str, checked: bool, request: Any, context: Any
+) -> Any:
+    started, failure = time.perf_counter(), None
+    fields = _call_fields.set({})
+    try:
+        if checked:
+            await _refuse_outside_limits(request, context)
         try:
             result = behavior(request, context)
-            if hasattr(result, "__aiter__"):
-                async for item in result:
-                    yield item
-            elif inspect.isawaitable(result):
-                await result  # the servicer writes with context.write()
-            else:
-                for item in result:
-                    yield item
-        except BaseException as exc:
-            failure = exc
+            return await result if inspect.isawaitable(result) else result
+        except (grpc.aio.AbortError, asyncio.CancelledError):
             raise
-        finally:
-            _log_call(method, context, started, failure)
+        except Exception as exc:
+            await _internal(context, method, exc)
+            raise
+    except BaseException as exc:
+        failure = exc
+        raise
+    finally:
+        _log_call(method, context, started, failure)
+        _call_fields.reset(fields)
+
+
+def _streaming(behavior: Callable[..., Any], method: str) -> Callable[..., Any]:
+    traced = tracing.traced(method)
+
+    async def call(request: Any, context: Any) -> AsyncIterator[Any]:
+        spans = contextlib.ExitStack()
+        if traced:
+            spans.enter_context(tracing.server_span(method, context.invocation_metadata(), context.peer))
+        started, failure = time.perf_counter(), None
+        with spans:
+            try:
+                result = behavior(request, context)
+                if hasattr(result, "__aiter__"):
+                    async for item in result:
+                        yield item
+                elif inspect.isawaitable(result):
+                    await result  # the servicer writes with context.write()
+                else:
+                    for item in result:
+                        yield item
+            except BaseException as exc:
+                failure = exc
+                raise
+            finally:
+                _log_call(method, context, started, failure)
 
     return call
 
@@ -238,9 +257,8 @@ async def serve_grpc(
     """
     tls = tls or TlsSettings()
     check_bind(addr, tls)
-    # the tracing interceptor comes first, so the call's span is current while it is logged
     server = grpc.aio.server(
-        interceptors=[tracing.server_interceptor(), LoggingInterceptor(), *interceptors],
+        interceptors=[LoggingInterceptor(), *interceptors],
         options=[
             ("grpc.max_receive_message_length", limits.MAX_MESSAGE_BYTES),
             ("grpc.max_metadata_size", limits.MAX_METADATA_BYTES),

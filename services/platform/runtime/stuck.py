@@ -1,5 +1,7 @@
-"""Turns that wait for an event nobody handles, messages set aside as poison, and putting
-their event on the bus again (``pate turn stuck|poison|retry``).
+"""Turns that wait for an event nobody handles, messages set aside as poison (``pate turn
+stuck|poison``), and putting a waiting turn's event on the bus again: the lost-event half of
+the one retry, ``RetryTurn`` (``pate campaign retry``; services/orders/recovery.py), which
+takes it when the turn has not failed.
 
 A campaign waits between two stages (STARTING, CLOSED, RESOLVING, RESOLVED, REPORTED) for the
 last event it wrote to its outbox.  When that event is lost (a stream rebuilt after a restore)
@@ -50,13 +52,14 @@ def stuck_turns(conn: Connection, older_than: timedelta, now: datetime | None = 
     for c in rows:
         if c.status not in WAITING:
             continue
-        last = _last_event(conn, c.id)
+        last = last_event(conn, c.id)
         if last is not None and last.created_at <= limit:
             out.append(Stuck(c.id, c.turn, c.status, last.subject, last.msg_id, last.created_at))
     return out
 
 
-def _last_event(conn: Connection, campaign: str):  # type: ignore[no-untyped-def]
+def last_event(conn: Connection, campaign: str):  # type: ignore[no-untyped-def]
+    """(subject, msg_id, created_at) of the last event ``campaign`` wrote to its outbox, or None."""
     prefix = _like_prefix(campaign) + ":"
     return conn.execute(
         select(outbox.c.subject, outbox.c.msg_id, outbox.c.created_at)
