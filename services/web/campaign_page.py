@@ -20,12 +20,6 @@ from services.web.desk import Desk
 
 SHIP_ID_LONGEST = 64
 MOVEMENT_INPUTS = frozenset({"sea1", "sea2", "port", "any_enemy_port", "harbor", "sail_alone"})
-SOURCE_WORDS = {  # whose order a ship carries out (rules 4.1, 4.2, 4.11)
-    "commander": "the commander's order",
-    "deputy": "the deputy commander's order",
-    "default": "the default orders (rule 4.11)",
-    "copied": "copied from",
-}
 STATUS_WORDS = {v: k.removeprefix("TURN_STATUS_").lower() for k, v in admin_pb2.TurnStatus.items()}
 # The campaign's combat rule set as players know it (docs/rules/eia.md).
 RULES_WORDS = {
@@ -128,6 +122,7 @@ async def campaign_view(
         "mine": mine,
         "cid": cid,
         "places": ship_list.places(mine.ships, done | set(panel)),
+        "keep": done | set(panel),
         "folded": ship_list.folded(mine.ships),
         "maps": ship_maps(mine.ships, last.seen) if with_map and not panel else [],
         "with_map": with_map,
@@ -137,7 +132,6 @@ async def campaign_view(
         "rules": rules_name(mine.campaign),
         "turn_status": STATUS_WORDS.get(mine.campaign.status, "?"),
         "describe": forms.describe_order,
-        "source_words": SOURCE_WORDS,
         "sent": done,
         "ordered": sum(1 for s in mine.ships if ship_list.has_orders(s)),
         "now": datetime.now(UTC),

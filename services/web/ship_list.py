@@ -8,6 +8,14 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from pate.v1 import desk_pb2
+from services.web.forms import describe_order
+
+SOURCE_WORDS = {  # whose order a ship carries out (rules 4.1, 4.2, 4.11)
+    "commander": "the commander's order",
+    "deputy": "the deputy commander's order",
+    "default": "the default orders (rule 4.11)",
+    "copied": "copied from",
+}
 
 # Above this many ships the places and squadrons open folded (a minister's 213
 # ships would otherwise be one long page); a player with fewer sees every line.
@@ -15,17 +23,38 @@ FOLD_ABOVE = 40
 
 
 @dataclass(frozen=True, slots=True)
+class Row:
+    """One ship's line, its words made once (a minister's page has 213)."""
+
+    id: str
+    name: str
+    location: str
+    source: str  # whose order it carries out (a class name), "" when it carries out none
+    source_words: str
+    order: str  # what it will carry out, or why it carries out nothing
+    warnings: str
+    facts: str
+    can_order: bool  # a ship crossing the Atlantic takes no orders (6.11)
+
+
+@dataclass(frozen=True, slots=True)
+class Squadron:
+    rows: list[Row]  # the lead first (4.4)
+    opened: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Place:
     name: str
     code: str  # the port or sea area, as the map names it
-    squadrons: list[list[desk_pb2.MyShip]]
+    squadrons: list[Squadron]
     ordered: int  # ships with orders, their own or a lead's (4.2)
     warned: int  # ships with a warning
     opened: bool  # shown unfolded when the page opens
 
     @property
     def ships(self) -> int:
-        return sum(len(sq) for sq in self.squadrons)
+        return sum(len(sq.rows) for sq in self.squadrons)
 
 
 def groups(ships: Sequence[desk_pb2.MyShip]) -> list[tuple[str, list[list[desk_pb2.MyShip]]]]:
@@ -56,10 +85,40 @@ def has_orders(s: desk_pb2.MyShip) -> bool:
     return s.has_orders or bool(s.effective.copied_from)
 
 
+def _idle(s: desk_pb2.MyShip) -> str:
+    if s.location_kind == "atlantic":
+        return "Carries out no orders this turn: it is crossing the Atlantic (rule 6.11)."
+    if not s.active:
+        return "Carries out no orders this turn: it is inactive (rule 2.6)."
+    return "Carries out no orders this turn: none apply to it."
+
+
+def row(s: desk_pb2.MyShip) -> Row:
+    eff = s.effective
+    words = SOURCE_WORDS.get(eff.source, eff.source)
+    if eff.copied_from:
+        words = f"{words} {eff.copied_from} (rule 4.2)"
+    facts = f"stores {s.stores} · hull {s.hull} · rigging {s.rigging}"
+    if s.attached_to:
+        facts += f" · attached to {s.attached_to}"
+    return Row(
+        id=s.id,
+        name=s.name,
+        location=s.location,
+        source=eff.source,
+        source_words=words,
+        order=describe_order(eff.order) if eff.source else _idle(s),
+        warnings="; ".join(s.warnings),
+        facts=f"{facts} · you are its {s.authority}",
+        can_order=s.location_kind != "atlantic",
+    )
+
+
 def places(ships: Sequence[desk_pb2.MyShip], keep_open: Collection[str] = ()) -> list[Place]:
-    """The places of the list; a place holding a ship of ``keep_open`` (just
-    ordered, or in the open panel) opens unfolded however long the list."""
-    folded = len(ships) > FOLD_ABOVE
+    """The places of the list; a place or squadron holding a ship of
+    ``keep_open`` (just ordered, or in the open panel) opens unfolded however
+    long the list."""
+    fold = folded(ships)
     out = []
     for name, squadrons in groups(ships):
         members = [s for sq in squadrons for s in sq]
@@ -67,10 +126,13 @@ def places(ships: Sequence[desk_pb2.MyShip], keep_open: Collection[str] = ()) ->
             Place(
                 name=name,
                 code=members[0].port or members[0].sea_area,
-                squadrons=squadrons,
+                squadrons=[
+                    Squadron([row(s) for s in sq], not fold or any(s.id in keep_open for s in sq))
+                    for sq in squadrons
+                ],
                 ordered=sum(1 for s in members if has_orders(s)),
                 warned=sum(1 for s in members if s.warnings),
-                opened=not folded or any(s.id in keep_open for s in members),
+                opened=not fold or any(s.id in keep_open for s in members),
             )
         )
     return out

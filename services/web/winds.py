@@ -69,7 +69,7 @@ def chances(area: str) -> str:
 def shift_words() -> str:
     r = _rules()
     return (
-        f"before the second move the wind may shift (rule 3.8): {r.direction_shift_percent}% a new "
+        f"Before the second move the wind may shift (rule 3.8): {r.direction_shift_percent}% a new "
         f"direction, {r.strength_shift_percent}% a new strength, each drawn from the sea area's table"
     )
 

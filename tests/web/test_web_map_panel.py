@@ -62,8 +62,17 @@ def test_the_panel_is_the_order_form_with_the_course_map_and_the_reported_wind(w
     login(client, stack.campaign, COMMANDER, stack.passwords[COMMANDER])
     page = client.get(f"/c/{stack.campaign}?squadron={LEAD}").text
     panel = _panel(page)
-    for stable in ('id="f0-sea1"', 'id="f0-sea2"', 'id="f0-port"', 'id="route-choices"', 'id="route-now"',
-                   'id="route-clear"', 'id="route-refused"', 'class="orders panel-form"', 'name="0.mode"'):
+    for stable in (
+        'id="f0-sea1"',
+        'id="f0-sea2"',
+        'id="f0-port"',
+        'id="route-choices"',
+        'id="route-now"',
+        'id="route-clear"',
+        'id="route-refused"',
+        'class="orders panel-form"',
+        'name="0.mode"',
+    ):
         assert stable in panel, stable
     assert re.search(r'<div class="desk has-panel route-map"', page) and 'class="map-view"' in page
     assert 'src="/static/route.js"' in page and client.get("/static/panel.js").status_code == 200
@@ -110,5 +119,7 @@ def test_long_lists_fold_by_place_and_squadron() -> None:
     many = [ship(i, "ECH" if i % 2 else "BIS", "BR1SL" if i % 2 and i > 1 else "") for i in range(1, 60)]
     places = {p.code: p for p in ship_list.places(many, keep_open={"BR4SL"})}
     assert ship_list.folded(many) and not places["ECH"].opened and places["BIS"].opened
-    assert places["ECH"].squadrons[0][0].id == "BR1SL" and len(places["ECH"].squadrons[0]) == 30
+    assert places["ECH"].squadrons[0].rows[0].id == "BR1SL" and len(places["ECH"].squadrons[0].rows) == 30
+    assert not places["ECH"].squadrons[0].opened
+    assert [sq.rows[0].id for sq in places["BIS"].squadrons if sq.opened] == ["BR4SL"]
     assert places["ECH"].ships + places["BIS"].ships == 59
