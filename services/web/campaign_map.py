@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pate.core.codec import from_plain
-from pate.core.intel.model import PlayerKnowledge
+from pate.core.intel.model import AreaWind, PlayerKnowledge
 from pate.core.world.geography import MapName, WorldMap
 from pate.datafiles import load_world_map
 from pate.render.geography import load_geography
@@ -38,6 +38,17 @@ ASK_AGAIN_SECONDS = 10.0  # a report not there yet (still being written) is aske
 class PlaceOnMap:
     place: str  # a sea-area code or a port name
     ships: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LastReport:
+    """What the player's own report of the last turn holds for the desk: the
+    ships his ships saw, by place, and the winds where his ships were (those
+    winds blow for the coming turn's first move, docs/rules/movement.md)."""
+
+    turn: int = -1  # the turn the report is of; -1 when there is none
+    seen: tuple[PlaceOnMap, ...] = ()
+    winds: tuple[AreaWind, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,32 +136,35 @@ def focus_on(which: MapName, places: Sequence[str], svg: str) -> str:
     return f"{x:.0f} {y:.0f} {w:.0f} {h:.0f}"
 
 
-_SEEN: OrderedDict[tuple[str, str, int], tuple[PlaceOnMap, ...]] = OrderedDict()
+_SEEN: OrderedDict[tuple[str, str, int], LastReport] = OrderedDict()
 _MISSED: OrderedDict[tuple[str, str, int], float] = OrderedDict()  # key -> when it was not there
 
 
-async def last_seen(backend: Backend, session: Session, turn: int) -> tuple[PlaceOnMap, ...]:
+async def last_report(backend: Backend, session: Session, turn: int) -> LastReport:
     """What his ships saw at the end of the turn before ``turn``, by place,
-    from his own report of it; nothing when there is none yet or the
-    reports service does not answer (the page is served all the same)."""
+    and the winds there, from his own report of it; nothing when there is
+    none yet or the reports service does not answer (the page is served all
+    the same)."""
     key = (session.campaign, session.player, turn - 1)
     if turn < 1:
-        return ()
+        return LastReport()
     if key in _SEEN:
         _SEEN.move_to_end(key)
         return _SEEN[key]
     if time.monotonic() - _MISSED.get(key, -ASK_AGAIN_SECONDS) < ASK_AGAIN_SECONDS:
-        return ()
+        return LastReport()
     try:
         body = await backend.report(session, turn - 1, "json")
     except (ForbiddenError, ServiceDownError):
         _MISSED[key] = time.monotonic()
         while len(_MISSED) > SEEN_KEPT:
             _MISSED.popitem(last=False)
-        return ()
+        return LastReport()
     k: PlayerKnowledge = from_plain(PlayerKnowledge, json.loads(body))
     seen = seen_by_place(load_world_map(), k)
-    out = tuple(PlaceOnMap(p, tuple(sorted(ids))) for p, ids in sorted(seen.items()))
+    out = LastReport(
+        turn - 1, tuple(PlaceOnMap(p, tuple(sorted(ids))) for p, ids in sorted(seen.items())), k.winds
+    )
     _SEEN[key] = out
     while len(_SEEN) > SEEN_KEPT:
         _SEEN.popitem(last=False)

@@ -4,44 +4,38 @@ from __future__ import annotations
 
 import json
 import re
-from collections import defaultdict
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 from starlette.requests import Request
 from starlette.responses import Response
 
-from pate.v1 import admin_pb2, common_pb2, desk_pb2
+from pate.v1 import common_pb2, desk_pb2
 from services.web import forms, wording
 from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
-from services.web.campaign_map import last_seen, route_map, ship_maps
+from services.web.campaign_page import (
+    NAVAL_WORDS,
+    RULES_WORDS,
+    STATUS_WORDS,
+    campaign_view,
+    deadline_of,
+    form_context,
+    rules_name,
+    squadron_of,
+)
 from services.web.desk import Desk, redirect
 
+# the game master's page (gm.py) takes the campaign's words from here, where they were first
+__all__ = [
+    "ID_PATTERN",
+    "NAVAL_WORDS",
+    "RULES_WORDS",
+    "STATUS_WORDS",
+    "campaign_id",
+    "deadline_of",
+    "rules_name",
+]
+
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
-SOURCE_WORDS = {  # whose order a ship carries out (rules 4.1, 4.2, 4.11)
-    "commander": "the commander's order",
-    "deputy": "the deputy commander's order",
-    "default": "the default orders (rule 4.11)",
-    "copied": "copied from",
-}
-STATUS_WORDS = {v: k.removeprefix("TURN_STATUS_").lower() for k, v in admin_pb2.TurnStatus.items()}
-# The campaign's combat rule set as players know it (docs/rules/eia.md).
-RULES_WORDS = {
-    "pate": "PATE",
-    "eia-advanced": "Empires in Arms, advanced naval rules",
-    "eia-advanced-revolution": "Empires in Arms, advanced naval rules (Revolution: no melee chits)",
-}
-# The campaign's naval rule set (docs/rules/eia-operations.md).
-NAVAL_WORDS = {"pate": "PATE's orders and movement", "eia-operations": "Empires in Arms, fleet operations"}
-
-
-def rules_name(c: admin_pb2.Campaign) -> str:
-    """An older server sends no rule set: it played PATE's, the only one it knew."""
-    name = c.combat_rules or "pate"
-    words = RULES_WORDS.get(name, name)
-    if c.naval_rules and c.naval_rules != "pate":
-        words += "; " + NAVAL_WORDS.get(c.naval_rules, c.naval_rules)
-    return words
 
 
 def campaign_id(request: Request) -> str:
@@ -117,62 +111,13 @@ async def logout(desk: Desk, request: Request) -> Response:
     return response
 
 
-# --- the campaign page -------------------------------------------------------
-
-
-def groups(ships: Sequence[desk_pb2.MyShip]) -> list[tuple[str, list[list[desk_pb2.MyShip]]]]:
-    """Ships by location, and at each location by squadron: a lead first,
-    then the ships attached to it (rule 4.4)."""
-    ids = {s.id for s in ships}
-    by_place: dict[str, list[desk_pb2.MyShip]] = defaultdict(list)
-    for s in ships:
-        by_place[s.location].append(s)
-    out = []
-    for place in sorted(by_place):
-        here = by_place[place]
-        attached: dict[str, list[desk_pb2.MyShip]] = defaultdict(list)
-        leads = []
-        for s in here:
-            lead = s.effective.order.attach_to or s.attached_to
-            if lead and lead in ids and not s.effective.order.detach:
-                attached[lead].append(s)
-            else:
-                leads.append(s)
-        squadrons = [[lead, *attached.pop(lead.id, [])] for lead in leads]
-        squadrons.extend(list(rest) for rest in attached.values())
-        out.append((place, squadrons))
-    return out
-
-
-def deadline_of(c: admin_pb2.Campaign) -> datetime | None:
-    return c.deadline.ToDatetime(tzinfo=UTC) if c.HasField("deadline") else None
+# --- the campaign page and the order form ------------------------------------
 
 
 async def campaign(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
     session = desk.session_for(request, cid)
-    mine = await desk.backend.my_campaign(session)
-    sent_ids = desk.flash(request).get("sent", [])
-    done = [s for s in sent_ids if isinstance(s, str)] if isinstance(sent_ids, list) else []
-    return desk.render(
-        request,
-        "campaign.html",
-        mine=mine,
-        cid=cid,
-        groups=groups(mine.ships),
-        maps=ship_maps(mine.ships, await last_seen(desk.backend, session, mine.campaign.turn)),
-        deadline=deadline_of(mine.campaign),
-        turn_status=STATUS_WORDS.get(mine.campaign.status, "?"),
-        rules=rules_name(mine.campaign),
-        describe=forms.describe_order,
-        source_words=SOURCE_WORDS,
-        sent=set(done),
-        ordered=sum(1 for s in mine.ships if s.has_orders or s.effective.copied_from),
-        now=datetime.now(UTC),
-    )
-
-
-# --- the order form ----------------------------------------------------------
+    return await campaign_view(desk, request, cid, session)
 
 
 async def ship_form(desk: Desk, request: Request) -> Response:
@@ -185,12 +130,9 @@ async def squadron_form(desk: Desk, request: Request) -> Response:
     """A lead and the ships attached to it, ordered in one request (rule 4.4)."""
     cid = campaign_id(request)
     session = desk.session_for(request, cid)
-    lead = str(request.path_params["ship"])
     mine = await desk.backend.my_campaign(session)
-    members = [
-        s.id for s in mine.ships if s.id != lead and (s.effective.order.attach_to or s.attached_to) == lead
-    ]
-    return await _order_page(desk, request, cid, session, [lead, *members], mine=mine)
+    lead = str(request.path_params["ship"])
+    return await _order_page(desk, request, cid, session, squadron_of(mine, lead), mine=mine)
 
 
 async def _order_page(
@@ -206,33 +148,27 @@ async def _order_page(
     status: int = 200,
 ) -> Response:
     mine = mine or await desk.backend.my_campaign(session)
-    by_id = {s.id: s for s in mine.ships}
-    if not ship_ids or any(sid not in by_id for sid in ship_ids):
-        raise ForbiddenError("not your ship")  # another player's ship looks like no ship at all
-    ships = [by_id[sid] for sid in ship_ids]
-    filled = values or {}
-    if values is None:
-        for i, s in enumerate(ships):
-            filled.update({f"{i}.{k}": v for k, v in forms.values_of(s.effective.order).items()})
-    companions = {
-        s.id: [o.id for o in mine.ships if o.id != s.id and o.location == s.location] for s in ships
-    }
-    return desk.render(
-        request,
-        "order_form.html",
-        status=status,
-        mine=mine,
-        cid=cid,
-        ships=ships,
-        moves={s.id: forms.movement_choices(s) for s in ships},
-        route=route_map(ships),
-        choices=forms.CHOICES,
-        values=filled,
-        errors=errors or forms.FieldErrors(),
-        companions=companions,
-        ship_list=",".join(ship_ids),
-        turn=mine.campaign.turn,
-    )
+    context = form_context(mine, ship_ids, values, errors)
+    return desk.render(request, "order_page.html", status=status, mine=mine, cid=cid, **context)
+
+
+async def _refused(
+    desk: Desk,
+    request: Request,
+    cid: str,
+    session: Session,
+    ship_ids: Sequence[str],
+    form: dict[str, str],
+    errors: forms.FieldErrors,
+) -> Response:
+    """Nothing accepted: the same form again, filled in as sent, each refusal
+    beside its field; in the campaign page's panel when it came from there."""
+    if form.get("panel") == "1":
+        mine = await desk.backend.my_campaign(session)
+        return await campaign_view(
+            desk, request, cid, session, mine=mine, panel=ship_ids, values=form, errors=errors, status=422
+        )
+    return await _order_page(desk, request, cid, session, ship_ids, values=form, errors=errors, status=422)
 
 
 async def submit_form(desk: Desk, request: Request) -> Response:
@@ -245,17 +181,13 @@ async def submit_form(desk: Desk, request: Request) -> Response:
         orders = [forms.order_from_form(form, i, sid) for i, sid in enumerate(ship_ids)]
     except forms.FormError as err:
         errors = forms.FieldErrors(by_input={(err.index, err.name): [err.message]})
-        return await _order_page(
-            desk, request, cid, session, ship_ids, values=form, errors=errors, status=422
-        )
+        return await _refused(desk, request, cid, session, ship_ids, form, errors)
     turn = _turn(form)
     try:
         await desk.backend.submit(session, turn, orders=orders)
     except RefusedError as err:
         errors = forms.place_refusals(err.refusals, fallback=err.message)
-        return await _order_page(
-            desk, request, cid, session, ship_ids, values=form, errors=errors, status=422
-        )
+        return await _refused(desk, request, cid, session, ship_ids, form, errors)
     return desk.redirect_with(request, f"/c/{cid}#sent", sent=list(ship_ids)[:200])
 
 

@@ -1,8 +1,10 @@
 """The desk's maps in a real browser (Debian's Chromium through Selenium, as
 tests/web/test_web_browser.py drives it) against the real stack: a commander
-finds his squadron on the campaign page's map, plots a course on the order
-form's map (first sea area by clicking its code on the map, the second from
-the choices offered), sends it, and, once the turn is resolved, steps
+finds his squadron on the campaign page's map, opens a ship's order panel
+beside the map and sends a course plotted there (and sees the panel as a
+bottom sheet at phone width), plots a course on the order form's map
+(first sea area by clicking its code on the map, the second from the
+choices offered), sends it, and, once the turn is resolved, steps
 through his replay; the game master steps through all sides; the same pages
 at phone width.  Screenshots under test-artifacts/web/map-*.png."""
 
@@ -15,7 +17,7 @@ from tests.web.test_web_browser import SHOTS, _login, _shot, _wait_for, browser 
 
 pytestmark = pytest.mark.e2e
 COMMANDER, SHIP = "cornwallis", "BR1FL"
-DESKTOP, PHONE = (1100, 1400), (390, 844)
+DESKTOP, WIDE, PHONE = (1100, 1400), (1280, 900), (390, 844)
 
 
 def _campaign_map(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
@@ -24,8 +26,8 @@ def _campaign_map(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
     _login(driver, stack, COMMANDER)
     driver.find_element(By.CSS_SELECTOR, ".desk-map svg path.sea-area")
     driver.find_element(By.CSS_SELECTOR, 'a.map-place[data-goto="ECH"]').click()
-    chosen = driver.find_element(By.CSS_SELECTOR, "section.place.chosen")
-    assert chosen.get_attribute("data-place") == "ECH"
+    chosen = driver.find_element(By.CSS_SELECTOR, "details.place.chosen")
+    assert chosen.get_attribute("data-place") == "ECH" and chosen.get_attribute("open") is not None
 
     def width() -> float:
         box = driver.execute_script(
@@ -42,11 +44,67 @@ def _campaign_map(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
     _shot(driver, "map-1-campaign")
 
 
+def _panel(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
+    """The ship's line opens its order panel beside the map; the course is
+    plotted on that map and sent from the panel."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver.set_window_size(*WIDE)
+    driver.get(f"{stack.url}/c/{stack.campaign}")
+    driver.find_element(By.CSS_SELECTOR, f"#ship-{SHIP} a.open-panel").click()
+    _wait_for(driver, f"/c/{stack.campaign}")
+    panel = driver.find_element(By.ID, "order-panel")
+    assert driver.execute_script("return document.activeElement.id") == "panel-head"  # focus went to it
+    box = driver.execute_script("return arguments[0].getBoundingClientRect().left", panel)
+    view = driver.find_element(By.CSS_SELECTOR, ".desk .map-view")
+    assert box > view.rect["x"] + view.rect["width"] - 1  # beside the map, not below it
+    assert "Wind" in panel.text and "the first move sails in it" in panel.text
+    legal = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "f0-sea1")).options][1:]
+    first = next(a for a in legal if len(a) == 3)
+    driver.find_element(By.CSS_SELECTOR, f'.route-map g.area-code[data-area="{first}"] text').click()
+    assert Select(driver.find_element(By.ID, "f0-sea1")).first_selected_option.get_attribute("value") == first
+    assert first in driver.find_element(By.ID, "route-now").text
+    driver.save_screenshot(str(SHOTS / "map-8-panel-desktop.png"))
+    panel.find_element(By.CSS_SELECTOR, "form.orders button[type=submit]").click()
+    _wait_for(driver, f"/c/{stack.campaign}")
+    assert "Orders accepted" in driver.find_element(By.ID, "sent").text
+    assert f"sail {first}" in driver.find_element(By.ID, f"ship-{SHIP}").text
+    driver.set_window_size(*DESKTOP)
+
+
+def _phone_panel(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
+    """At phone width the panel is a sheet at the bottom, under a map that still pans and zooms."""
+    from selenium.webdriver.common.by import By
+
+    driver.set_window_size(*PHONE)
+    driver.get(f"{stack.url}/c/{stack.campaign}?ship={SHIP}")
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+    sheet = driver.find_element(By.ID, "order-panel")
+    rect = driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", sheet)
+    inner = driver.execute_script("return window.innerHeight")
+    assert abs(rect["bottom"] - inner) < 2 and rect["top"] > inner / 3  # a sheet at the bottom
+    svg = driver.find_element(By.CSS_SELECTOR, ".desk .map-view svg")
+    top = driver.execute_script("return arguments[0].getBoundingClientRect().top", svg)
+    assert 0 <= top < rect["top"] - 100  # the map shows above it
+    box = "return arguments[0].getAttribute('viewBox')"
+    before = driver.execute_script(box, svg)
+    driver.find_element(By.CSS_SELECTOR, ".desk [data-zoom=in]").click()
+    assert driver.execute_script(box, svg) != before  # the buttons are above the sheet, and zoom
+    size = driver.find_element(By.ID, "sheet-size")
+    size.click()
+    assert size.get_attribute("aria-expanded") == "true"
+    driver.save_screenshot(str(SHOTS / "map-9-panel-phone.png"))
+    size.click()
+    driver.set_window_size(*DESKTOP)
+
+
 def _plot_and_send(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     driver.get(f"{stack.url}/c/{stack.campaign}/ships/{SHIP}")
+    driver.find_element(By.ID, "route-clear").click()  # the course the panel sent starts the form
     offered = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#route-choices .route-choice")]
     legal = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "f0-sea1")).options][1:]
     assert offered and set(legal) <= set(offered)  # the map offers what the form allows
@@ -116,6 +174,8 @@ def _all_sides(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
 
 def test_a_turn_on_the_map_then_its_replay(browser, stack: Stack) -> None:  # noqa: F811
     _campaign_map(browser, stack)
+    _panel(browser, stack)
+    _phone_panel(browser, stack)
     _plot_and_send(browser, stack)
     _replay(browser, stack)
     _phone(browser, stack)

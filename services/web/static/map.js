@@ -1,17 +1,20 @@
 // The maps of the desk: on the campaign page, choose a sea area, port or place
-// to open its ships below (on the order form, route.js takes the choice); zoom
-// and pan with the buttons, a drag, or the keyboard (+ - and the arrows while
-// the map has focus). No library, no build step.
+// to open its fold of the ship list (on a course's map, route.js takes the
+// choice); zoom and pan with the buttons, a drag, two fingers, Ctrl and the
+// wheel, or the keyboard (+ - and the arrows while the map has focus). No
+// library, no build step.
 (function () {
   "use strict";
   function openPlace(place) {
-    var sections = document.querySelectorAll("section.place");
-    for (var i = 0; i < sections.length; i++) {
-      if (sections[i].getAttribute("data-place") === place) {
-        var head = sections[i].querySelector("h3");
-        sections[i].classList.add("chosen");
-        sections[i].scrollIntoView({ behavior: "smooth", block: "start" });
-        if (head) { head.setAttribute("tabindex", "-1"); head.focus({ preventScroll: true }); }
+    // the place's fold in the ship list: opened, brought into view, focused
+    var places = document.querySelectorAll(".place[data-place]");
+    for (var i = 0; i < places.length; i++) {
+      if (places[i].getAttribute("data-place") === place) {
+        var head = places[i].querySelector("summary") || places[i];
+        places[i].open = true;
+        places[i].classList.add("chosen");
+        places[i].scrollIntoView({ behavior: "smooth", block: "start" });
+        head.focus({ preventScroll: true });
         return true;
       }
     }
@@ -51,23 +54,46 @@
       e.preventDefault();
       if (k.length === 1) zoom(k[0]); else pan(k[1], k[2]);
     });
-    var start = null;
-    view.addEventListener("pointerdown", function (e) { start = [e.clientX, e.clientY, false]; });
+    var start = null, touches = {}, spread = 0;
+    var apart = function () {
+      var p = Object.keys(touches).map(function (k) { return touches[k]; });
+      return p.length === 2 ? Math.hypot(p[0][0] - p[1][0], p[0][1] - p[1][1]) : 0;
+    };
+    view.addEventListener("pointerdown", function (e) {
+      touches[e.pointerId] = [e.clientX, e.clientY];
+      spread = apart();
+      start = spread ? null : [e.clientX, e.clientY, false];
+    });
     view.addEventListener("pointermove", function (e) {
+      if (touches[e.pointerId]) touches[e.pointerId] = [e.clientX, e.clientY];
+      if (spread) {  // two fingers: pinch to zoom
+        var now = apart();
+        if (now > 0 && Math.abs(now - spread) > 8) { zoom(spread / now); spread = now; }
+        return;
+      }
       if (!start) return;
       var r = svg.getBoundingClientRect(), dx = e.clientX - start[0], dy = e.clientY - start[1];
       if (Math.abs(dx) + Math.abs(dy) > 4) start[2] = true;
       if (start[2]) { pan(-dx / r.width, -dy / r.height); start[0] = e.clientX; start[1] = e.clientY; }
     });
+    var lift = function (e) { delete touches[e.pointerId]; if (!apart()) spread = 0; };
+    view.addEventListener("pointercancel", function (e) { lift(e); start = null; });
     view.addEventListener("pointerup", function (e) {
+      var pinched = spread > 0;
+      lift(e);
       var dragged = start && start[2]; start = null;
-      if (dragged) return;
+      if (dragged || pinched) return;
       var p = placeOf(e.target);
       if (!p) return;
-      // on the order form the route plotter takes the choice; elsewhere it opens the place's ships
+      // on a course's map the route plotter takes the choice; elsewhere it opens the place's ships
       if (view.closest(".route-map")) view.dispatchEvent(new CustomEvent("place", { detail: p }));
       else openPlace(p);
     });
+    view.addEventListener("wheel", function (e) {
+      if (!e.ctrlKey) return;  // a plain wheel scrolls the page; with Ctrl (or a trackpad pinch) it zooms
+      e.preventDefault();
+      zoom(e.deltaY > 0 ? 1.25 : 0.8);
+    }, { passive: false });
   }
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".map-view").forEach(zoomable);

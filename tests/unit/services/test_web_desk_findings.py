@@ -1,14 +1,13 @@
 """What players met on the web desk: the order form's and the campaign page's
-wording (the form parsed and the templates rendered without a server)."""
+wording (the form parsed, the templates read and the ship lines made without
+a server)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import jinja2
-
 from pate.v1 import desk_pb2
-from services.web.forms import CHOICES, describe_order, order_from_form
+from services.web.forms import CHOICES, order_from_form
 
 TEMPLATES = Path(__file__).parents[3] / "services" / "web" / "templates"
 
@@ -28,13 +27,11 @@ def test_drop_downs_show_words_not_raw_values() -> None:
 
 
 def _ship_line(ship: desk_pb2.MyShip) -> str:
-    """The campaign page's status lines, from its own template text."""
-    text = (TEMPLATES / "campaign.html").read_text()
-    start = text.index("{% if s.effective.source %}")
-    tail = "</p>\n      {% endif %}"
-    end = text.index(tail, text.index('class="effective idle"', start)) + len(tail)
-    env = jinja2.Environment(autoescape=True)
-    return env.from_string(text[start:end]).render(s=ship, source_words={}, describe=describe_order)
+    """The campaign page's line of a ship, as services/web/ship_list.py words it for the template."""
+    from services.web.ship_list import row
+
+    line = row(ship)
+    return f"{line.source_words} {line.order}" if line.source else line.order
 
 
 def test_an_inactive_ships_status_line_says_why_it_carries_out_nothing() -> None:
