@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from pate.v1 import admin_pb2, common_pb2, desk_pb2
-from services.web import forms, wording
+from services.web import forms, operation_form, wording
 from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
 from services.web.campaign_map import last_seen, route_map, ship_maps
 from services.web.desk import Desk, redirect
@@ -227,6 +227,7 @@ async def _order_page(
         moves={s.id: forms.movement_choices(s) for s in ships},
         route=route_map(ships),
         choices=forms.CHOICES,
+        op_choices=operation_form.choices_of,
         values=filled,
         errors=errors or forms.FieldErrors(),
         companions=companions,
@@ -243,8 +244,13 @@ async def submit_form(desk: Desk, request: Request) -> Response:
     ship_ids = [s for s in form.get("ships", "").split(",") if s][:50]
     try:
         orders = [forms.order_from_form(form, i, sid) for i, sid in enumerate(ship_ids)]
-    except forms.FormError as err:
+        if operation_form.chosen(form, len(ship_ids)):
+            mine = await desk.backend.my_campaign(session)
+            operation_form.add_operations(form, orders, {s.id: s for s in mine.ships})
+    except (forms.FormError, operation_form.OperationFormError) as err:
         errors = forms.FieldErrors(by_input={(err.index, err.name): [err.message]})
+        if not err.name:  # no input shows it (an operation sent where none may be taken)
+            errors = forms.FieldErrors(general=[err.message])
         return await _order_page(
             desk, request, cid, session, ship_ids, values=form, errors=errors, status=422
         )
