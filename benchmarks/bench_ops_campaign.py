@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -72,13 +74,21 @@ def run(argv: list[str] | None = None) -> list[tuple[str, str]]:
             finally:
                 client.close()
             wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+            replay = subprocess.run(
+                [sys.executable, "-m", "pate.cli.main", "turn", "replay", "bench-ops", str(args.turns)],
+                env=cluster.env,
+                check=False,
+                capture_output=True,
+                text=True,
+                timeout=900,
+            )
+            replayed = "identical" if replay.returncode == 0 and "identical" in replay.stdout else "DIFFERENT"
         finally:
             cluster.stop()
-    return _rows(turns, wall, cpu, (load0, os.getloadavg()[0]))
+    rows = _rows(turns, wall, cpu, (load0, os.getloadavg()[0]))
+    return [*rows, (f"turn {args.turns} replayed from the store", replayed)]
 
 
 if __name__ == "__main__":
-    import sys
-
     for label, figure in run(sys.argv[1:]):
         print(f"  {label:<60} {figure}")

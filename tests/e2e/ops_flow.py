@@ -60,10 +60,26 @@ def bot_orders(desk: desk_pb2.MyCampaign, rng: random.Random) -> list[common_pb2
     return out
 
 
+def wait_next(client: Client, campaign: str, turn: int, timeout: float = 600) -> None:
+    """Until the next turn is open, or the campaign is over after its last turn (the scenario's)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        c = client.campaign(campaign)
+        if c.turn == turn + 1 and c.status == admin_pb2.TURN_STATUS_OPEN:
+            return
+        if c.turn == turn and c.status == admin_pb2.TURN_STATUS_FINISHED:
+            return
+        assert c.status != admin_pb2.TURN_STATUS_FAILED, c.failure
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{campaign}: turn {turn} not resolved (turn {c.turn}, status {c.status})")
+        time.sleep(0.2)
+
+
 def play_turn(client: Client, campaign: str, turn: int, seed: int) -> TurnFigures:
     rng = random.Random(f"{seed}:{turn}")
     t0 = time.perf_counter()
-    sent, senders, taken = 0, 0, set()
+    sent, senders = 0, 0
+    taken: set[str] = set()
     for player in players(client, campaign):
         orders = [o for o in bot_orders(my_desk(client, campaign, player), rng) if o.ship_id not in taken]
         if orders:
@@ -73,7 +89,7 @@ def play_turn(client: Client, campaign: str, turn: int, seed: int) -> TurnFigure
             sent, senders = sent + len(orders), senders + 1
     t1 = time.perf_counter()
     client.close_turn(campaign, turn)
-    client.wait_open(campaign, turn + 1, timeout=600)
+    wait_next(client, campaign, turn)
     t2 = time.perf_counter()
     figures = TurnFigures(turn, sent, senders, t1 - t0, t2 - t1, 0, 0)
     for player in players(client, campaign):
