@@ -12,7 +12,7 @@ stay apart at every zoom a page offers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
@@ -31,6 +31,7 @@ from pate.render.labels import (
     text_size,
 )
 from pate.render.legend import LEGEND_HEIGHT, legend
+from pate.render.overlays import BlockadeBox, RouteLine, box_layer, route_layer
 from pate.render.style import MAP_TITLES, NATION_COLOURS, Icon, MapStyle
 
 __all__ = ["MAP_TITLES", "NATION_COLOURS", "Icon", "MapStyle", "render_map"]
@@ -65,10 +66,14 @@ def render_map(
     title: str | None = None,
     marks: Sequence[tuple[str, str]] = (),
     geography: Geography | None = None,
+    routes: Sequence[RouteLine] = (),
+    boxes: Sequence[BlockadeBox] = (),
 ) -> str:
     """One map as a complete SVG document, its labels placed clear of one
     another (:mod:`pate.render.labels`), with a legend below it; ``marks``
-    are the (colour, meaning) of the icons, for the legend."""
+    are the (colour, meaning) of the icons, for the legend; ``routes`` and
+    ``boxes`` the trade routes and blockade boxes of the EiA operations rules
+    (:mod:`pate.render.overlays`), drawn over the sea and under the ports."""
     style = style or MapStyle()
     geo = (geography or load_geography()).maps[which.value]
     areas = sorted((a for a in world_map.sea_areas.values() if a.map is which), key=lambda a: a.code)
@@ -93,13 +98,28 @@ def render_map(
         f'<rect x="0" y="0" width="{frame.width:g}" height="{height:g}" fill="#ffffff"/>',
         f'<text x="{style.margin}" y="{TOP * 0.75:g}" font-size="18">{escape(heading)}</text>',
         *_geography_layer(geo, areas, frame, style, highlight),
+        *route_layer(world_map, routes, _node_point(geo, frame, codes)),
         *[_area_code(a, frame(geo.labels[a.code]), static.area_names[a.code]) for a in areas],
         *[_port(p, world_map, frame(geo.ports[p.name]), style, static.port_names[p.name]) for p in ports],
+        *box_layer(boxes, _node_point(geo, frame, codes)),
         *_icons(list(icons), Layout(static.bounds, base=static.layout), static),
         *legend(ports, frame.height, frame.width, style, highlight=bool(highlight), marks=marks),
         "</svg>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def _node_point(
+    geo: MapGeography, frame: Frame, codes: set[str]
+) -> Callable[[str], tuple[float, float] | None]:
+    """A sea area's label point or a port's mark on this map (None: not on it)."""
+
+    def at(node: str) -> tuple[float, float] | None:
+        if node in codes:
+            return frame(geo.labels[node])
+        return frame(geo.ports[node]) if node in geo.ports else None
+
+    return at
 
 
 def _geography_layer(

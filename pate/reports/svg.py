@@ -16,6 +16,7 @@ from pate.core.rules.detection import Place
 from pate.core.world.geography import Direction, MapName, WorldMap
 from pate.render.svg_map import Icon as MapIcon
 from pate.render.svg_map import render_map
+from pate.reports.ops_overlays import known_boxes, known_routes
 from pate.reports.picture import AreaPicture, Icon, Spot, area_picture, areas_shown, icon_caption
 from pate.reports.words import map_area, wind_text
 
@@ -271,7 +272,22 @@ def overview_svg(k: PlayerKnowledge, world_map: WorldMap, which: MapName) -> str
             icons.append(MapIcon(at=area, label="sighted", colour=SIGHTED, title="Frigate sightings (5.2)"))
     title = f"{which.value.title()} waters"
     marks = [(colour, "your ships (their number)"), (SIGHTED, "enemies sighted by your frigates (5.2)")]
-    return render_map(world_map, which, highlight=frozenset(counts), icons=icons, title=title, marks=marks)
+    routes = known_routes(k, world_map, which, STATE_COLORS)
+    boxes = known_boxes(k, world_map, which, STATE_COLORS)
+    if routes:
+        marks.append((routes[0].colour, "trade routes you know of (dashed; EiA new naval rules)"))
+    if boxes:
+        marks.append((boxes[0].colour, "blockade boxes: a ring round the port (EiA new naval rules)"))
+    return render_map(
+        world_map,
+        which,
+        highlight=frozenset(counts),
+        icons=icons,
+        title=title,
+        marks=marks,
+        routes=routes,
+        boxes=boxes,
+    )
 
 
 def overview_maps(k: PlayerKnowledge, world_map: WorldMap) -> list[tuple[MapName, str]]:

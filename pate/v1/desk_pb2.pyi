@@ -394,6 +394,7 @@ class MyShip(_message.Message):
     CARGO_UNITS_FIELD_NUMBER: _builtins.int
     CARGO_SUPPLIES_FIELD_NUMBER: _builtins.int
     REACHABLE_SEA_AREAS_FIELD_NUMBER: _builtins.int
+    OPERATIONS_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     name: _builtins.str
     type: _builtins.str
@@ -434,6 +435,12 @@ class MyShip(_message.Message):
     def reachable_sea_areas(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """where its movement may start (rule 6.1)"""
 
+    @_builtins.property
+    def operations(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.Operation]:
+        """Under naval_rules "eia-operations", for a fleet's lead: the operations it may declare this
+        turn (docs/rules/eia-operations.md), each one the order desk accepts as it stands.
+        """
+
     def __init__(
         self,
         *,
@@ -461,10 +468,11 @@ class MyShip(_message.Message):
         cargo_units: _abc.Iterable[_builtins.str] | None = ...,
         cargo_supplies: _builtins.int = ...,
         reachable_sea_areas: _abc.Iterable[_builtins.str] | None = ...,
+        operations: _abc.Iterable[_common_pb2.Operation] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["effective", b"effective"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["active", b"active", "attached_to", b"attached_to", "authority", b"authority", "capacity", b"capacity", "cargo_supplies", b"cargo_supplies", "cargo_units", b"cargo_units", "commander", b"commander", "deputy", b"deputy", "effective", b"effective", "explanation", b"explanation", "harbor", b"harbor", "has_orders", b"has_orders", "hull", b"hull", "id", b"id", "location", b"location", "location_kind", b"location_kind", "name", b"name", "port", b"port", "reachable_sea_areas", b"reachable_sea_areas", "rigging", b"rigging", "sea_area", b"sea_area", "stores", b"stores", "type", b"type", "warnings", b"warnings"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["active", b"active", "attached_to", b"attached_to", "authority", b"authority", "capacity", b"capacity", "cargo_supplies", b"cargo_supplies", "cargo_units", b"cargo_units", "commander", b"commander", "deputy", b"deputy", "effective", b"effective", "explanation", b"explanation", "harbor", b"harbor", "has_orders", b"has_orders", "hull", b"hull", "id", b"id", "location", b"location", "location_kind", b"location_kind", "name", b"name", "operations", b"operations", "port", b"port", "reachable_sea_areas", b"reachable_sea_areas", "rigging", b"rigging", "sea_area", b"sea_area", "stores", b"stores", "type", b"type", "warnings", b"warnings"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -159,14 +159,11 @@ def order_to_pb(o: m.ShipOrder) -> pb.ShipOrder:
     if o.stores is not None:
         out.stores = o.stores
     if o.operation is not None:
-        op = o.operation
-        out.operation.CopyFrom(
-            pb.Operation(
-                kind=op.kind.value,
-                corps=op.corps or "",
-                to=op.to or "",
-                blockade=op.blockade,
-                chain=list(op.chain),
-            )
-        )
+        out.operation.CopyFrom(operation_to_pb(o.operation))
     return out
+
+
+def operation_to_pb(op: Operation) -> pb.Operation:
+    return pb.Operation(
+        kind=op.kind.value, corps=op.corps or "", to=op.to or "", blockade=op.blockade, chain=list(op.chain)
+    )

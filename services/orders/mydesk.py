@@ -16,15 +16,20 @@ from sqlalchemy import Connection
 from pate.core.orders.assign import Assignment, check_assignment
 from pate.core.orders.effective import effective_orders
 from pate.core.orders.explain import Explanation, explain
+from pate.core.orders.operation import Operation
 from pate.core.orders.refusal import Refusal
 from pate.core.orders.validate import Actor, authority
+from pate.core.rules.eiaops.choices import legal_operations
+from pate.core.rules.eiaops.declare import fleet_of
+from pate.core.rules.eiaops.params import OpsRules
+from pate.core.rules.eiaops.phase import OPERATIONS
 from pate.core.rules.ports import in_friendly_harbor
 from pate.core.world.ships import AtSea, InAtlantic, InPort, Ship, describe
 from pate.core.world.state import Role, WorldState
 from pate.engine.context import turn_context
 from pate.v1 import bots_pb2, desk_pb2, orders_pb2
 from services.orders import confirm, earlyclose, pause
-from services.orders.mapping import order_to_pb
+from services.orders.mapping import operation_to_pb, order_to_pb
 from services.platform.errors import Code, DeskError
 from services.platform.store import assignments, bots
 from services.platform.store import repository as repo
@@ -135,6 +140,7 @@ def _ship(
         out.explanation.extend(
             desk_pb2.OrderPart(part=p.part, source=p.source.value, reason=p.reason) for p in why.parts
         )
+    out.operations.extend(operation_to_pb(op) for op in _operations(world, ship))
     # a ship copying its lead's order (rule 4.2) has orders even when none was sent for it
     copied = why is not None and why.effective.copied_from is not None
     out.warnings.extend(warnings(world, ship, has_orders=has_orders or copied, arrived=arrived))
@@ -144,6 +150,17 @@ def _ship(
             " for it (rule 4.2); detach it to order it alone"
         )
     return out
+
+
+def _operations(world: WorldState, ship: Ship) -> list[Operation]:
+    """What a fleet's lead may declare under the EiA operations rules (the order form offers these)."""
+    if world.naval_rules != OPERATIONS or ship.attached_to is not None or not ship.active:
+        return []
+    fleet = fleet_of(world, ship)
+    if fleet is None:
+        return []
+    ctx = turn_context()
+    return legal_operations(ctx.map, world, fleet, OpsRules.from_rules(ctx.rules))
 
 
 def warnings(world: WorldState, ship: Ship, *, has_orders: bool, arrived: bool) -> list[str]:

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from pate.v1 import admin_pb2, desk_pb2
-from services.web import forms, ship_list, winds
+from services.web import forms, operation_form, ship_list, winds
 from services.web.backend import ForbiddenError, Session
 from services.web.campaign_map import last_report, route_map, ship_maps
 from services.web.desk import Desk
@@ -85,6 +85,7 @@ def form_context(
         "moves": {s.id: forms.movement_choices(s) for s in ships},
         "route": route_map(ships),
         "choices": forms.CHOICES,
+        "op_choices": operation_form.choices_of,
         "values": filled,
         "errors": errors,
         "bad_ships": {i for i, _ in errors.by_input},

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pate.core.orders import model as m
 from pate.engine.context import turn_context
 from pate.v1 import common_pb2, desk_pb2
+from services.web import operation_form
 
 # The words of each enumerated field, from the core's order model (rules 4.6 to 4.8).
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -48,6 +49,7 @@ _INPUT_OF = (
     (re.compile(r"^amphibious\.(load_units|unload_units|load_supplies|unload_supplies)"), ""),
     (re.compile(r"^amphibious"), "load_units"),
     (re.compile(r"^(attach_to|detach|commerce|stores)"), ""),
+    *operation_form.INPUTS,
 )
 _ORDER_INDEX = re.compile(r"^orders\[(\d+)\]\.(.*)$")
 
@@ -227,6 +229,7 @@ def values_of(order: common_pb2.ShipOrder) -> dict[str, str]:
         "unload_units": " ".join(order.amphibious.unload_units),
         "load_supplies": str(order.amphibious.load_supplies or ""),
         "unload_supplies": str(order.amphibious.unload_supplies or ""),
+        **operation_form.values_of(order),
     }
     return out
 
@@ -251,4 +254,6 @@ def describe_order(order: common_pb2.ShipOrder) -> str:
     parts.append(f"combat {order.combat.stance or 'accept'}")
     if order.commerce and order.commerce != "ignore":
         parts.append(order.commerce)
+    if order.HasField("operation"):
+        parts.insert(0, "operation " + operation_form.describe(order.operation))
     return ", ".join(parts)

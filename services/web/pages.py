@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from pate.v1 import common_pb2, desk_pb2
-from services.web import forms, wording
+from services.web import forms, operation_form, wording
 from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
 from services.web.campaign_page import (
     NAVAL_WORDS,
@@ -179,8 +179,13 @@ async def submit_form(desk: Desk, request: Request) -> Response:
     ship_ids = [s for s in form.get("ships", "").split(",") if s][:50]
     try:
         orders = [forms.order_from_form(form, i, sid) for i, sid in enumerate(ship_ids)]
-    except forms.FormError as err:
+        if operation_form.chosen(form, len(ship_ids)):
+            mine = await desk.backend.my_campaign(session)
+            operation_form.add_operations(form, orders, {s.id: s for s in mine.ships})
+    except (forms.FormError, operation_form.OperationFormError) as err:
         errors = forms.FieldErrors(by_input={(err.index, err.name): [err.message]})
+        if not err.name:  # no input shows it (an operation sent where none may be taken)
+            errors = forms.FieldErrors(general=[err.message])
         return await _refused(desk, request, cid, session, ship_ids, form, errors)
     turn = _turn(form)
     try:

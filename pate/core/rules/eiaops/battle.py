@@ -25,7 +25,7 @@ def column_ship(world: WorldState, sid: str, side: int, rules: OpsRules) -> Colu
     rating = None
     if admiral is not None and admiral.fate is AdmiralFate.ACTIVE and ship.attached_to is None:
         rating = rules.nelson_rating if admiral.nelson else rules.admiral_rating
-    return ColumnShip(sid, side, carrying, rating)
+    return ColumnShip(sid, side, carrying, rating, rules.fire_modifier(ship.quality, ship.type.value))
 
 
 def fight(

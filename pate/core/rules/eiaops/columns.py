@@ -26,6 +26,7 @@ class ColumnShip:
     side: int
     carrying: bool = False  # troops or trade aboard: "must be placed last"
     rating: int | None = None  # the tactical rating of an admiral aboard, if any
+    fire: int = 0  # its own modifier to every fire roll (crew quality and ship type, OpsRules.fire_modifier)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +124,7 @@ class _Fight:
 
     def shoot(self, key: str, target: str, first: bool) -> Shot:
         table = self.rules.first_strike_table if first else self.rules.table
-        bonus = self.rules.first_strike_modifier if first else 0
+        bonus = (self.rules.first_strike_modifier if first else 0) + self.ships[key].fire
         roll = modified_roll(self.eia, self.die(), bonus)
         percent = self.eia.row(table).casualties[roll - self.eia.die_min]
         hit = percent >= self.rules.disabled_at

@@ -12,6 +12,7 @@ from typing import Any
 
 from pate.core.orders.operation import OpKind
 from pate.core.rules.data import RuleData, RulesDataError
+from pate.core.world.ships import Quality
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,8 @@ class OpsRules:
     no_admiral_rating: int
     hull_damage: int
     rigging_damage: int
+    quality_fire: Mapping[int, int]  # fire modifier by crew quality point (Quality, rule 7.6)
+    type_fire: Mapping[str, int]  # fire modifier by ship type (rule 2.1); types not listed 0
 
     @classmethod
     def from_rules(cls, rules: RuleData) -> OpsRules:
@@ -69,6 +72,11 @@ class OpsRules:
     def receiving_port(self, state: str) -> str:
         return self.receiving.get(state, "offboard")
 
+    def fire_modifier(self, quality: Quality, type_code: str) -> int:
+        """A ship's own modifier to its column fire rolls (the calibrated part of the
+        "how a column's fire does damage" decision, docs/rules/eia-operations.md)."""
+        return self.quality_fire[int(quality)] + self.type_fire.get(type_code, 0)
+
     def prefers(self, interceptor: OpKind, target: str) -> bool:
         return target in self.preferred.get(interceptor.value, frozenset())
 
@@ -78,6 +86,13 @@ def _dice(raw: Mapping[str, Any]) -> Dice:
     if unknown:
         raise ValueError(f"unknown dice keys {sorted(unknown)}")
     return Dice(**{k: int(v) for k, v in raw.items()})
+
+
+def _quality_fire(raw: Mapping[str, Any]) -> dict[int, int]:
+    labels = {q.label: int(q) for q in Quality}
+    if set(raw) != set(labels):
+        raise ValueError(f"columns.quality_fire: give every quality, {sorted(labels)}")
+    return {labels[str(k)]: int(v) for k, v in raw.items()}
 
 
 def _parse(raw: Mapping[str, Any]) -> OpsRules:
@@ -119,6 +134,8 @@ def _parse(raw: Mapping[str, Any]) -> OpsRules:
         no_admiral_rating=int(c["no_admiral_rating"]),
         hull_damage=int(c["hull_damage"]),
         rigging_damage=int(c["rigging_damage"]),
+        quality_fire=_quality_fire(c["quality_fire"]),
+        type_fire={str(k): int(v) for k, v in c["type_fire"].items()},
     )
     if min(rules.rebase_steps, rules.transport_steps, rules.invasion_steps, rules.chain_steps) < 1:
         raise ValueError("steps: every range must be at least 1")

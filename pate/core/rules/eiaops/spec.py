@@ -56,7 +56,8 @@ def parse_columns_spec(
         if first[s.side] and any(_SIDES[n] == s.side for n in admirals):
             rating = ratings[s.side]
         first[s.side] = False
-        ships.append(ColumnShip(s.key, s.side, s.type is ShipType.TR, rating))
+        fire = ops.fire_modifier(s.quality, s.type.value)
+        ships.append(ColumnShip(s.key, s.side, s.type is ShipType.TR, rating, fire))
     return spec, ships, columns
 
 

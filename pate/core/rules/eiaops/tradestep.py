@@ -61,6 +61,7 @@ def trade_step(run: Run) -> None:
             "left": left[r.key],
             "protected_by": [p.fleet.lead for p in visible],
             "ports": sorted(n for n in r.nodes if n in run.ctx.map.ports),
+            "areas": sorted(n for n in r.nodes if n in run.ctx.map.sea_areas),  # drawn on the position map
         }
         seen = tuple(s for p in visible for s in run.alive(p))
         run.events.append(Event(Phase.COMBAT, "trade_route", seen, r.key, (), data))
