@@ -122,7 +122,7 @@ def cargo_calls(campaign: str, turn: int, events: Iterable[Event]) -> list[Cargo
         seen.add(lid)
         out.append(
             CargoLoss(
-                loss_id(campaign, turn, transport),
+                lid,  # docs/gitm.md: an undone landing lost with its transport is told as <transfer_id>:cargo
                 campaign,
                 turn,
                 transport,
