@@ -219,8 +219,13 @@ def _code(exc: grpc.RpcError) -> grpc.StatusCode | None:
 
 
 def capabilities(client: GitmClient) -> editions.Capabilities:
-    """What the land service serves, asked once per client (docs/gitm.md "Versioning")."""
-    if client.capabilities is None:
+    """What the land service serves (docs/gitm.md "Versioning"): asked on first need and again
+    once the answer is older than ``editions.CAPABILITIES_TTL_SECONDS``, so that an upgraded land
+    service is noticed without restarting PATE (an optional call dropped for answering
+    UNIMPLEMENTED is tried again then too)."""
+    now = client.clock()
+    stale = now - client.capabilities_at > editions.CAPABILITIES_TTL_SECONDS
+    if client.capabilities is None or stale:
         try:
             answer = client.get_capabilities()
             client.capabilities = editions.from_answer(answer.edition, list(answer.calls))
@@ -230,6 +235,7 @@ def capabilities(client: GitmClient) -> editions.Capabilities:
             if _code(exc) != grpc.StatusCode.UNIMPLEMENTED:
                 raise
             client.capabilities = editions.FIRST_EDITION
+        client.capabilities_at = now
     return client.capabilities
 
 

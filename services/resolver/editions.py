@@ -17,6 +17,9 @@ REQUIRED = frozenset({"BeginTransfer", "CompleteTransfer", "UnitsNear", "GetTran
 EDITION_1 = REQUIRED | {"ReportSightings", "ReportCargoLoss", "ReportCargoMoves"}
 EDITION_2 = EDITION_1 | {"GetCapabilities", "OpenCampaign", "CloseCampaign"}
 SKIPPED = "skipped: "  # the reason of a call PATE did not make
+# how long PATE trusts a GetCapabilities answer (docs/gitm.md "Versioning"): a land service
+# upgraded or downgraded is noticed within this, at the latest at the first turn after it
+CAPABILITIES_TTL_SECONDS = 300.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -142,7 +143,11 @@ class GitmClient:
         self.token = os.environ.get("PATE_GITM_TOKEN", "").strip() if token is None else token
         self._channel = None if stub is not None else tls.channel(addr)
         self._stub = stub if stub is not None else land_pb2_grpc.LandBridgeStub(self._channel)
-        self.capabilities: Capabilities | None = None  # learnt on first need (services/resolver/editions.py)
+        # learnt on first need and asked again once older than editions.CAPABILITIES_TTL_SECONDS,
+        # so an upgraded (or downgraded) land service is noticed without restarting PATE
+        self.capabilities: Capabilities | None = None
+        self.capabilities_at = 0.0
+        self.clock: Callable[[], float] = time.monotonic
 
     def _md(self) -> list[tuple[str, str]]:
         md = trace_metadata()
