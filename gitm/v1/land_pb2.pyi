@@ -106,7 +106,7 @@ class BeginTransferRequest(_message.Message):
     direction: Global___Direction.ValueType
     supplies: _builtins.int
     state: _builtins.str
-    """integration kit addition: the transport group's state"""
+    """integration kit addition: the transport group's state (PATE always sends it)"""
     @_builtins.property
     def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -171,11 +171,15 @@ class TransferStatus(_message.Message):
     transfer_id: _builtins.str
     accepted: _builtins.bool
     reason: _builtins.str
+    """REFUSED: the refusals joined, "item: reason; ..." (players read it)"""
     supplies: _builtins.int
+    """likewise; 0 when REFUSED"""
     state: Global___TransferState.ValueType
     """---- integration kit additions ----"""
     @_builtins.property
-    def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """what the transfer holds or moved; empty when REFUSED"""
+
     @_builtins.property
     def refusals(self) -> _containers.RepeatedCompositeFieldContainer[Global___Refusal]:
         """why, unit by unit ("item" "supplies" for supplies)"""
@@ -494,7 +498,7 @@ class ReportCargoLossRequest(_message.Message):
     fate: Global___CargoFate.ValueType
     supplies: _builtins.int
     captor: _builtins.str
-    """CAPTURED: the state that took the transport; else "" """
+    """CAPTURED: the state (two-letter code) that took the transport; else "" """
     @_builtins.property
     def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(

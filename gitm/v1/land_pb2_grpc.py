@@ -37,7 +37,8 @@ class LandBridgeStub:
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
-    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+    ReportSightings once. GetCapabilities before the first call that needs it
+    and again once its answer is five minutes old (an upgrade is noticed then).
 
     Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
@@ -121,7 +122,8 @@ class LandBridgeServicer:
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
-    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+    ReportSightings once. GetCapabilities before the first call that needs it
+    and again once its answer is five minutes old (an upgrade is noticed then).
 
     Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
@@ -294,7 +296,8 @@ class LandBridge:
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
-    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+    ReportSightings once. GetCapabilities before the first call that needs it
+    and again once its answer is five minutes old (an upgrade is noticed then).
 
     Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
