@@ -11,9 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-from examples.gitm_land.cities import DEFAULT_MAP
-from examples.gitm_land.server import Settings, serve
-
 _STOP_WAIT_SECONDS = 15.0
 
 
@@ -62,13 +59,18 @@ def _stop(pidfile: Path) -> None:
         pidfile.unlink()
         return
     deadline = time.monotonic() + _STOP_WAIT_SECONDS
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            break
+    while time.monotonic() < deadline and _alive(pid):
         time.sleep(0.05)
     pidfile.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    """Still running: an ended server nobody has reaped yet (a zombie) counts as gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
 
 
 def _start(a: argparse.Namespace) -> None:
@@ -90,6 +92,10 @@ def main(argv: list[str] | None = None) -> None:
     a = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if a.command == "serve":
+        # imported here: start, stop and restart need no gRPC and return sooner
+        from examples.gitm_land.cities import DEFAULT_MAP
+        from examples.gitm_land.server import Settings, serve
+
         serve(
             Settings(
                 addr=a.addr,

@@ -121,14 +121,14 @@ def _apply_move(land: Land, cid: str, move: pb.CargoMove, refusals: list[pb.Refu
         if unit is None or unit.place != ABOARD or unit.location != src:
             refusals.append(pb.Refusal(item=uid, reason=f"not aboard {src}"))
         elif uid in held:
-            refusals.append(pb.Refusal(item=uid, reason=f"reserved by transfer {held[uid]}"))
+            refusals.append(pb.Refusal(item=uid, reason="reserved by an open transfer"))
         else:
             store.move_unit(cid, uid, ABOARD, dst, False)
             applied.units.append(uid)
     free = store.stock(cid, TRANSPORT, src) - land.reserved_aboard_supplies(cid, src)
-    moved = max(0, min(move.supplies, free))
-    if move.supplies > moved:
-        refusals.append(pb.Refusal(item="supplies", reason=f"only {moved} free aboard {src}"))
+    moved = move.supplies if move.supplies <= free else 0  # whole or not at all (docs/gitm.md L18)
+    if move.supplies > free:
+        refusals.append(pb.Refusal(item="supplies", reason=f"only {max(free, 0)} free aboard {src}"))
     store.add_stock(cid, TRANSPORT, src, -moved)
     store.add_stock(cid, TRANSPORT, dst, moved)  # a new group from a divide starts here
     applied.supplies = moved

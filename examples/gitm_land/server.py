@@ -94,6 +94,8 @@ def serve(s: Settings) -> None:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    stop.wait()
+    while not stop.wait(0.2):  # a short wait, so that the signal handler runs at once
+        pass
     server.stop(grace=5).wait()
     store.close()
+    log.info("gitm_land stopped")

@@ -20,6 +20,8 @@ def _check_begin(req: pb.BeginTransferRequest) -> str:
     checks.unit_ids("units", req.units)
     checks.count("supplies", req.supplies, checks.MAX_SUPPLIES)
     checks.state("state", req.state, optional=True)
+    if not req.units and not req.supplies:
+        raise invalid("units", "a transfer moves at least one unit or one supply")
     canonical = pb.BeginTransferRequest()
     canonical.CopyFrom(req)
     canonical.units[:] = sorted(req.units)
@@ -38,8 +40,8 @@ def begin(land: Land, req: pb.BeginTransferRequest) -> pb.TransferStatus:
     status = pb.TransferStatus(
         transfer_id=req.transfer_id,
         accepted=not refusals,
-        units=req.units,
-        supplies=req.supplies,
+        units=[] if refusals else req.units,  # a refused transfer holds nothing (docs/gitm.md)
+        supplies=0 if refusals else req.supplies,
         state=pb.TRANSFER_STATE_REFUSED if refusals else BEGUN,
         refusals=refusals,
         reason="; ".join(f"{r.item}: {r.reason}" for r in refusals),
@@ -88,18 +90,18 @@ def _unit_refusal(land: Land, req: pb.BeginTransferRequest, uid: str, held: dict
     unit = land.store.unit(req.campaign_id, uid)
     if unit is None:
         return "no such unit"
+    if req.direction == LOAD and req.state and unit.state != req.state:
+        return f"a unit of {unit.state}, not of {req.state}"  # before saying where or what it is
     if unit.place == LOST:
         return "lost"
     if unit.place == CAPTURED:
         return f"a prisoner of {unit.location}"
     if uid in held:
-        return f"reserved by transfer {held[uid]}"
+        return "reserved by another open transfer"  # whose, the player may not know
     if req.direction == UNLOAD:
         if unit.place != ABOARD or unit.location != req.transport_id:
             return f"not aboard {req.transport_id}"
         return None
-    if req.state and unit.state != req.state:
-        return f"a unit of {unit.state}, not of {req.state}"
     if unit.place == ABOARD:
         return f"already embarked on {unit.location}"
     if unit.location != req.port or not unit.tactical:
