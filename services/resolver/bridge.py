@@ -73,6 +73,7 @@ from services.resolver.gitm_calls import (
     sightings_call,
     transfer_calls,
 )
+from services.resolver.holders import land_captures
 
 log = get_logger("gitm-bridge")
 DURABLE = "gitm-bridge"  # the bridge's durable consumer (services/resolver/main.py)
@@ -339,10 +340,11 @@ def land_inputs(
         # while an earlier transfer is unsettled GITM's cities are not yet what
         # PATE's world already shows: its report would count those units twice
         reports = [] if pending else land_reports(client, world, wmap)
+        captures = land_captures(client, world, wmap, capabilities(client))
     except TransientError as exc:
         log.warning("gitm_unanswered", campaign=world.campaign, turn=world.turn, error=str(exc))
         return [], LandWord(answered=False, pending=tuple(earlier))
-    return reports, LandWord(answered=not pending, refused=refused, pending=pending)
+    return reports, LandWord(answered=not pending, refused=refused, pending=pending, captures=captures)
 
 
 def begun_on_map(events: Sequence[Event]) -> list[LandTransfer]:

@@ -121,6 +121,7 @@ class OpenCampaign:
     # (unit, city or "", transport or "", tactical square)
     units: tuple[tuple[LandUnit, str, str, bool], ...]
     stocks: tuple[tuple[str, str, int], ...]  # (city or "", transport or "", supplies)
+    holders: tuple[tuple[str, str], ...] = ()  # edition 3: (city, state holding it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,9 +260,18 @@ class GitmClient:
                 for u, city, ship, tactical in call.units
             ],
             stocks=[land_pb2.InitialStock(city=c, transport_id=s, supplies=n) for c, s, n in call.stocks],
+            holders=[land_pb2.PortHolder(port=c, state=s) for c, s in call.holders],
         )
         answer: land_pb2.OpenCampaignResponse = self._stub.OpenCampaign(
             request, timeout=self.timeout, metadata=self._md()
+        )
+        return answer
+
+    def port_holders(self, campaign: str, turn: int) -> land_pb2.PortHoldersResponse:
+        answer: land_pb2.PortHoldersResponse = self._stub.PortHolders(
+            land_pb2.PortHoldersRequest(campaign_id=campaign, turn=turn),
+            timeout=self.timeout,
+            metadata=self._md(),
         )
         return answer
 
