@@ -8,8 +8,9 @@ from examples.gitm_land.land import LOAD, Land, digest
 from examples.gitm_land.store import ABOARD, CITY, TRANSPORT
 from gitm.v1 import land_pb2 as pb
 
-EDITION = 2
+EDITION = 3
 CALLS = (
+    "PortHolders",
     "BeginTransfer",
     "CompleteTransfer",
     "UnitsNear",
@@ -71,8 +72,16 @@ def _check_open(land: Land, req: pb.OpenCampaignRequest) -> str:
         if (stock.city, stock.transport_id) in places:
             raise invalid(f"stocks[{i}]", "names a place listed before")
         places.add((stock.city, stock.transport_id))
+    held: set[str] = set()
+    for i, h in enumerate(req.holders):
+        _check_place(land, f"holders[{i}]", h.port, "")
+        checks.state(f"holders[{i}].state", h.state)
+        if h.port in held:
+            raise invalid(f"holders[{i}].port", f"{h.port!r} is listed twice")
+        held.add(h.port)
     canonical = pb.OpenCampaignRequest()
     canonical.CopyFrom(req)
+    canonical.holders.sort(key=lambda h: h.port)
     canonical.units.sort(key=lambda p: p.unit.id)
     canonical.stocks.sort(key=lambda s: (s.city, s.transport_id))
     return digest(canonical)
@@ -98,6 +107,21 @@ def open_campaign(land: Land, req: pb.OpenCampaignRequest) -> pb.OpenCampaignRes
     for stock in req.stocks:
         kind, where = (CITY, stock.city) if stock.city else (TRANSPORT, stock.transport_id)
         store.set_stock(cid, kind, where, stock.supplies)
+    for h in req.holders:
+        store.set_holder(cid, h.port, h.state)
+    return answer
+
+
+def port_holders(land: Land, req: pb.PortHoldersRequest) -> pb.PortHoldersResponse:
+    """Edition 3: who holds each city, occupied when a unit of the holder stands in it."""
+    cid = checks.opaque_id("campaign_id", req.campaign_id)
+    checks.turn("turn", req.turn)
+    land.opened_campaign(cid)
+    answer = pb.PortHoldersResponse()
+    for city, state in land.store.holders(cid):
+        here = land.store.units_at(cid, CITY, city)
+        occupied = any(u.state == state and u.tactical for u in here)
+        answer.holders.add(port=city, state=state, occupied=occupied)
     return answer
 
 

@@ -91,6 +91,11 @@ class LandBridge(land_pb2_grpc.LandBridgeServicer):
     ) -> pb.CloseCampaignResponse:
         return self._serve(campaigns.close_campaign, request, context)
 
+    def PortHolders(  # noqa: N802
+        self, request: pb.PortHoldersRequest, context: Any
+    ) -> pb.PortHoldersResponse:
+        return self._serve(campaigns.port_holders, request, context)
+
 
 class TokenCheck(grpc.ServerInterceptor):
     """PATE's caller token on every contract call, checked before the request is read (L23)."""

@@ -41,6 +41,8 @@ CREATE INDEX IF NOT EXISTS transfer_open ON transfer (campaign, state);
 CREATE TABLE IF NOT EXISTS report (
     kind TEXT NOT NULL, id TEXT NOT NULL, campaign TEXT NOT NULL,
     digest TEXT NOT NULL, answer BLOB NOT NULL, PRIMARY KEY (kind, id));
+CREATE TABLE IF NOT EXISTS holder (
+    campaign TEXT NOT NULL, city TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (campaign, city));
 CREATE TABLE IF NOT EXISTS sighting (
     report TEXT NOT NULL, seq INTEGER NOT NULL, port TEXT NOT NULL,
     for_state TEXT NOT NULL, ships TEXT NOT NULL, PRIMARY KEY (report, seq));
@@ -108,7 +110,7 @@ class Store:
         return None if row is None else (row[0], row[1], row[2])
 
     def open_campaign(self, cid: str, digest: str, answer: bytes) -> None:
-        for table in ("unit", "stock"):
+        for table in ("unit", "stock", "holder"):
             self._db.execute(f"DELETE FROM {table} WHERE campaign = ?", (cid,))
         self._db.execute(
             "INSERT OR REPLACE INTO campaign (id, digest, answer) VALUES (?, ?, ?)",
@@ -117,6 +119,16 @@ class Store:
 
     def close_campaign(self, cid: str, answer: bytes) -> None:
         self._db.execute("UPDATE campaign SET close_answer = ? WHERE id = ?", (answer, cid))
+
+    # ---- holders (edition 3)
+    def set_holder(self, cid: str, city: str, state: str) -> None:
+        self._db.execute("INSERT OR REPLACE INTO holder VALUES (?, ?, ?)", (cid, city, state))
+
+    def holders(self, cid: str) -> list[tuple[str, str]]:
+        rows = self._db.execute(
+            "SELECT city, state FROM holder WHERE campaign = ? ORDER BY city", (cid,)
+        ).fetchall()
+        return [(r[0], r[1]) for r in rows]
 
     # ---- units
     def unit(self, cid: str, uid: str) -> Placed | None:
