@@ -106,7 +106,7 @@ class BeginTransferRequest(_message.Message):
     direction: Global___Direction.ValueType
     supplies: _builtins.int
     state: _builtins.str
-    """integration kit addition: the transport group's state"""
+    """integration kit addition: the transport group's state (PATE always sends it)"""
     @_builtins.property
     def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -171,11 +171,15 @@ class TransferStatus(_message.Message):
     transfer_id: _builtins.str
     accepted: _builtins.bool
     reason: _builtins.str
+    """REFUSED: the refusals joined, "item: reason; ..." (players read it)"""
     supplies: _builtins.int
+    """likewise; 0 when REFUSED"""
     state: Global___TransferState.ValueType
     """---- integration kit additions ----"""
     @_builtins.property
-    def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """what the transfer holds or moved; empty when REFUSED"""
+
     @_builtins.property
     def refusals(self) -> _containers.RepeatedCompositeFieldContainer[Global___Refusal]:
         """why, unit by unit ("item" "supplies" for supplies)"""
@@ -494,7 +498,7 @@ class ReportCargoLossRequest(_message.Message):
     fate: Global___CargoFate.ValueType
     supplies: _builtins.int
     captor: _builtins.str
-    """CAPTURED: the state that took the transport; else "" """
+    """CAPTURED: the state (two-letter code) that took the transport; else "" """
     @_builtins.property
     def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -694,7 +698,7 @@ class Capabilities(_message.Message):
     CALLS_FIELD_NUMBER: _builtins.int
     IMPLEMENTATION_FIELD_NUMBER: _builtins.int
     edition: _builtins.int
-    """2 for this edition (a service without GetCapabilities is edition 1)"""
+    """2, or 3 with PortHolders (a service without GetCapabilities is edition 1)"""
     implementation: _builtins.str
     """free text for the logs, e.g. "gitm-land 4.2" """
     @_builtins.property
@@ -782,6 +786,7 @@ class OpenCampaignRequest(_message.Message):
     TURNS_FIELD_NUMBER: _builtins.int
     UNITS_FIELD_NUMBER: _builtins.int
     STOCKS_FIELD_NUMBER: _builtins.int
+    HOLDERS_FIELD_NUMBER: _builtins.int
     campaign_id: _builtins.str
     scenario: _builtins.str
     """the PATE scenario it was created from (for the logs)"""
@@ -795,6 +800,10 @@ class OpenCampaignRequest(_message.Message):
     def stocks(self) -> _containers.RepeatedCompositeFieldContainer[Global___InitialStock]:
         """every on-map city and every transport group, 0 too"""
 
+    @_builtins.property
+    def holders(self) -> _containers.RepeatedCompositeFieldContainer[Global___PortHolder]:
+        """edition 3: who holds each on-map city at the start"""
+
     def __init__(
         self,
         *,
@@ -803,10 +812,11 @@ class OpenCampaignRequest(_message.Message):
         turns: _builtins.int = ...,
         units: _abc.Iterable[Global___InitialUnit] | None = ...,
         stocks: _abc.Iterable[Global___InitialStock] | None = ...,
+        holders: _abc.Iterable[Global___PortHolder] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "scenario", b"scenario", "stocks", b"stocks", "turns", b"turns", "units", b"units"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "holders", b"holders", "scenario", b"scenario", "stocks", b"stocks", "turns", b"turns", "units", b"units"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -889,3 +899,80 @@ class CloseCampaignResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CloseCampaignResponse: _TypeAlias = CloseCampaignResponse  # noqa: Y015
+
+@_typing.final
+class PortHoldersRequest(_message.Message):
+    """---- Edition 3 (docs/gitm.md "Port holders"). Additions only. ----"""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    turn: _builtins.int
+    """the PATE turn being closed (for GITM's logs); the answer is the land now"""
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        turn: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PortHoldersRequest: _TypeAlias = PortHoldersRequest  # noqa: Y015
+
+@_typing.final
+class PortHolder(_message.Message):
+    """Who holds a city: the state whose city it is in GITM's land game."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PORT_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    OCCUPIED_FIELD_NUMBER: _builtins.int
+    port: _builtins.str
+    """a city on GITM's map (PATE's port name)"""
+    state: _builtins.str
+    """the holder's two-letter code"""
+    occupied: _builtins.bool
+    """PortHolders: a land unit of the holder stands in the city (its tactical square)"""
+    def __init__(
+        self,
+        *,
+        port: _builtins.str = ...,
+        state: _builtins.str = ...,
+        occupied: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["occupied", b"occupied", "port", b"port", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PortHolder: _TypeAlias = PortHolder  # noqa: Y015
+
+@_typing.final
+class PortHoldersResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HOLDERS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def holders(self) -> _containers.RepeatedCompositeFieldContainer[Global___PortHolder]:
+        """every city of the campaign GITM holds a holder for"""
+
+    def __init__(
+        self,
+        *,
+        holders: _abc.Iterable[Global___PortHolder] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["holders", b"holders"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PortHoldersResponse: _TypeAlias = PortHoldersResponse  # noqa: Y015

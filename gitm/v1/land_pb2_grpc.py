@@ -37,7 +37,8 @@ class LandBridgeStub:
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
-    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+    ReportSightings once. GetCapabilities before the first call that needs it
+    and again once its answer is five minutes old (an upgrade is noticed then).
 
     Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
@@ -48,7 +49,8 @@ class LandBridgeStub:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2); a service without it is edition 1. A breaking change is gitm.v2.
+    (edition 2, or 3 with PortHolders); a service without it is edition 1. A
+    breaking change is gitm.v2.
     """
 
     def __init__(self, channel):
@@ -107,6 +109,11 @@ class LandBridgeStub:
                 request_serializer=gitm_dot_v1_dot_land__pb2.CloseCampaignRequest.SerializeToString,
                 response_deserializer=gitm_dot_v1_dot_land__pb2.CloseCampaignResponse.FromString,
                 _registered_method=True)
+        self.PortHolders = channel.unary_unary(
+                '/gitm.v1.LandBridge/PortHolders',
+                request_serializer=gitm_dot_v1_dot_land__pb2.PortHoldersRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.PortHoldersResponse.FromString,
+                _registered_method=True)
 
 
 class LandBridgeServicer:
@@ -121,7 +128,8 @@ class LandBridgeServicer:
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
-    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+    ReportSightings once. GetCapabilities before the first call that needs it
+    and again once its answer is five minutes old (an upgrade is noticed then).
 
     Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
@@ -132,7 +140,8 @@ class LandBridgeServicer:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2); a service without it is edition 1. A breaking change is gitm.v2.
+    (edition 2, or 3 with PortHolders); a service without it is edition 1. A
+    breaking change is gitm.v2.
     """
 
     def BeginTransfer(self, request, context):
@@ -221,6 +230,19 @@ class LandBridgeServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def PortHolders(self, request, context):
+        """---- Edition 3 (docs/gitm.md "Port holders"). Additions only. ----
+        At each turn close, before the turn is resolved: who holds each city on
+        GITM's map now, and whether the holder's land force occupies it. PATE
+        compares the holders with its own and applies each change at the initial
+        amphibious phase (a port captured on land: EiA rule 12.2.8.2's hulks).
+        A question: nothing changes, any number of times.
+        ---- end of edition 3 ----
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LandBridgeServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -274,6 +296,11 @@ def add_LandBridgeServicer_to_server(servicer, server):
                     request_deserializer=gitm_dot_v1_dot_land__pb2.CloseCampaignRequest.FromString,
                     response_serializer=gitm_dot_v1_dot_land__pb2.CloseCampaignResponse.SerializeToString,
             ),
+            'PortHolders': grpc.unary_unary_rpc_method_handler(
+                    servicer.PortHolders,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.PortHoldersRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.PortHoldersResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'gitm.v1.LandBridge', rpc_method_handlers)
@@ -294,7 +321,8 @@ class LandBridge:
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
-    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+    ReportSightings once. GetCapabilities before the first call that needs it
+    and again once its answer is five minutes old (an upgrade is noticed then).
 
     Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
@@ -305,7 +333,8 @@ class LandBridge:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2); a service without it is edition 1. A breaking change is gitm.v2.
+    (edition 2, or 3 with PortHolders); a service without it is edition 1. A
+    breaking change is gitm.v2.
     """
 
     @staticmethod
@@ -568,6 +597,33 @@ class LandBridge:
             '/gitm.v1.LandBridge/CloseCampaign',
             gitm_dot_v1_dot_land__pb2.CloseCampaignRequest.SerializeToString,
             gitm_dot_v1_dot_land__pb2.CloseCampaignResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PortHolders(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/PortHolders',
+            gitm_dot_v1_dot_land__pb2.PortHoldersRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.PortHoldersResponse.FromString,
             options,
             channel_credentials,
             insecure,

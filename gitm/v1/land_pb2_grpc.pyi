@@ -38,7 +38,8 @@ class LandBridgeStub:
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
-    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+    ReportSightings once. GetCapabilities before the first call that needs it
+    and again once its answer is five minutes old (an upgrade is noticed then).
 
     Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
@@ -49,7 +50,8 @@ class LandBridgeStub:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2); a service without it is edition 1. A breaking change is gitm.v2.
+    (edition 2, or 3 with PortHolders); a service without it is edition 1. A
+    breaking change is gitm.v2.
     """
 
     @_typing.overload
@@ -100,6 +102,15 @@ class LandBridgeStub:
     calls for it are FAILED_PRECONDITION. Idempotent by campaign_id.
     ---- end of edition 2 ----
     """
+    PortHolders: _grpc.UnaryUnaryMultiCallable[_land_pb2.PortHoldersRequest, _land_pb2.PortHoldersResponse]
+    """---- Edition 3 (docs/gitm.md "Port holders"). Additions only. ----
+    At each turn close, before the turn is resolved: who holds each city on
+    GITM's map now, and whether the holder's land force occupies it. PATE
+    compares the holders with its own and applies each change at the initial
+    amphibious phase (a port captured on land: EiA rule 12.2.8.2's hulks).
+    A question: nothing changes, any number of times.
+    ---- end of edition 3 ----
+    """
 
 @_typing.type_check_only
 class LandBridgeAsyncStub(LandBridgeStub):
@@ -114,7 +125,8 @@ class LandBridgeAsyncStub(LandBridgeStub):
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
-    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+    ReportSightings once. GetCapabilities before the first call that needs it
+    and again once its answer is five minutes old (an upgrade is noticed then).
 
     Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
@@ -125,7 +137,8 @@ class LandBridgeAsyncStub(LandBridgeStub):
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2); a service without it is edition 1. A breaking change is gitm.v2.
+    (edition 2, or 3 with PortHolders); a service without it is edition 1. A
+    breaking change is gitm.v2.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -173,6 +186,15 @@ class LandBridgeAsyncStub(LandBridgeStub):
     calls for it are FAILED_PRECONDITION. Idempotent by campaign_id.
     ---- end of edition 2 ----
     """
+    PortHolders: _aio.UnaryUnaryMultiCallable[_land_pb2.PortHoldersRequest, _land_pb2.PortHoldersResponse]  # type: ignore[assignment]
+    """---- Edition 3 (docs/gitm.md "Port holders"). Additions only. ----
+    At each turn close, before the turn is resolved: who holds each city on
+    GITM's map now, and whether the holder's land force occupies it. PATE
+    compares the holders with its own and applies each change at the initial
+    amphibious phase (a port captured on land: EiA rule 12.2.8.2's hulks).
+    A question: nothing changes, any number of times.
+    ---- end of edition 3 ----
+    """
 
 class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     """The bridge to the GITM land-warfare module for amphibious operations
@@ -186,7 +208,8 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
-    ReportSightings once. GetCapabilities whenever PATE (re)connects.
+    ReportSightings once. GetCapabilities before the first call that needs it
+    and again once its answer is five minutes old (an upgrade is noticed then).
 
     Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
     always gets the same answer and the work is done once, also for copies
@@ -197,7 +220,8 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2); a service without it is edition 1. A breaking change is gitm.v2.
+    (edition 2, or 3 with PortHolders); a service without it is edition 1. A
+    breaking change is gitm.v2.
     """
 
     @_abc_1.abstractmethod
@@ -302,6 +326,21 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
         """A campaign ended after its last turn: open transfers are cancelled; later
         calls for it are FAILED_PRECONDITION. Idempotent by campaign_id.
         ---- end of edition 2 ----
+        """
+
+    @_abc_1.abstractmethod
+    def PortHolders(
+        self,
+        request: _land_pb2.PortHoldersRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.PortHoldersResponse, _abc.Awaitable[_land_pb2.PortHoldersResponse]]:
+        """---- Edition 3 (docs/gitm.md "Port holders"). Additions only. ----
+        At each turn close, before the turn is resolved: who holds each city on
+        GITM's map now, and whether the holder's land force occupies it. PATE
+        compares the holders with its own and applies each change at the initial
+        amphibious phase (a port captured on land: EiA rule 12.2.8.2's hulks).
+        A question: nothing changes, any number of times.
+        ---- end of edition 3 ----
         """
 
 def add_LandBridgeServicer_to_server(servicer: LandBridgeServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -171,24 +171,55 @@ class SupplyStock(_message.Message):
 Global___SupplyStock: _TypeAlias = SupplyStock  # noqa: Y015
 
 @_typing.final
+class CityHolder(_message.Message):
+    """Who holds a city from now on: a city taken on land (edition 3, PortHolders)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    CITY_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    city: _builtins.str
+    state: _builtins.str
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        city: _builtins.str = ...,
+        state: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "city", b"city", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CityHolder: _TypeAlias = CityHolder  # noqa: Y015
+
+@_typing.final
 class StationRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     UNITS_FIELD_NUMBER: _builtins.int
     SUPPLIES_FIELD_NUMBER: _builtins.int
+    HOLDERS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def units(self) -> _containers.RepeatedCompositeFieldContainer[Global___StationedUnit]: ...
     @_builtins.property
     def supplies(self) -> _containers.RepeatedCompositeFieldContainer[Global___SupplyStock]: ...
+    @_builtins.property
+    def holders(self) -> _containers.RepeatedCompositeFieldContainer[Global___CityHolder]: ...
     def __init__(
         self,
         *,
         units: _abc.Iterable[Global___StationedUnit] | None = ...,
         supplies: _abc.Iterable[Global___SupplyStock] | None = ...,
+        holders: _abc.Iterable[Global___CityHolder] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["supplies", b"supplies", "units", b"units"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["holders", b"holders", "supplies", b"supplies", "units", b"units"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -41,17 +41,35 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def restarter(command: str, addr: str) -> Callable[[], None]:
-    """Runs ``command`` and waits until the service at ``addr`` serves again."""
+    """Runs ``command`` (split into words, without a shell) and waits until the service at
+    ``addr`` serves again.  A command that cannot run, fails or hangs fails the durability row
+    with what went wrong, never the whole suite."""
     import grpc
 
+    from pate.gitmkit.rows import CheckFailedError
     from services.platform.security import tls
 
     argv = shlex.split(command)
+    if not argv:
+        raise UserError("--restart-command: empty")
 
     def restart() -> None:
-        subprocess.run(argv, check=True, timeout=RESTART_WAIT_SECONDS)
+        try:
+            subprocess.run(argv, check=True, timeout=RESTART_WAIT_SECONDS)
+        except FileNotFoundError:
+            raise CheckFailedError(
+                f"--restart-command: {argv[0]!r} not found (the command runs without a shell: "
+                "for 'cd' or '&&' give sh -c '...')"
+            ) from None
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise CheckFailedError(f"--restart-command failed: {str(exc)[:200]}") from None
         with tls.channel(addr) as channel:
-            grpc.channel_ready_future(channel).result(timeout=RESTART_WAIT_SECONDS)
+            try:
+                grpc.channel_ready_future(channel).result(timeout=RESTART_WAIT_SECONDS)
+            except grpc.FutureTimeoutError:
+                raise CheckFailedError(
+                    f"the land service did not serve again within {RESTART_WAIT_SECONDS:.0f} s of the restart"
+                ) from None
 
     return restart
 

@@ -35,6 +35,7 @@ class BridgedLand:
             bridge.sightings_call(campaign, 0, (), world),
         ]
         self.refused = bridge.deliver(client, opening)
+        self.calls = len(opening)
 
     def before(self, ctx: TurnContext, world: WorldState) -> tuple[Sequence[PortLandReport], LandWord | None]:
         earlier = [*self._pending, *bridge.begun_on_map(self._last)]
@@ -47,10 +48,14 @@ class BridgedLand:
         if start.turn >= self.last:
             calls.append(CloseCampaign(start.campaign, start.turn))
         self.refused += bridge.deliver(self.client, calls)
+        self.calls += len(calls)
         self._last = result.events
 
     def places(self) -> list[str]:
-        return [f"{len(self.refused)} calls refused or skipped"] if self.refused else []
+        """What a remote land service made of the calls (its land is its own to show)."""
+        if self.refused:
+            return [f"{len(self.refused)} of {self.calls} calls refused or skipped"]
+        return [f"all {self.calls} calls answered"]
 
 
 class ReferenceLand(BridgedLand):

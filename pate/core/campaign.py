@@ -82,7 +82,7 @@ def resolve_effective(
     undone: list[Event] = []
     if land_word is not None:
         world, undone = undo_refused(world, land_word.refused, SpaceRules.of(ctx.rules))
-        ctx = replace(ctx, gitm_answered=land_word.answered)
+        ctx = replace(ctx, gitm_answered=land_word.answered, land_captures=land_word.captures)
     if land_reports:  # GITM's word on the garrisons, fetched once and stored with the orders
         world = apply_land_reports(ctx.map, world, land_reports)
     world = attachments_after_orders(world, effective)

@@ -31,6 +31,7 @@ ORDER: list[tuple[str, Check]] = [
     ("L1", lifecycle_rows.capabilities),
     ("L2", lifecycle_rows.open_campaign),
     ("L3", lifecycle_rows.units_near),
+    ("L25", lifecycle_rows.port_holders),
     ("L21", repeat_rows.malformed),
     ("L14", transfer_rows.unknown),
     ("L4", transfer_rows.unit_refusals),

@@ -95,7 +95,12 @@ class Land:
             land_pb2.InitialStock(transport_id=lay.spare),
         ]
         return land_pb2.OpenCampaignRequest(
-            campaign_id=self.campaign, scenario="conformance", turns=2, units=units, stocks=stocks
+            campaign_id=self.campaign,
+            scenario="conformance",
+            turns=2,
+            units=units,
+            stocks=stocks,
+            holders=[land_pb2.PortHolder(port=self.port, state=lay.state)],  # edition 3
         )
 
     # ---------------------------------------------------------------- transfers

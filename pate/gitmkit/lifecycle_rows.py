@@ -13,7 +13,11 @@ from gitm.v1 import land_pb2
 from pate.gitmkit.land import CITY_SUPPLIES, LOAD, Land
 from pate.gitmkit.rows import CheckFailedError, SkippedError, expect, short
 
-EDITION_2 = tuple(m.name for m in land_pb2.DESCRIPTOR.services_by_name["LandBridge"].methods)
+# the calls every edition-2 service lists; later editions' calls are checked by their own rows
+EDITION_2 = (
+    "BeginTransfer", "CompleteTransfer", "UnitsNear", "GetTransfer", "ReportSightings",
+    "ReportCargoLoss", "ReportCargoMoves", "GetCapabilities", "OpenCampaign", "CloseCampaign",
+)  # fmt: skip
 _EMPTY = {m.name: m.input_type for m in land_pb2.DESCRIPTOR.services_by_name["LandBridge"].methods}
 
 
@@ -77,6 +81,26 @@ def units_near(land: Land) -> str:
     expect(code == grpc.StatusCode.NOT_FOUND, f"UnitsNear of an unknown city answered {code.name}")
     where = f"{lay.near} in the strategic square"
     return f"{len(near.units)} units ({where}), {near.supplies} supplies; unknown city NOT_FOUND"
+
+
+def port_holders(land: Land) -> str:
+    """Edition 3: the suite's city is held by the state the open named, occupied by its units
+    (two of them stand in the city); asked twice, the same answer (a question changes nothing)."""
+    caps = land.call("GetCapabilities", land_pb2.GetCapabilitiesRequest())
+    if "PortHolders" not in caps.calls:
+        raise SkippedError(f"edition {caps.edition}: PortHolders is not listed (edition 3)")
+    request = land_pb2.PortHoldersRequest(campaign_id=land.campaign, turn=1)
+    first = land.call("PortHolders", request)
+    held = {h.port: h for h in first.holders}
+    mine = held.get(land.port)
+    state = land.layout.state
+    expect(mine is not None, f"{land.port}, whose holder the open gave, is not answered: {short(first)}")
+    assert mine is not None
+    expect(mine.state == state, f"{land.port} held by {mine.state or 'nobody'}, the open said {state}")
+    expect(mine.occupied, f"{land.port} not occupied, though {land.layout.a} of {state} stands in it")
+    again = land.call("PortHolders", request)
+    expect(again == first, f"asked again, PortHolders answered otherwise: {short(again)}")
+    return f"{land.port} held by {state}, occupied; {len(first.holders)} cities answered"
 
 
 def close_campaign(land: Land) -> str:

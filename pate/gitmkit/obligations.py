@@ -4,7 +4,7 @@ each row of ``pate gitm check`` names the one it checks."""
 from __future__ import annotations
 
 OBLIGATIONS: dict[str, str] = {
-    "L1": "capabilities: edition 2, and every call listed is served",
+    "L1": "capabilities: edition 2 or later, and every call listed is served",
     "L2": "open campaign: the initial positions held; the repeat is a duplicate",
     "L3": "units near: city, strategic square, sizes and stock; unknown city NOT_FOUND",
     "L4": "refusal: a unit not there, of another state, embarked or not aboard",
@@ -28,6 +28,7 @@ OBLIGATIONS: dict[str, str] = {
     "L22": "close campaign: open transfers cancelled, no new work",
     "L23": "calls without PATE's caller token are UNAUTHENTICATED",
     "L24": "gRPC health: SERVING for gitm.v1.LandBridge",
+    "L25": "port holders (edition 3): the open's holders, occupied by their units",
 }
 
 

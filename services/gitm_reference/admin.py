@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, select
 
-from gitm.v1 import reference_admin_pb2
+from gitm.v1 import land_pb2, reference_admin_pb2
 from services.gitm_reference import tables as t
 from services.gitm_reference.checks import MAX_SUPPLIES, MAX_UNITS, BadRequestError, check_count, check_id
+from services.gitm_reference.holders import set_holders
 from services.gitm_reference.ledger import Ledger, set_stock, station_unit
 
 
@@ -35,6 +36,10 @@ class Administration:
                 self.ledger.campaign(conn, k.campaign_id)
                 kind, place = ("city", k.city) if k.city else ("transport", k.transport_id)
                 set_stock(conn, k.campaign_id, kind, place, k.supplies, 0)
+            for h in r.holders:  # a city taken on land, as the land game would report it
+                check_id("holders[].campaign_id", h.campaign_id)
+                self.ledger.campaign(conn, h.campaign_id)
+                set_holders(conn, h.campaign_id, [land_pb2.PortHolder(port=h.city, state=h.state)])
             return reference_admin_pb2.StationResponse(units=len(r.units), stocks=len(r.supplies))
 
         return self.ledger.tx(write)  # type: ignore[no-any-return]

@@ -108,3 +108,6 @@ class InProcessStub:
 
     def CloseCampaign(self, r: land_pb2.CloseCampaignRequest, **_: Any) -> land_pb2.CloseCampaignResponse:  # noqa: N802
         return self._do("CloseCampaign", r.campaign_id, lambda: self.store.close_campaign(r))
+
+    def PortHolders(self, r: land_pb2.PortHoldersRequest, **_: Any) -> land_pb2.PortHoldersResponse:  # noqa: N802
+        return self._do("PortHolders", r.campaign_id, lambda: self.store.port_holders(r))

@@ -17,9 +17,10 @@ from services.gitm_reference.checks import (
     check_id,
     check_opaque,
 )
+from services.gitm_reference.holders import set_holders
 from services.gitm_reference.ledger import Ledger, closed, set_stock, station_unit
 
-EDITION = 2
+EDITION = 3
 CALLS = tuple(m.name for m in land_pb2.DESCRIPTOR.services_by_name["LandBridge"].methods)
 OPENED = "opened by PATE"
 
@@ -58,12 +59,13 @@ class Lifecycle:
         if not new:
             return answer
         # an earlier call may have seeded the campaign from the service's own scenario: PATE's word wins
-        for table in (t.units, t.stocks):
+        for table in (t.units, t.stocks, t.holders):
             conn.execute(table.delete().where(table.c.campaign == r.campaign_id))
         conn.execute(t.campaigns.delete().where(t.campaigns.c.campaign == r.campaign_id))
         conn.execute(insert(t.campaigns).values(campaign=r.campaign_id, seeded_from=OPENED))
         for u in r.units:
             station_unit(conn, r.campaign_id, u.unit, city=u.city, transport=u.transport_id)
+        set_holders(conn, r.campaign_id, r.holders)
         if not self.ledger.behaviour.broken("open_ignores_supplies"):
             for k in r.stocks:
                 kind, place = ("city", k.city) if k.city else ("transport", k.transport_id)

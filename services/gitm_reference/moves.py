@@ -88,7 +88,7 @@ def _move(
         elif x.transport != m.from_transport:
             why = f"not aboard {m.from_transport}" + (f" (aboard {x.transport})" if x.transport else "")
         elif x.reserved_by:
-            why = f"reserved by the open transfer {x.reserved_by}"
+            why = "reserved by an open transfer"
         else:
             moved.append(uid)
             continue

@@ -34,4 +34,5 @@ MUTANTS: dict[str, tuple[str, str]] = {
     "close_ignored": ("L22", "a closed campaign goes on taking new work"),
     "no_auth": ("L23", "takes calls without PATE's caller token"),
     "no_health": ("L24", "serves no gRPC health"),
+    "holders_forgotten": ("L25", "serves PortHolders but answers no city's holder"),
 }

@@ -108,6 +108,11 @@ class LandBridge(land_pb2_grpc.LandBridgeServicer):
     ) -> land_pb2.CloseCampaignResponse:
         return self._serve(context, lambda: self.store.close_campaign(request))
 
+    def PortHolders(  # noqa: N802
+        self, request: land_pb2.PortHoldersRequest, context: Any
+    ) -> land_pb2.PortHoldersResponse:
+        return self._serve(context, lambda: self.store.port_holders(request))
+
 
 class Admin(reference_admin_pb2_grpc.ReferenceAdminServicer):
     def __init__(self, store: LandStore, gate: FaultGate, access: Access | None = None) -> None:

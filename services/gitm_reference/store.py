@@ -26,6 +26,7 @@ from services.gitm_reference.checks import (
     StoreError,
     UnknownTransferError,
 )
+from services.gitm_reference.holders import Holders
 from services.gitm_reference.ledger import Behaviour, Ledger, Seeder, station_unit
 from services.gitm_reference.lifecycle import Lifecycle
 from services.gitm_reference.moves import CargoMoves
@@ -62,6 +63,7 @@ class LandStore:
         self.moves = CargoMoves(ledger)
         self.lifecycle = Lifecycle(ledger)
         self.admin = Administration(ledger)
+        self.holders = Holders(ledger)
 
     def reopen(self) -> None:
         """What a restart of the process leaves: the database, nothing held in memory."""
@@ -112,6 +114,9 @@ class LandStore:
         return self.lifecycle.close(r)
 
     # ------------------------------------------------------------ what units see and hold
+    def port_holders(self, r: land_pb2.PortHoldersRequest) -> land_pb2.PortHoldersResponse:
+        return self.holders.answer(r)
+
     def units_near(self, r: land_pb2.UnitsNearRequest) -> land_pb2.UnitsNearResponse:
         return self.reports.units_near(r)
 

@@ -37,6 +37,15 @@ units = Table(
     Column("reserved_by", String(256), nullable=False, default=""),
 )
 
+# Who holds each city (edition 3): from OpenCampaign, changed by the land game.
+holders = Table(
+    "gitm_holders",
+    metadata,
+    Column("campaign", String(128), primary_key=True),
+    Column("city", String(64), primary_key=True),
+    Column("state", String(8), nullable=False),
+)
+
 # Supplies by place: kind "city" or "transport"; reserved by open transfers.
 stocks = Table(
     "gitm_stocks",

@@ -229,17 +229,19 @@ def _unit_refusal(row: Any, r: land_pb2.BeginTransferRequest, load: bool, blind:
     """What a land game refuses, unit by unit (``blind``: the mutant that ignores reservations)."""
     if row is None:
         return "no such unit"
+    # the reason reaches the player whose transport it is (docs/gitm.md "Answers"): another
+    # state's unit is refused as that, before anything says what became of it or who moves it
+    if load and r.state and row.state != r.state:
+        return f"a unit of {row.state}, not of {r.state}"
     if row.fate:
         return f"the unit was {row.fate}"
     if row.reserved_by and not blind:
-        return f"already being moved by transfer {row.reserved_by}"
+        return "already being moved by another transfer"
     if load:
         if row.transport:
             return f"already embarked on {row.transport}"
         if row.city != r.port or not row.tactical:
             return f"not in {r.port}"
-        if r.state and row.state != r.state:
-            return f"a unit of {row.state}, not of {r.state}"
         return ""
     if row.transport != r.transport_id:
         return f"not aboard {r.transport_id}"

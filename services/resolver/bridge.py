@@ -73,6 +73,7 @@ from services.resolver.gitm_calls import (
     sightings_call,
     transfer_calls,
 )
+from services.resolver.holders import land_captures
 
 log = get_logger("gitm-bridge")
 DURABLE = "gitm-bridge"  # the bridge's durable consumer (services/resolver/main.py)
@@ -219,8 +220,13 @@ def _code(exc: grpc.RpcError) -> grpc.StatusCode | None:
 
 
 def capabilities(client: GitmClient) -> editions.Capabilities:
-    """What the land service serves, asked once per client (docs/gitm.md "Versioning")."""
-    if client.capabilities is None:
+    """What the land service serves (docs/gitm.md "Versioning"): asked on first need and again
+    once the answer is older than ``editions.CAPABILITIES_TTL_SECONDS``, so that an upgraded land
+    service is noticed without restarting PATE (an optional call dropped for answering
+    UNIMPLEMENTED is tried again then too)."""
+    now = client.clock()
+    stale = now - client.capabilities_at > editions.CAPABILITIES_TTL_SECONDS
+    if client.capabilities is None or stale:
         try:
             answer = client.get_capabilities()
             client.capabilities = editions.from_answer(answer.edition, list(answer.calls))
@@ -230,6 +236,7 @@ def capabilities(client: GitmClient) -> editions.Capabilities:
             if _code(exc) != grpc.StatusCode.UNIMPLEMENTED:
                 raise
             client.capabilities = editions.FIRST_EDITION
+        client.capabilities_at = now
     return client.capabilities
 
 
@@ -333,10 +340,11 @@ def land_inputs(
         # while an earlier transfer is unsettled GITM's cities are not yet what
         # PATE's world already shows: its report would count those units twice
         reports = [] if pending else land_reports(client, world, wmap)
+        captures = land_captures(client, world, wmap, capabilities(client))
     except TransientError as exc:
         log.warning("gitm_unanswered", campaign=world.campaign, turn=world.turn, error=str(exc))
         return [], LandWord(answered=False, pending=tuple(earlier))
-    return reports, LandWord(answered=not pending, refused=refused, pending=pending)
+    return reports, LandWord(answered=not pending, refused=refused, pending=pending, captures=captures)
 
 
 def begun_on_map(events: Sequence[Event]) -> list[LandTransfer]:

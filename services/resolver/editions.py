@@ -16,7 +16,11 @@ from dataclasses import dataclass
 REQUIRED = frozenset({"BeginTransfer", "CompleteTransfer", "UnitsNear", "GetTransfer"})
 EDITION_1 = REQUIRED | {"ReportSightings", "ReportCargoLoss", "ReportCargoMoves"}
 EDITION_2 = EDITION_1 | {"GetCapabilities", "OpenCampaign", "CloseCampaign"}
+EDITION_3 = EDITION_2 | {"PortHolders"}  # docs/gitm.md "Port holders"
 SKIPPED = "skipped: "  # the reason of a call PATE did not make
+# how long PATE trusts a GetCapabilities answer (docs/gitm.md "Versioning"): a land service
+# upgraded or downgraded is noticed within this, at the latest at the first turn after it
+CAPABILITIES_TTL_SECONDS = 300.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,4 +40,4 @@ FIRST_EDITION = Capabilities(1, EDITION_1)
 
 def from_answer(edition: int, calls: list[str]) -> Capabilities:
     """A service's own word; an edition below 2 or a list of unknown names is read as it is."""
-    return Capabilities(max(1, edition), frozenset(c for c in calls if c in EDITION_2))
+    return Capabilities(max(1, edition), frozenset(c for c in calls if c in EDITION_3))

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -120,6 +121,7 @@ class OpenCampaign:
     # (unit, city or "", transport or "", tactical square)
     units: tuple[tuple[LandUnit, str, str, bool], ...]
     stocks: tuple[tuple[str, str, int], ...]  # (city or "", transport or "", supplies)
+    holders: tuple[tuple[str, str], ...] = ()  # edition 3: (city, state holding it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +144,11 @@ class GitmClient:
         self.token = os.environ.get("PATE_GITM_TOKEN", "").strip() if token is None else token
         self._channel = None if stub is not None else tls.channel(addr)
         self._stub = stub if stub is not None else land_pb2_grpc.LandBridgeStub(self._channel)
-        self.capabilities: Capabilities | None = None  # learnt on first need (services/resolver/editions.py)
+        # learnt on first need and asked again once older than editions.CAPABILITIES_TTL_SECONDS,
+        # so an upgraded (or downgraded) land service is noticed without restarting PATE
+        self.capabilities: Capabilities | None = None
+        self.capabilities_at = 0.0
+        self.clock: Callable[[], float] = time.monotonic
 
     def _md(self) -> list[tuple[str, str]]:
         md = trace_metadata()
@@ -254,9 +260,18 @@ class GitmClient:
                 for u, city, ship, tactical in call.units
             ],
             stocks=[land_pb2.InitialStock(city=c, transport_id=s, supplies=n) for c, s, n in call.stocks],
+            holders=[land_pb2.PortHolder(port=c, state=s) for c, s in call.holders],
         )
         answer: land_pb2.OpenCampaignResponse = self._stub.OpenCampaign(
             request, timeout=self.timeout, metadata=self._md()
+        )
+        return answer
+
+    def port_holders(self, campaign: str, turn: int) -> land_pb2.PortHoldersResponse:
+        answer: land_pb2.PortHoldersResponse = self._stub.PortHolders(
+            land_pb2.PortHoldersRequest(campaign_id=campaign, turn=turn),
+            timeout=self.timeout,
+            metadata=self._md(),
         )
         return answer
 

@@ -45,18 +45,22 @@ def open_call(
     known = world.land_units
     units: list[tuple[LandUnit, str, str, bool]] = []
     stocks: list[tuple[str, str, int]] = []
+    holders: list[tuple[str, str]] = []
     for name, port in sorted(world.ports.items()):
         if name not in wmap.ports or not wmap.ports[name].on_gitm_map:
             continue
         for uid, tactical in [(u, True) for u in port.garrison] + [(u, False) for u in port.strategic_units]:
             units.append((known.get(uid) or LandUnit(uid, uid[:2]), name, "", tactical))
         stocks.append((name, "", port.supplies))
+        holders.append((name, port.controller))
     for ship in sorted(world.ships.values(), key=lambda s: s.id):
         for uid in ship.cargo.units:
             units.append((known.get(uid) or LandUnit(uid, uid[:2]), "", ship.id, False))
         if ship.type is ShipType.TR or ship.cargo.supplies:
             stocks.append(("", ship.id, ship.cargo.supplies))
-    return OpenCampaign(campaign or world.campaign, scenario, turns, tuple(units), tuple(stocks))
+    return OpenCampaign(
+        campaign or world.campaign, scenario, turns, tuple(units), tuple(stocks), tuple(holders)
+    )
 
 
 def _state_of(ship: str, states: Mapping[str, str]) -> str:
@@ -122,7 +126,7 @@ def cargo_calls(campaign: str, turn: int, events: Iterable[Event]) -> list[Cargo
         seen.add(lid)
         out.append(
             CargoLoss(
-                loss_id(campaign, turn, transport),
+                lid,  # docs/gitm.md: an undone landing lost with its transport is told as <transfer_id>:cargo
                 campaign,
                 turn,
                 transport,

@@ -36,7 +36,7 @@ from pate.core.rng import Rng
 from pate.core.rules.commerce import commerce_step
 from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.detection import contact_list
-from pate.core.rules.garrison import inactive_ships_burnt, port_combat
+from pate.core.rules.garrison import inactive_ships_burnt, land_captures, port_combat
 from pate.core.rules.groups import end_of_turn
 from pate.core.rules.landsaga import DEFERRED
 from pate.core.rules.seatime import sea_experience
@@ -99,7 +99,9 @@ class _Plan:
 
 
 def initial_amphibious_phase(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnState:
-    """Rule 3.6: transports begin loading or unloading."""
+    """Rule 3.6: transports begin loading or unloading, once the ports GITM reports taken on land
+    have changed hands (a load or landing then meets the port's new holder)."""
+    ts = land_captures(ctx, ts, rng)
     claims = _Claims()
     events: list[Event] = []
     for ship in sorted(ts.world.ships.values(), key=lambda s: s.id):

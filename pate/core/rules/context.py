@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from pate.core.events import Event, Phase
 from pate.core.orders.model import ShipOrder, StoresMove, default_order
 from pate.core.rng import Rng
+from pate.core.rules.captures import LandCapture
 from pate.core.rules.data import RuleData
 from pate.core.world.geography import WorldMap
 from pate.core.world.state import WorldState
@@ -22,6 +23,9 @@ class TurnContext:
     # GITM answered this turn (pate.core.rules.landsaga): when not, on-GITM-map
     # transfers are refused as deferred
     gitm_answered: bool = True
+    # ports GITM reports taken on land since the last turn (edition 3), applied at the
+    # initial amphibious phase (pate.core.rules.garrison.land_captures)
+    land_captures: tuple[LandCapture, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

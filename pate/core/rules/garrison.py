@@ -141,6 +141,21 @@ def _capture(ctx: TurnContext, ts: TurnState, name: str, winners: Sequence[str])
     return capture_port(ctx, ts, name, captor, occupied=True)
 
 
+def land_captures(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnState:
+    """The ports GITM reports taken on land (docs/gitm.md "Port holders"), each passing to its
+    captor before any transfer begins, through the same entry as a garrison battle: the hulks of
+    EiA rule 12.2.8.2 are destroyed when the captor's land force occupies the city, else rolled
+    for with the phase's seeded stream.  A port already the captor's, or off PATE's map, is left."""
+    for c in sorted(ctx.land_captures, key=lambda c: c.port):
+        port = ts.world.ports.get(c.port)
+        if port is None or port.controller == c.captor or c.port not in ctx.map.ports:
+            continue
+        ts = capture_port(
+            ctx, ts, c.port, c.captor, occupied=c.occupied, phase=Phase.INITIAL_AMPHIBIOUS, rng=rng
+        )
+    return ts
+
+
 def capture_port(
     ctx: TurnContext,
     ts: TurnState,

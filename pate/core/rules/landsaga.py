@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pate.core.events import Event, Phase
+from pate.core.rules.captures import LandCapture
 from pate.core.rules.transport import SpaceRules, unit_space
 from pate.core.world.ships import Cargo, describe
 from pate.core.world.state import PortState, WorldState
@@ -76,6 +77,8 @@ class LandWord:
     answered: bool = True
     refused: tuple[Refused, ...] = ()
     pending: tuple[LandTransfer, ...] = field(default=())
+    # the ports GITM holds for another state than PATE's world does (docs/gitm.md "Port holders")
+    captures: tuple[LandCapture, ...] = field(default=())
 
 
 def undo_refused(
