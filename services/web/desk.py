@@ -56,7 +56,7 @@ class Desk:
 
     def render(self, request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         ctx.setdefault("campaigns", self.logged_in(request))
-        ctx["csrf_token"] = self.csrf.token_for(security.browser_id(request))
+        ctx["csrf_token"] = self.csrf.token_for(security.browser_id(request), self.bound_session(request))
         ctx["csrf_field"] = security.CSRF_FIELD
         response: HTMLResponse = self.templates.TemplateResponse(request, name, ctx, status_code=status)
         self._keep_browser(request, response)
@@ -115,6 +115,22 @@ class Desk:
             "your session has expired: log in again" if expired else "log in to this campaign"
         )
 
+    def bound_session(self, request: Request) -> str:
+        """The session token the CSRF tokens of this page bind: that of the page's campaign
+        (a session opened by this very request first; an expired one still counts, so that its
+        form reaches the login page), or none outside a campaign."""
+        fresh: Session | None = getattr(request.state, "fresh_session", None)
+        campaign = request.path_params.get("campaign", "") or (fresh.campaign if fresh else "")
+        if not campaign:
+            return ""
+        if fresh is not None and fresh.campaign == campaign:
+            return fresh.token
+        for entry in self.entries(request):
+            parts = entry.split(Session.SEPARATOR)
+            if len(parts) == 4 and parts[0] == campaign:
+                return parts[3]
+        return ""
+
     def renew_browser(self, request: Request) -> None:
         """At login and logout, before the page answered with: a fresh browser cookie, so
         the CSRF tokens of this login are its own (a planted cookie does not survive it)."""
@@ -141,8 +157,14 @@ class Desk:
             if isinstance(value, str):
                 values[key] = value
         given = values.pop(security.CSRF_FIELD, "")
-        if not self.csrf.valid(request.cookies.get(security.BROWSER_COOKIE, ""), given):
+        browser = request.cookies.get(security.BROWSER_COOKIE, "")
+        bound = bool(request.path_params.get("campaign"))  # login and logout: the browser only
+        verdict = self.csrf.check(browser, self.bound_session(request), given, bound=bound)
+        if verdict == security.Csrf.FORGED:
             raise HTTPException(403, "the form's security token is missing or wrong: reload the page")
+        if verdict == security.Csrf.STALE:  # nothing is done; what was typed is kept
+            request.state.kept_form = values
+            raise NotLoggedInError("your session changed since this form was opened: log in again")
         return values
 
     async def upload(self, request: Request, name: str) -> str:

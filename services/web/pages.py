@@ -82,6 +82,7 @@ async def login(desk: Desk, request: Request) -> Response:
         return desk.login_page(request, cid, err.message, kept)
     sessions = [session, *(s for s in desk.logged_in(request) if s.campaign != cid)]
     desk.renew_browser(request)
+    request.state.fresh_session = session  # a form re-issued below carries a token of this session
     if kept and "ships" in kept:
         # the form the expired session interrupted, filled in again (not sent)
         ships = [s for s in kept["ships"].split(",") if s]
