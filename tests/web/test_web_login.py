@@ -12,7 +12,7 @@ import pytest
 from services.web import security
 from tests.web.conftest import Stack
 from tests.web.test_web_browser import _login, _wait_for, browser  # noqa: F401 (the fixture)
-from tests.web.test_web_http import COMMANDER, _revoke, csrf, login, web  # noqa: F401 (the fixture)
+from tests.web.test_web_http import COMMANDER, OTHER, _revoke, csrf, login, web  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.e2e
 
@@ -86,3 +86,30 @@ def test_back_after_logout_shows_the_login_and_resends_nothing(browser: Any, sta
     assert "ERR_CACHE_MISS" not in source and "Resubmission" not in source
     assert "<h1>Log in</h1>" in source and "Log out" not in source
     assert driver.find_element(By.ID, "player").get_attribute("value") == ""  # logged out: no entry
+
+
+def test_the_form_kept_across_a_login_is_sent_with_the_token_of_the_new_session(web, stack: Stack) -> None:  # noqa: F811
+    """The CSRF token binds the session: the form the login gives back carries a token of the new
+    session (not the ended one's), and sending it works."""
+    import html
+    import re
+
+    client, _ = web
+    login(client, stack.campaign, OTHER, stack.passwords[OTHER])
+    page = client.get(f"/c/{stack.campaign}/ships/BR3SL").text
+    _revoke(stack, OTHER)
+    data = {"csrf": csrf(page), "ships": "BR3SL", "turn": "1", "0.mode": "evade", "0.maximum": "4"}
+    r = client.post(f"/c/{stack.campaign}/orders", data=data)
+    assert r.status_code == 401
+    kept = re.search(r'name="kept" value="([^"]*)"', r.text)
+    assert kept is not None
+    again = {"csrf": csrf(r.text), "campaign": stack.campaign, "player": OTHER,
+             "password": stack.passwords[OTHER], "kept": html.unescape(kept.group(1))}  # fmt: skip
+    r = client.post("/login", data=again)
+    assert r.status_code == 200 and '<option value="evade" selected>' in r.text
+    fresh = csrf(r.text)
+    assert fresh != data["csrf"]
+    r = client.post(f"/c/{stack.campaign}/orders", data={**data, "csrf": fresh}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/c/{stack.campaign}#sent"
+    r = client.post(f"/c/{stack.campaign}/orders", data=data, follow_redirects=False)
+    assert r.status_code == 403  # the ended session's token: another browser cookie since the login
