@@ -56,7 +56,7 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     moves = repo.stores_moves(conn, campaign, turn, excluding=defaulted)
     land, word = fetch_land_inputs(conn, world)
     submitted = repo.submitted_orders(conn, campaign, turn, excluding=defaulted)
-    officers = assignments.assignments(conn, campaign, turn)
+    officers = assignments.assignments(conn, campaign, turn, excluding=defaulted)  # rule 4.11, as his orders
     try:
         with tracing.span("resolve", attributes={"pate.campaign": campaign, "pate.turn": turn}):
             crash_point(f"resolver.resolve.{campaign}")  # the failed-turn tests make one campaign fail

@@ -56,7 +56,7 @@ class Desk:
 
     def render(self, request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         ctx.setdefault("campaigns", self.logged_in(request))
-        ctx["csrf_token"] = self.csrf.token_for(security.browser_id(request))
+        ctx["csrf_token"] = self.csrf.token_for(security.browser_id(request), self.bound_session(request))
         ctx["csrf_field"] = security.CSRF_FIELD
         response: HTMLResponse = self.templates.TemplateResponse(request, name, ctx, status_code=status)
         self._keep_browser(request, response)
@@ -115,6 +115,27 @@ class Desk:
             "your session has expired: log in again" if expired else "log in to this campaign"
         )
 
+    def bound_session(self, request: Request) -> str:
+        """The session token the CSRF tokens of this page bind: that of the page's campaign
+        (a session opened by this very request first; an expired one still counts, so that its
+        form reaches the login page), or none outside a campaign."""
+        fresh: Session | None = getattr(request.state, "fresh_session", None)
+        campaign = request.path_params.get("campaign", "") or (fresh.campaign if fresh else "")
+        if not campaign:
+            return ""
+        if fresh is not None and fresh.campaign == campaign:
+            return fresh.token
+        found = self.entry_of(request, campaign)
+        return found[1] if found else ""
+
+    def entry_of(self, request: Request, campaign: str) -> tuple[str, str] | None:
+        """(player, session token) of this browser's cookie entry for the campaign, expired or not."""
+        for entry in self.entries(request):
+            parts = entry.split(Session.SEPARATOR)
+            if len(parts) == 4 and parts[0] == campaign:
+                return parts[1], parts[3]
+        return None
+
     def renew_browser(self, request: Request) -> None:
         """At login and logout, before the page answered with: a fresh browser cookie, so
         the CSRF tokens of this login are its own (a planted cookie does not survive it)."""
@@ -141,8 +162,14 @@ class Desk:
             if isinstance(value, str):
                 values[key] = value
         given = values.pop(security.CSRF_FIELD, "")
-        if not self.csrf.valid(request.cookies.get(security.BROWSER_COOKIE, ""), given):
+        browser = request.cookies.get(security.BROWSER_COOKIE, "")
+        bound = bool(request.path_params.get("campaign"))  # login and logout: the browser only
+        verdict = self.csrf.check(browser, self.bound_session(request), given, bound=bound)
+        if verdict == security.Csrf.FORGED:
             raise HTTPException(403, "the form's security token is missing or wrong: reload the page")
+        if verdict == security.Csrf.STALE:  # nothing is done; what was typed is kept
+            request.state.kept_form = values
+            raise StaleFormError("your session changed since this form was opened: log in again")
         return values
 
     async def upload(self, request: Request, name: str) -> str:
@@ -154,19 +181,44 @@ class Desk:
         return data.decode("utf-8", errors="replace")
 
     def login_page(
-        self, request: Request, campaign: str, message: str = "", kept: dict[str, str] | None = None
+        self,
+        request: Request,
+        campaign: str,
+        message: str = "",
+        kept: dict[str, str] | None = None,
+        *,
+        ended: bool = False,
+        player: str = "",
     ) -> HTMLResponse:
+        """The login form, the player id filled in from this browser's entry for the campaign.
+        ``ended``: that session is over (expired, revoked): its entry leaves the cookie, and the
+        page no longer shows it as logged in."""
         kept_json = json.dumps(kept or {})
         if len(kept_json) > KEPT_LIMIT:
             kept_json = "{}"
-        return self.render(
+        entry = self.entry_of(request, campaign) if campaign else None
+        sessions = self.logged_in(request)
+        if ended and entry:
+            sessions = [s for s in sessions if s.campaign != campaign]
+        notice = "You are logged out." if self.flash(request).get("logged_out") else ""
+        response = self.render(
             request,
             "login.html",
             status=401 if message else 200,
+            campaigns=sessions,
             campaign=campaign,
+            player=player or (entry[0][:64] if entry else ""),
             message=message,
+            notice=notice,
             kept=kept_json,
         )
+        if ended and entry:
+            self.store_sessions(request, response, sessions)
+        return response
+
+
+class StaleFormError(NotLoggedInError):
+    """A form whose CSRF token was made for another session of this browser than its current one."""
 
 
 Handler = Callable[[Desk, Request], Awaitable[Response]]

@@ -7,16 +7,16 @@ a page saying so, while either of them is down.  SIGTERM stops it cleanly (uvico
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from typing import Any
-
-import uvicorn
 
 from services.platform.config import ConfigError, load_settings
 from services.platform.security.tls import load_tls
 from services.platform.telemetry import metrics, tracing
 from services.platform.telemetry.logging import configure_logging, get_logger
 from services.platform.telemetry.observe import ObservedAsgi
+from services.web import server
 from services.web.backend import Backend
 from services.web.config import load_web_settings
 from services.web.routes import create_app
@@ -38,16 +38,22 @@ def main() -> int:
     tracing.configure_tracing("web", platform.otlp_endpoint)
     metrics.serve_metrics(platform.metrics_addr)
     app = ObservedAsgi(create_app(backend, settings))
-    log.info("web_listening", addr=settings.addr, orders=settings.orders_addr, reports=settings.reports_addr)
-    uvicorn.run(
-        app,
-        host=settings.host,
-        port=settings.port,
-        log_level="warning",
-        access_log=False,
-        limit_concurrency=200,
-        timeout_graceful_shutdown=5,
-        **proxy_options(platform.trusted_proxies),
+    log.info(
+        "web_listening",
+        addr=settings.addr,
+        health=settings.health_addr,
+        orders=settings.orders_addr,
+        reports=settings.reports_addr,
+    )
+    # deadlines for reading requests, a per-request concurrency limit, health apart (server.py)
+    asyncio.run(
+        server.serve(
+            app,
+            (settings.host, settings.port),
+            settings.guard,
+            settings.health,
+            **proxy_options(platform.trusted_proxies),
+        )
     )
     return 0
 

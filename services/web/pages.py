@@ -51,9 +51,19 @@ async def home(desk: Desk, request: Request) -> Response:
         return redirect("/login")
     rows = []
     for s in sessions:
-        mine = await desk.backend.my_campaign(s)
-        rows.append((s, mine))
-    return desk.render(request, "home.html", rows=rows, status_words=STATUS_WORDS)
+        try:
+            rows.append((s, await desk.backend.my_campaign(s)))
+        except NotLoggedInError:  # revoked: no longer shown as logged in, and gone from the cookie
+            continue
+    live = [s for s, _ in rows]
+    response = (
+        desk.render(request, "home.html", rows=rows, status_words=STATUS_WORDS, campaigns=live)
+        if live
+        else redirect("/login")
+    )
+    if len(live) < len(sessions):
+        desk.store_sessions(request, response, live)
+    return response
 
 
 async def login_form(desk: Desk, request: Request) -> Response:
@@ -65,17 +75,21 @@ async def login(desk: Desk, request: Request) -> Response:
     cid, player, password = form.get("campaign", ""), form.get("player", ""), form.get("password", "")
     kept = _kept(form.get("kept", ""))
     if not (ID_PATTERN.match(cid) and ID_PATTERN.match(player)) or not password or len(password) > 200:
-        return desk.login_page(request, cid[:64], "give the campaign, your player id and your password", kept)
+        said = "give the campaign, your player id and your password"
+        return desk.login_page(request, cid[:64], said, kept, player=player[:64])
     try:
         session = await desk.backend.login(
             cid, player, password, source=request.client.host if request.client else ""
         )
     except (NotLoggedInError, ForbiddenError):
-        return desk.login_page(request, cid, "campaign, player or password not recognised", kept)
+        return desk.login_page(
+            request, cid, "campaign, player or password not recognised", kept, player=player
+        )
     except RefusedError as err:  # the login throttle: wait
-        return desk.login_page(request, cid, err.message, kept)
+        return desk.login_page(request, cid, err.message, kept, player=player)
     sessions = [session, *(s for s in desk.logged_in(request) if s.campaign != cid)]
     desk.renew_browser(request)
+    request.state.fresh_session = session  # a form re-issued below carries a token of this session
     if kept and "ships" in kept:
         # the form the expired session interrupted, filled in again (not sent)
         ships = [s for s in kept["ships"].split(",") if s]
@@ -105,8 +119,9 @@ async def logout(desk: Desk, request: Request) -> Response:
     await desk.form(request)
     for session in desk.logged_in(request):
         await desk.backend.logout(session)
-    response = redirect("/login")
     desk.renew_browser(request)
+    # post-redirect-get: Back after it never resends a form; the login page says it is done
+    response = desk.redirect_with(request, "/login", logged_out=True)
     desk.store_sessions(request, response, [])
     return response
 

@@ -34,7 +34,7 @@ from services.web.backend import (
     ServiceDownError,
 )
 from services.web.config import WebSettings
-from services.web.desk import HERE, Desk, Handler
+from services.web.desk import HERE, Desk, Handler, StaleFormError
 
 
 def page(desk: Desk, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
@@ -46,7 +46,10 @@ def page(desk: Desk, handler: Handler) -> Callable[[Request], Awaitable[Response
             return await handler(desk, request)
         except NotLoggedInError as err:
             kept = getattr(request.state, "kept_form", None)
-            return desk.login_page(request, request.path_params.get("campaign", ""), err.message, kept)
+            cid = request.path_params.get("campaign", "")
+            # an ended session leaves the cookie; a stale form's current session stays
+            ended = not isinstance(err, StaleFormError)
+            return desk.login_page(request, cid, err.message, kept, ended=ended)
         except ServiceDownError as err:
             return desk.render(
                 request, "error.html", status=503, title="Service unavailable", message=err.message

@@ -33,20 +33,39 @@ REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; fram
 
 
 class Csrf:
-    """A token per login (double submit, signed): an HMAC of the browser cookie, which
-    every login and logout makes afresh, so a page on another site can neither read nor
-    forge it, and a browser cookie planted before login is worth nothing after it.  (Not
-    bound to the session cookie itself: a form sent after the session ran out must still
-    reach the login page with its content kept.)"""
+    """A token per login and per session (double submit, signed), two halves:
+
+    - an HMAC of the browser cookie, which every login and logout makes afresh, so a page on
+      another site can neither read nor forge it, and a browser cookie planted before login is
+      worth nothing after it;
+    - an HMAC of the browser cookie with the session token of the form's campaign (none on pages
+      outside a campaign), so a token made for another session, or a browser cookie set by a
+      sibling host after login, does not act in this one.
+
+    A form whose first half is right but whose session has changed since it was opened (ran out,
+    or replaced by a new login) is not acted on: it goes to the login page with its content kept,
+    and the login re-issues it with a token of the new session."""
+
+    FORGED, STALE, VALID = "forged", "stale", "valid"
 
     def __init__(self, secret: bytes) -> None:
         self.secret = secret
 
-    def token_for(self, browser: str) -> str:
-        return hmac.new(self.secret, browser.encode(), hashlib.sha256).hexdigest()
+    def _mac(self, *parts: str) -> str:
+        return hmac.new(self.secret, "\n".join(parts).encode(), hashlib.sha256).hexdigest()[:32]
 
-    def valid(self, browser: str, given: str) -> bool:
-        return bool(browser) and bool(given) and hmac.compare_digest(self.token_for(browser), given)
+    def token_for(self, browser: str, session: str = "") -> str:
+        return self._mac("browser", browser) + self._mac("session", browser, session)
+
+    def check(self, browser: str, session: str, given: str, *, bound: bool) -> str:
+        """VALID, STALE (right browser, another session: only for ``bound`` forms) or FORGED."""
+        if not browser or len(given) != 64:
+            return self.FORGED
+        if not hmac.compare_digest(self._mac("browser", browser), given[:32]):
+            return self.FORGED
+        if bound and not hmac.compare_digest(self._mac("session", browser, session), given[32:]):
+            return self.STALE
+        return self.VALID
 
 
 class Flash:

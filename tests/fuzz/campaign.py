@@ -33,6 +33,7 @@ from pate.core.orders.plain import order_to_dict
 from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.orders.textout import format_orders
 from pate.core.rules.context import TurnContext
+from pate.core.rules.eiaops.params import OpsRules
 from pate.core.rules.stores import check_stores_move
 from pate.core.world.invariants import world_problems
 from pate.core.world.state import COMBAT_RULESETS, Role, WorldState
@@ -41,6 +42,7 @@ from pate.engine.context import turn_context
 from pate.engine.pipeline import all_knowledge, reports_for
 from pate.tools.playcheck import turn_problems
 from services.orders.desk import authors, check_orders
+from tests.fuzz.operations import OperationMaker
 from tests.fuzz.orders import OrderMaker, Submission
 
 SCENARIOS = ("training", "trafalgar", "grand1805")
@@ -58,9 +60,12 @@ class Crash:
     stage: str  # desk, resolve, knowledge, reports
     error: str  # the traceback's last lines
     orders: tuple[dict[str, object], ...] = ()  # the turn's accepted orders (order_to_dict)
+    naval: str = "pate"
 
     def __str__(self) -> str:
-        head = f"{self.scenario} / {self.rules} seed {self.seed} turn {self.turn}, {self.stage}"
+        head = (
+            f"{self.scenario} / {self.rules} / {self.naval} seed {self.seed} turn {self.turn}, {self.stage}"
+        )
         return f"{head}:\n{self.error}"
 
 
@@ -115,6 +120,8 @@ def kinds(order: ShipOrder) -> Iterator[str]:
         yield "unload"
     for adm in order.admin:
         yield f"admin {adm.kind}"
+    if order.operation is not None:
+        yield f"operation {order.operation.kind}"
 
 
 @dataclass
@@ -136,19 +143,22 @@ class Campaign:
         reports: int = 1,
         check_every: int = 1,
         odd: float = 0.15,
+        naval: str = "pate",
     ) -> None:
         """``reports``: players whose reports are rendered each turn (-1: all);
         ``check_every``: the play-test checks every so many turns (0: never;
-        the world's own invariants are checked every turn regardless)."""
-        self.scenario, self.rules, self.seed, self.odd = scenario, rules, seed, odd
+        the world's own invariants are checked every turn regardless);
+        ``naval``: the naval rules (``eia-operations``: lead ships declare operations)."""
+        self.scenario, self.rules, self.seed, self.odd, self.naval = scenario, rules, seed, odd, naval
         self.reports, self.check_every = reports, check_every
         self.ctx: TurnContext = turn_context()
-        self.rng = random.Random(f"{scenario}/{rules}/{seed}")
+        self.rng = random.Random(f"{scenario}/{rules}/{seed}" + ("" if naval == "pate" else f"/{naval}"))
+        self.ops_rules = OpsRules.from_rules(self.ctx.rules)
         self.tally = Tally()
 
     def play(self, turns: int) -> Tally:
         loaded = load_scenario(self.scenario)
-        world = replace(loaded.world, combat_rules=self.rules)
+        world = replace(loaded.world, combat_rules=self.rules, naval_rules=self.naval)
         world = start_campaign(self.ctx, world, "fuzz", self.seed, turns, place=loaded.placement == "random")
         for _ in range(turns):
             nxt = self.turn(world)
@@ -159,7 +169,8 @@ class Campaign:
 
     def turn(self, world: WorldState) -> WorldState | None:
         """One turn; None when it crashed beyond going on."""
-        maker = OrderMaker(self.rng, world, self.ctx.map, self.odd)
+        ops = OperationMaker(self.rng, world, self.ctx.map, self.ops_rules)
+        maker = OrderMaker(self.rng, world, self.ctx.map, self.odd, ops)
         taken = Turn()
         for sub in maker.turn():
             self.desk(world, sub, taken)
@@ -192,7 +203,9 @@ class Campaign:
         except Exception:
             lines = traceback.format_exc().strip().splitlines()[-12:]
             orders = tuple(order_to_dict(s.order) for s in taken.orders)
-            crash = Crash(self.scenario, self.rules, self.seed, world.turn, stage, "\n".join(lines), orders)
+            crash = Crash(
+                self.scenario, self.rules, self.seed, world.turn, stage, "\n".join(lines), orders, self.naval
+            )
             self.tally.crashes.append(crash)
             return None
 

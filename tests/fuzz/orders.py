@@ -5,7 +5,8 @@ the ship (adjacent sea areas, ports it can reach, ships alongside, units in the
 port), and with chance ``odd`` one part of the order is made implausible: a
 target that is the ship itself, elsewhere, of another state or no ship at all,
 a sea area far away, numbers out of range.  The order desk must refuse those,
-never fail on them.  Naval ministers also move stores (3.5) and assign
+never fail on them.  Under the EiA new naval rules lead ships declare naval
+operations (``tests.fuzz.operations``).  Naval ministers also move stores (3.5) and assign
 officers (2.3); they, an administrator and other players order ships already
 ordered by their commanders (4.1 precedence).  All draws come from one
 ``random.Random``, so a campaign is repeated exactly from its seed.
@@ -41,6 +42,7 @@ from pate.core.orders.refusal import Actor, authority
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import AtSea, InPort, Ship, ShipType, contact_key
 from pate.core.world.state import Player, Role, WorldState
+from tests.fuzz.operations import OperationMaker
 
 GHOSTS = ("FR99SL", "BR77FR", "SP40TR", "XX1FL")  # well-formed ids of no ship
 HUGE = 999_999_999  # the largest number the order file format takes
@@ -59,8 +61,17 @@ class Submission:
 class OrderMaker:
     """The orders of one turn, drawn from the world at its start."""
 
-    def __init__(self, rng: random.Random, world: WorldState, wmap: WorldMap, odd: float = 0.15) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        world: WorldState,
+        wmap: WorldMap,
+        odd: float = 0.15,
+        operations: OperationMaker | None = None,
+    ) -> None:
         self.rng, self.world, self.map, self.odd = rng, world, wmap, odd
+        self.operations = operations  # a lead ship's naval operation (eia-operations)
+        self.eia = world.naval_rules == "eia-operations"
         self.ids = sorted(world.ships)
         self.places: dict[object, list[Ship]] = defaultdict(list)
         for sid in self.ids:
@@ -120,6 +131,12 @@ class OrderMaker:
         if any(a.kind in (AdminKind.SCUTTLE, AdminKind.INACTIVATE) for a in order.admin):
             order = replace(order, movement=Movement())  # 2.6, 4.10: such a ship stays
         order = self.attachment(order, ship)
+        if (
+            self.operations is not None
+            and ship.attached_to is None
+            and r.random() < (0.3 if self.eia else 0.01)
+        ):
+            return self.operations.declare(order, self.odd if self.eia else 1.0)  # none under PATE's rules
         return self.oddity(order, ship) if r.random() < self.odd else order
 
     def movement(self, ship: Ship) -> Movement:

@@ -115,3 +115,42 @@ def test_a_failed_turn_shows_on_the_gm_page_and_is_retried(web, stack: Stack) ->
                 )
             )
         engine.dispose()
+
+
+def test_a_token_of_another_session_does_not_act_in_this_one(web, stack: Stack) -> None:  # noqa: F811
+    """The attacker (a sibling host that can set the desk's cookies after the victim's login)
+    plants his own browser cookie, whose token he knows from his own session: the token is bound
+    to the session as well, so the victim's session refuses it and nothing is done."""
+    client, _ = web
+    login(client, stack.campaign, "cornwallis", stack.passwords["cornwallis"])  # the attacker's own
+    his_token = csrf(client.get(f"/c/{stack.campaign}").text)
+    his_browser = client.cookies.get(security.BROWSER_COOKIE, domain="desk.test")
+    assert his_browser
+    client.cookies.clear()
+    login(client, stack.campaign, "admin", stack.passwords["admin"])  # the victim, in his browser
+    page = client.get(f"/c/{stack.campaign}/gm").text
+    client.cookies.set(security.BROWSER_COOKIE, his_browser, domain="desk.test")  # planted after login
+    r = client.post(
+        f"/c/{stack.campaign}/gm/deadline", data={"csrf": his_token, "deadline": "2033-03-03T12:00"}
+    )
+    assert r.status_code == 401 and "your session changed" in r.text  # the login page; nothing done
+    assert "2033-03-03" not in page and "2033-03-03" not in client.get(f"/c/{stack.campaign}/gm").text
+    # and the victim's own form, with his own cookies, still works
+    client.cookies.delete(security.BROWSER_COOKIE, domain="desk.test")
+    login(client, stack.campaign, "admin", stack.passwords["admin"])
+    token = csrf(client.get(f"/c/{stack.campaign}/gm").text)
+    r = client.post(f"/c/{stack.campaign}/gm/deadline", data={"csrf": token, "deadline": "2033-03-03T12:00"})
+    assert r.status_code == 200 and "2033-03-03 12:00 UTC" in r.text
+
+
+def test_a_token_of_another_campaigns_page_does_not_act_here(web, stack: Stack) -> None:  # noqa: F811
+    """A token is for its campaign's session: one from a page outside any campaign (the login
+    page, which an attacker's frame could make the browser load) does nothing in a campaign."""
+    client, _ = web
+    login(client, stack.campaign, "admin", stack.passwords["admin"])
+    unbound = csrf(client.get("/login").text)
+    r = client.post(
+        f"/c/{stack.campaign}/gm/deadline", data={"csrf": unbound, "deadline": "2034-04-04T12:00"}
+    )
+    assert r.status_code == 401
+    assert "2034-04-04" not in client.get(f"/c/{stack.campaign}/gm").text

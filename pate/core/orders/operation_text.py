@@ -108,6 +108,10 @@ def _chain(cur: Cursor, kind: OpKind) -> Operation | None:
 
 
 def format_operation(op: Operation) -> str:
+    """The line of ``op``; ValueError when the line could not carry it whole (a part its kind
+    does not take, such as a Patrol's corps, would be dropped silently, and the order read back
+    from the text would not be the order given)."""
+    _whole(op)
     parts = ["operation", keyword(op.kind.value)]
     if op.kind in WITH_CORPS:
         if not op.corps or not CORPS.fullmatch(op.corps):
@@ -121,6 +125,22 @@ def format_operation(op: Operation) -> str:
                 raise ValueError(f"{code!r} is not a three-letter sea area code")
         parts += list(op.chain)
     return " ".join(parts)
+
+
+def _whole(op: Operation) -> None:
+    takes_to = op.kind in WITH_CORPS or op.kind is OpKind.REBASE
+    extra = [
+        what
+        for what, given, takes in (
+            ("corps", op.corps, op.kind in WITH_CORPS),
+            ("destination", op.to, takes_to),
+            ("blockade", op.blockade, op.kind is OpKind.REBASE),
+            ("sea zones", op.chain, op.kind in WITH_CHAIN),
+        )
+        if given and not takes
+    ]
+    if extra:
+        raise ValueError(f"operation {keyword(op.kind.value)} takes " + ", ".join(f"no {e}" for e in extra))
 
 
 def _name(name: str | None) -> str:

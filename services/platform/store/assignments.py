@@ -32,9 +32,13 @@ def add_assignments(
         )
 
 
-def assignments(conn: Connection, campaign: str, turn: int) -> list[Assignment]:
+def assignments(
+    conn: Connection, campaign: str, turn: int, excluding: frozenset[str] = frozenset()
+) -> list[Assignment]:
+    """The turn's assignments, but those of the ministers in ``excluding`` (players whose turn
+    the game master resolved with the defaults of rule 4.11: docs/rules/turn.md)."""
     t = tables.assignments
     rows = conn.execute(
         select(t).where(and_(t.c.campaign == campaign, t.c.turn == turn)).order_by(t.c.ship_id)
     ).all()
-    return [Assignment(r.ship_id, r.commander, r.deputy) for r in rows]
+    return [Assignment(r.ship_id, r.commander, r.deputy) for r in rows if r.minister not in excluding]

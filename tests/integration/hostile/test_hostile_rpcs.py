@@ -14,11 +14,14 @@ PostgreSQL when PATE_TEST_DATABASE_URL is set.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
+import pkgutil
 import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import grpc
@@ -29,8 +32,9 @@ from google.protobuf.descriptor import MethodDescriptor
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from hypothesis import HealthCheck, given, settings
 
-from gitm.v1 import land_pb2
-from pate.v1 import admin_pb2, desk_pb2, orders_pb2, reports_pb2
+import gitm.v1
+import pate.v1
+from pate.v1 import admin_pb2
 from services.platform.bus.natsserver import NatsServer
 from services.platform.runtime.cluster import Cluster
 from services.platform.security.limits import MAX_DETAIL_CHARS
@@ -42,8 +46,10 @@ from tests.support.servers import fresh_schema
 
 pytestmark = pytest.mark.integration
 
-# The players' services first, while the hostile campaign is still at its first turn.
-CONTRACTS = (orders_pb2, reports_pb2, admin_pb2, desk_pb2, land_pb2)
+PROTO = Path(__file__).resolve().parents[3] / "proto"
+# The players' services first, while the hostile campaign is still at its first turn; then the
+# administrator's (which closes turns) and the bot seats' (which may make the campaign solo).
+LATE = ("pate.v1.admin_pb2", "pate.v1.bots_pb2")
 
 DEBUG = bool(os.environ.get("HOSTILE_DEBUG"))
 EXAMPLES = 15  # per RPC: the suite stays well under a minute per database
@@ -74,8 +80,47 @@ NAMES_A_FIELD = re.compile(r"(metadata )?[a-z_][a-z0-9_.\[\]-]*: ")  # "orders[0
 SETTLED = {admin_pb2.TURN_STATUS_OPEN, admin_pb2.TURN_STATUS_FINISHED}
 
 
+def _contracts() -> list[ModuleType]:
+    """Every generated message module of pate.v1 and gitm.v1, found by listing the packages, so a
+    contract added later is attacked without a change here."""
+    found = [
+        importlib.import_module(f"{package.__name__}.{info.name}")
+        for package in (pate.v1, gitm.v1)
+        for info in pkgutil.iter_modules(package.__path__)
+        if info.name.endswith("_pb2")
+    ]
+
+    def order(mod: ModuleType) -> tuple[bool, int, str]:
+        late = LATE.index(mod.__name__) if mod.__name__ in LATE else -1
+        return mod.__name__.startswith("gitm."), late, mod.__name__
+
+    return sorted(found, key=order)
+
+
 def _methods() -> list[MethodDescriptor]:
-    return [m for mod in CONTRACTS for s in mod.DESCRIPTOR.services_by_name.values() for m in s.methods]
+    return [m for mod in _contracts() for s in mod.DESCRIPTOR.services_by_name.values() for m in s.methods]
+
+
+def _declared() -> set[str]:
+    """Every RPC the .proto files declare, read from their text: ``package.Service.Method``."""
+    out = set()
+    for path in sorted(PROTO.glob("*/v1/*.proto")):
+        text = path.read_text()
+        package = re.search(r"^package ([\w.]+);", text, re.MULTILINE)
+        assert package, path
+        for service, body in re.findall(r"^service (\w+) \{(.*?)^\}", text, re.MULTILINE | re.DOTALL):
+            out |= {f"{package.group(1)}.{service}.{rpc}" for rpc in re.findall(r"\brpc (\w+)\s*\(", body)}
+    return out
+
+
+def test_every_declared_rpc_is_attacked() -> None:
+    """The attack below is parametrized by _methods(): it must hold every RPC of the contracts
+    (ConfirmOrders, SetEarlyClose, the messages, the failed-turn calls, BotAdmirals, Sessions ...)."""
+    declared = _declared()
+    attacked = {m.full_name for m in _methods()}
+    assert len(declared) >= 40 and "pate.v1.BotAdmirals.HandToBot" in declared  # the reading works
+    assert declared - attacked == set(), "RPCs left out of the hostile suite"
+    assert attacked - declared == set(), "RPCs attacked that no .proto declares"
 
 
 def _served(addr: str) -> set[str]:

@@ -125,12 +125,17 @@ def test_the_web_desk_dials_the_front_doors_over_tls_and_holds_no_key(overlay: s
     assert env["PATE_WEB_ADDR"] == "0.0.0.0:8080"
     secret = next(e for e in c["env"] if e["name"] == "PATE_WEB_SECRET")
     assert secret["valueFrom"]["secretKeyRef"] == {"name": "pate-web", "key": "secret"}
-    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
-        assert c[probe]["httpGet"] == {"path": "/healthz", "port": "http"}, probe
+    # the probes have a listener of their own, which players' connections cannot starve
+    assert env["PATE_WEB_HEALTH_ADDR"] == "0.0.0.0:8081"
+    paths = {"startupProbe": "/healthz", "readinessProbe": "/readyz", "livenessProbe": "/healthz"}
+    for probe, path in paths.items():
+        assert c[probe]["httpGet"] == {"path": path, "port": "health"}, probe
     assert c["ports"] == [
         {"name": "http", "containerPort": 8080, "protocol": "TCP"},
+        {"name": "health", "containerPort": 8081, "protocol": "TCP"},
         {"name": "metrics", "containerPort": 9464, "protocol": "TCP"},  # /metrics, as every process
     ]
+    assert [p["targetPort"] for p in services["pate-web"]["spec"]["ports"]] == ["http"]  # health not exposed
     assert of_kind(overlay, "PodDisruptionBudget")["pate-web"]["spec"]["selector"]["matchLabels"].items() <= (
         d["spec"]["template"]["metadata"]["labels"].items()
     )

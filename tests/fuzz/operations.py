@@ -1,0 +1,109 @@
+"""Random naval operations (EiA new naval rules, docs/rules/eia-operations.md) for a lead ship,
+as a player could write them in its order block (``operation ...``, docs/formats/orders.md).
+
+Plausible ones are drawn from what the fleet may declare (a kind it may choose where it is, the
+nearest ports and sea areas, the corps aboard, a chain from its port's sea areas); odd ones name a
+ghost corps, a destination off the map or out of range, a chain that skips borders or runs too
+long, a kind a fleet at sea may not choose, or come from an attached ship or with a ``move`` line.
+The desk must refuse the odd ones and the phase resolve the rest, never fail.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from pate.core.orders.model import Movement, ShipOrder
+from pate.core.orders.operation import AT_SEA_KINDS, WITH_CHAIN, WITH_CORPS, Operation, OpKind
+from pate.core.rules.eiaops.declare import fleet_of
+from pate.core.rules.eiaops.model import Fleet
+from pate.core.rules.eiaops.params import OpsRules
+from pate.core.rules.eiaops.steps import distances
+from pate.core.world.geography import WorldMap
+from pate.core.world.state import WorldState
+
+GHOST_CORPS = ("FR99IN", "no-such-corps", "X" * 32)
+
+
+class OperationMaker:
+    """Operations for the lead ships of one turn's world."""
+
+    def __init__(self, rng: random.Random, world: WorldState, wmap: WorldMap, rules: OpsRules) -> None:
+        self.rng, self.world, self.map, self.rules = rng, world, wmap, rules
+        self.areas = sorted(wmap.sea_areas)
+        self.ports = sorted(wmap.ports)
+
+    def declare(self, order: ShipOrder, odd: float) -> ShipOrder:
+        """``order`` with an operation instead of its movement: a plausible one, or with chance
+        ``odd`` (or when the ship leads no fleet) an implausible one."""
+        ship = self.world.ships.get(order.ship_id)
+        fleet = fleet_of(self.world, ship) if ship is not None and ship.attached_to is None else None
+        if fleet is not None and self.rng.random() >= odd:
+            op = self.plausible(fleet)
+            return replace(order, movement=Movement(), attach_to=None, detach=False, operation=op)
+        return self.odd(order)
+
+    def plausible(self, fleet: Fleet) -> Operation:
+        """A kind the fleet may choose where it is, with its nearest destinations, its corps and a
+        chain from its port: mostly legal, the desk judging the rest. (``legal_operations``,
+        which checks every candidate, would cost more than the rest of the turn.)"""
+        r = self.rng
+        kind = r.choice(sorted(AT_SEA_KINDS if fleet.at_sea else OpKind))
+        near = distances(self.map, fleet.place, self.rules.rebase_steps)
+        by_distance = sorted(near, key=lambda n: (near[n], n))
+        ports = [n for n in by_distance if n in self.map.ports and n != fleet.place]
+        areas = [n for n in by_distance if n in self.map.sea_areas]
+        corps = [c for s in fleet.ships if s in self.world.ships for c in self.world.ships[s].cargo.units]
+        port = self.map.ports.get(fleet.place)
+        if kind is OpKind.REBASE:
+            blockade = bool(ports) and r.random() < 0.3
+            places = ports[:16] if blockade or not areas or r.random() < 0.6 else areas[:4]
+            return Operation(kind, to=r.choice(places or [fleet.place]), blockade=blockade)
+        if kind in WITH_CORPS and corps and ports:
+            friendly = [p for p in ports[:24] if self._friendly(fleet.state, p)]
+            wanted = friendly if kind is OpKind.TRANSPORT else [p for p in ports[:24] if p not in friendly]
+            return Operation(
+                kind, corps=r.choice(corps), to=r.choice(wanted if wanted and r.random() < 0.9 else ports)
+            )
+        if kind in WITH_CHAIN and port is not None:
+            chain = [r.choice(port.reachable_sea_areas)]
+            while r.random() < 0.4:
+                chain.append(r.choice(sorted(self.map.sea_areas[chain[-1]].adjacent)))
+            return Operation(kind, chain=tuple(chain))
+        return Operation(kind if kind not in WITH_CORPS | WITH_CHAIN else OpKind.PATROL)
+
+    def odd(self, order: ShipOrder) -> ShipOrder:
+        r = self.rng
+        far, port = r.choice(self.areas), r.choice(self.ports)
+        chain = tuple(r.choice(self.areas) for _ in range(r.choice((2, 5, 29))))
+        kind = r.choice(list(OpKind))
+        choices = (
+            lambda: Operation(kind),  # without what the kind needs, or a kind the fleet may not choose
+            lambda: Operation(OpKind.REBASE, to=r.choice((far, port, "Atlantis", "ZZZ"))),
+            lambda: Operation(OpKind.REBASE, to=port, blockade=True),
+            lambda: Operation(OpKind.REBASE, to=far, blockade=True),
+            lambda: Operation(
+                r.choice((OpKind.TRANSPORT, OpKind.INVASION)), corps=r.choice(GHOST_CORPS), to=port
+            ),
+            lambda: Operation(OpKind.INVASION, corps=self._any_corps(), to=far),
+            lambda: Operation(r.choice((OpKind.PROTECT_TRADE, OpKind.SUPPLY)), chain=chain),
+            lambda: Operation(OpKind.SUPPLY, chain=()),
+            lambda: Operation(OpKind.PATROL, corps=self._any_corps(), to=far, chain=(far,)),
+        )
+        operation = r.choice(choices)()
+        roll = r.random()
+        if roll < 0.15:  # beside a move line
+            return replace(order, operation=operation)
+        if roll < 0.25:  # from a ship attached to another
+            others = [s for s in sorted(self.world.ships) if s != order.ship_id]
+            if others:
+                return replace(order, movement=Movement(), attach_to=r.choice(others), operation=operation)
+        return replace(order, movement=Movement(), operation=operation)
+
+    def _friendly(self, state: str, port: str) -> bool:
+        held = self.world.ports.get(port)
+        return held is not None and self.world.diplomacy.allied(state, held.controller)
+
+    def _any_corps(self) -> str:
+        units = sorted(self.world.land_units)
+        return self.rng.choice(units) if units and self.rng.random() < 0.7 else self.rng.choice(GHOST_CORPS)
