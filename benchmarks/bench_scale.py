@@ -8,9 +8,13 @@ campaign is reported.  It does so with 1, 2, 3... worker processes per stage
 campaign-turns per second, the ratio to one worker, each worker's CPU per
 campaign-turn beside the rules core's own time for the same turns (measured in
 this process, after the run, on the stored worlds), each worker's share of its
-quota and how the turns were split between the workers of a stage.
+quota and how the turns were split between the workers of a stage; last, one
+table of every stage's CPU per campaign-turn against the core's, per scenario,
+database and worker count, to read the 2x goal off.
 
     python -m benchmarks scale --cpu-per-worker 0.15 --workers 1,2,3 --campaigns 40
+    python -m benchmarks scale --cpu-per-worker 0.15 --workers 1 --scenario training,grand1805 \
+        --campaigns 40,4
 
 ``--cpu-per-worker`` puts every resolver, intel and reports worker process in a
 CPU cgroup of its own with that quota (benchmarks/cpucap.py), as a Kubernetes CPU
@@ -38,7 +42,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from benchmarks import cpucap
 from benchmarks.bench_platform import _postgres
-from benchmarks.scale_report import Run, Worker, core_seconds, rows_for
+from benchmarks.scale_report import Run, Worker, core_seconds, cost_table, rows_for
 from pate.v1 import admin_pb2
 from services.platform.bus.natsserver import NatsServer
 from services.platform.runtime.cluster import Cluster
@@ -48,6 +52,7 @@ STAGES = ("resolver", "intel", "reports")
 DONE_EVENT = {"resolver": "turn_resolved", "intel": "intel_ready", "reports": "reports_ready"}
 LEAD_SECONDS = 3.0  # from setting the deadlines to the deadline itself
 TIMEOUT_SECONDS = 1800.0
+CREATE_TIMEOUT_S = 600.0
 POLL_SECONDS = 0.1  # how often the campaigns are listed while waiting (the latencies' resolution)
 
 
@@ -55,13 +60,26 @@ def options(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m benchmarks scale", description=__doc__.split("\n\n")[0])
     p.add_argument("--workers", default="1,2", help="worker processes per stage, e.g. 1,2,3")
     p.add_argument("--cpu-per-worker", type=float, default=0.0, help="each worker's CPU quota in cores")
-    p.add_argument("--campaigns", type=int, default=int(os.environ.get("PATE_BENCH_SCALE_N", "20")))
-    p.add_argument("--scenario", default="training", help="the scenario of every campaign")
+    p.add_argument(
+        "--campaigns",
+        default=os.environ.get("PATE_BENCH_SCALE_N", "20"),
+        help="campaigns per setting, one count for every scenario or one per scenario: 40,4",
+    )
+    p.add_argument(
+        "--scenario", default="training", help="the scenario(s) of the campaigns: training,grand1805"
+    )
     p.add_argument("--databases", default="sqlite,postgresql")
     args = p.parse_args(argv or [])
     args.worker_counts = [int(w) for w in args.workers.split(",") if w.strip()]
-    if not args.worker_counts or min(args.worker_counts) < 1 or args.campaigns < 2:
-        p.error("--workers takes counts of at least 1 and --campaigns at least 2")
+    args.scenarios = [name.strip() for name in args.scenario.split(",") if name.strip()]
+    counts = [int(n) for n in str(args.campaigns).split(",") if n.strip()]
+    if len(counts) == 1:
+        counts *= len(args.scenarios)
+    if len(counts) != len(args.scenarios) or min(counts) < 2:
+        p.error("--campaigns takes one count of at least 2, or one per scenario")
+    args.counts = dict(zip(args.scenarios, counts, strict=True))
+    if not args.worker_counts or min(args.worker_counts) < 1:
+        p.error("--workers takes counts of at least 1")
     return args
 
 
@@ -76,8 +94,15 @@ def _cpu_seconds(pid: int) -> float:
 
 def _create(client: Client, n: int, scenario: str) -> list[str]:
     names = [f"s-{uuid.uuid4().hex[:8]}" for _ in range(n)]
+
+    def create(name: str) -> None:
+        # a long timeout: on a loaded machine a grand1805 campaign (29 players' passwords to
+        # hash) may take over a minute to create, and that is not what is measured here
+        req = admin_pb2.CreateCampaignRequest(id=name, scenario=scenario)
+        client.admin.CreateCampaign(req, metadata=client.admin_md, timeout=CREATE_TIMEOUT_S)
+
     with ThreadPoolExecutor(4) as pool:
-        list(pool.map(lambda name: client.create(name, scenario), names))
+        list(pool.map(create, names))
     for name in names:
         client.wait_open(name, 1, timeout=300)
     return names
@@ -133,7 +158,9 @@ def _handled(log: Path, stage: str, names: set[str]) -> int:
     return count
 
 
-def measure(database_url: str, nats_url: str, workdir: Path, workers: int, args: argparse.Namespace) -> Run:
+def measure(
+    database_url: str, nats_url: str, workdir: Path, workers: int, args: argparse.Namespace, scenario: str
+) -> Run:
     cluster = Cluster(
         workdir=workdir,
         nats_url=nats_url,
@@ -152,7 +179,7 @@ def measure(database_url: str, nats_url: str, workdir: Path, workers: int, args:
         stack.callback(client.close)
         procs = [(stage, i, p) for stage in STAGES for i, p in enumerate(cluster.procs[stage])]
         groups = {p.pid: caps.cap(f"{stage}-{i}", p.pid) for stage, i, p in procs} if caps else {}
-        names = _create(client, args.campaigns, args.scenario)
+        names = _create(client, args.counts[scenario], scenario)
         deadline = _one_deadline(client, names)
         cpu0 = {p.pid: _cpu_seconds(p.pid) for _, _, p in procs}
         thr0 = {pid: caps.throttled_seconds(g) for pid, g in groups.items()} if caps else {}
@@ -177,12 +204,21 @@ def measure(database_url: str, nats_url: str, workdir: Path, workers: int, args:
     return Run(workers, len(names), max(latencies), latencies, found, core, args.cpu_per_worker)
 
 
-def _databases(args: argparse.Namespace, tmp: str, nats_url: str) -> list[tuple[str, list[Run]]]:
+def _databases(
+    args: argparse.Namespace, tmp: str, nats_url: str, scenario: str
+) -> list[tuple[str, list[Run]]]:
     out: list[tuple[str, list[Run]]] = []
     wanted = args.databases.split(",")
     if "sqlite" in wanted:
         runs = [
-            measure(f"sqlite:///{tmp}/scale-{w}.db", nats_url, Path(tmp) / f"sqlite-{w}", w, args)
+            measure(
+                f"sqlite:///{tmp}/{scenario}-{w}.db",
+                nats_url,
+                Path(tmp) / f"sqlite-{scenario}-{w}",
+                w,
+                args,
+                scenario,
+            )
             for w in args.worker_counts
         ]
         out.append(("SQLite", runs))
@@ -192,7 +228,7 @@ def _databases(args: argparse.Namespace, tmp: str, nats_url: str) -> list[tuple[
             with _postgres() as pg:
                 if pg is None:
                     break
-                pg_runs.append(measure(pg, nats_url, Path(tmp) / f"pg-{w}", w, args))
+                pg_runs.append(measure(pg, nats_url, Path(tmp) / f"pg-{scenario}-{w}", w, args, scenario))
         out.append(("PostgreSQL", pg_runs))
     return out
 
@@ -204,13 +240,16 @@ def run(argv: list[str] | None = None) -> list[tuple[str, str]]:
         if why is not None:
             return [("capped workers", f"skipped: {why}")]
     rows: list[tuple[str, str]] = []
+    measured: list[tuple[str, str, list[Run]]] = []
     with tempfile.TemporaryDirectory() as tmp, NatsServer(data_dir=Path(tmp) / "nats") as nats:
-        for name, runs in _databases(args, tmp, nats.url):
-            if not runs:
-                rows.append((name, "skipped: no server answers"))
-                continue
-            rows += rows_for(name, runs, args.scenario)
-    return rows
+        for scenario in args.scenarios:
+            for name, runs in _databases(args, tmp, nats.url, scenario):
+                if not runs:
+                    rows.append((name, "skipped: no server answers"))
+                    continue
+                rows += rows_for(name, runs, scenario)
+                measured.append((scenario, name, runs))
+    return rows + cost_table(measured)
 
 
 if __name__ == "__main__":

@@ -124,3 +124,28 @@ def _stage_row(name: str, r: Run, stage: str) -> tuple[str, str]:
     split = "/".join(str(p.handled) for p in workers)
     label = f"  {name}, {r.workers}: {stage} CPU ms/campaign-turn"
     return (label, f"{ms:.1f} ({beside}); split {split}{shares}")
+
+
+GOAL = 2.0  # a stage's CPU per campaign-turn at most twice the core's own time for that stage
+
+
+def cost_table(measured: list[tuple[str, str, list[Run]]]) -> list[tuple[str, str]]:
+    """One row per scenario, database, worker count and stage: the workers' CPU per
+    campaign-turn, the core's own for the same turns (measured in the benchmark's process
+    in the same run), and their ratio against the goal.  The reports stage runs no rules
+    of its own and is set against intel's core, the rules whose output it stores."""
+    out = [("cost per campaign-turn (service CPU vs the core's, same run)", f"goal: at most {GOAL:g}x")]
+    for scenario, database, runs in measured:
+        for r in runs:
+            for stage in STAGES:
+                core = r.core_ms("intel" if stage == "reports" else stage)
+                ms = r.stage_ms(stage)
+                ratio = ms / core if core > 0 else float("nan")
+                verdict = "within" if ratio <= GOAL else "over"
+                out.append(
+                    (
+                        f"  {scenario}, {database}, {r.workers} worker(s): {stage}",
+                        f"{ms:7.1f} ms vs core {core:6.1f} ms = {ratio:4.2f}x ({verdict} the goal)",
+                    )
+                )
+    return out

@@ -60,15 +60,34 @@ def _sequence(value: Any) -> Any:
     return [to_plain(v) for v in value]
 
 
+# Type hints whose values to_plain gives back as they are: such fields are read, not encoded.
+_PLAIN_HINTS: frozenset[Any] = frozenset(
+    {int, str, bool, float, type(None), int | None, str | None, bool | None, float | None}
+)
+
+
 def _dataclass(cls: type) -> Callable[[Any], Any]:
-    names = tuple(f.name for f in _fields(cls))
-
-    def encode(value: Any) -> Any:
-        out = {name: to_plain(getattr(value, name)) for name in names}
-        if cls.__name__ in _TAGGED:
-            out[_TAG] = cls.__name__
-        return out
-
+    """One function per dataclass, written out field by field (as dataclasses writes
+    its __init__): a world has some ten thousand dataclass values, and a loop over
+    the field names with a call of to_plain for every int and str cost twice as much."""
+    try:
+        hints = _hints(cls)
+    except (NameError, TypeError):  # a hint that cannot be resolved here: every field encoded
+        hints = {}
+    parts = []
+    for f in _fields(cls):
+        read = f"value.{f.name}"
+        parts.append(f"{f.name!r}: {read if hints.get(f.name) in _PLAIN_HINTS else f'to_plain({read})'}")
+    source = (
+        "def encode(value):\n"
+        f"    out = {{{', '.join(parts)}}}\n"
+        "    if name in tagged:\n"
+        "        out[tag] = name\n"
+        "    return out\n"
+    )
+    scope: dict[str, Any] = {"to_plain": to_plain, "tagged": _TAGGED, "tag": _TAG, "name": cls.__name__}
+    exec(source, scope)
+    encode: Callable[[Any], Any] = scope["encode"]
     return encode
 
 
@@ -148,15 +167,19 @@ def _decoder(tp: Any) -> Decoder:
     if origin is frozenset:
         (arg,) = get_args(tp)
         item = _decoder(arg)
-        return lambda data: frozenset(item(v) for v in data)
+        if item is _same:
+            return frozenset
+        return lambda data: frozenset([item(v) for v in data])
     if origin in (dict, typing.Mapping, _abc_mapping()):
         kt, vt = get_args(tp)
         key, val = _decoder(kt), _decoder(vt)
+        if key is _same:  # str keys, the common case: no call per key
+            return dict if val is _same else lambda data: {k: val(v) for k, v in data.items()}
         return lambda data: {key(k): val(v) for k, v in data.items()}
     if origin is list:
         (arg,) = get_args(tp)
         item = _decoder(arg)
-        return lambda data: [item(v) for v in data]
+        return list if item is _same else lambda data: [item(v) for v in data]
     if isinstance(tp, type):
         return _type_decoder(tp)
     raise TypeError(f"cannot decode into {tp!r}")
@@ -166,6 +189,8 @@ def _union_decoder(tp: Any) -> Decoder:
     args = [a for a in get_args(tp) if a is not type(None)]
     if len(args) == 1:
         only = _decoder(args[0])
+        if only is _same:  # None or an int, str, bool: stored as it is
+            return _same
         return lambda data: None if data is None else only(data)
     by_name = {getattr(a, "__name__", None): _decoder(a) for a in args}
     plain = tuple(a for a in args if isinstance(a, type))
@@ -189,14 +214,14 @@ def _union_decoder(tp: Any) -> Decoder:
 def _tuple_decoder(parts: tuple[Any, ...]) -> Decoder:
     if len(parts) == 2 and parts[1] is Ellipsis:
         item = _decoder(parts[0])
-        return lambda data: tuple(item(v) for v in data)
+        return tuple if item is _same else lambda data: tuple([item(v) for v in data])
     items = tuple(_decoder(a) for a in parts)
-    return lambda data: tuple(f(v) for f, v in zip(items, data, strict=True))
+    return lambda data: tuple([f(v) for f, v in zip(items, data, strict=True)])
 
 
 def _type_decoder(tp: type) -> Decoder:
     if issubclass(tp, Enum):
-        return tp
+        return _enum_decoder(tp)
     if dataclasses.is_dataclass(tp):
         return _dataclass_decoder(tp)
     if tp is float:
@@ -206,20 +231,59 @@ def _type_decoder(tp: type) -> Decoder:
     raise TypeError(f"cannot decode into {tp!r}")
 
 
-def _dataclass_decoder(tp: type) -> Decoder:
-    fields: list[tuple[str, Decoder]] = []
-    built = False
+def _enum_decoder(tp: type[Enum]) -> Decoder:
+    """A member by its value from the enum's own table (what calling the enum looks up
+    first), without the call; anything else goes through the enum as before."""
+    members = tp._value2member_map_
 
     def decode(data: Any) -> Any:
-        nonlocal built
-        if not built:
-            hints = _hints(tp)
-            # built at first use, not when the decoder is made: a dataclass
-            # reached again through its own fields finds this decoder cached
-            fields.extend((f.name, _decoder(hints[f.name])) for f in _fields(tp))
-            built = True
+        try:
+            return members[data]
+        except (KeyError, TypeError):
+            return tp(data)
+
+    return decode
+
+
+def _dataclass_decoder(tp: type) -> Decoder:
+    fields: list[tuple[str, Decoder]] = []
+    fast: list[Decoder] = []
+
+    def slow(data: Any) -> Any:  # a field left out: the dataclass's default stands
         return tp(**{name: f(data[name]) for name, f in fields if name in data})
 
+    def decode(data: Any) -> Any:
+        if not fast:
+            # built at first use, not when the decoder is made: a dataclass
+            # reached again through its own fields finds this decoder cached
+            hints = _hints(tp)
+            fields.extend((f.name, _decoder(hints[f.name])) for f in _fields(tp))
+            fast.append(_written_decoder(tp, fields, slow))
+        return fast[0](data)
+
+    return decode
+
+
+def _written_decoder(tp: type, fields: list[tuple[str, Decoder]], slow: Decoder) -> Decoder:
+    """The decoder of one dataclass written out field by field: a field whose value is
+    stored as it is (int, str, bool) is passed on without a call."""
+    scope: dict[str, Any] = {"tp": tp, "slow": slow}
+    args = []
+    for i, (name, f) in enumerate(fields):
+        if f is _same:
+            args.append(f"{name}=data[{name!r}]")
+        else:
+            scope[f"f{i}"] = f
+            args.append(f"{name}=f{i}(data[{name!r}])")
+    source = (
+        "def decode(data):\n"
+        "    try:\n"
+        f"        return tp({', '.join(args)})\n"
+        "    except KeyError:\n"
+        "        return slow(data)\n"
+    )
+    exec(source, scope)
+    decode: Decoder = scope["decode"]
     return decode
 
 

@@ -7,12 +7,13 @@ import sys
 
 from services.intel.stage import handle_turn_resolved
 from services.platform import bus
-from services.platform.runtime.runner import Service, Stage, run_service
+from services.platform.runtime.runner import WORKER_RELAY_POLL_S, Service, Stage, run_service
 
 SERVICE = Service(
     name="intel",
     stages=(Stage("intel", bus.TURN_RESOLVED, handle_turn_resolved),),
     grpc_addr=lambda s: s.intel_addr,
+    relay_poll_seconds=WORKER_RELAY_POLL_S,
 )
 
 

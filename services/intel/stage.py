@@ -26,17 +26,17 @@ def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str])
     if repo.knowledge_exists(conn, campaign, turn):
         log.info("turn_resolved_ignored", campaign=campaign, turn=turn, reason="knowledge exists")
         return
+    # decoded once per process: the next world of this turn is the world before the next one
     if turn == 0:
-        before = after = repo.load_world(conn, campaign, 1)
+        before = after = repo.load_world_cached(conn, campaign, 1)
         events = []
     else:
-        before = repo.load_world(conn, campaign, turn)
-        after = repo.load_world(conn, campaign, turn + 1)
+        before = repo.load_world_cached(conn, campaign, turn)
+        after = repo.load_world_cached(conn, campaign, turn + 1)
         events = repo.load_events(conn, campaign, turn)
     with tracing.span("knowledge", attributes={"pate.campaign": campaign, "pate.turn": turn}):
         knowledge = all_knowledge(turn_context(), before, after, events)
-    for player, text in knowledge.items():
-        repo.save_knowledge(conn, campaign, turn, player, text)
+    repo.save_all_knowledge(conn, campaign, turn, knowledge)
     event = events_pb2.IntelReady(campaign_id=campaign, turn=turn, players=sorted(knowledge))
     emit_event(conn, bus.INTEL_READY, campaign, turn, event, headers)
     log.info("intel_ready", campaign=campaign, turn=turn, players=len(knowledge))

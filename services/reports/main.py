@@ -7,7 +7,7 @@ import sys
 
 from pate.v1 import reports_pb2_grpc
 from services.platform import bus
-from services.platform.runtime.runner import Service, Stage, run_service
+from services.platform.runtime.runner import WORKER_RELAY_POLL_S, Service, Stage, run_service
 from services.platform.security.auth import authenticator_for
 from services.reports.servicer import ReportsServicer
 from services.reports.stage import handle_intel_ready
@@ -24,6 +24,7 @@ SERVICE = Service(
         ),
     ),
     grpc_addr=lambda s: s.reports_addr,
+    relay_poll_seconds=WORKER_RELAY_POLL_S,
 )
 
 

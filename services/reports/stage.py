@@ -31,8 +31,7 @@ def handle_intel_ready(conn: Connection, data: bytes, headers: dict[str, str]) -
         log.info("intel_ready_ignored", campaign=campaign, turn=turn, reason="reports exist")
         return
     with tracing.span("store reports", attributes={"pate.campaign": campaign, "pate.turn": turn}):
-        for player in players:
-            repo.save_report(conn, campaign, turn, player, "json", knowledge[player])
+        repo.save_reports(conn, campaign, turn, "json", knowledge)
     if turn > 0:
         repo.set_status(conn, campaign, turn=turn, expect=("RESOLVED",), status="REPORTED")
     event = events_pb2.ReportsReady(campaign_id=campaign, turn=turn, players=players)

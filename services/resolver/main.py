@@ -6,7 +6,7 @@ import asyncio
 import sys
 
 from services.platform import bus
-from services.platform.runtime.runner import Service, Stage, run_service
+from services.platform.runtime.runner import WORKER_RELAY_POLL_S, Service, Stage, run_service
 from services.resolver import bridge
 from services.resolver.stage import handle_turn_closed
 
@@ -18,6 +18,7 @@ SERVICE = Service(
         Stage(bridge.DURABLE, bus.TURN_RESOLVED, bridge.handle_turn_resolved),
     ),
     grpc_addr=lambda s: s.resolver_addr,
+    relay_poll_seconds=WORKER_RELAY_POLL_S,
 )
 
 

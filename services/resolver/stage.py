@@ -71,7 +71,7 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     result = resolution.result
     failures.clear_failure(conn, campaign)
     state_sha = repo.save_world(conn, campaign, turn + 1, after)
-    repo.save_events(conn, campaign, turn, result.events)
+    events_text = repo.save_events(conn, campaign, turn, result.events)
     # what a replay needs besides the world: the effective orders and the store moves
     inputs = {
         "orders": {sid: to_plain(e) for sid, e in resolution.effective.items()},
@@ -82,7 +82,7 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     if word is not None:
         inputs["land_word"] = to_plain(word)
     orders_json = canonical_json(inputs)
-    repo.save_resolution(conn, campaign, turn, orders_json, result_digest(state_sha, result.events))
+    repo.save_resolution(conn, campaign, turn, orders_json, digest_of(state_sha, events_text))
     repo.set_status(conn, campaign, turn=turn, expect=("CLOSED", "RESOLVING"), status="RESOLVED")
     event = events_pb2.TurnResolved(
         campaign_id=campaign, turn=turn, state_sha256=state_sha, events=len(result.events)
@@ -110,7 +110,12 @@ def mark_failed(
 
 def result_digest(state_sha: str, events: Sequence[Event]) -> str:
     """One digest over the next world state and the turn's events (for replay)."""
-    return repo.sha256(state_sha + repo.events_json(events))
+    return digest_of(state_sha, repo.events_json(events))
+
+
+def digest_of(state_sha: str, events_text: str) -> str:
+    """The same digest from the events' canonical JSON array (as save_events returns it)."""
+    return repo.sha256(state_sha + events_text)
 
 
 def fetch_land_inputs(conn: Connection, world: WorldState) -> tuple[list[PortLandReport], LandWord | None]:

@@ -30,7 +30,7 @@ from google.protobuf.message import Message
 from nats.js import JetStreamContext
 from opentelemetry.trace import SpanKind
 from prometheus_client import Counter
-from sqlalchemy import Connection, Engine, Row, delete, func, select, text, update
+from sqlalchemy import Connection, Engine, Row, bindparam, delete, func, select, text, update
 
 from services.platform import bus
 from services.platform.bus import MSG_ID_HEADER
@@ -153,6 +153,13 @@ def pending_count(engine: Engine) -> int:
         return int(conn.scalar(pending) or 0)
 
 
+_MARK = (
+    update(outbox)
+    .where(outbox.c.id.in_(bindparam("ids", expanding=True)), outbox.c.published_at.is_(None))
+    .values(published_at=bindparam("at"))
+)
+
+
 class OutboxRelay:
     """Publishes outbox rows to JetStream; run one per process that writes events.
 
@@ -185,6 +192,13 @@ class OutboxRelay:
         self.max_backoff = max_backoff
         self.published = 0  # rows this relay marked (for tests and metrics)
         self._wake = asyncio.Event()
+        # built once: the relay runs them after every committed event and at every poll
+        self._pending_rows = (
+            select(outbox.c.id, outbox.c.subject, outbox.c.msg_id, outbox.c.payload, outbox.c.headers_json)
+            .where(outbox.c.published_at.is_(None), outbox.c.quarantined_at.is_(None))
+            .order_by(outbox.c.id)
+            .limit(self.batch)
+        )
 
     def notify(self) -> None:
         """Wake the relay now (call after committing a transaction that added events)."""
@@ -237,12 +251,7 @@ class OutboxRelay:
         return len(rows)
 
     def _pending(self) -> Any:
-        return (
-            select(outbox.c.id, outbox.c.subject, outbox.c.msg_id, outbox.c.payload, outbox.c.headers_json)
-            .where(outbox.c.published_at.is_(None), outbox.c.quarantined_at.is_(None))
-            .order_by(outbox.c.id)
-            .limit(self.batch)
-        )
+        return self._pending_rows
 
     def _publish_rows(
         self, rows: Sequence[Row[Any]], loop: asyncio.AbstractEventLoop
@@ -294,11 +303,7 @@ class OutboxRelay:
     def _mark(self, conn: Connection, ids: list[int]) -> None:
         if not ids:
             return
-        result = conn.execute(
-            update(outbox)
-            .where(outbox.c.id.in_(ids), outbox.c.published_at.is_(None))
-            .values(published_at=utcnow())
-        )
+        result = conn.execute(_MARK, {"ids": ids, "at": utcnow()})
         self.published += result.rowcount
         PUBLISHED.inc(result.rowcount)
 

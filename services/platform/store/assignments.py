@@ -5,8 +5,10 @@ same turn replaces the earlier one."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from typing import Any
 
-from sqlalchemy import Connection, and_, delete, select
+from sqlalchemy import Connection, Select, and_, bindparam, delete, select
 
 from pate.core.orders.assign import Assignment
 from services.platform.store import tables
@@ -32,13 +34,17 @@ def add_assignments(
         )
 
 
+@cache
+def _of_turn() -> Select[Any]:
+    t = tables.assignments
+    where = and_(t.c.campaign == bindparam("campaign"), t.c.turn == bindparam("turn"))
+    return select(t).where(where).order_by(t.c.ship_id)
+
+
 def assignments(
     conn: Connection, campaign: str, turn: int, excluding: frozenset[str] = frozenset()
 ) -> list[Assignment]:
     """The turn's assignments, but those of the ministers in ``excluding`` (players whose turn
     the game master resolved with the defaults of rule 4.11: docs/rules/turn.md)."""
-    t = tables.assignments
-    rows = conn.execute(
-        select(t).where(and_(t.c.campaign == campaign, t.c.turn == turn)).order_by(t.c.ship_id)
-    ).all()
+    rows = conn.execute(_of_turn(), {"campaign": campaign, "turn": turn}).all()
     return [Assignment(r.ship_id, r.commander, r.deputy) for r in rows if r.minister not in excluding]

@@ -13,9 +13,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, insert, select
+from sqlalchemy import Connection, Delete, Select, bindparam, delete, func, insert, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from services.platform.store.recovery_tables import turn_defaults, turn_failures
@@ -97,9 +98,19 @@ def count_failures(conn: Connection) -> int:
     return int(conn.execute(select(func.count()).select_from(turn_failures)).scalar_one())
 
 
+@cache
+def _clear() -> Delete:
+    return delete(turn_failures).where(turn_failures.c.campaign == bindparam("campaign"))
+
+
+@cache
+def _defaulted() -> Select[Any]:
+    c = turn_defaults.c
+    return select(c.player).where(c.campaign == bindparam("campaign"), c.turn == bindparam("turn"))
+
+
 def clear_failure(conn: Connection, campaign: str) -> bool:
-    res = conn.execute(delete(turn_failures).where(turn_failures.c.campaign == campaign))
-    return res.rowcount == 1
+    return conn.execute(_clear(), {"campaign": campaign}).rowcount == 1
 
 
 def add_defaulted(conn: Connection, campaign: str, turn: int, player: str) -> None:
@@ -115,11 +126,7 @@ def add_defaulted(conn: Connection, campaign: str, turn: int, player: str) -> No
 
 
 def defaulted_players(conn: Connection, campaign: str, turn: int) -> frozenset[str]:
-    rows = conn.execute(
-        select(turn_defaults.c.player).where(
-            turn_defaults.c.campaign == campaign, turn_defaults.c.turn == turn
-        )
-    ).all()
+    rows = conn.execute(_defaulted(), {"campaign": campaign, "turn": turn}).all()
     return frozenset(str(r.player) for r in rows)
 
 

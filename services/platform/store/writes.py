@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from sqlalchemy import Connection, Insert, Table
@@ -14,12 +15,13 @@ from services.platform.store.tables import audit, processed_messages, utcnow
 __all__ = ["insert_ignore", "mark_processed", "record_audit", "upsert", "utcnow"]
 
 
+_INSERTS: dict[str, Any] = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
+
+
 def _dialect_insert(conn: Connection, table: Table) -> Any:
-    if conn.dialect.name == "postgresql":
-        return postgresql.insert(table)
-    if conn.dialect.name == "sqlite":
-        return sqlite.insert(table)
-    raise NotImplementedError(f"database {conn.dialect.name!r} is not supported")
+    if conn.dialect.name not in _INSERTS:
+        raise NotImplementedError(f"database {conn.dialect.name!r} is not supported")
+    return _INSERTS[conn.dialect.name](table)
 
 
 def insert_ignore(
@@ -30,12 +32,23 @@ def insert_ignore(
     On PostgreSQL a concurrent insert of the same key waits for the other
     transaction: it then either inserts (the other rolled back) or returns False.
     """
-    stmt: Insert = _dialect_insert(conn, table).values(**values)
-    stmt = stmt.on_conflict_do_nothing(index_elements=list(conflict_on))  # type: ignore[attr-defined]
+    stmt = _insert_ignore(conn.dialect.name, table, tuple(conflict_on))
     if conn.dialect.name == "sqlite":
-        return conn.execute(stmt).rowcount == 1
-    # psycopg reports no rowcount here (-1): ask for the inserted key instead
-    return conn.execute(stmt.returning(table.c[conflict_on[0]])).first() is not None
+        return conn.execute(stmt, dict(values)).rowcount == 1
+    return conn.execute(stmt, dict(values)).first() is not None
+
+
+@cache
+def _insert_ignore(dialect: str, table: Table, conflict_on: tuple[str, ...]) -> Insert:
+    """Built once per table: every message a worker handles claims its id with it, and
+    building the statement again cost more than running it."""
+    if dialect not in _INSERTS:
+        raise NotImplementedError(f"database {dialect!r} is not supported")
+    stmt: Insert = _INSERTS[dialect](table)
+    stmt = stmt.on_conflict_do_nothing(index_elements=list(conflict_on))  # type: ignore[attr-defined]
+    if dialect == "postgresql":  # psycopg reports no rowcount here (-1): ask for the inserted key instead
+        stmt = stmt.returning(table.c[conflict_on[0]])
+    return stmt
 
 
 def upsert(

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, and_, insert, select, update
+from sqlalchemy import Connection, Select, Update, and_, bindparam, insert, select, update
 
 from pate.core.codec import canonical_json
 from pate.rulesversion import rules_version
@@ -70,16 +71,25 @@ def insert_campaign(conn: Connection, c: CampaignRow) -> None:
     conn.execute(insert(_t("campaigns")).values(**values))
 
 
-def get_campaign(conn: Connection, campaign: str, *, lock: bool = False) -> CampaignRow | None:
+@cache
+def _campaign_query(for_update: bool) -> Select[Any]:
+    q = select(_t("campaigns")).where(_t("campaigns").c.id == bindparam("campaign"))
+    return q.with_for_update() if for_update else q
+
+
+@cache
+def _touch_campaign() -> Update:
     c = _t("campaigns").c
-    q = select(_t("campaigns")).where(c.id == campaign)
-    if lock and conn.dialect.name == "postgresql":
-        q = q.with_for_update()
-    elif lock:
+    return update(_t("campaigns")).where(c.id == bindparam("campaign")).values(version=c.version)
+
+
+def get_campaign(conn: Connection, campaign: str, *, lock: bool = False) -> CampaignRow | None:
+    postgres = conn.dialect.name == "postgresql"
+    if lock and not postgres:
         # SQLite locks on the first write: take the write lock before reading,
         # so the status read cannot change before this transaction commits.
-        conn.execute(update(_t("campaigns")).where(c.id == campaign).values(version=c.version))
-    row = conn.execute(q).first()
+        conn.execute(_touch_campaign(), {"campaign": campaign})
+    row = conn.execute(_campaign_query(lock and postgres), {"campaign": campaign}).first()
     return _campaign(row) if row else None
 
 
@@ -100,18 +110,30 @@ def set_status(
 ) -> bool:
     """Move a campaign's turn from one of ``expect`` to ``status``; False when
     another process got there first (compare-and-set on status and turn)."""
-    c = _t("campaigns").c
-    values: dict[str, Any] = {"status": status, "version": c.version + 1}
+    params: dict[str, Any] = {"b_id": campaign, "b_turn": turn, "b_expect": list(expect), "b_status": status}
     if new_turn is not None:
-        values["turn"] = new_turn
+        params["b_new_turn"] = new_turn
     if deadline is not False:
-        values["deadline"] = deadline
-    res = conn.execute(
-        update(_t("campaigns"))
-        .where(and_(c.id == campaign, c.turn == turn, c.status.in_(list(expect))))
-        .values(**values)
+        params["b_deadline"] = deadline
+    stmt = _status_update(new_turn is not None, deadline is not False)
+    return conn.execute(stmt, params).rowcount == 1
+
+
+@cache
+def _status_update(new_turn: bool, deadline: bool) -> Update:
+    """The compare-and-set of set_status, built once for each set of columns it changes."""
+    c = _t("campaigns").c
+    values: dict[str, Any] = {"status": bindparam("b_status"), "version": c.version + 1}
+    if new_turn:
+        values["turn"] = bindparam("b_new_turn")
+    if deadline:
+        values["deadline"] = bindparam("b_deadline")
+    where = and_(
+        c.id == bindparam("b_id"),
+        c.turn == bindparam("b_turn"),
+        c.status.in_(bindparam("b_expect", expanding=True)),
     )
-    return res.rowcount == 1
+    return update(_t("campaigns")).where(where).values(**values)
 
 
 def due_campaigns(conn: Connection, at: datetime) -> list[CampaignRow]:

@@ -156,15 +156,25 @@ def add_stores_moves(
     )
 
 
+_STORES_MOVES = (
+    select(_t("stores_moves").c.state, _t("stores_moves").c.moves_json)
+    .where(
+        _t("stores_moves").c.campaign == bindparam("campaign"), _t("stores_moves").c.turn == bindparam("turn")
+    )
+    .order_by(_t("stores_moves").c.seq)
+)
+
+
 def stores_moves(
     conn: Connection, campaign: str, turn: int, *, excluding: Collection[str] = ()
 ) -> list[StoresMove]:
     """Each state's latest list, states in alphabetical order (4.1's "last one sent");
     the lists sent by the players in ``excluding`` are left out."""
     c = _t("stores_moves").c
-    where = and_(c.campaign == campaign, c.turn == turn)
     if excluding:
-        where = and_(where, c.author_player.not_in(sorted(excluding)))
-    rows = conn.execute(select(c.state, c.moves_json).where(where).order_by(c.seq)).all()
+        where = and_(c.campaign == campaign, c.turn == turn, c.author_player.not_in(sorted(excluding)))
+        rows = conn.execute(select(c.state, c.moves_json).where(where).order_by(c.seq)).all()
+    else:  # every turn the resolver reads: the statement is built once
+        rows = conn.execute(_STORES_MOVES, {"campaign": campaign, "turn": turn}).all()
     latest = {r.state: r.moves_json for r in rows}
     return [from_plain(StoresMove, m) for state in sorted(latest) for m in json.loads(latest[state])]
