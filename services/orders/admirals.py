@@ -11,6 +11,7 @@ from sqlalchemy import Connection, Engine
 from pate.v1 import bots_pb2, bots_pb2_grpc
 from services.orders import civil
 from services.orders.campaigns import close_turn
+from services.orders.turn_players import players_with_ships
 from services.platform.errors import Code, DeskError
 from services.platform.runtime.rpc import abort, in_transaction, is_admin
 from services.platform.store import bots as store
@@ -34,7 +35,7 @@ def close_if_all_confirmed(
         return False
     held = {p.player for p in store.bot_players(conn, campaign).values() if p.reason is not None}
     played = set(store.bot_request_ids(conn, campaign, turn))
-    for pid in civil.expected_players(repo.load_world(conn, campaign, turn)):
+    for pid in players_with_ships(repo.load_world(conn, campaign, turn)):
         if not ((pid in held and pid in played) or pid in confirmed):
             return False
     close_turn(conn, campaign, turn, "all_confirmed", now)
