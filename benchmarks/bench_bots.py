@@ -197,12 +197,13 @@ def _against_default(plan: Plan, rules: str, naval: str) -> list[tuple[str, str]
             bot_side = groups[i % len(groups)]
             c = play(scenario, rules, 1000 + i, dict.fromkeys(bot_side, levels["bold"]), naval=naval)
             mine = c.side_of(bot_side)
+            best_other = max(s.balance for s in c.sides if s is not mine)
             print(
-                f"  {_label(rules, naval)} {scenario} {i}: bot {sorted(bot_side)} {_tally(mine)}",
+                f"  {_label(rules, naval)} {scenario} {i}: bot {'+'.join(sorted(bot_side))} balance"
+                f" {mine.balance:+.1f} {best_other:+.1f} refusals {c.refusals} {_tally(mine)}",
                 file=sys.stderr,
                 flush=True,
             )
-            best_other = max(s.balance for s in c.sides if s is not mine)
             wins += mine.balance > best_other
             draws += mine.balance == best_other
             refused += c.refusals
@@ -243,19 +244,21 @@ def _by_level(plan: Plan, rules: str, naval: str) -> list[tuple[str, str]]:
             for i in range(runs):
                 bots = {**dict.fromkeys(a, levels[first]), **dict.fromkeys(rest, levels[second])}
                 c = play(scenario, rules, 2000 + i, bots, naval=naval)
-                print(f"  {name} {scenario} {first}-{second} {i}", file=sys.stderr, flush=True)
                 sa, sb = c.side_of(a), c.side_of(rest)
                 wins[0] += sa.balance > sb.balance
                 wins[1] += sb.balance > sa.balance
                 refused += c.refusals
                 for j, s in enumerate((sa, sb)):
                     tally[j] = [x + y for x, y in zip(tally[j], _tally(s), strict=True)]
-                if scenario == "trafalgar":
-                    combined = c.side_of(COMBINED)
-                    other = sa if combined is sb else sb
-                    escaped += (
-                        combined.balance >= other.balance or combined.line_lost * 4 < combined.line_start
-                    )
+                got = scenario == "trafalgar" and _escaped(c, sa, sb)
+                escaped += got
+                # one line a campaign, so that a run cut short can still be counted
+                print(
+                    f"  {name} {scenario} {first}-{second} {i}: balance {sa.balance:+.1f} {sb.balance:+.1f}"
+                    f" refusals {c.refusals} escaped {int(got)} {_tally(sa)}",
+                    file=sys.stderr,
+                    flush=True,
+                )
             label = f"{name} {scenario}: {'+'.join(sorted(a))} {first} vs {'+'.join(sorted(rest))} {second}"
             figure = f"wins {wins[0]}-{wins[1]} of {runs}; refusals {refused}; {'+'.join(sorted(a))}: "
             figure += _tally_text(tally[0], runs)
@@ -268,6 +271,14 @@ def _by_level(plan: Plan, rules: str, naval: str) -> list[tuple[str, str]]:
                     )
                 )
     return out
+
+
+def _escaped(c: Campaign, sa: Side, sb: Side) -> bool:
+    """Trafalgar's historical result: the Combined Fleet escapes (loses under a
+    quarter of its ships of the line) or wins."""
+    combined = c.side_of(COMBINED)
+    other = sa if combined is sb else sb
+    return combined.balance >= other.balance or combined.line_lost * 4 < combined.line_start
 
 
 def _speed() -> list[tuple[str, str]]:
