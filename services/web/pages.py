@@ -7,12 +7,14 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
+from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 from pate.v1 import admin_pb2, common_pb2, desk_pb2
-from services.web import forms, wording
+from services.web import create_form, forms, wording
 from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
 from services.web.campaign_map import last_seen, route_map, ship_maps
 from services.web.desk import Desk, redirect
@@ -51,15 +53,29 @@ def campaign_id(request: Request) -> str:
     return cid
 
 
-async def home(desk: Desk, request: Request) -> Response:
-    sessions = desk.logged_in(request)
+async def home(desk: Desk, request: Request, status: int = 200, **ctx: Any) -> Response:
+    """His campaigns, and the form that makes him a solo campaign (services/web/solo_page.py);
+    ``sessions`` given: those, as the cookie this answer sets will hold them."""
+    sessions = ctx.pop("sessions", None) or desk.logged_in(request)
     if not sessions:
         return redirect("/login")
     rows = []
     for s in sessions:
         mine = await desk.backend.my_campaign(s)
         rows.append((s, mine))
-    return desk.render(request, "home.html", rows=rows, status_words=STATUS_WORDS)
+    ctx.setdefault("solo_errors", {})
+    ctx.setdefault("solo_values", {})
+    return desk.render(
+        request,
+        "home.html",
+        status=status,
+        rows=rows,
+        status_words=STATUS_WORDS,
+        seat_choices=create_form.seat_choices(),
+        rules_choices=[(n, RULES_WORDS.get(n, n)) for n in COMBAT_RULESETS],
+        naval_choices=[(n, NAVAL_WORDS.get(n, n)) for n in NAVAL_RULESETS],
+        **ctx,
+    )
 
 
 async def login_form(desk: Desk, request: Request) -> Response:
