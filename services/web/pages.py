@@ -65,6 +65,7 @@ async def home(desk: Desk, request: Request, status: int = 200, **ctx: Any) -> R
         rows.append((s, mine))
     ctx.setdefault("solo_errors", {})
     ctx.setdefault("solo_values", {})
+    ctx.setdefault("solo_created", None)
     return desk.render(
         request,
         "home.html",
