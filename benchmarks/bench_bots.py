@@ -16,12 +16,24 @@ A side's score: ships lost and taken (a ship lost by the other side counts
 as taken, whatever sank her: storms at sea are part of the campaign), and
 merchants lost and taken (rule 4.8).  Its balance weighs ships by class
 (FL 1.5, SL 1, FR 0.5, TR 0.25) and a merchant 0.1; a side wins a campaign
-when its balance is above the other's.  ``BOTS_CAMPAIGNS=k`` scales the
-numbers of campaigns (20, 20, 5) by k/20 for a quick look.
+when its balance is above the other's.
+
+Every part is played under each chosen combat rule set (``pate``,
+``eia-advanced``, ``eia-advanced-revolution``) with each chosen naval rule
+set (``pate`` orders and movement, ``eia-operations``).  Options (or the
+``BOTS_*`` environment variables of the same names) pick what runs, so that
+the full run fits or several processes share it:
+``--sections speed,default,levels``, ``--rules pate,eia-advanced``,
+``--naval pate,eia-operations``, ``--scenarios training,trafalgar,grand1805``,
+``--campaigns k`` (scales the campaigns of
+each scenario, 20, 20 and 5, by k/20) and ``--level-runs n`` (the campaigns
+of a pair of levels in a scenario; by default as many as against default
+orders).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -32,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from pate.admiral.decide import decide
 from pate.admiral.levels import Level
 from pate.core.events import Event
-from pate.core.world.state import COMBAT_RULESETS, WorldState
+from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS, WorldState
 from pate.datafiles import load_scenario
 from pate.engine.bots import load_levels, seats
 from pate.engine.context import turn_context
@@ -42,7 +54,24 @@ SCENARIOS = (("training", 20), ("trafalgar", 20), ("grand1805", 5))
 VALUE = {"FL": 1.5, "SL": 1.0, "FR": 0.5, "TR": 0.25}
 MERCHANT = 0.1
 COMBINED = frozenset({"FR", "SP"})
-LEVEL_RUNS = int(os.environ.get("BOTS_LEVEL_RUNS", "3"))  # campaigns per pair of levels and scenario
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one run of the bench plays (the options of the module doc)."""
+
+    sections: frozenset[str] = frozenset({"speed", "default", "levels"})
+    rules: tuple[str, ...] = COMBAT_RULESETS
+    naval: tuple[str, ...] = NAVAL_RULESETS
+    campaigns: int = 20  # the campaigns of a scenario scale by campaigns/20
+    level_runs: int = 0  # campaigns per pair of levels and scenario; 0: as many as the scenario's
+    scenarios: tuple[tuple[str, int], ...] = SCENARIOS
+
+    def count(self, n: int) -> int:
+        return max(1, n * self.campaigns // 20)
+
+    def runs(self, n: int) -> int:
+        return self.level_runs or self.count(n)
 
 
 @dataclass
@@ -115,11 +144,16 @@ def score(start: WorldState, end: WorldState, events: Sequence[Event]) -> Campai
 
 
 def play(
-    scenario: str, rules: str, seed: int, bots: Mapping[str, Level], turns: int | None = None
+    scenario: str,
+    rules: str,
+    seed: int,
+    bots: Mapping[str, Level],
+    turns: int | None = None,
+    naval: str = "pate",
 ) -> Campaign:
     ctx = turn_context()
     sc = load_scenario(scenario)
-    world = replace(sc.world, combat_rules=rules, seed=seed)
+    world = replace(sc.world, combat_rules=rules, naval_rules=naval, seed=seed)
     players = seats(world, bots)
     events: list[Event] = []
     start = end = world
@@ -147,36 +181,36 @@ def play(
     return result
 
 
-def _count(n: int) -> int:
-    k = os.environ.get("BOTS_CAMPAIGNS")
-    return max(1, n * int(k) // 20) if k and k.isdigit() and int(k) > 0 else n
+def _label(rules: str, naval: str) -> str:
+    return rules if naval == "pate" else f"{rules}+{naval}"
 
 
-def _against_default(rules: str) -> list[tuple[str, str]]:
+def _against_default(plan: Plan, rules: str, naval: str) -> list[tuple[str, str]]:
     levels = load_levels()
     out: list[tuple[str, str]] = []
-    for scenario, n in SCENARIOS:
+    for scenario, n in plan.scenarios:
         world = load_scenario(scenario).world
         groups = warring_sides(world)
         wins, draws, refused, tally = 0, 0, 0, [0, 0, 0, 0]
-        for i in range(_count(n)):
+        k = plan.count(n)
+        for i in range(k):
             bot_side = groups[i % len(groups)]
-            c = play(scenario, rules, 1000 + i, dict.fromkeys(bot_side, levels["bold"]))
+            c = play(scenario, rules, 1000 + i, dict.fromkeys(bot_side, levels["bold"]), naval=naval)
+            mine = c.side_of(bot_side)
+            best_other = max(s.balance for s in c.sides if s is not mine)
             print(
-                f"  {rules} {scenario} {i}: bot {sorted(bot_side)} {_tally(c.side_of(bot_side))}",
+                f"  {_label(rules, naval)} {scenario} {i}: bot {'+'.join(sorted(bot_side))} balance"
+                f" {mine.balance:+.1f} {best_other:+.1f} refusals {c.refusals} {_tally(mine)}",
                 file=sys.stderr,
                 flush=True,
             )
-            mine = c.side_of(bot_side)
-            best_other = max(s.balance for s in c.sides if s is not mine)
             wins += mine.balance > best_other
             draws += mine.balance == best_other
             refused += c.refusals
             tally = [a + b for a, b in zip(tally, _tally(mine), strict=True)]
-        k = _count(n)
         out.append(
             (
-                f"{rules} {scenario}: bold bot vs default orders, bot side wins",
+                f"{_label(rules, naval)} {scenario}: bold bot vs default orders, bot side wins",
                 f"{wins}/{k} ({100 * wins // k}%), {draws} drawn; per campaign: {_tally_text(tally, k)}; "
                 f"refusals {refused}",
             )
@@ -192,49 +226,59 @@ def _tally_text(t: Sequence[int], k: int) -> str:
     return f"ships lost {t[0] / k:.1f}, taken {t[1] / k:.1f}; trade lost {t[2] / k:.1f}, taken {t[3] / k:.1f}"
 
 
-def _by_level(rules: str) -> list[tuple[str, str]]:
+def _by_level(plan: Plan, rules: str, naval: str) -> list[tuple[str, str]]:
     levels = load_levels()
     pairs = [("bold", "bold"), ("cautious", "cautious"), ("bold", "cautious"), ("cautious", "bold")]
     out: list[tuple[str, str]] = []
-    for scenario, n in SCENARIOS:
+    for scenario, n in plan.scenarios:
         world = load_scenario(scenario).world
         a, b = warring_sides(world)[0], warring_sides(world)[1:]
         rest = frozenset().union(*b)
-        k = _count(n)
+        runs = plan.runs(n)
+        name = _label(rules, naval)
         for first, second in pairs:
-            runs = max(1, min(LEVEL_RUNS, k // len(pairs)))
             wins = [0, 0]
             escaped = 0
             tally = [[0, 0, 0, 0], [0, 0, 0, 0]]
             refused = 0
             for i in range(runs):
                 bots = {**dict.fromkeys(a, levels[first]), **dict.fromkeys(rest, levels[second])}
-                c = play(scenario, rules, 2000 + i, bots)
-                print(f"  {rules} {scenario} {first}-{second} {i}", file=sys.stderr, flush=True)
+                c = play(scenario, rules, 2000 + i, bots, naval=naval)
                 sa, sb = c.side_of(a), c.side_of(rest)
                 wins[0] += sa.balance > sb.balance
                 wins[1] += sb.balance > sa.balance
                 refused += c.refusals
                 for j, s in enumerate((sa, sb)):
                     tally[j] = [x + y for x, y in zip(tally[j], _tally(s), strict=True)]
-                if scenario == "trafalgar":
-                    combined = c.side_of(COMBINED)
-                    other = sa if combined is sb else sb
-                    escaped += (
-                        combined.balance >= other.balance or combined.line_lost * 4 < combined.line_start
-                    )
-            label = f"{rules} {scenario}: {'+'.join(sorted(a))} {first} vs {'+'.join(sorted(rest))} {second}"
+                got = scenario == "trafalgar" and _escaped(c, sa, sb)
+                escaped += got
+                # one line a campaign, so that a run cut short can still be counted
+                print(
+                    f"  {name} {scenario} {first}-{second} {i}: balance {sa.balance:+.1f} {sb.balance:+.1f}"
+                    f" refusals {c.refusals} escaped {int(got)} {_tally(sa)}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            label = f"{name} {scenario}: {'+'.join(sorted(a))} {first} vs {'+'.join(sorted(rest))} {second}"
             figure = f"wins {wins[0]}-{wins[1]} of {runs}; refusals {refused}; {'+'.join(sorted(a))}: "
             figure += _tally_text(tally[0], runs)
             out.append((label, figure))
             if scenario == "trafalgar":
                 out.append(
                     (
-                        f"{rules} trafalgar ({first} vs {second}): Combined Fleet escapes or wins",
+                        f"{name} trafalgar ({first} vs {second}): Combined Fleet escapes or wins",
                         f"{escaped}/{runs}",
                     )
                 )
     return out
+
+
+def _escaped(c: Campaign, sa: Side, sb: Side) -> bool:
+    """Trafalgar's historical result: the Combined Fleet escapes (loses under a
+    quarter of its ships of the line) or wins."""
+    combined = c.side_of(COMBINED)
+    other = sa if combined is sb else sb
+    return combined.balance >= other.balance or combined.line_lost * 4 < combined.line_start
 
 
 def _speed() -> list[tuple[str, str]]:
@@ -275,14 +319,33 @@ def _speed() -> list[tuple[str, str]]:
     ]
 
 
-def run() -> list[tuple[str, str]]:
-    """``BOTS_SECTIONS`` (speed, default, levels; all by default) picks the
-    parts, so that two processes can share the run."""
-    chosen = set((os.environ.get("BOTS_SECTIONS") or "speed,default,levels").split(","))
-    rulesets = [r for r in COMBAT_RULESETS if r in (os.environ.get("BOTS_RULES") or r).split(",")]
-    out = _speed() if "speed" in chosen else []
-    for rules in rulesets:
-        out += _against_default(rules) if "default" in chosen else []
-    for rules in rulesets:
-        out += _by_level(rules) if "levels" in chosen else []
+def parse(opts: Sequence[str] = ()) -> Plan:
+    """The plan from the options, each defaulting to its ``BOTS_*`` variable."""
+    env = os.environ.get
+    ap = argparse.ArgumentParser(prog="python -m benchmarks bots")
+    ap.add_argument("--sections", default=env("BOTS_SECTIONS") or "speed,default,levels")
+    ap.add_argument("--rules", default=env("BOTS_RULES") or ",".join(COMBAT_RULESETS))
+    ap.add_argument("--naval", default=env("BOTS_NAVAL") or ",".join(NAVAL_RULESETS))
+    ap.add_argument("--campaigns", type=int, default=int(env("BOTS_CAMPAIGNS") or "20"))
+    ap.add_argument("--scenarios", default=env("BOTS_SCENARIOS") or ",".join(n for n, _ in SCENARIOS))
+    ap.add_argument("--level-runs", type=int, default=int(env("BOTS_LEVEL_RUNS") or "0"))
+    a = ap.parse_args(list(opts))
+    rules = tuple(r for r in COMBAT_RULESETS if r in a.rules.split(","))
+    naval = tuple(r for r in NAVAL_RULESETS if r in a.naval.split(","))
+    if not rules or not naval or a.campaigns < 1 or a.level_runs < 0:
+        ap.error("--rules and --naval need a known rule set; --campaigns at least 1, --level-runs 0 or more")
+    sections = frozenset(a.sections.split(","))
+    scenarios = tuple(sc for sc in SCENARIOS if sc[0] in a.scenarios.split(","))
+    return Plan(sections, rules, naval, a.campaigns, a.level_runs, scenarios)
+
+
+def run(opts: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """Every part the options pick, under every pair of rule sets chosen."""
+    plan = parse(opts)
+    out = _speed() if "speed" in plan.sections else []
+    configs = [(r, n) for n in plan.naval for r in plan.rules]
+    for rules, naval in configs:
+        out += _against_default(plan, rules, naval) if "default" in plan.sections else []
+    for rules, naval in configs:
+        out += _by_level(plan, rules, naval) if "levels" in plan.sections else []
     return out

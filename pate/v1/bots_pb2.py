@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12pate/v1/bots.proto\x12\x07pate.v1\"D\n\x17SetCivilDisorderRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x14\n\x0c\x61\x66ter_missed\x18\x02 \x01(\x05\"6\n\x0fMakeSoloRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0e\n\x06humans\x18\x02 \x03(\t\"8\n\x0e\x42otSeatRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\")\n\x12GetBotSeatsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"@\n\x07\x42otSeat\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x12\n\nsince_turn\x18\x03 \x01(\x05\"\xef\x01\n\x08\x42otSeats\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x1c\n\x14\x63ivil_disorder_after\x18\x02 \x01(\x05\x12\x1f\n\x05seats\x18\x03 \x03(\x0b\x32\x10.pate.v1.BotSeat\x12-\n\x06missed\x18\x04 \x03(\x0b\x32\x1d.pate.v1.BotSeats.MissedEntry\x12#\n\tbot_turns\x18\x05 \x03(\x0b\x32\x10.pate.v1.BotTurn\x12\x0c\n\x04solo\x18\x06 \x01(\x08\x1a-\n\x0bMissedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05:\x02\x38\x01\"*\n\x07\x42otTurn\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"!\n\x10\x42otLoginResponse\x12\r\n\x05token\x18\x01 \x01(\t\"g\n\x14NoteBotOrdersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x19\n\x11\x63lient_request_id\x18\x04 \x01(\t2\xc2\x03\n\x0b\x42otAdmirals\x12G\n\x10SetCivilDisorder\x12 .pate.v1.SetCivilDisorderRequest\x1a\x11.pate.v1.BotSeats\x12\x37\n\tHandToBot\x12\x17.pate.v1.BotSeatRequest\x1a\x11.pate.v1.BotSeats\x12\x36\n\x08TakeBack\x12\x17.pate.v1.BotSeatRequest\x1a\x11.pate.v1.BotSeats\x12=\n\x0bGetBotSeats\x12\x1b.pate.v1.GetBotSeatsRequest\x1a\x11.pate.v1.BotSeats\x12\x37\n\x08MakeSolo\x12\x18.pate.v1.MakeSoloRequest\x1a\x11.pate.v1.BotSeats\x12>\n\x08\x42otLogin\x12\x17.pate.v1.BotSeatRequest\x1a\x19.pate.v1.BotLoginResponse\x12\x41\n\rNoteBotOrders\x12\x1d.pate.v1.NoteBotOrdersRequest\x1a\x11.pate.v1.BotSeatsb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12pate/v1/bots.proto\x12\x07pate.v1\"\x8a\x01\n\x11\x43reateSoloRequest\x12\x15\n\rsession_token\x18\x01 \x01(\t\x12\x13\n\x0b\x63\x61mpaign_id\x18\x02 \x01(\t\x12\x10\n\x08scenario\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\t\x12\x14\n\x0c\x63ombat_rules\x18\x05 \x01(\t\x12\x13\n\x0bnaval_rules\x18\x06 \x01(\t\"q\n\x12\x43reateSoloResponse\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\x12\x12\n\nexpires_at\x18\x04 \x01(\x01\x12\x10\n\x08password\x18\x05 \x01(\t\"D\n\x17SetCivilDisorderRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x14\n\x0c\x61\x66ter_missed\x18\x02 \x01(\x05\"6\n\x0fMakeSoloRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0e\n\x06humans\x18\x02 \x03(\t\"8\n\x0e\x42otSeatRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\")\n\x12GetBotSeatsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"@\n\x07\x42otSeat\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x12\n\nsince_turn\x18\x03 \x01(\x05\"\xef\x01\n\x08\x42otSeats\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x1c\n\x14\x63ivil_disorder_after\x18\x02 \x01(\x05\x12\x1f\n\x05seats\x18\x03 \x03(\x0b\x32\x10.pate.v1.BotSeat\x12-\n\x06missed\x18\x04 \x03(\x0b\x32\x1d.pate.v1.BotSeats.MissedEntry\x12#\n\tbot_turns\x18\x05 \x03(\x0b\x32\x10.pate.v1.BotTurn\x12\x0c\n\x04solo\x18\x06 \x01(\x08\x1a-\n\x0bMissedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05:\x02\x38\x01\"*\n\x07\x42otTurn\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"!\n\x10\x42otLoginResponse\x12\r\n\x05token\x18\x01 \x01(\t\"g\n\x14NoteBotOrdersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x19\n\x11\x63lient_request_id\x18\x04 \x01(\t2\x89\x04\n\x0b\x42otAdmirals\x12G\n\x10SetCivilDisorder\x12 .pate.v1.SetCivilDisorderRequest\x1a\x11.pate.v1.BotSeats\x12\x37\n\tHandToBot\x12\x17.pate.v1.BotSeatRequest\x1a\x11.pate.v1.BotSeats\x12\x36\n\x08TakeBack\x12\x17.pate.v1.BotSeatRequest\x1a\x11.pate.v1.BotSeats\x12=\n\x0bGetBotSeats\x12\x1b.pate.v1.GetBotSeatsRequest\x1a\x11.pate.v1.BotSeats\x12\x37\n\x08MakeSolo\x12\x18.pate.v1.MakeSoloRequest\x1a\x11.pate.v1.BotSeats\x12>\n\x08\x42otLogin\x12\x17.pate.v1.BotSeatRequest\x1a\x19.pate.v1.BotLoginResponse\x12\x41\n\rNoteBotOrders\x12\x1d.pate.v1.NoteBotOrdersRequest\x1a\x11.pate.v1.BotSeats\x12\x45\n\nCreateSolo\x12\x1a.pate.v1.CreateSoloRequest\x1a\x1b.pate.v1.CreateSoloResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,26 +33,30 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_BOTSEATS_MISSEDENTRY']._loaded_options = None
   _globals['_BOTSEATS_MISSEDENTRY']._serialized_options = b'8\001'
-  _globals['_SETCIVILDISORDERREQUEST']._serialized_start=31
-  _globals['_SETCIVILDISORDERREQUEST']._serialized_end=99
-  _globals['_MAKESOLOREQUEST']._serialized_start=101
-  _globals['_MAKESOLOREQUEST']._serialized_end=155
-  _globals['_BOTSEATREQUEST']._serialized_start=157
-  _globals['_BOTSEATREQUEST']._serialized_end=213
-  _globals['_GETBOTSEATSREQUEST']._serialized_start=215
-  _globals['_GETBOTSEATSREQUEST']._serialized_end=256
-  _globals['_BOTSEAT']._serialized_start=258
-  _globals['_BOTSEAT']._serialized_end=322
-  _globals['_BOTSEATS']._serialized_start=325
-  _globals['_BOTSEATS']._serialized_end=564
-  _globals['_BOTSEATS_MISSEDENTRY']._serialized_start=519
-  _globals['_BOTSEATS_MISSEDENTRY']._serialized_end=564
-  _globals['_BOTTURN']._serialized_start=566
-  _globals['_BOTTURN']._serialized_end=608
-  _globals['_BOTLOGINRESPONSE']._serialized_start=610
-  _globals['_BOTLOGINRESPONSE']._serialized_end=643
-  _globals['_NOTEBOTORDERSREQUEST']._serialized_start=645
-  _globals['_NOTEBOTORDERSREQUEST']._serialized_end=748
-  _globals['_BOTADMIRALS']._serialized_start=751
-  _globals['_BOTADMIRALS']._serialized_end=1201
+  _globals['_CREATESOLOREQUEST']._serialized_start=32
+  _globals['_CREATESOLOREQUEST']._serialized_end=170
+  _globals['_CREATESOLORESPONSE']._serialized_start=172
+  _globals['_CREATESOLORESPONSE']._serialized_end=285
+  _globals['_SETCIVILDISORDERREQUEST']._serialized_start=287
+  _globals['_SETCIVILDISORDERREQUEST']._serialized_end=355
+  _globals['_MAKESOLOREQUEST']._serialized_start=357
+  _globals['_MAKESOLOREQUEST']._serialized_end=411
+  _globals['_BOTSEATREQUEST']._serialized_start=413
+  _globals['_BOTSEATREQUEST']._serialized_end=469
+  _globals['_GETBOTSEATSREQUEST']._serialized_start=471
+  _globals['_GETBOTSEATSREQUEST']._serialized_end=512
+  _globals['_BOTSEAT']._serialized_start=514
+  _globals['_BOTSEAT']._serialized_end=578
+  _globals['_BOTSEATS']._serialized_start=581
+  _globals['_BOTSEATS']._serialized_end=820
+  _globals['_BOTSEATS_MISSEDENTRY']._serialized_start=775
+  _globals['_BOTSEATS_MISSEDENTRY']._serialized_end=820
+  _globals['_BOTTURN']._serialized_start=822
+  _globals['_BOTTURN']._serialized_end=864
+  _globals['_BOTLOGINRESPONSE']._serialized_start=866
+  _globals['_BOTLOGINRESPONSE']._serialized_end=899
+  _globals['_NOTEBOTORDERSREQUEST']._serialized_start=901
+  _globals['_NOTEBOTORDERSREQUEST']._serialized_end=1004
+  _globals['_BOTADMIRALS']._serialized_start=1007
+  _globals['_BOTADMIRALS']._serialized_end=1528
 # @@protoc_insertion_point(module_scope)

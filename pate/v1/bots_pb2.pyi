@@ -19,6 +19,80 @@ else:
 DESCRIPTOR: _descriptor.FileDescriptor
 
 @_typing.final
+class CreateSoloRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SESSION_TOKEN_FIELD_NUMBER: _builtins.int
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    SCENARIO_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    COMBAT_RULES_FIELD_NUMBER: _builtins.int
+    NAVAL_RULES_FIELD_NUMBER: _builtins.int
+    session_token: _builtins.str
+    """who asks: his session in a campaign he plays"""
+    campaign_id: _builtins.str
+    """the new campaign's id, [a-z0-9-]{1,40}"""
+    scenario: _builtins.str
+    """a shipped scenario"""
+    seat: _builtins.str
+    """the scenario's player he plays"""
+    combat_rules: _builtins.str
+    """"" = the scenario's"""
+    naval_rules: _builtins.str
+    """"" = the scenario's"""
+    def __init__(
+        self,
+        *,
+        session_token: _builtins.str = ...,
+        campaign_id: _builtins.str = ...,
+        scenario: _builtins.str = ...,
+        seat: _builtins.str = ...,
+        combat_rules: _builtins.str = ...,
+        naval_rules: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "combat_rules", b"combat_rules", "naval_rules", b"naval_rules", "scenario", b"scenario", "seat", b"seat", "session_token", b"session_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateSoloRequest: _TypeAlias = CreateSoloRequest  # noqa: Y015
+
+@_typing.final
+class CreateSoloResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    TOKEN_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    PASSWORD_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    player_id: _builtins.str
+    token: _builtins.str
+    """his session in the new campaign"""
+    expires_at: _builtins.float
+    """its expiry, epoch seconds"""
+    password: _builtins.str
+    """his password there, shown once"""
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        token: _builtins.str = ...,
+        expires_at: _builtins.float = ...,
+        password: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "expires_at", b"expires_at", "password", b"password", "player_id", b"player_id", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateSoloResponse: _TypeAlias = CreateSoloResponse  # noqa: Y015
+
+@_typing.final
 class SetCivilDisorderRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 

@@ -73,6 +73,11 @@ class BotAdmiralsStub:
                 request_serializer=pate_dot_v1_dot_bots__pb2.NoteBotOrdersRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_bots__pb2.BotSeats.FromString,
                 _registered_method=True)
+        self.CreateSolo = channel.unary_unary(
+                '/pate.v1.BotAdmirals/CreateSolo',
+                request_serializer=pate_dot_v1_dot_bots__pb2.CreateSoloRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_bots__pb2.CreateSoloResponse.FromString,
+                _registered_method=True)
 
 
 class BotAdmiralsServicer:
@@ -136,6 +141,15 @@ class BotAdmiralsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateSolo(self, request, context):
+        """A plain player's solo campaign (the web desk, docs/web.md): the player
+        named by session_token (his session in any campaign) takes one seat, the
+        bot every other; refused past the server's limits (docs/security.md).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BotAdmiralsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -173,6 +187,11 @@ def add_BotAdmiralsServicer_to_server(servicer, server):
                     servicer.NoteBotOrders,
                     request_deserializer=pate_dot_v1_dot_bots__pb2.NoteBotOrdersRequest.FromString,
                     response_serializer=pate_dot_v1_dot_bots__pb2.BotSeats.SerializeToString,
+            ),
+            'CreateSolo': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateSolo,
+                    request_deserializer=pate_dot_v1_dot_bots__pb2.CreateSoloRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_bots__pb2.CreateSoloResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -368,6 +387,33 @@ class BotAdmirals:
             '/pate.v1.BotAdmirals/NoteBotOrders',
             pate_dot_v1_dot_bots__pb2.NoteBotOrdersRequest.SerializeToString,
             pate_dot_v1_dot_bots__pb2.BotSeats.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateSolo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.BotAdmirals/CreateSolo',
+            pate_dot_v1_dot_bots__pb2.CreateSoloRequest.SerializeToString,
+            pate_dot_v1_dot_bots__pb2.CreateSoloResponse.FromString,
             options,
             channel_credentials,
             insecure,

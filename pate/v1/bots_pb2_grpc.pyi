@@ -60,6 +60,11 @@ class BotAdmiralsStub:
     """The admiral service: the orders it sent under this request id were the
     bot's, so that they are shown as such and do not count as the player's own.
     """
+    CreateSolo: _grpc.UnaryUnaryMultiCallable[_bots_pb2.CreateSoloRequest, _bots_pb2.CreateSoloResponse]
+    """A plain player's solo campaign (the web desk, docs/web.md): the player
+    named by session_token (his session in any campaign) takes one seat, the
+    bot every other; refused past the server's limits (docs/security.md).
+    """
 
 @_typing.type_check_only
 class BotAdmiralsAsyncStub(BotAdmiralsStub):
@@ -92,6 +97,11 @@ class BotAdmiralsAsyncStub(BotAdmiralsStub):
     NoteBotOrders: _aio.UnaryUnaryMultiCallable[_bots_pb2.NoteBotOrdersRequest, _bots_pb2.BotSeats]  # type: ignore[assignment]
     """The admiral service: the orders it sent under this request id were the
     bot's, so that they are shown as such and do not count as the player's own.
+    """
+    CreateSolo: _aio.UnaryUnaryMultiCallable[_bots_pb2.CreateSoloRequest, _bots_pb2.CreateSoloResponse]  # type: ignore[assignment]
+    """A plain player's solo campaign (the web desk, docs/web.md): the player
+    named by session_token (his session in any campaign) takes one seat, the
+    bot every other; refused past the server's limits (docs/security.md).
     """
 
 class BotAdmiralsServicer(metaclass=_abc_1.ABCMeta):
@@ -164,6 +174,17 @@ class BotAdmiralsServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_bots_pb2.BotSeats, _abc.Awaitable[_bots_pb2.BotSeats]]:
         """The admiral service: the orders it sent under this request id were the
         bot's, so that they are shown as such and do not count as the player's own.
+        """
+
+    @_abc_1.abstractmethod
+    def CreateSolo(
+        self,
+        request: _bots_pb2.CreateSoloRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_bots_pb2.CreateSoloResponse, _abc.Awaitable[_bots_pb2.CreateSoloResponse]]:
+        """A plain player's solo campaign (the web desk, docs/web.md): the player
+        named by session_token (his session in any campaign) takes one seat, the
+        bot every other; refused past the server's limits (docs/security.md).
         """
 
 def add_BotAdmiralsServicer_to_server(servicer: BotAdmiralsServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -5,7 +5,8 @@ Settings (environment): PATE_ORDERS_ADDR, PATE_REPORTS_ADDR, PATE_ADMIN_TOKEN
 (the game master's token: it asks the orders service for its players'
 sessions), PATE_ADMIRAL_LEVEL (cautious | bold; bold), PATE_ADMIRAL_POLL_SECONDS
 (how often the open turns are looked at; 2 s), PATE_ADMIRAL_ADDR (gRPC
-health and reflection; port 0 = any).  It opens no database and no bus.
+health and reflection; port 0 = any), PATE_METRICS_ADDR (Prometheus; none
+when empty).  It opens no database and no bus.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from services.admiral.work import Stubs, sweep
 from services.platform.config import ConfigError, load_settings
 from services.platform.runtime.grpcutil import serve_grpc
 from services.platform.security.tls import channel, load_tls
+from services.platform.telemetry import metrics
 from services.platform.telemetry.logging import configure_logging, get_logger
 
 log = get_logger("admiral")
@@ -54,6 +56,7 @@ async def run() -> int:
         print(f"pate-admiral: {err}", file=sys.stderr)
         return 2
     configure_logging("admiral", settings)
+    metrics.serve_metrics(settings.metrics_addr)  # its process and gRPC health figures
     tls = load_tls()
     server = await serve_grpc(
         [], os.environ.get("PATE_ADMIRAL_ADDR", "").strip() or "127.0.0.1:0", "admiral", tls=tls

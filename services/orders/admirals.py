@@ -8,11 +8,14 @@ from datetime import UTC, datetime
 import grpc
 from sqlalchemy import Connection, Engine
 
+from pate.datafiles import load_shipped_scenario
 from pate.v1 import bots_pb2, bots_pb2_grpc
-from services.orders import civil
+from services.orders import campaigns, civil, solo
 from services.orders.campaigns import close_turn
+from services.orders.turn_players import players_with_ships
 from services.platform.errors import Code, DeskError
-from services.platform.runtime.rpc import abort, in_transaction, is_admin
+from services.platform.runtime.rpc import abort, in_transaction, is_admin, run_cpu
+from services.platform.security.passwords import hash_password
 from services.platform.store import bots as store
 from services.platform.store import repository as repo
 
@@ -34,7 +37,7 @@ def close_if_all_confirmed(
         return False
     held = {p.player for p in store.bot_players(conn, campaign).values() if p.reason is not None}
     played = set(store.bot_request_ids(conn, campaign, turn))
-    for pid in civil.expected_players(repo.load_world(conn, campaign, turn)):
+    for pid in players_with_ships(repo.load_world(conn, campaign, turn)):
         if not ((pid in held and pid in played) or pid in confirmed):
             return False
     close_turn(conn, campaign, turn, "all_confirmed", now)
@@ -42,9 +45,17 @@ def close_if_all_confirmed(
 
 
 class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
-    def __init__(self, engine: Engine, admin_token: str) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        admin_token: str,
+        session_seconds: float = 12 * 3600.0,
+        limits: solo.SoloLimits | None = None,
+    ) -> None:
         self.engine = engine
         self.admin_token = admin_token
+        self.session_seconds = session_seconds
+        self.limits = solo.SoloLimits.from_env() if limits is None else limits
 
     async def _run(self, context: grpc.aio.ServicerContext, work):  # type: ignore[no-untyped-def]
         if not is_admin(context, self.admin_token):
@@ -93,4 +104,30 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
     async def MakeSolo(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         return await self._run(
             context, lambda c: civil.make_solo(c, request.campaign_id, list(request.humans))
+        )
+
+    async def CreateSolo(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        """A plain player's solo campaign (services/orders/solo.py); the web desk asks for him."""
+        if not is_admin(context, self.admin_token):
+            await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
+        try:
+            ask = solo.check_request(request)
+            passwords, _ = campaigns.initial_passwords(load_shipped_scenario(ask.scenario), {})
+        except DeskError as err:
+            await abort(context, err)
+        hashes = await run_cpu(lambda: {pid: hash_password(pw) for pid, pw in passwords.items()})
+        now = datetime.now(UTC)
+
+        def work(conn: Connection) -> tuple[str, float]:
+            return solo.create_solo(
+                conn, request.session_token, ask, hashes, now, self.limits, self.session_seconds
+            )
+
+        token, expires = await self._run(context, work)
+        return bots_pb2.CreateSoloResponse(
+            campaign_id=ask.campaign,
+            player_id=ask.seat,
+            token=token,
+            expires_at=expires,
+            password=passwords[ask.seat],
         )

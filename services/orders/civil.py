@@ -14,28 +14,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
 
-from pate.core.world.ships import InAtlantic
-from pate.core.world.state import Role, WorldState
 from pate.v1 import bots_pb2
+from services.orders.turn_players import players_with_ships
 from services.platform.errors import Code, DeskError
 from services.platform.security import sessions
 from services.platform.security.auth import check_id
 from services.platform.store import bots as store
+from services.platform.store import desk_tables
 from services.platform.store import repository as repo
 
 MAX_AFTER = 15  # rule 3.1: a campaign lasts 15 turns
 BOT_SESSION_SECONDS = 900.0  # long enough for one turn's orders, no longer
-
-
-def expected_players(world: WorldState) -> set[str]:
-    """Players who had ships to order this turn (rules 2.3, 4.1)."""
-    out = {p.id for p in world.players.values() if Role.NAVAL_MINISTER in p.roles and p.state}
-    for ship in world.ships.values():
-        if ship.active and not isinstance(ship.location, InAtlantic):
-            out |= {pid for pid in (ship.commander, ship.deputy) if pid}
-    return out & set(world.players)
 
 
 def count_missed(conn: Connection, campaign: str, turn: int) -> None:
@@ -46,8 +37,9 @@ def count_missed(conn: Connection, campaign: str, turn: int) -> None:
     if not after and not known:
         return  # no rule and no seat: nothing to keep
     world = repo.load_world(conn, campaign, turn)
-    own = store.own_senders(conn, campaign, turn)
-    for pid in sorted(expected_players(world)):
+    # a player who confirmed his orders (even the defaults, or the bot's) is present
+    own = store.own_senders(conn, campaign, turn) | _confirmed(conn, campaign, turn)
+    for pid in players_with_ships(world):
         p = known.get(pid, store.BotPlayer(pid, 0, None, None))
         if pid in own:
             back = p.reason == store.CIVIL_DISORDER
@@ -61,6 +53,12 @@ def count_missed(conn: Connection, campaign: str, turn: int) -> None:
         if p.reason is None and after and missed >= after:
             p = store.BotPlayer(pid, missed, store.CIVIL_DISORDER, turn + 1)
         store.put_player(conn, campaign, store.BotPlayer(pid, missed, p.reason, p.since_turn))
+
+
+def _confirmed(conn: Connection, campaign: str, turn: int) -> set[str]:
+    t = desk_tables.order_confirmations
+    rows = conn.execute(select(t.c.player).where(t.c.campaign == campaign, t.c.turn == turn))
+    return {r.player for r in rows}
 
 
 def seats_pb(conn: Connection, campaign: str) -> bots_pb2.BotSeats:

@@ -16,6 +16,7 @@ from sqlalchemy import Connection, delete, select
 from pate.core.world.state import WorldState
 from pate.v1 import desk_pb2
 from services.orders import admirals, campaigns, earlyclose, pause
+from services.orders.turn_players import players_with_ships
 from services.platform.errors import Code, DeskError
 from services.platform.store import bots, desk_tables
 from services.platform.store import repository as repo
@@ -25,12 +26,6 @@ def bot_played(conn: Connection, campaign: str) -> frozenset[str]:
     """Players whose ships the bot plays now (civil disorder or the game
     master's hand-over, docs/bots.md): a turn does not wait for them."""
     return frozenset(p for p, seat in bots.bot_players(conn, campaign).items() if seat.reason)
-
-
-def players_with_ships(world: WorldState) -> list[str]:
-    """Players who command or are deputy of an active ship: those a turn waits for."""
-    found = {o for s in world.ships.values() if s.active for o in (s.commander, s.deputy) if o}
-    return sorted(p for p in found if p in world.players)
 
 
 def confirmed_players(conn: Connection, campaign: str, turn: int) -> frozenset[str]:

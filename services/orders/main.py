@@ -56,7 +56,10 @@ SERVICE = Service(
             lambda e, s: OrderDeskServicer(e, _auth(e, s), s.trusted_proxies),
         ),
         (desk_pb2_grpc.add_GameMasterServicer_to_server, lambda e, s: GameMasterServicer(e, s.admin_token)),
-        (bots_pb2_grpc.add_BotAdmiralsServicer_to_server, lambda e, s: BotAdmiralsServicer(e, s.admin_token)),
+        (
+            bots_pb2_grpc.add_BotAdmiralsServicer_to_server,
+            lambda e, s: BotAdmiralsServicer(e, s.admin_token, s.session_ttl_seconds),
+        ),
         (
             desk_pb2_grpc.add_PlayerDeskServicer_to_server,
             lambda e, s: PlayerDeskServicer(e, _auth(e, s), s.trusted_proxies),

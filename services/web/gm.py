@@ -12,7 +12,6 @@ form must carry the administrator token (docs/security.md).
 from __future__ import annotations
 
 import hmac
-import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -20,9 +19,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
-from pate.datafiles import list_scenarios, load_shipped_scenario
+from pate.datafiles import list_scenarios
 from pate.v1 import admin_pb2, desk_pb2
-from services.web import security
+from services.web import bots_calls, create_form, security
 from services.web.backend import ForbiddenError, RefusedError
 from services.web.desk import Desk
 from services.web.pages import (
@@ -37,11 +36,9 @@ from services.web.pages import (
 
 ADMIN_ROLE = "admin"
 MAX_EXTEND_HOURS = 24 * 30
-_CAMPAIGN_ID = re.compile(r"^[a-z0-9-]{1,40}$")
 # The create form's inputs, and the field a refusal names (the web's own or the orders
 # service's: "<field>: <why>") mapped to the input it is shown beside.
 CREATE_INPUTS = ("new_id", "scenario", "first_deadline", "turn_hours", "combat_rules", "naval_rules", "solo")
-MAX_SOLO_HUMANS = 8  # players who play themselves in a solo campaign (every other seat: the bot)
 _CREATE_FIELD = {
     "new_id": "new_id",
     "id": "new_id",
@@ -54,16 +51,8 @@ _CREATE_FIELD = {
     "naval_rules": "naval_rules",
     "solo": "solo",
     "humans": "solo",
+    "admin_token": "admin_token",
 }
-
-
-def scenario_players(scenario: str) -> set[str]:
-    """The players of a shipped scenario (public data), for the solo field;
-    an unknown scenario has none here and the orders service names it."""
-    try:
-        return set(load_shipped_scenario(scenario).world.players)
-    except (FileNotFoundError, ValueError):
-        return set()
 
 
 def rules_choices() -> list[tuple[str, str]]:
@@ -98,6 +87,8 @@ def _page(
     ctx.setdefault("logins", [])
     ctx.setdefault("create_errors", {})
     ctx.setdefault("create_values", {})
+    ctx.setdefault("bot_errors", {})
+    ctx.setdefault("civil_after", None)
     return desk.render(
         request,
         "gm.html",
@@ -117,7 +108,18 @@ def _page(
 
 async def master(desk: Desk, request: Request) -> Response:
     cid, mine = await _master(desk, request)
-    return _page(desk, request, cid, mine)
+    return await page_with(desk, request, cid, mine)
+
+
+guarded = _master  # the hand-over's forms (services/web/handover.py) check the role the same way
+
+
+async def page_with(
+    desk: Desk, request: Request, cid: str, mine: desk_pb2.MyCampaign, status: int = 200, **ctx: Any
+) -> HTMLResponse:
+    """The page with the campaign's civil-disorder rule, which only BotAdmirals knows."""
+    seats = await bots_calls.bot_seats(desk.backend, cid)
+    return _page(desk, request, cid, mine, status=status, civil_after=seats.civil_disorder_after, **ctx)
 
 
 async def close_turn(desk: Desk, request: Request) -> Response:
@@ -191,52 +193,47 @@ def _server_administrator(desk: Desk, form: dict[str, str]) -> bool:
     return bool(token) and hmac.compare_digest(given, token)
 
 
+def _create_refused(
+    desk: Desk, request: Request, cid: str, mine: desk_pb2.MyCampaign, errors: dict[str, str], **ctx: Any
+) -> HTMLResponse:
+    """Every error beside its input; one no input shows at the top."""
+    status = ctx.pop("status", 422)
+    return _page(desk, request, cid, mine, status=status, create_errors=errors, **ctx)
+
+
 async def create_campaign(desk: Desk, request: Request) -> Response:
     """The server administrator's work, not a game master's (docs/security.md)."""
     form = await desk.form(request)
     cid, mine = await _master(desk, request)
-    if not _server_administrator(desk, form):
-        return _page(desk, request, cid, mine, status=403, error=NOT_THE_ADMINISTRATOR)
     values = {k: form.get(k, "").strip()[:64] for k in CREATE_INPUTS}
-    new_id, scenario, rules = values["new_id"], values["scenario"], values["combat_rules"]
+    errors, humans = create_form.check_create(values)  # every error at once (docs/web.md)
+    allowed = _server_administrator(desk, form)
+    if not allowed:
+        errors = {"admin_token": NOT_THE_ADMINISTRATOR, **errors}
+    if errors:
+        status = 422 if allowed else 403
+        return _create_refused(desk, request, cid, mine, errors, create_values=values, status=status)
+    first = parse_utc(values["first_deadline"]) if values["first_deadline"] else None
     try:
-        if not _CAMPAIGN_ID.match(new_id):
-            raise RefusedError("new_id: 1 to 40 of a-z, 0-9 and -")
-        if not ID_PATTERN.match(scenario):
-            raise RefusedError("scenario: the name of a shipped scenario")
-        first = parse_utc(values["first_deadline"]) if values["first_deadline"] else None
-        hours = values["turn_hours"]
-        if hours and (not hours.isdigit() or not 0 < int(hours) <= MAX_EXTEND_HOURS):
-            raise RefusedError(f"turn_hours: 1 to {MAX_EXTEND_HOURS} hours")
-        # "" = the scenario's own rules; any other value is the orders service's to judge
-        # (it refuses an unknown one with "combat_rules: ...", shown beside the select)
-        humans = [h.strip() for h in values["solo"].split(",") if h.strip()]
-        if len(humans) > MAX_SOLO_HUMANS or not all(ID_PATTERN.match(h) for h in humans):
-            raise RefusedError(f"solo: up to {MAX_SOLO_HUMANS} player ids, separated by commas")
-        unknown = sorted(set(humans) - scenario_players(scenario)) if humans else []
-        if unknown:
-            raise RefusedError(f"solo: no player {unknown[0]!r} in the scenario {scenario}")
         created = await desk.backend.create_campaign(
-            new_id,
-            scenario,
+            values["new_id"],
+            values["scenario"],
             first,
-            int(hours or 0) * 3600,
-            combat_rules=rules,
+            int(values["turn_hours"] or 0) * 3600,
+            combat_rules=values["combat_rules"],
             naval_rules=values["naval_rules"],
         )
         if humans:  # docs/bots.md: the bot admiral plays every other seat
             await desk.backend.make_solo(created.id, humans)
     except (RefusedError, ForbiddenError) as err:
         field = create_field(err.message)
-        errors = {field: err.message} if field else {}
-        return _page(
+        return _create_refused(
             desk,
             request,
             cid,
             mine,
-            status=422,
+            {field: err.message} if field else {},
             error="" if field else err.message,
-            create_errors=errors,
             create_values=values,
         )
     logins = [(lg.player_id, lg.password) for lg in created.logins]

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
+from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 from pate.v1 import common_pb2, desk_pb2
-from services.web import forms, operation_form, wording
+from services.web import create_form, forms, operation_form, wording
 from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
 from services.web.campaign_page import (
     NAVAL_WORDS,
@@ -45,8 +47,10 @@ def campaign_id(request: Request) -> str:
     return cid
 
 
-async def home(desk: Desk, request: Request) -> Response:
-    sessions = desk.logged_in(request)
+async def home(desk: Desk, request: Request, status: int = 200, **ctx: Any) -> Response:
+    """His campaigns, and the form that makes him a solo campaign (services/web/solo_page.py);
+    ``sessions`` given: those, as the cookie this answer sets will hold them."""
+    sessions = ctx.pop("sessions", None) or desk.logged_in(request)
     if not sessions:
         return redirect("/login")
     rows = []
@@ -56,8 +60,22 @@ async def home(desk: Desk, request: Request) -> Response:
         except NotLoggedInError:  # revoked: no longer shown as logged in, and gone from the cookie
             continue
     live = [s for s, _ in rows]
+    ctx.setdefault("solo_errors", {})
+    ctx.setdefault("solo_values", {})
+    ctx.setdefault("solo_created", None)
     response = (
-        desk.render(request, "home.html", rows=rows, status_words=STATUS_WORDS, campaigns=live)
+        desk.render(
+            request,
+            "home.html",
+            status=status,
+            rows=rows,
+            status_words=STATUS_WORDS,
+            campaigns=live,
+            seat_choices=create_form.seat_choices(),
+            rules_choices=[(n, RULES_WORDS.get(n, n)) for n in COMBAT_RULESETS],
+            naval_choices=[(n, NAVAL_WORDS.get(n, n)) for n in NAVAL_RULESETS],
+            **ctx,
+        )
         if live
         else redirect("/login")
     )

@@ -18,6 +18,7 @@ from starlette.staticfiles import StaticFiles
 
 from services.web import (
     gm,
+    handover,
     minister,
     notify_page,
     pages,
@@ -25,6 +26,7 @@ from services.web import (
     replay_pages,
     reports_pages,
     security,
+    solo_page,
 )
 from services.web.backend import (
     Backend,
@@ -73,6 +75,7 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/login", page(desk, pages.login_form), methods=["GET"]),
         Route("/login", page(desk, pages.login), methods=["POST"]),
         Route("/logout", page(desk, pages.logout), methods=["POST"]),
+        Route("/solo", page(desk, solo_page.create), methods=["POST"]),
         Route("/c/{campaign}", page(desk, pages.campaign)),
         Route("/c/{campaign}/ships/{ship}", page(desk, pages.ship_form)),
         Route("/c/{campaign}/squadron/{ship}", page(desk, pages.squadron_form)),
@@ -89,6 +92,8 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/gm/pause", page(desk, gm.pause), methods=["POST"]),
         Route("/c/{campaign}/gm/failed", page(desk, gm.recover_turn), methods=["POST"]),
         Route("/c/{campaign}/gm/create", page(desk, gm.create_campaign), methods=["POST"]),
+        Route("/c/{campaign}/gm/bots/seats", page(desk, handover.seats), methods=["POST"]),
+        Route("/c/{campaign}/gm/bots/civil-disorder", page(desk, handover.civil_disorder), methods=["POST"]),
         Route("/c/{campaign}/gm/reports", page(desk, gm.all_reports)),
         Route("/c/{campaign}/gm/replay", page(desk, replay_pages.replay_all)),
         Route("/c/{campaign}/replay", page(desk, replay_pages.replay)),

@@ -47,6 +47,7 @@ EXPECTED_TABLES = {
     "bot_rules",
     "bot_players",
     "bot_orders",
+    "solo_owners",
 }
 
 
@@ -60,7 +61,7 @@ def _assert_matches_metadata(url: str) -> None:
             inspector = sa.inspect(conn)
             checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
             assert checks == {"ck_campaigns_status", "ck_reports_format"}
-        assert db.current_revision(engine) == "0012"
+        assert db.current_revision(engine) == "0013"
     finally:
         engine.dispose()
 

@@ -18,8 +18,20 @@ from services.platform.runtime.grpcutil import LIVENESS
 
 OVERLAYS = ("dev", "prod")
 WORKERS = {"resolver": "resolver", "intel": "intel", "reports": "reports"}  # deployment -> durable
-GRPC_PORTS = {"orders": 50051, "resolver": 50052, "intel": 50053, "reports": 50054, "notifier": 50055}
-MUTUAL_TLS = {"resolver", "intel", "notifier"}  # health ports only; orders and reports take players' clients
+GRPC_PORTS = {
+    "orders": 50051,
+    "resolver": 50052,
+    "intel": 50053,
+    "reports": 50054,
+    "notifier": 50055,
+    "admiral": 50056,
+}
+MUTUAL_TLS = {
+    "resolver",
+    "intel",
+    "notifier",
+    "admiral",
+}  # health ports only; orders and reports take players' clients
 
 
 @cache
@@ -77,7 +89,7 @@ def test_strict_validation_refuses_an_unknown_field() -> None:
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_every_pate_container_is_sized_probed_and_locked_down(overlay: str) -> None:
     deployments = pate_deployments(overlay)
-    assert set(deployments) == {"orders", "resolver", "intel", "reports", "web", "notifier"}
+    assert set(deployments) == {"orders", "resolver", "intel", "reports", "web", "notifier", "admiral"}
     for name, d in deployments.items():
         pod = d["spec"]["template"]["spec"]
         assert pod["securityContext"]["runAsNonRoot"] is True
@@ -107,6 +119,13 @@ def test_every_pate_container_is_sized_probed_and_locked_down(overlay: str) -> N
         assert annotations["prometheus.io/scrape"] == "true"
         assert int(annotations["prometheus.io/port"]) in {p["containerPort"] for p in c["ports"]}
         env = {e["name"]: e for e in c["env"]}
+        if name == "admiral":  # a client of the platform: no database (docs/bots.md)
+            assert "PATE_DATABASE_URL" not in env and "PATE_NATS_URL" not in env
+            assert env["PATE_ADMIN_TOKEN"]["valueFrom"]["secretKeyRef"] == {
+                "name": "pate-admin",
+                "key": "token",
+            }
+            continue
         assert env["PATE_DATABASE_URL"]["valueFrom"]["secretKeyRef"] == {"name": "pate-db-app", "key": "uri"}
 
 

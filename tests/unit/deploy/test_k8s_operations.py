@@ -16,7 +16,7 @@ from pate.tools import k8scheck
 from tests.unit.deploy.test_k8s import OVERLAYS, of_kind, rendered
 
 ALERTS = Path(k8scheck.ROOT) / "deploy" / "prometheus" / "pate-alerts.yaml"
-COMPONENTS = ("orders", "resolver", "intel", "reports", "web", "notifier")
+COMPONENTS = ("orders", "resolver", "intel", "reports", "web", "notifier", "admiral")
 
 
 def _labels(r: dict[str, Any]) -> dict[str, str]:
@@ -57,8 +57,8 @@ def test_nats_asks_for_a_password_speaks_tls_on_clients_and_routes_and_exports_m
         assert re.fullmatch(r"[a-z/-]+:\d+\.\d+\.\d+(-alpine)?", c["image"]), c["image"]
     assert {p["name"] for p in containers["metrics"]["ports"]} == {"metrics"}
     for name, d in of_kind(overlay, "Deployment").items():
-        if name == "pate-web":
-            continue  # not a NATS client
+        if name in ("pate-web", "pate-admiral"):
+            continue  # not NATS clients
         env = {e["name"]: e for e in d["spec"]["template"]["spec"]["containers"][0]["env"]}
         assert env["PATE_NATS_URL"]["value"].startswith("tls://pate:$(PATE_NATS_PASSWORD)@"), name
         assert env["PATE_NATS_PASSWORD"]["valueFrom"]["secretKeyRef"]["name"] == "pate-nats-auth"
@@ -91,3 +91,34 @@ def test_the_prometheus_rule_is_the_alert_file_and_every_pod_with_metrics_is_scr
     assert k8scheck.shape_errors(broken, resources) == [
         "spec.podMetricsEndpoints: no selected pod has a port 'prom'"
     ]
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_admiral_reaches_the_order_desk_and_the_reports_only_and_they_let_it_in(overlay: str) -> None:
+    """The bot admiral is a gRPC client of orders and reports (docs/bots.md): no database, no
+    NATS, nothing outside; orders and reports take its calls on their gRPC ports."""
+    policies = of_kind(overlay, "NetworkPolicy")
+    admiral = _labels(of_kind(overlay, "Deployment")["pate-admiral"])
+    mine = [p["spec"] for p in policies.values() if p["spec"]["podSelector"] and _selects(p, admiral)]
+    egress = [rule for spec in mine for rule in spec.get("egress", [])]
+    reached = {
+        (peer["podSelector"]["matchLabels"].get("app.kubernetes.io/component"), port["port"])
+        for rule in egress
+        for peer in rule["to"]
+        for port in rule["ports"]
+    }
+    assert reached == {("orders", 50051), ("reports", 50054)}
+    for target, port in (("orders", 50051), ("reports", 50054)):
+        labels = _labels(of_kind(overlay, "Deployment")[f"pate-{target}"])
+        allowed = [
+            rule
+            for p in policies.values()
+            if p["spec"]["podSelector"] and _selects(p, labels)
+            for rule in p["spec"].get("ingress", [])
+            if any(
+                peer.get("podSelector", {}).get("matchLabels", {}).items() <= admiral.items()
+                and peer.get("podSelector")
+                for peer in rule["from"]
+            )
+        ]
+        assert any(port in {x["port"] for x in rule["ports"]} for rule in allowed), target

@@ -188,6 +188,7 @@ def test_the_shape_check_follows_the_references_of_the_cert_manager_resources() 
     ]
     resources.remove(by_name["Certificate/pate-client"])
     assert sorted(k8scheck.secret_volume_errors(resources)) == [
+        "Deployment/pate-admiral: volume client-tls: no Certificate makes 'pate-client-tls'",
         "Deployment/pate-intel: volume client-tls: no Certificate makes 'pate-client-tls'",
         "Deployment/pate-notifier: volume client-tls: no Certificate makes 'pate-client-tls'",
         "Deployment/pate-resolver: volume client-tls: no Certificate makes 'pate-client-tls'",

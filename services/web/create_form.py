@@ -1,0 +1,92 @@
+"""The forms that make a campaign (the server administrator's on the game master's page, a
+player's solo campaign on his home page), checked as a whole: every error found at once, each
+beside its input, in plain words (docs/web.md).  The orders service checks everything again and
+its refusal, naming one field, is shown beside that field."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
+from pate.datafiles import list_scenarios, load_shipped_scenario
+
+CAMPAIGN_ID = re.compile(r"^[a-z0-9-]{1,40}$")
+PLAYER_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")  # as the desk's ID_PATTERN
+MAX_TURN_HOURS = 24 * 30
+MAX_SOLO_HUMANS = 8  # players who play themselves in a solo campaign (every other seat: the bot)
+
+
+def scenario_names() -> list[str]:
+    return [path.stem for path in list_scenarios()]
+
+
+def scenario_seats(scenario: str) -> dict[str, str]:
+    """The players of a shipped scenario who have a state (public data): id -> state."""
+    try:
+        players = load_shipped_scenario(scenario).world.players
+    except (FileNotFoundError, ValueError):
+        return {}
+    return {pid: p.state for pid, p in sorted(players.items()) if p.state}
+
+
+def check_common(values: Mapping[str, str]) -> dict[str, str]:
+    """The campaign id and the rule sets (both forms)."""
+    errors: dict[str, str] = {}
+    if not CAMPAIGN_ID.match(values.get("new_id", "")):
+        errors["new_id"] = "new_id: 1 to 40 of a-z, 0-9 and -"
+    for name, known in (("combat_rules", COMBAT_RULESETS), ("naval_rules", NAVAL_RULESETS)):
+        value = values.get(name, "")  # "" = the scenario's own
+        if value and value not in known:
+            errors[name] = f"{name}: {value[:64]!r} is not a known rule set ({', '.join(known)})"
+    return errors
+
+
+def _check_scenario(scenario: str) -> str:
+    if not re.fullmatch(r"[a-z0-9_-]{1,40}", scenario):
+        return "scenario: choose a shipped scenario from the list"
+    if scenario not in scenario_names():
+        return f"scenario: no scenario named {scenario!r}; choose one from the list"
+    return ""
+
+
+def check_create(values: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
+    """The server administrator's create form: (errors by input, the solo humans)."""
+    errors = check_common(values)
+    scenario = values.get("scenario", "")
+    if said := _check_scenario(scenario):
+        errors["scenario"] = said
+    first = values.get("first_deadline", "")
+    if first and not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d", first):
+        errors["first_deadline"] = "first_deadline: give a date and time, YYYY-MM-DDTHH:MM (UTC)"
+    hours = values.get("turn_hours", "")
+    if hours and (not hours.isdigit() or not 0 < int(hours) <= MAX_TURN_HOURS):
+        errors["turn_hours"] = f"turn_hours: 1 to {MAX_TURN_HOURS} hours"
+    humans = [h.strip() for h in values.get("solo", "").split(",") if h.strip()]
+    if len(humans) > MAX_SOLO_HUMANS or not all(PLAYER_ID.match(h) for h in humans):
+        errors["solo"] = f"solo: up to {MAX_SOLO_HUMANS} player ids, separated by commas"
+    elif humans and "scenario" not in errors:
+        unknown = sorted(set(humans) - set(load_shipped_scenario(scenario).world.players))
+        if unknown:
+            errors["solo"] = f"solo: no player {unknown[0]!r} in the scenario {scenario}"
+    return errors, humans
+
+
+def check_solo(values: Mapping[str, str]) -> tuple[dict[str, str], str, str]:
+    """A player's solo form: (errors by input, scenario, seat); its ``seat`` is "scenario/player"."""
+    errors = check_common(values)
+    scenario, _, seat = values.get("seat", "").partition("/")
+    if said := _check_scenario(scenario):
+        errors["seat"] = "seat: choose the scenario and the player you play" if not scenario else said
+    elif seat not in scenario_seats(scenario):
+        errors["seat"] = f"seat: no player {seat[:64]!r} of a state in the scenario {scenario}"
+    return errors, scenario, seat
+
+
+def seat_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """For the solo form: each shipped scenario with its seats (value, words)."""
+    out = []
+    for name in scenario_names():
+        seats = scenario_seats(name)
+        out.append((name, [(f"{name}/{pid}", f"{pid} ({state})") for pid, state in seats.items()]))
+    return out

@@ -1,0 +1,40 @@
+"""The create forms' checks (services/web/create_form.py): every error at once, each named by
+its input, in plain words."""
+
+from __future__ import annotations
+
+from services.web import create_form
+
+
+def test_a_bad_id_and_an_unknown_scenario_are_both_reported() -> None:
+    errors, _ = create_form.check_create(
+        {"new_id": "Not An Id", "scenario": "atlantis", "turn_hours": "x", "combat_rules": "eia-basic"}
+    )
+    assert set(errors) == {"new_id", "scenario", "turn_hours", "combat_rules"}
+    assert errors["scenario"] == "scenario: no scenario named 'atlantis'; choose one from the list"
+    assert "is not a known rule set (pate, eia-advanced, eia-advanced-revolution)" in errors["combat_rules"]
+
+
+def test_a_good_form_has_no_error_and_gives_the_solo_humans() -> None:
+    errors, humans = create_form.check_create(
+        {
+            "new_id": "fine-1",
+            "scenario": "training",
+            "solo": "cornwallis, calder",
+            "naval_rules": "eia-operations",
+        }
+    )
+    assert errors == {} and humans == ["cornwallis", "calder"]
+    errors, _ = create_form.check_create({"new_id": "fine-1", "scenario": "training", "solo": "nelson"})
+    assert errors == {"solo": "solo: no player 'nelson' in the scenario training"}
+
+
+def test_the_solo_seat_is_a_scenarios_player_with_a_state() -> None:
+    assert create_form.check_solo({"new_id": "s", "seat": "trafalgar/nelson"})[0] == {}
+    errors, _, _ = create_form.check_solo({"new_id": "s", "seat": "training/admin"})
+    assert errors == {"seat": "seat: no player 'admin' of a state in the scenario training"}
+    errors, _, _ = create_form.check_solo({"new_id": "", "seat": ""})
+    assert set(errors) == {"new_id", "seat"}
+    offered = dict(create_form.seat_choices())
+    assert ("training/cornwallis", "cornwallis (BR)") in offered["training"]
+    assert all(not value.endswith("/admin") for seats in offered.values() for value, _ in seats)
