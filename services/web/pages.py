@@ -167,9 +167,16 @@ async def campaign(desk: Desk, request: Request) -> Response:
         describe=forms.describe_order,
         source_words=SOURCE_WORDS,
         sent=set(done),
-        ordered=sum(1 for s in mine.ships if s.has_orders or s.effective.copied_from),
+        ordered=ships_ordered(mine.ships),
         now=datetime.now(UTC),
     )
+
+
+def ships_ordered(ships: Sequence[desk_pb2.MyShip]) -> int:
+    """Ships with orders of their own, or attached to a lead that has some (rule 4.2): a
+    squadron whose lead of his has none is not counted, as it only keeps the defaults."""
+    unordered = {s.id for s in ships if not s.has_orders}
+    return sum(1 for s in ships if s.has_orders or s.effective.copied_from not in unordered | {""})
 
 
 # --- the order form ----------------------------------------------------------
@@ -252,7 +259,7 @@ async def submit_form(desk: Desk, request: Request) -> Response:
     try:
         await desk.backend.submit(session, turn, orders=orders)
     except RefusedError as err:
-        errors = forms.place_refusals(err.refusals, fallback=err.message)
+        errors = forms.place_refusals(err.refusals, fallback=err.message, ships=ship_ids)
         return await _order_page(
             desk, request, cid, session, ship_ids, values=form, errors=errors, status=422
         )
@@ -291,7 +298,7 @@ async def submit_text(desk: Desk, request: Request) -> Response:
         sent = await desk.backend.submit(session, mine.campaign.turn, text=text)
     except (RefusedError, ForbiddenError) as err:
         # a ship not his reads like one that does not exist, and the pasted text stays in its box
-        refusals = list(getattr(err, "refusals", ()))
+        said = wording.refusals(getattr(err, "refusals", ()), err.message, wording.pasted_ships(text))
         return desk.render(
             request,
             "orders_text.html",
@@ -299,8 +306,8 @@ async def submit_text(desk: Desk, request: Request) -> Response:
             mine=mine,
             cid=cid,
             text=text,
-            refusals=[wording.refusal(r) for r in refusals],
-            message=wording.lines(err.message) or ["a ship named there is not one you may order"],
+            refusals=said or ["a ship named there is not one you may order"],
+            message="",
         )
     return desk.redirect_with(request, f"/c/{cid}#sent", sent=list(sent.ship_ids)[:200])
 
