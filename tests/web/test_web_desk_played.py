@@ -54,6 +54,7 @@ def _shot(driver, shots: Path, name: str) -> None:  # type: ignore[no-untyped-de
     driver.execute_script("window.scrollTo(0, 0)")
     height = driver.execute_script("return document.documentElement.scrollHeight")
     driver.set_window_size(width, min(max(height, 600), 5000))
+    time.sleep(0.3)  # the report's frame refits to the new window before the picture
     driver.save_screenshot(str(shots / f"{name}.png"))
     driver.set_window_size(width, DESKTOP[1] if width > PHONE[0] else PHONE[1])
 
