@@ -24,6 +24,8 @@ _PREFIX = re.compile(
 )
 # several refusals of an order text run together: "line 7, ...; line 8, ..."
 _NEXT_LINE = re.compile(r"; (?=line \d+\b)")
+# the order text's list of every line it knows, cut short by the desk's excerpts: the help says it whole
+_LINE_LIST = re.compile(r"; lines are: [^;]*")
 # the ship a pasted block is for, in the order the desk numbers them
 _BLOCK = re.compile(r"^[ \t]*order[ \t]+([A-Za-z0-9_-]{1,32})", re.I | re.M)
 
@@ -51,7 +53,7 @@ def lines(message: str, names: Sequence[str] | None = None) -> list[str]:
     each field named in words (the order text's own name left out: its lines say where)."""
     out = []
     for raw in _NEXT_LINE.split(message):
-        part = raw.strip()
+        part = _LINE_LIST.sub(" (the order format help lists the lines)", raw).strip()
         found = _PREFIX.match(part)
         if found:
             rest = part[found.end() :]

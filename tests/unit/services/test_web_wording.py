@@ -28,7 +28,7 @@ def test_an_order_texts_refusals_come_one_a_line_with_their_line_numbers() -> No
         "line 5, column 10: stores: give a whole number; and 2 more"
     )
     assert wording.lines(message) == [
-        "line 4, column 3: unknown line 'x'; lines are: order, move",  # its hint stays with it
+        "line 4, column 3: unknown line 'x' (the order format help lists the lines)",  # not a cut list
         "line 5, column 10: stores: give a whole number; and 2 more",
     ]
     said = wording.lines("stores_moves[1].amount: must be between 0 and 1000000", ["A to B", "C to D"])
