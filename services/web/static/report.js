@@ -12,6 +12,8 @@ function fit(frame) {
   // less than the frame, so a frame made wider can also shrink
   var border = frame.offsetHeight - frame.clientHeight;
   frame.style.height = Math.ceil(doc.documentElement.getBoundingClientRect().height) + border + "px";
+  var over = doc.documentElement.scrollHeight - frame.clientHeight;
+  if (over > 0) { frame.style.height = frame.clientHeight + over + border + "px"; } // what overflows the root
   frame.classList.add("fitted");
 }
 
