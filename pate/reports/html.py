@@ -76,6 +76,20 @@ vertical-align:middle;margin-left:4px}
 .seamap .windarrow polygon{fill:#33475b}
 ul.intel li{margin:.3rem 0}
 footer{color:var(--muted);font-size:.85rem;text-align:center;padding:1rem}
+body{overflow-wrap:anywhere}
+svg{max-width:100%}
+@media (max-width:600px){
+header{padding:1rem}
+nav{flex-wrap:wrap;gap:.3rem 1rem;padding:.5rem 1rem}
+main{padding:.6rem .6rem 2rem}
+.area{padding:.7rem .6rem}
+.mapwrap svg{flex:1 1 100%;min-width:0}
+ol.legend{flex-basis:100%}
+.ships{grid-template-columns:1fr}
+.ship dl{grid-template-columns:auto 1fr}
+ol.events>li{grid-template-columns:2rem 1fr}
+ol.events .said,ol.events ul.detail{grid-column:2}
+}
 """
 
 

@@ -1,7 +1,8 @@
 """One turn of a campaign's replay: the maps and the event list, either as
 one player saw it (his own report of that turn, nothing more) or, for the
-game master, every side at once (all the players' reports of the turn put
-together: each state's ships as its own players knew them).
+game master and for everyone once the campaign is over, every side at once
+(all the players' reports of the turn put together: each state's ships as
+its own players knew them).
 
 Pure: knowledge in, SVG and lines out (the web desk fetches the reports).
 """
@@ -24,7 +25,7 @@ from pate.reports.words import map_area
 
 @dataclass(frozen=True, slots=True)
 class ReplayEvent:
-    who: str  # whose report told it ("" for one player's own replay)
+    who: str  # the states whose reports told it ("" for one player's own replay)
     phase: str
     text: str
 
@@ -113,19 +114,21 @@ def player_frame(k: PlayerKnowledge, world_map: WorldMap) -> ReplayFrame:
 
 
 def all_sides_frame(ks: Sequence[PlayerKnowledge], world_map: WorldMap) -> ReplayFrame:
-    """Every side at once (the game master's): each ship once, as its own
-    players reported it, and every player's events, named by whose."""
+    """Every side at once (the game master's, and everyone's once the campaign
+    is over): each ship once, as its own players reported it, and every
+    player's events, each named by the states whose players were told it."""
     ships: dict[str, ShipReport] = {}
     for k in sorted(ks, key=lambda k: k.player):
         for r in k.ships:
             ships.setdefault(r.id, r)
     icons = _ship_icons(world_map, list(ships.values()))
-    # an event several players saw is told once, naming them all
-    seen: dict[tuple[str, str], list[str]] = {}
+    # an event several players saw is told once, naming their states: the players' full
+    # names, three or four to an event, buried the event itself
+    seen: dict[tuple[str, str], set[str]] = {}
     for k in sorted(ks, key=lambda k: k.player):
         for t in told_events(k, world_map):
-            seen.setdefault((t.phase, t.text), []).append(k.player_name or k.player)
-    events = tuple(ReplayEvent(", ".join(who), phase, text) for (phase, text), who in seen.items())
+            seen.setdefault((t.phase, t.text), set()).add(k.state or k.player_name or k.player)
+    events = tuple(ReplayEvent(", ".join(sorted(who)), phase, text) for (phase, text), who in seen.items())
     turn = max((k.turn for k in ks), default=0)
     places = tuple(sorted({p for r in ships.values() if (p := _place(world_map, r))}))
     return ReplayFrame(turn, _maps(world_map, icons, f"Turn {turn}, all sides"), events, places)

@@ -1,8 +1,9 @@
 """Messages between players of one state and its allied states.
 
 Per turn, to one player, to a state, or to all of the sender's allies.  Each
-is limited in size and in number per player and turn; only the sender and
-the addressees read one, and the addressees are fixed when it is sent.
+is limited in size and in number per player and turn (``data/messages.toml``,
+pate.messaging); only the sender and the addressees read one, and the
+addressees are fixed when it is sent.
 """
 
 from __future__ import annotations
@@ -12,14 +13,12 @@ from datetime import datetime
 from sqlalchemy import Connection, func, select
 
 from pate.core.world.state import WorldState
+from pate.messaging import message_limits
 from pate.v1 import desk_pb2
 from services.platform.errors import Code, DeskError
 from services.platform.store import desk_tables, notifications
 from services.platform.store import repository as repo
 
-MAX_BODY = 2000  # characters of one message
-MAX_PER_TURN = 30  # messages one player sends in one turn
-MAX_SHOWN = 200  # newest messages listed
 KINDS = ("player", "state", "allies")
 
 
@@ -45,9 +44,9 @@ def send(
 ) -> desk_pb2.PlayerMessage:
     if req.to_kind not in KINDS:
         raise DeskError(Code.INVALID_ARGUMENT, "to_kind: write to a player, a state or all allies")
-    body = req.body.strip()
-    if not body or len(req.body) > MAX_BODY:
-        raise DeskError(Code.INVALID_ARGUMENT, f"body: write 1 to {MAX_BODY} characters")
+    body, most = req.body.strip(), message_limits().max_characters
+    if not body or len(req.body) > most:
+        raise DeskError(Code.INVALID_ARGUMENT, f"body: write 1 to {most} characters")
     if not state:
         raise DeskError(Code.PERMISSION_DENIED, "to: only players of a state write messages")
     row = repo.get_campaign(conn, campaign, lock=True)
@@ -102,8 +101,9 @@ def _check_rate(conn: Connection, campaign: str, turn: int, sender: str) -> None
     sent = conn.execute(
         select(func.count()).where(t.c.campaign == campaign, t.c.turn == turn, t.c.sender == sender)
     ).scalar_one()
-    if sent >= MAX_PER_TURN:
-        raise DeskError(Code.RESOURCE_EXHAUSTED, f"body: at most {MAX_PER_TURN} messages a turn")
+    most = message_limits().max_per_turn
+    if sent >= most:
+        raise DeskError(Code.RESOURCE_EXHAUSTED, f"body: at most {most} messages a turn")
 
 
 def readers(world: WorldState, kind: str, to: str) -> list[str]:
@@ -153,7 +153,7 @@ def listing(conn: Connection, campaign: str, player: str, state: str | None) -> 
     t = desk_tables.messages
     rows = conn.execute(select(t).where(t.c.campaign == campaign).order_by(t.c.id.desc()))
     for r in rows:
-        if len(out.messages) >= MAX_SHOWN:
+        if len(out.messages) >= message_limits().max_shown:
             break
         if not may_read(player, state, r.sender, r.to_kind, r.to_value):
             continue

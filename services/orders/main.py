@@ -10,6 +10,7 @@ from functools import partial
 
 from sqlalchemy import Connection, Engine
 
+from pate.messaging import message_limits
 from pate.v1 import admin_pb2_grpc, bots_pb2_grpc, desk_pb2_grpc, orders_pb2_grpc, sessions_pb2_grpc
 from services.orders import campaigns
 from services.orders.admirals import BotAdmiralsServicer
@@ -78,6 +79,7 @@ SERVICE = Service(
 
 
 def main() -> int:
+    message_limits()  # a bad data/messages.toml stops the service here, naming the key
     return asyncio.run(run_service(SERVICE))
 
 

@@ -134,7 +134,7 @@ async def campaign_view(
         "turn_status": STATUS_WORDS.get(mine.campaign.status, "?"),
         "describe": forms.describe_order,
         "sent": done,
-        "ordered": sum(1 for s in mine.ships if ship_list.has_orders(s)),
+        "ordered": len(ship_list.ordered_ids(mine.ships)),
         "now": datetime.now(UTC),
         "panel": bool(panel),
         **(extra or {}),

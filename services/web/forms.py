@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pate.core.orders import model as m
 from pate.engine.context import turn_context
 from pate.v1 import common_pb2, desk_pb2
-from services.web import operation_form
+from services.web import operation_form, wording
 
 # The words of each enumerated field, from the core's order model (rules 4.6 to 4.8).
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -97,23 +97,22 @@ class FieldErrors:
         return bool(self.by_input or self.general)
 
 
-def place_refusals(refusals: Sequence[common_pb2.Refusal], fallback: str = "") -> FieldErrors:
-    """Each refusal beside the input it is about, with its rule number."""
+def place_refusals(
+    refusals: Sequence[common_pb2.Refusal], fallback: str = "", ships: Sequence[str] = ()
+) -> FieldErrors:
+    """Each refusal beside the input it is about, with its rule number; any other
+    by its ship and field in words (services.web.wording)."""
     out = FieldErrors()
     for r in refusals:
-        text = f"{r.message} (rule {r.rule})"
         found = _ORDER_INDEX.match(r.field)
-        if found is None:
-            out.general.append(f"{r.field}: {text}")
-            continue
-        index, path = int(found.group(1)), found.group(2)
-        name = _input_for(path)
-        if name:
-            out.by_input.setdefault((index, name), []).append(text)
+        name = _input_for(found.group(2)) if found else ""
+        if found and name:
+            text = f"{r.message} (rule {r.rule})" if r.rule else r.message
+            out.by_input.setdefault((int(found.group(1)), name), []).append(text)
         else:
-            out.general.append(f"{path}: {text}")
+            out.general.append(wording.refusal(r, ships))
     if not refusals and fallback:
-        out.general.append(fallback)
+        out.general.extend(wording.lines(fallback, ships))
     return out
 
 

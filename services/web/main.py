@@ -11,6 +11,8 @@ import asyncio
 import sys
 from typing import Any
 
+from pate.core.world.fields import DataError
+from pate.messaging import message_limits
 from services.platform.config import ConfigError, load_settings
 from services.platform.security.tls import load_tls
 from services.platform.telemetry import metrics, tracing
@@ -30,7 +32,8 @@ def main() -> int:
         configure_logging("web", platform)
         settings = load_web_settings()
         tls = load_tls()  # a bad PATE_TLS_* path stops the process here, not at the first page
-    except ConfigError as err:
+        message_limits()  # so does a bad data/messages.toml
+    except (ConfigError, DataError) as err:
         print(f"pate web: {err}", file=sys.stderr)
         return 2
     backend = Backend(settings.orders_addr, settings.reports_addr, settings.admin_token, tls)

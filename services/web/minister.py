@@ -6,12 +6,11 @@ next turn."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from pate.v1 import common_pb2, desk_pb2
+from services.web import wording
 from services.web.backend import ForbiddenError, RefusedError, Session
 from services.web.desk import Desk
 from services.web.pages import campaign_id
@@ -51,7 +50,7 @@ def _page(
     *,
     status: int = 200,
     values: dict[str, str] | None = None,
-    refusals: list[Any] | None = None,
+    refusals: list[str] | None = None,
     message: str = "",
 ) -> HTMLResponse:
     pending = {a.ship_id: a for a in mine.pending_assignments}
@@ -71,27 +70,30 @@ def _page(
 
 async def move_stores(desk: Desk, request: Request) -> Response:
     cid, session, mine, form = await _minister(desk, request, posted=True)
-    moves = []
+    moves, names = [], []
     for i in range(MOVE_ROWS):
         origin, dest, amount = (form.get(f"{i}.{k}", "").strip() for k in ("origin", "destination", "amount"))
         if origin or dest or amount:
-            n = int(amount) if amount.isdigit() and len(amount) < 6 else -1
+            n = int(amount) if amount.isdigit() and len(amount) < 8 else -1
             moves.append(common_pb2.StoresMoveOrder(origin=origin, destination=dest, amount=n))
+            names.append(f"store move {len(moves)} ({origin or '?'} to {dest or '?'})")
     try:
         if not moves:
-            raise RefusedError("stores_moves: fill in at least one move")
+            raise RefusedError("fill in at least one store move")
+        bad = [f"{names[i]}, amount: a whole number, please" for i, mv in enumerate(moves) if mv.amount < 0]
+        if bad:
+            raise RefusedError("; ".join(bad))
         await desk.backend.submit(session, mine.campaign.turn, stores_moves=moves)
     except RefusedError as err:
-        return _page(
-            desk, request, cid, mine, status=422, values=form, refusals=list(err.refusals) or [err.message]
-        )
+        said = wording.refusals(err.refusals, err.message, names)
+        return _page(desk, request, cid, mine, status=422, values=form, refusals=said)
     return desk.redirect_with(request, f"/c/{cid}/minister", done=f"{len(moves)} store moves sent")
 
 
 async def assign_officers(desk: Desk, request: Request) -> Response:
     """Rule 2.3: the commander and deputy of his state's ships, from the next turn."""
     cid, session, mine, form = await _minister(desk, request, posted=True)
-    items = []
+    items: list[desk_pb2.OfficerAssignment] = []
     for ship in mine.ships:
         commander, deputy = form.get(f"{ship.id}.commander"), form.get(f"{ship.id}.deputy")
         if commander is None or deputy is None:
@@ -100,13 +102,12 @@ async def assign_officers(desk: Desk, request: Request) -> Response:
             items.append(desk_pb2.OfficerAssignment(ship_id=ship.id, commander=commander, deputy=deputy))
     try:
         if not items:
-            raise RefusedError("assignments: change a commander or a deputy first")
+            raise RefusedError("change a commander or a deputy first")
         n = await desk.backend.assign_officers(session, mine.campaign.turn, items)
     except RefusedError as err:
         # what he chose stays chosen: fixing one select must not send a pair he never picked
         kept = {k: v for k, v in form.items() if k.endswith((".commander", ".deputy"))}
-        return _page(
-            desk, request, cid, mine, status=422, values=kept, refusals=list(err.refusals) or [err.message]
-        )
-    said = f"{n} assignments sent: in force from the next turn"
-    return desk.redirect_with(request, f"/c/{cid}/minister", done=said)
+        said = wording.refusals(err.refusals, err.message, [a.ship_id for a in items])
+        return _page(desk, request, cid, mine, status=422, values=kept, refusals=said)
+    done = f"{n} assignments sent: in force from the next turn"
+    return desk.redirect_with(request, f"/c/{cid}/minister", done=done)

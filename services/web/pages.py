@@ -153,6 +153,9 @@ async def campaign(desk: Desk, request: Request) -> Response:
     return await campaign_view(desk, request, cid, session)
 
 
+# --- the order form ----------------------------------------------------------
+
+
 async def ship_form(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
     session = desk.session_for(request, cid)
@@ -224,7 +227,7 @@ async def submit_form(desk: Desk, request: Request) -> Response:
     try:
         await desk.backend.submit(session, turn, orders=orders)
     except RefusedError as err:
-        errors = forms.place_refusals(err.refusals, fallback=err.message)
+        errors = forms.place_refusals(err.refusals, fallback=err.message, ships=ship_ids)
         return await _refused(desk, request, cid, session, ship_ids, form, errors)
     return desk.redirect_with(request, f"/c/{cid}#sent", sent=list(ship_ids)[:200])
 
@@ -261,7 +264,7 @@ async def submit_text(desk: Desk, request: Request) -> Response:
         sent = await desk.backend.submit(session, mine.campaign.turn, text=text)
     except (RefusedError, ForbiddenError) as err:
         # a ship not his reads like one that does not exist, and the pasted text stays in its box
-        refusals = list(getattr(err, "refusals", ()))
+        said = wording.refusals(getattr(err, "refusals", ()), err.message, wording.pasted_ships(text))
         return desk.render(
             request,
             "orders_text.html",
@@ -269,8 +272,8 @@ async def submit_text(desk: Desk, request: Request) -> Response:
             mine=mine,
             cid=cid,
             text=text,
-            refusals=[wording.refusal(r) for r in refusals],
-            message=wording.lines(err.message) or ["a ship named there is not one you may order"],
+            refusals=said or ["a ship named there is not one you may order"],
+            message="",
         )
     return desk.redirect_with(request, f"/c/{cid}#sent", sent=list(sent.ship_ids)[:200])
 

@@ -12,13 +12,12 @@ import contextlib
 from starlette.requests import Request
 from starlette.responses import Response
 
+from pate.messaging import message_limits
 from services.web import desk_calls
 from services.web.backend import RefusedError
 from services.web.desk import Desk, redirect
 from services.web.gm import _master
 from services.web.pages import campaign_id
-
-MAX_BODY = 2000  # the orders service's own limit, for the form's maxlength
 
 
 async def confirm(desk: Desk, request: Request) -> Response:
@@ -40,7 +39,7 @@ async def messages(desk: Desk, request: Request) -> Response:
     if request.method == "POST":
         form = await desk.form(request)
         request.state.kept_form = form
-        to, body = form.get("to", "")[:200], form.get("body", "")[: MAX_BODY + 1]
+        to, body = form.get("to", "")[:200], form.get("body", "")[: message_limits().max_characters + 1]
         kind, _, whom = to.partition(":")
         try:
             await desk_calls.send_message(desk.backend, session, kind, whom, body)
@@ -58,7 +57,7 @@ async def messages(desk: Desk, request: Request) -> Response:
         body=body if error else "",
         error=error,
         sent=sent,
-        max_body=MAX_BODY,
+        max_body=message_limits().max_characters,
     )
 
 

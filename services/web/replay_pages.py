@@ -1,7 +1,8 @@
 """The replay viewer: a campaign stepped through turn by turn on the map,
 with the event list beside it.  A player replays his own history at any
 time, each turn as his report of it told him (his knowledge then, from the
-reports service); the game master replays every side at once."""
+reports service); every side at once is the game master's at any time, and
+every player's once the campaign has ended (nothing is hidden any more)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pate.core.codec import from_plain
 from pate.core.intel.model import PlayerKnowledge
 from pate.datafiles import load_world_map
 from pate.reports.replay import ReplayFrame, all_sides_frame, player_frame
+from pate.v1 import admin_pb2, desk_pb2
 from services.web.backend import ForbiddenError
 from services.web.campaign_map import focus_on
 from services.web.desk import Desk
@@ -49,23 +51,30 @@ async def replay(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
     session = desk.session_for(request, cid)
     turns = sorted(await desk.backend.list_reports(session))
+    every = all_sides_open(await desk.backend.my_campaign(session))
     if not turns:
-        return _render(desk, request, cid, None, [], all_sides=False)
+        return _render(desk, request, cid, None, [], all_sides=False, every=every)
     turn = _chosen(request, turns)
     k = _knowledge(await desk.backend.report(session, turn, "json"))
-    return _render(desk, request, cid, player_frame(k, load_world_map()), turns, all_sides=False)
+    frame = player_frame(k, load_world_map())
+    return _render(desk, request, cid, frame, turns, all_sides=False, every=every)
+
+
+def all_sides_open(mine: desk_pb2.MyCampaign) -> bool:
+    """The game master sees every side at any time; a player once the campaign has ended."""
+    return ADMIN_ROLE in mine.roles or mine.campaign.status == admin_pb2.TURN_STATUS_FINISHED
 
 
 async def replay_all(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
     mine = await desk.backend.my_campaign(desk.session_for(request, cid))
-    if ADMIN_ROLE not in mine.roles:
+    if not all_sides_open(mine):
         raise ForbiddenError("not a game master")  # shown as 404 like any page not yours
     refs = await desk.backend.all_reports(cid)
     turns = sorted({t for t, _ in refs})
     if not turns:
-        return _render(desk, request, cid, None, [], all_sides=True)
+        return _render(desk, request, cid, None, [], all_sides=True, every=True)
     turn = _chosen(request, turns)
     bodies = [await desk.backend.report_of(cid, turn, p, "json") for t, p in refs if t == turn]
     frame = all_sides_frame([_knowledge(b) for b in bodies], load_world_map())
-    return _render(desk, request, cid, frame, turns, all_sides=True)
+    return _render(desk, request, cid, frame, turns, all_sides=True, every=True)

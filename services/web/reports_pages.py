@@ -7,6 +7,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
+from pate.v1 import admin_pb2
 from services.web import security
 from services.web.desk import Desk
 from services.web.pages import campaign_id
@@ -23,7 +24,9 @@ async def archive(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
     session = desk.session_for(request, cid)
     turns = await desk.backend.list_reports(session)
-    return desk.render(request, "reports.html", cid=cid, turns=turns)
+    mine = await desk.backend.my_campaign(session)
+    ended = mine.campaign.status == admin_pb2.TURN_STATUS_FINISHED
+    return desk.render(request, "reports.html", cid=cid, turns=turns, ended=ended)
 
 
 async def report(desk: Desk, request: Request) -> Response:

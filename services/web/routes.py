@@ -97,6 +97,7 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/gm/reports", page(desk, gm.all_reports)),
         Route("/c/{campaign}/gm/replay", page(desk, replay_pages.replay_all)),
         Route("/c/{campaign}/replay", page(desk, replay_pages.replay)),
+        Route("/c/{campaign}/replay/all", page(desk, replay_pages.replay_all)),
         Route("/c/{campaign}/gm/reports/{turn:int}/{player}", page(desk, gm.report_of)),
         Route("/c/{campaign}/notifications", page(desk, notify_page.notifications), methods=["GET", "POST"]),
         Route("/c/{campaign}/minister", page(desk, minister.minister), methods=["GET"]),

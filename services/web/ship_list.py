@@ -81,8 +81,11 @@ def groups(ships: Sequence[desk_pb2.MyShip]) -> list[tuple[str, list[list[desk_p
     return out
 
 
-def has_orders(s: desk_pb2.MyShip) -> bool:
-    return s.has_orders or bool(s.effective.copied_from)
+def ordered_ids(ships: Sequence[desk_pb2.MyShip]) -> set[str]:
+    """Ships with orders of their own, or attached to a lead that has some (rule 4.2): a
+    ship that copies a lead of his with no orders only keeps the defaults, and is not counted."""
+    unordered = {s.id for s in ships if not s.has_orders}
+    return {s.id for s in ships if s.has_orders or s.effective.copied_from not in unordered | {""}}
 
 
 def _idle(s: desk_pb2.MyShip) -> str:
@@ -119,6 +122,7 @@ def places(ships: Sequence[desk_pb2.MyShip], keep_open: Collection[str] = ()) ->
     ``keep_open`` (just ordered, or in the open panel) opens unfolded however
     long the list."""
     fold = folded(ships)
+    ordered = ordered_ids(ships)
     out = []
     for name, squadrons in groups(ships):
         members = [s for sq in squadrons for s in sq]
@@ -130,7 +134,7 @@ def places(ships: Sequence[desk_pb2.MyShip], keep_open: Collection[str] = ()) ->
                     Squadron([row(s) for s in sq], not fold or any(s.id in keep_open for s in sq))
                     for sq in squadrons
                 ],
-                ordered=sum(1 for s in members if has_orders(s)),
+                ordered=sum(1 for s in members if s.id in ordered),
                 warned=sum(1 for s in members if s.warnings),
                 opened=not fold or any(s.id in keep_open for s in members),
             )

@@ -195,6 +195,7 @@ RULES: dict[str, Rule] = {
     "pate.v1.GetEffectiveOrdersRequest.turn": _TURN,
     "pate.v1.GetEffectiveOrdersRequest.ship_ids": Many(500),
     "pate.v1.GetEffectiveOrdersRequest.ship_ids[]": _TOKEN,
+    "pate.v1.SendMessageRequest.body": Text(20_000, lines=True),  # data/messages.toml holds the real limit
     # pate.v1.Reports
     "pate.v1.GetReportRequest.campaign_id": _CAMPAIGN,
     "pate.v1.GetReportRequest.turn": _TURN,

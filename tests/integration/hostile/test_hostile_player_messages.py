@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import Engine
 
-from services.orders import letters
+from pate.messaging import message_limits
 from services.platform.errors import DeskError
 from tests.integration.orders.test_confirm_and_messages import _read, _send, campaign  # noqa: F401
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.integration
         ("state", "FR", "hello", "to:"),
         ("shout", "", "hello", "to_kind:"),
         ("player", "calder", "", "body:"),
-        ("player", "calder", "x" * (letters.MAX_BODY + 1), "body:"),
+        ("player", "calder", "x" * (message_limits().max_characters + 1), "body:"),
         ("player", "calder\x00", "\x1b[31m", "to:"),
         ("player", "calder' OR 1=1 --", "hello", "to:"),
         ("state", "BR" * 300, "hello", "to:"),

@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 
 from pate.core.orders.model import ShipOrder
 from pate.datafiles import load_scenario
+from pate.messaging import message_limits
 from pate.v1 import desk_pb2
 from services.orders import campaigns, confirm, desk, earlyclose, letters, schedule
 from services.platform.errors import DeskError
@@ -145,7 +146,7 @@ def test_messages_reach_only_their_addressees(campaign: Engine) -> None:
 
 
 def test_messages_are_limited_per_turn(campaign: Engine) -> None:
-    for i in range(letters.MAX_PER_TURN):
+    for i in range(message_limits().max_per_turn):
         _send(campaign, "cornwallis", "player", "calder", f"n{i}")
     with pytest.raises(DeskError, match="at most"):
         _send(campaign, "cornwallis", "player", "calder", "one too many")

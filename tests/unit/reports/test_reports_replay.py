@@ -51,3 +51,6 @@ def test_the_game_masters_frame_shows_every_side_and_tells_each_event_once() -> 
     texts = [(e.phase, e.text) for e in frame.events]
     assert len(texts) == len(set(texts))
     assert all(isinstance(e, ReplayEvent) and e.who for e in frame.events)
+    # each event names the states whose players were told it, not a row of full names
+    states_of = {k.state for k in ks if k.state}
+    assert all(set(e.who.split(", ")) <= states_of for e in frame.events)
