@@ -116,10 +116,10 @@ def _order_on_the_map(driver, s: Stack, shots: Path) -> str:  # type: ignore[no-
     # nothing ordered yet: the ships attached to his flagship copy only its default orders
     assert driver.find_element(By.ID, "ships-ordered").text.startswith("0 of 4 ships have orders")
     driver.find_element(By.CSS_SELECTOR, 'a.map-place[data-goto="ECH"]').click()
-    assert driver.find_element(By.CSS_SELECTOR, "section.place.chosen").get_attribute("data-place") == "ECH"
+    assert driver.find_element(By.CSS_SELECTOR, ".place.chosen").get_attribute("data-place") == "ECH"
     _shot(driver, shots, "play-02-campaign-map")
-    driver.find_element(By.CSS_SELECTOR, f'#ship-{SHIP} a[href$="/ships/{SHIP}"]').click()
-    sea1 = Select(driver.find_element(By.ID, "f0-sea1"))  # the order panel, page or beside the map
+    driver.find_element(By.CSS_SELECTOR, f"#ship-{SHIP} a.open-panel").click()
+    sea1 = Select(driver.find_element(By.ID, "f0-sea1"))  # the order panel beside the map
     legal = [o.get_attribute("value") for o in sea1.options if o.get_attribute("value")]
     first = next(a for a in legal if len(a) == 3)
     driver.find_element(By.CSS_SELECTOR, f'.route-map g.area-code[data-area="{first}"] text').click()

@@ -66,7 +66,7 @@ def test_a_solo_campaign_is_created_and_played_in_the_browser(browser, stack: St
     assert driver.find_element(By.ID, "ship-BR1FL").is_displayed()
     _login_to(driver, stack.url, solo, "admin", logins["admin"])
     driver.get(f"{stack.url}/c/{solo}/gm")
-    seats = driver.find_element(By.ID, "bot-seats").text
+    seats = driver.find_element(By.CSS_SELECTOR, "#bot-seats ul").text  # the seats, not the forms
     assert "ganteaume: played by the bot since turn 1" in seats and "cornwallis" not in seats
     driver.find_element(By.ID, "close-turn").send_keys("1")
     driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
