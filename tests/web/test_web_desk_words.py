@@ -100,6 +100,9 @@ def test_every_side_is_replayed_by_a_player_only_once_the_campaign_is_over(web, 
         assert time.monotonic() < end, "the campaign did not end"
         time.sleep(0.3)
     assert 'id="replay-all-link"' in client.get(f"/c/{cid}/reports").text
+    over = client.get(f"/c/{cid}").text  # the campaign page says so and offers no orders
+    assert 'id="campaign-over"' in over and f"/c/{cid}/replay/all" in over
+    assert 'class="open-panel"' not in over and 'id="confirm"' not in over and "/orders/text" not in over
     every = client.get(f"/c/{cid}/replay/all?turn=1")
     assert every.status_code == 200 and 'id="replay-mine"' in every.text
     shown = set(SHIP_ID.findall(every.text))
