@@ -70,7 +70,10 @@ def _measure(connect: Callable[[], Callable[[int], object]], n: int = REQUESTS) 
     return n / wall, q[49] * 1000, q[98] * 1000
 
 
-def echo_rate() -> tuple[float, float, float]:
+@contextmanager
+def echo_server() -> Iterator[tuple[int, Callable[[], Callable[[int], object]]]]:
+    """The bare grpcio echo server in its own process: its pid, and a way to
+    connect a client that sends it one order submission's bytes."""
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "benchmarks.echo_server", str(port)], stdout=subprocess.PIPE
@@ -87,10 +90,15 @@ def echo_rate() -> tuple[float, float, float]:
     try:
         assert proc.stdout is not None
         proc.stdout.readline()
-        return _measure(connect)
+        yield proc.pid, connect
     finally:
         proc.terminate()
         proc.wait()
+
+
+def echo_rate() -> tuple[float, float, float]:
+    with echo_server() as (_, connect):
+        return _measure(connect)
 
 
 def _order(ship: str) -> common_pb2.ShipOrder:

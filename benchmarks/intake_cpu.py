@@ -29,8 +29,6 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-import grpc
-
 CLIENTS = 8
 WARM_UP = 400
 
@@ -58,31 +56,11 @@ def _cpu_of(pid: int, n: int, measure: Callable[[int], object]) -> dict[str, flo
 
 
 def _echo(n: int) -> dict[str, float]:
-    from benchmarks.bench_platform import _OWN_CONNECTION, _measure, _order
-    from pate.v1 import orders_pb2
-    from services.platform.bus.natsserver import free_port
+    from benchmarks.bench_platform import _measure, echo_server
 
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "benchmarks.echo_server", str(port)], stdout=subprocess.PIPE
-    )
-    payload = orders_pb2.SubmitOrdersRequest(
-        campaign_id="bench", turn=1, client_request_id="x" * 32, orders=[_order("BR1FL")]
-    ).SerializeToString()
-
-    def connect() -> Callable[[int], object]:
-        ch = grpc.insecure_channel(f"127.0.0.1:{port}", options=_OWN_CONNECTION)
-        echo = ch.unary_unary("/bench.Echo/Echo")
-        return lambda i: echo(payload, timeout=30)
-
-    try:
-        assert proc.stdout is not None
-        proc.stdout.readline()
+    with echo_server() as (pid, connect):
         _measure(connect, WARM_UP)
-        return _cpu_of(proc.pid, n, lambda k: _measure(connect, k))
-    finally:
-        proc.terminate()
-        proc.wait()
+        return _cpu_of(pid, n, lambda k: _measure(connect, k))
 
 
 def _desk(n: int) -> dict[str, float]:

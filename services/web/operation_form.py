@@ -17,23 +17,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pate.reports.operations import OP_WORDS  # the names the reports use, one list
 from pate.v1 import common_pb2, desk_pb2
 
 BLOCKADE = "blockade "  # a Rebase target into an enemy port's blockade box
 CHAIN_LIMIT = 28  # sea zones a chain may name (steps.chain_total; the desk checks it again)
 FIELD_MAX = 200  # characters read from one field before anything else is done
 _SEA = re.compile(r"^[A-Z]{3}$")
-_KIND_NAMES = {
-    "naval_superiority": "Naval Superiority",
-    "rebase": "Rebase",
-    "patrol": "Patrol",
-    "protect_trade": "Protect Trade",
-    "transport": "Transport",
-    "invasion": "Invasion",
-    "raid": "Raid",
-    "privateer": "Privateer",
-    "supply": "Supply",
-}
 # A refusal's field path (after ``orders[i].``) and the input it is shown beside.
 INPUTS = (
     (re.compile(r"^operation\.kind"), "op_kind"),
@@ -89,7 +79,7 @@ def choices_of(ship: desk_pb2.MyShip) -> Choices:
         if op.corps and op.corps not in corps.setdefault(op.kind, []):
             corps[op.kind].append(op.corps)
     return Choices(
-        tuple((k, _KIND_NAMES.get(k, k)) for k in kinds),
+        tuple((k, OP_WORDS.get(k, k)) for k in kinds),
         {k: tuple(v) for k, v in targets.items()},
         {k: tuple(v) for k, v in corps.items()},
     )
@@ -141,7 +131,7 @@ def operation_from_form(
     if targets:
         if target not in targets:
             raise OperationFormError(
-                index, "op_target", f"choose one of the targets offered for {_KIND_NAMES[kind]}"
+                index, "op_target", f"choose one of the targets offered for {OP_WORDS[kind]}"
             )
         if kind in ("protect_trade", "supply"):
             out.chain.extend([target, *_chain_rest(get("op_chain"), index)])
@@ -168,7 +158,7 @@ def values_of(order: common_pb2.ShipOrder) -> dict[str, str]:
 
 def describe(op: common_pb2.Operation) -> str:
     """One readable phrase for an operation (the campaign page's list of orders)."""
-    parts = [_KIND_NAMES.get(op.kind, op.kind)]
+    parts = [OP_WORDS.get(op.kind, op.kind)]
     if op.corps:
         parts.append(op.corps)
     if op.to:
