@@ -23,6 +23,7 @@ from pate.admiral.view import OwnShip, Report, read_view
 from pate.core.orders.assign import Assignment
 from pate.core.orders.model import Movement, ShipOrder, StoresMove
 from pate.core.orders.textout import format_orders
+from pate.core.rules.commerce import CommerceRules
 from pate.core.rules.data import RuleData
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.rules.movement.params import MovementRules
@@ -80,8 +81,7 @@ def decide(
     if turn_kind is TurnKind.PEACE:
         orders = [_peaceful(o) for o in orders]
     if naval_rules == OPERATIONS:
-        steps = OpsRules.from_rules(rules).rebase_steps
-        orders = with_operations(orders, view, world_map, steps, bold=plan.level.blockade)
+        orders = with_operations(orders, plan, OpsRules.from_rules(rules), CommerceRules.of(rules))
     return Decision(
         view.player,
         tuple(sorted(orders, key=lambda o: o.ship_id)),

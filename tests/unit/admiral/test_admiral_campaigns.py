@@ -71,14 +71,18 @@ def test_bots_play_every_seat_with_no_refusal(scenario: str, rules: str) -> None
 @pytest.mark.parametrize("scenario", sorted(TURNS))
 def test_bots_declare_an_operation_for_every_fleet_under_the_eia_operations_rules(scenario: str) -> None:
     """Under the EiA new naval rules every fleet marker takes one operation a turn: the bots
-    declare one for each of their fleets, and the order desk refuses none of them."""
+    declare one for each of their fleets, and the order desk refuses none of them.  They raid
+    enemy trade from port, rebase to hunt merchants at sea (raiding commerce there, rule 4.8)
+    or to come home, and carry their corps."""
     outs = run(scenario, "pate", "all:cautious,BR:bold", TURNS[scenario], naval_rules="eia-operations")
     assert [r for o in outs for r in o.refusals] == []
     kinds = {e.kind for o in outs for e in o.events}
     assert "operation_revealed" in kinds
     texts = [t for o in outs[1:] for t in o.bot_orders.values()]
-    assert any("operation patrol" in t for t in texts)
     assert any("operation raid" in t for t in texts)
+    assert any("operation rebase to " in t for t in texts)
+    assert any("commerce raid" in t for t in texts)
+    assert any("operation transport " in t or "operation invasion " in t for t in texts)
 
 
 def test_bot_orders_use_the_whole_order_form() -> None:
