@@ -135,6 +135,11 @@ def score(start: WorldState, end: WorldState, events: Sequence[Event]) -> Campai
         if e.kind == "trade_summary" and e.data["state"] in side:
             side[e.data["state"]].trade_lost += int(e.data["taken"])
             side[e.data["state"]].trade_taken += int(e.data["prizes"])
+        elif e.kind == "trade_ships_taken":  # the EiA operations rules' trade ships, raided on their route
+            if e.data["state"] in side:
+                side[e.data["state"]].trade_lost += int(e.data["taken"])
+            if e.data["by"] in side:
+                side[e.data["by"]].trade_taken += int(e.data["taken"])
     for s in out.sides:
         foes = [o for o in out.sides if o is not s and _at_war(start, s.states, o.states)]
         s.ships_taken = sum(o.ships_lost for o in foes)
