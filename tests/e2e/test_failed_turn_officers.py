@@ -5,17 +5,43 @@ cornwallis's turn is the one defaulted, barham's assignment stands."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from pate.v1 import admin_pb2, desk_pb2, desk_pb2_grpc
 from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
-from tests.e2e.test_failed_turn import client, cluster, deploy_the_fix, wait_failed  # noqa: F401 (fixtures)
+from tests.e2e.test_failed_turn import deploy_the_fix, wait_failed
 
 pytestmark = pytest.mark.e2e
 
+# Campaign ids of this test's own: the session's NATS server remembers, for its duplicate
+# window, the message ids of the failed-turn test's campaigns (their turn 1 closing), and
+# would drop this test's events under the same ids as copies.
+STUCK = ("officers-a", "officers-b")
+BROKEN = {"PATE_FAULTS": ",".join(f"resolver.resolve.{c}:raise" for c in STUCK)}
 
-def _ships_of(client: Client, campaign: str, player: str) -> set[str]:  # noqa: F811 (the fixture's name)
+
+@pytest.fixture
+def cluster(tmp_path: Path, nats_url: str, database_url: str) -> Iterator[Cluster]:
+    c = Cluster(workdir=tmp_path, nats_url=nats_url, database_url=database_url, extra_env=BROKEN)
+    try:
+        c.start_all()
+        yield c
+    finally:
+        c.stop()
+
+
+@pytest.fixture
+def client(cluster: Cluster) -> Iterator[Client]:
+    c = Client(cluster)
+    yield c
+    c.close()
+
+
+def _ships_of(client: Client, campaign: str, player: str) -> set[str]:
     stub = desk_pb2_grpc.PlayerDeskStub(client.orders_ch)
     mine = stub.GetMyCampaign(
         desk_pb2.GetMyCampaignRequest(campaign_id=campaign),
@@ -25,7 +51,7 @@ def _ships_of(client: Client, campaign: str, player: str) -> set[str]:  # noqa: 
     return {s.id for s in mine.ships}
 
 
-def _barham_gives_br1fr_to_calder(client: Client, campaign: str) -> None:  # noqa: F811
+def _barham_gives_br1fr_to_calder(client: Client, campaign: str) -> None:
     stub = desk_pb2_grpc.PlayerDeskStub(client.orders_ch)
     req = desk_pb2.AssignOfficersRequest(
         campaign_id=campaign,
@@ -35,8 +61,8 @@ def _barham_gives_br1fr_to_calder(client: Client, campaign: str) -> None:  # noq
     assert stub.AssignOfficers(req, metadata=client.player_md(campaign, "barham"), timeout=30).accepted == 1
 
 
-def test_a_ministers_defaults_leave_out_his_officer_assignments(client: Client, cluster: Cluster) -> None:  # noqa: F811
-    for campaign in ("stuck-a", "stuck-b"):
+def test_a_ministers_defaults_leave_out_his_officer_assignments(client: Client, cluster: Cluster) -> None:
+    for campaign in STUCK:
         client.create(campaign)
         client.wait_open(campaign, 1)
         assert "BR1FR" not in _ships_of(client, campaign, "calder")
@@ -44,10 +70,10 @@ def test_a_ministers_defaults_leave_out_his_officer_assignments(client: Client, 
         client.close_turn(campaign, 1)
         wait_failed(client, campaign)
     deploy_the_fix(cluster)
-    for campaign, player in (("stuck-a", "barham"), ("stuck-b", "cornwallis")):
+    for campaign, player in zip(STUCK, ("barham", "cornwallis"), strict=True):
         req = admin_pb2.ResolveWithDefaultsRequest(campaign_id=campaign, turn=1, player_id=player)
         client.admin.ResolveWithDefaults(req, metadata=client.admin_md, timeout=30)
         client.wait_open(campaign, 2)
-    assert "BR1FR" not in _ships_of(client, "stuck-a", "calder")  # barham's turn left out whole
-    assert "BR1FR" in _ships_of(client, "stuck-a", "cornwallis")  # she keeps the officer she had
-    assert "BR1FR" in _ships_of(client, "stuck-b", "calder")  # another's defaults: barham's stands
+    assert "BR1FR" not in _ships_of(client, STUCK[0], "calder")  # barham's turn left out whole
+    assert "BR1FR" in _ships_of(client, STUCK[0], "cornwallis")  # she keeps the officer she had
+    assert "BR1FR" in _ships_of(client, STUCK[1], "calder")  # another's defaults: barham's stands
