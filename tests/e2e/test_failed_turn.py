@@ -26,14 +26,25 @@ from tests.e2e.test_turn_flow import battle_orders
 
 pytestmark = pytest.mark.e2e
 
+
 # the resolver as first deployed: a defect makes it raise on these two campaigns only
-BROKEN = {"PATE_FAULTS": "resolver.resolve.stuck-a:raise,resolver.resolve.stuck-b:raise"}
+def broken(campaigns: tuple[str, ...]) -> dict[str, str]:
+    return {"PATE_FAULTS": ",".join(f"resolver.resolve.{c}:raise" for c in campaigns)}
+
+
+BROKEN = broken(("stuck-a", "stuck-b"))
 REASON = "FaultInjectedError: fault injected at resolver.resolve.stuck-a"
 
 
 @pytest.fixture
-def cluster(tmp_path: Path, nats_url: str, database_url: str) -> Iterator[Cluster]:
-    c = Cluster(workdir=tmp_path, nats_url=nats_url, database_url=database_url, extra_env=BROKEN)
+def faults() -> dict[str, str]:
+    """The resolver's faults as first deployed (a module may name other campaigns)."""
+    return BROKEN
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, nats_url: str, database_url: str, faults: dict[str, str]) -> Iterator[Cluster]:
+    c = Cluster(workdir=tmp_path, nats_url=nats_url, database_url=database_url, extra_env=faults)
     try:
         c.start_all()
         yield c

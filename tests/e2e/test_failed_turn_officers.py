@@ -5,15 +5,18 @@ cornwallis's turn is the one defaulted, barham's assignment stands."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from pate.v1 import admin_pb2, desk_pb2, desk_pb2_grpc
 from services.platform.runtime.cluster import Cluster
 from tests.e2e.flow import Client
-from tests.e2e.test_failed_turn import deploy_the_fix, wait_failed
+from tests.e2e.test_failed_turn import (  # noqa: F401 (the fixtures)
+    broken,
+    client,
+    cluster,
+    deploy_the_fix,
+    wait_failed,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -21,27 +24,14 @@ pytestmark = pytest.mark.e2e
 # window, the message ids of the failed-turn test's campaigns (their turn 1 closing), and
 # would drop this test's events under the same ids as copies.
 STUCK = ("officers-a", "officers-b")
-BROKEN = {"PATE_FAULTS": ",".join(f"resolver.resolve.{c}:raise" for c in STUCK)}
 
 
 @pytest.fixture
-def cluster(tmp_path: Path, nats_url: str, database_url: str) -> Iterator[Cluster]:
-    c = Cluster(workdir=tmp_path, nats_url=nats_url, database_url=database_url, extra_env=BROKEN)
-    try:
-        c.start_all()
-        yield c
-    finally:
-        c.stop()
+def faults() -> dict[str, str]:
+    return broken(STUCK)
 
 
-@pytest.fixture
-def client(cluster: Cluster) -> Iterator[Client]:
-    c = Client(cluster)
-    yield c
-    c.close()
-
-
-def _ships_of(client: Client, campaign: str, player: str) -> set[str]:
+def _ships_of(client: Client, campaign: str, player: str) -> set[str]:  # noqa: F811 (the fixture's name)
     stub = desk_pb2_grpc.PlayerDeskStub(client.orders_ch)
     mine = stub.GetMyCampaign(
         desk_pb2.GetMyCampaignRequest(campaign_id=campaign),
@@ -51,7 +41,7 @@ def _ships_of(client: Client, campaign: str, player: str) -> set[str]:
     return {s.id for s in mine.ships}
 
 
-def _barham_gives_br1fr_to_calder(client: Client, campaign: str) -> None:
+def _barham_gives_br1fr_to_calder(client: Client, campaign: str) -> None:  # noqa: F811
     stub = desk_pb2_grpc.PlayerDeskStub(client.orders_ch)
     req = desk_pb2.AssignOfficersRequest(
         campaign_id=campaign,
@@ -61,7 +51,7 @@ def _barham_gives_br1fr_to_calder(client: Client, campaign: str) -> None:
     assert stub.AssignOfficers(req, metadata=client.player_md(campaign, "barham"), timeout=30).accepted == 1
 
 
-def test_a_ministers_defaults_leave_out_his_officer_assignments(client: Client, cluster: Cluster) -> None:
+def test_a_ministers_defaults_leave_out_his_officer_assignments(client: Client, cluster: Cluster) -> None:  # noqa: F811
     for campaign in STUCK:
         client.create(campaign)
         client.wait_open(campaign, 1)
