@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -17,13 +18,60 @@ from enum import Enum
 from functools import cache
 from typing import Any, TypeVar, get_args, get_origin
 
+import orjson
+
 T = TypeVar("T")
 
 _TAG = "kind"
 
 
 def canonical_json(value: Any) -> str:
+    """Sorted keys, no spaces, text as it is (not escaped to ASCII): the bytes the store's
+    digests and replays compare.  orjson writes it ten times faster than the json module and
+    the same byte for byte, except for floats under 1e-4 (orjson writes 0.00005 and 1e-7
+    where json writes 5e-05 and 1e-07): a text that may hold one, and any value orjson will
+    not take (a key that is not a str, an int past 64 bits, a lone surrogate), is written by
+    the json module, so the text never depends on which wrote it (tests/unit/world/
+    test_canonical_json.py)."""
+    try:
+        text = orjson.dumps(value, option=_ORJSON_OPTIONS, default=_not_plain).decode()
+    except TypeError:
+        return _json_module(value)
+    return _json_module(value) if _SMALL_FLOAT.search(text) else text
+
+
+def parse_json(text: str) -> Any:
+    """JSON text as plain data: orjson, or the json module for what orjson refuses (NaN) or
+    reads otherwise (it reads an integer past 64 bits as a float): the same values either way."""
+    if _LONG_DIGITS.search(text):
+        return json.loads(text)
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+def _json_module(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _not_plain(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not plain JSON data")
+
+
+# Dataclasses, dates and subclasses of str, int, dict and list go to _not_plain and so to the
+# json module, which writes a subclass as its base type and refuses the rest, as before.
+_ORJSON_OPTIONS = (
+    orjson.OPT_SORT_KEYS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+# where orjson's float may differ from the json module's: 0.0000x, or a negative exponent
+# without its leading zero (1e-7); text that merely looks so only costs the slower writer
+_SMALL_FLOAT = re.compile(r"0\.0000|[0-9]e-[1-9]")
+# 19 digits in a row: maybe an integer orjson would read as a float (past 2**63 below zero)
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
 
 
 def to_plain(value: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
+from pate.engine.context import turn_context
 from services.intel.stage import handle_turn_resolved
 from services.platform import bus
 from services.platform.runtime.runner import WORKER_RELAY_POLL_S, Service, Stage, run_service
@@ -14,6 +15,7 @@ SERVICE = Service(
     stages=(Stage("intel", bus.TURN_RESOLVED, handle_turn_resolved),),
     grpc_addr=lambda s: s.intel_addr,
     relay_poll_seconds=WORKER_RELAY_POLL_S,
+    warm_up=turn_context,
 )
 
 

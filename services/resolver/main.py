@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
+from pate.engine.context import turn_context
 from services.platform import bus
 from services.platform.runtime.runner import WORKER_RELAY_POLL_S, Service, Stage, run_service
 from services.resolver import bridge
@@ -19,6 +20,7 @@ SERVICE = Service(
     ),
     grpc_addr=lambda s: s.resolver_addr,
     relay_poll_seconds=WORKER_RELAY_POLL_S,
+    warm_up=turn_context,
 )
 
 

@@ -6,7 +6,7 @@ Every event has a deterministic ``Nats-Msg-Id`` built from (campaign, turn,
 stage); JetStream drops a second publish of the same id inside the
 duplicate window, which makes outbox re-publication after a crash harmless.
 
-The package also holds the outbox relay (``outbox``), the idempotent durable consumers
+The package also holds the outbox (``outbox``) and its relay (``relay``), the idempotent durable consumers
 (``consumer``) and the local nats-server and cluster launchers (``natsserver``, ``natscluster``).
 May import: ``services.platform.store``, ``services.platform.telemetry``, ``config``, ``faults``.
 Knows nothing of gRPC or of the security package.

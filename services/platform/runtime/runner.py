@@ -16,7 +16,7 @@ from sqlalchemy import Connection, Engine
 
 from services.platform import bus
 from services.platform.bus.consumer import IdempotentConsumer
-from services.platform.bus.outbox import OutboxRelay
+from services.platform.bus.relay import OutboxRelay
 from services.platform.config import ConfigError, Settings, load_settings
 from services.platform.runtime import gauges
 from services.platform.runtime.database import check_writable
@@ -52,6 +52,9 @@ class Service:
     # it after every commit, so its poll only picks up what other processes left: a worker
     # polls less often, and its idle CPU (a 0.15-core pod's) goes to turns.
     relay_poll_seconds: float = 0.2
+    # Loads what the handlers need (the map and the rules data) before the process serves, so a
+    # bad data file stops the start and the first turn does not pay for it.
+    warm_up: Callable[[], object] | None = None
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
 
 
@@ -75,6 +78,8 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
     metrics.serve_metrics(settings.metrics_addr)
     engine = make_engine(settings.database_url)
     await asyncio.to_thread(migrate, engine)
+    if svc.warm_up is not None:
+        await asyncio.to_thread(svc.warm_up)
     nc, js = await bus.connect(settings.nats_url, f"pate-{svc.name}")
     await _until_done(lambda: bus.ensure_stream(js, settings.stream_replicas), log)
 

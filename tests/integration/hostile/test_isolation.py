@@ -23,7 +23,8 @@ from services.orders import campaigns as lifecycle
 from services.platform import bus
 from services.platform.bus.consumer import IdempotentConsumer
 from services.platform.bus.natsserver import NatsServer
-from services.platform.bus.outbox import OutboxRelay, add_to_outbox
+from services.platform.bus.outbox import add_to_outbox
+from services.platform.bus.relay import OutboxRelay
 from services.platform.store import repository as repo
 from services.platform.store.db import reader
 from services.platform.store.tables import audit, campaigns, outbox

@@ -321,3 +321,38 @@ def test_a_durable_made_with_another_ack_wait_is_brought_in_line(engine: sa.Engi
             await nc.drain()
 
     assert run(scenario()) == pytest.approx(3.0)
+
+
+def test_a_batch_is_handled_in_one_hand_over_each_message_in_its_own_transaction(
+    engine: sa.Engine, nats_url: str
+) -> None:
+    """The messages of one fetch go to the worker thread together; one that fails is rolled
+    back and retried alone, the others commit, and the relay is woken once for the batch."""
+    campaign = unique()
+    failed: list[bytes] = []
+    woken: list[int] = []
+
+    def handler(conn: sa.Connection, data: bytes, headers: dict[str, str]) -> None:
+        record_effect(conn, data, headers)
+        if data == b"turn 3" and not failed:
+            failed.append(data)
+            raise ValueError("turn 3 fails once")
+
+    async def scenario() -> IdempotentConsumer:
+        nc, js = await connected(nats_url)
+        await _publish(js, campaign, range(1, 7))
+        consumer = _consumer(engine, js, campaign, handler, batch=8, after_commit=lambda: woken.append(1))
+        stop = asyncio.Event()
+        task = asyncio.create_task(consumer.run(stop))
+        await eventually(lambda: consumer.processed == 6)
+        stop.set()
+        await task
+        await nc.close()
+        return consumer
+
+    consumer = run(scenario())
+    datas = sorted(json.loads(d)["data"] for d in effects(engine, campaign))
+    assert datas == [f"turn {n}" for n in range(1, 7)]  # turn 3's first try left nothing
+    assert failed == [b"turn 3"]
+    # the relay was woken after the batch of six and after turn 3's retry, not after each message
+    assert len(woken) == 2 and consumer.skipped == 0

@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from types import SimpleNamespace
 
 import pytest
 import sqlalchemy as sa
 
 from services.platform import bus
 from services.platform.bus.natsserver import NatsServer
-from services.platform.bus.outbox import OutboxRelay, add_to_outbox, pending_count
+from services.platform.bus.outbox import add_to_outbox, pending_count
+from services.platform.bus.relay import OutboxRelay, publish_waves
 from services.platform.store.tables import outbox
 from tests.integration.platform.helpers import connected
 from tests.support.aio import run, stream_messages, unique
@@ -188,3 +190,12 @@ def test_an_outage_quarantines_nothing(engine: sa.Engine, own_nats: NatsServer) 
             conn.execute(sa.select(sa.func.count()).where(outbox.c.quarantined_at.is_not(None))).scalar() == 0
         )
     assert pending_count(engine) == 2
+
+
+def test_a_batch_goes_out_in_waves_that_keep_each_subject_in_id_order() -> None:
+    """Rows of a batch are in flight together, but never two of one subject: the n-th row of
+    a subject goes in the n-th wave, after the earlier waves were acknowledged."""
+    rows = [SimpleNamespace(id=i, subject=s) for i, s in enumerate(["a", "b", "a", "c", "a", "b"], 1)]
+    waves = publish_waves(rows)  # type: ignore[arg-type]
+    assert [[r.id for r in wave] for wave in waves] == [[1, 2, 4], [3, 6], [5]]
+    assert publish_waves([]) == []

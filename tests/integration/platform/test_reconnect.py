@@ -11,7 +11,8 @@ import sqlalchemy as sa
 from services.platform import bus
 from services.platform.bus.consumer import IdempotentConsumer
 from services.platform.bus.natsserver import NatsServer
-from services.platform.bus.outbox import OutboxRelay, add_to_outbox, pending_count
+from services.platform.bus.outbox import add_to_outbox, pending_count
+from services.platform.bus.relay import OutboxRelay
 from tests.integration.platform.helpers import connected, effects, record_effect
 from tests.support.aio import eventually, run, unique
 

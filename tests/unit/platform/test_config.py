@@ -23,7 +23,7 @@ def test_defaults(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         intel_addr="127.0.0.1:0",
         gitm_addr=None,
         deadline_poll_seconds=5.0,
-        worker_batch=1,
+        worker_batch=8,
     )
 
 

@@ -1,0 +1,75 @@
+"""Canonical JSON is the same text whichever writer wrote it: the store's digests and the
+replays of turns stored before orjson wrote it compare these bytes."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pate.core.codec import canonical_json, parse_json, to_plain
+from pate.datafiles import load_scenario
+
+
+def json_module(value: object) -> str:
+    """What canonical JSON was before orjson: the json module's sorted, spaceless text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+scalars = st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70) | finite | st.text()
+plain = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(plain)
+def test_any_plain_value_is_written_as_the_json_module_writes_it(value: object) -> None:
+    assert canonical_json(value) == json_module(value)
+
+
+def test_the_floats_orjson_writes_otherwise_go_to_the_json_module() -> None:
+    # orjson writes 5e-05 as 0.00005 and 1e-07 as 1e-7; the text must not change
+    for value in (5e-05, 1e-07, -2.5e-7, 3.7e-05, 1e-300, 1e-5, 1e16, 1.2345e17, 0.0001, -0.0):
+        assert canonical_json({"x": [value]}) == json_module({"x": [value]})
+
+
+def test_text_orjson_refuses_is_still_written() -> None:
+    for value in ({1: "int key"}, [2**64], {"s": "\ud800"}, {"nested": {"k": math.pi}}):
+        assert canonical_json(value) == json_module(value)
+
+
+def test_what_the_json_module_refuses_is_still_refused() -> None:
+    for value in (object(), {"when": __import__("datetime").date(1805, 10, 21)}):
+        try:
+            json_module(value)
+        except TypeError:
+            pass
+        else:  # pragma: no cover - the json module takes it: nothing to compare
+            continue
+        try:
+            canonical_json(value)
+        except TypeError:
+            continue
+        raise AssertionError(f"canonical_json wrote {value!r}, which the json module refuses")
+
+
+def test_a_scenario_world_is_the_same_text() -> None:
+    world = to_plain(load_scenario("grand1805").world)
+    assert canonical_json(world) == json_module(world)
+
+
+@given(plain)
+@settings(max_examples=300, deadline=None)
+def test_parsed_text_gives_back_the_value(value: object) -> None:
+    assert parse_json(canonical_json(value)) == json.loads(json_module(value))
+
+
+def test_text_orjson_cannot_read_is_read_by_the_json_module() -> None:
+    assert parse_json("[NaN]")[0] != parse_json("[NaN]")[0]  # NaN: the json module's reading
+    assert parse_json(str(2**70)) == 2**70
