@@ -11,14 +11,16 @@ not hold up writers.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 if TYPE_CHECKING:
@@ -43,6 +45,29 @@ def is_sqlite(engine: Engine | Connection) -> bool:
     return engine.dialect.name == "sqlite"
 
 
+# A pooled connection idle this long is pinged before use (one round trip), so one that a database
+# restart or a proxy's idle timeout broke is replaced before the work, not found out by it.  A
+# connection handed back moments ago is not: pinging at every checkout cost a round trip per
+# transaction, a tenth of a small worker stage's CPU and of an order's, and a connection that
+# broke since is still found out by its work, whose failure the stage retries (an outage).
+PING_IDLE_S = 1.0
+_LAST_CHECKIN = "pate_last_checkin"
+
+
+def _note_checkin(_dbapi_conn: Any, record: Any) -> None:
+    record.info[_LAST_CHECKIN] = time.monotonic()
+
+
+def _ping_if_idle(engine: Engine, dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+    last = record.info.get(_LAST_CHECKIN)
+    if last is not None and time.monotonic() - last < PING_IDLE_S:
+        return
+    try:
+        engine.dialect.do_ping(dbapi_conn)
+    except Exception as exc:  # the pool throws this connection away and takes another
+        raise DisconnectionError(f"pooled connection failed its ping: {type(exc).__name__}") from exc
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     dbapi_conn.isolation_level = None  # the driver must not issue its own BEGIN; _sqlite_begin does
     cur = dbapi_conn.cursor()
@@ -64,8 +89,11 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
     url = normalize_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        kwargs.setdefault("pool_pre_ping", True)
         engine = create_engine(url, **kwargs)
+        if not kwargs.get("pool_pre_ping"):
+            event.listen(engine, "connect", _note_checkin)  # a new connection needs no ping
+            event.listen(engine, "checkin", _note_checkin)
+            event.listen(engine, "checkout", partial(_ping_if_idle, engine))
         # Many rows in one INSERT ... VALUES (...), (...) rather than one statement per row
         # through the driver's pipeline: about a third of the time for a group of orders.
         engine.dialect.use_insertmanyvalues_wo_returning = True

@@ -9,7 +9,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pate.core.codec import canonical_json, parse_json, to_plain
+from pate.core.codec import canonical_json, to_plain
 from pate.datafiles import load_scenario
 
 
@@ -62,14 +62,3 @@ def test_what_the_json_module_refuses_is_still_refused() -> None:
 def test_a_scenario_world_is_the_same_text() -> None:
     world = to_plain(load_scenario("grand1805").world)
     assert canonical_json(world) == json_module(world)
-
-
-@given(plain)
-@settings(max_examples=300, deadline=None)
-def test_parsed_text_gives_back_the_value(value: object) -> None:
-    assert parse_json(canonical_json(value)) == json.loads(json_module(value))
-
-
-def test_text_orjson_cannot_read_is_read_by_the_json_module() -> None:
-    assert parse_json("[NaN]")[0] != parse_json("[NaN]")[0]  # NaN: the json module's reading
-    assert parse_json(str(2**70)) == 2**70

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -10,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, Insert, Select, and_, bindparam, insert, select
 
-from pate.core.codec import canonical_json, from_plain, parse_json, to_plain
+from pate.core.codec import canonical_json, from_plain, to_plain
 from pate.core.events import Event
 from pate.core.world.state import WorldState
 from pate.rulesversion import rules_version
@@ -125,7 +126,7 @@ def load_world_cached(conn: Connection, campaign: str, turn: int) -> WorldState:
 
 
 def world_from_json(text: str) -> WorldState:
-    return from_plain(WorldState, parse_json(text))
+    return from_plain(WorldState, json.loads(text))
 
 
 # --- resolution and events ------------------------------------------------------
@@ -184,7 +185,7 @@ def save_events(conn: Connection, campaign: str, turn: int, events: Sequence[Eve
 def load_events(conn: Connection, campaign: str, turn: int) -> list[Event]:
     query = _of_turn("turn_events", "event_json").order_by(_t("turn_events").c.seq)
     rows = conn.execute(query, {"campaign": campaign, "turn": turn}).all()
-    return [from_plain(Event, parse_json(r.event_json)) for r in rows]
+    return [from_plain(Event, json.loads(r.event_json)) for r in rows]
 
 
 def events_json(events: Sequence[Event]) -> str:
