@@ -27,9 +27,13 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 
 CLIENTS = 8
+# PATE_BENCH_INTAKE_DATABASE=postgresql: the desk on a fresh PostgreSQL database (bench_platform's
+# server), where one answers, instead of SQLite
+DATABASE_SETTING = "PATE_BENCH_INTAKE_DATABASE"
 WARM_UP = 400
 
 
@@ -64,11 +68,15 @@ def _echo(n: int) -> dict[str, float]:
 
 
 def _desk(n: int) -> dict[str, float]:
-    from benchmarks.bench_platform import _cluster, _measure, _order, _submitter
+    from benchmarks.bench_platform import _cluster, _measure, _order, _postgres, _submitter
     from services.platform.bus.natsserver import NatsServer
 
-    with tempfile.TemporaryDirectory() as tmp, NatsServer(data_dir=Path(tmp) / "nats") as nats:
+    with ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        nats = stack.enter_context(NatsServer(data_dir=Path(tmp) / "nats"))
         url = f"sqlite:///{tmp}/bench.db"
+        if os.environ.get(DATABASE_SETTING) == "postgresql":
+            url = stack.enter_context(_postgres()) or url
         with _cluster(url, nats.url, Path(tmp) / "work") as client:
             campaign = f"cpu-{uuid.uuid4().hex[:8]}"
             client.create(campaign)

@@ -9,12 +9,14 @@ carries them without passing them around.
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
 from typing import Any, Protocol
 
+import orjson
 import structlog
 
 from services.platform.telemetry.tracing import current_ids
@@ -114,7 +116,7 @@ def configure_logging(service: str, settings: _HasLogSettings) -> None:
         # plain tracebacks: rich's or better-exceptions' would print local variables (passwords, tokens)
         renderer = structlog.dev.ConsoleRenderer(exception_formatter=structlog.dev.plain_traceback)
     else:
-        renderer = structlog.processors.JSONRenderer()
+        renderer = structlog.processors.JSONRenderer(serializer=_json_line)
         shared.append(structlog.processors.format_exc_info)
     _generation[0] += 1
     structlog.configure(
@@ -142,6 +144,15 @@ def configure_logging(service: str, settings: _HasLogSettings) -> None:
 def get_logger(name: str | None = None) -> Any:
     """A structlog logger; ``name`` shows as ``logger`` in each line."""
     return structlog.get_logger(name)
+
+
+def _json_line(event: Any, **kw: Any) -> str:
+    """One log line of JSON: orjson, a tenth of the json module's time (a line is written
+    at every request), or the json module for what orjson will not take."""
+    try:
+        return orjson.dumps(event, default=kw.get("default"), option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(event, **kw)
 
 
 _generation = [0]  # configure_logging calls so far: a HotLogger binds again after each
