@@ -50,7 +50,7 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     if repo.world_exists(conn, campaign, turn + 1):
         log.info("turn_closed_ignored", campaign=campaign, turn=turn, reason="already resolved")
         return
-    world = repo.load_world(conn, campaign, turn)
+    world = repo.load_world_resolved(conn, campaign, turn)
     # players whose orders the game master replaced by the defaults of rule 4.11 (a failed turn)
     defaulted = failures.defaulted_players(conn, campaign, turn)
     moves = repo.stores_moves(conn, campaign, turn, excluding=defaulted)
@@ -71,6 +71,7 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     result = resolution.result
     failures.clear_failure(conn, campaign)
     state_sha = repo.save_world(conn, campaign, turn + 1, after)
+    repo.remember_world(conn, campaign, turn + 1, after, state_sha)
     events_text = repo.save_events(conn, campaign, turn, result.events)
     # what a replay needs besides the world: the effective orders and the store moves
     inputs = {

@@ -22,7 +22,7 @@ from services.platform.security.auth import Authenticator
 from services.platform.security.passwords import hash_password
 from services.platform.store import repository as repo
 from services.platform.store.db import reader
-from services.platform.store.repository import turns
+from services.platform.store.repository import worlds
 from services.platform.store.tables import world_states
 from tests.support.passwords import open_training_campaign
 
@@ -60,7 +60,7 @@ def test_a_replay_is_refused_for_a_ship_no_longer_commanded(engine: sa.Engine) -
             .where(world_states.c.campaign == CAMPAIGN, world_states.c.turn == 1)
             .values(state_json=canonical_json(to_plain(moved)))
         )
-    turns._WORLD_CACHE.clear()  # rows of world_states never change in service; this test changed one
+    worlds._WORLD_CACHE.clear()  # rows of world_states never change in service; this test changed one
 
     with pytest.raises(DeskError) as refused:
         _submit(engine, order, "r-1")
