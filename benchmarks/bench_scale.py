@@ -142,7 +142,7 @@ def _wait_reported(client: Client, names: list[str], deadline: datetime) -> dict
 
 
 _CAMPAIGN = re.compile(r"\bs-[0-9a-f]{8}\b")
-_TURN_ONE = re.compile(r'"turn": 1\b')  # the measured turn, not the campaign's opening (turn 0)
+_TURN_ONE = re.compile(r'"turn": ?1\b')  # the measured turn, not the campaign's opening (turn 0)
 
 
 def _handled(log: Path, stage: str, names: set[str]) -> int:

@@ -74,10 +74,11 @@ def core_seconds(database_url: str, names: list[str]) -> dict[str, float]:
                 events = repo.load_events(conn, name, 1)
                 orders = repo.submitted_orders(conn, name, 1)
                 moves = repo.stores_moves(conn, name, 1)
+                ctx = turn_context()  # loaded once per process: not the rules' time
                 t0 = time.process_time()
-                resolve_submitted(turn_context(), before, orders, moves, [], None)
+                resolve_submitted(ctx, before, orders, moves, [], None)
                 t1 = time.process_time()
-                all_knowledge(turn_context(), before, after, events)
+                all_knowledge(ctx, before, after, events)
                 knowledge += time.process_time() - t1
                 resolve += t1 - t0
     finally:
