@@ -6,11 +6,9 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
-from pate.datafiles import load_scenario
-from services.orders import campaigns
 from services.platform.store import repository as repo
 from tests.support.aio import unique
-from tests.support.passwords import EveryPlayer
+from tests.support.passwords import open_training_campaign
 
 pytestmark = pytest.mark.integration
 
@@ -18,17 +16,7 @@ pytestmark = pytest.mark.integration
 def _campaign(engine: sa.Engine) -> str:
     name = unique("w")
     with engine.begin() as conn:
-        campaigns.create_campaign(
-            conn,
-            name,
-            load_scenario("training"),
-            "training",
-            seed=5,
-            turns=3,
-            first_deadline=None,
-            turn_seconds=0,
-            password_hashes=EveryPlayer(),
-        )
+        open_training_campaign(conn, name, seed=5)
     return name
 
 
