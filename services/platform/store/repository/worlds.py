@@ -68,14 +68,13 @@ class _WorldCache(Generic[V]):
             self.worlds.clear()
             self.chars = 0
 
-    def put(self, key: tuple[str, str, int], value: V, chars: int, *, replace: bool = False) -> None:
+    def put(self, key: tuple[str, str, int], value: V, chars: int) -> None:
         with self.lock:
-            old = self.worlds.pop(key, None) if replace else self.worlds.get(key)
-            if replace and old is not None:
+            old = self.worlds.pop(key, None)
+            if old is not None:
                 self.chars -= old[1]
-            if replace or old is None:
-                self.worlds[key] = (value, chars)
-                self.chars += chars
+            self.worlds[key] = (value, chars)
+            self.chars += chars
             while self.chars > self.budget and len(self.worlds) > 1:
                 self.chars -= self.worlds.popitem(last=False)[1][1]
 
@@ -116,7 +115,7 @@ def load_world_cached(conn: Connection, campaign: str, turn: int) -> WorldState:
 
 def remember_world(conn: Connection, campaign: str, turn: int, world: WorldState, digest: str) -> None:
     """Keep the world a resolver has just stored (save_world's digest) for the next turn."""
-    _RESOLVED.put((database_key(conn.engine), campaign, turn), (world, digest), _chars(world), replace=True)
+    _RESOLVED.put((database_key(conn.engine), campaign, turn), (world, digest), _chars(world))
 
 
 def load_world_resolved(conn: Connection, campaign: str, turn: int) -> WorldState:
