@@ -189,9 +189,6 @@ class IdempotentConsumer:
         self._fetch_failures = 0
         return msgs
 
-    async def handle_message(self, msg: Msg) -> None:
-        await self.handle_batch([msg])
-
     async def handle_batch(self, msgs: list[Msg], stop: asyncio.Event | None = None) -> None:
         """The messages of one fetch in one hand-over to a worker thread, each in a transaction
         of its own (one campaign's failure never touches another's), then acked.  Handing
