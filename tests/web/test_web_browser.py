@@ -97,6 +97,19 @@ def _wait_for(driver, path: str) -> None:  # type: ignore[no-untyped-def]
         raise AssertionError(f"not at {path}: {driver.current_url}\n{driver.page_source[:3000]}") from None
 
 
+def _submit(driver, button) -> None:  # type: ignore[no-untyped-def]
+    """Click a form's button and wait until its answer replaced the page: a form that answers on
+    the same address with an element the old page also had (the game master's "done" line)
+    would otherwise be read from the old page."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    old = driver.find_element(By.TAG_NAME, "html")
+    button.click()
+    WebDriverWait(driver, 15).until(expected_conditions.staleness_of(old))
+
+
 def _order_with_a_mistake_then_fix(driver, stack: Stack, player: str, ship: str, tag: str) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
