@@ -100,14 +100,19 @@ def _wait_for(driver, path: str) -> None:  # type: ignore[no-untyped-def]
 def _submit(driver, button) -> None:  # type: ignore[no-untyped-def]
     """Click a form's button and wait until its answer replaced the page: a form that answers on
     the same address with an element the old page also had (the game master's "done" line)
-    would otherwise be read from the old page."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
+    would otherwise be read from the old page. The old document is marked and the wait is for a
+    loaded document without the mark; Chromium may refuse a query while it swaps documents, so
+    such a refusal only means "ask again"."""
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    old = driver.find_element(By.TAG_NAME, "html")
+    driver.execute_script("document.documentElement.dataset.leaving = 'yes'")
     button.click()
-    WebDriverWait(driver, 15).until(expected_conditions.staleness_of(old))
+    WebDriverWait(driver, 15, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.execute_script(
+            "return document.readyState === 'complete' && !document.documentElement.dataset.leaving"
+        )
+    )
 
 
 def _order_with_a_mistake_then_fix(driver, stack: Stack, player: str, ship: str, tag: str) -> None:  # type: ignore[no-untyped-def]
