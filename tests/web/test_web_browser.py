@@ -82,7 +82,7 @@ def _login(driver, stack: Stack, player: str) -> None:  # type: ignore[no-untype
         driver.save_screenshot(str(SHOTS / "login.png"))
     driver.find_element(By.ID, "player").send_keys(player)
     driver.find_element(By.ID, "password").send_keys(stack.passwords[player])
-    driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
+    _submit(driver, driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]"))
     _wait_for(driver, f"/c/{stack.campaign}")
 
 
@@ -136,7 +136,7 @@ def _order_with_a_mistake_then_fix(driver, stack: Stack, player: str, ship: str,
     minimum.clear()
     minimum.send_keys("2")  # the mistake: a minimum with contact "accept" (rule 4.6)
     _shot(driver, f"{tag}-2-form")
-    driver.find_element(By.CSS_SELECTOR, "form.orders button[type=submit]").click()
+    _submit(driver, driver.find_element(By.CSS_SELECTOR, "form.orders button[type=submit]"))
 
     error = driver.find_element(By.ID, "err-0-minimum")
     assert "rule 4.6" in error.text
@@ -145,7 +145,7 @@ def _order_with_a_mistake_then_fix(driver, stack: Stack, player: str, ship: str,
     _shot(driver, f"{tag}-3-refused")
 
     Select(driver.find_element(By.ID, "f0-mode")).select_by_value("pursue")
-    driver.find_element(By.CSS_SELECTOR, "form.orders button[type=submit]").click()
+    _submit(driver, driver.find_element(By.CSS_SELECTOR, "form.orders button[type=submit]"))
     assert "Orders accepted" in driver.find_element(By.ID, "sent").text
     block = driver.find_element(By.ID, f"ship-{ship}").text
     assert f"sail {legal[0]}" in block and "contact pursue" in block and "the commander's order" in block
@@ -181,12 +181,12 @@ def _minister_moves_stores(driver: Any, stack: Stack) -> None:
     Select(driver.find_element(By.ID, "m0-origin")).select_by_value("Portsmouth")
     Select(driver.find_element(By.ID, "m0-destination")).select_by_value("Plymouth")
     driver.find_element(By.ID, "m0-amount").send_keys("20")
-    driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
+    _submit(driver, driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]"))
     assert "rule 3.5" in driver.find_element(By.ID, "refused").text
     _shot(driver, "minister-refused")
     Select(driver.find_element(By.ID, "m0-origin")).select_by_value("London")
     Select(driver.find_element(By.ID, "m0-destination")).select_by_value("Chatham")
-    driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
+    _submit(driver, driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]"))
     assert "1 store moves sent" in driver.find_element(By.ID, "stores-done").text
     _shot(driver, "minister-stores")
 
@@ -202,7 +202,7 @@ def _cornwallis_asks_to_be_told(driver: Any, stack: Stack) -> None:
     driver.find_element(By.ID, "webhook").send_keys(stack.sinks.hook_url)
     for kind in ("turn_opened", "reports"):
         driver.find_element(By.ID, f"kind-{kind}").click()
-    driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
+    _submit(driver, driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]"))
     assert "saved" in driver.find_element(By.ID, "notify-done").text
     _shot(driver, "notifications")
 
@@ -214,12 +214,12 @@ def _master_closes_and_is_refused_a_taken_id(driver: Any, stack: Stack) -> None:
     _login(driver, stack, "admin")
     driver.find_element(By.LINK_TEXT, "Game master").click()
     driver.find_element(By.ID, "close-turn").send_keys("1")
-    driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
+    _submit(driver, driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]"))
     assert "turn 1 closed" in driver.find_element(By.ID, "gm-done").text
     _shot(driver, "game-master")
     driver.find_element(By.ID, "new-admin-token").send_keys(stack.cluster.admin_token)  # the server's
     driver.find_element(By.ID, "new-id").send_keys(stack.campaign)
-    driver.find_element(By.CSS_SELECTOR, "form#create button[type=submit]").click()
+    _submit(driver, driver.find_element(By.CSS_SELECTOR, "form#create button[type=submit]"))
     said = driver.find_element(By.ID, "err-create-new_id").text
     assert "already exists" in said, said
     assert driver.find_element(By.ID, "new-id").get_attribute("aria-invalid") == "true"

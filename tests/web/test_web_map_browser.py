@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.conftest import Stack
-from tests.web.test_web_browser import SHOTS, _login, _shot, _wait_for, browser  # noqa: F401
+from tests.web.test_web_browser import SHOTS, _login, _shot, _submit, _wait_for, browser  # noqa: F401
 
 pytestmark = pytest.mark.e2e
 COMMANDER, SHIP = "cornwallis", "BR1FL"
@@ -66,7 +66,7 @@ def _panel(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
     assert Select(driver.find_element(By.ID, "f0-sea1")).first_selected_option.get_attribute("value") == first
     assert first in driver.find_element(By.ID, "route-now").text
     driver.save_screenshot(str(SHOTS / "map-8-panel-desktop.png"))
-    panel.find_element(By.CSS_SELECTOR, "form.orders button[type=submit]").click()
+    _submit(driver, panel.find_element(By.CSS_SELECTOR, "form.orders button[type=submit]"))
     _wait_for(driver, f"/c/{stack.campaign}")
     assert "Orders accepted" in driver.find_element(By.ID, "sent").text
     assert f"sail {first}" in driver.find_element(By.ID, f"ship-{SHIP}").text
@@ -121,7 +121,7 @@ def _plot_and_send(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def
     assert Select(driver.find_element(By.ID, "f0-sea2")).first_selected_option.get_attribute("value") == name
     assert f"{first} → {name}" in driver.find_element(By.ID, "route-now").text
     _shot(driver, "map-2-route")
-    driver.find_element(By.CSS_SELECTOR, "form.orders button[type=submit]").click()
+    _submit(driver, driver.find_element(By.CSS_SELECTOR, "form.orders button[type=submit]"))
     _wait_for(driver, f"/c/{stack.campaign}")
     assert "Orders accepted" in driver.find_element(By.ID, "sent").text
     assert f"{first}" in driver.find_element(By.ID, f"ship-{SHIP}").text

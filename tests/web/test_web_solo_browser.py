@@ -14,7 +14,7 @@ import pytest
 
 from pate.v1 import bots_pb2, bots_pb2_grpc
 from tests.web.conftest import Stack
-from tests.web.test_web_browser import SHOTS, _login, _wait_for, browser  # noqa: F401 (the fixture)
+from tests.web.test_web_browser import SHOTS, _login, _submit, _wait_for, browser  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.e2e
 
@@ -26,7 +26,7 @@ def _login_to(driver: Any, url: str, campaign: str, player: str, password: str) 
     driver.get(f"{url}/login?campaign={campaign}")
     driver.find_element(By.ID, "player").send_keys(player)
     driver.find_element(By.ID, "password").send_keys(password)
-    driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
+    _submit(driver, driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]"))
     _wait_for(driver, f"/c/{campaign}")
 
 
@@ -55,7 +55,7 @@ def test_a_solo_campaign_is_created_and_played_in_the_browser(browser, stack: St
     driver.find_element(By.ID, "new-admin-token").send_keys(stack.cluster.admin_token)  # the server's
     driver.find_element(By.ID, "new-id").send_keys(solo)
     driver.find_element(By.ID, "new-solo").send_keys("cornwallis")
-    driver.find_element(By.CSS_SELECTOR, "form#create button[type=submit]").click()
+    _submit(driver, driver.find_element(By.CSS_SELECTOR, "form#create button[type=submit]"))
     _wait_for(driver, f"/c/{stack.campaign}/gm/create")  # the click's navigation is not awaited
     assert "solo: the bot admiral plays every seat but cornwallis" in driver.page_source
     logins = dict(re.findall(r"<tr><td>([a-z]+)</td><td><code>([^<]+)</code>", driver.page_source))
@@ -70,7 +70,7 @@ def test_a_solo_campaign_is_created_and_played_in_the_browser(browser, stack: St
     seats = driver.find_element(By.CSS_SELECTOR, "#bot-seats ul").text  # the seats, not the forms
     assert "ganteaume: played by the bot since turn 1" in seats and "cornwallis" not in seats
     driver.find_element(By.ID, "close-turn").send_keys("1")
-    driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
+    _submit(driver, driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]"))
     assert "turn 1 closed" in driver.find_element(By.ID, "gm-done").text
     stack.client.wait_open(solo, 2)
     _login_to(driver, stack.url, solo, "cornwallis", logins["cornwallis"])
