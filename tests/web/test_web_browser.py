@@ -13,6 +13,7 @@ A screenshot of each page is kept under test-artifacts/web/."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,7 +33,7 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 
 
 @pytest.fixture
-def browser() -> Iterator[object]:
+def browser(tmp_path: Path) -> Iterator[object]:
     if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
         pytest.skip("the chromium and chromium-driver packages are not installed (.ci/run installs them)")
     from selenium import webdriver
@@ -48,7 +49,11 @@ def browser() -> Iterator[object]:
         "--window-size=1100,1400",
     ):
         opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=opts)
+    # Chromium's profile and singleton-socket folders under the test's own temporary folder,
+    # which pytest removes, rather than one more folder in /tmp at every run
+    opts.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER), env=env), options=opts)
     driver.implicitly_wait(5)
     SHOTS.mkdir(parents=True, exist_ok=True)
     try:
