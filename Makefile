@@ -62,7 +62,7 @@ deploy-lint: $(STAMP)
 	$(PY) -m pate.tools.k8scheck
 
 test: $(STAMP) lint typecheck imports deploy-lint lock-check
-	$(VENV)/bin/pytest -q -p no:cacheprovider
+	$(VENV)/bin/pytest -q -p no:cacheprovider --durations=25
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
