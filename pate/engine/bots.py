@@ -10,13 +10,13 @@ player's knowledge reaches the admiral.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
 from pate.admiral.decide import Decision, decide
 from pate.admiral.levels import Level, parse_levels
+from pate.core.codec import parse_json
 from pate.core.orders.assign import Assignment, check_assignment
 from pate.core.orders.effective import SubmittedOrder
 from pate.core.orders.model import StoresMove
@@ -94,7 +94,7 @@ def play_bots(
     for pid in order:
         if pid not in knowledge:
             continue
-        report = json.loads(knowledge[pid])
+        report = parse_json(knowledge[pid])
         d = decide(
             report,
             ctx.map,

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Any
 
-from pate.core.codec import canonical_json, to_plain
+from pate.core.codec import canonical_json, parse_json, to_plain
 from pate.core.events import Event
 from pate.core.intel.knowledge import TurnView, all_players, knowledge_for
 from pate.core.rules.context import TurnContext
@@ -52,5 +51,5 @@ def all_knowledge(
 def reports_for(ctx: TurnContext, knowledge_json: str, *, compact: bool = False) -> dict[str, str]:
     """Every format of one player's reports, from their knowledge alone, so a
     report can never show what the player did not learn."""
-    rendered = render_reports(json.loads(knowledge_json), ctx.map, compact=compact)
+    rendered = render_reports(parse_json(knowledge_json), ctx.map, compact=compact)
     return {"json": knowledge_json, **rendered}

@@ -6,7 +6,6 @@ nothing that his ship list and his report do not hold."""
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections import OrderedDict, defaultdict
@@ -14,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pate.core.codec import from_plain
+from pate.core.codec import from_plain, parse_json
 from pate.core.intel.model import AreaWind, PlayerKnowledge
 from pate.core.world.geography import MapName, WorldMap
 from pate.datafiles import load_world_map
@@ -160,7 +159,7 @@ async def last_report(backend: Backend, session: Session, turn: int) -> LastRepo
         while len(_MISSED) > SEEN_KEPT:
             _MISSED.popitem(last=False)
         return LastReport()
-    k: PlayerKnowledge = from_plain(PlayerKnowledge, json.loads(body))
+    k: PlayerKnowledge = from_plain(PlayerKnowledge, parse_json(body))
     seen = seen_by_place(load_world_map(), k)
     out = LastReport(
         turn - 1, tuple(PlaceOnMap(p, tuple(sorted(ids))) for p, ids in sorted(seen.items())), k.winds

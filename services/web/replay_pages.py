@@ -6,13 +6,12 @@ every player's once the campaign has ended (nothing is hidden any more)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from starlette.requests import Request
 from starlette.responses import Response
 
-from pate.core.codec import from_plain
+from pate.core.codec import from_plain, parse_json
 from pate.core.intel.model import PlayerKnowledge
 from pate.datafiles import load_world_map
 from pate.reports.replay import ReplayFrame, all_sides_frame, player_frame
@@ -37,7 +36,7 @@ def _chosen(request: Request, turns: Sequence[int]) -> int:
 
 
 def _knowledge(body: str) -> PlayerKnowledge:
-    return from_plain(PlayerKnowledge, json.loads(body))
+    return from_plain(PlayerKnowledge, parse_json(body))
 
 
 def _render(

@@ -1,5 +1,6 @@
 """Canonical JSON is the same text whichever writer wrote it: the store's digests and the
-replays of turns stored before orjson wrote it compare these bytes."""
+replays of turns stored before orjson wrote it compare these bytes.  And stored JSON is read
+back to the same values whichever reader reads it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pate.core.codec import canonical_json, to_plain
+from pate.core.codec import canonical_json, parse_json, to_plain
 from pate.datafiles import load_scenario
 
 
@@ -57,3 +58,25 @@ def test_what_the_json_module_refuses_is_still_refused(value: object) -> None:
 def test_a_scenario_world_is_the_same_text() -> None:
     world = to_plain(load_scenario("grand1805").world)
     assert canonical_json(world) == json_module(world)
+
+
+@settings(max_examples=600, deadline=None)
+@given(plain)
+def test_stored_json_is_read_back_as_the_json_module_reads_it(value: object) -> None:
+    text = canonical_json(value)
+    assert canonical_json(parse_json(text)) == text
+    assert parse_json(text) == json.loads(text)
+
+
+def test_text_orjson_will_not_read_is_read_by_the_json_module() -> None:
+    texts = ('{"big":18446744073709551616}', "[-9223372036854775809]", '["\\ud800"]', '["\ud800"]', '{"x":NaN}')
+    for text in (*texts, "[1e400]", '{"id":"1234567890123456789"}'):
+        assert canonical_json(parse_json(text)) == canonical_json(json.loads(text))
+    with pytest.raises(ValueError):
+        parse_json("{not json")
+
+
+def test_a_stored_world_is_read_back_whole() -> None:
+    text = canonical_json(to_plain(load_scenario("grand1805").world))
+    assert parse_json(text) == json.loads(text)
+    assert parse_json(text.encode()) == json.loads(text)

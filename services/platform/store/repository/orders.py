@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Select, and_, bindparam, func, insert, select, true
 
-from pate.core.codec import canonical_json, from_plain, to_plain
+from pate.core.codec import canonical_json, from_plain, parse_json, to_plain
 from pate.core.orders.effective import Author, SubmittedOrder
 from pate.core.orders.model import ShipOrder, StoresMove
 from services.platform.store.repository.base import _t, now
@@ -93,7 +92,7 @@ def submitted_orders(
     rows = conn.execute(query, {"campaign": campaign, "turn": turn}).all()
     return [
         SubmittedOrder(
-            order=from_plain(ShipOrder, json.loads(r.order_json)), author=Author(r.author_role), seq=r.seq
+            order=from_plain(ShipOrder, parse_json(r.order_json)), author=Author(r.author_role), seq=r.seq
         )
         for r in rows
     ]
@@ -177,4 +176,4 @@ def stores_moves(
     else:  # every turn the resolver reads: the statement is built once
         rows = conn.execute(_STORES_MOVES, {"campaign": campaign, "turn": turn}).all()
     latest = {r.state: r.moves_json for r in rows}
-    return [from_plain(StoresMove, m) for state in sorted(latest) for m in json.loads(latest[state])]
+    return [from_plain(StoresMove, m) for state in sorted(latest) for m in parse_json(latest[state])]

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
 from sqlalchemy import Connection, Select, and_, bindparam, select
 
-from pate.core.codec import canonical_json, from_plain, to_plain
+from pate.core.codec import canonical_json, from_plain, parse_json, to_plain
 from pate.core.events import Event
 from pate.rulesversion import rules_version
 from services.platform.store.repository.base import _t, insert_into, now, of_turn
@@ -70,7 +69,7 @@ def save_events(conn: Connection, campaign: str, turn: int, events: Sequence[Eve
 def load_events(conn: Connection, campaign: str, turn: int) -> list[Event]:
     query = of_turn("turn_events", "event_json").order_by(_t("turn_events").c.seq)
     rows = conn.execute(query, {"campaign": campaign, "turn": turn}).all()
-    return [from_plain(Event, json.loads(r.event_json)) for r in rows]
+    return [from_plain(Event, parse_json(r.event_json)) for r in rows]
 
 
 def events_json(events: Sequence[Event]) -> str:

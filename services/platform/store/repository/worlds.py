@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from typing import Generic, TypeVar
 
 from sqlalchemy import Connection, Engine
 
-from pate.core.codec import canonical_json, from_plain, to_plain
+from pate.core.codec import canonical_json, from_plain, parse_json, to_plain
 from pate.core.world.state import WorldState
 from services.platform.store.repository.base import insert_into, now, of_turn, sha256
 
@@ -138,4 +137,4 @@ def _chars(world: WorldState) -> int:
 
 
 def world_from_json(text: str) -> WorldState:
-    return from_plain(WorldState, json.loads(text))
+    return from_plain(WorldState, parse_json(text))
