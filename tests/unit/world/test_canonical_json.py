@@ -69,8 +69,9 @@ def test_stored_json_is_read_back_as_the_json_module_reads_it(value: object) -> 
 
 
 def test_text_orjson_will_not_read_is_read_by_the_json_module() -> None:
-    texts = ('{"big":18446744073709551616}', "[-9223372036854775809]", '["\\ud800"]', '["\ud800"]', '{"x":NaN}')
-    for text in (*texts, "[1e400]", '{"id":"1234567890123456789"}'):
+    big = ('{"big":18446744073709551616}', "[-9223372036854775809]", '{"id":"1234567890123456789"}')
+    refused = ('["\\ud800"]', '["\ud800"]', '{"x":NaN}', "[1e400]")
+    for text in (*big, *refused):
         assert canonical_json(parse_json(text)) == canonical_json(json.loads(text))
     with pytest.raises(ValueError):
         parse_json("{not json")
