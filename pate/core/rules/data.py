@@ -7,7 +7,8 @@ section it needs; this module only gathers them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +48,7 @@ class RuleData:
 
 
 def parse_rules(raw: Mapping[str, Mapping[str, Any]]) -> RuleData:
-    problems: list[str] = []
+    problems = list(_not_finite(raw, ""))
     classes: dict[ShipType, ShipClass] = {}
     table = raw.get("ships", {}).get("class", {})
     for t in ShipType:
@@ -69,3 +70,17 @@ def parse_rules(raw: Mapping[str, Mapping[str, Any]]) -> RuleData:
     if problems:
         raise RulesDataError(problems)
     return RuleData(ship_classes=classes, sections=raw)
+
+
+def _not_finite(value: Any, path: str) -> Iterator[str]:
+    """Every number of the data that is nan or infinite.  TOML writes both, and a rule number so
+    made turns every comparison it enters false; nor could the worlds and events it reached be
+    stored, whose JSON has no such numbers."""
+    if isinstance(value, float) and not math.isfinite(value):
+        yield f"{path}: {value} is not a finite number"
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _not_finite(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            yield from _not_finite(item, f"{path}[{i}]")

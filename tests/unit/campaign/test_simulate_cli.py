@@ -169,3 +169,15 @@ def test_compact_text_reports(tmp_path: Path) -> None:
     assert (tmp_path / "full" / html.relative_to(tmp_path)).read_bytes() == (
         tmp_path / "compact" / html.relative_to(tmp_path)
     ).read_bytes()
+
+
+@pytest.mark.parametrize("number", ["nan", "inf", "-inf"])
+def test_an_override_that_is_not_a_finite_number_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], number: str
+) -> None:
+    overrides = tmp_path / "o.toml"
+    overrides.write_text(f"[rules.combat.strength]\ncrew_penalty_per_pct = {number}\n")
+    args = ["campaign", "simulate", "--scenario", "training", "--turns", "1", "--no-reports"]
+    assert main([*args, "--overrides", str(overrides), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"combat.strength.crew_penalty_per_pct: {float(number)} is not a finite number" in err
