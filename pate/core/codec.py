@@ -32,7 +32,9 @@ def canonical_json(value: Any) -> str:
     where json writes 5e-05 and 1e-07): a text that may hold one, and any value orjson will
     not take (a key that is not a str, an int past 64 bits, a lone surrogate), is written by
     the json module, so the text never depends on which wrote it (tests/unit/world/
-    test_canonical_json.py)."""
+    test_canonical_json.py).  orjson writes a nan or an infinity as null where the json module
+    wrote NaN or Infinity: none reaches it, since the rules data, whence a turn's numbers come,
+    refuse them (pate.core.rules.data)."""
     try:
         text = orjson.dumps(value, option=_ORJSON_OPTIONS, default=_not_plain).decode()
     except TypeError:

@@ -56,7 +56,7 @@ def test_a_solo_campaign_is_created_and_played_in_the_browser(browser, stack: St
     driver.find_element(By.ID, "new-id").send_keys(solo)
     driver.find_element(By.ID, "new-solo").send_keys("cornwallis")
     _submit(driver, driver.find_element(By.CSS_SELECTOR, "form#create button[type=submit]"))
-    _wait_for(driver, f"/c/{stack.campaign}/gm/create")  # the click's navigation is not awaited
+    _wait_for(driver, f"/c/{stack.campaign}/gm/create")  # the answer is the create page
     assert "solo: the bot admiral plays every seat but cornwallis" in driver.page_source
     logins = dict(re.findall(r"<tr><td>([a-z]+)</td><td><code>([^<]+)</code>", driver.page_source))
     driver.save_screenshot(str(SHOTS / "solo-created.png"))
