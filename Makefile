@@ -9,6 +9,8 @@ PROTOS := $(shell find proto -name '*.proto' 2>/dev/null | sort)
 .PHONY: install lock lock-check run test lint fmt typecheck imports deploy-lint proto alerts bench chaos clean
 
 LOCK := requirements-dev.lock
+# make test runs the tests in this many processes (pytest-xdist); 0 runs them in this one
+TEST_WORKERS ?= 2
 
 # Installs are reproducible: every dependency at the version and hashes of the lock file
 # (produced by uv from pyproject.toml: make lock), then PATE itself without touching them.
@@ -62,7 +64,7 @@ deploy-lint: $(STAMP)
 	$(PY) -m pate.tools.k8scheck
 
 test: $(STAMP) lint typecheck imports deploy-lint lock-check
-	$(VENV)/bin/pytest -q -p no:cacheprovider --durations=25
+	$(VENV)/bin/pytest -q -p no:cacheprovider --durations=25 -n $(TEST_WORKERS)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks

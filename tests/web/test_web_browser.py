@@ -14,6 +14,8 @@ A screenshot of each page is kept under test-artifacts/web/."""
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,7 +35,7 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 
 
 @pytest.fixture
-def browser(tmp_path: Path) -> Iterator[object]:
+def browser() -> Iterator[object]:
     if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
         pytest.skip("the chromium and chromium-driver packages are not installed (.ci/run installs them)")
     from selenium import webdriver
@@ -49,17 +51,23 @@ def browser(tmp_path: Path) -> Iterator[object]:
         "--window-size=1100,1400",
     ):
         opts.add_argument(flag)
-    # Chromium's profile and singleton-socket folders under the test's own temporary folder,
-    # which pytest removes, rather than one more folder in /tmp at every run
-    opts.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
-    env = {**os.environ, "TMPDIR": str(tmp_path)}
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER), env=env), options=opts)
-    driver.implicitly_wait(5)
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    # Chromium's profile and singleton-socket folders in a folder of their own, removed after
+    # the test, rather than one more folder in /tmp at every run.  Not under tmp_path: a
+    # socket's path holds at most 107 bytes, and pytest-xdist's worker folder made the path
+    # of Chromium's singleton socket longer than that, so Chromium exited at start.
+    own = Path(tempfile.mkdtemp(prefix="pate-chromium-"))
+    opts.add_argument(f"--user-data-dir={own / 'profile'}")
+    env = {**os.environ, "TMPDIR": str(own)}
     try:
-        yield driver
+        driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER), env=env), options=opts)
+        driver.implicitly_wait(5)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        try:
+            yield driver
+        finally:
+            driver.quit()
     finally:
-        driver.quit()
+        shutil.rmtree(own, ignore_errors=True)
 
 
 def _wait_until(cond, timeout: float = 30) -> None:  # type: ignore[no-untyped-def]
