@@ -139,8 +139,13 @@ def _dataclass(cls: type) -> Callable[[Any], Any]:
         hints = {}
     parts = []
     for f in _fields(cls):
-        read = f"value.{f.name}"
-        parts.append(f"{f.name!r}: {read if hints.get(f.name) in _PLAIN_HINTS else f'to_plain({read})'}")
+        read, hint = f"value.{f.name}", hints.get(f.name)
+        if hint in _PLAIN_HINTS:
+            parts.append(f"{f.name!r}: {read}")
+        elif _is_plain_tuple(hint):  # a port's garrison: a list made at once, not a call per item
+            parts.append(f"{f.name!r}: list({read})")
+        else:
+            parts.append(f"{f.name!r}: to_plain({read})")
     source = (
         "def encode(value):\n"
         f"    out = {{{', '.join(parts)}}}\n"
@@ -152,6 +157,12 @@ def _dataclass(cls: type) -> Callable[[Any], Any]:
     exec(source, scope)
     encode: Callable[[Any], Any] = scope["encode"]
     return encode
+
+
+def _is_plain_tuple(hint: Any) -> bool:
+    """``tuple[str, ...]`` and the like: its items are written as they are."""
+    args = get_args(hint)
+    return get_origin(hint) is tuple and len(args) == 2 and args[1] is Ellipsis and args[0] in _PLAIN_HINTS
 
 
 def _encoder_for(tp: type) -> Callable[[Any], Any]:
