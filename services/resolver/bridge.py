@@ -47,7 +47,7 @@ from pate.engine.context import turn_context
 from pate.v1 import events_pb2
 from services.platform import bus
 from services.platform.bus.consumer import TransientError
-from services.platform.config import load_settings
+from services.platform.config import gitm_address
 from services.platform.store import repository as repo
 from services.platform.store import tables
 from services.platform.store.writes import record_audit
@@ -160,7 +160,7 @@ def _previous(conn: Connection, campaign: str, turn: int) -> tuple[bool, bool]:
 
 
 def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
-    addr = load_settings().gitm_addr
+    addr = gitm_address()
     if not addr:
         return
     msg = events_pb2.TurnResolved.FromString(data)

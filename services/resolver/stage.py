@@ -26,7 +26,7 @@ from pate.v1 import events_pb2
 from services.platform import bus
 from services.platform.bus.consumer import is_transient
 from services.platform.bus.outbox import emit_event
-from services.platform.config import load_settings
+from services.platform.config import gitm_address
 from services.platform.faults import crash_point
 from services.platform.store import assignments, failures
 from services.platform.store import repository as repo
@@ -125,7 +125,7 @@ def fetch_land_inputs(conn: Connection, world: WorldState) -> tuple[list[PortLan
     replay never asks again.  No GITM configured (PATE_GITM_ADDR empty):
     nothing to ask, the world's own units stand.  GITM unreachable: the turn
     resolves without it (docs/gitm.md)."""
-    addr = load_settings().gitm_addr
+    addr = gitm_address()
     if not addr:
         return [], None
     earlier = earlier_transfers(conn, world.campaign, world.turn)
