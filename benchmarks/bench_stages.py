@@ -31,6 +31,7 @@ from pate.v1 import events_pb2
 from services.intel.stage import handle_turn_resolved
 from services.orders import campaigns
 from services.platform.bus.consumer import Handler, IdempotentConsumer
+from services.platform.runtime import heap
 from services.platform.store import repository as repo
 from services.platform.store.db import make_engine, migrate
 from services.reports.stage import handle_intel_ready
@@ -108,6 +109,7 @@ def rows_for(scenario: str, n: int, url: str) -> list[tuple[str, str]]:
     engine = make_engine(url)
     try:
         names = _closed_campaigns(engine, scenario, n)
+        heap.settle()  # as a worker process does once it has loaded
         handlers = stage_seconds(engine, names)
     finally:
         engine.dispose()

@@ -18,7 +18,7 @@ from services.platform import bus
 from services.platform.bus.consumer import IdempotentConsumer
 from services.platform.bus.relay import OutboxRelay
 from services.platform.config import ConfigError, Settings, load_settings
-from services.platform.runtime import gauges
+from services.platform.runtime import gauges, heap
 from services.platform.runtime.database import check_writable
 from services.platform.security.tls import check_bind, load_tls
 from services.platform.store.db import make_engine, migrate
@@ -80,6 +80,7 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
     await asyncio.to_thread(migrate, engine)
     if svc.warm_up is not None:
         await asyncio.to_thread(svc.warm_up)
+    heap.settle()  # after loading: what is loaded stays out of the collector's walks
     nc, js = await bus.connect(settings.nats_url, f"pate-{svc.name}")
     await _until_done(lambda: bus.ensure_stream(js, settings.stream_replicas), log)
 
