@@ -143,19 +143,23 @@ def _wait_reported(client: Client, names: list[str], deadline: datetime) -> dict
 
 _CAMPAIGN = re.compile(r"\bs-[0-9a-f]{8}\b")
 _TURN_ONE = re.compile(r'"turn": ?1\b')  # the measured turn, not the campaign's opening (turn 0)
+_RULES_MS = re.compile(r'"rules_cpu_ms": ?([0-9.]+)')
 
 
-def _handled(log: Path, stage: str, names: set[str]) -> int:
-    """How many of the measured campaigns this worker carried through its stage (its log)."""
+def _handled(log: Path, stage: str, names: set[str]) -> tuple[int, float]:
+    """How many of the measured campaigns this worker carried through its stage, and the CPU
+    seconds its rules core took for them (``rules_cpu_ms`` of the same log lines)."""
     if not log.exists():
-        return 0
+        return 0, 0.0
     event = re.compile(rf"\b{DONE_EVENT[stage]}\b")
-    count = 0
+    count, rules_ms = 0, 0.0
     for line in log.read_text(errors="replace").splitlines():
         found = _CAMPAIGN.search(line)
         if found and found.group() in names and event.search(line) and _TURN_ONE.search(line):
             count += 1
-    return count
+            spent = _RULES_MS.search(line)
+            rules_ms += float(spent.group(1)) if spent else 0.0
+    return count, rules_ms / 1000
 
 
 def measure(
@@ -195,7 +199,7 @@ def measure(
                 i,
                 cpu[p.pid],
                 thr.get(p.pid, 0.0),
-                _handled(logs / f"{stage}{'-' + str(i) if i else ''}.log", stage, wanted),
+                *_handled(logs / f"{stage}{'-' + str(i) if i else ''}.log", stage, wanted),
             )
             for stage, i, p in procs
         ]

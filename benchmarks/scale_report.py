@@ -30,6 +30,7 @@ class Worker:
     cpu_seconds: float  # from the deadline to the last report
     throttled_seconds: float  # time its cgroup waited for quota (0 when uncapped)
     handled: int  # campaigns it carried through its stage
+    rules_seconds: float = 0.0  # its rules core's CPU for them, as the worker logged it
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,11 @@ class Run:
 
     def core_ms(self, stage: str) -> float:
         return 1000 * self.core.get(stage, 0.0) / self.campaigns
+
+    def worker_core_ms(self, stage: str) -> float:
+        """The rules core's CPU per campaign-turn inside the stage's workers (their logs):
+        the same rules as ``core_ms``, run in a capped process among the others."""
+        return 1000 * sum(w.rules_seconds for w in self.procs if w.stage == stage) / self.campaigns
 
 
 def core_seconds(database_url: str, names: list[str]) -> dict[str, float]:
@@ -122,6 +128,9 @@ def _stage_row(name: str, r: Run, stage: str) -> tuple[str, str]:
         used = "/".join(f"{100 * p.cpu_seconds / (r.quota * r.all_reported):.0f}%" for p in workers)
         waited = "/".join(f"{p.throttled_seconds:.1f}s" for p in workers)
         shares = f"; quota used {used}, throttled {waited}"
+    inside = r.worker_core_ms(stage)
+    if inside > 0:
+        beside += f"; core in the worker {inside:.1f} ms, {ms / inside:.1f}x"
     split = "/".join(str(p.handled) for p in workers)
     label = f"  {name}, {r.workers}: {stage} CPU ms/campaign-turn"
     return (label, f"{ms:.1f} ({beside}); split {split}{shares}")
@@ -143,10 +152,14 @@ def cost_table(measured: list[tuple[str, str, list[Run]]]) -> list[tuple[str, st
                 ms = r.stage_ms(stage)
                 ratio = ms / core if core > 0 else float("nan")
                 verdict = "within" if ratio <= GOAL else "over"
+                inside = r.worker_core_ms("intel" if stage == "reports" else stage)
+                there = (
+                    f"; vs the core in the worker {inside:6.1f} ms = {ms / inside:4.2f}x" if inside else ""
+                )
                 out.append(
                     (
                         f"  {scenario}, {database}, {r.workers} worker(s): {stage}",
-                        f"{ms:7.1f} ms vs core {core:6.1f} ms = {ratio:4.2f}x ({verdict} the goal)",
+                        f"{ms:7.1f} ms vs core {core:6.1f} ms = {ratio:4.2f}x ({verdict} the goal){there}",
                     )
                 )
     return out

@@ -16,6 +16,7 @@ from services.platform.bus.outbox import emit_event
 from services.platform.store import repository as repo
 from services.platform.telemetry import tracing
 from services.platform.telemetry.logging import get_logger
+from services.platform.telemetry.metrics import rules_cpu
 
 log = get_logger("intel")
 
@@ -34,9 +35,12 @@ def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str])
         before = repo.load_world_cached(conn, campaign, turn)
         after = repo.load_world_cached(conn, campaign, turn + 1)
         events = repo.load_events(conn, campaign, turn)
-    with tracing.span("knowledge", attributes={"pate.campaign": campaign, "pate.turn": turn}):
+    with (
+        tracing.span("knowledge", attributes={"pate.campaign": campaign, "pate.turn": turn}),
+        rules_cpu("intel") as rules,
+    ):
         knowledge = all_knowledge(turn_context(), before, after, events)
     repo.save_all_knowledge(conn, campaign, turn, knowledge)
     event = events_pb2.IntelReady(campaign_id=campaign, turn=turn, players=sorted(knowledge))
     emit_event(conn, bus.INTEL_READY, campaign, turn, event, headers)
-    log.info("intel_ready", campaign=campaign, turn=turn, players=len(knowledge))
+    log.info("intel_ready", campaign=campaign, turn=turn, players=len(knowledge), rules_cpu_ms=rules.ms)

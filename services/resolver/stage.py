@@ -32,7 +32,7 @@ from services.platform.store import assignments, failures
 from services.platform.store import repository as repo
 from services.platform.telemetry import tracing
 from services.platform.telemetry.logging import get_logger
-from services.platform.telemetry.metrics import TURN_FAILURES
+from services.platform.telemetry.metrics import TURN_FAILURES, rules_cpu
 from services.resolver import bridge
 from services.resolver.gitm import client_for
 
@@ -58,7 +58,10 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     submitted = repo.submitted_orders(conn, campaign, turn, excluding=defaulted)
     officers = assignments.assignments(conn, campaign, turn, excluding=defaulted)  # rule 4.11, as his orders
     try:
-        with tracing.span("resolve", attributes={"pate.campaign": campaign, "pate.turn": turn}):
+        with (
+            tracing.span("resolve", attributes={"pate.campaign": campaign, "pate.turn": turn}),
+            rules_cpu(STAGE) as rules,
+        ):
             crash_point(f"resolver.resolve.{campaign}")  # the failed-turn tests make one campaign fail
             resolution = resolve_submitted(turn_context(), world, submitted, moves, land, word)
             # rule 2.3: the officers the naval ministers assigned command from the next turn
@@ -90,7 +93,14 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     )
     crash_point("resolver.before_commit")  # the crash test kills the worker here
     emit_event(conn, bus.TURN_RESOLVED, campaign, turn, event, headers)
-    log.info("turn_resolved", campaign=campaign, turn=turn, events=len(result.events), state_sha256=state_sha)
+    log.info(
+        "turn_resolved",
+        campaign=campaign,
+        turn=turn,
+        events=len(result.events),
+        state_sha256=state_sha,
+        rules_cpu_ms=rules.ms,
+    )
 
 
 def mark_failed(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Iterator
-from time import perf_counter
+from time import perf_counter, thread_time
 from typing import Any
 
 from prometheus_client import Counter, Gauge, Histogram, start_http_server
@@ -42,6 +42,13 @@ STAGE_SECONDS = Histogram(
     "time a consumer spent on one message of its stage (resolve, intel, reports, next turn)",
     ["stage", "outcome"],
     buckets=_BUCKETS,
+)
+RULES_CPU_SECONDS = Histogram(
+    "pate_rules_cpu_seconds",
+    "CPU time the rules core took for one turn in a worker (resolve, knowledge): the rest of"
+    " the worker's CPU is the service around the rules",
+    ["stage"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
 CONSUMER_PENDING = Gauge(
     "pate_consumer_pending_messages", "messages of the stream not yet delivered to the consumer", ["consumer"]
@@ -111,3 +118,25 @@ def stage_timer(stage: str) -> Iterator[None]:
         outcome = "ok"
     finally:
         STAGE_SECONDS.labels(stage=stage, outcome=outcome).observe(perf_counter() - started)
+
+
+class RulesClock:
+    """The CPU time of this thread inside a ``rules_cpu`` block, read after it."""
+
+    seconds = 0.0
+
+    @property
+    def ms(self) -> float:
+        return round(1000 * self.seconds, 2)
+
+
+@contextlib.contextmanager
+def rules_cpu(stage: str) -> Iterator[RulesClock]:
+    """Observe the CPU time (this thread's: a worker's other threads run meanwhile) the block
+    spends in the rules core under ``stage``; the clock it yields gives it to a log line."""
+    clock, started = RulesClock(), thread_time()
+    try:
+        yield clock
+    finally:
+        clock.seconds = thread_time() - started
+        RULES_CPU_SECONDS.labels(stage=stage).observe(clock.seconds)
