@@ -34,6 +34,7 @@ from services.platform.bus import (
     campaign_of,
     ensure_stream,
 )
+from services.platform.bus.outbox import events_added, forget_added
 from services.platform.faults import crash_point
 from services.platform.store import failures
 from services.platform.store.writes import mark_processed, record_audit
@@ -62,6 +63,7 @@ POISONED = Counter(
 ACK_WAIT_S = 2.0
 FETCH_RETRY_S = 0.2  # after a refused fetch (no leader, no connection)
 _NOT_STARTED = object()  # a message of a batch left when the worker was told to stop
+_EMITTED = object()  # a message handled whose transaction queued events for the relay
 
 
 class TransientError(Exception):
@@ -208,17 +210,17 @@ class IdempotentConsumer:
             else:
                 if outcome:
                     self.processed += 1
-                    committed = True
+                    committed = committed or outcome is _EMITTED
                 else:
                     self.skipped += 1
                     log.info("consumer.duplicate_skipped", msg_id=mid)
                 await self._ack(msg)
         if committed and self.after_commit is not None:
-            self.after_commit()  # the events the batch wrote leave now, not at the next poll
+            self.after_commit()  # the events the batch queued leave now, not at the next poll
 
     def _work_through(self, msgs: list[Msg], stop: asyncio.Event | None) -> list[tuple[str, object]]:
-        """Each message's id and outcome: True (handled), False (a duplicate), the exception,
-        or _NOT_STARTED."""
+        """Each message's id and outcome: _EMITTED (handled, events queued), True (handled),
+        False (a duplicate), the exception, or _NOT_STARTED."""
         return [("", _NOT_STARTED) if stop is not None and stop.is_set() else self._one(msg) for msg in msgs]
 
     def _one(self, msg: Msg) -> tuple[str, object]:
@@ -248,14 +250,16 @@ class IdempotentConsumer:
                 current.set_status(Status(StatusCode.ERROR, type(exc).__name__))
                 return mid, exc
 
-    def _transaction(self, data: bytes, headers: dict[str, str], mid: str) -> bool:
+    def _transaction(self, data: bytes, headers: dict[str, str], mid: str) -> object:
         crash_point(f"consumer.{self.durable}.received")  # the recovery test holds a message here
         with metrics.stage_timer(self.durable), self.engine.begin() as conn:
             # Claim first: on PostgreSQL a concurrent duplicate blocks here and then skips.
             if not mark_processed(conn, self.durable, mid):
                 return False
+            forget_added(conn)
             self.handler(conn, data, headers)
-        return True
+            emitted = events_added(conn)
+        return _EMITTED if emitted else True
 
     async def _heartbeat(self, msgs: list[Msg]) -> None:
         while True:

@@ -26,11 +26,27 @@ from services.platform.telemetry.logging import get_logger
 log = get_logger(__name__)
 
 
+# Set on a connection when add_to_outbox queues an event: a consumer wakes its relay after a
+# transaction that queued one, and not after one that did not (a duplicate, or the GITM
+# bridge where no GITM is configured), which would only make the relay look for nothing.
+_ADDED = "pate.outbox.added"
+
+
+def forget_added(conn: Connection) -> None:
+    """Start counting anew (the flag lives on the pooled connection, across transactions)."""
+    conn.info.pop(_ADDED, None)
+
+
+def events_added(conn: Connection) -> bool:
+    """Whether add_to_outbox queued an event on ``conn`` since forget_added."""
+    return bool(conn.info.get(_ADDED))
+
+
 def add_to_outbox(
     conn: Connection, subject: str, msg_id: str, payload: bytes, headers: Mapping[str, str] | None = None
 ) -> bool:
     """Queue one event in the caller's transaction. A repeated ``msg_id`` is a no-op (returns False)."""
-    return insert_ignore(
+    added = insert_ignore(
         conn,
         outbox,
         {
@@ -42,6 +58,9 @@ def add_to_outbox(
         },
         ("msg_id",),
     )
+    if added:
+        conn.info[_ADDED] = True
+    return added
 
 
 def emit_event(

@@ -15,6 +15,7 @@ from nats.js import JetStreamContext
 
 from services.platform import bus
 from services.platform.bus.consumer import IdempotentConsumer, PermanentError, TransientError
+from services.platform.bus.outbox import add_to_outbox
 from services.platform.telemetry.logging import current_trace_id
 from tests.integration.platform.helpers import connected, effects, record_effect
 from tests.support.aio import eventually, run, unique
@@ -334,6 +335,7 @@ def test_a_batch_is_handled_in_one_hand_over_each_message_in_its_own_transaction
 
     def handler(conn: sa.Connection, data: bytes, headers: dict[str, str]) -> None:
         record_effect(conn, data, headers)
+        add_to_outbox(conn, bus.subject(bus.TURN_RESOLVED, campaign), f"{campaign}:{data.decode()}", data)
         if data == b"turn 3" and not failed:
             failed.append(data)
             raise ValueError("turn 3 fails once")
@@ -356,3 +358,28 @@ def test_a_batch_is_handled_in_one_hand_over_each_message_in_its_own_transaction
     assert failed == [b"turn 3"]
     # the relay was woken after the batch of six and after turn 3's retry, not after each message
     assert len(woken) == 2 and consumer.skipped == 0
+
+
+def test_a_batch_that_queued_no_event_does_not_wake_the_relay(engine: sa.Engine, nats_url: str) -> None:
+    """A handler that queues nothing (the GITM bridge with no GITM configured) leaves the
+    relay asleep: waking it would only make it look for rows that are not there."""
+    campaign = unique()
+    woken: list[int] = []
+
+    async def scenario() -> IdempotentConsumer:
+        nc, js = await connected(nats_url)
+        await _publish(js, campaign, range(1, 4))
+        consumer = _consumer(
+            engine, js, campaign, record_effect, batch=8, after_commit=lambda: woken.append(1)
+        )
+        stop = asyncio.Event()
+        task = asyncio.create_task(consumer.run(stop))
+        await eventually(lambda: consumer.processed == 3)
+        stop.set()
+        await task
+        await nc.close()
+        return consumer
+
+    run(scenario())
+    assert len(effects(engine, campaign)) == 3
+    assert woken == []
