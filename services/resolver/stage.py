@@ -10,7 +10,7 @@ roll back) and does nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from sqlalchemy import Connection
 
@@ -76,16 +76,7 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     state_sha = repo.save_world(conn, campaign, turn + 1, after)
     repo.remember_world(conn, campaign, turn + 1, after, state_sha)
     events_text = repo.save_events(conn, campaign, turn, result.events)
-    # what a replay needs besides the world: the effective orders and the store moves
-    inputs = {
-        "orders": {sid: to_plain(e) for sid, e in resolution.effective.items()},
-        "stores_moves": [to_plain(m) for m in moves],
-        "land_reports": [to_plain(r) for r in land],
-        "assignments": [to_plain(a) for a in officers],
-    }
-    if word is not None:
-        inputs["land_word"] = to_plain(word)
-    orders_json = canonical_json(inputs)
+    orders_json = replay_inputs(resolution.effective, moves, land, officers, word)
     repo.save_resolution(conn, campaign, turn, orders_json, digest_of(state_sha, events_text))
     repo.set_status(conn, campaign, turn=turn, expect=("CLOSED", "RESOLVING"), status="RESOLVED")
     event = events_pb2.TurnResolved(
@@ -101,6 +92,26 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
         state_sha256=state_sha,
         rules_cpu_ms=rules.ms,
     )
+
+
+def replay_inputs(
+    effective: Mapping[str, object],
+    moves: Sequence[object],
+    land: Sequence[PortLandReport],
+    officers: Sequence[object],
+    word: LandWord | None,
+) -> str:
+    """What a replay needs besides the world, as canonical JSON: the effective orders, the
+    store moves, GITM's land reports and word, and the officers assigned."""
+    inputs = {
+        "orders": {sid: to_plain(e) for sid, e in effective.items()},
+        "stores_moves": [to_plain(m) for m in moves],
+        "land_reports": [to_plain(r) for r in land],
+        "assignments": [to_plain(a) for a in officers],
+    }
+    if word is not None:
+        inputs["land_word"] = to_plain(word)
+    return canonical_json(inputs)
 
 
 def mark_failed(
