@@ -3,39 +3,15 @@ line of the turn, so an operator can set it against the process's whole CPU."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
-import sqlalchemy as sa
 from prometheus_client import REGISTRY
 from sqlalchemy import Engine
 from structlog.testing import capture_logs
 
-from pate.datafiles import load_scenario
 from pate.v1 import events_pb2
 from services.intel.stage import handle_turn_resolved
-from services.orders import campaigns
-from services.platform.store import repository as repo
 from services.resolver.stage import handle_turn_closed
-from tests.support.passwords import EveryPlayer
-
-AT = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-def _closed(conn: sa.Connection, name: str) -> None:
-    campaigns.create_campaign(
-        conn,
-        name,
-        load_scenario("training"),
-        "training",
-        seed=5,
-        turns=3,
-        first_deadline=None,
-        turn_seconds=0,
-        password_hashes=EveryPlayer(),
-    )
-    repo.set_status(conn, name, turn=1, expect=("STARTING",), status="OPEN")
-    campaigns.close_turn(conn, name, 1, "test", AT)
+from tests.support.campaigns import close_first_turn
 
 
 def _observed(stage: str) -> tuple[float, float]:
@@ -47,7 +23,7 @@ def _observed(stage: str) -> tuple[float, float]:
 def test_the_resolver_and_intel_observe_their_rules_cpu_and_log_it(engine: Engine) -> None:
     before = {stage: _observed(stage) for stage in ("resolver", "intel")}
     with engine.begin() as conn, capture_logs() as lines:
-        _closed(conn, "cpu-one")
+        close_first_turn(conn, "cpu-one", seed=5)
         handle_turn_closed(conn, events_pb2.TurnClosed(campaign_id="cpu-one", turn=1).SerializeToString(), {})
         resolved = events_pb2.TurnResolved(campaign_id="cpu-one", turn=1).SerializeToString()
         handle_turn_resolved(conn, resolved, {})

@@ -3,39 +3,21 @@ made under, and a replay after an upgrade says so instead of a bare difference."
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import sqlalchemy as sa
 from sqlalchemy import Engine
 
-from pate.datafiles import load_scenario
 from pate.rulesversion import rules_version
 from pate.v1 import events_pb2
-from services.orders import campaigns
 from services.platform.store import repository as repo
 from services.platform.store.tables import campaigns as campaign_table
 from services.platform.store.tables import resolutions, world_states
 from services.resolver.replay import replay_turn
 from services.resolver.stage import handle_turn_closed
-from tests.support.passwords import EveryPlayer
-
-AT = datetime(2026, 1, 1, tzinfo=UTC)
+from tests.support.campaigns import close_first_turn
 
 
 def _resolved(conn: sa.Connection, name: str) -> None:
-    campaigns.create_campaign(
-        conn,
-        name,
-        load_scenario("training"),
-        "training",
-        seed=3,
-        turns=3,
-        first_deadline=None,
-        turn_seconds=0,
-        password_hashes=EveryPlayer(),
-    )
-    repo.set_status(conn, name, turn=1, expect=("STARTING",), status="OPEN")
-    campaigns.close_turn(conn, name, 1, "test", AT)
+    close_first_turn(conn, name)
     handle_turn_closed(conn, events_pb2.TurnClosed(campaign_id=name, turn=1).SerializeToString(), {})
 
 
