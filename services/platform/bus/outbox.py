@@ -33,7 +33,7 @@ _ADDED = "pate.outbox.added"
 
 
 def forget_added(conn: Connection) -> None:
-    """Start counting anew (the flag lives on the pooled connection, across transactions)."""
+    """Clear the mark: it lives on the pooled connection, from one transaction to the next."""
     conn.info.pop(_ADDED, None)
 
 
