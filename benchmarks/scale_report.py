@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pate.core.campaign import resolve_submitted
 from pate.engine.context import turn_context
 from pate.engine.pipeline import all_knowledge
+from services.platform.runtime import heap
 from services.platform.store import repository as repo
 from services.platform.store.db import make_engine
 
@@ -69,7 +70,10 @@ class Run:
 
 
 def core_seconds(database_url: str, names: list[str]) -> dict[str, float]:
-    """The rules core's CPU for the turns the workers resolved (turn 1 of each campaign)."""
+    """The rules core's CPU for the turns the workers resolved (turn 1 of each campaign), in
+    this process with its heap settled as a worker's is (services/platform/runtime/heap.py),
+    so that the collector walks no more of what the benchmark holds than a worker's would."""
+    heap.settle()
     engine = make_engine(database_url)
     resolve = knowledge = 0.0
     try:
