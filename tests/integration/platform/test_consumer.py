@@ -324,6 +324,27 @@ def test_a_durable_made_with_another_ack_wait_is_brought_in_line(engine: sa.Engi
     assert run(scenario()) == pytest.approx(3.0)
 
 
+def _one_batch(
+    engine: sa.Engine, nats_url: str, campaign: str, handler: Handler, *, turns: int, woken: list[int]
+) -> IdempotentConsumer:
+    """Turns 1..``turns`` published, then handled by a consumer taking up to 8 at a fetch until
+    all are processed; each wake of the relay is counted in ``woken``."""
+
+    async def scenario() -> IdempotentConsumer:
+        nc, js = await connected(nats_url)
+        await _publish(js, campaign, range(1, turns + 1))
+        consumer = _consumer(engine, js, campaign, handler, batch=8, after_commit=lambda: woken.append(1))
+        stop = asyncio.Event()
+        task = asyncio.create_task(consumer.run(stop))
+        await eventually(lambda: consumer.processed == turns)
+        stop.set()
+        await task
+        await nc.close()
+        return consumer
+
+    return run(scenario())
+
+
 def test_a_batch_is_handled_in_one_hand_over_each_message_in_its_own_transaction(
     engine: sa.Engine, nats_url: str
 ) -> None:
@@ -340,19 +361,7 @@ def test_a_batch_is_handled_in_one_hand_over_each_message_in_its_own_transaction
             failed.append(data)
             raise ValueError("turn 3 fails once")
 
-    async def scenario() -> IdempotentConsumer:
-        nc, js = await connected(nats_url)
-        await _publish(js, campaign, range(1, 7))
-        consumer = _consumer(engine, js, campaign, handler, batch=8, after_commit=lambda: woken.append(1))
-        stop = asyncio.Event()
-        task = asyncio.create_task(consumer.run(stop))
-        await eventually(lambda: consumer.processed == 6)
-        stop.set()
-        await task
-        await nc.close()
-        return consumer
-
-    consumer = run(scenario())
+    consumer = _one_batch(engine, nats_url, campaign, handler, turns=6, woken=woken)
     datas = sorted(json.loads(d)["data"] for d in effects(engine, campaign))
     assert datas == [f"turn {n}" for n in range(1, 7)]  # turn 3's first try left nothing
     assert failed == [b"turn 3"]
@@ -366,20 +375,6 @@ def test_a_batch_that_queued_no_event_does_not_wake_the_relay(engine: sa.Engine,
     campaign = unique()
     woken: list[int] = []
 
-    async def scenario() -> IdempotentConsumer:
-        nc, js = await connected(nats_url)
-        await _publish(js, campaign, range(1, 4))
-        consumer = _consumer(
-            engine, js, campaign, record_effect, batch=8, after_commit=lambda: woken.append(1)
-        )
-        stop = asyncio.Event()
-        task = asyncio.create_task(consumer.run(stop))
-        await eventually(lambda: consumer.processed == 3)
-        stop.set()
-        await task
-        await nc.close()
-        return consumer
-
-    run(scenario())
+    _one_batch(engine, nats_url, campaign, record_effect, turns=3, woken=woken)
     assert len(effects(engine, campaign)) == 3
     assert woken == []
