@@ -27,17 +27,3 @@ def test_settle_freezes_what_is_loaded_and_keeps_the_older_generations() -> None
     assert gc.get_threshold() == (heap.YOUNG_COLLECTION_EVERY, middle, old)
     # frozen: no generation the collector walks holds it any more
     assert all(o is not loaded for o in gc.get_objects())
-
-
-@pytest.mark.usefixtures("restored_collector")
-def test_a_frozen_value_is_still_freed_when_its_last_reference_goes() -> None:
-    import weakref
-
-    class World:  # a cached world: no cycle, so reference counting frees it
-        pass
-
-    world = World()
-    gone = weakref.ref(world)
-    heap.settle()
-    del world
-    assert gone() is None
