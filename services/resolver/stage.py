@@ -17,7 +17,9 @@ from sqlalchemy import Connection
 from pate.core.campaign import resolve_submitted
 from pate.core.codec import canonical_json, from_plain, to_plain
 from pate.core.events import Event
-from pate.core.orders.assign import apply_assignments
+from pate.core.orders.assign import Assignment, apply_assignments
+from pate.core.orders.effective import EffectiveOrder
+from pate.core.orders.model import StoresMove
 from pate.core.rules.landsaga import LandTransfer, LandWord
 from pate.core.rules.landsync import PortLandReport
 from pate.core.world.state import WorldState
@@ -95,10 +97,10 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
 
 
 def replay_inputs(
-    effective: Mapping[str, object],
-    moves: Sequence[object],
+    effective: Mapping[str, EffectiveOrder],
+    moves: Sequence[StoresMove],
     land: Sequence[PortLandReport],
-    officers: Sequence[object],
+    officers: Sequence[Assignment],
     word: LandWord | None,
 ) -> str:
     """What a replay needs besides the world, as canonical JSON: the effective orders, the
