@@ -25,6 +25,7 @@ from pate.v1 import events_pb2
 from services.orders import civil, schedule
 from services.platform import bus
 from services.platform.bus.outbox import emit_event
+from services.platform.config import gitm_address
 from services.platform.errors import Code, DeskError
 from services.platform.security import limits
 from services.platform.security.passwords import MAX_PASSWORD_LENGTH
@@ -93,6 +94,7 @@ def create_campaign(
         turn_seconds=turn_seconds,
         combat_rules=world.combat_rules,  # the rules of the world actually started
         naval_rules=world.naval_rules,
+        gitm=gitm_address() is not None,  # fixed for the campaign's life (docs/gitm.md)
     )
     repo.insert_campaign(conn, row)
     repo.save_world(conn, campaign, 1, world)

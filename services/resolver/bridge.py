@@ -10,7 +10,8 @@ off-map ports have no GITM side).  Add it to the resolver's stages::
 
     Stage("gitm-bridge", bus.TURN_RESOLVED, bridge.handle_turn_resolved)
 
-- Nothing is done when ``PATE_GITM_ADDR`` is empty (no GITM configured).
+- Nothing is done when ``PATE_GITM_ADDR`` is empty (no GITM configured; the
+  resolver then runs no bridge at all) or for a campaign created without GITM.
 - GITM unreachable (UNAVAILABLE, DEADLINE_EXCEEDED, connection refused):
   :class:`TransientError`, so the consumer rolls back and retries for ever.
   Calls already made are made again; the transfer ids make them harmless.
@@ -97,22 +98,22 @@ __all__ = [
 ]
 
 
-def turn_calls(conn: Connection, campaign: str, turn: int) -> list[Call]:
+def turn_calls(conn: Connection, campaign: repo.CampaignRow, turn: int) -> list[Call]:
     """Every call of a committed turn (:func:`calls_of`), from the store; turn
     0 opens the campaign, the last turn closes it."""
-    row = repo.get_campaign(conn, campaign)
+    name = campaign.id
     if turn == 0:
-        world = _world(conn, campaign, 1)
-        if world is None or row is None:
+        world = _world(conn, name, 1)
+        if world is None:
             return []
         return [
-            open_call(world, turn_context().map, row.scenario, row.turns),
-            sightings_call(campaign, 0, (), world),
+            open_call(world, turn_context().map, campaign.scenario, campaign.turns),
+            sightings_call(name, 0, (), world),
         ]
-    events = repo.load_events(conn, campaign, turn)
-    calls = calls_of(campaign, turn, events, _world(conn, campaign, turn), _world(conn, campaign, turn + 1))
-    if row is not None and turn >= row.turns:
-        calls.append(CloseCampaign(campaign, turn))
+    events = repo.load_events(conn, name, turn)
+    calls = calls_of(name, turn, events, _world(conn, name, turn), _world(conn, name, turn + 1))
+    if turn >= campaign.turns:
+        calls.append(CloseCampaign(name, turn))
     return calls
 
 
@@ -141,32 +142,34 @@ def _world(conn: Connection, campaign: str, turn: int) -> WorldState | None:
         return None
 
 
-def must_wait(turn: int, gitm_saw_previous: bool, previous_delivered: bool) -> bool:
+def must_wait(turn: int, previous_delivered: bool) -> bool:
     """A turn's calls go to GITM only after the previous turn's (docs/gitm.md
     "Order"): a cargo loss must never reach GITM before the load that put the
-    units aboard, nor turn 1's before turn 0 opened the campaign.  A previous turn
-    resolved with no GITM configured is not waited for."""
-    return turn >= 1 and gitm_saw_previous and not previous_delivered
+    units aboard, nor turn 1's before turn 0 opened the campaign."""
+    return turn >= 1 and not previous_delivered
 
 
-def _previous(conn: Connection, campaign: str, turn: int) -> tuple[bool, bool]:
-    stored = repo.load_resolution(conn, campaign, turn - 1) if turn > 1 else None
-    # turn 0's message (the campaign's creation) always exists and this consumer always takes it
-    saw = turn == 1 or (stored is not None and '"land_word"' in stored[0])
-    mid = bus.msg_id(campaign, turn - 1, bus.TURN_RESOLVED)
+def _delivered(conn: Connection, campaign: str, turn: int) -> bool:
+    """Whether this consumer has committed the turn's delivery (its claim of the message)."""
+    mid = bus.msg_id(campaign, turn, bus.TURN_RESOLVED)
     pm = tables.processed_messages.c
-    done = conn.execute(select(pm.msg_id).where(pm.consumer == DURABLE, pm.msg_id == mid)).first()
-    return saw, done is not None
+    return conn.execute(select(pm.msg_id).where(pm.consumer == DURABLE, pm.msg_id == mid)).first() is not None
 
 
 def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
+    """Deliver a committed turn of a campaign played with GITM (``campaigns.gitm``, fixed at
+    its creation); a campaign created without GITM is never sent (docs/gitm.md, "Campaigns
+    with and without GITM").  The resolver runs this consumer only where PATE_GITM_ADDR is set."""
     addr = gitm_address()
     if not addr:
         return
     msg = events_pb2.TurnResolved.FromString(data)
-    if must_wait(msg.turn, *_previous(conn, msg.campaign_id, msg.turn)):
+    campaign = repo.get_campaign(conn, msg.campaign_id)
+    if campaign is None or not campaign.gitm:
+        return
+    if must_wait(msg.turn, _delivered(conn, msg.campaign_id, msg.turn - 1)):
         raise TransientError(f"turn {msg.turn - 1} of {msg.campaign_id} is not yet delivered to GITM")
-    calls = turn_calls(conn, msg.campaign_id, msg.turn)
+    calls = turn_calls(conn, campaign, msg.turn)
     refused = deliver(client_for(addr), calls)
     for call, reason in refused:
         action = "gitm_transfer_refused" if isinstance(call, Begin | Complete) else "gitm_call_refused"

@@ -56,7 +56,7 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     # players whose orders the game master replaced by the defaults of rule 4.11 (a failed turn)
     defaulted = failures.defaulted_players(conn, campaign, turn)
     moves = repo.stores_moves(conn, campaign, turn, excluding=defaulted)
-    land, word = fetch_land_inputs(conn, world)
+    land, word = fetch_land_inputs(conn, world) if row.gitm else ([], None)
     submitted = repo.submitted_orders(conn, campaign, turn, excluding=defaulted)
     officers = assignments.assignments(conn, campaign, turn, excluding=defaulted)  # rule 4.11, as his orders
     try:
@@ -144,10 +144,11 @@ def digest_of(state_sha: str, events_text: str) -> str:
 
 def fetch_land_inputs(conn: Connection, world: WorldState) -> tuple[list[PortLandReport], LandWord | None]:
     """What GITM says of the units in the ports where ships are and of the
-    earlier transfers, asked once per turn and stored with the orders, so a
-    replay never asks again.  No GITM configured (PATE_GITM_ADDR empty):
-    nothing to ask, the world's own units stand.  GITM unreachable: the turn
-    resolves without it (docs/gitm.md)."""
+    earlier transfers, asked once per turn of a campaign played with GITM and
+    stored with the orders, so a replay never asks again.  No GITM configured
+    (PATE_GITM_ADDR empty) or a campaign created without it: nothing to ask,
+    the world's own units stand.  GITM unreachable: the turn resolves without
+    it (docs/gitm.md)."""
     addr = gitm_address()
     if not addr:
         return [], None
@@ -158,7 +159,8 @@ def fetch_land_inputs(conn: Connection, world: WorldState) -> tuple[list[PortLan
 def earlier_transfers(conn: Connection, campaign: str, turn: int) -> list[LandTransfer]:
     """The transfers not yet settled in GITM: those still pending when the
     last turn was resolved, and those the last turn began (when GITM was
-    configured then: a campaign may gain a GITM between two turns)."""
+    asked then: a resolver without PATE_GITM_ADDR resolves a GITM campaign's
+    turn without it)."""
     if turn <= 1:
         return []
     stored = repo.load_resolution(conn, campaign, turn - 1)

@@ -104,6 +104,8 @@ campaigns = Table(
     # the naval rule set it plays, "pate" | "eia-operations" (= its world's naval_rules)
     Column("naval_rules", String(32), nullable=False, server_default=text("'pate'")),
     Column("rules_version", String(64), nullable=True),  # created under (pate.rulesversion); NULL before 0010
+    # played with the GITM land side: set at creation when PATE_GITM_ADDR is, never changed after
+    Column("gitm", Boolean, nullable=False, server_default=false()),
     _created(),
     # optimistic locking: UPDATE ... WHERE version = :seen, then version + 1
     Column("version", Integer, nullable=False, server_default=text("0")),

@@ -61,7 +61,7 @@ def _assert_matches_metadata(url: str) -> None:
             inspector = sa.inspect(conn)
             checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
             assert checks == {"ck_campaigns_status", "ck_reports_format"}
-        assert db.current_revision(engine) == "0013"
+        assert db.current_revision(engine) == "0014"
     finally:
         engine.dispose()
 
@@ -215,5 +215,30 @@ def test_request_ids_stored_before_0003_belong_to_their_orders_author(database_u
                 )
             ).all()
         assert [tuple(r) for r in rows] == [("r1", "nelson"), ("r2", "")]
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize(("gitm_addr", "expected"), [("gitm:7000", True), ("", False)])
+def test_migration_0014_gives_existing_campaigns_the_gitm_of_the_deployment_that_upgrades(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gitm_addr: str, expected: bool
+) -> None:
+    """Campaigns made before 0014 are played with GITM when the migrating process has
+    PATE_GITM_ADDR (docs/gitm.md, "Campaigns with and without GITM")."""
+    url = f"sqlite:///{tmp_path / 'gitm.db'}"
+    db.migrate(url, "0013")
+    engine = db.make_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "INSERT INTO campaigns (id, name, scenario, seed, turns, turn, status) "
+                    "VALUES ('old', 'n', 's', 1, 15, 2, 'OPEN')"
+                )
+            )
+        monkeypatch.setenv("PATE_GITM_ADDR", gitm_addr)
+        db.migrate(url)
+        with db.reader(engine) as conn:
+            assert conn.execute(sa.select(tables.campaigns.c.gitm)).scalar_one() is expected
     finally:
         engine.dispose()

@@ -51,10 +51,10 @@ def _turn_events(campaign: str) -> list[Event]:
     return list(resolve_turn(CTX, w, orders).events)
 
 
-def _store(engine: sa.Engine, campaign: str, events: list[Event]) -> None:
+def _store(engine: sa.Engine, campaign: str, events: list[Event], *, gitm: bool = True) -> None:
     with engine.begin() as conn:
         repo.insert_campaign(
-            conn, repo.CampaignRow(campaign, campaign, "training", 1, 15, 2, "RESOLVED", None, 0)
+            conn, repo.CampaignRow(campaign, campaign, "training", 1, 15, 2, "RESOLVED", None, 0, gitm=gitm)
         )
         repo.save_events(conn, campaign, 1, events)
         # turn 0 (the campaign's creation) went through the bridge: turn 1 does not wait for it
@@ -139,6 +139,18 @@ def test_nothing_is_called_without_a_gitm_address(
         with pytest.raises(grpc.RpcError) as err:
             _state(ref, f"{campaign}:1:BR1TR:1")
         assert err.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_a_campaign_created_without_gitm_is_never_sent_to_it(engine: sa.Engine, gitm: Reference) -> None:
+    """A campaign's GITM is fixed when it is created: one made where no GITM was configured is
+    not sent to a GITM configured since (docs/gitm.md, "Campaigns with and without GITM")."""
+    campaign = unique()
+    _store(engine, campaign, _turn_events(campaign), gitm=False)
+    with engine.begin() as conn:
+        bridge.handle_turn_resolved(conn, _resolved(campaign), {})
+    with pytest.raises(grpc.RpcError) as err:
+        _state(gitm, f"{campaign}:1:BR1TR:1")
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
 
 
 def test_gitm_unavailable_is_a_transient_error_and_the_retry_completes(

@@ -30,6 +30,7 @@ class CampaignRow:
     turn_seconds: int
     combat_rules: str = "pate"  # the world's combat_rules, stored to be shown (docs/rules/eia.md)
     naval_rules: str = "pate"  # the world's naval_rules (docs/rules/eia-operations.md)
+    gitm: bool = False  # played with the GITM land side, fixed at creation (docs/gitm.md)
 
 
 def _campaign(row: Any) -> CampaignRow:
@@ -48,6 +49,7 @@ def _campaign(row: Any) -> CampaignRow:
         turn_seconds=int(row.turn_seconds),
         combat_rules=row.combat_rules,
         naval_rules=row.naval_rules,
+        gitm=bool(row.gitm),
     )
 
 
@@ -67,6 +69,7 @@ def insert_campaign(conn: Connection, c: CampaignRow) -> None:
         "turn_seconds": c.turn_seconds,
         "combat_rules": c.combat_rules,
         "naval_rules": c.naval_rules,
+        "gitm": c.gitm,
     }
     conn.execute(insert(_t("campaigns")).values(**values))
 

@@ -1,0 +1,40 @@
+"""Whether each campaign is played with the GITM land side.
+
+``campaigns.gitm`` is set when the campaign is created, from whether the
+creating process has ``PATE_GITM_ADDR`` (docs/gitm.md, "Campaigns with and
+without GITM"), and never changes after: only such a campaign is opened in
+GITM, asks it for its ports' units and has its turns sent to it.
+
+Campaigns that exist before this revision get the answer of the deployment
+that upgrades them: ``true`` when ``PATE_GITM_ADDR`` is set in the environment
+of the process running the migration (``pate db migrate`` or a service's
+start, with the deployment's settings), ``false`` otherwise.
+
+Revision ID: 0014
+Revises: 0013
+Create Date: 2026-12-02
+"""
+
+from __future__ import annotations
+
+import os
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0014"
+down_revision = "0013"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("campaigns") as batch:
+        batch.add_column(sa.Column("gitm", sa.Boolean(), nullable=False, server_default=sa.false()))
+    if os.environ.get("PATE_GITM_ADDR", "").strip():
+        op.execute(sa.text("UPDATE campaigns SET gitm = :yes").bindparams(yes=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("campaigns") as batch:
+        batch.drop_column("gitm")
