@@ -51,7 +51,8 @@ def test_mechanics_all_break_is_a_general_melee() -> None:
     b = harbor([BREAK] * 3, [BREAK] * 4)
     for r in fights(b, 100):  # type: ignore[arg-type]
         assert r.engagements[0].line == (LineResult.MELEE, LineResult.MELEE)
-        assert r.strength[0] == ship_strength(RULES, b.ships[0], close=True, windward=True)  # type: ignore[attr-defined]
+        # no weather gauge in a harbor (docs/rules/combat.md)
+        assert r.strength[0] == ship_strength(RULES, b.ships[0], close=True)  # type: ignore[attr-defined]
 
 
 def test_rule_7_6_breaking_equal_fleets_three_outcomes() -> None:
@@ -80,7 +81,7 @@ def test_rule_7_6_strength_of_the_breakers_only() -> None:
     """7.6: lost coordination "-25% strength penalty"; broke through "+33%";
     mechanics: "the combat power of the ships breaking the enemy line" only."""
     b = harbor([BREAK, BREAK, BREAK, AHEAD], [AHEAD] * 3)
-    plain = ship_strength(RULES, b.ships[0], close=True, windward=True)  # type: ignore[attr-defined]
+    plain = ship_strength(RULES, b.ships[0], close=True)  # type: ignore[attr-defined]
     seen = set()
     for r in fights(b, 300):  # type: ignore[arg-type]
         result = r.engagements[0].line[0]

@@ -50,6 +50,14 @@ def test_rule_7_7_windward_gains_ten_percent() -> None:
     assert r.strength[0] == pytest.approx(110)
 
 
+def test_rule_7_7_no_weather_gauge_in_a_harbor() -> None:
+    """7.7: "Ships to windward gain +10%."; decided (docs/rules/combat.md): ships at anchor in a
+    harbor have no weather gauge, so neither side gains it there, nor is told it had it."""
+    a = bship("a", 0, stance=ENGAGE, experience=1, marines=0)
+    r = fight(battle(a, bship("b", 1), where=Where.HARBOR, windward=0), RULES, Rng(1))
+    assert r.strength[0] == pytest.approx(100)
+
+
 def test_rule_7_7_quality_experience_and_damage() -> None:
     """7.7: "Strength is also modified for quality and experience ... and for
     pre-existing damage." Good +10%, experience 9 x1.2, hull 1 -10%, rigging 2 -10%."""
@@ -76,7 +84,8 @@ def test_rule_7_7_shore_batteries() -> None:
             battery=ShoreBattery(side=1, defense=4, damaged=damaged),
         )
         r = fight(b, RULES, Rng(1))
-        assert r.engagements[0].strength == pytest.approx((110.0, 100.0 + value))
+        # no weather gauge in a harbor (docs/rules/combat.md): the attacker has no +10%
+        assert r.engagements[0].strength == pytest.approx((100.0, 100.0 + value))
 
 
 def test_mechanics_stronger_side_likelier_to_win_but_not_certain() -> None:

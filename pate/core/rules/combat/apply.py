@@ -14,7 +14,7 @@ from typing import Any
 from pate.core.events import Event, Phase
 from pate.core.orders.model import FleeTo, ShipOrder
 from pate.core.rng import Rng
-from pate.core.rules.combat.model import Battle, BattleResult, Outcome
+from pate.core.rules.combat.model import Battle, BattleResult, Outcome, Where
 from pate.core.rules.combat.params import CombatRules
 from pate.core.rules.combat.prepare import tiers
 from pate.core.rules.context import TurnContext, TurnState
@@ -224,7 +224,8 @@ def battle_data(battle: Battle, result: BattleResult, ships: list[Ship]) -> dict
                     {s.state for b, s in zip(battle.ships, ships, strict=True) if b.side == side}
                 ),
                 "strength": round(main.strength[side]) if main else 0,
-                "windward": main is not None and main.windward == side,
+                # ships at anchor in a harbor have no weather gauge (docs/rules/combat.md)
+                "windward": main is not None and main.windward == side and battle.where is not Where.HARBOR,
                 "line": main.line[side].value if main else "none",
             }
         )

@@ -40,7 +40,7 @@ def strengths(
     harbor = p.battle.where is Where.HARBOR
     totals = [0.0, 0.0]
     for side in (0, 1):
-        gauge = up if side == windward else 1.0
+        gauge = up if side == windward and not harbor else 1.0  # 7.7; no gauge in a harbor
         lf = line_f.get(lines[side], 1.0)
         total = 0.0
         for i in fighters[side]:
