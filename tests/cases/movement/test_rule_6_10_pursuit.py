@@ -168,3 +168,21 @@ def test_rule_4_6_pursuit_minimum_and_maximum(
     followed = ts.world.ships["BR1SL"].location == ts.world.ships["FR1FR"].location
     assert followed is pursues
     assert N is not W
+
+
+def test_rule_6_6_a_ship_stopped_after_her_first_move_does_not_pursue() -> None:
+    """6.6: "Ships that move in the first movement phase have a chance of ending their movement
+    and being unable to move again in the second phase." A ship of the line that sailed upwind
+    first always stops; the enemy frigate she met sails on in the second move, and she stays,
+    though her contact order is Pursue (6.10). In about a third of the seeds they meet."""
+    met = 0
+    for seed in range(60):
+        w = world([ship("BR1SL", sea("SOC")), ship("FR1FR", sea("BAH"))], winds(Wind(N, MODERATE)))
+        orders = [order("BR1SL", go("NOC", "BAH"), contact=pursue()), order("FR1FR", go("NOC", "SOC"))]
+        ts = run(w, orders, seed=seed, ctx=CALM)
+        assert [e.ships for e in events_of(ts, "stopped")] == [("BR1SL",)]
+        assert not events_of(ts, "pursued")
+        loc = ts.world.ships["BR1SL"].location
+        assert isinstance(loc, AtSea) and loc.area == "NOC"
+        met += bool(events_of(ts, "met_enemy"))
+    assert met > 0  # the frigate sailed away from her tactical area in some seeds

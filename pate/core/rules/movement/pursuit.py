@@ -48,6 +48,9 @@ def _follows(board: Board, ship: Ship, d: Departure) -> bool:
     contact = board.order(ship.id).contact
     if contact.mode is not ContactMode.PURSUE or ship.id in d.members or d.atlantic:
         return False
+    plan = board.plans.get(ship.id)
+    if plan is not None and plan.stopped:
+        return False  # rule 6.6: stopped after her first move, she cannot move again to chase
     if d.to_port is not None and not contact.pursue_into_ports:
         return False
     if not can_keep_up(board, ship, d):
