@@ -13,7 +13,7 @@ from pate.core.rules.combat import combat_phase as pate_combat_phase
 from pate.core.rules.context import PhaseFn, TurnContext, TurnState
 from pate.core.rules.eia.phase import eia_combat_phase
 from pate.core.rules.eiaops.phase import OPERATIONS, operations_phase
-from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
+from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS, TurnKind
 
 # the Revolution variant is the EiA phase, which reads the name (12.2.6.1.1)
 PHASES: dict[str, PhaseFn] = dict(
@@ -28,6 +28,8 @@ def combat_phase(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnState:
     if ts.world.naval_rules not in NAVAL_RULESETS:
         known = ", ".join(NAVAL_RULESETS)
         raise ValueError(f"naval_rules: {ts.world.naval_rules!r} is not a known rule set ({known})")
+    if ts.world.kind is TurnKind.PEACE:
+        return ts  # rule 6.12: peace and truce turns; no state fights another (docs/rules/combat.md)
     if ts.world.naval_rules == OPERATIONS:
         return operations_phase(ctx, ts, rng)
     try:

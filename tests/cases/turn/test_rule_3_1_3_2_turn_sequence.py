@@ -4,14 +4,27 @@ final amphibious phase, and a whole turn of the training scenario."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pate.core.events import PHASE_ORDER, Phase
-from pate.core.orders.model import AdminKind
+from pate.core.orders.model import AdminKind, Combat, CombatStance, Contact, ContactMode, ShipOrder
 from pate.core.rules.turn import PHASES, resolve_turn
 from pate.core.world.ships import Cargo
 from pate.core.world.state import TurnKind
 from pate.datafiles import load_scenario
 from pate.engine.context import turn_context
-from tests.cases.turn.turn_world import admin, harbor, infantry, load, run, ship, unload, world
+from tests.cases.turn.turn_world import (
+    admin,
+    coastal,
+    events,
+    harbor,
+    infantry,
+    load,
+    run,
+    ship,
+    unload,
+    world,
+)
 
 
 def test_rule_3_1_each_turn_advances_the_campaign_and_takes_the_next_turns_kind() -> None:
@@ -65,3 +78,18 @@ def test_rule_3_6_3_9_the_training_scenario_unloads_at_portsmouth() -> None:
     assert [(e.data["transfer"], e.data["gitm"], e.data["cancelled"]) for e in done] == [
         (f"{w.campaign}:{w.turn}:BR1TR:1", True, False)
     ]
+
+
+def test_rule_6_12_no_battle_on_a_peace_or_truce_turn() -> None:
+    """6.12: "During peace and truce turns, a ship can move to any sea area or port it
+    desires"; decided (docs/rules/combat.md): on such a turn no state fights another, so hostile
+    ships that would fight on a campaign turn (both engage, in the same coastal waters) do not."""
+
+    engage = Combat(stance=CombatStance.ENGAGE)
+    pursue = Contact(mode=ContactMode.PURSUE)
+    w = world([ship("FR1FL", coastal("Brest")), ship("BR1SL", coastal("Brest"))])
+    orders = [ShipOrder(s, combat=engage, contact=pursue) for s in ("FR1FL", "BR1SL")]
+    assert events(run(w, *orders), "battle")  # a campaign turn: they fight
+    peace = run(replace(w, kind=TurnKind.PEACE), *orders)
+    assert not [e for e in peace.events if e.phase is Phase.COMBAT]
+    assert set(peace.state.ships) == {"FR1FL", "BR1SL"}

@@ -43,14 +43,15 @@ class Departure:
         return self.members[0]
 
 
-def _follows(board: Board, ship: Ship, d: Departure) -> bool:
-    """Whether a ship not yet pursuing takes up the pursuit of ``d``."""
+def _follows(board: Board, ship: Ship, d: Departure, departing: frozenset[str] = frozenset()) -> bool:
+    """Whether a ship not yet pursuing takes up the pursuit of ``d``; ``departing``: the ships
+    setting out on their own orders in this step, whose move the pursuit replaces."""
     contact = board.order(ship.id).contact
     if contact.mode is not ContactMode.PURSUE or ship.id in d.members or d.atlantic:
         return False
     plan = board.plans.get(ship.id)
-    if plan is not None and plan.stopped:
-        return False  # rule 6.6: stopped after her first move, she cannot move again to chase
+    if plan is not None and plan.stopped and ship.id not in departing:
+        return False  # rule 6.6: stopped after an earlier move, she cannot move again to chase
     if d.to_port is not None and not contact.pursue_into_ports:
         return False
     if not can_keep_up(board, ship, d):
@@ -88,6 +89,7 @@ def assign_pursuers(board: Board, departures: list[Departure]) -> list[Departure
     for d in departures:
         by_key.setdefault(d.key, []).append(d)
     taken: set[str] = set()
+    departing = frozenset(m for d in departures for m in d.members)
     for key, here in sorted(by_key.items()):
         ranked = sorted(here, key=lambda d: (-len(d.members), d.lead))
         for ship in board.here(key):
@@ -98,7 +100,7 @@ def assign_pursuers(board: Board, departures: list[Departure]) -> list[Departure
                 _keep_chasing(board, ship, here, taken)
                 continue
             for d in ranked:
-                if same_tactical_location(ship, d) and _follows(board, ship, d):
+                if same_tactical_location(ship, d) and _follows(board, ship, d, departing):
                     _take(board, ship, d, taken)
                     break
     kept = []
@@ -127,6 +129,7 @@ def _keep_chasing(board: Board, ship: Ship, here: list[Departure], taken: set[st
 def _take(board: Board, ship: Ship, d: Departure, taken: set[str]) -> None:
     plan = board.plans[ship.id]
     plan.pursuing = d.lead
+    plan.stopped = False  # a stop rolled for the own move she gives up binds nobody: 6.10 rules her now
     plan.path = []
     plan.port = None
     plan.any_enemy_port = False
