@@ -106,7 +106,9 @@ class BeginTransferRequest(_message.Message):
     direction: Global___Direction.ValueType
     supplies: _builtins.int
     state: _builtins.str
-    """integration kit addition: the transport group's state (PATE always sends it)"""
+    """integration kit addition: the transport group's state (PATE always sends it);
+    never read a transport's state from transport_id
+    """
     @_builtins.property
     def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -154,9 +156,11 @@ Global___CompleteTransferRequest: _TypeAlias = CompleteTransferRequest  # noqa: 
 
 @_typing.final
 class TransferStatus(_message.Message):
-    """GITM's answer to BeginTransfer, CompleteTransfer and GetTransfer. The same
-    transfer id always gets the same answer. A transfer is accepted or refused
-    whole (reason, and refusals per unit): PATE never moves part of one.
+    """GITM's answer to BeginTransfer, CompleteTransfer and GetTransfer: the
+    transfer as it stands now, the same from all three. A BeginTransfer is
+    accepted or refused whole (reason, and refusals per faulty item): nothing of a
+    refused one is reserved. PATE reads accepted and reason (and, from
+    GetTransfer, state).
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -170,19 +174,22 @@ class TransferStatus(_message.Message):
     REFUSALS_FIELD_NUMBER: _builtins.int
     transfer_id: _builtins.str
     accepted: _builtins.bool
+    """false only when REFUSED"""
     reason: _builtins.str
-    """REFUSED: the refusals joined, "item: reason; ..." (players read it)"""
+    """REFUSED: the refusals joined, "item: reason; ..." (players read it); else "" """
     supplies: _builtins.int
     """likewise; 0 when REFUSED"""
     state: Global___TransferState.ValueType
     """---- integration kit additions ----"""
     @_builtins.property
     def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """what the transfer holds or moved; empty when REFUSED"""
+        """the units as begun (BEGUN, COMPLETED, CANCELLED); empty when REFUSED"""
 
     @_builtins.property
     def refusals(self) -> _containers.RepeatedCompositeFieldContainer[Global___Refusal]:
-        """why, unit by unit ("item" "supplies" for supplies)"""
+        """REFUSED: one per faulty item only, with the first reason found; item is a
+        unit id, "supplies", or "units" for a unit named twice
+        """
 
     def __init__(
         self,
@@ -231,7 +238,10 @@ Global___UnitsNearRequest: _TypeAlias = UnitsNearRequest  # noqa: Y015
 @_typing.final
 class Unit(_message.Message):
     """A GITM unit and its size by arm (section 9): what a transport group needs
-    to load it. All sizes 0 and headquarters empty: the size is not reported.
+    to load it. infantry, cavalry and artillery 0 and headquarters "" or "none":
+    the size is not reported (PATE keeps the size it knows). The id begins with
+    the state's two-letter code (PATE reads the state of a unit it knows only by
+    id from it); GITM reads the state from `state`.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -252,13 +262,15 @@ class Unit(_message.Message):
     infantry: _builtins.int
     """men"""
     cavalry: _builtins.int
+    """men (troopers)"""
     artillery: _builtins.int
+    """men (gunners)"""
     batteries: _builtins.int
     """batteries attached to an infantry or cavalry unit"""
     headquarters: _builtins.str
-    """"", "none", "army" or "corps" """
+    """PATE sends "none", "army" or "corps"; it reads "" and any other word as "none" """
     supplies: _builtins.int
-    """supplies a corps headquarters carries"""
+    """supplies a corps headquarters carries (0 for any other unit)"""
     reserved: _builtins.bool
     """edition 2, UnitsNear: an open (BEGUN) transfer holds it; it may not march"""
     def __init__(
@@ -285,8 +297,10 @@ Global___Unit: _TypeAlias = Unit  # noqa: Y015
 
 @_typing.final
 class UnitsNearResponse(_message.Message):
-    """Edition 2: UnitsNear of a city GITM does not have on its map is NOT_FOUND.
-    turn is the PATE turn being closed; the answer is the land as it stands now.
+    """Edition 2: UnitsNear of a city GITM does not have on its map, or of a
+    campaign never opened, is NOT_FOUND (PATE then defers the whole turn's
+    on-map transfers). turn is the PATE turn being closed; the answer is the
+    land as it stands now.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -373,7 +387,7 @@ class SightedShip(_message.Message):
     state: _builtins.str
     """the flag it flies"""
     type: _builtins.str
-    """"SL", "FR", "TR", ... ("" when PATE no longer has it)"""
+    """"FL", "SL", "FR" or "TR" ("" when PATE no longer has it)"""
     def __init__(
         self,
         *,
@@ -491,7 +505,7 @@ class ReportCargoLossRequest(_message.Message):
     SUPPLIES_FIELD_NUMBER: _builtins.int
     CAPTOR_FIELD_NUMBER: _builtins.int
     loss_id: _builtins.str
-    """"<campaign>:<turn>:<transport>:cargo" """
+    """"<campaign>:<turn>:<transport>:cargo"; "<transfer_id>:cargo" for an undone landing"""
     campaign_id: _builtins.str
     turn: _builtins.int
     transport_id: _builtins.str
@@ -698,12 +712,16 @@ class Capabilities(_message.Message):
     CALLS_FIELD_NUMBER: _builtins.int
     IMPLEMENTATION_FIELD_NUMBER: _builtins.int
     edition: _builtins.int
-    """2, or 3 with PortHolders (a service without GetCapabilities is edition 1)"""
+    """2, or 3 with PortHolders (a service without GetCapabilities is edition 1);
+    PATE reads UnitsNearResponse.supplies from edition 2
+    """
     implementation: _builtins.str
     """free text for the logs, e.g. "gitm-land 4.2" """
     @_builtins.property
     def calls(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """the LandBridge methods served, by name: "BeginTransfer", ..."""
+        """the LandBridge methods served, by name: "BeginTransfer", ...; they, not the
+        edition, decide which calls PATE makes
+        """
 
     def __init__(
         self,
@@ -753,6 +771,8 @@ Global___InitialUnit: _TypeAlias = InitialUnit  # noqa: Y015
 
 @_typing.final
 class InitialStock(_message.Message):
+    """A place not listed in OpenCampaignRequest.stocks holds 0."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     CITY_FIELD_NUMBER: _builtins.int
@@ -789,12 +809,14 @@ class OpenCampaignRequest(_message.Message):
     HOLDERS_FIELD_NUMBER: _builtins.int
     campaign_id: _builtins.str
     scenario: _builtins.str
-    """the PATE scenario it was created from (for the logs)"""
+    """the PATE scenario's name, "simulated" or "conformance" (for the logs)"""
     turns: _builtins.int
-    """how many turns the campaign lasts"""
+    """how many turns the campaign lasts (1 to 100)"""
     @_builtins.property
     def units(self) -> _containers.RepeatedCompositeFieldContainer[Global___InitialUnit]:
-        """every land unit PATE knows at GITM-map ports and aboard"""
+        """every land unit PATE knows in an on-map city or its strategic square, and
+        aboard every transport group wherever it lies; not off-map garrisons
+        """
 
     @_builtins.property
     def stocks(self) -> _containers.RepeatedCompositeFieldContainer[Global___InitialStock]:
@@ -824,6 +846,8 @@ Global___OpenCampaignRequest: _TypeAlias = OpenCampaignRequest  # noqa: Y015
 
 @_typing.final
 class OpenCampaignResponse(_message.Message):
+    """PATE reads none of the fields."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
@@ -832,8 +856,9 @@ class OpenCampaignResponse(_message.Message):
     DUPLICATE_FIELD_NUMBER: _builtins.int
     campaign_id: _builtins.str
     units: _builtins.int
-    """units GITM holds for the campaign"""
+    """entries of the request's units GITM holds"""
     stocks: _builtins.int
+    """entries of the request's stocks GITM holds"""
     duplicate: _builtins.bool
     """already opened with this content; nothing changed"""
     def __init__(
@@ -937,7 +962,7 @@ class PortHolder(_message.Message):
     port: _builtins.str
     """a city on GITM's map (PATE's port name)"""
     state: _builtins.str
-    """the holder's two-letter code"""
+    """the holder's two-letter code; in a PortHolders answer "" (contested, neutral) changes nothing"""
     occupied: _builtins.bool
     """PortHolders: a land unit of the holder stands in the city (its tactical square)"""
     def __init__(

@@ -38,12 +38,17 @@ class LandBridgeStub:
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
-    and again once its answer is five minutes old (an upgrade is noticed then).
+    and again at the first call after its answer is more than 300 s old (an
+    upgrade is noticed then). No call is made for off-map ports.
 
-    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
-    always gets the same answer and the work is done once, also for copies
-    arriving together and across restarts; the same id with other content is
-    ALREADY_EXISTS. A transfer is accepted or refused whole, with reasons.
+    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
+    call (same id, same content) does no new work, also for copies arriving
+    together and across restarts: a transfer id gets the transfer as it stands
+    now (BEGUN, then COMPLETED or CANCELLED for ever; REFUSED for ever), a
+    report or campaign id its first answer with duplicate = true. The same id
+    with other content is ALREADY_EXISTS. A BeginTransfer is accepted or refused
+    whole, with reasons; anything wrong about the land is REFUSED, never a status
+    code (docs/gitm.md "Answers", "What PATE does when something fails").
     Callers prove who they are with mutual TLS and the x-pate-gitm-token
     metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
     the turn on time and refuses that turn's on-map transfers as deferred; it
@@ -129,12 +134,17 @@ class LandBridgeServicer:
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
-    and again once its answer is five minutes old (an upgrade is noticed then).
+    and again at the first call after its answer is more than 300 s old (an
+    upgrade is noticed then). No call is made for off-map ports.
 
-    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
-    always gets the same answer and the work is done once, also for copies
-    arriving together and across restarts; the same id with other content is
-    ALREADY_EXISTS. A transfer is accepted or refused whole, with reasons.
+    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
+    call (same id, same content) does no new work, also for copies arriving
+    together and across restarts: a transfer id gets the transfer as it stands
+    now (BEGUN, then COMPLETED or CANCELLED for ever; REFUSED for ever), a
+    report or campaign id its first answer with duplicate = true. The same id
+    with other content is ALREADY_EXISTS. A BeginTransfer is accepted or refused
+    whole, with reasons; anything wrong about the land is REFUSED, never a status
+    code (docs/gitm.md "Answers", "What PATE does when something fails").
     Callers prove who they are with mutual TLS and the x-pate-gitm-token
     metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
     the turn on time and refuses that turn's on-map transfers as deferred; it
@@ -206,8 +216,10 @@ class LandBridgeServicer:
 
     def GetCapabilities(self, request, context):
         """---- Edition 2 (docs/gitm.md "Versioning"). Additions only. ----
-        What the service serves: its edition and its calls. PATE sends only the
-        calls listed (the four of L1 are required of every service).
+        What the service serves: its edition and its calls. PATE always makes
+        BeginTransfer, CompleteTransfer, UnitsNear and GetTransfer (required of every
+        service), and the other calls only when listed; `pate gitm check` (L1) wants
+        the ten calls of edition 2 listed.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -322,12 +334,17 @@ class LandBridge:
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
-    and again once its answer is five minutes old (an upgrade is noticed then).
+    and again at the first call after its answer is more than 300 s old (an
+    upgrade is noticed then). No call is made for off-map ports.
 
-    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
-    always gets the same answer and the work is done once, also for copies
-    arriving together and across restarts; the same id with other content is
-    ALREADY_EXISTS. A transfer is accepted or refused whole, with reasons.
+    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
+    call (same id, same content) does no new work, also for copies arriving
+    together and across restarts: a transfer id gets the transfer as it stands
+    now (BEGUN, then COMPLETED or CANCELLED for ever; REFUSED for ever), a
+    report or campaign id its first answer with duplicate = true. The same id
+    with other content is ALREADY_EXISTS. A BeginTransfer is accepted or refused
+    whole, with reasons; anything wrong about the land is REFUSED, never a status
+    code (docs/gitm.md "Answers", "What PATE does when something fails").
     Callers prove who they are with mutual TLS and the x-pate-gitm-token
     metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
     the turn on time and refuses that turn's on-map transfers as deferred; it

@@ -39,12 +39,17 @@ class LandBridgeStub:
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
-    and again once its answer is five minutes old (an upgrade is noticed then).
+    and again at the first call after its answer is more than 300 s old (an
+    upgrade is noticed then). No call is made for off-map ports.
 
-    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
-    always gets the same answer and the work is done once, also for copies
-    arriving together and across restarts; the same id with other content is
-    ALREADY_EXISTS. A transfer is accepted or refused whole, with reasons.
+    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
+    call (same id, same content) does no new work, also for copies arriving
+    together and across restarts: a transfer id gets the transfer as it stands
+    now (BEGUN, then COMPLETED or CANCELLED for ever; REFUSED for ever), a
+    report or campaign id its first answer with duplicate = true. The same id
+    with other content is ALREADY_EXISTS. A BeginTransfer is accepted or refused
+    whole, with reasons; anything wrong about the land is REFUSED, never a status
+    code (docs/gitm.md "Answers", "What PATE does when something fails").
     Callers prove who they are with mutual TLS and the x-pate-gitm-token
     metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
     the turn on time and refuses that turn's on-map transfers as deferred; it
@@ -90,8 +95,10 @@ class LandBridgeStub:
     """
     GetCapabilities: _grpc.UnaryUnaryMultiCallable[_land_pb2.GetCapabilitiesRequest, _land_pb2.Capabilities]
     """---- Edition 2 (docs/gitm.md "Versioning"). Additions only. ----
-    What the service serves: its edition and its calls. PATE sends only the
-    calls listed (the four of L1 are required of every service).
+    What the service serves: its edition and its calls. PATE always makes
+    BeginTransfer, CompleteTransfer, UnitsNear and GetTransfer (required of every
+    service), and the other calls only when listed; `pate gitm check` (L1) wants
+    the ten calls of edition 2 listed.
     """
     OpenCampaign: _grpc.UnaryUnaryMultiCallable[_land_pb2.OpenCampaignRequest, _land_pb2.OpenCampaignResponse]
     """A campaign starts: its units and supplies where they start (GITM's land
@@ -126,12 +133,17 @@ class LandBridgeAsyncStub(LandBridgeStub):
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
-    and again once its answer is five minutes old (an upgrade is noticed then).
+    and again at the first call after its answer is more than 300 s old (an
+    upgrade is noticed then). No call is made for off-map ports.
 
-    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
-    always gets the same answer and the work is done once, also for copies
-    arriving together and across restarts; the same id with other content is
-    ALREADY_EXISTS. A transfer is accepted or refused whole, with reasons.
+    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
+    call (same id, same content) does no new work, also for copies arriving
+    together and across restarts: a transfer id gets the transfer as it stands
+    now (BEGUN, then COMPLETED or CANCELLED for ever; REFUSED for ever), a
+    report or campaign id its first answer with duplicate = true. The same id
+    with other content is ALREADY_EXISTS. A BeginTransfer is accepted or refused
+    whole, with reasons; anything wrong about the land is REFUSED, never a status
+    code (docs/gitm.md "Answers", "What PATE does when something fails").
     Callers prove who they are with mutual TLS and the x-pate-gitm-token
     metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
     the turn on time and refuses that turn's on-map transfers as deferred; it
@@ -174,8 +186,10 @@ class LandBridgeAsyncStub(LandBridgeStub):
     """
     GetCapabilities: _aio.UnaryUnaryMultiCallable[_land_pb2.GetCapabilitiesRequest, _land_pb2.Capabilities]  # type: ignore[assignment]
     """---- Edition 2 (docs/gitm.md "Versioning"). Additions only. ----
-    What the service serves: its edition and its calls. PATE sends only the
-    calls listed (the four of L1 are required of every service).
+    What the service serves: its edition and its calls. PATE always makes
+    BeginTransfer, CompleteTransfer, UnitsNear and GetTransfer (required of every
+    service), and the other calls only when listed; `pate gitm check` (L1) wants
+    the ten calls of edition 2 listed.
     """
     OpenCampaign: _aio.UnaryUnaryMultiCallable[_land_pb2.OpenCampaignRequest, _land_pb2.OpenCampaignResponse]  # type: ignore[assignment]
     """A campaign starts: its units and supplies where they start (GITM's land
@@ -209,12 +223,17 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
-    and again once its answer is five minutes old (an upgrade is noticed then).
+    and again at the first call after its answer is more than 300 s old (an
+    upgrade is noticed then). No call is made for off-map ports.
 
-    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. The same id
-    always gets the same answer and the work is done once, also for copies
-    arriving together and across restarts; the same id with other content is
-    ALREADY_EXISTS. A transfer is accepted or refused whole, with reasons.
+    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
+    call (same id, same content) does no new work, also for copies arriving
+    together and across restarts: a transfer id gets the transfer as it stands
+    now (BEGUN, then COMPLETED or CANCELLED for ever; REFUSED for ever), a
+    report or campaign id its first answer with duplicate = true. The same id
+    with other content is ALREADY_EXISTS. A BeginTransfer is accepted or refused
+    whole, with reasons; anything wrong about the land is REFUSED, never a status
+    code (docs/gitm.md "Answers", "What PATE does when something fails").
     Callers prove who they are with mutual TLS and the x-pate-gitm-token
     metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
     the turn on time and refuses that turn's on-map transfers as deferred; it
@@ -303,8 +322,10 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_land_pb2.Capabilities, _abc.Awaitable[_land_pb2.Capabilities]]:
         """---- Edition 2 (docs/gitm.md "Versioning"). Additions only. ----
-        What the service serves: its edition and its calls. PATE sends only the
-        calls listed (the four of L1 are required of every service).
+        What the service serves: its edition and its calls. PATE always makes
+        BeginTransfer, CompleteTransfer, UnitsNear and GetTransfer (required of every
+        service), and the other calls only when listed; `pate gitm check` (L1) wants
+        the ten calls of edition 2 listed.
         """
 
     @_abc_1.abstractmethod
