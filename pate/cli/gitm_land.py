@@ -16,7 +16,7 @@ from pate.core.rules.landsync import PortLandReport
 from pate.core.rules.turn import TurnResult
 from pate.core.world.geography import WorldMap
 from pate.core.world.state import WorldState
-from services.resolver import bridge
+from services.resolver import bridge, land_questions
 from services.resolver.gitm import CloseCampaign, GitmClient, configured_timeout
 
 
@@ -38,8 +38,10 @@ class BridgedLand:
         self.calls = len(opening)
 
     def before(self, ctx: TurnContext, world: WorldState) -> tuple[Sequence[PortLandReport], LandWord | None]:
-        earlier = [*self._pending, *bridge.begun_on_map(self._last)]
-        reports, word = bridge.land_inputs(self.client, world, ctx.map, earlier)
+        earlier = [*self._pending, *land_questions.begun_on_map(self._last)]
+        # every earlier turn's calls were made in after(), before this turn closed
+        told = frozenset(range(world.turn))
+        reports, word = land_questions.land_inputs(self.client, world, ctx.map, earlier, told)
         self._pending = word.pending
         return reports, word
 

@@ -31,19 +31,14 @@ end with CloseCampaign.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import grpc
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, or_, select
 
-from gitm.v1 import land_pb2
 from pate.core.codec import to_plain
 from pate.core.events import Event
-from pate.core.rules.landsaga import LandTransfer, LandWord, pending_after
-from pate.core.rules.landsync import PortLandReport
-from pate.core.world.geography import WorldMap
-from pate.core.world.ships import InPort
-from pate.core.world.state import Headquarters, LandUnit, WorldState
+from pate.core.world.state import WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
 from services.platform import bus
@@ -65,8 +60,6 @@ from services.resolver.gitm import (
     client_for,
 )
 from services.resolver.gitm_calls import (
-    BEGUN,
-    COMPLETED,
     Call,
     cargo_calls,
     cargo_moves_call,
@@ -74,17 +67,16 @@ from services.resolver.gitm_calls import (
     sightings_call,
     transfer_calls,
 )
-from services.resolver.holders import land_captures
 
 log = get_logger("gitm-bridge")
 DURABLE = "gitm-bridge"  # the bridge's durable consumer (services/resolver/main.py)
-_REFUSALS = {
+REFUSALS = {
     grpc.StatusCode.INVALID_ARGUMENT,
     grpc.StatusCode.FAILED_PRECONDITION,
     grpc.StatusCode.NOT_FOUND,
     grpc.StatusCode.ALREADY_EXISTS,
 }
-_OUTAGES = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
+OUTAGES = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
 __all__ = [
     "Call",
     "CloseCampaign",
@@ -150,10 +142,24 @@ def must_wait(turn: int, previous_delivered: bool) -> bool:
 
 
 def _delivered(conn: Connection, campaign: str, turn: int) -> bool:
-    """Whether this consumer has committed the turn's delivery (its claim of the message)."""
+    """Whether this consumer has committed the turn's delivery: its claim of the turn's message,
+    or of a copy an administrator sent again (``pate campaign retry``: the same id with
+    ``:retry-<n>`` for a turn that waited, a fresh ``<campaign>:<turn>:gitm-bridge:...`` id for
+    one that failed here)."""
     mid = bus.msg_id(campaign, turn, bus.TURN_RESOLVED)
+    again = bus.msg_id(campaign, turn, DURABLE)
     pm = tables.processed_messages.c
-    return conn.execute(select(pm.msg_id).where(pm.consumer == DURABLE, pm.msg_id == mid)).first() is not None
+    claimed = or_(
+        pm.msg_id == mid,
+        pm.msg_id.startswith(f"{mid}:", autoescape=True),
+        pm.msg_id.startswith(f"{again}:", autoescape=True),
+    )
+    return conn.execute(select(pm.msg_id).where(pm.consumer == DURABLE, claimed).limit(1)).first() is not None
+
+
+def delivered_turns(conn: Connection, campaign: str, turns: Iterable[int]) -> frozenset[int]:
+    """The turns among ``turns`` whose calls the bridge has made (GITM has answered them)."""
+    return frozenset(t for t in set(turns) if _delivered(conn, campaign, t))
 
 
 def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
@@ -218,7 +224,7 @@ def _send(client: GitmClient, call: Call) -> tuple[bool, str]:
     return True, ""
 
 
-def _code(exc: grpc.RpcError) -> grpc.StatusCode | None:
+def status_code(exc: grpc.RpcError) -> grpc.StatusCode | None:
     return exc.code() if isinstance(exc, grpc.Call) else None
 
 
@@ -234,9 +240,9 @@ def capabilities(client: GitmClient) -> editions.Capabilities:
             answer = client.get_capabilities()
             client.capabilities = editions.from_answer(answer.edition, list(answer.calls))
         except grpc.RpcError as exc:
-            if _code(exc) in _OUTAGES:
-                raise TransientError(f"GITM at {client.addr}: {_code(exc)}") from exc
-            if _code(exc) != grpc.StatusCode.UNIMPLEMENTED:
+            if status_code(exc) in OUTAGES:
+                raise TransientError(f"GITM at {client.addr}: {status_code(exc)}") from exc
+            if status_code(exc) != grpc.StatusCode.UNIMPLEMENTED:
                 raise
             client.capabilities = editions.FIRST_EDITION
         client.capabilities_at = now
@@ -257,14 +263,14 @@ def deliver(client: GitmClient, calls: Sequence[Call]) -> list[tuple[Call, str]]
         try:
             accepted, reason = _send(client, call)
         except grpc.RpcError as exc:
-            code = _code(exc)
-            if code in _OUTAGES:
+            code = status_code(exc)
+            if code in OUTAGES:
                 raise TransientError(f"GITM at {client.addr}: {code}") from exc
             if code == grpc.StatusCode.UNIMPLEMENTED and method not in editions.REQUIRED:
                 client.capabilities = capabilities(client).without(method)
                 refused.append((call, f"{editions.SKIPPED}{method} answered UNIMPLEMENTED"))
                 continue
-            if code is None or code not in _REFUSALS:
+            if code is None or code not in REFUSALS:
                 raise
             details = exc.details() if isinstance(exc, grpc.Call) else ""
             refused.append((call, f"{code.name}: {details}"))
@@ -272,109 +278,3 @@ def deliver(client: GitmClient, calls: Sequence[Call]) -> list[tuple[Call, str]]
         if not accepted:
             refused.append((call, reason or "refused"))
     return refused
-
-
-def land_reports(client: GitmClient, world: WorldState, wmap: WorldMap) -> list[PortLandReport]:
-    """GITM's units in every on-GITM-map port where an active ship lies (the
-    ports where transports may load and ships see the shore, 5.3), for
-    :func:`pate.core.rules.landsync.apply_land_reports`, with each city
-    unit's size as GITM gives it (a unit reported with no size keeps the one
-    PATE knows)."""
-    ports = sorted(
-        {
-            s.location.port
-            for s in world.ships.values()
-            if s.active and isinstance(s.location, InPort) and wmap.ports[s.location.port].on_gitm_map
-        }
-    )
-    out: list[PortLandReport] = []
-    stocks = capabilities(client).edition >= 2  # edition 1 answers carry no city stock
-    for port in ports:
-        try:
-            answer = client.units_near(world.campaign, world.turn, port)
-        except grpc.RpcError as exc:
-            if isinstance(exc, grpc.Call) and exc.code() in _OUTAGES:
-                raise TransientError(f"GITM at {client.addr}: {exc.code()}") from exc
-            if _code(exc) == grpc.StatusCode.NOT_FOUND:
-                # a campaign not yet opened (turn 0 not through) or a city GITM lacks: not an answer
-                raise TransientError(f"GITM at {client.addr}: NOT_FOUND: {exc.details()}") from exc
-            raise
-        city = tuple(land_unit(u) for u in answer.units if u.tactical_square)
-        near = tuple(u.id for u in answer.units if not u.tactical_square)
-        out.append(PortLandReport(port, city, near, max(0, answer.supplies) if stocks else None))
-    return out
-
-
-_WORDS = {
-    land_pb2.TRANSFER_STATE_BEGUN: "begun",
-    land_pb2.TRANSFER_STATE_COMPLETED: "completed",
-    land_pb2.TRANSFER_STATE_CANCELLED: "cancelled",
-}
-
-
-def transfer_word(client: GitmClient, transfer_id: str) -> str | None:
-    """GITM's word on one earlier transfer for :func:`landsaga.pending_after`:
-    None when GITM has never heard of it (the bridge is not yet through)."""
-    try:
-        status = client.get(transfer_id)
-    except grpc.RpcError as exc:
-        code = exc.code() if isinstance(exc, grpc.Call) else None
-        if code in _OUTAGES:
-            raise TransientError(f"GITM at {client.addr}: {code}") from exc
-        if code in _REFUSALS:
-            return None
-        raise
-    if not status.accepted or status.state == land_pb2.TRANSFER_STATE_REFUSED:
-        return f"refused: {status.reason or 'refused by GITM'}"
-    # an implementation without the state field (before the kit) answers accepted only
-    return _WORDS.get(status.state, "completed")
-
-
-def land_inputs(
-    client: GitmClient, world: WorldState, wmap: WorldMap, earlier: Sequence[LandTransfer]
-) -> tuple[list[PortLandReport], LandWord]:
-    """What GITM says before a turn is resolved: the units in the ports (5.3)
-    and where the earlier transfers stand.  GITM unreachable or slow: no
-    report, and GITM has not answered (docs/gitm.md: the turn resolves on
-    time; its on-GITM-map transfers are deferred)."""
-    try:
-        words = {t.transfer: transfer_word(client, t.transfer) for t in earlier}
-        pending, refused = pending_after(earlier, words)
-        # while an earlier transfer is unsettled GITM's cities are not yet what
-        # PATE's world already shows: its report would count those units twice
-        reports = [] if pending else land_reports(client, world, wmap)
-        captures = land_captures(client, world, wmap, capabilities(client))
-    except TransientError as exc:
-        log.warning("gitm_unanswered", campaign=world.campaign, turn=world.turn, error=str(exc))
-        return [], LandWord(answered=False, pending=tuple(earlier))
-    return reports, LandWord(answered=not pending, refused=refused, pending=pending, captures=captures)
-
-
-def begun_on_map(events: Sequence[Event]) -> list[LandTransfer]:
-    """The turn's transfers at on-GITM-map ports, each marked cancelled when
-    PATE's final amphibious phase abandoned it."""
-    cancelled = {e.data["transfer"] for e in events if e.kind == COMPLETED and e.data.get("cancelled")}
-    return [
-        LandTransfer.from_event(e.data, e.data["transfer"] in cancelled)
-        for e in events
-        if e.kind == BEGUN and e.data.get("gitm")
-    ]
-
-
-_HEADQUARTERS = {h.value: h for h in Headquarters}
-
-
-def land_unit(unit: land_pb2.Unit) -> LandUnit:
-    """A reported unit as the core holds it (section 9).  An unknown
-    headquarters kind counts as none and a negative size as 0: GITM's answer
-    must not break a turn."""
-    return LandUnit(
-        id=unit.id,
-        state=unit.state,
-        infantry=max(0, unit.infantry),
-        cavalry=max(0, unit.cavalry),
-        artillery=max(0, unit.artillery),
-        batteries=max(0, unit.batteries),
-        headquarters=_HEADQUARTERS.get(unit.headquarters, Headquarters.NONE),
-        supplies=max(0, unit.supplies),
-    )

@@ -20,6 +20,7 @@ from pate.core.events import Event
 from pate.core.orders.assign import Assignment, apply_assignments
 from pate.core.orders.effective import EffectiveOrder
 from pate.core.orders.model import StoresMove
+from pate.core.rules.amphibious import transfer_turn
 from pate.core.rules.landsaga import LandTransfer, LandWord
 from pate.core.rules.landsync import PortLandReport
 from pate.core.world.state import WorldState
@@ -35,7 +36,7 @@ from services.platform.store import repository as repo
 from services.platform.telemetry import tracing
 from services.platform.telemetry.logging import get_logger
 from services.platform.telemetry.metrics import TURN_FAILURES, rules_cpu
-from services.resolver import bridge
+from services.resolver import bridge, land_questions
 from services.resolver.gitm import client_for
 
 log = get_logger("resolver")
@@ -153,7 +154,9 @@ def fetch_land_inputs(conn: Connection, world: WorldState) -> tuple[list[PortLan
     if not addr:
         return [], None
     earlier = earlier_transfers(conn, world.campaign, world.turn)
-    return bridge.land_inputs(client_for(addr), world, turn_context().map, earlier)
+    turns = (transfer_turn(t.transfer) for t in earlier)
+    told = bridge.delivered_turns(conn, world.campaign, (t for t in turns if t is not None))
+    return land_questions.land_inputs(client_for(addr), world, turn_context().map, earlier, told)
 
 
 def earlier_transfers(conn: Connection, campaign: str, turn: int) -> list[LandTransfer]:
@@ -168,4 +171,4 @@ def earlier_transfers(conn: Connection, campaign: str, turn: int) -> list[LandTr
     if not word:  # resolved with no GITM configured: nothing of it was told, nothing to wait for
         return []
     pending: list[LandTransfer] = list(from_plain(LandWord, word).pending)
-    return pending + bridge.begun_on_map(repo.load_events(conn, campaign, turn - 1))
+    return pending + land_questions.begun_on_map(repo.load_events(conn, campaign, turn - 1))

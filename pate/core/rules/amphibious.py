@@ -56,6 +56,12 @@ def transfer_id(world: WorldState, transport: str, n: int) -> str:
     return f"{world.campaign}:{world.turn}:{transport}:{n}"
 
 
+def transfer_turn(transfer: str) -> int | None:
+    """The turn a transfer id (:func:`transfer_id`) was begun in; None for an id of another form."""
+    parts = transfer.split(":")
+    return int(parts[1]) if len(parts) == 4 and parts[1].isdigit() else None
+
+
 @dataclass
 class _Claims:
     """What transports earlier in id order already take from each port."""

@@ -26,7 +26,7 @@ from services.gitm_reference import tables as gt
 from services.gitm_reference.inprocess import LocalRpcError, memory_store
 from services.gitm_reference.store import LandStore, StoreError
 from services.platform.bus.consumer import TransientError
-from services.resolver import bridge
+from services.resolver import bridge, land_questions
 from services.resolver.gitm import GitmClient
 from tests.cases.turn.turn_world import CTX, harbor, infantry, ship, world
 
@@ -183,8 +183,8 @@ class Campaign:
         """The resolver: ask GITM, resolve, commit; then the bridge's first try."""
         turn = self.world.turn
         prev = turn - 1
-        earlier = [*self.pending.get(prev, ()), *bridge.begun_on_map(self.events.get(prev, ()))]
-        reports, word = bridge.land_inputs(self.client, self.world, CTX.map, earlier)
+        earlier = [*self.pending.get(prev, ()), *land_questions.begun_on_map(self.events.get(prev, ()))]
+        reports, word = land_questions.land_inputs(self.client, self.world, CTX.map, earlier)
         effective = {sid: EffectiveOrder(o, Source.COMMANDER) for sid, o in orders.items()}
         with transport_lost(lost, fate):
             result = resolve_effective(CTX, self.world, effective, (), reports, word)

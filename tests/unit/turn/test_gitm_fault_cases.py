@@ -15,7 +15,7 @@ from services.gitm_reference import tables as gt
 from services.gitm_reference.inprocess import LocalRpcError
 from services.gitm_reference.seed import seed_world
 from services.gitm_reference.store import LandStore
-from services.resolver import bridge
+from services.resolver import bridge, land_questions
 from tests.cases.turn.turn_world import CTX
 from tests.unit.turn.gitm_fault_campaign import (
     ENGINE,
@@ -171,7 +171,7 @@ def test_a_first_edition_land_service_keeps_working_through_the_capabilities_exc
     assert [reason.startswith(bridge.editions.SKIPPED) for _, reason in skipped] == [True]
     c.events[0] = ()
     c.delivered.add(0)
-    reports, _word = bridge.land_inputs(client, w, CTX.map, [])
+    reports, _word = land_questions.land_inputs(client, w, CTX.map, [])
     assert [r.supplies for r in reports] == [None]  # no stock reported: PATE's stands
     c.close_turn(_orders(c.world, {"BR1TR": ("load+divide", 3, 3), "BR2TR": ("none", 0, 0)}), None, "")
     assert c.delivered == {0, 1}  # delivered, not set aside

@@ -1,7 +1,7 @@
 """Exactly-once transfers under faults, with conservation proved (docs/gitm.md "Conservation").
 
 A small campaign at Portsmouth (on the GITM map) is played turn after turn by the real core,
-the resolver's GITM questions (`bridge.land_inputs`) and the bridge's delivery (`bridge.deliver`,
+the resolver's GITM questions (`land_questions.land_inputs`) and the bridge's delivery (`bridge.deliver`,
 retried as the consumer retries it) against the reference land store in this process.  Every
 gitm.v1 call meets a fault drawn by hypothesis: GITM down, slow past the deadline, its answer
 lost after the work, the call delivered twice, a transfer refused; transports sink or are taken

@@ -12,7 +12,7 @@ import grpc
 from gitm.v1 import land_pb2, reference_admin_pb2
 from pate.core.rules.captures import LandCapture
 from services.gitm_reference.inprocess import InProcessStub, LocalRpcError, memory_store
-from services.resolver import bridge
+from services.resolver import bridge, land_questions
 from services.resolver.gitm import GitmClient
 from tests.cases.turn.turn_world import CTX, world
 
@@ -31,7 +31,7 @@ def test_the_open_tells_gitm_every_on_map_city_holder() -> None:
     held = {h.port: h.state for h in answer.holders}
     on_map = {p for p in w.ports if CTX.map.ports[p].on_gitm_map}
     assert set(held) == on_map and held["Brest"] == w.ports["Brest"].controller
-    _reports, word = bridge.land_inputs(client, w, CTX.map, [])
+    _reports, word = land_questions.land_inputs(client, w, CTX.map, [])
     assert word.captures == ()  # GITM agrees with PATE: nothing changed hands
 
 
@@ -39,7 +39,7 @@ def test_a_city_taken_on_land_is_a_capture_in_the_land_word() -> None:
     store, client, w = _opened()
     taken = reference_admin_pb2.CityHolder(campaign_id="holders", city="Brest", state="BR")
     store.station(reference_admin_pb2.StationRequest(holders=[taken]))
-    _reports, word = bridge.land_inputs(client, w, CTX.map, [])
+    _reports, word = land_questions.land_inputs(client, w, CTX.map, [])
     assert word.answered and word.captures == (LandCapture("Brest", "BR", occupied=False),)
 
 
@@ -62,7 +62,7 @@ def test_an_edition_2_land_service_is_not_asked_and_nothing_is_captured() -> Non
     client = GitmClient("in-process", stub=WithoutHolders(InProcessStub(store)), token="")
     w = replace(world([]), campaign="holders")
     bridge.deliver(client, [bridge.open_call(w, CTX.map, "test", 3)])
-    _reports, word = bridge.land_inputs(client, w, CTX.map, [])
+    _reports, word = land_questions.land_inputs(client, w, CTX.map, [])
     assert word.answered and word.captures == ()
 
 
@@ -84,5 +84,5 @@ def test_port_holders_unreachable_counts_as_gitm_not_answering_the_turn() -> Non
     client = GitmClient("in-process", stub=HoldersDown(InProcessStub(store)), token="")
     w = replace(world([]), campaign="holders")
     bridge.deliver(client, [bridge.open_call(w, CTX.map, "test", 3)])
-    reports, word = bridge.land_inputs(client, w, CTX.map, [])
+    reports, word = land_questions.land_inputs(client, w, CTX.map, [])
     assert not word.answered and reports == [] and word.captures == ()

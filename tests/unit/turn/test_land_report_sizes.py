@@ -8,8 +8,8 @@ from pathlib import Path
 from gitm.v1 import land_pb2
 from pate.core.rules.landsync import PortLandReport, apply_land_reports
 from pate.core.world.state import Headquarters, LandUnit
-from services.resolver.bridge import land_reports, land_unit
 from services.resolver.gitm import GitmClient
+from services.resolver.land_questions import land_reports, land_unit
 from tests.cases.turn.turn_world import CTX, harbor, infantry, ship, world
 from tests.support.gitm_reference import LAND_TOKEN, reference_gitm
 

@@ -17,8 +17,8 @@ from pate.core.rules.transport import SpaceRules, unit_space
 from pate.core.world.ships import Cargo
 from pate.core.world.state import Headquarters, LandUnit, TurnKind
 from services.gitm_reference.inprocess import InProcessStub, memory_store
-from services.resolver.bridge import land_reports
 from services.resolver.gitm import GitmClient
+from services.resolver.land_questions import land_reports
 from tests.cases.turn.turn_world import CTX, coastal, harbor, infantry, sea, ship, world
 
 SPACE = SpaceRules.of(CTX.rules)
