@@ -237,6 +237,25 @@ def test_mechanics_losers_in_coastal_waters_run_to_harbor_or_sea() -> None:
             raise AssertionError("no escape")
 
 
+def test_rule_6_4_losers_do_not_run_into_a_harbor_where_hostile_ships_lie() -> None:
+    """Mechanics: losers in coastal waters "run to harbor or to open sea"; 6.4: ships "may not
+    sail to the harbor in the presence of hostile enemy ships". With a British ship at anchor
+    in Brest harbor, a beaten French ship ordered to run to the harbor runs to the open sea."""
+    w = world(
+        *(ship(f"BR{k}SL", COASTAL, quality=Quality.EXCELLENT) for k in range(1, 6)),
+        ship("BR6SL", InPort("Brest", harbor=True)),
+        ship("FR1SL", COASTAL),
+    )
+    orders = {f"BR{k}SL": order(f"BR{k}SL", stance=ENGAGE) for k in range(1, 6)}
+    orders["FR1SL"] = order("FR1SL", flee_to=FleeTo.HARBOR)
+    for seed in range(1, 80):
+        ts = run_phase(w, orders, seed=seed)
+        if any(e.kind == "escaped" and e.ships == ("FR1SL",) for e in ts.events):
+            assert isinstance(ts.world.ships["FR1SL"].location, AtSea)
+            return
+    raise AssertionError("no escape")
+
+
 def test_rule_7_8_prize_gets_captor_commanders_orders_and_lowest_id() -> None:
     """7.8: "the commander and deputy of the captor become the commander and
     deputy of the prize, the prize receives a new ship ID based on her new state

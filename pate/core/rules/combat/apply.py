@@ -153,16 +153,24 @@ def _flight(
 ) -> Location:
     """Rule 7.8: at sea to another tactical area; from a port out to its sea
     area.  Mechanics page: from the coastal waters, to the harbor or the open
-    sea as ordered (the harbor only of a same-side or allied port)."""
+    sea as ordered (the harbor only of a same-side or allied port, and only
+    when no hostile ship lies in it: rule 6.4 lets no ship into a harbor past
+    hostile ships, and fleeing into them escapes nothing)."""
     if isinstance(place, AtSea):
         return AtSea(place.area, free_tactical_area(ctx, world, place.area, rng, avoid=place.tactical))
     assert isinstance(place, InPort)
     if not place.harbor and flee_to is FleeTo.HARBOR:
         port = world.ports.get(place.port)
-        if port is not None and world.diplomacy.allied(ship.state, port.controller):
-            return InPort(place.port, harbor=True)
+        harbor = InPort(place.port, harbor=True)
+        mine = port is not None and world.diplomacy.allied(ship.state, port.controller)
+        if mine and not _hostile_in(world, ship.state, harbor):
+            return harbor
     area = ctx.map.ports[place.port].sea_area
     return AtSea(area, free_tactical_area(ctx, world, area, rng, avoid=None))
+
+
+def _hostile_in(world: WorldState, state: str, place: Location) -> bool:
+    return any(s.location == place and world.diplomacy.hostile(state, s.state) for s in world.ships.values())
 
 
 def free_tactical_area(ctx: TurnContext, world: WorldState, area: str, rng: Rng, avoid: int | None) -> int:
