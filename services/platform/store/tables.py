@@ -3,9 +3,8 @@
 Domain objects live in the pure core and are translated to rows by each
 service; nothing here inherits from an ORM base.  The schema is portable
 between SQLite and PostgreSQL: JSON is stored as text (canonical JSON chosen
-by the writer, so its hash is stable), timestamps are timezone-aware UTC.
-
-Alembic migration 0001 creates exactly these tables; a test compares them.
+by the writer, so its hash is stable), timestamps are timezone-aware UTC.  The
+Alembic migrations build exactly these tables; a test compares them.
 """
 
 from __future__ import annotations
@@ -104,8 +103,7 @@ campaigns = Table(
     # the naval rule set it plays, "pate" | "eia-operations" (= its world's naval_rules)
     Column("naval_rules", String(32), nullable=False, server_default=text("'pate'")),
     Column("rules_version", String(64), nullable=True),  # created under (pate.rulesversion); NULL before 0010
-    # played with the GITM land side: set at creation when PATE_GITM_ADDR is, never changed after
-    Column("gitm", Boolean, nullable=False, server_default=false()),
+    Column("gitm", Boolean, nullable=False, server_default=false()),  # with GITM, fixed at creation
     _created(),
     # optimistic locking: UPDATE ... WHERE version = :seen, then version + 1
     Column("version", Integer, nullable=False, server_default=text("0")),
