@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Kept apart from the pattern's first word so that this file does not match itself.
 TRACKER_REF = re.compile(r"\b" + "issue" + r"s?\s?#?\d", re.IGNORECASE)
+BROKEN_REF = re.compile(r"\b" + "issue" + r"s?$", re.IGNORECASE)
 
 FUNCTION_LIMIT = 60
 MODULE_LIMIT = 400
@@ -56,9 +57,11 @@ def text_of(path: str) -> str | None:
 
 def tracker_references(files: tuple[str, ...]) -> Iterator[str]:
     for path in files:
-        text = text_of(path)
-        for number, line in enumerate((text or "").splitlines(), start=1):
-            if TRACKER_REF.search(line):
+        lines = (text_of(path) or "").splitlines()
+        for number, line in enumerate(lines, start=1):
+            # the word at a line's end and its number at the next one's start, as in a docstring
+            after = lines[number].strip().lstrip("#").strip() if number < len(lines) else ""
+            if TRACKER_REF.search(line) or (BROKEN_REF.search(line) and TRACKER_REF.search(f"issue {after}")):
                 yield f"{path}:{number}: {line.strip()}"
 
 

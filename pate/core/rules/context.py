@@ -45,8 +45,8 @@ class TurnState:
         return replace(self, events=self.events + events)
 
     def ids_used(self) -> set[str]:
-        """Every ship id in use at any moment of this turn (rule 7.8, issue
-        12): the ships at its start, those now, and every ship an event of
+        """Every ship id in use at any moment of this turn (rule 7.8: no id is
+        reused): the ships at its start, those now, and every ship an event of
         the turn named (a prize taken and then sunk, a group divided off).
         A new id is never one of these, so no two ships share an id in one
         turn's events and reports."""
