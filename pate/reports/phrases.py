@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 
 from pate.core.intel.judged import out_of_sight
 from pate.reports.telling import Telling
-from pate.reports.words import in_harbor, port_of
+from pate.reports.words import counted, in_harbor, port_of
 
 Phrase = Callable[[Telling], str]
 
@@ -172,37 +172,51 @@ def evaded(t: Telling) -> str:
         return f"{t.subject} evaded the battle {t.at()}{got_away(t)} (rule 7.4)"
     avoided = t.get("avoided")
     if isinstance(avoided, str):
-        n = t.number("enemies")
-        ships = f"{n} enemy ship{'s' if n != 1 else ''}"
-        return f"{t.subject} would not enter {avoided}, where {ships} lay (rule 6.9)"
+        return f"{t.subject} would not enter {avoided}, where {_sighted(t, 'enemies')} lay (rule 6.9)"
+    if not t.ships:  # seen from another tactical area: neither ids nor flags (5.1, 5.2)
+        return f"{_sighted(t, '', 'ship')} came in sight {t.at()} and bore away, avoiding contact (rule 6.9)"
     if not t.ours:
         return f"{t.subject} avoided contact {t.at()} (rule 6.9)"
     n = t.number("enemies_avoided")
     return (
-        f"{t.subject} sighted {n} enemy ship{'s' if n != 1 else ''} on arrival and kept clear of them,"
+        f"{t.subject} sighted {counted(n, 'enemy ship')} on arrival and kept clear of {_them(n)},"
         f" going to {t.place()} instead (rule 6.9)"
     )
+
+
+# Ships seen out of contact, by the judge's vague size (docs/rules/intel.md).
+SIGHTED = {"few": "a few", "several": "several", "many": "many"}
+
+
+def _sighted(t: Telling, count: str, noun: str = "enemy ship") -> str:
+    """Ships an evasion showed out of contact; knowledge stored before the
+    judge gave a vague size still tells its count."""
+    word = SIGHTED.get(str(t.get("sighted")))
+    if word is not None:
+        return f"{word} {noun}s"
+    n = t.number(count)
+    return counted(n, noun) if n else f"{noun}s"
 
 
 GAUGE = {"windward": ", taking the windward gauge", "leeward": ", to leeward of {them}"}
 
 
-def _them(ships: list[str]) -> str:
-    """A ship is "she" (one ship met or joined: "her"; more: "them")."""
-    return "her" if len(ships) == 1 else "them"
+def _them(n: int) -> str:
+    """A ship is "she" (one ship met, joined or avoided: "her"; more: "them")."""
+    return "her" if n == 1 else "them"
 
 
 def met_enemy(t: Telling) -> str:
     enemies = [str(s) for s in t.get("enemies", ())]
     met = t.ships_phrase(enemies) if enemies else "enemy ships"
-    gauge = GAUGE.get(str(t.get("side")), "").format(them=_them(enemies))
+    gauge = GAUGE.get(str(t.get("side")), "").format(them=_them(len(enemies)))
     return f"{t.subject} met {met} {t.at()}{gauge} (rule 6.9)"
 
 
 def joined_allies(t: Telling) -> str:
     allies = [str(s) for s in t.get("allies", ())]
     joined = t.ships_phrase(allies) if allies else "allied ships"
-    return f"{t.subject} joined {joined} {t.at()} and will sail with {_them(allies)} (rule 6.9)"
+    return f"{t.subject} joined {joined} {t.at()} and will sail with {_them(len(allies))} (rule 6.9)"
 
 
 def pursued(t: Telling) -> str:

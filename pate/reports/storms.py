@@ -50,15 +50,38 @@ def foundered(t: Telling) -> str:
 
 def scattered(t: Telling) -> str:
     if t.ours and t.get("to_tactical"):
-        to = t.get("to_tactical")
-        return f"{t.subject} {t.was} scattered by the storm to tactical area {to}, out of contact"
+        to = f"{t.subject} {t.was} scattered by the storm to tactical area {t.get('to_tactical')}"
+        return to + _found_there(t)
     return f"{t.subject} {t.was} scattered by the storm {t.at()} and lost to sight"
+
+
+def _found_there(t: Telling) -> str:
+    """Whom a scattered ship came upon (5.1: the same tactical area is
+    contact); events stored before ``met`` was recorded say nothing of it."""
+    met = t.get("met")
+    if not isinstance(met, list | tuple):
+        return ""
+    if not met:
+        return ", out of contact with every other ship"
+    ids = [str(s) for s in met]
+    groups = [[s for s in ids if s in t.own], [s for s in ids if s not in t.own]]
+    found = " and with ".join(t.ships_phrase(g) for g in groups if g)
+    return f", where {t.they} fell in with {found}"
 
 
 def blown_out_to_sea(t: Telling) -> str:
     to = t.place(str(t.get("to"))) if t.get("to") else "the open sea"
     tactical = f" (tactical area {t.get('to_tactical')})" if t.ours and t.get("to_tactical") else ""
     return f"{t.subject} {t.was} blown out to sea {t.came_from(t.location)} into {to}{tactical}"
+
+
+def storm_arrived(t: Telling) -> str:
+    """Seen where the storm set her down (5.1: the ships there are in contact)."""
+    enemies = [str(s) for s in t.get("enemies", ())]
+    among = ""
+    if enemies:
+        among = f", {'to leeward of' if t.get('side') == 'leeward' else 'among'} {t.ships_phrase(enemies)}"
+    return f"{t.subject} {t.was} driven by the storm into {t.place()}{among} (section 8)"
 
 
 def driven_into_port(t: Telling) -> str:
@@ -78,10 +101,10 @@ def wrecked(t: Telling) -> str:
 
 def stranded(t: Telling) -> str:
     detail = _damage(t) if t.ours else ""
-    crew = f"; {t.number('crew_lost')} crew lost" if t.ours and t.number("crew_lost") else ""
-    return (
-        f"{t.subject} {t.was} stranded {t.at()}{detail}{crew}, and can move no further this turn (section 8)"
-    )
+    crew = t.number("crew_lost") if t.ours else 0
+    if crew:
+        detail = f"{detail}; {crew} crew lost" if detail else f": {crew} crew lost"
+    return f"{t.subject} {t.was} stranded {t.at()} and can move no further this turn{detail} (section 8)"
 
 
 def refloated(t: Telling) -> str:
@@ -96,6 +119,7 @@ PHRASES: dict[str, Phrase] = {
     "foundered": foundered,
     "scattered": scattered,
     "blown_out_to_sea": blown_out_to_sea,
+    "storm_arrived": storm_arrived,
     "driven_into_port": driven_into_port,
     "driven_ashore": driven_ashore,
     "wrecked": wrecked,

@@ -53,6 +53,7 @@ PUBLIC: Mapping[str, frozenset[str]] = {
     "foundered": frozenset({"ashore"}),
     "scattered": frozenset(),
     "blown_out_to_sea": frozenset({"to"}),
+    "storm_arrived": frozenset({"enemies", "side"}),  # seen where she came, in contact
     "driven_into_port": frozenset({"port"}),
     "driven_ashore": frozenset(),
     "joined_battle": frozenset({"from", "to"}),
@@ -107,6 +108,12 @@ _TACTICAL = re.compile(r" \(tactical area \d+\)\Z")
 # A battle: per ship, what anyone present sees (her own crew knows the rest).
 SHIP_SEEN = ("id", "side", "outcome", "close_quarters")
 
+# Ships seen out of contact (an evasion, 6.9) are told by a vague size, as a
+# frigate's sighting at a distance gives no exact number (5.2): up to 3 ships
+# are "few", up to 9 "several", more "many".  The bands are wide enough that
+# a squadron, a division and a fleet read differently and no count leaks.
+SIGHTED = ((3, "few"), (9, "several"))
+
 
 @dataclass(frozen=True, slots=True)
 class Judge:
@@ -140,17 +147,45 @@ def judge(event: Event, j: Judge) -> tuple[tuple[str, ...], str, dict[str, Any]]
     location = event.location
     if event.kind == "battle":
         data = battle_as_judged(event.data, j)
+    elif event.kind == "evaded" and event.phase is Phase.MOVEMENT:
+        ships, location, data = evasion_as_judged(event, j, ours=ours)
     elif ours:
         data = {k: v for k, v in event.data.items() if k not in NEVER}
     else:
         data = _public(event.kind, event.data)
-        if event.kind == "evaded" and event.phase is Phase.MOVEMENT:
-            location = out_of_sight(location)
     if j.names:
         gone = {s: j.names[s] for s in event.ships if s in j.names}
         if gone:
             data["names"] = gone
     return ships, location, data
+
+
+def sighted(n: int) -> str:
+    """How many ships were seen out of contact, as a lookout would put it:
+    "few", "several" or "many", never the exact number (5.2)."""
+    for most, word in SIGHTED:
+        if n <= most:
+            return word
+    return "many"
+
+
+def evasion_as_judged(event: Event, j: Judge, *, ours: bool) -> tuple[tuple[str, ...], str, dict[str, Any]]:
+    """Rule 6.9 evasion under 5.1 and 5.2: evaders and the ships they avoided
+    never came into contact, so neither learns the other's identities.  The
+    evaders at sea counted the enemy they came upon (4.6: their order acts on
+    that number); off a port they never entered they judge its size only, as
+    the ships avoided judge theirs.  Witnesses in contact where the evaders
+    went (or all, when they had nowhere else to go) see them as any arrival."""
+    if ours:
+        kept = {k: v for k, v in event.data.items() if k not in NEVER and k != "afar"}
+        if isinstance(kept.get("avoided"), str):  # a port, from the sea area
+            kept["sighted"] = sighted(int(kept.pop("enemies", 0)))
+        return event.ships, event.location, kept
+    afar = set(event.data.get("afar", ()))
+    mine = set(event.witnesses) & j.own
+    if mine and mine <= afar:
+        return (), out_of_sight(event.location), {"sighted": sighted(len(event.ships))}
+    return event.ships, out_of_sight(event.location), _public(event.kind, event.data)
 
 
 def _public(kind: str, data: Mapping[str, Any]) -> dict[str, Any]:

@@ -204,14 +204,26 @@ def _settle_part(
     station, side, joined = take_station(board, members, loc, course, rng=rng, join=join, side=side)
     for sid in members:
         board.put(sid, loc, station)
-    witnesses = [*(s.id for s in present), *seen]
-    board.emit(kind, members, loc, witnesses, station=station, side=side, **data)
+    witnesses = [s.id for s in present]
+    # The ships avoided (6.9) saw the evasion from their own tactical area,
+    # out of contact (5.1): the judge must know them to keep them from the
+    # evaders' identities (docs/rules/intel.md, "Evasion seen from afar").
+    afar = sorted(set(seen) - set(witnesses))
+    board.emit(kind, members, loc, [*witnesses, *afar], station=station, side=side, **data, **_afar(afar))
     if enemies:
         board.emit("met_enemy", members, loc, witnesses, enemies=enemies, side=side)
     if joined:
-        allies = sorted(s.id for s in present if s.station == station and s.id not in enemies)
+        # Rule 1.2: the harbor and the coastal waters are two tactical areas;
+        # a join is with the allied group at the arrivals' own location (6.9),
+        # never with ships in the other part of the port.
+        here = board.at_location(loc, exclude=members)
+        allies = sorted(s.id for s in here if s.station == station and s.id not in enemies)
         board.emit("joined_allies", members, loc, witnesses, allies=allies)
     return side
+
+
+def _afar(afar: Sequence[str]) -> dict[str, object]:
+    return {"afar": list(afar)} if afar else {}
 
 
 def arrive_at_sea(

@@ -14,7 +14,7 @@ from pate.core.rules.movement.board import Board
 from pate.core.rules.storms import ashore, blow, damage, strikes
 from pate.core.rules.winds import describe_wind, onshore, shift_winds
 from pate.core.world.geography import Port
-from pate.core.world.ships import AtSea, InPort, Ship, contact_key
+from pate.core.world.ships import AtSea, InPort, Location, Ship, contact_key, describe
 
 
 def weather_step(board: Board, rules: RuleData, rng: Rng) -> None:
@@ -115,7 +115,9 @@ def _scatter(board: Board, sid: str, area: str, rng: Rng) -> None:
         return
     witnesses = board.witnesses_at(contact_key(ship.location), (sid,))
     to = rng.choice(others)
-    board.emit("scattered", (sid,), ship.location, witnesses, to_tactical=to)
+    # the ships she comes upon there: the report must not call her out of contact when she is not
+    met = board.witnesses_at(contact_key(AtSea(area, to)), (sid,))
+    board.emit("scattered", (sid,), ship.location, witnesses, to_tactical=to, met=met)
     _relocate(board, sid, AtSea(area, to))
 
 
@@ -177,6 +179,34 @@ def _ashore(board: Board, ship: Ship, witnesses: list[str], rng: Rng) -> None:
 
 
 def _relocate(board: Board, sid: str, loc: AtSea | InPort) -> None:
-    """Storm-moved ships take a new station at the leeward end (6.9)."""
+    """Storm-moved ships take a new station at the leeward end (6.9), and
+    the ships where they end up see them come (3.11)."""
+    origin = board.ships[sid].location
     present = board.at_location(loc, (sid,))
-    board.put(sid, loc, max((s.station for s in present), default=-1) + 1)
+    station = max((s.station for s in present), default=-1) + 1
+    board.put(sid, loc, station)
+    if contact_key(loc) != contact_key(origin):  # into a harbor: the port saw it already
+        _seen_arriving(board, sid, origin, loc, station)
+
+
+def _seen_arriving(board: Board, sid: str, origin: Location, loc: AtSea | InPort, station: int) -> None:
+    """Rule 3.11 with 5.1: a ship the storm sets down among others is seen by
+    them, as any arrival is, with the enemies she lies to leeward of; the
+    storm's own event was seen only where she came from.  Nobody there: that
+    event tells her player where she went.  A kind of its own, not
+    ``arrived`` and ``met_enemy``: she neither sailed there (6.8) nor chose
+    to meet anyone (6.9)."""
+    here = board.here(contact_key(loc), (sid,))
+    if not here:
+        return
+    enemies = sorted(s.id for s in board.hostiles(here, (board.ships[sid].state,)))
+    board.emit(
+        "storm_arrived",
+        (sid,),
+        loc,
+        [s.id for s in here],
+        came_from=describe(origin),
+        enemies=enemies,
+        side="leeward" if enemies else "",
+        station=station,
+    )
