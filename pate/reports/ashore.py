@@ -11,7 +11,7 @@ from typing import Any
 
 from pate.reports.phrases import Phrase
 from pate.reports.telling import Telling
-from pate.reports.words import adjective, and_list
+from pate.reports.words import and_list, stores_text, supplies_text, the_peoples
 
 ADMIN_ORDERS = {
     "inactivate": "lay up",
@@ -56,9 +56,28 @@ def scuttled(t: Telling) -> str:
     lost = [str(u) for u in t.get("units", ())]
     if t.number("supplies"):
         lost.append(f"{t.number('supplies')} supplies")
-    crew = f"; {t.number('crew')} crew went ashore" if "crew" in t.data else ""
     gone = f"; lost with {t.them}: {and_list(lost)}" if lost else ""
-    return f"{t.subject} {t.was} scuttled {t.at()}{crew}{gone} (rule 4.10)"
+    return f"{t.subject} {t.was} scuttled {t.at()}{_scuttled_crew(t)}{gone} (rule 4.10)"
+
+
+def _scuttled_crew(t: Telling) -> str:
+    """Where the crew and Marines went (4.10: back to the manpower pool at the
+    end of the season): aboard the friend that stays at sea, else ashore."""
+    if "crew" in t.data:  # the owner's report: the numbers
+        men = [f"{t.number('crew')} crew"]
+        if t.number("marines"):
+            men.append(f"{t.number('marines')} Marines")
+        whose = "her" if t.single else "each ship's"
+        people = f"{whose} {and_list(men)}"
+    else:  # a witness cannot count them
+        people = f"{t.their} crew{'' if t.single else 's'} and Marines"
+    if t.get("aboard"):
+        went = f"were taken aboard {t.ships_phrase([str(t.get('aboard'))])}"
+    elif "(" in t.location and "tactical area" in t.location:
+        went = "took to the boats"  # a transport group, which needs no friend to stay
+    else:
+        went = "went ashore"
+    return f"; {people} {went}"
 
 
 def inactivated(t: Telling) -> str:
@@ -91,11 +110,15 @@ def group_divided(t: Telling) -> str:
 
 
 # -- loading and unloading (3.6, 3.9) ----------------------------------------
-def _cargo(t: Telling) -> str:
+def _items(t: Telling) -> list[str]:
     items = [str(u) for u in t.get("units", ())]
     if t.number("supplies"):
-        items.append(f"{t.number('supplies')} supplies")
-    return and_list(items) or "troops and supplies"
+        items.append(supplies_text(t.number("supplies")))
+    return items
+
+
+def _cargo(t: Telling) -> str:
+    return and_list(_items(t)) or "troops and supplies"
 
 
 def _verb(t: Telling) -> str:
@@ -110,7 +133,7 @@ def transfer_begun(t: Telling) -> str:
 
 
 def transfer_refused(t: Telling) -> str:
-    if not t.ours:
+    if not t.ours:  # the event report leaves these out (events.UNSEEN): only for direct callers
         return f"{t.subject} lay {t.at()}"
     why = _reasons(t.get("refused", ()), "reason")
     return f"{t.subject} could not carry out all the {_verb(t)} ordered {t.at()}" + (
@@ -128,12 +151,13 @@ def transfer_completed(t: Telling) -> str:
 
 
 def transfer_undone(t: Telling) -> str:
-    if not t.ours:
+    if not t.ours:  # as transfer_refused
         return f"{t.subject} lay {t.at()}"
+    one = len(_items(t)) == 1 and t.number("supplies") <= 1  # "FR2IN was", "12 supplies were"
     if t.get("lost"):
-        back = "lost with her, for they were still aboard"
+        back = f"lost with her, for {'it was' if one else 'they were'} still aboard"
     elif t.get("recovered"):
-        back = "never left the shore and are not lost with her"
+        back = f"never left the shore and {'is' if one else 'are'} not lost with her"
     else:
         back = "back aboard" if t.get("direction") == "unload" else "back ashore"
     why = f": {t.get('reason')}" if t.get("reason") else ""
@@ -143,12 +167,12 @@ def transfer_undone(t: Telling) -> str:
 
 # -- stores (3.4, 3.5) -------------------------------------------------------
 def _stores_move(t: Telling) -> str:
-    amount = f"{t.number('amount')} stores" if t.number("amount") else "Stores"
+    amount = stores_text(t.number("amount")) if t.number("amount") else "Stores"
     return f"{amount} from {t.text('origin', t.location)} to {t.text('destination', 'another port')}"
 
 
 def stores_moved(t: Telling) -> str:
-    return f"{_stores_move(t)} were moved (rule 3.5)"
+    return f"{_stores_move(t)} {'was' if t.number('amount') == 1 else 'were'} moved (rule 3.5)"
 
 
 def stores_move_refused(t: Telling) -> str:
@@ -159,13 +183,18 @@ def stores_move_refused(t: Telling) -> str:
 def out_of_stores(t: Telling) -> str:
     lost = f" and lost {t.number('crew_lost')} crew" if t.number("crew_lost") else ""
     crew = f" ({t.number('crew')} left)" if "crew" in t.data and lost else ""
-    home = (
-        f"; {t.they} no longer answer{'s' if t.single else ''} orders and sail{'s' if t.single else ''}"
-        " for the nearest friendly harbor"
-        if t.get("homing", True)
-        else ""
-    )
-    return f"{t.subject} ran out of stores{lost}{crew}{home} (rule 3.4)"
+    s = "s" if t.single else ""
+    if t.get("homing", True):
+        then = (
+            f"; {t.they} no longer answer{s} orders and sail{s}"
+            f" for the nearest friendly harbor that can replenish {t.them}"
+        )
+    elif "crew_lost" in t.data and not lost:
+        # no crew lost: in a friendly harbor, and none better to sail for
+        then = f"; no other friendly harbor can replenish {t.them}, and {t.they} wait{s} {t.at()}"
+    else:
+        then = ""
+    return f"{t.subject} ran out of stores{lost}{crew}{then} (rule 3.4)"
 
 
 # -- ports fought for (2.6, section 10) --------------------------------------
@@ -181,16 +210,16 @@ def garrison_battle(t: Telling) -> str:
 
 def port_captured(t: Telling) -> str:
     port = t.get("port") or t.place()
-    was = f" from the {t.flag('from')}" if t.get("from") else ""
-    return f"{port} was taken{was} by the {t.flag('to')}"
+    was = f" from {the_peoples(t.k, [str(t.get('from'))])}" if t.get("from") else ""
+    return f"{port} was taken{was} by {the_peoples(t.k, [str(t.get('to'))] if t.get('to') else [])}"
 
 
 def inactive_captured(t: Telling) -> str:
     old = t.ships[0] if t.ships else "a laid-up ship"
     new = t.ship_words(str(t.get("prize"))) if t.get("prize") else "a new id"
-    by = adjective(t.k, str(t.get("state"))) if t.get("state") else "enemy"
+    by = the_peoples(t.k, [str(t.get("state"))] if t.get("state") else [])
     laid_up = f"{t.ships_phrase([old])}, laid up {t.at()},"
-    return f"{laid_up} was taken by the {by} with the port and is now {new} (rule 2.6)"
+    return f"{laid_up} was taken by {by} with the port and is now {new} (rule 2.6)"
 
 
 def inactive_destroyed(t: Telling) -> str:

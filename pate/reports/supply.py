@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pate.reports.phrases import Phrase
 from pate.reports.telling import Telling
+from pate.reports.words import stores_text
 
 
 # -- repair and supply (rules 3.3, 3.4) --------------------------------------
@@ -25,12 +26,24 @@ def repaired(t: Telling) -> str:
 
 
 def loaded_stores(t: Telling) -> str:
-    return f"{t.subject} took aboard {t.number('stores')} stores {t.at()} (rule 3.4)"
+    return f"{t.subject} took aboard {stores_text(t.number('stores'))} {t.at()} (rule 3.4)"
 
 
 def unloaded_stores(t: Telling) -> str:
-    n = t.number("stores")
-    return f"{t.subject} returned {n} stores ashore {t.at()}, keeping what the orders ask for (rule 3.4)"
+    n = stores_text(t.number("stores"))
+    return f"{t.subject} returned {n} ashore {t.at()}, keeping what the orders ask for (rule 3.4)"
+
+
+def not_reprovisioned(t: Telling) -> str:
+    places = t.number("places")
+    if t.get("reason") == "no_stores":
+        why = "the port city had no stores left"
+    elif places <= 0:
+        why = "the port has no yard to reprovision ships"
+    else:
+        ships = "ship" if places == 1 else "ships"
+        why = f"its yard reprovisions {places} {ships} a turn, and every place was taken"
+    return f"{t.subject} could take no stores aboard {t.at()}: {why} (rule 3.4)"
 
 
 def starving(t: Telling) -> str:
@@ -45,5 +58,6 @@ PHRASES: dict[str, Phrase] = {
     "repaired": repaired,
     "loaded_stores": loaded_stores,
     "unloaded_stores": unloaded_stores,
+    "not_reprovisioned": not_reprovisioned,
     "starving": starving,
 }

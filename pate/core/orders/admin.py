@@ -10,11 +10,11 @@ a ship is scuttled in a sea area).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pate.core.orders.limits import OrderLimits
-from pate.core.orders.model import AdminKind, AdminOrder, ShipOrder
+from pate.core.orders.model import AdminKind, AdminOrder, ShipOrder, default_order
 from pate.core.orders.refusal import DENIED, INVALID, PRECONDITION, Actor, Refusal
 from pate.core.orders.sight import known_ships, knows, missing
 from pate.core.rules.data import RuleData
@@ -71,6 +71,9 @@ class AdminCheck:
     world_map: WorldMap
     rules: RuleData
     limits: OrderLimits
+    # the turn's orders of every ship, known to the resolver only (at the desk
+    # other orders may still come or change until the turn is resolved)
+    orders: Mapping[str, ShipOrder] | None = None
 
     @property
     def scuttling(self) -> bool:
@@ -257,27 +260,61 @@ def _scuttle(c: AdminCheck, field: str, adm: AdminOrder) -> list[Refusal]:
     ship, loc = c.ship, c.ship.location
     if hostile_alongside(c.world, ship):
         return [Refusal(f, "4.10", "ships cannot be scuttled alongside enemy ships", PRECONDITION)]
-    if isinstance(loc, AtSea) and ship.type is not ShipType.TR:
-        friends = [
-            s
-            for s in c.world.ships.values()
-            if s.id != ship.id
-            and s.active
-            and s.type.is_warship
-            and isinstance(s.location, AtSea)
-            and s.location.area == loc.area
-            and c.world.diplomacy.allied(ship.state, s.state)
-        ]
-        # the fog of war: only a friend the player knows of may be counted on
-        # at the desk (an allied ship in another tactical area is unseen);
-        # the resolver's re-check knows them all
-        known = known_ships(c.actor, c.world) if friends else None
-        if known is not None:
-            friends = [s for s in friends if s.id in known]
-        if not friends:
-            msg = f"a ship may be scuttled in {loc.area} only if a friendly ship stays there"
-            return [Refusal(f, "4.10", msg, PRECONDITION)]
+    if not isinstance(loc, AtSea) or ship.type is ShipType.TR:
+        return []
+    friends = friends_in_area(c.world, ship)
+    # the fog of war: only a friend the player knows of may be counted on
+    # at the desk (an allied ship in another tactical area is unseen);
+    # the resolver's re-check knows them all
+    known = known_ships(c.actor, c.world) if friends else None
+    if known is not None:
+        friends = [s for s in friends if s.id in known]
+    if c.orders is not None and friends and not staying(friends, c.orders):
+        msg = (
+            f"a ship may be scuttled in {loc.area} only if a friendly ship stays there;"
+            f" {_going(ship, friends)} away this turn"
+        )
+        return [Refusal(f, "4.10", msg, PRECONDITION)]
+    if not friends:
+        msg = f"a ship may be scuttled in {loc.area} only if a friendly ship stays there"
+        return [Refusal(f, "4.10", msg, PRECONDITION)]
     return []
+
+
+def friends_in_area(world: WorldState, ship: Ship) -> list[Ship]:
+    """Same-side or allied warships in the sea area of ``ship`` (any tactical
+    area), in id order: those that may stay when it is scuttled (4.10)."""
+    loc = ship.location
+    assert isinstance(loc, AtSea)
+    return [
+        s
+        for _, s in sorted(world.ships.items())
+        if s.id != ship.id
+        and s.active
+        and s.type.is_warship
+        and isinstance(s.location, AtSea)
+        and s.location.area == loc.area
+        and world.diplomacy.allied(ship.state, s.state)
+    ]
+
+
+def _going(ship: Ship, friends: list[Ship]) -> str:
+    """ "BR2FL sails", "BR2FL and an allied ship sail": the player's own
+    state's ships by id; an ally's, perhaps in another tactical area and
+    unseen (5.1), only as allied ships."""
+    parts = [s.id for s in friends if s.state == ship.state]
+    allies = len(friends) - len(parts)
+    if allies:
+        parts.append("an allied ship" if allies == 1 else "allied ships")
+    names = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+    return f"{names} {'sails' if len(friends) == 1 else 'sail'}"
+
+
+def staying(friends: list[Ship], orders: Mapping[str, ShipOrder]) -> list[Ship]:
+    """Rule 4.10: a friend ordered to sail away this turn does not "stay".
+    Known only once every order of the turn is in, so only the resolver
+    passes ``orders``; a friend without an order keeps its place (4.11)."""
+    return [s for s in friends if not (orders.get(s.id) or default_order(s.id)).movement.moves]
 
 
 _CHECKS: dict[AdminKind, Callable[[AdminCheck, str, AdminOrder], list[Refusal]]] = {

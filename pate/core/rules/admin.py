@@ -24,14 +24,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pate.core.events import Event, Phase
-from pate.core.orders.admin import AdminCheck, check_admin
+from pate.core.orders.admin import AdminCheck, check_admin, friends_in_area, staying
 from pate.core.orders.limits import OrderLimits
 from pate.core.orders.model import AdminKind, AdminOrder, ShipOrder
 from pate.core.orders.refusal import Actor, Refusal
 from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.eia.hulks import refit as refit_hulk
 from pate.core.rules.eia.params import EiaRules
-from pate.core.world.ships import InPort, Ship, describe
+from pate.core.world.ships import AtSea, InPort, Ship, describe
 from pate.core.world.state import Role, TurnKind, WorldState
 
 # The resolver re-checks orders with the weight of an administrator: who gave
@@ -75,29 +75,44 @@ def carry_out(ctx: TurnContext, ts: TurnState, kind: AdminKind, apply: Apply, ph
             ship = ts.world.ships.get(sid)
             if adm.kind is not kind or ship is None:
                 continue
-            refusals = recheck(ctx, ts.world, ship, order, i)
+            refusals = recheck(ctx, ts.world, ship, order, i, ts.orders)
             ts = ts.emit(refused(ship, adm, refusals, phase)) if refusals else apply(ctx, ts, ship, adm)
     return ts
 
 
-def recheck(ctx: TurnContext, world: WorldState, ship: Ship, order: ShipOrder, index: int) -> list[Refusal]:
+def recheck(
+    ctx: TurnContext,
+    world: WorldState,
+    ship: Ship,
+    order: ShipOrder,
+    index: int,
+    orders: Mapping[str, ShipOrder] | None = None,
+) -> list[Refusal]:
     """The desk's checks of administrative order ``index`` against ``world``,
-    alone.  A crew transfer may leave a ship short only if its scuttling
-    would now be allowed (2.7 "unless the ship is immediately scuttled")."""
+    alone, and against the turn's ``orders`` of the other ships (a friend
+    ordered away does not stay, 4.10).  A crew transfer may leave a ship
+    short only if its scuttling would now be allowed (2.7 "unless the ship
+    is immediately scuttled")."""
     adm = order.admin[index]
     items: tuple[AdminOrder, ...] = (adm,)
     if adm.kind is AdminKind.TRANSFER_CREW and any(a.kind is AdminKind.SCUTTLE for a in order.admin):
         with_scuttle = (adm, AdminOrder(AdminKind.SCUTTLE))
-        if not _refusals(ctx, world, ship, with_scuttle, 1):
+        if not _refusals(ctx, world, ship, with_scuttle, 1, orders):
             items = with_scuttle
-    return _refusals(ctx, world, ship, items, 0)
+    return _refusals(ctx, world, ship, items, 0, orders)
 
 
 def _refusals(
-    ctx: TurnContext, world: WorldState, ship: Ship, items: tuple[AdminOrder, ...], index: int
+    ctx: TurnContext,
+    world: WorldState,
+    ship: Ship,
+    items: tuple[AdminOrder, ...],
+    index: int,
+    orders: Mapping[str, ShipOrder] | None,
 ) -> list[Refusal]:
     limits = OrderLimits.from_rules(ctx.rules)
-    check = AdminCheck(ShipOrder(ship.id, admin=items), ship, RESOLVER, world, ctx.map, ctx.rules, limits)
+    mine = ShipOrder(ship.id, admin=items)
+    check = AdminCheck(mine, ship, RESOLVER, world, ctx.map, ctx.rules, limits, orders)
     prefix = f"admin[{index}]"
     return [r for r in check_admin(check) if r.field == prefix or r.field.startswith(prefix + ".")]
 
@@ -125,17 +140,43 @@ def _transfer_crew(ctx: TurnContext, ts: TurnState, ship: Ship, adm: AdminOrder)
 def _scuttle(ctx: TurnContext, ts: TurnState, ship: Ship, adm: AdminOrder) -> TurnState:
     """Rule 4.10 (recovered): the crew returns to the state's manpower pool at
     the end of the season (there is no pool in PATE: the event records it);
-    units and supplies aboard are lost."""
+    units and supplies aboard are lost.  In a sea area the crew and Marines
+    are taken aboard a friend that stays (``aboard``, who sees it done)."""
     world = ts.world
     lost = list(ship.cargo.units)
     units = {u: v for u, v in world.land_units.items() if u not in lost}
     changed = {s.id: replace(s, attached_to=None) for s in world.ships.values() if s.attached_to == ship.id}
+    rescuer = _rescuer(ts, ship)
     world = replace(world.with_ships(changed, (ship.id,)), land_units=units)
     orders = {sid: o for sid, o in ts.orders.items() if sid != ship.id}
-    event = admin_event(
-        "scuttled", ship, crew=ship.crew, marines=ship.marines, units=lost, supplies=ship.cargo.supplies
-    )
+    data: dict[str, Any] = {
+        "crew": ship.crew,
+        "marines": ship.marines,
+        "units": lost,
+        "supplies": ship.cargo.supplies,
+    }
+    if rescuer is not None:
+        data["aboard"] = rescuer
+    witnesses = (rescuer,) if rescuer is not None else ()
+    event = Event(Phase.REPAIR, "scuttled", (ship.id,), describe(ship.location), witnesses, data)
     return replace(ts, world=world, orders=orders).emit(event)
+
+
+def _rescuer(ts: TurnState, ship: Ship) -> str | None:
+    """The friend that takes the crew of a ship scuttled at sea aboard: one
+    that stays (4.10), in the same tactical area first, then of the same
+    state, then by id.  Friends ordered to be scuttled too come after: first
+    one whose scuttling was already refused (scuttling runs in ship id
+    order, so she is still here), else the last of them to be scuttled,
+    whose own scuttling is refused when no other friend stays."""
+    if not isinstance(ship.location, AtSea):
+        return None
+    friends = staying(friends_in_area(ts.world, ship), ts.orders)
+    scuttling = {s.id for s in friends if any(a.kind is AdminKind.SCUTTLE for a in ts.order(s.id).admin)}
+    kept = [s for s in friends if s.id not in scuttling] or [s for s in friends if s.id < ship.id]
+    if kept:
+        return min(kept, key=lambda s: (s.location != ship.location, s.state != ship.state, s.id)).id
+    return max(scuttling, default=None)
 
 
 def _inactivate(ctx: TurnContext, ts: TurnState, ship: Ship, adm: AdminOrder) -> TurnState:
