@@ -16,7 +16,7 @@ from pate.core.rules.detection import ship_sort_key
 from pate.reports.eia import eia_battle
 from pate.reports.phrases import Phrase, got_away
 from pate.reports.telling import Telling
-from pate.reports.words import adjective, and_list, fleet_text, in_harbor, port_of
+from pate.reports.words import and_list, capital, counted, fleet_text, in_harbor, port_of, the_peoples
 
 LINE_WORDS = {
     "melee": "in a general melee, every ship breaking the line (rule 7.6)",
@@ -38,8 +38,7 @@ def _entries(t: Telling, side: int | None = None) -> list[Mapping[str, Any]]:
 def _side_label(t: Telling, index: int, side: Mapping[str, Any]) -> str:
     if t.get("our_side") == index:
         return "Our side"
-    states = [str(s) for s in side.get("states", ())]
-    return f"The {and_list(adjective(t.k, s) for s in states)}" if states else "The enemy"
+    return capital(the_peoples(t.k, [str(s) for s in side.get("states", ())]))
 
 
 def _side_text(t: Telling, index: int, side: Mapping[str, Any]) -> str:
@@ -69,7 +68,7 @@ def _winner(t: Telling, winner: Any = None) -> str:
     friends = {*t.k.allies, *([t.k.state] if t.k.state else [])}
     if set(states) & friends:
         return "The day was ours"
-    return f"The {and_list(adjective(t.k, s) for s in states)} won the day"
+    return f"{capital(the_peoples(t.k, states))} won the day"
 
 
 FIGHT_WORDS = {"line": "Among the ships of the line", "frigates": "Among the frigates"}
@@ -102,12 +101,22 @@ def _ship_line(t: Telling, e: Mapping[str, Any]) -> str:
         pair = e.get(key)
         if isinstance(pair, list | tuple) and len(pair) == 2 and pair[1] != pair[0]:
             hurt.append(f"{pair[1] - pair[0]} {key} damage (now {pair[1]} of 5)")
-    crew = e.get("crew_lost")
-    if isinstance(crew, int) and crew:
-        hurt.append(f"{crew} crew lost")
+    hurt += _people_lost(e)
     gained = e.get("experience_gained")
     exp = f"; {gained} experience gained" if isinstance(gained, int) and gained else ""
     return f"{t.ship_words(sid)} ({', '.join(how)}): {and_list(hurt) if hurt else 'unhurt'}{exp}"
+
+
+def _people_lost(e: Mapping[str, Any]) -> list[str]:
+    """Rule 3.11 "damage taken": crew and Marines lost (7.7).  Battles
+    stored before Marines were recorded carry no ``marines_lost``."""
+    out = []
+    crew, marines = e.get("crew_lost"), e.get("marines_lost")
+    if isinstance(crew, int) and crew:
+        out.append(f"{crew} crew lost")
+    if isinstance(marines, int) and marines:
+        out.append(f"{counted(marines, 'Marine')} lost")
+    return out
 
 
 def own_ship_lines(t: Telling) -> list[str]:
@@ -150,8 +159,7 @@ def captured(t: Telling) -> str:
     if captor in t.own:
         by = f"by our {t.ship_words(captor)}"
     else:
-        flag = adjective(t.k, state) if state else "enemy"
-        by = f"by the {flag}" + (f" ({captor})" if captor else "")
+        by = f"by {the_peoples(t.k, [state] if state else [])}" + (f" ({captor})" if captor else "")
     now = ""
     if prize:
         now = f" and is now {t.ship_words(prize) if old not in t.own else prize}"

@@ -10,7 +10,7 @@ from typing import Any
 from pate.core.rules.detection import ship_sort_key
 from pate.reports.phrases import Phrase
 from pate.reports.telling import Telling
-from pate.reports.words import adjective, and_list, fleet_text
+from pate.reports.words import adjective, and_list, capital, counted, fleet_text, the_peoples
 
 KIND_WORDS = {
     "open_sea": "Open sea combat (EiA rule 12.2.6.1)",
@@ -23,7 +23,7 @@ CHIT_WORDS = {"melee": "melee", "linear_attack": "linear attack", "linear_defens
 def _side_words(t: Telling, side: Mapping[str, Any], chits: bool) -> str:
     states = [str(s) for s in side.get("states", ())]
     friends = {*t.k.allies, *([t.k.state] if t.k.state else [])}
-    who = "our side" if set(states) & friends else f"the {and_list(adjective(t.k, s) for s in states)}"
+    who = "our side" if set(states) & friends else the_peoples(t.k, states)
     chit = CHIT_WORDS.get(str(side.get("chit")), "") if chits else ""
     return f"{who} ({chit})" if chit else who
 
@@ -42,14 +42,12 @@ def _rounds(t: Telling, sides: list[Mapping[str, Any]]) -> list[str]:
     rounds = [r for r in t.get("rounds", ()) if isinstance(r, Mapping)]
     if not rounds:
         return []
-    said = [f"{len(rounds)} round{'s' if len(rounds) != 1 else ''} fought"]
+    said = [f"{counted(len(rounds), 'round')} fought"]
     for n, side in enumerate(sides):
         # "disabled" counts the ships each side disabled: the other side's losses
         lost = sum(int(r.get("disabled", (0, 0))[1 - n]) for r in rounds)
         broken = ", and broke" if side.get("broken") else ""
-        said.append(
-            f"{_side_words(t, side, False)} had {lost} ship{'s' if lost != 1 else ''} disabled{broken}"
-        )
+        said.append(f"{_side_words(t, side, False)} had {counted(lost, 'ship')} disabled{broken}")
     if any(r.get("closed") for r in rounds):
         said.append("the melee force closed with the enemy")
     return said
@@ -91,7 +89,7 @@ def eia_battle(t: Telling) -> str:
     else:
         states = [str(s) for s in winner]
         friends = {*t.k.allies, *([t.k.state] if t.k.state else [])}
-        theirs = f"The {and_list(adjective(t.k, s) for s in states)} won the day"
+        theirs = f"{capital(the_peoples(t.k, states))} won the day"
         said.append("The day was ours" if set(states) & friends else theirs)
     return ". ".join(said)
 
@@ -129,11 +127,7 @@ def admiral_in_battle(t: Telling) -> str:
 def political_points(t: Telling) -> str:
     gained = and_list(adjective(t.k, str(s)) for s in t.get("gained", ()))
     points = t.get("points")
-    worth = (
-        f"{points} political point{'s' if points != 1 else ''}"
-        if isinstance(points, int)
-        else "political points"
-    )
+    worth = counted(points, "political point") if isinstance(points, int) else "political points"
     victory = f"The {gained} victory" if gained else "The victory"
     return f"{victory} {t.at()} is worth {worth} (EiA rule 12.2.6.1.6.3)"
 

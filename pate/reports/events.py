@@ -90,8 +90,14 @@ def telling(
     names: Mapping[str, str] | None = None,
 ) -> Telling:
     known = known_names(k) if names is None else names
-    own = frozenset(known) | frozenset(k.lost) | frozenset(r.id for r in k.ships)
-    return Telling(k, world_map, ev.kind, ev.phase.value, ev.location, ev.ships, ev.data, known, own)
+    return Telling(
+        k, world_map, ev.kind, ev.phase.value, ev.location, ev.ships, ev.data, known, own_ids(k, known)
+    )
+
+
+def own_ids(k: PlayerKnowledge, names: Mapping[str, str]) -> frozenset[str]:
+    """The player's ships: those he has now and those lost in the turn."""
+    return frozenset(names) | frozenset(k.lost) | frozenset(r.id for r in k.ships)
 
 
 def event_sentence(
@@ -171,11 +177,24 @@ def _merged(run: list[ObservedEvent]) -> ObservedEvent:
     return replace(run[0], ships=tuple(s for e in run for s in e.ships), data=data)
 
 
+# Orders that came to nothing: a loading or unloading refused by PATE or by
+# the land side.  Nothing happens that anyone could see (5.1: a player learns
+# what his ships saw), so only the player whose ships were ordered is told.
+UNSEEN = frozenset({"transfer_refused", "transfer_undone"})
+
+
+def _seen(k: PlayerKnowledge, own: frozenset[str]) -> tuple[ObservedEvent, ...]:
+    """The events worth telling, renumbered 1..n as the knowledge numbers
+    them, so that one left out leaves no gap in the report."""
+    kept = [e for e in k.events if e.kind not in UNSEEN or set(e.ships) & own]
+    return tuple(replace(e, index=n) for n, e in enumerate(kept, 1))
+
+
 def told_events(k: PlayerKnowledge, world_map: WorldMap | None = None) -> list[Told]:
     """The event report, in the order the events happened (3.11)."""
     names = known_names(k)
     out: list[Told] = []
-    for run in runs(k.events):
+    for run in runs(_seen(k, own_ids(k, names))):
         ev = _merged(run)
         out.append(
             Told(

@@ -15,7 +15,7 @@ from pate.reports.picture import area_picture
 from pate.reports.summary import summary_lines
 from pate.reports.svg import area_legend, overview_maps, sea_area_svg, state_color
 from pate.reports.text import header_line, report_groups
-from pate.reports.words import ids_text, location_text, report_title, visible_text
+from pate.reports.words import ids_text, location_text, report_title, supplies_text, visible_text
 
 CSS = """
 :root{--ink:#1d2733;--muted:#5f6b7a;--paper:#fbf8f1;--card:#fff;--line:#e3dccb;--sea:#d7e8f2;
@@ -118,7 +118,7 @@ def ship_card(k: PlayerKnowledge, world_map: WorldMap, r: ShipReport) -> str:
     dl += f"<dt>Rigging Damage:</dt><dd>{r.rigging}{_meter(r.rigging)}</dd>"
     extra: list[tuple[str, str]] = []
     if transport:
-        cargo = [*r.carrying, *([f"{r.supplies} supplies"] if r.supplies else [])]
+        cargo = [*r.carrying, *([supplies_text(r.supplies)] if r.supplies else [])]
         extra.append(("Carrying", ", ".join(cargo) or "nothing"))
     if not r.active:
         extra.append(("Status", "inactive (laid up)"))

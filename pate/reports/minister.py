@@ -10,7 +10,7 @@ from pate.core.rules.detection import ship_sort_key
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import InPort
 from pate.reports.events import event_sentence
-from pate.reports.words import adjective
+from pate.reports.words import adjective, stores_text, supplies_text
 
 TRADE_KINDS = frozenset({"commerce", "stores_moved", "stores_move_refused"})
 
@@ -29,7 +29,7 @@ def _port_line(p: PortReport, in_harbor: int, damaged: int) -> str:
     if in_harbor:
         parts.append(f"{_count(in_harbor, 'ship')} in harbor" + (f", {damaged} damaged" if damaged else ""))
     if p.supplies:
-        parts.append(f"{p.supplies} supplies on the quay")
+        parts.append(f"{supplies_text(p.supplies)} on the quay")
     if p.garrison:
         parts.append(f"garrison {', '.join(p.garrison)}")
     if p.battery_damaged:
@@ -71,8 +71,8 @@ def minister_sections(k: PlayerKnowledge, world_map: WorldMap | None) -> list[tu
     transports = sum(p.building_transports for p in k.ports)
     stores = sum(p.stores for p in k.ports)
     head = (
-        f"{adjective(k, k.state or '')} ports ({len(k.ports)}, {stores} stores in all,"
-        f" {building} ships and {transports} transports building; rules 3.3-3.5)"
+        f"{adjective(k, k.state or '')} ports ({len(k.ports)}, {stores_text(stores)} in all,"
+        f" {_count(building, 'ship')} and {_count(transports, 'transport')} building; rules 3.3-3.5)"
     )
     laid_up = laid_up_lines(k)
     trade = trade_lines(k, world_map)

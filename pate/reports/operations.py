@@ -4,11 +4,12 @@ column battles, trade routes and the state's account."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
+from pate.core.intel.model import PlayerKnowledge
 from pate.reports.phrases import Phrase
 from pate.reports.telling import Telling
-from pate.reports.words import adjective, and_list
+from pate.reports.words import adjective, and_list, capital, counted, the_peoples
 
 RULES = "EiA new naval rules"
 OP_WORDS = {
@@ -41,9 +42,7 @@ def operation_revealed(t: Telling) -> str:
     if t.get("chain"):
         what += f" through {_ids(t.get('chain', ()))}"
     joint = t.get("states") or []
-    with_allies = (
-        f", jointly with the {_ids(adjective(t.k, str(s)) for s in joint)}" if len(joint) > 1 else ""
-    )
+    with_allies = f", jointly with {the_peoples(t.k, [str(s) for s in joint])}" if len(joint) > 1 else ""
     return (
         f"{t.subject} declared {what} (number {t.number('seq')} in the sequence,"
         f" Phase Number {t.number('phase_number')}"
@@ -79,10 +78,15 @@ def contest(t: Telling) -> str:
     if not t.get("joined"):
         reach = t.number("reach")
         against = t.text("against", "an enemy fleet")
-        return f"{t.subject} sought a Naval Superiority contest with {against}: out of reach ({reach} steps)"
+        return (
+            f"{t.subject} sought a Naval Superiority contest with {against}:"
+            f" out of reach ({counted(reach, 'step')})"
+        )
     apart = t.number("steps")
     against = t.text("against", "an enemy fleet")
-    return f"{t.subject} met {against} in a Naval Superiority contest, {apart} steps apart ({RULES})"
+    return (
+        f"{t.subject} met {against} in a Naval Superiority contest, {counted(apart, 'step')} apart ({RULES})"
+    )
 
 
 def column_battle(t: Telling) -> str:
@@ -98,7 +102,8 @@ def column_battle(t: Telling) -> str:
         "protect_trade": "a raid on protected trade",
     }.get(str(t.get("why")), "combat")
     return (
-        f"Column battle {t.at()} ({why}): {t.subject}; {len(columns[ours])} column(s) of ours against"
+        f"Column battle {t.at()} ({why}): {t.subject};"
+        f" {counted(len(columns[ours]), 'column')} of ours against"
         f" {len(columns[1 - ours])}; {lost[ours]} of ours and {lost[1 - ours]} of theirs disabled: {outcome}"
         f" ({RULES}, Naval Combat)"
     )
@@ -122,29 +127,35 @@ def trade_ships_taken(t: Telling) -> str:
     n = t.number("taken")
     route = t.text("route", "a port")
     if t.k.state == t.get("state"):
-        by = t.flag("by").capitalize()
+        by = capital(t.flag("by"))
         return f"{by} raiders took {n} of our trade ships on the route from {route} ({RULES})"
-    plural = "s" if n != 1 else ""
-    return f"{t.subject} took {n} {t.flag()} trade ship{plural} on the route from {route} ({RULES})"
+    return f"{t.subject} took {counted(n, t.flag() + ' trade ship')} on the route from {route} ({RULES})"
 
 
 def trade_route(t: Telling) -> str:
     ships = t.get("ships") or {}
     left = t.get("left") or {}
-    held = and_list(f"{n} {adjective(t.k, str(s))}" for s, n in sorted(ships.items())) or "no"
     guards = _ids(t.get("protected_by", ())) or "nobody"
     arrived = sum(int(v) for v in left.values())
     return (
-        f"Trade route from {t.text('route', 'a port')} (calling at {len(t.get('ports', ()))} port(s)):"
-        f" {held} trade ships,"
+        f"Trade route from {t.text('route', 'a port')}"
+        f" (calling at {counted(len(t.get('ports', ())), 'port')}):"
+        f" {trade_ships_held(t.k, ships)},"
         f" {arrived} arrived; protected by {guards} ({RULES}, Trade Ships)"
     )
 
 
+def trade_ships_held(k: PlayerKnowledge, ships: Mapping[str, int]) -> str:
+    """ "2 British and 1 Spanish trade ships"; "1 British trade ship"; "no trade ships"."""
+    held = and_list(f"{n} {adjective(k, str(s))}" for s, n in sorted(ships.items())) or "no"
+    return f"{held} trade {'ship' if sum(int(n) for n in ships.values()) == 1 else 'ships'}"
+
+
 def treasury(t: Telling) -> str:
     return (
-        f"Account: {t.number('ships')} trade ships sailed, {t.number('taken')} taken,"
-        f" {t.number('arrived')} arrived, {t.number('prizes')} prizes; income ${t.number('income')},"
+        f"Account: {counted(t.number('ships'), 'trade ship')} sailed, {t.number('taken')} taken,"
+        f" {t.number('arrived')} arrived, {counted(t.number('prizes'), 'prize')};"
+        f" income ${t.number('income')},"
         f" in the account ${t.number('money')} ({RULES})"
     )
 

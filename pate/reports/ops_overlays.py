@@ -16,6 +16,7 @@ from pate.core.rules.detection import Place, Side
 from pate.core.world.geography import MapName, WorldMap
 from pate.core.world.ships import InPort
 from pate.render.overlays import BlockadeBox, RouteLine
+from pate.reports.operations import trade_ships_held
 from pate.reports.words import adjective, and_list
 
 ROUTE_COLOUR = "#7d6608"  # a route of several states (its own colour when one state trades on it)
@@ -33,9 +34,8 @@ def known_routes(
             continue
         states = [str(s) for s in e.data.get("states", ())]
         ships = e.data.get("ships") or {}
-        held = and_list(f"{n} {adjective(k, str(s))}" for s, n in sorted(ships.items())) or "no"
         guards = ", ".join(str(g) for g in e.data.get("protected_by", ())) or "nobody"
-        title = f"Trade route from {e.location}: {held} trade ships; protected by {guards}"
+        title = f"Trade route from {e.location}: {trade_ships_held(k, ships)}; protected by {guards}"
         colour = colour_of.get(states[0], ROUTE_COLOUR) if len(states) == 1 else ROUTE_COLOUR
         out.append(
             RouteLine(

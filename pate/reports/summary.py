@@ -111,7 +111,8 @@ def summary_lines(k: PlayerKnowledge, world_map: WorldMap) -> list[str]:
     for i, (_, here) in enumerate(places.items()):
         if i == PLACES_SHOWN:
             rest = sum(len(v) for v in list(places.values())[PLACES_SHOWN:])
-            lines.append(f"  ... and {rest} ships in {len(places) - PLACES_SHOWN} more places")
+            more = _count(len(places) - PLACES_SHOWN, "more place", "more places")
+            lines.append(f"  ... and {_count(rest, 'ship', 'ships')} in {more}")
             break
         groups = squadrons(here)
         what = ", ".join(g.text() for g in groups)

@@ -19,6 +19,7 @@ from pate.reports.words import (
     map_area,
     report_title,
     state_name,
+    supplies_text,
     visible_text,
 )
 
@@ -34,7 +35,7 @@ def ship_report_lines(k: PlayerKnowledge, world_map: WorldMap, r: ShipReport) ->
         f"\tHull Damage: {r.hull}\tRigging Damage: {r.rigging}",
     ]
     if transport:
-        cargo = [*r.carrying, *([f"{r.supplies} supplies"] if r.supplies else [])]
+        cargo = [*r.carrying, *([supplies_text(r.supplies)] if r.supplies else [])]
         lines.append(f"Carrying: {', '.join(cargo) if cargo else 'nothing'}")
     if not r.active:
         lines.append("Status: inactive (laid up; no reports, rule 2.6)")
@@ -113,7 +114,7 @@ def compact_ship_line(k: PlayerKnowledge, world_map: WorldMap, r: ShipReport) ->
     """One ship on one line (the compact report)."""
     parts = [f"{r.quality}", f"exp {r.experience}", f"stores {r.stores}", f"crew {r.crew}"]
     if r.type is ShipType.TR:
-        cargo = [*r.carrying, *([f"{r.supplies} supplies"] if r.supplies else [])]
+        cargo = [*r.carrying, *([supplies_text(r.supplies)] if r.supplies else [])]
         parts += [f"capacity {r.capacity}", f"carrying {', '.join(cargo) if cargo else 'nothing'}"]
     else:
         parts.append(f"marines {r.marines}")

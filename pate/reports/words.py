@@ -33,6 +33,32 @@ ADJECTIVES = {
     "US": "American",
 }
 
+# What the people of each state are called together, after "the": "the
+# British", "the French", "the Russians" ("the Russian" is one man).  Names
+# ending -ish, -ch, -ese or -ss are already collective; most others take an "s".
+PEOPLES = {
+    "AU": "Austrians",
+    "BF": "Bourbon French",
+    "BR": "British",
+    "DE": "Danes",
+    "DK": "Danes",
+    "FR": "French",
+    "GE": "Germans",
+    "HO": "Dutch",
+    "IT": "Italians",
+    "MO": "Moroccans",
+    "NE": "Neapolitans",
+    "PO": "Portuguese",
+    "PL": "Poles",
+    "PR": "Prussians",
+    "RU": "Russians",
+    "SP": "Spanish",
+    "SW": "Swedes",
+    "TU": "Ottomans",
+    "US": "Americans",
+}
+_COLLECTIVE_ENDINGS = ("ish", "ch", "ese", "ss")
+
 CATEGORY_PLURAL = {
     Category.LINE: "ships of the line",
     Category.FRIGATES: "frigates",
@@ -65,6 +91,41 @@ def adjective(k: PlayerKnowledge, state: str) -> str:
         if s.code == state:
             return s.name
     return state
+
+
+def people(k: PlayerKnowledge, state: str) -> str:
+    """The state's people together ("Russians"), for "the Russians won the day"."""
+    if state in PEOPLES:
+        return PEOPLES[state]
+    name = adjective(k, state)
+    return name if name.endswith(_COLLECTIVE_ENDINGS) else f"{name}s"
+
+
+def the_peoples(k: PlayerKnowledge, states: Iterable[str]) -> str:
+    """ "the British", "the French and the Russians"; "the enemy" for none."""
+    return and_list(f"the {people(k, s)}" for s in states) or "the enemy"
+
+
+def capital(text: str) -> str:
+    """The first letter capitalised, the rest kept ("The Bourbon French";
+    str.capitalize would write "The bourbon french")."""
+    return text[:1].upper() + text[1:]
+
+
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """A count and its noun, singular for one (docs/rules/intel.md: counts of
+    one are singular): "1 store", "3 stores", "1 ship of the line"."""
+    return f"{n} {one if n == 1 else (many or f'{one}s')}"
+
+
+def stores_text(n: int) -> str:
+    """Naval stores: "each additional store uses 20 spaces" (rule 3.4)."""
+    return counted(n, "store")
+
+
+def supplies_text(n: int) -> str:
+    """GITM supplies ("20 per supply it carries", recovered details)."""
+    return counted(n, "supply", "supplies")
 
 
 def state_name(k: PlayerKnowledge, state: str | None) -> str:

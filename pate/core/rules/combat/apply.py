@@ -253,6 +253,7 @@ def battle_data(battle: Battle, result: BattleResult, ships: list[Ship]) -> dict
                 "hull": [s.hull, result.hull[i]],
                 "rigging": [s.rigging, result.rigging[i]],
                 "crew_lost": result.crew_lost[i],
+                "marines_lost": result.marines_lost[i],
                 "experience_gained": result.experience_gained[i],
             }
             for i, (b, s) in enumerate(zip(battle.ships, ships, strict=True))
