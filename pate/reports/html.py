@@ -15,7 +15,15 @@ from pate.reports.picture import area_picture
 from pate.reports.summary import summary_lines
 from pate.reports.svg import area_legend, overview_maps, sea_area_svg, state_color
 from pate.reports.text import header_line, report_groups
-from pate.reports.words import ids_text, location_text, report_title, supplies_text, visible_text
+from pate.reports.words import (
+    NEXT_PEACE,
+    PEACE_TURN,
+    ids_text,
+    location_text,
+    report_title,
+    supplies_text,
+    visible_text,
+)
 
 CSS = """
 :root{--ink:#1d2733;--muted:#5f6b7a;--paper:#fbf8f1;--card:#fff;--line:#e3dccb;--sea:#d7e8f2;
@@ -170,6 +178,21 @@ def _event_item(told: Told) -> str:
     )
 
 
+def _events_section(k: PlayerKnowledge, world_map: WorldMap) -> str:
+    if k.initial:
+        return (
+            '<section id="events"><h2>Start of the campaign</h2>'
+            f"<p>Your ships at the start of turn {k.next_turn}.</p></section>"
+        )
+    items = "".join(_event_item(told) for told in told_events(k, world_map))
+    return (
+        f'<section id="events"><h2>Event report - turn {k.turn}</h2>'
+        + (f"<p>Turn {k.turn} was {escape(PEACE_TURN)}.</p>" if k.peace else "")
+        + (f'<ol class="events">{items}</ol>' if items else "<p>No events observed.</p>")
+        + "</section>"
+    )
+
+
 def render_html(k: PlayerKnowledge, world_map: WorldMap) -> str:
     title = f"Start of campaign - {k.player_name}" if k.initial else f"Turn {k.turn} - {k.player_name}"
     body: list[str] = [
@@ -187,18 +210,7 @@ def render_html(k: PlayerKnowledge, world_map: WorldMap) -> str:
             f'<section id="summary"><h2>Summary</h2><p>{escape(summary[0].removeprefix("SUMMARY - "))}</p>'
             f'{legend}<ul class="summary">{items}</ul></section>'
         )
-    if k.initial:
-        body.append(
-            '<section id="events"><h2>Start of the campaign</h2>'
-            f"<p>Your ships at the start of turn {k.next_turn}.</p></section>"
-        )
-    else:
-        items = "".join(_event_item(told) for told in told_events(k, world_map))
-        body.append(
-            f'<section id="events"><h2>Event report - turn {k.turn}</h2>'
-            + (f'<ol class="events">{items}</ol>' if items else "<p>No events observed.</p>")
-            + "</section>"
-        )
+    body.append(_events_section(k, world_map))
     sections = minister_sections(k, world_map)
     if sections:
         parts = "".join(
@@ -207,6 +219,8 @@ def render_html(k: PlayerKnowledge, world_map: WorldMap) -> str:
         )
         body.append(f'<section id="minister"><h2>Naval minister\'s report</h2>{parts}</section>')
     body.append(f'<section id="positions"><h2>Position report - start of turn {k.next_turn}</h2>')
+    if k.next_peace:
+        body.append(f"<p>Turn {k.next_turn} {escape(NEXT_PEACE)}.</p>")
     body += [_area_section(k, world_map, key, reports) for key, reports in report_groups(k, world_map)]
     if not k.ships:
         body.append("<p>You command no ships.</p>")

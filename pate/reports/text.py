@@ -14,6 +14,8 @@ from pate.reports.minister import minister_sections
 from pate.reports.picture import AreaPicture, area_picture, areas_shown, icon_caption, spot_title
 from pate.reports.summary import summary_lines
 from pate.reports.words import (
+    NEXT_PEACE,
+    PEACE_TURN,
     ids_text,
     location_text,
     map_area,
@@ -147,7 +149,8 @@ def render_text(k: PlayerKnowledge, world_map: WorldMap, *, compact: bool = Fals
     if k.initial:
         out += [f"START OF CAMPAIGN - positions at the start of turn {k.next_turn}", ""]
     else:
-        out += [f"EVENT REPORT - turn {k.turn}", *(event_lines(k, world_map) or ["No events observed."]), ""]
+        title = f"EVENT REPORT - turn {k.turn}" + (f", {PEACE_TURN}" if k.peace else "")
+        out += [*_wrapped(title), *(event_lines(k, world_map) or ["No events observed."]), ""]
     sections = minister_sections(k, world_map)
     if sections:
         out.append("NAVAL MINISTER'S REPORT")
@@ -155,6 +158,8 @@ def render_text(k: PlayerKnowledge, world_map: WorldMap, *, compact: bool = Fals
             out += [heading, *lines]
         out.append("")
     out += [f"POSITION REPORT - start of turn {k.next_turn}", ""]
+    if k.next_peace:
+        out += [*_wrapped(f"Turn {k.next_turn} {NEXT_PEACE}."), ""]
     if compact:
         return _compact_positions(k, world_map, out)
     for key, reports in report_groups(k, world_map):

@@ -106,6 +106,16 @@ def the_peoples(k: PlayerKnowledge, states: Iterable[str]) -> str:
     return and_list(f"the {people(k, s)}" for s in states) or "the enemy"
 
 
+PEACE_TURN = (
+    "a peace or truce turn: nobody fights, and each ship sails where she was ordered "
+    "or to her base (rule 6.12)"
+)
+NEXT_PEACE = (
+    "is a peace or truce turn (rule 6.12): order each ship to any sea area or port, however far; "
+    "at its end she is there or in her base port's harbor"
+)
+
+
 def capital(text: str) -> str:
     """The first letter capitalised, the rest kept ("The Bourbon French";
     str.capitalize would write "The bourbon french")."""

@@ -33,7 +33,7 @@ from pate.core.rules.data import RuleData
 from pate.core.rules.detection import ContactList, contact_lists, ship_sort_key, sorted_ids
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import AtSea, InPort, Ship
-from pate.core.world.state import Player, Role, WorldState
+from pate.core.world.state import Player, Role, TurnKind, WorldState
 
 
 def is_naval_minister(player: Player) -> bool:
@@ -134,6 +134,8 @@ def knowledge_for(
         enemies=_states_where(world_after, player.state, world_after.diplomacy.hostile),
         ports=_ports(world_after, world_map, player.state) if is_naval_minister(player) else (),
         political_points=tuple(sorted(world_after.political_points.items())),
+        peace=not initial and world_before.kind is TurnKind.PEACE,
+        next_peace=world_after.kind is TurnKind.PEACE,
     )
 
 

@@ -151,6 +151,8 @@ class PlayerKnowledge:
     ports: tuple[PortReport, ...] = ()  # a naval minister's: his state's ports (3.3-3.5)
     # EiA 12.2.6.1.6.3: the political status display, every state's points (public in EiA)
     political_points: tuple[tuple[str, int], ...] = ()
+    peace: bool = False  # the turn just resolved was a peace or truce turn (rule 6.12)
+    next_peace: bool = False  # so is the turn the positions are at the start of
     version: int = KNOWLEDGE_VERSION
 
     @property
