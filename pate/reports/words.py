@@ -152,12 +152,9 @@ def area_name(world_map: WorldMap, code: str) -> str:
 
 # Sea areas named after an island or a province take no article in English
 # ("off Bermuda", not "in the Bermuda"): found in a play-test's battle report.
-NO_ARTICLE = frozenset({"Bermuda", "Nova Scotia"})
-
-
 def the_area(world_map: WorldMap, code: str) -> str:
-    name = area_name(world_map, code)
-    return name if name in NO_ARTICLE else f"the {name}"
+    area = world_map.sea_areas.get(code)
+    return area.called if area is not None else area_name(world_map, code)
 
 
 def place_title(world_map: WorldMap, place: str) -> str:

@@ -269,14 +269,15 @@ def _scuttle(c: AdminCheck, field: str, adm: AdminOrder) -> list[Refusal]:
     known = known_ships(c.actor, c.world) if friends else None
     if known is not None:
         friends = [s for s in friends if s.id in known]
+    area = c.world_map.sea_areas[loc.area].called if loc.area in c.world_map.sea_areas else loc.area
     if c.orders is not None and friends and not staying(friends, c.orders):
         msg = (
-            f"a ship may be scuttled in {loc.area} only if a friendly ship stays there;"
+            f"a ship may be scuttled in {area} only if a friendly ship stays there;"
             f" {_going(ship, friends)} away this turn"
         )
         return [Refusal(f, "4.10", msg, PRECONDITION)]
     if not friends:
-        msg = f"a ship may be scuttled in {loc.area} only if a friendly ship stays there"
+        msg = f"a ship may be scuttled in {area} only if a friendly ship stays there"
         return [Refusal(f, "4.10", msg, PRECONDITION)]
     return []
 

@@ -47,6 +47,9 @@ class WindTable:
     strength: tuple[tuple[WindStrength, int], ...]
 
 
+NO_ARTICLE = frozenset({"Bermuda", "Nova Scotia"})  # sea areas named after the land they surround
+
+
 @dataclass(frozen=True, slots=True)
 class SeaArea:
     code: str  # three letters, as used in orders (rule 1.4)
@@ -57,6 +60,11 @@ class SeaArea:
     tactical_areas: int
     atlantic_edge: bool  # rule 6.11: crossing starts or ends here
     position: tuple[float, float]  # schematic drawing coordinates
+
+    @property
+    def called(self) -> str:
+        """The name as a sentence says it: "the Bay of Biscay", but "Bermuda"."""
+        return self.name if self.name in NO_ARTICLE else f"the {self.name}"
 
     def neighbours_in(self, direction: Direction) -> tuple[str, ...]:
         for d, codes in self.neighbours:

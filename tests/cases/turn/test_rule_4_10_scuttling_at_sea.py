@@ -24,13 +24,14 @@ def test_rule_4_10_a_friend_ordered_to_sail_away_does_not_stay() -> None:
     assert "FR1SL" in r.state.ships
     assert not events(r, "scuttled")
     assert _refusals(r) == [
-        "a ship may be scuttled in BIS only if a friendly ship stays there; FR2SL sails away this turn"
+        "a ship may be scuttled in the Bay of Biscay only if a friendly ship stays there;"
+        " FR2SL sails away this turn"
     ]
     # an ally's ship, perhaps unseen in another tactical area (5.1), is not named
     w = world([*w.ships.values(), ship("SP1SL", sea("BIS", 2))])
     r = run(w, admin("FR1SL", S), move("FR2SL", "IBC"), move("SP1SL", "IBC"))
     assert _refusals(r) == [
-        "a ship may be scuttled in BIS only if a friendly ship stays there;"
+        "a ship may be scuttled in the Bay of Biscay only if a friendly ship stays there;"
         " FR2SL and an allied ship sail away this turn"
     ]
 
@@ -45,7 +46,8 @@ def test_rule_4_10_of_two_scuttled_beside_a_friend_sailing_away_one_stays() -> N
     assert r.state.ships["FR2SL"].location == AtSea("BIS", 1)
     assert only(r, "scuttled").data["aboard"] == "FR2SL"
     assert _refusals(r) == [
-        "a ship may be scuttled in BIS only if a friendly ship stays there; FR3FL sails away this turn"
+        "a ship may be scuttled in the Bay of Biscay only if a friendly ship stays there;"
+        " FR3FL sails away this turn"
     ]
 
 
