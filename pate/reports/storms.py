@@ -5,6 +5,7 @@ ashore, wrecked, stranded and refloated (rules 3.8, 6.5, the lost section 8).
 
 from __future__ import annotations
 
+from pate.core.world.ships import parse_ship_id
 from pate.reports.phrases import Phrase
 from pate.reports.telling import Telling
 from pate.reports.words import port_of
@@ -55,6 +56,11 @@ def scattered(t: Telling) -> str:
     return f"{t.subject} {t.was} scattered by the storm {t.at()} and lost to sight"
 
 
+def _state_of(sid: str) -> str | None:
+    parsed = parse_ship_id(sid)
+    return parsed[0] if parsed else None
+
+
 def _found_there(t: Telling) -> str:
     """Whom a scattered ship came upon (5.1: the same tactical area is
     contact); events stored before ``met`` was recorded say nothing of it."""
@@ -64,7 +70,13 @@ def _found_there(t: Telling) -> str:
     if not met:
         return ", out of contact with every other ship"
     ids = [str(s) for s in met]
-    groups = [[s for s in ids if s in t.own], [s for s in ids if s not in t.own]]
+    friends = set(t.k.allies) | ({t.k.state} if t.k.state else set())
+    others = [s for s in ids if s not in t.own]
+    groups = [
+        [s for s in ids if s in t.own],
+        [s for s in others if _state_of(s) in friends],
+        [s for s in others if _state_of(s) not in friends],
+    ]
     found = " and with ".join(t.ships_phrase(g) for g in groups if g)
     return f", where {t.they} fell in with {found}"
 

@@ -333,3 +333,18 @@ def test_storm_scattering_records_the_ships_found_there() -> None:
         assert first.data["met"] == sorted(s for s, loc in start.items() if loc == there)
         seen.add(bool(first.data["met"]))
     assert seen == {True, False}
+
+
+def test_rule_5_1_a_scattered_ship_meets_allies_and_enemies_named_apart() -> None:
+    """The ships a scattered ship falls in with are named side by side: an ally's apart from
+    the enemy's, never "the Spanish and British ships"."""
+    ships = [*MOVERS, ship("SP1SL", sea("NOC", 3)), ship("BR2SL", sea("NOC", 3))]
+    text = told(
+        "villeneuve",
+        ships,
+        [happened(Phase.MOVEMENT, "scattered", ["FR1FR"], [], to_tactical=3, met=["SP1SL", "BR2SL"])],
+    )
+    assert "Spanish and British" not in text and "British and Spanish" not in text
+    assert (
+        "fell in with the Spanish ship of the line SP1SL and with the British ship of the line BR2SL" in text
+    )
