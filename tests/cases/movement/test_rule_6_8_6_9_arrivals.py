@@ -117,6 +117,21 @@ def test_rule_6_9_evaders_avoid_the_enemy() -> None:
     assert met["evade"] == 0 and met["accept"] > 0
 
 
+def test_rule_6_8_evaders_with_nowhere_to_go_stay_and_meet() -> None:
+    """Recovered 6.8: evaders go to another tactical area, "an empty one if possible, else one
+    without enemies"; with an enemy in every tactical area of the sea area they stay where they
+    arrived and meet her, and the report must not say they kept clear."""
+    enemies = [ship(f"FR{t}SL", sea("NOC", t)) for t in range(1, 5)]
+    for seed in range(20):
+        w = world([ship("BR1FR", sea("SOC")), *enemies], winds(Wind(W, MODERATE)))
+        ts = run(w, [order("BR1FR", go("NOC"), contact=evade())], seed=seed, ctx=CALM)
+        assert not events_of(ts, "evaded")
+        assert len([e for e in events_of(ts, "arrived") if "BR1FR" in e.ships]) == 1
+        loc = ts.world.ships["BR1FR"].location
+        assert isinstance(loc, AtSea) and loc.area == "NOC"
+        assert any(ts.world.ships[e.id].location == loc for e in enemies)
+
+
 @pytest.mark.parametrize(
     ("wind", "side", "station"), [(Wind(S, MODERATE), "windward", 0), (Wind(N, MODERATE), "leeward", 1)]
 )

@@ -251,6 +251,9 @@ def arrive_at_sea(
         settle(board, stayers, AtSea(area, tactical), course, rng, kind="arrived", came_from=came_from)
     if evaders:
         other = evasion_area(board, evaders, area, tactical, rng)
+        if other == tactical:  # recovered 6.8: with nowhere to go they stay, and meet those there
+            settle(board, evaders, AtSea(area, tactical), course, rng, kind="arrived", came_from=came_from)
+            return {m: board.ships[m].location for m in members}
         seen = [s.id for s in present]
         settle(
             board,
