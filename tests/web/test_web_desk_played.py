@@ -23,7 +23,7 @@ import pytest
 
 from pate.v1 import admin_pb2
 from tests.web.conftest import Stack
-from tests.web.test_web_browser import _wait_for, browser  # noqa: F401  (the fixture)
+from tests.web.test_web_browser import _submit, _wait_for, browser  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.e2e
 DESKTOP, PHONE = (1280, 900), (390, 844)
@@ -93,7 +93,7 @@ def _early_close(driver, s: Stack, shots: Path) -> list[str]:  # type: ignore[no
     driver.get(f"{s.url}/c/{s.campaign}/gm")
     driver.find_element(By.ID, "early-enabled").click()
     driver.find_element(By.ID, "after-close").click()
-    driver.find_element(By.ID, "save-early-close").click()
+    _submit(driver, driver.find_element(By.ID, "save-early-close"))  # the answer is the same page
     _wait_for(driver, f"/c/{s.campaign}/gm")
     assert driver.find_element(By.ID, "early-enabled").is_selected()
     waited = [
