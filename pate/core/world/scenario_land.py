@@ -29,7 +29,10 @@ from pate.core.world.ships import Ship, ShipType
 from pate.core.world.state import Headquarters, LandUnit, PortState
 
 LAND_UNIT_KEYS = ("state", "infantry", "cavalry", "artillery", "batteries", "headquarters", "supplies")
-UNIT_ID = re.compile(r"[A-Z]{2}[A-Za-z0-9_-]*")
+UNIT_ID = re.compile(r"[A-Z]{2}[A-Za-z0-9_-]{0,30}")
+# any unit a scenario places must be one an order can name (pate.core.orders.validate: 1 to 32
+# characters) and GITM can hold (docs/gitm.md "Ids": at most 64)
+PLACED_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 _HEADQUARTERS = tuple(h.value for h in Headquarters)
 
 
@@ -49,7 +52,7 @@ def _read_unit(uid: str, t: Table, states: Collection[str]) -> LandUnit | None:
     t.check_keys(LAND_UNIT_KEYS)
     before = t.problems.count
     if not UNIT_ID.fullmatch(uid):
-        t.problems.add(t.path, "a land unit id starts with its state's code, e.g. FR1IN")
+        t.problems.add(t.path, "a land unit id starts with its state's code, e.g. FR1IN (at most 32)")
     state = t.str_("state", uid[:2] if uid[:2] in states else None)
     if state is not None and state not in states:
         t.problems.add(t.where("state"), f"unknown state {state!r}")
@@ -101,6 +104,12 @@ def check_land_units(
     ``aboard``: the units the file's ships name (:func:`named_aboard`)."""
     placed = {u for p in ports.values() for u in p.garrison} | set(aboard)
     placed |= {u for _, s in ships.values() for u in s.cargo.units}
+    where = [(f"ports.{name}.garrison", p.garrison) for name, p in sorted(ports.items())]
+    where += [(f"{path}.units", s.cargo.units) for path, s in ships.values()]
+    for at, ids in where:
+        for i, uid in enumerate(ids):
+            if not PLACED_ID.fullmatch(uid):
+                problems.add(join(at, i), "a unit id is 1 to 32 of A-Z a-z 0-9 _ -")
     for uid in sorted(set(paths) - placed):
         problems.add(paths[uid], f"{uid} is in no port's garrison and aboard no transport group")
     space = SpaceRules.of(rules)

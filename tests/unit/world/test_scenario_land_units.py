@@ -111,6 +111,25 @@ def test_an_undeclared_unit_in_a_garrison_is_allowed_with_no_size() -> None:
     assert "FR8IN" in w.ports["Brest"].garrison and "FR8IN" not in w.land_units
 
 
+def test_a_unit_id_is_one_an_order_can_name() -> None:
+    """A unit a scenario places must be one an order can name (1 to 32 characters) and GITM
+    can hold (docs/gitm.md "Ids"): a longer id, declared or only in a garrison, is refused."""
+    long_id = "FR" + "9" * 40 + "IN"
+    data = raw()
+    data["ports"]["Brest"]["garrison"] = ["FR1IN", long_id]
+    assert problems(data) == ["ports.Brest.garrison[1]: a unit id is 1 to 32 of A-Z a-z 0-9 _ -"]
+    index = next(i for i, s in enumerate(data["ships"]) if s["id"] == "BR1TR")
+    data["ports"]["Brest"]["garrison"] = ["FR1IN"]
+    data["ships"][index]["units"] = [*data["ships"][index]["units"], "BR" + "9" * 40]
+    assert f"ships[{index}].units[1]: a unit id is 1 to 32 of A-Z a-z 0-9 _ -" in problems(data)
+    data = raw()
+    data["ports"]["Brest"]["garrison"] = ["FR1IN", long_id]
+    data["land_units"][long_id] = {"infantry": 100}
+    assert f"land_units.{long_id}: a land unit id starts with its state's code, e.g. FR1IN (at most 32)" in (
+        problems(data)
+    )
+
+
 def test_a_unit_aboard_is_of_the_group_s_state() -> None:
     data = raw()
     data["land_units"]["BR1IN"]["state"] = "SP"
