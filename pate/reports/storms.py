@@ -70,7 +70,7 @@ def _found_there(t: Telling) -> str:
     if not met:
         return ", out of contact with every other ship"
     ids = [str(s) for s in met]
-    friends = set(t.k.allies) | ({t.k.state} if t.k.state else set())
+    friends = set(t.k.allies)  # the player's own state and its active allies
     others = [s for s in ids if s not in t.own]
     groups = [
         [s for s in ids if s in t.own],
