@@ -29,8 +29,9 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("campaigns") as batch:
-        batch.add_column(sa.Column("gitm", sa.Boolean(), nullable=False, server_default=sa.false()))
+    # a plain ADD COLUMN (SQLite takes one with a constant default): a batch would copy and drop
+    # campaigns, which SQLite refuses while other tables' rows refer to it
+    op.add_column("campaigns", sa.Column("gitm", sa.Boolean(), nullable=False, server_default=sa.false()))
     if os.environ.get("PATE_GITM_ADDR", "").strip():
         op.execute(sa.text("UPDATE campaigns SET gitm = :yes").bindparams(yes=True))
 
