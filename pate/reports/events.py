@@ -154,15 +154,24 @@ def _alike(a: ObservedEvent, b: ObservedEvent) -> bool:
 
 
 def runs(events: tuple[ObservedEvent, ...]) -> list[list[ObservedEvent]]:
+    """Like events in a row told as one line: single ships (their ids listed together), or
+    events seen from afar, which name no ship (5.1), told once with how many times."""
     out: list[list[ObservedEvent]] = []
     for ev in events:
         last = out[-1] if out else None
-        single = len(ev.ships) == 1 and last is not None and all(len(e.ships) == 1 for e in last)
-        if last is not None and single and _alike(last[0], ev):
+        if last is not None and _same_shape(last, ev) and _alike(last[0], ev):
             last.append(ev)
             continue
         out.append([ev])
     return out
+
+
+def _same_shape(run: list[ObservedEvent], ev: ObservedEvent) -> bool:
+    return len(ev.ships) <= 1 and all(len(e.ships) == len(ev.ships) for e in run)
+
+
+def _times(n: int) -> str:
+    return "twice" if n == 2 else f"{n} times"
 
 
 def _merged(run: list[ObservedEvent]) -> ObservedEvent:
@@ -202,11 +211,24 @@ def told_events(k: PlayerKnowledge, world_map: WorldMap | None = None) -> list[T
                 last=run[-1].index,
                 phase=ev.phase.value,
                 kind=ev.kind,
-                text=event_sentence(k, ev, world_map, names),
+                text=_run_sentence(k, run, ev, world_map, names),
                 details=tuple(event_details(k, ev, world_map, names)),
             )
         )
     return out
+
+
+def _run_sentence(
+    k: PlayerKnowledge,
+    run: list[ObservedEvent],
+    ev: ObservedEvent,
+    world_map: WorldMap | None,
+    names: Mapping[str, str],
+) -> str:
+    text = event_sentence(k, ev, world_map, names)
+    if len(run) > 1 and not ev.ships:  # the same sight from afar, again and again
+        return f"{text.removesuffix('.')} ({_times(len(run))})."
+    return text
 
 
 def event_lines(k: PlayerKnowledge, world_map: WorldMap | None = None) -> list[str]:

@@ -3,6 +3,7 @@ tells the player's own ships in full and anyone else's only as seen."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -197,3 +198,26 @@ def test_the_html_event_list_carries_kinds_and_details() -> None:
     html = render_reports(knowledge("nelson"), MAP)["html"]
     assert '<li data-kind="battle" data-phase="combat"><span class="n">1.</span>' in html
     assert '<ul class="detail"><li>BR1FL Ville de Paris (strength 251, close quarters)' in html
+
+
+def _from_afar(index: int, sighted: str, where: str = "NOC") -> ObservedEvent:
+    """An evasion seen from another tactical area: no ship named (5.1)."""
+    return ObservedEvent(index, Phase.MOVEMENT, "evaded", where, (), ("FR2SL",), {"sighted": sighted})
+
+
+def test_the_same_sight_from_afar_in_a_row_is_one_line_with_how_often() -> None:
+    """Two groups that came in sight of FR2SL and bore away, each as few: one line told
+    twice would read as a duplicate; told once with "(twice)" it reads as what was seen.
+    A different size, or another sea area, is told on a line of its own."""
+    k = turn_knowledge("villeneuve", world(START), world(START))
+    seen = (_from_afar(1, "few"), _from_afar(2, "few"), _from_afar(3, "many"), _from_afar(4, "many", "SOC"))
+    told = told_events(replace(k, events=seen), MAP)
+    assert [t.label for t in told] == ["1-2", "3", "4"]
+    assert told[0].text == (
+        "A few ships came in sight in the Northern Caribbean and bore away, avoiding contact"
+        " (rule 6.9) (twice)."
+    )
+    assert (
+        told[1].text.startswith("Many ships came in sight in the Northern Caribbean")
+        and "twice" not in told[1].text
+    )
