@@ -153,17 +153,37 @@ def _alike(a: ObservedEvent, b: ObservedEvent) -> bool:
     }
 
 
-def runs(events: tuple[ObservedEvent, ...]) -> list[list[ObservedEvent]]:
+# A storm's move of a ship, and her arrival where it set her down (section 8): to her own
+# player one line, where she went and among whom, not the same move told twice.
+STORM_MOVES = frozenset({"scattered", "blown_out_to_sea"})
+
+
+def runs(events: tuple[ObservedEvent, ...], own: frozenset[str] = frozenset()) -> list[list[ObservedEvent]]:
     """Like events in a row told as one line: single ships (their ids listed together), or
-    events seen from afar, which name no ship (5.1), told once with how many times."""
+    events seen from afar, which name no ship (5.1), told once with how many times; and an
+    own ship's storm move with her arrival (``STORM_MOVES``)."""
     out: list[list[ObservedEvent]] = []
     for ev in events:
         last = out[-1] if out else None
-        if last is not None and _same_shape(last, ev) and _alike(last[0], ev):
+        if last is not None and (
+            (_same_shape(last, ev) and _alike(last[0], ev)) or _arrival_of(last, ev, own)
+        ):
             last.append(ev)
             continue
         out.append([ev])
     return out
+
+
+def _arrival_of(run: list[ObservedEvent], ev: ObservedEvent, own: frozenset[str]) -> bool:
+    move = run[0]
+    return (
+        len(run) == 1
+        and move.kind in STORM_MOVES
+        and ev.kind == "storm_arrived"
+        and ev.ships == move.ships
+        and bool(ev.ships)
+        and set(ev.ships) <= own
+    )
 
 
 def _same_shape(run: list[ObservedEvent], ev: ObservedEvent) -> bool:
@@ -177,6 +197,10 @@ def _times(n: int) -> str:
 def _merged(run: list[ObservedEvent]) -> ObservedEvent:
     if len(run) == 1:
         return run[0]
+    if run[-1].kind == "storm_arrived":  # the move told with whom she lies among (5.1)
+        came = run[-1].data
+        arrival = {"enemies": list(came.get("enemies", ())), "side": came.get("side", "")}
+        return replace(run[0], data={**run[0].data, "arrival": arrival})
     names: dict[str, Any] = {}
     for e in run:
         gone = e.data.get("names")
@@ -203,7 +227,8 @@ def told_events(k: PlayerKnowledge, world_map: WorldMap | None = None) -> list[T
     """The event report, in the order the events happened (3.11)."""
     names = known_names(k)
     out: list[Told] = []
-    for run in runs(_seen(k, own_ids(k, names))):
+    own = own_ids(k, names)
+    for run in runs(_seen(k, own), own):
         ev = _merged(run)
         out.append(
             Told(

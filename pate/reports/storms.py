@@ -52,8 +52,22 @@ def foundered(t: Telling) -> str:
 def scattered(t: Telling) -> str:
     if t.ours and t.get("to_tactical"):
         to = f"{t.subject} {t.was} scattered by the storm to tactical area {t.get('to_tactical')}"
-        return to + _found_there(t)
+        found = _found_there(t)
+        return to + found + _leeward(t, named=not found)
     return f"{t.subject} {t.was} scattered by the storm {t.at()} and lost to sight"
+
+
+def _leeward(t: Telling, *, named: bool) -> str:
+    """Where the storm set her down among enemies, to leeward of them (6.9), as her arrival
+    there was seen (``arrival``: the report tells the move and the arrival as one line)."""
+    arrival = t.get("arrival")
+    if not isinstance(arrival, dict) or arrival.get("side") != "leeward":
+        return ""
+    enemies = [str(s) for s in arrival.get("enemies", ())]
+    if not enemies:
+        return ""
+    whom = t.ships_phrase(enemies) if named else ("her" if len(enemies) == 1 else "them")
+    return f", to leeward of {whom}"
 
 
 def _state_of(sid: str) -> str | None:
@@ -84,7 +98,8 @@ def _found_there(t: Telling) -> str:
 def blown_out_to_sea(t: Telling) -> str:
     to = t.place(str(t.get("to"))) if t.get("to") else "the open sea"
     tactical = f" (tactical area {t.get('to_tactical')})" if t.ours and t.get("to_tactical") else ""
-    return f"{t.subject} {t.was} blown out to sea {t.came_from(t.location)} into {to}{tactical}"
+    lee = _leeward(t, named=True)
+    return f"{t.subject} {t.was} blown out to sea {t.came_from(t.location)} into {to}{tactical}{lee}"
 
 
 def storm_arrived(t: Telling) -> str:

@@ -72,10 +72,13 @@ def test_rule_3_11_ships_see_a_ship_the_storm_blows_out_among_them() -> None:
         "The British ship of the line BR1SL was driven by the storm into the Southern Caribbean"
         " (tactical area 1), to leeward of FR1SL (section 8)." in _report("villeneuve", w, ts)
     )
+    # her own player reads the move and the arrival as one line (events 2 and 3)
+    british = _report("nelson", w, ts)
     assert (
-        "BR1SL was driven by the storm into the Southern Caribbean (tactical area 1), to leeward of"
-        " the French ship of the line FR1SL (section 8)." in _report("nelson", w, ts)
+        "2-3. [movement] BR1SL was blown out to sea from the coastal waters off Martinique into the"
+        " Southern Caribbean (tactical area 1), to leeward of the French ship of the line FR1SL." in british
     )
+    assert "driven by the storm" not in british
 
 
 def test_rule_3_11_ships_see_a_ship_the_storm_scatters_among_them() -> None:
@@ -90,6 +93,29 @@ def test_rule_3_11_ships_see_a_ship_the_storm_scatters_among_them() -> None:
     )
     (left,) = [e for e in events_of(ts, "scattered") if e.ships == ("FR1SL",)]
     assert left.witnesses == ("BR1SL",)
+
+
+def test_rule_3_11_her_own_player_reads_a_scattering_and_the_arrival_as_one_line() -> None:
+    """3.11 with 5.1: the storm scatters BR1SL into tactical area 2, where FR1SL lies.  Her
+    player learns it once: where she went, whom she fell in with, and that she lies to
+    leeward (6.9: a ship arriving takes the leeward end), not a second line telling the
+    same move as an arrival."""
+    w = world(
+        [
+            ship("BR1SL", sea("SOC", 1), commander="nelson"),
+            ship("FR1SL", sea("SOC", 2), commander="villeneuve"),
+        ]
+    )
+    ts = run(w, ctx=_storm(2, at_sea=100))
+    assert ts.world.ships["BR1SL"].location == AtSea("SOC", 2)
+    british = _report("nelson", w, ts)
+    lines = [line for line in british.splitlines() if "BR1SL" in line and "storm struck" not in line]
+    assert len(lines) == 1, british
+    assert lines[0].endswith(
+        "BR1SL was scattered by the storm to tactical area 2, where she fell in with the French ship"
+        " of the line FR1SL, to leeward of her."
+    ), british
+    assert "driven by the storm" not in british
 
 
 def test_rule_3_11_a_ship_the_storm_moves_into_empty_waters_is_seen_by_nobody() -> None:
