@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import subprocess
 import time
@@ -30,7 +29,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     c.add_argument(
         "--token",
         default=None,
-        help="PATE's caller token the service expects (x-pate-gitm-token; default $PATE_GITM_TOKEN)",
+        help=(
+            "PATE's caller token the service expects (x-pate-gitm-token;"
+            " default $PATE_GITM_TOKEN or the file $PATE_GITM_TOKEN_FILE)"
+        ),
     )
     c.add_argument(
         "--restart-command",
@@ -48,6 +50,7 @@ def restarter(command: str, addr: str) -> Callable[[], None]:
 
     from pate.gitmkit.rows import CheckFailedError
     from services.platform.security import tls
+    from services.resolver.gitm import gitm_tls
 
     argv = shlex.split(command)
     if not argv:
@@ -63,7 +66,7 @@ def restarter(command: str, addr: str) -> Callable[[], None]:
             ) from None
         except (OSError, subprocess.SubprocessError) as exc:
             raise CheckFailedError(f"--restart-command failed: {str(exc)[:200]}") from None
-        with tls.channel(addr) as channel:
+        with tls.channel(addr, gitm_tls()) as channel:
             try:
                 grpc.channel_ready_future(channel).result(timeout=RESTART_WAIT_SECONDS)
             except grpc.FutureTimeoutError:
@@ -78,17 +81,19 @@ def _check(args: argparse.Namespace) -> int:
     from pate.gitmkit.check import passed, run_suite, table
     from services.platform.config import ConfigError
     from services.platform.security import tls
+    from services.resolver.gitm import caller_token, gitm_tls
 
     host, sep, port = args.addr.rpartition(":")
     if not sep or not host or not port.isdigit():
         raise UserError(f"--addr {args.addr!r}: expected HOST:PORT")
     if not 0 < args.timeout <= 120:
         raise UserError("--timeout: expected seconds between 0 and 120")
-    token = (os.environ.get("PATE_GITM_TOKEN", "") if args.token is None else args.token).strip()
     campaign = args.campaign or f"conformance-{uuid.uuid4().hex[:8]}"
     restart = restarter(args.restart_command, args.addr) if args.restart_command else None
     try:
-        channel = tls.channel(args.addr)  # TLS and mutual TLS from PATE_TLS_*, as PATE's bridge dials
+        token = caller_token()() if args.token is None else args.token.strip()
+        # TLS and mutual TLS from PATE_TLS_* and PATE_GITM_TLS_*, as PATE's bridge dials
+        channel = tls.channel(args.addr, gitm_tls())
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     started = time.monotonic()

@@ -2,8 +2,9 @@
 
 PATE is the client.  Calls are synchronous (the bridge runs in a consumer's
 worker thread), carry the W3C ``traceparent`` metadata and PATE's caller
-token (``x-pate-gitm-token`` = ``PATE_GITM_TOKEN``, docs/gitm.md
-"Security"), over TLS or mutual TLS when ``PATE_TLS_*`` say so, and have a
+token (``x-pate-gitm-token`` = ``PATE_GITM_TOKEN``, or the file
+``PATE_GITM_TOKEN_FILE`` read again when it changes, docs/gitm.md "Security"),
+over TLS or mutual TLS when ``PATE_TLS_*`` and ``PATE_GITM_TLS_*`` say so, and have a
 deadline (``PATE_GITM_TIMEOUT_SECONDS``, default 5).  Transfer ids are
 deterministic, so GITM treats a repeated call as the same transfer: retrying
 after a timeout is harmless.
@@ -15,13 +16,15 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gitm.v1 import land_pb2, land_pb2_grpc
 from services.platform.config import ConfigError
 from services.platform.runtime.grpcutil import trace_metadata
 from services.platform.security import tls
+from services.platform.security.secretfile import SecretFile
 from services.resolver.editions import Capabilities
 
 if TYPE_CHECKING:
@@ -31,6 +34,32 @@ DIRECTIONS = {"load": land_pb2.DIRECTION_LOAD, "unload": land_pb2.DIRECTION_UNLO
 CALLER_TOKEN = "x-pate-gitm-token"
 DEFAULT_TIMEOUT = 5.0
 TIMEOUT_RANGE = (0.5, 60.0)
+
+
+def caller_token(env: Mapping[str, str] | None = None) -> Callable[[], str]:
+    """PATE's caller token for GITM: the file ``PATE_GITM_TOKEN_FILE``, read again whenever it
+    changes (a rotated Kubernetes Secret takes effect without restarting a resolver), or
+    ``PATE_GITM_TOKEN``, read once; empty: no token is sent."""
+    env = os.environ if env is None else env
+    path = env.get("PATE_GITM_TOKEN_FILE", "").strip()
+    fixed = env.get("PATE_GITM_TOKEN", "").strip()
+    if path and fixed:
+        raise ConfigError("PATE_GITM_TOKEN and PATE_GITM_TOKEN_FILE: give one, not both")
+    if path:
+        return SecretFile(Path(path), "PATE_GITM_TOKEN_FILE").value
+    return lambda: fixed
+
+
+def gitm_tls(env: Mapping[str, str] | None = None) -> tls.TlsSettings:
+    """How PATE dials GITM: its own client certificate (``PATE_TLS_CLIENT_*``), trusting
+    ``PATE_GITM_TLS_CA`` (the CA that signed the land service's certificate, when it is not
+    PATE's own; default ``PATE_TLS_CA``) and checking the name ``PATE_GITM_TLS_SERVER_NAME``
+    (default ``PATE_TLS_SERVER_NAME``, else the dialled host)."""
+    env = os.environ if env is None else env
+    own = tls.load_tls(env)
+    ca = tls.pem_file(env, "PATE_GITM_TLS_CA")
+    name = env.get("PATE_GITM_TLS_SERVER_NAME", "").strip()
+    return replace(own, ca=ca or own.ca, server_name=name or own.server_name)
 
 
 def configured_timeout(env: Mapping[str, str] | None = None) -> float:
@@ -138,11 +167,12 @@ class GitmClient:
     ) -> None:
         """``stub``: anything with LandBridgeStub's methods (the tests drive an
         in-process land store through it); default a channel to ``addr``
-        (TLS when PATE_TLS_CA is set) carrying ``token`` (default PATE_GITM_TOKEN)."""
+        (TLS when PATE_GITM_TLS_CA or PATE_TLS_CA is set) carrying ``token`` (default
+        :func:`caller_token`)."""
         self.addr = addr
         self.timeout = timeout
-        self.token = os.environ.get("PATE_GITM_TOKEN", "").strip() if token is None else token
-        self._channel = None if stub is not None else tls.channel(addr)
+        self._token: Callable[[], str] = caller_token() if token is None else (lambda: token)
+        self._channel = None if stub is not None else tls.channel(addr, gitm_tls())
         self._stub = stub if stub is not None else land_pb2_grpc.LandBridgeStub(self._channel)
         # learnt on first need and asked again once older than editions.CAPABILITIES_TTL_SECONDS,
         # so an upgraded (or downgraded) land service is noticed without restarting PATE
@@ -152,7 +182,8 @@ class GitmClient:
 
     def _md(self) -> list[tuple[str, str]]:
         md = trace_metadata()
-        return [*md, (CALLER_TOKEN, self.token)] if self.token else md
+        token = self._token()
+        return [*md, (CALLER_TOKEN, token)] if token else md
 
     def begin(self, call: Begin) -> land_pb2.TransferStatus:
         request = land_pb2.BeginTransferRequest(

@@ -10,6 +10,7 @@ from services.platform import bus
 from services.platform.config import ConfigError, gitm_address
 from services.platform.runtime.runner import WORKER_RELAY_POLL_S, Service, Stage, run_service
 from services.resolver import bridge
+from services.resolver.gitm import caller_token, gitm_tls
 from services.resolver.stage import handle_turn_closed
 
 RESOLVE = Stage("resolver", bus.TURN_CLOSED, handle_turn_closed)
@@ -34,7 +35,10 @@ def service(gitm_addr: str | None) -> Service:
 def main() -> int:
     try:
         gitm = gitm_address()
-    except ConfigError as err:  # a bad PATE_GITM_ADDR: one line, as run_service says the others
+        if gitm:  # the token and TLS files are checked at start, not at a turn's close
+            caller_token()
+            gitm_tls()
+    except ConfigError as err:  # a bad PATE_GITM_*: one line, as run_service says the others
         print(f"pate-resolver: {err}", file=sys.stderr)
         return 2
     return asyncio.run(run_service(service(gitm)))

@@ -48,7 +48,8 @@ class TlsSettings:
         return self.ca is not None
 
 
-def _pem(env: Mapping[str, str], name: str) -> bytes | None:
+def pem_file(env: Mapping[str, str], name: str) -> bytes | None:
+    """The PEM file the setting ``name`` names, or None when it is empty."""
     path = env.get(name, "").strip()
     if not path:
         return None
@@ -64,12 +65,12 @@ def _pem(env: Mapping[str, str], name: str) -> bytes | None:
 def load_tls(environ: Mapping[str, str] | None = None) -> TlsSettings:
     env = os.environ if environ is None else environ
     out = TlsSettings(
-        cert=_pem(env, "PATE_TLS_CERT"),
-        key=_pem(env, "PATE_TLS_KEY"),
-        client_ca=_pem(env, "PATE_TLS_CLIENT_CA"),
-        ca=_pem(env, "PATE_TLS_CA"),
-        client_cert=_pem(env, "PATE_TLS_CLIENT_CERT"),
-        client_key=_pem(env, "PATE_TLS_CLIENT_KEY"),
+        cert=pem_file(env, "PATE_TLS_CERT"),
+        key=pem_file(env, "PATE_TLS_KEY"),
+        client_ca=pem_file(env, "PATE_TLS_CLIENT_CA"),
+        ca=pem_file(env, "PATE_TLS_CA"),
+        client_cert=pem_file(env, "PATE_TLS_CLIENT_CERT"),
+        client_key=pem_file(env, "PATE_TLS_CLIENT_KEY"),
         allow_plaintext=_flag(env, "PATE_ALLOW_PLAINTEXT"),
         server_name=env.get("PATE_TLS_SERVER_NAME", "").strip(),
     )
