@@ -137,11 +137,6 @@ def scouting_events(
 # --- rule 5.3 ---------------------------------------------------------------
 
 
-def unit_state(unit: str) -> str:
-    """GITM unit ids start with their state's code, like ships (FR2IN)."""
-    return unit[:2]
-
-
 def land_unit_events(world_map: WorldMap, world: WorldState, rules: LandRules, rng: Rng) -> list[Event]:
     """Units in the strategic square but outside the city, seen by chance by
     the ships of each state in an on-GITM-map port.  (Units in the city's
@@ -175,7 +170,7 @@ def shore_events(world_map: WorldMap, world: WorldState) -> list[Event]:
         state = world.ports.get(port_name)
         if port is None or state is None or not port.on_gitm_map:
             continue
-        for listener in sorted({unit_state(u) for u in (*state.garrison, *state.strategic_units)}):
+        for listener in sorted({world.unit_state(u) for u in (*state.garrison, *state.strategic_units)}):
             foreign = sorted_ids(s.id for s in ships if s.state != listener)
             if foreign:
                 events.append(

@@ -53,12 +53,6 @@ class GarrisonRules:
         )
 
 
-def unit_state(world: WorldState, unit: str) -> str:
-    """A unit's state: as PATE knows it, else its id's prefix (FR2IN)."""
-    known = world.land_units.get(unit)
-    return known.state if known is not None else unit[:2]
-
-
 def _men(world: WorldState, units: Sequence[str]) -> int:
     return sum(world.land_units[u].men for u in units if u in world.land_units)
 
@@ -70,7 +64,7 @@ def port_combat(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnState:
         if ctx.map.ports[name].on_gitm_map or not port.garrison:
             continue
         attackers = [
-            u for u in port.garrison if ts.world.diplomacy.hostile(unit_state(ts.world, u), port.controller)
+            u for u in port.garrison if ts.world.diplomacy.hostile(ts.world.unit_state(u), port.controller)
         ]
         if attackers:
             ts = _battle(ctx, ts, name, attackers, rules, rng.fork("garrison", name))
@@ -83,7 +77,7 @@ def _battle(
     world = ts.world
     port = world.ports[name]
     diplomacy = world.diplomacy
-    defenders = [u for u in port.garrison if diplomacy.allied(unit_state(world, u), port.controller)]
+    defenders = [u for u in port.garrison if diplomacy.allied(world.unit_state(u), port.controller)]
     attack = _men(world, attackers)
     militia = ctx.map.ports[name].defense * rules.men_per_defense_rating
     defence = (_men(world, defenders) + militia) * rules.defender_percent // 100
@@ -136,7 +130,7 @@ def _capture(ctx: TurnContext, ts: TurnState, name: str, winners: Sequence[str])
     world = ts.world
     by_state: dict[str, int] = {}
     for u in winners:
-        by_state[unit_state(world, u)] = by_state.get(unit_state(world, u), 0) + _men(world, [u])
+        by_state[world.unit_state(u)] = by_state.get(world.unit_state(u), 0) + _men(world, [u])
     captor = min(by_state, key=lambda s: (-by_state[s], s))
     return capture_port(ctx, ts, name, captor, occupied=True)
 

@@ -143,6 +143,12 @@ class WorldState:
         ships.update(changed)
         return replace(self, ships=ships)
 
+    def unit_state(self, unit: str) -> str:
+        """A land unit's state: as PATE knows it (its size was reported or placed), else the
+        state code its id begins with (docs/gitm.md: GITM's unit ids begin with it, BR5IN)."""
+        known = self.land_units.get(unit)
+        return known.state if known is not None else unit[:2]
+
     def naval_minister(self, state: str) -> Player | None:
         for p in sorted(self.players.values(), key=lambda p: p.id):
             if p.state == state and Role.NAVAL_MINISTER in p.roles:

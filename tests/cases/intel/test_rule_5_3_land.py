@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from intel_world import MAP, coastal, harbor, intel_events, sea, ship, turn_knowledge, world
 
 from pate.core.intel.gathering import LAND_UNITS
-from pate.core.world.state import PortState
+from pate.core.world.state import LandUnit, PortState
 from pate.reports import render_reports
 
 BREST = PortState("Brest", "FR", 50, garrison=("FR2IN", "FR7CA"), strategic_units=("FR3IN", "FR9AR"))
@@ -77,3 +78,18 @@ def test_rule_5_3_off_map_garrison_reports_to_naval_minister_a_turn_late() -> No
     assert turn_knowledge("villeneuve", start, end).port_watch == ()
     text = render_reports(k, MAP)["text"]
     assert "The garrison of Martinique reported BR2FL and BR4FR in the port at the start of turn 5" in text
+
+
+def test_rule_5_3_a_unit_s_report_goes_to_its_own_state_whatever_its_id() -> None:
+    """5.3: "Units in the strategic square ... will receive reports of the ships in the
+    port."  The report goes to the state of each unit there: the state PATE knows for it
+    (GITM reported its size and state), the code its id begins with only for a unit known by
+    id alone (docs/gitm.md, "Unit ids").  A French unit named GARDE1 in Brest tells the French
+    minister of the British ships, not a state "GA"."""
+    brest = PortState("Brest", "FR", 50, garrison=("GARDE1",))
+    w = world([ship("BR2FL", coastal("Brest"))], ports={"Brest": brest})
+    w = replace(w, land_units={"GARDE1": LandUnit("GARDE1", "FR", infantry=800)})
+    (watch,) = turn_knowledge("decres", w, w).port_watch
+    assert (watch.port, watch.source, watch.ships) == ("Brest", "land units", ("BR2FL",))
+    reports = [e for e in intel_events(w, w) if e.kind == "shore_report"]
+    assert [e.data["for_state"] for e in reports] == ["FR"]

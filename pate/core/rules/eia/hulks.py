@@ -19,7 +19,6 @@ from pate.core.rng import Rng
 from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.eia.params import EiaRules
 from pate.core.world.ships import InPort, Ship, ship_id
-from pate.core.world.state import WorldState
 
 
 def hulks_in(ts: TurnState, port: str) -> list[Ship]:
@@ -132,7 +131,7 @@ def hulks_when_port_changes(
     if rng is None:
         raise ValueError("a port changing hands without occupation rolls for its hulks: rng required")
     world = ts.world
-    garrison = {_unit_state(world, u) for u in world.ports[port].garrison} if port in world.ports else set()
+    garrison = {world.unit_state(u) for u in world.ports[port].garrison} if port in world.ports else set()
     for s in hulks:  # one roll each, in id order; the garrison question is asked per hulk
         friends = any(world.diplomacy.allied(g, s.state) and g != new_owner for g in garrison)
         ts = hulks_change_hands(
@@ -146,11 +145,6 @@ def hulks_when_port_changes(
             only=s.id,
         )
     return ts
-
-
-def _unit_state(world: WorldState, unit: str) -> str:
-    known = world.land_units.get(unit)
-    return known.state if known is not None else unit[:2]
 
 
 def refit(ctx: TurnContext, ts: TurnState, ship: Ship, ready_turn: int, phase: Phase) -> TurnState:
