@@ -160,3 +160,26 @@ def test_rule_5_2_a_port_not_entered_is_judged_not_counted() -> None:
     (ev,) = _evaded(k)
     assert ev.data == {"avoided": "Dominica", "sighted": "many"}
     assert "would not enter Dominica, where many enemy ships lay (rule 6.9)" in "\n".join(event_lines(k, MAP))
+
+
+def test_rule_5_1_an_ally_that_sailed_in_with_the_evaders_sees_them_go() -> None:
+    """5.1 with 6.7: "actively allied ships in the same location move together".  A French
+    frigate ordered to evade and Gravina's Spanish ship of the line, not ordered to, sail
+    together into the Northern Caribbean, where a British ship lies: the Spanish ship stays and
+    meets her, the frigate bears away.  They were in contact until they parted, so Gravina
+    learns who evaded, while the British ship still sees only sails bearing away."""
+    ships = [ship("FR1FR", sea("SOC", 1)), ship("SP1SL", sea("SOC", 1)), ship("BR3SL", sea("NOC", 1))]
+    into = Movement(sea_areas=("NOC",))
+    orders = [ShipOrder("FR1FR", movement=into, contact=EVADE), ShipOrder("SP1SL", movement=into)]
+    seen = 0
+    for w, result in _evasions(ships, orders):
+        engine = _engine_evasion(result)
+        assert engine.ships == ("FR1FR",) and "SP1SL" in engine.witnesses
+        assert engine.data["afar"] == ["BR3SL"]
+        (ev,) = _evaded(_knowledge("gravina", w, result))
+        assert ev.ships == ("FR1FR",) and "SP1SL" in ev.seen_by
+        assert "FR1FR" in "\n".join(event_lines(_knowledge("gravina", w, result), MAP))
+        (theirs,) = _evaded(_knowledge("nelson", w, result))
+        assert theirs.ships == ()
+        seen += 1
+    assert seen >= 5

@@ -8,7 +8,7 @@ they take beside the groups already there.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from pate.core.orders.model import Commerce, ContactMode, Gauge
 from pate.core.rng import Rng
@@ -169,22 +169,30 @@ def settle(
     kind: str,
     join: bool | None = None,
     seen: Sequence[str] = (),
+    mates: Sequence[str] = (),
     **data: object,
 ) -> None:
     """Set a group down at ``loc``, take its station (6.9) and report the
     arrival, and the meeting with enemies or allies, to all present.  Unless
     ``join`` is imposed, each member's own Join Allies box decides (6.9):
     members choosing otherwise than the lead settle after it, on the side it
-    came in on, as a group of their own."""
+    came in on, as a group of their own.  ``seen``: ships that saw the arrival
+    from afar (the ships an evasion avoided); ``mates``: ships that sailed in
+    with the group and parted from it there, in contact until then (5.1)."""
+    by = _Seen(tuple(seen), tuple(mates))
     if join is not None:
-        _settle_part(board, members, loc, course, rng, kind, join, seen, "", data)
+        _settle_part(board, members, loc, course, rng, kind, join, by, "", data)
         return
     first, rest = join_parts(board, members)
-    side = _settle_part(board, first, loc, course, rng, kind, joins(board, first[0]), seen, "", data)
+    side = _settle_part(board, first, loc, course, rng, kind, joins(board, first[0]), by, "", data)
     if rest:
-        _settle_part(
-            board, rest, loc, course, rng.fork("apart"), kind, joins(board, rest[0]), seen, side, data
-        )
+        _settle_part(board, rest, loc, course, rng.fork("apart"), kind, joins(board, rest[0]), by, side, data)
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    afar: tuple[str, ...]
+    mates: tuple[str, ...]
 
 
 def _settle_part(
@@ -195,7 +203,7 @@ def _settle_part(
     rng: Rng,
     kind: str,
     join: bool,
-    seen: Sequence[str],
+    seen: _Seen,
     side: str,
     data: dict[str, object],
 ) -> str:
@@ -205,11 +213,12 @@ def _settle_part(
     for sid in members:
         board.put(sid, loc, station)
     witnesses = [s.id for s in present]
+    close = [*witnesses, *(m for m in seen.mates if m not in witnesses)]
     # The ships avoided (6.9) saw the evasion from their own tactical area,
     # out of contact (5.1): the judge must know them to keep them from the
     # evaders' identities (docs/rules/intel.md, "Evasion seen from afar").
-    afar = sorted(set(seen) - set(witnesses))
-    board.emit(kind, members, loc, [*witnesses, *afar], station=station, side=side, **data, **_afar(afar))
+    afar = sorted(set(seen.afar) - set(close))
+    board.emit(kind, members, loc, [*close, *afar], station=station, side=side, **data, **_afar(afar))
     if enemies:
         board.emit("met_enemy", members, loc, witnesses, enemies=enemies, side=side)
     if joined:
@@ -263,6 +272,7 @@ def arrive_at_sea(
             rng,
             kind="evaded",
             seen=seen,
+            mates=stayers,
             came_from=came_from,
             avoided=tactical,
             enemies_avoided=enemies,
