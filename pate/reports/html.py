@@ -230,7 +230,7 @@ def render_html(k: PlayerKnowledge, world_map: WorldMap) -> str:
         for kind, text in intelligence_items(k, world_map)
     )
     if k.lost:
-        lis += f'<li class="lost">Ships lost during the turn: {escape(ids_text(k.lost))}.</li>'
+        lis += f'<li class="lost">Lost during the turn: {escape(ids_text(k.lost))}.</li>'
     body.append(
         '<section id="intelligence"><h2>Intelligence</h2>'
         + (f'<ul class="intel">{lis}</ul>' if lis else "<p>No reports.</p>")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pate.core.intel.model import PlayerKnowledge, PortReport
 from pate.core.rules.detection import ship_sort_key
 from pate.core.world.geography import WorldMap
-from pate.core.world.ships import InPort
+from pate.core.world.ships import InPort, ShipType
 from pate.reports.events import event_sentence
 from pate.reports.words import adjective, stores_text, supplies_text
 
@@ -19,15 +19,20 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _port_line(p: PortReport, in_harbor: int, damaged: int) -> str:
+def _port_line(p: PortReport, in_harbor: tuple[int, int], damaged: int) -> str:
+    """``in_harbor``: ships and transport groups there (rule 2.1: transports are not ships)."""
     yard = f"yard {p.yard}"
     if p.building or p.building_transports:
         on_stocks = [_count(p.building, "ship")] * bool(p.building)
         on_stocks += [_count(p.building_transports, "transport")] * bool(p.building_transports)
         yard += f" ({' and '.join(on_stocks)} building)"
     parts = [f"stores {p.stores}", yard]
-    if in_harbor:
-        parts.append(f"{_count(in_harbor, 'ship')} in harbor" + (f", {damaged} damaged" if damaged else ""))
+    ships, transports = in_harbor
+    if ships or transports:
+        there = [_count(ships, "ship")] * bool(ships) + [_count(transports, "transport group")] * bool(
+            transports
+        )
+        parts.append(f"{' and '.join(there)} in harbor" + (f", {damaged} damaged" if damaged else ""))
     if p.supplies:
         parts.append(f"{supplies_text(p.supplies)} on the quay")
     if p.garrison:
@@ -38,14 +43,16 @@ def _port_line(p: PortReport, in_harbor: int, damaged: int) -> str:
 
 
 def ports_lines(k: PlayerKnowledge) -> list[str]:
-    harbor: dict[str, list[bool]] = {}
+    harbor: dict[str, list[tuple[bool, bool]]] = {}
     for r in k.ships:
         if r.active and isinstance(r.location, InPort) and r.location.harbor:
-            harbor.setdefault(r.location.port, []).append(bool(r.hull or r.rigging))
+            group = r.type is ShipType.TR
+            harbor.setdefault(r.location.port, []).append((group, bool(r.hull or r.rigging)))
     out = []
     for p in k.ports:
         here = harbor.get(p.name, [])
-        out.append(_port_line(p, len(here), sum(here)))
+        groups = sum(g for g, _ in here)
+        out.append(_port_line(p, (len(here) - groups, groups), sum(d for _, d in here)))
     return out
 
 

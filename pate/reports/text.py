@@ -94,7 +94,7 @@ def intelligence_lines(k: PlayerKnowledge, world_map: WorldMap) -> list[str]:
     """Sightings (5.2), reports (5.4) and what the shore told (5.3)."""
     lines = [f"- {text}" for _, text in intelligence_items(k, world_map)]
     if k.lost:
-        lines.append(f"- Ships lost during the turn: {ids_text(k.lost)}.")
+        lines.append(f"- Lost during the turn: {ids_text(k.lost)}.")
     return lines
 
 

@@ -107,3 +107,20 @@ def test_the_naval_ministers_report_shows_ports_yards_building_laid_up_and_trade
     assert '<section id="minister">' in html and "stores 77" in html
     commander = turn_knowledge("villeneuve", w, w, [moved])
     assert not commander.ports and "NAVAL MINISTER" not in render_text(commander, MAP)
+
+
+def test_the_naval_minister_counts_transport_groups_apart_from_ships() -> None:
+    """Rule 2.1: "the term 'ships' refers only to flagships, ships of the line, and frigates,
+    not to transports": two transport groups in Boulogne harbor are not "2 ships"."""
+    ships = [ship("FR1TR", harbor("Brest")), ship("FR2TR", harbor("Brest")), ship("FR3FL", harbor("Brest"))]
+    w = world(ships, ports={"Brest": PortState("Brest", "FR", 77)})
+    text = render_text(turn_knowledge("decres", w, w), MAP)
+    brest = next(line for line in text.splitlines() if line.startswith("  Brest ("))
+    assert "1 ship and 2 transport groups in harbor" in brest
+    alone = world([ship("FR1TR", harbor("Brest"))], ports={"Brest": PortState("Brest", "FR", 77)})
+    only = next(
+        line
+        for line in render_text(turn_knowledge("decres", alone, alone), MAP).splitlines()
+        if line.startswith("  Brest (")
+    )
+    assert "1 transport group in harbor" in only and "ship in harbor" not in only
