@@ -153,15 +153,16 @@ def _alike(a: ObservedEvent, b: ObservedEvent) -> bool:
     }
 
 
-# A storm's move of a ship, and her arrival where it set her down (section 8): to her own
-# player one line, where she went and among whom, not the same move told twice.
+# A storm's move of a ship, and her arrival where it set her down (section 8): one line, where
+# she went and among whom, not the same move told twice (her own player, and anyone whose
+# ships saw both her going and her coming).
 STORM_MOVES = frozenset({"scattered", "blown_out_to_sea"})
 
 
 def runs(events: tuple[ObservedEvent, ...], own: frozenset[str] = frozenset()) -> list[list[ObservedEvent]]:
     """Like events in a row told as one line: single ships (their ids listed together), or
     events seen from afar, which name no ship (5.1), told once with how many times; and an
-    own ship's storm move with her arrival (``STORM_MOVES``)."""
+    ship's storm move with her arrival (``STORM_MOVES``)."""
     out: list[list[ObservedEvent]] = []
     for ev in events:
         last = out[-1] if out else None
@@ -182,7 +183,7 @@ def _arrival_of(run: list[ObservedEvent], ev: ObservedEvent, own: frozenset[str]
         and ev.kind == "storm_arrived"
         and ev.ships == move.ships
         and bool(ev.ships)
-        and set(ev.ships) <= own
+        and (set(ev.ships) <= own or not set(ev.ships) & own)
     )
 
 
@@ -199,7 +200,11 @@ def _merged(run: list[ObservedEvent]) -> ObservedEvent:
         return run[0]
     if run[-1].kind == "storm_arrived":  # the move told with whom she lies among (5.1)
         came = run[-1].data
-        arrival = {"enemies": list(came.get("enemies", ())), "side": came.get("side", "")}
+        arrival = {
+            "enemies": list(came.get("enemies", ())),
+            "side": came.get("side", ""),
+            "at": run[-1].location,
+        }
         return replace(run[0], data={**run[0].data, "arrival": arrival})
     names: dict[str, Any] = {}
     for e in run:

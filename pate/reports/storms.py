@@ -54,7 +54,17 @@ def scattered(t: Telling) -> str:
         to = f"{t.subject} {t.was} scattered by the storm to tactical area {t.get('to_tactical')}"
         found = _found_there(t)
         return to + found + _leeward(t, named=not found)
+    came = _arrived_at(t)
+    if came:  # seen going and coming (3.11): where she came, not "lost to sight"
+        lee = _leeward(t, named=True)
+        return f"{t.subject} {t.was} scattered by the storm {t.at()} and driven into {came}{lee}"
     return f"{t.subject} {t.was} scattered by the storm {t.at()} and lost to sight"
+
+
+def _arrived_at(t: Telling) -> str:
+    arrival = t.get("arrival")
+    at = arrival.get("at") if isinstance(arrival, dict) else None
+    return t.place(str(at)) if at else ""
 
 
 def _leeward(t: Telling, *, named: bool) -> str:
@@ -81,8 +91,8 @@ def _found_there(t: Telling) -> str:
     met = t.get("met")
     if not isinstance(met, list | tuple):
         return ""
-    if not met:
-        return ", out of contact with every other ship"
+    if not met:  # as she came there: a ship the storm set down later is told on its own line
+        return ", where no other ship lay"
     ids = [str(s) for s in met]
     friends = set(t.k.allies)  # the player's own state and its active allies
     others = [s for s in ids if s not in t.own]
@@ -98,8 +108,11 @@ def _found_there(t: Telling) -> str:
 def blown_out_to_sea(t: Telling) -> str:
     to = t.place(str(t.get("to"))) if t.get("to") else "the open sea"
     tactical = f" (tactical area {t.get('to_tactical')})" if t.ours and t.get("to_tactical") else ""
-    lee = _leeward(t, named=True)
-    return f"{t.subject} {t.was} blown out to sea {t.came_from(t.location)} into {to}{tactical}{lee}"
+    came = "" if tactical else _arrived_at(t)
+    into = came or f"{to}{tactical}"
+    return (
+        f"{t.subject} {t.was} blown out to sea {t.came_from(t.location)} into {into}{_leeward(t, named=True)}"
+    )
 
 
 def storm_arrived(t: Telling) -> str:

@@ -221,3 +221,27 @@ def test_the_same_sight_from_afar_in_a_row_is_one_line_with_how_often() -> None:
         told[1].text.startswith("Many ships came in sight in the Northern Caribbean")
         and "twice" not in told[1].text
     )
+
+
+def test_another_state_s_ship_seen_scattered_and_set_down_is_one_line() -> None:
+    """Section 8 with 3.11: the French saw BR4SL scattered from tactical area 1 and saw her
+    come among their ships in tactical area 2: one line, where she went, not "lost to sight"
+    followed by her arrival."""
+    k = turn_knowledge("villeneuve", world(START), world(START))
+    going = ObservedEvent(1, Phase.MOVEMENT, "scattered", WHERE, ("BR4SL",), ("FR1FL",), {})
+    coming = ObservedEvent(
+        2,
+        Phase.MOVEMENT,
+        "storm_arrived",
+        "NOC (tactical area 2)",
+        ("BR4SL",),
+        ("FR2SL",),
+        {"enemies": ["FR2SL"], "side": "leeward"},
+    )
+    (told,) = told_events(replace(k, events=(going, coming)), MAP)
+    assert told.label == "1-2"
+    assert told.text == (
+        "The British ship of the line BR4SL was scattered by the storm in the Northern Caribbean"
+        " (tactical area 1) and driven into the Northern Caribbean (tactical area 2), to leeward of"
+        " FR2SL Neptune."
+    )

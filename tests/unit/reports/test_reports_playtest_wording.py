@@ -306,7 +306,7 @@ def test_rule_5_1_a_scattered_ship_among_others_is_in_contact() -> None:
         " and with the British ship of the line BR2SL." in text
     )
     alone = _scattered(to_tactical=4, met=[])
-    assert "scattered by the storm to tactical area 4, out of contact with every other ship." in alone
+    assert "scattered by the storm to tactical area 4, where no other ship lay." in alone
     old = _scattered(to_tactical=3)  # stored before ``met``: nothing said that may be false
     assert "scattered by the storm to tactical area 3." in old and "contact" not in old
 
