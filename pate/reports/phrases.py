@@ -161,6 +161,8 @@ def got_away(t: Telling) -> str:
     to = str(t.get("to") or "")
     if not to:
         return ""
+    if not t.ours and t.get("seen_arriving"):
+        return f" and came among our ships in {t.place(to)}"
     if not t.ours and out_of_sight(to) == out_of_sight(t.location):
         return " and sailed out of sight"
     return f" and got away to {t.place(to)}"

@@ -23,7 +23,7 @@ from pate.core.events import Event, Phase
 
 # Dice and the chances they were rolled against are never shown: a chance
 # reveals the quality and damage of everyone sailing in the group.
-NEVER = frozenset({"roll", "rolls", "chance", "chances"})
+NEVER = frozenset({"roll", "rolls", "chance", "chances", "seen_there"})
 
 # What anyone watching may see of someone else's ships, per event kind.
 # Kinds not listed keep their detail minus the SECRET keys below.
@@ -153,6 +153,9 @@ def judge(event: Event, j: Judge) -> tuple[tuple[str, ...], str, dict[str, Any]]
         data = {k: v for k, v in event.data.items() if k not in NEVER}
     else:
         data = _public(event.kind, event.data)
+        if event.kind in ("escaped", "evaded") and set(event.data.get("seen_there", ())) & j.own:
+            # 5.1: the player's ships where she went saw her come, tactical area and all
+            data.update(to=event.data.get("to"), seen_arriving=True)
     if j.names:
         gone = {s: j.names[s] for s in event.ships if s in j.names}
         if gone:

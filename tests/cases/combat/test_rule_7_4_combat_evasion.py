@@ -7,13 +7,14 @@ point of quality; light winds +10%, heavy -10%.
 
 from __future__ import annotations
 
+from pate.core.intel.judged import Judge, judge
 from pate.core.orders.model import CombatStance
 from pate.core.rng import Rng
 from pate.core.rules.combat import Outcome, Where, fight
 from pate.core.rules.combat.evasion import evasion_chance
 from pate.core.rules.combat.prepare import prepare
 from pate.core.world.geography import WindStrength
-from pate.core.world.ships import Quality, ShipType
+from pate.core.world.ships import AtSea, Quality, ShipType
 from tests.unit.combat.combat_world import (
     RULES,
     battle,
@@ -214,3 +215,28 @@ def test_mechanics_transports_of_a_much_smaller_frigate_side_cannot_evade() -> N
         windward=0,
     )
     assert all(r.outcome[3] is Outcome.EVADED for r in fights(even, 50))  # 1 of 2: covered
+
+
+def test_rule_7_4_ships_where_an_evader_went_see_her_come() -> None:
+    """7.4 with 5.1 ("in the same tactical location of the same sea area" is contact): a
+    French ship evading a battle in tactical area 1 of the English Channel goes to another
+    tactical area, each of which holds a British ship.  That ship sees her come: it
+    witnesses the evasion, and its player reads where she went, not "out of sight"."""
+    watchers = {f"BR{n}FR": AtSea("ECH", n) for n in (2, 3, 4)}
+    w = world(ship("BR1SL"), ship("BR5SL"), ship("FR1SL"), *(ship(s, loc) for s, loc in watchers.items()))
+    orders = {"FR1SL": order("FR1SL", stance=EVADE), "BR1SL": order("BR1SL", stance=ENGAGE)}
+    seen = 0
+    for seed in range(40):
+        ts = run_phase(w, orders, seed=seed)
+        ev = next((e for e in ts.events if e.kind == "evaded" and e.ships == ("FR1SL",)), None)
+        if ev is None:
+            continue
+        went = ts.world.ships["FR1SL"].location
+        (there,) = [s for s, loc in watchers.items() if loc == went]
+        assert there in ev.witnesses and ev.data["seen_there"] == [there]
+        _, _, data = judge(ev, Judge(own=frozenset({there}), friends=frozenset({"BR"})))
+        assert data == {"to": ev.data["to"], "seen_arriving": True}
+        _, _, far = judge(ev, Judge(own=frozenset({"BR1SL"}), friends=frozenset({"BR"})))
+        assert far == {"to": "ECH"}  # the battle's own witnesses: out of sight, as before
+        seen += 1
+    assert seen >= 5

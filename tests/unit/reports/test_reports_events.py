@@ -245,3 +245,15 @@ def test_another_state_s_ship_seen_scattered_and_set_down_is_one_line() -> None:
         " (tactical area 1) and driven into the Northern Caribbean (tactical area 2), to leeward of"
         " FR2SL Neptune."
     )
+
+
+def test_an_enemy_leaving_a_battle_among_our_ships_is_seen_coming() -> None:
+    """7.4, 7.8 with 5.1: BR4SL evaded the battle and came to tactical area 2, where the
+    French lay: they read where she went, not that she sailed out of sight."""
+    data = {"to": "NOC (tactical area 2)", "seen_arriving": True}
+    ev = ObservedEvent(1, Phase.COMBAT, "evaded", WHERE, ("BR4SL",), ("FR2SL",), data)
+    k = turn_knowledge("villeneuve", world(START), world(START))
+    assert event_sentence(k, ev, MAP) == (
+        "The British ship of the line BR4SL evaded the battle in the Northern Caribbean (tactical area 1)"
+        " and came among our ships in the Northern Caribbean (tactical area 2) (rule 7.4)."
+    )

@@ -18,7 +18,7 @@ from pate.core.rules.combat.model import Battle, BattleResult, Outcome, Where
 from pate.core.rules.combat.params import CombatRules
 from pate.core.rules.combat.prepare import tiers
 from pate.core.rules.context import TurnContext, TurnState
-from pate.core.world.ships import AtSea, InPort, Location, Ship, describe, ship_id
+from pate.core.world.ships import AtSea, InPort, Location, Ship, contact_key, describe, ship_id
 from pate.core.world.state import WorldState
 
 _MOVES = (Outcome.ESCAPED, Outcome.EVADED)
@@ -44,8 +44,8 @@ def apply_result(
     events: list[Event] = []
     where = describe(place)
 
-    def event(kind: str, about: tuple[str, ...], /, **data: Any) -> None:
-        seen = tuple(i for i in contact if i not in about)
+    def event(kind: str, about: tuple[str, ...], /, there: tuple[str, ...] = (), **data: Any) -> None:
+        seen = tuple(i for i in contact if i not in about) + there
         events.append(Event(Phase.COMBAT, kind, about, where, seen, data))
 
     if result.fought:
@@ -78,11 +78,29 @@ def apply_result(
             changed[ship.id] = replace(ship, location=dest)
             if isinstance(dest, AtSea):
                 orders[ship.id] = _cancel_first_move(ts.order(ship.id), dest.area)
-            event(outcome.value, (ship.id,), to=describe(dest))
+            # 5.1: the ships where she went are in contact with her and see her come
+            there = _lying_at(world, dest, {b.key for b in battle.ships})
+            event(
+                outcome.value,
+                (ship.id,),
+                there,
+                to=describe(dest),
+                **({"seen_there": list(there)} if there else {}),
+            )
         elif outcome is Outcome.FOUGHT:
             changed[ship.id] = ship
     new_world = _after_battle(world, changed, removed, place, result)
     return replace(ts, world=new_world, orders=orders).emit(*events)
+
+
+def _lying_at(world: WorldState, dest: Location, battle: set[str]) -> tuple[str, ...]:
+    """The ships already in contact at ``dest`` (5.1), none of this battle's."""
+    key = contact_key(dest)
+    return tuple(
+        sid
+        for sid, s in sorted(world.ships.items())
+        if sid not in battle and key is not None and contact_key(s.location) == key
+    )
 
 
 def _captor_of(result: BattleResult, i: int) -> int:
