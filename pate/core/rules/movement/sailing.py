@@ -85,10 +85,11 @@ def _try_sail(board: Board, group: Group, step: int, rng: Rng) -> Departure | No
             _held(board, group.members, loc, "held_in_port", {**info, "reason": reason})
             return None
     chances = _chances(board, group.members, way, step, loc)
-    chance = group_chance(chances, board.params)
+    behind = left_behind([s for s, _ in chances], board.params)
+    # a dismasted member never goes with the group, so she does not set its pace either
+    chance = group_chance([(s, c) for s, c in chances if s.id not in behind], board.params)
     roll = rng.below(100)
     info.update(chance=chance, roll=roll)
-    behind = left_behind([s for s, _ in chances], board.params)
     gone = [s.id for s, c in chances if roll < chance and roll < c and s.id not in behind]
     left = [m for m in group.members if m not in gone]
     if left:
