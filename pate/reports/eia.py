@@ -43,9 +43,13 @@ def _rounds(t: Telling, sides: list[Mapping[str, Any]]) -> list[str]:
     if not rounds:
         return []
     said = [f"{counted(len(rounds), 'round')} fought"]
+    defences = t.get("harbor_defenses")
     for n, side in enumerate(sides):
-        # "disabled" counts the ships each side disabled: the other side's losses
+        # "disabled" counts the ships each side disabled: the other side's losses; the raiders'
+        # losses include what the harbor defences disabled before the rounds (12.2.6.3.1)
         lost = sum(int(r.get("disabled", (0, 0))[1 - n]) for r in rounds)
+        if isinstance(defences, int) and t.get("attacker") == n:
+            lost += defences
         broken = ", and broke" if side.get("broken") else ""
         said.append(f"{_side_words(t, side, False)} had {counted(lost, 'ship')} disabled{broken}")
     if any(r.get("closed") for r in rounds):
@@ -81,9 +85,9 @@ def eia_battle(t: Telling) -> str:
     winner = t.get("winner")
     if not winner:
         draw = (
-            "Neither side could claim victory (12.2.6.3.2)"
+            "Neither side could claim victory (EiA rule 12.2.6.3.2)"
             if kind == "port_raid"
-            else ("The battle ended inconclusively (12.2.6.1.6.2)")
+            else "The battle ended inconclusively (EiA rule 12.2.6.1.6.2)"
         )
         said.append(draw)
     else:

@@ -142,3 +142,20 @@ def test_rule_12_2_6_2_and_12_2_6_3_2_no_chits_in_blockade_battles_and_raids() -
     sea = eia_world(*fleet("FR", 3), *fleet("BR", 3))
     at_sea = [melee(f"FR{k}SL") for k in range(1, 4)] + [linear_defense(f"BR{k}SL") for k in range(1, 4)]
     assert {s["chit"] for s in _battle(run(sea, at_sea, seed=5))["sides"]} == {"melee", "linear_defense"}
+
+
+def test_rule_12_2_8_1_a_hulk_disabled_in_a_raid_on_her_port_is_no_news() -> None:
+    """12.2.8.1 ("defense during a port raid") with 12.2.6.1.9.1: a hulk lying in Brest
+    harbor that the raiders disable stays the hulk she was; she did not "reach Brest
+    disabled" and is not laid up again, so no ``hulk`` event tells it every raid."""
+    w, orders = raid()
+    hulk = replace(fleet("FR", 1, HARBOR, type_="FL")[0], hulk=True, active=False)
+    w = w.with_ships({hulk.id: hulk})
+    disabled = 0
+    for seed in range(30):
+        ts = run(w, orders, seed=seed)
+        ships = _battle(ts)["ships"]
+        disabled += any(e["id"] == "FR1FL" and e["disabled_in"] for e in ships)
+        assert not [e for e in ts.events if e.kind == "hulk" and "FR1FL" in e.ships]
+        assert ts.world.ships["FR1FL"].hulk and ts.world.ships["FR1FL"].location == hulk.location
+    assert disabled >= 3

@@ -4,6 +4,7 @@ events of its aftermath in the rule book's words."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from intel_world import MAP, sea, ship, turn_knowledge, world
@@ -63,7 +64,19 @@ def test_blockade_battles_name_no_chits_and_raids_end_in_a_draw() -> None:
     blockade = told("nelson", [eia_battle("blockade", ["BR"])])
     assert "Blockade battle (EiA rule 12.2.6.2)" in blockade and "(melee)" not in blockade
     raid = told("nelson", [eia_battle("port_raid", None)])
-    assert "Neither side could claim victory (12.2.6.3.2)" in raid
+    assert "Neither side could claim victory (EiA rule 12.2.6.3.2)" in raid
+
+
+def test_a_raid_counts_the_raiders_lost_to_the_harbor_defences() -> None:
+    """12.2.6.3.1: the harbor defences fire before the rounds; what they disabled is among the
+    raiders' losses, so the sentence does not say "1 of the raiders" and then "0 disabled"."""
+    ev = eia_battle("port_raid", None)
+    rounds = [{"round": 1, "tables": ["5-2", "1-1"], "disabled": [0, 0], "closed": False}]
+    raid = replace(ev, data={**ev.data, "rounds": rounds, "harbor_defenses": 1, "attacker": 0, "chase": None})
+    text = told("nelson", [raid])
+    assert (
+        "the harbor defences disabled 1 of the raiders; 1 round fought; our side had 1 ship disabled" in text
+    )
 
 
 def test_the_aftermath_in_the_rules_words() -> None:

@@ -135,6 +135,8 @@ def _hulk(
     the other side's."""
     dock = setting.havens[owner]
     assert dock is not None  # a side without a port loses its disabled ships
+    if battle.ships[i].side == owner and _hulk_already_in(ship, dock.port):
+        return  # 12.2.8.1: a hulk that fought a raid on her port is disabled where she lies: no news
     hulk = replace(
         ship,
         location=InPort(dock.port, harbor=True),
@@ -150,6 +152,10 @@ def _hulk(
     out.changed[hulk.id] = hulk
     out.orders.pop(ship.id, None)
     out.event("hulk", (hulk.id,), port=dock.port, movement_points=dock.movement_points)
+
+
+def _hulk_already_in(ship: Ship, port: str) -> bool:
+    return ship.hulk and isinstance(ship.location, InPort) and ship.location.port == port
 
 
 def _political(
@@ -326,6 +332,7 @@ def battle_data(battle: EiaBattle, result: EiaResult, ships: list[Ship], setting
             for r in result.rounds
         ],
         "harbor_defenses": None if result.harbor_fire is None else result.harbor_fire.disabled,
+        "attacker": battle.attacker,
         "chase": None
         if result.chase is None
         else {"table": result.chase.table, "disabled": result.chase.disabled},
