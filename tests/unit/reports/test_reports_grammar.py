@@ -28,12 +28,15 @@ def moved(kind: str, about: list[str], **data: object) -> Event:
     return Event(Phase.MOVEMENT, kind, tuple(about), WHERE, tuple(s.id for s in SHIPS), data)
 
 
-def test_rule_3_11_joining_one_ship_sails_with_her() -> None:
-    """3.11 with 6.9: "FR1FR Armide joined FR2FR Gloire ... and will sail
-    with her", not "with them" (grand1805 play-test)."""
-    assert "will sail with her (rule 6.9)" in told([moved("joined_allies", ["FR1FR"], allies=["FR2FR"])])
+def test_rule_3_11_joining_one_ship_is_in_company_with_her() -> None:
+    """3.11 with 6.9: "FR1FR Armide joined FR2FR Gloire ... and lies in company
+    with her", not "with them" (grand1805 play-test); and no promise that they sail on
+    together, which their movement orders decide (4.5, 6.7; a play-test saw a transport
+    group "joined ... and will sail with her" sail off alone the same turn)."""
+    one = told([moved("joined_allies", ["FR1FR"], allies=["FR2FR"])])
+    assert "lies in company with her (rule 6.9)" in one and "will sail" not in one
     two = told([moved("joined_allies", ["FR1FR"], allies=["FR2FR", "FR3FR"])])
-    assert "will sail with them (rule 6.9)" in two
+    assert "lies in company with them (rule 6.9)" in two
 
 
 def test_rule_3_11_to_leeward_of_one_ship_is_of_her() -> None:
