@@ -57,21 +57,33 @@ def operation_refused(t: Telling) -> str:
 
 
 def interception(t: Telling) -> str:
-    rolls = t.get("rolls") or [0, 0]
-    result = "intercepted" if t.get("succeeded") else "failed"
-    tie = ", a tie won on a preferred kind" if t.get("succeeded") and rolls[0] == rolls[1] else ""
+    """The outcome of the manoeuvre, not its dice, which no report shows (docs/rules/intel.md 14):
+    won, lost, or a tie, which the interceptor wins against a kind of operation it prefers."""
+    result = _manoeuvre(t)
     back = " on its return to base" if t.get("return_to_base") else ""
     target = _op(t.get("target_operation"))
     if t.ours:
         return (
             f"{t.subject} ({_op(t.get('by_operation'))}) tried to intercept"
-            f" the {target} of {t.text('target', 'an enemy fleet')}{back}:"
-            f" manoeuvre roll {rolls[0]} against {rolls[1]}{tie}: {result} ({RULES}, Interception)"
+            f" the {target} of {t.text('target', 'an enemy fleet')}{back}: {result} ({RULES}, Interception)"
         )
     return (
         f"{t.subject} ({_op(t.get('by_operation'))}) tried to intercept our {target}{back}:"
-        f" manoeuvre roll {rolls[0]} against {rolls[1]}{tie}: {result} ({RULES}, Interception)"
+        f" {result} ({RULES}, Interception)"
     )
+
+
+def _manoeuvre(t: Telling) -> str:
+    won = bool(t.get("succeeded"))
+    if t.get("on_tie") is True:
+        return (
+            "the manoeuvre was a tie, won on a preferred kind: intercepted"
+            if won
+            else ("the manoeuvre was a tie, and the kind was not one it prefers: failed")
+        )
+    if t.get("on_tie") is False:
+        return "the interceptors won the manoeuvre: intercepted" if won else "they lost the manoeuvre: failed"
+    return "intercepted" if won else "failed"  # told before the tie was recorded
 
 
 def contest(t: Telling) -> str:

@@ -272,6 +272,7 @@ def test_eia_ops_s41_interception_by_the_manoeuvre_roll() -> None:
     roll 5 v 2 and the battle: the transport never sails."""
     ts = _patrol_against_transport("patrol", [1, 5, 2, *HITS])
     assert one(ts, "interception")["rolls"] == [5, 2] and one(ts, "interception")["succeeded"]
+    assert one(ts, "interception")["on_tie"] is False  # what the reports tell of the dice
     assert ts.world.ships["FR2TR"].location == InPort("Brest", True)
 
 
@@ -281,7 +282,7 @@ def test_eia_ops_s41_interception_on_a_tie_for_a_preferred_kind() -> None:
     Superiority prefers a transport and intercepts; a patrol does not."""
     ts = _patrol_against_transport("naval-superiority", [1, 1, 4, 4, *QUIET])
     got = one(ts, "interception")
-    assert got["rolls"] == [4, 4] and got["preferred"] and got["succeeded"]
+    assert got["rolls"] == [4, 4] and got["preferred"] and got["succeeded"] and got["on_tie"]
     ts = _patrol_against_transport("patrol", [1, 4, 4, *QUIET])
     assert one(ts, "interception")["succeeded"] is False
     assert ts.world.ships["FR2TR"].location == InPort("Cherbourg", True)

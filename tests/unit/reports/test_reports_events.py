@@ -257,3 +257,21 @@ def test_an_enemy_leaving_a_battle_among_our_ships_is_seen_coming() -> None:
         "The British ship of the line BR4SL evaded the battle in the Northern Caribbean (tactical area 1)"
         " and came among our ships in the Northern Caribbean (tactical area 2) (rule 7.4)."
     )
+
+
+def _interception(**data: Any) -> ObservedEvent:
+    base = {"by_operation": "raid", "target_operation": "rebase", "target": "FR2SL", "preferred": False}
+    return ObservedEvent(1, Phase.MOVEMENT, "interception", "NOC", ("BR4SL",), ("BR4SL",), {**base, **data})
+
+
+def test_an_interception_tells_the_manoeuvre_not_its_dice() -> None:
+    """EiA new naval rules, Interception: "Interception succeeds if intercepting side wins the
+    manouver roll or on a tie if intercepting a preferred kind of operation."  The report says
+    which of the two it was; the dice, which the knowledge never holds, are not made up."""
+    k = turn_knowledge("nelson", world(START), world(START))
+    won = event_sentence(k, _interception(succeeded=True, on_tie=False), MAP)
+    assert "the interceptors won the manoeuvre: intercepted" in won and "roll" not in won
+    tie = event_sentence(k, _interception(succeeded=True, on_tie=True, preferred=True), MAP)
+    assert "the manoeuvre was a tie, won on a preferred kind: intercepted" in tie
+    lost = event_sentence(k, _interception(succeeded=False, on_tie=False), MAP)
+    assert "they lost the manoeuvre: failed" in lost and "preferred" not in lost

@@ -186,6 +186,8 @@ def attempt(run: Run, by: Declared, target: Declared) -> None:
         "rolls": [mine, theirs],
         "preferred": preferred,
         "succeeded": ok,
+        # what the players are told of the dice, which never reach them (docs/rules/intel.md 14)
+        "on_tie": mine == theirs,
         "return_to_base": target.resolved,
     }
     run.emit("interception", by, run.alive(target), **data)
