@@ -12,7 +12,17 @@ from pate.core.world.ships import InPort, ShipType
 from pate.reports.events import event_sentence
 from pate.reports.words import adjective, stores_text, supplies_text
 
-TRADE_KINDS = frozenset({"commerce", "stores_moved", "stores_move_refused"})
+# the store moves (3.5) and the commerce of the turn (4.8: docs/rules/orders.md, "Commerce")
+TRADE_KINDS = frozenset(
+    {
+        "stores_moved",
+        "stores_move_refused",
+        "merchant_prizes",
+        "trade_lost",
+        "convoy_covered",
+        "trade_summary",
+    }
+)
 
 
 def _count(n: int, noun: str) -> str:

@@ -9,6 +9,7 @@ from pate.core.intel.knowledge import knowledge_for
 from pate.core.orders.model import Commerce, Contact, ContactMode, ShipOrder
 from pate.core.rules.commerce import CommerceRules, TradeSummary, traffic
 from pate.core.world.state import Player, Role
+from pate.reports.text import render_text
 from tests.cases.turn.turn_world import CTX, events, run, sea, ship, world
 
 RULES = CommerceRules.of(CTX.rules)
@@ -103,3 +104,7 @@ def test_rule_4_8_the_naval_minister_reads_his_trade_summary() -> None:
     k = knowledge_for("br_min", replace(w, seed=seed), r.state, r.events, CTX.map, CTX.rules)
     kinds = {e.kind for e in k.events}
     assert {"trade_summary", "trade_lost"} <= kinds
+    # and his report's Trade section tells them (docs/formats/reports.md), not "Nothing moved"
+    trade = render_text(k, CTX.map).split("Trade: store moves (rule 3.5) and commerce\n", 1)[1]
+    assert "Nothing moved or reported this turn" not in trade.split("\n\n")[0]
+    assert "Trade this turn" in trade and "merchant ship" in trade.split("\n\n")[0]
