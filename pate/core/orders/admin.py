@@ -141,10 +141,21 @@ def _target(c: AdminCheck, field: str, adm: AdminOrder) -> Ship | Refusal:
         return missing(f"{field}.target", rule, sid)  # the fog of war: as for no ship at all
     if not other.active or isinstance(other.location, InAtlantic):
         return Refusal(f"{field}.target", rule, f"{sid} is not on the map", PRECONDITION)
-    if tactical_key(other.location) != tactical_key(c.ship.location):
-        where = "in one tactical area" if c.ship.at_sea else "both in harbor or both in the coastal waters"
-        return Refusal(f"{field}.target", rule, f"{sid} and {c.ship.id} must be {where}", PRECONDITION)
     return other
+
+
+def _apart(c: AdminCheck, field: str, adm: AdminOrder, other: Ship) -> list[Refusal]:
+    """The two must lie together: one tactical area at sea, one part of one port (1.2).  Checked
+    after what the other ship is (its type, its state), which decides first."""
+    if tactical_key(other.location) == tactical_key(c.ship.location):
+        return []
+    where = (
+        "in one tactical area"
+        if c.ship.at_sea
+        else "in one port, both in the harbor or both in the coastal waters"
+    )
+    msg = f"{other.id} and {c.ship.id} must be {where}"
+    return [Refusal(f"{field}.target", _RULE[adm.kind], msg, PRECONDITION)]
 
 
 def _inactivate(c: AdminCheck, field: str, adm: AdminOrder) -> list[Refusal]:
@@ -198,6 +209,8 @@ def _transfer_crew(c: AdminCheck, field: str, adm: AdminOrder) -> list[Refusal]:
         # decision: a crew is its state's manpower (4.10 returns it to the pool)
         msg = f"crew moves only between ships of one state; {other.id} is not {ship.state}"
         return [Refusal(f"{field}.target", "2.7", msg, PRECONDITION)]
+    if apart := _apart(c, field, adm, other):
+        return apart
     if hostile_alongside(c.world, ship):
         return [Refusal(f"{field}.kind", "2.7", "no enemy ships may be present", PRECONDITION)]
     f = f"{field}.amount"
@@ -245,6 +258,8 @@ def _combine(c: AdminCheck, field: str, adm: AdminOrder) -> list[Refusal]:
     if other.state != c.ship.state:
         msg = f"{other.id} is not of {c.ship.state}; allies cannot combine transport groups"
         return [Refusal(f"{field}.target", "2.5", msg, PRECONDITION)]
+    if apart := _apart(c, field, adm, other):
+        return apart
     total = c.ship.capacity + other.capacity
     lo, hi = c.limits.transport_capacity_min, c.limits.transport_capacity_max
     if not lo <= total <= hi:

@@ -40,10 +40,25 @@ def test_rule_2_5_combine_groups_of_one_state_in_contact() -> None:
 
 
 def test_rule_2_5_allies_cannot_combine() -> None:
-    """2.5: "controlled by the same state" (recovered: "allies cannot combine")."""
+    """2.5: "controlled by the same state" (recovered: "allies cannot combine"); the state
+    decides before where the groups lie, so an ally's group elsewhere is refused for being
+    an ally's, not for lying apart (a play-test read "must be both in harbor" for it)."""
     w = world([ship("FR1TR", sea("SOA")), ship("SP1TR", sea("SOA"))])
     r = refusal(check(_admin("FR1TR", AdminKind.COMBINE, "SP1TR"), w), "admin[0].target")
     assert (r.rule, r.code) == ("2.5", "failed_precondition")
+    apart = world([ship("FR1TR", harbor("Gibraltar")), ship("SP1TR", coastal("Gibraltar"))])
+    r = refusal(check(_admin("FR1TR", AdminKind.COMBINE, "SP1TR"), apart), "admin[0].target")
+    assert "allies cannot combine" in r.message
+
+
+def test_rule_2_5_groups_in_two_ports_are_told_they_must_share_one() -> None:
+    """2.5 (recovered: "same tactical location") with 1.2: both groups in a harbor, but of two
+    ports: the refusal says one port, not "both in harbor", which they are."""
+    w = world([ship("BR1TR", harbor("Gibraltar")), ship("BR2TR", harbor("Cadiz"))])
+    r = refusal(check(_admin("BR1TR", AdminKind.COMBINE, "BR2TR"), w), "admin[0].target")
+    assert (
+        r.message == "BR2TR and BR1TR must be in one port, both in the harbor or both in the coastal waters"
+    )
 
 
 def test_rule_2_5_combined_capacity_at_most_20000() -> None:
