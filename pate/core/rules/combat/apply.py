@@ -78,19 +78,18 @@ def apply_result(
             changed[ship.id] = replace(ship, location=dest)
             if isinstance(dest, AtSea):
                 orders[ship.id] = _cancel_first_move(ts.order(ship.id), dest.area)
-            # 5.1: the ships where she went are in contact with her and see her come
             there = _lying_at(world, dest, {b.key for b in battle.ships})
-            event(
-                outcome.value,
-                (ship.id,),
-                there,
-                to=describe(dest),
-                **({"seen_there": list(there)} if there else {}),
-            )
+            event(outcome.value, (ship.id,), there, to=describe(dest), **_seen_there(there))
         elif outcome is Outcome.FOUGHT:
             changed[ship.id] = ship
     new_world = _after_battle(world, changed, removed, place, result)
     return replace(ts, world=new_world, orders=orders).emit(*events)
+
+
+def _seen_there(there: tuple[str, ...]) -> dict[str, Any]:
+    """5.1: the ships where a ship leaving the battle went are in contact with her and see her
+    come; the judge tells their player where she went (pate.core.intel.judged)."""
+    return {"seen_there": list(there)} if there else {}
 
 
 def _lying_at(world: WorldState, dest: Location, battle: set[str]) -> tuple[str, ...]:
