@@ -29,8 +29,9 @@ from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.orders.validate import Actor
 from pate.v1 import orders_pb2
 from services.orders import desk
-from services.orders.mapping import MappingError, order_from_pb
+from services.orders.mapping import MappingError, order_from_pb, order_to_pb
 from services.platform.errors import Code, DeskError
+from services.platform.security import limits
 from services.platform.security.auth import Authenticator, Credentials
 from services.platform.security.limits import first_problems
 from services.platform.store import repository as repo
@@ -50,13 +51,26 @@ def orders_of(request: orders_pb2.SubmitOrdersRequest) -> list[ShipOrder]:
         raise DeskError(Code.INVALID_ARGUMENT, "orders: give orders or orders_text, not both")
     if request.orders_text:
         try:
-            return parse_orders(request.orders_text)
+            parsed = parse_orders(request.orders_text)
         except OrderSyntaxError as err:
             raise DeskError(Code.INVALID_ARGUMENT, f"orders_text: {first_problems(err.problems)}") from None
+        return _within_limits(parsed)
     try:
         return [order_from_pb(o, f"orders[{i}]") for i, o in enumerate(request.orders)]
     except MappingError as err:
         raise DeskError(Code.INVALID_ARGUMENT, str(err)) from None
+
+
+def _within_limits(orders: list[ShipOrder]) -> list[ShipOrder]:
+    """Orders written as text are held to the limits of the same fields sent as messages (a port
+    name of at most 64 characters...), before any work: a refusal then never quotes more than an
+    excerpt of what was typed."""
+    try:
+        for i, order in enumerate(orders):
+            limits.check_request(order_to_pb(order), prefix=f"orders[{i}].")
+    except limits.LimitError as err:
+        raise DeskError(Code.INVALID_ARGUMENT, limits.bounded(str(err))) from None
+    return orders
 
 
 @dataclass(frozen=True, slots=True)

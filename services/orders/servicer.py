@@ -44,7 +44,7 @@ from services.platform.runtime.rpc import (
     is_admin,
     run_cpu,
 )
-from services.platform.security import sessions
+from services.platform.security import limits, sessions
 from services.platform.security.auth import Authenticator
 from services.platform.security.limits import first_problems
 from services.platform.security.passwords import hash_password
@@ -354,11 +354,22 @@ def _notifications_pb(prefs: notifications.Prefs) -> desk_pb2.Notifications:
     return desk_pb2.Notifications(email=prefs.email, webhook=prefs.webhook, kinds=list(prefs.kinds))
 
 
+# The trailer carrying the refusals must stay under gRPC's metadata limit (16 KiB by default):
+# each message cut short, and at most this many refusals, the first ones.
+REFUSAL_CHARS = 300
+MAX_REFUSALS = 25
+
+
 def refusals_bin(refusals: tuple[Any, ...]) -> bytes:
     return desk_pb2.RefusalList(
         refusals=[
-            common_pb2.Refusal(field=r.field, rule=r.rule, message=r.message, code=str(r.code))
-            for r in refusals
+            common_pb2.Refusal(
+                field=limits.bounded(r.field, 120),
+                rule=r.rule,
+                message=limits.bounded(r.message, REFUSAL_CHARS),
+                code=str(r.code),
+            )
+            for r in refusals[:MAX_REFUSALS]
         ]
     ).SerializeToString()
 

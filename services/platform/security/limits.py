@@ -287,9 +287,10 @@ def _control(value: str) -> str | None:
     return None
 
 
-def check_request(message: Message) -> None:
-    """Raise LimitError naming the first field of ``message`` outside its limits."""
-    _check_message(message, "", 0)
+def check_request(message: Message, prefix: str = "") -> None:
+    """Raise LimitError naming the first field of ``message`` outside its limits (``prefix``:
+    where the message lies in the request, "orders[2].")."""
+    _check_message(message, prefix, 0)
 
 
 @dataclass(frozen=True, slots=True)

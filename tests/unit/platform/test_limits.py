@@ -6,9 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from pate.core.orders.refusal import INVALID, Refusal
 from pate.core.world.fields import DataError
 from pate.datafiles import load_shipped_scenario, parse_scenario_text
 from pate.v1 import admin_pb2, common_pb2, orders_pb2, reports_pb2
+from services.orders.intake import orders_of
+from services.orders.servicer import refusals_bin
+from services.platform.errors import DeskError
 from services.platform.security import limits
 from services.platform.security.limits import LimitError, check_metadata, check_request
 
@@ -146,3 +150,22 @@ def test_a_field_added_later_takes_the_rule_of_its_name_or_of_its_type() -> None
     message, field = texts[0]
     request = land_pb2.__dict__[message.name](**{field.name: "x" * 201})
     assert f"{field.name}: at most 200 characters" in _refused(request)
+
+
+def test_orders_written_as_text_keep_the_limits_of_the_same_fields() -> None:
+    """A port name of 20,000 characters pasted as text is refused as the same field sent as a
+    message would be, naming it and quoting an excerpt: before, the refusal quoted it whole and,
+    past 16 KiB, broke gRPC's trailer (a raw transport error reached the player)."""
+    text = "order BR1FR\n  move BIS port " + "X" * 20_000 + "\n"
+    with pytest.raises(DeskError) as err:
+        orders_of(orders_pb2.SubmitOrdersRequest(campaign_id="c", client_request_id="r", orders_text=text))
+    assert err.value.message.startswith("orders[0].movement.port: at most 64 characters")
+    assert len(err.value.message) < 200
+
+
+def test_the_refusals_trailer_stays_under_the_metadata_limit() -> None:
+    many = tuple(
+        Refusal(f"orders[{i}].movement.port", "1.4", "no port named " + "Y" * 5000, INVALID)
+        for i in range(500)
+    )
+    assert len(refusals_bin(many)) < 16_384
