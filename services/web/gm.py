@@ -33,6 +33,7 @@ from services.web.pages import (
     deadline_of,
     rules_name,
 )
+from services.web.reports_pages import turn_of
 
 ADMIN_ROLE = "admin"
 MAX_EXTEND_HOURS = 24 * 30
@@ -258,8 +259,8 @@ async def all_reports(desk: Desk, request: Request) -> Response:
 
 async def report_of(desk: Desk, request: Request) -> Response:
     cid, _mine = await _master(desk, request)
-    turn, player = int(request.path_params["turn"]), str(request.path_params["player"])
-    if not ID_PATTERN.match(player) or not 0 <= turn <= 999:
+    turn, player = turn_of(request), str(request.path_params["player"])
+    if not ID_PATTERN.match(player):
         raise ForbiddenError("no such report")
     html = await desk.backend.report_of(cid, turn, player, "html")
     return HTMLResponse(html, headers={"content-security-policy": security.REPORT_CSP})

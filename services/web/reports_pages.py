@@ -8,15 +8,19 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
 from pate.v1 import admin_pb2
+from services.platform.security.limits import MAX_TURN
 from services.web import security
+from services.web.backend import ForbiddenError
 from services.web.desk import Desk
 from services.web.pages import campaign_id
 
 
-def _turn(request: Request) -> int:
+def turn_of(request: Request) -> int:
+    """The turn a report URL names; one no campaign can have is "Not found", as a turn without
+    a report of the player's is (docs/web.md)."""
     turn = int(request.path_params["turn"])
-    if not 0 <= turn <= 999:
-        raise ValueError("turn")
+    if not 0 <= turn <= MAX_TURN:
+        raise ForbiddenError("no such report")
     return turn
 
 
@@ -32,7 +36,7 @@ async def archive(desk: Desk, request: Request) -> Response:
 async def report(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
     session = desk.session_for(request, cid)
-    turn = _turn(request)
+    turn = turn_of(request)
     await desk.backend.report(session, turn, "text")  # 404 before the frame, when there is none
     return desk.render(request, "report.html", cid=cid, turn=turn)
 
@@ -40,14 +44,14 @@ async def report(desk: Desk, request: Request) -> Response:
 async def body(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
     session = desk.session_for(request, cid)
-    html = await desk.backend.report(session, _turn(request), "html")
+    html = await desk.backend.report(session, turn_of(request), "html")
     return HTMLResponse(html, headers={"content-security-policy": security.REPORT_CSP})
 
 
 async def text(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
     session = desk.session_for(request, cid)
-    turn = _turn(request)
+    turn = turn_of(request)
     body = await desk.backend.report(session, turn, "text")
     name = f"{cid}-turn-{turn}.txt"
     return PlainTextResponse(body, headers={"content-disposition": f'attachment; filename="{name}"'})

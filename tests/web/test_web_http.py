@@ -192,6 +192,11 @@ def test_another_players_ship_campaign_and_report_are_never_shown(web, stack: St
     assert r.status_code == 401 and "Log in" in r.text  # no session for that campaign: the login
     r = client.get(f"/c/{stack.campaign}/reports/7")
     assert r.status_code == 404
+    # a turn no campaign can have is not found either: never a 500 nor the service's limit
+    for turn in ("150", "2147483648", "99999999999999999999"):
+        for tail in ("", "/body", "/text"):
+            r = client.get(f"/c/{stack.campaign}/reports/{turn}{tail}")
+            assert r.status_code == 404 and "Not found" in r.text and "between" not in r.text, (turn, tail)
     page = client.get(f"/c/{stack.campaign}/ships/BR1FL").text
     r = client.post(
         f"/c/{stack.campaign}/orders",
