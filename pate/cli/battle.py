@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pate.cli import numbers
 from pate.cli.main import UserError
 from pate.core.rules.combat import BattleSpec, CombatRules, SpecError, parse_spec, simulate, trace
 from pate.core.rules.data import RulesDataError
@@ -36,8 +37,13 @@ def add_parser(subparsers: Any) -> None:
         "or fight it once with --trace and print every ship's result.",
     )
     p.add_argument("--spec", required=True, help="battle spec (JSON, see docs/rules/combat.md)")
-    p.add_argument("--runs", type=int, default=1000, help="number of battles (default 1000)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the dice (default 1)")
+    p.add_argument(
+        "--runs",
+        type=numbers.whole(1, 1_000_000, "a number of runs"),
+        default=1000,
+        help="number of battles (default 1000)",
+    )
+    p.add_argument("--seed", type=numbers.SEED, default=1, help="seed of the dice (default 1)")
     p.add_argument("--trace", action="store_true", help="fight once and print every ship")
     p.set_defaults(handler=run)
 

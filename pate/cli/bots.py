@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from pate.cli import numbers
+
 
 def add_parsers(cs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     for name, helptext in (
@@ -21,7 +23,9 @@ def add_parsers(cs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         if name in ("hand-to-bot", "take-back"):
             c.add_argument("player")
         if name == "civil-disorder":
-            c.add_argument("after", type=int, help="deadlines missed in a row, 0 to 15")
+            c.add_argument(
+                "after", type=numbers.whole(0, 15, "deadlines"), help="deadlines missed in a row, 0 to 15"
+            )
         c.set_defaults(handler=_run, bots_command=name)
 
 

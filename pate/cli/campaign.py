@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pate.cli import failed_turns
+from pate.cli import failed_turns, numbers
 from pate.cli.main import UserError
 from pate.cli.rulesets import with_combat_rules, with_naval_rules
 from pate.core.codec import canonical_json, to_plain
@@ -41,8 +41,10 @@ def _add_simulate_parser(cs: argparse._SubParsersAction[argparse.ArgumentParser]
         default=None,
         help="go on from a saved turn, OUT/turn-K (instead of --scenario)",
     )
-    s.add_argument("--turns", type=int, default=None, help="turns to play (default: to the campaign's end)")
-    s.add_argument("--seed", type=int, default=None, help="campaign seed (default: the scenario's)")
+    s.add_argument(
+        "--turns", type=numbers.TURNS, default=None, help="turns to play (default: to the campaign's end)"
+    )
+    s.add_argument("--seed", type=numbers.SEED, default=None, help="campaign seed (default: the scenario's)")
     s.add_argument("--orders", type=Path, default=None, help="folder of turn-<N>.txt order files")
     s.add_argument("--overrides", type=Path, default=None, help="TOML: [rules.<file>] numbers, [winds.<N>]")
     s.add_argument("--out", type=Path, default=None, help="output folder (default with --from: its parent)")
@@ -89,12 +91,12 @@ def _add_admin_parsers(cs: argparse._SubParsersAction[argparse.ArgumentParser]) 
             c.add_argument("campaign")
         if name == "close":
             # the turn meant: repeating the command never closes the next turn too
-            c.add_argument("--turn", type=int, required=True, help="the open turn to close")
+            c.add_argument("--turn", type=numbers.TURN, required=True, help="the open turn to close")
         if name == "create":
             c.add_argument("--scenario", required=True)
-            c.add_argument("--seed", type=int, default=0)
-            c.add_argument("--turns", type=int, default=0)
-            c.add_argument("--turn-seconds", type=int, default=0)
+            c.add_argument("--seed", type=numbers.SEED, default=0)
+            c.add_argument("--turns", type=numbers.TURNS, default=0)
+            c.add_argument("--turn-seconds", type=numbers.whole(0, 366 * 24 * 3600, "seconds"), default=0)
             c.add_argument(
                 "--combat-rules", default=None, help="pate | eia-advanced (default: the scenario's)"
             )

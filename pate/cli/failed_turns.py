@@ -9,6 +9,7 @@ import argparse
 import json
 from datetime import UTC, datetime
 
+from pate.cli import numbers
 from pate.cli.main import UserError
 
 COMMANDS = (
@@ -33,7 +34,7 @@ def add_parsers(cs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             turn_help = (
                 "the turn to retry (the campaign's current one)" if name == "retry" else "the failed turn"
             )
-            c.add_argument("--turn", type=int, required=True, help=turn_help)
+            c.add_argument("--turn", type=numbers.TURN, required=True, help=turn_help)
         if name == "reopen":
             c.add_argument("--deadline", default=None, help="ISO 8601 deadline of the reopened turn (UTC)")
         if name == "resolve-defaults":

@@ -8,6 +8,7 @@ import getpass
 import sys
 from datetime import UTC, datetime
 
+from pate.cli import numbers
 from pate.cli.main import UserError
 
 
@@ -25,7 +26,7 @@ def add_commands(cs: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         c.add_argument("--server", default=None, help="orders service address (PATE_ORDERS_ADDR)")
         c.add_argument("--admin-token", default=None)
         if name == "deadline":
-            c.add_argument("--turn", type=int, required=True, help="the open turn")
+            c.add_argument("--turn", type=numbers.TURN, required=True, help="the open turn")
             c.add_argument("at", help="ISO 8601 time, e.g. 2026-12-24T18:00:00Z")
         if name in ("password", "revoke"):
             c.add_argument("player")

@@ -9,6 +9,7 @@ import sys
 import uuid
 from pathlib import Path
 
+from pate.cli import numbers
 from pate.cli.main import UserError
 
 
@@ -22,14 +23,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     os_ = p.add_subparsers(dest="orders_command", required=True)
     s = os_.add_parser("submit", help="submit an order file (docs/formats/orders.md)")
     _player_args(s)
-    s.add_argument("--turn", type=int, required=True)
+    s.add_argument("--turn", type=numbers.TURN, required=True)
     s.add_argument("--file", type=Path, required=True, help="order file, or - for standard input")
     s.add_argument("--request-id", default=None, help="client request id (default: a new one)")
     s.add_argument("--server", default=None)
     s.set_defaults(handler=_submit)
     w = os_.add_parser("show", help="show the orders your ships will carry out this turn")
     _player_args(w)
-    w.add_argument("--turn", type=int, default=0)
+    w.add_argument("--turn", type=numbers.TURN, default=0)
     w.add_argument("ships", nargs="*")
     w.add_argument("--server", default=None)
     w.set_defaults(handler=_show)
@@ -38,7 +39,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     rs = r.add_subparsers(dest="reports_command", required=True)
     g = rs.add_parser("get", help="print a report")
     _player_args(g)
-    g.add_argument("--turn", type=int, required=True)
+    g.add_argument("--turn", type=numbers.TURN, required=True)
     g.add_argument("--of", dest="of_player", default="", help="another player's (naval ministers)")
     g.add_argument("--format", choices=("text", "html", "json"), default="text")
     g.add_argument("--server", default=None)

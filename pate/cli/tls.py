@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pate.cli import numbers
 from pate.cli.main import UserError
 
 if TYPE_CHECKING:
@@ -33,7 +34,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     d = ts.add_parser("dev-certs", help="make a development CA, a server and a client certificate")
     d.add_argument("--out", type=Path, required=True, help="folder for the PEM files")
     d.add_argument("--host", action="append", default=[], help="another name or address of the servers")
-    d.add_argument("--days", type=int, default=30, help="validity in days (default 30)")
+    d.add_argument(
+        "--days", type=numbers.whole(1, 3650, "days"), default=30, help="validity in days (default 30)"
+    )
     d.set_defaults(handler=_dev_certs)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pate.cli import numbers
 from pate.cli.main import UserError
 
 
@@ -17,11 +18,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     ts = p.add_subparsers(dest="turn_command", required=True)
     r = ts.add_parser("replay", help="re-resolve a stored turn and compare with the stored result")
     r.add_argument("campaign")
-    r.add_argument("turn", type=int)
+    r.add_argument("turn", type=numbers.TURN)
     r.add_argument("--database", default=None, help="database URL (default: PATE_DATABASE_URL)")
     r.set_defaults(handler=_replay)
     st = ts.add_parser("stuck", help="list campaigns waiting too long for their last event")
-    st.add_argument("--older-than", type=int, default=600, help="seconds (default 600)")
+    st.add_argument(
+        "--older-than", type=numbers.whole(0, 10**9, "seconds"), default=600, help="seconds (default 600)"
+    )
     st.add_argument("--database", default=None, help="database URL (default: PATE_DATABASE_URL)")
     st.set_defaults(handler=_stuck)
     po = ts.add_parser("poison", help="list messages terminated as poison (newest first)")
