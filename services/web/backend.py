@@ -118,6 +118,11 @@ def _translate(err: grpc.RpcError, service: str) -> BackendError:
     if code == grpc.StatusCode.UNAUTHENTICATED:
         return NotLoggedInError(details or "log in again")
     if code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED):
+        refused = _refusals(err)
+        # a field of the form naming nothing the player knows of (an attachment, a port) is a
+        # refusal beside that field; the ship or page itself not his, a plain "Not found"
+        if refused and any(not r.field.endswith(".ship_id") for r in refused):
+            return RefusedError(details, refused)
         return ForbiddenError(details)
     if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
         return RefusedError(details or "too many attempts: wait a minute")
@@ -126,12 +131,18 @@ def _translate(err: grpc.RpcError, service: str) -> BackendError:
         grpc.StatusCode.FAILED_PRECONDITION,
         grpc.StatusCode.ALREADY_EXISTS,  # "id: campaign 'x' already exists": a refusal, not an outage
     ):
-        refusals: list[common_pb2.Refusal] = []
-        for key, value in err.trailing_metadata() or ():
-            if key == REFUSALS_KEY and isinstance(value, bytes):
-                refusals.extend(desk_pb2.RefusalList.FromString(value).refusals)
-        return RefusedError(details, refusals)
+        return RefusedError(details, _refusals(err))
     return BackendError(f"the {service} service could not answer ({code.name if code else 'error'})")
+
+
+def _refusals(err: grpc.RpcError) -> list[common_pb2.Refusal]:
+    """The refused fields the order desk sent with its answer (empty for other services)."""
+    refusals: list[common_pb2.Refusal] = []
+    trailers = err.trailing_metadata() if hasattr(err, "trailing_metadata") else ()
+    for key, value in trailers or ():
+        if key == REFUSALS_KEY and isinstance(value, bytes):
+            refusals.extend(desk_pb2.RefusalList.FromString(value).refusals)
+    return refusals
 
 
 class Backend:

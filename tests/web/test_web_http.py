@@ -159,6 +159,20 @@ def test_a_mistake_is_shown_by_its_field_and_nothing_is_accepted_then_fixed(web,
     assert "no orders yet" not in block
 
 
+def test_an_attachment_to_no_ship_known_is_refused_beside_its_field(web, stack: Stack) -> None:
+    """The desk answers NOT_FOUND for an attachment to a ship the player does not know of (the
+    fog of war: as for no ship at all); that is a refusal of the field, shown beside it with the
+    form kept, not the generic "Not found" page."""
+    client, _ = web
+    login(client, stack.campaign, OTHER, stack.passwords[OTHER])
+    page = client.get(f"/c/{stack.campaign}/ships/BR2FR")
+    for target in ("FR99SL", "FR1SL"):  # one that does not exist, one never seen: alike
+        data = {"csrf": csrf(page.text), "ships": "BR2FR", "turn": "1", "0.attach_to": target}
+        r = client.post(f"/c/{stack.campaign}/orders", data=data)
+        assert r.status_code == 422, target
+        assert f"no ship {target} that you know of" in r.text and "rule 4.4" in r.text
+
+
 def test_missing_or_wrong_csrf_is_403_and_changes_nothing(web, stack: Stack) -> None:
     client, _ = web
     login(client, stack.campaign, OTHER, stack.passwords[OTHER])
