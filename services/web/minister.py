@@ -6,6 +6,8 @@ next turn."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
@@ -68,6 +70,14 @@ def _page(
     )
 
 
+def _label(typed: str) -> str:
+    """What the minister typed, as the name of his move in a refusal: at most 40 characters,
+    without control or format characters (a right-to-left override would turn the sentence
+    around), "?" when empty; the service quotes its own excerpt of what it refuses."""
+    shown = "".join(ch for ch in typed[:40] if unicodedata.category(ch)[0] != "C")
+    return (shown + ("..." if len(typed) > 40 else "")) or "?"
+
+
 async def move_stores(desk: Desk, request: Request) -> Response:
     cid, session, mine, form = await _minister(desk, request, posted=True)
     moves, names = [], []
@@ -76,7 +86,7 @@ async def move_stores(desk: Desk, request: Request) -> Response:
         if origin or dest or amount:
             n = int(amount) if amount.isdigit() and len(amount) < 8 else -1
             moves.append(common_pb2.StoresMoveOrder(origin=origin, destination=dest, amount=n))
-            names.append(f"store move {len(moves)} ({origin or '?'} to {dest or '?'})")
+            names.append(f"store move {len(moves)} ({_label(origin)} to {_label(dest)})")
     try:
         if not moves:
             raise RefusedError("fill in at least one store move")

@@ -56,6 +56,12 @@ def test_the_ministers_forms_name_the_move_and_the_ship(web, stack: Stack) -> No
     move = {"0.origin": "Aberdeen", "0.destination": "Leith", "0.amount": "lots"}
     said = _refused(client.post(f"/c/{c}/minister/stores", data={"csrf": token, **move}).text)
     assert said == ["store move 1 (Aberdeen to Leith), amount: a whole number, please"]
+    # what was typed is named in at most 40 characters, without a right-to-left override
+    move = {"0.origin": "Z" * 50_000 + "\u202e", "0.destination": "Plymouth", "0.amount": "5"}
+    r = client.post(f"/c/{c}/minister/stores", data={"csrf": token, **move})
+    said = _refused(r.text)
+    assert said[0].startswith("store move 1 (" + "Z" * 40 + "... to Plymouth), ")
+    assert "Z" * 100 not in "".join(said) and "\u202e" not in "".join(said)
     pair = {"BR1FL.commander": "cornwallis", "BR1FL.deputy": "cornwallis"}
     said = _refused(client.post(f"/c/{c}/minister/officers", data={"csrf": token, **pair}).text)
     assert said == ["BR1FL, deputy: the deputy must be another player than the commander (rule 2.3)"]
