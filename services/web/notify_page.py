@@ -7,6 +7,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
+from services.web import wording
 from services.web.backend import RefusedError
 from services.web.desk import Desk
 from services.web.pages import campaign_id
@@ -52,7 +53,7 @@ async def notifications(desk: Desk, request: Request) -> Response:
             email=email,
             webhook=webhook,
             chosen=set(chosen),
-            error=err.message,
+            error="; ".join(wording.lines(err.message)),
             message="",
         )
     return desk.redirect_with(request, f"/c/{cid}/notifications", done="saved")

@@ -12,6 +12,7 @@ from starlette.responses import Response
 
 from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 from pate.v1 import common_pb2, desk_pb2
+from services.platform.security.limits import CAMPAIGN_ID
 from services.web import create_form, forms, operation_form, wording
 from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
 from services.web.campaign_page import (
@@ -38,6 +39,7 @@ __all__ = [
 ]
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+MAX_PASSWORD = 1024  # as the services take (docs/security.md)
 
 
 def campaign_id(request: Request) -> str:
@@ -92,9 +94,17 @@ async def login(desk: Desk, request: Request) -> Response:
     form = await desk.form(request)
     cid, player, password = form.get("campaign", ""), form.get("player", ""), form.get("password", "")
     kept = _kept(form.get("kept", ""))
-    if not (ID_PATTERN.match(cid) and ID_PATTERN.match(player)) or not password or len(password) > 200:
+    if (
+        not (ID_PATTERN.match(cid) and ID_PATTERN.match(player))
+        or not password
+        or len(password) > MAX_PASSWORD
+    ):
         said = "give the campaign, your player id and your password"
         return desk.login_page(request, cid[:64], said, kept, player=player[:64])
+    if not CAMPAIGN_ID.fullmatch(cid):  # no campaign has such an id: said as for a wrong password
+        return desk.login_page(
+            request, cid, "campaign, player or password not recognised", kept, player=player
+        )
     try:
         session = await desk.backend.login(
             cid, player, password, source=request.client.host if request.client else ""

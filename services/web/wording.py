@@ -18,9 +18,18 @@ _PARTS = (
     (re.compile(r"\[\d+\]"), ""),
     (re.compile(r"[._]+"), " "),
 )
-_WHOLE = {"orders_text": "the order text", "stores_moves": "store moves", "assignments": "officers"}
+_WHOLE = {
+    "orders_text": "the order text",
+    "stores_moves": "store moves",
+    "assignments": "officers",
+    "notifications.email": "Email address",
+    "notifications.webhook": "Webhook URL",
+    "email": "Email address",
+    "webhook": "Webhook URL",
+}
 _PREFIX = re.compile(
-    r"^(orders_text|(orders|stores_moves|assignments)(\[\d+\])?[.\w\[\]]*|[a-z_]+(\[\d+\])?): "
+    r"^(orders_text|notifications\.\w+|(orders|stores_moves|assignments)(\[\d+\])?[.\w\[\]]*"
+    r"|[a-z_]+(\[\d+\])?): "
 )
 # several refusals of an order text run together: "line 7, ...; line 8, ..."
 _NEXT_LINE = re.compile(r"; (?=line \d+\b)")

@@ -128,6 +128,13 @@ def test_wrong_password_is_refused_without_saying_which_part(web, stack: Stack) 
     assert r.status_code == 401
     assert "not recognised" in r.text
     assert "pate_session" not in r.headers.get("set-cookie", "")
+    # a campaign id no campaign can have, or a password of the length the services take
+    # (8 to 1,024 characters), is "not recognised" too: never a field name or a pattern
+    for campaign, password in ((stack.campaign.upper(), "wrong-one"), (stack.campaign, "Q" * 1024)):
+        data = {"csrf": token, "campaign": campaign, "player": COMMANDER, "password": password}
+        r = client.post("/login", data=data)
+        assert r.status_code == 401 and "not recognised" in r.text, campaign
+        assert "campaign_id" not in r.text and "[a-z0-9]" not in r.text
 
 
 def test_a_mistake_is_shown_by_its_field_and_nothing_is_accepted_then_fixed(web, stack: Stack) -> None:
@@ -343,7 +350,24 @@ def test_notification_choices_are_saved_and_bad_ones_refused_by_field(web, stack
         f"/c/{stack.campaign}/notifications",
         data={"csrf": token, "email": "", "webhook": "file:///etc/passwd", "kind.deadline": "on"},
     )
-    assert r.status_code == 422 and "webhook: an http:// or https:// URL" in r.text
+    assert r.status_code == 422 and "Webhook URL: an http:// or https:// URL" in r.text
+    # the form's limits are the service's: a webhook of 300 characters is taken, a CR refused in words
+    long_hook = "https://hooks.flotte.test/" + "a" * 274
+    r = client.post(
+        f"/c/{stack.campaign}/notifications",
+        data={"csrf": token, "email": "", "webhook": long_hook, "kind.deadline": "on"},
+    )
+    assert r.status_code == 200 and "saved" in r.text
+    r = client.post(
+        f"/c/{stack.campaign}/notifications",
+        data={
+            "csrf": token,
+            "email": "g@flotte.test\r\nBcc: x@evil.test",
+            "webhook": "",
+            "kind.deadline": "on",
+        },
+    )
+    assert r.status_code == 422 and "Email address:" in r.text and "notifications.email" not in r.text
     r = client.post(
         f"/c/{stack.campaign}/notifications",
         data={"csrf": token, "email": "g@flotte.test", "webhook": "", "kind.deadline": "on"},

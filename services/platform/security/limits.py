@@ -153,6 +153,10 @@ RULES: dict[str, Rule] = {
         64, PLAYER_ID, required=True, what="a player id ([A-Za-z0-9][A-Za-z0-9_.-]{0,63})"
     ),
     "pate.v1.CreateCampaignRequest.passwords[]": Text(1024, required=True, min_chars=8),
+    # the notification choices: the lengths the desk's own checks and the web form allow
+    # (services/platform/store/notifications.py)
+    "pate.v1.Notifications.email": Text(320),
+    "pate.v1.Notifications.webhook": Text(500),
     # pate.v1.OrderDesk
     "pate.v1.SubmitOrdersRequest.campaign_id": _CAMPAIGN,
     "pate.v1.SubmitOrdersRequest.turn": _TURN,
