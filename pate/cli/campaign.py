@@ -41,9 +41,7 @@ def _add_simulate_parser(cs: argparse._SubParsersAction[argparse.ArgumentParser]
         default=None,
         help="go on from a saved turn, OUT/turn-K (instead of --scenario)",
     )
-    s.add_argument(
-        "--turns", type=numbers.TURNS, default=None, help="turns to play (default: to the campaign's end)"
-    )
+    s.add_argument("--turns", type=numbers.TURNS, default=None, help="turns to play (default: all)")
     s.add_argument("--seed", type=numbers.SEED, default=None, help="campaign seed (default: the scenario's)")
     s.add_argument("--orders", type=Path, default=None, help="folder of turn-<N>.txt order files")
     s.add_argument("--overrides", type=Path, default=None, help="TOML: [rules.<file>] numbers, [winds.<N>]")

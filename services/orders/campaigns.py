@@ -29,6 +29,7 @@ from services.platform.config import gitm_address
 from services.platform.errors import Code, DeskError
 from services.platform.security import limits
 from services.platform.security.passwords import MAX_PASSWORD_LENGTH
+from services.platform.security.quoting import excerpt
 from services.platform.store import repository as repo
 from services.platform.telemetry import tracing
 from services.platform.telemetry.logging import get_logger
@@ -50,7 +51,7 @@ def check_fits(scenario: Scenario) -> None:
         if not limits.PLAYER_ID.fullmatch(p.id):
             raise DeskError(
                 Code.INVALID_ARGUMENT,
-                f"scenario: player id {limits.excerpt(p.id)} is not [A-Za-z0-9_.-]{{1,64}}",
+                f"scenario: player id {excerpt(p.id)} is not [A-Za-z0-9_.-]{{1,64}}",
             )
         if len(p.name) > 200 or (p.state is not None and len(p.state) > 64):
             raise DeskError(Code.INVALID_ARGUMENT, f"scenario: player {p.id}: name or state too long")
@@ -211,7 +212,7 @@ def close_due_turns(conn: Connection, at: datetime) -> list[str]:
             continue  # another scheduler closed it first
         except (ValueError, LookupError, TypeError, ArithmeticError) as exc:
             CLOSE_FAILURES.inc()
-            log.error("deadline.close_failed", campaign=limits.excerpt(row.id), error=type(exc).__name__)
+            log.error("deadline.close_failed", campaign=excerpt(row.id), error=type(exc).__name__)
     return closed
 
 

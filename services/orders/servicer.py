@@ -44,10 +44,10 @@ from services.platform.runtime.rpc import (
     is_admin,
     run_cpu,
 )
-from services.platform.security import limits, sessions
+from services.platform.security import sessions
 from services.platform.security.auth import Authenticator
-from services.platform.security.limits import first_problems
 from services.platform.security.passwords import hash_password
+from services.platform.security.quoting import bounded, first_problems
 from services.platform.store import failures, notifications
 from services.platform.store import repository as repo
 from services.platform.telemetry.metrics import ORDERS_ACCEPTED, SUBMISSIONS_REFUSED
@@ -364,9 +364,9 @@ def refusals_bin(refusals: tuple[Any, ...]) -> bytes:
     return desk_pb2.RefusalList(
         refusals=[
             common_pb2.Refusal(
-                field=limits.bounded(r.field, 120),
+                field=bounded(r.field, 120),
                 rule=r.rule,
-                message=limits.bounded(r.message, REFUSAL_CHARS),
+                message=bounded(r.message, REFUSAL_CHARS),
                 code=str(r.code),
             )
             for r in refusals[:MAX_REFUSALS]

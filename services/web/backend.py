@@ -41,41 +41,12 @@ from pate.v1 import (
     sessions_pb2_grpc,
 )
 from services.platform.security.tls import TlsSettings, aio_channel, load_tls
+from services.web.backend_errors import (
+    NotLoggedInError,
+    translate,
+)
 
-REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrders (desk.proto)
 CALL_TIMEOUT = 15.0
-
-
-class BackendError(Exception):
-    """A call the pages show as a message."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class ServiceDownError(BackendError):
-    """The orders or reports service does not answer."""
-
-    def __init__(self, service: str) -> None:
-        super().__init__(f"the {service} service is not answering; try again in a minute")
-        self.service = service
-
-
-class NotLoggedInError(BackendError):
-    """No session, or it expired or was revoked."""
-
-
-class ForbiddenError(BackendError):
-    """Not yours to see (or it does not exist: the pages answer both alike)."""
-
-
-class RefusedError(BackendError):
-    """The order desk refused the request as a whole; nothing was stored."""
-
-    def __init__(self, message: str, refusals: Sequence[common_pb2.Refusal] = ()) -> None:
-        super().__init__(message)
-        self.refusals = tuple(refusals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,41 +79,6 @@ class Session:
 
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,100}$")
-
-
-def _translate(err: grpc.RpcError, service: str) -> BackendError:
-    code = err.code() if hasattr(err, "code") else None
-    details = (err.details() if hasattr(err, "details") else "") or ""
-    if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
-        return ServiceDownError(service)
-    if code == grpc.StatusCode.UNAUTHENTICATED:
-        return NotLoggedInError(details or "log in again")
-    if code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED):
-        refused = _refusals(err)
-        # a field of the form naming nothing the player knows of (an attachment, a port) is a
-        # refusal beside that field; the ship or page itself not his, a plain "Not found"
-        if refused and any(not r.field.endswith(".ship_id") for r in refused):
-            return RefusedError(details, refused)
-        return ForbiddenError(details)
-    if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
-        return RefusedError(details or "too many attempts: wait a minute")
-    if code in (
-        grpc.StatusCode.INVALID_ARGUMENT,
-        grpc.StatusCode.FAILED_PRECONDITION,
-        grpc.StatusCode.ALREADY_EXISTS,  # "id: campaign 'x' already exists": a refusal, not an outage
-    ):
-        return RefusedError(details, _refusals(err))
-    return BackendError(f"the {service} service could not answer ({code.name if code else 'error'})")
-
-
-def _refusals(err: grpc.RpcError) -> list[common_pb2.Refusal]:
-    """The refused fields the order desk sent with its answer (empty for other services)."""
-    refusals: list[common_pb2.Refusal] = []
-    trailers = err.trailing_metadata() if hasattr(err, "trailing_metadata") else ()
-    for key, value in trailers or ():
-        if key == REFUSALS_KEY and isinstance(value, bytes):
-            refusals.extend(desk_pb2.RefusalList.FromString(value).refusals)
-    return refusals
 
 
 class Backend:
@@ -197,7 +133,7 @@ class Backend:
                 timeout=CALL_TIMEOUT,
             )
         except grpc.RpcError as err:
-            raise _translate(err, "orders") from None
+            raise translate(err, "orders") from None
         expires = reply.expires_at.ToSeconds() if reply.HasField("expires_at") else time.time()
         return Session(reply.token, reply.campaign_id or campaign, reply.player_id or player, float(expires))
 
@@ -208,7 +144,7 @@ class Backend:
             await stub.Logout(sessions_pb2.LogoutRequest(), metadata=self._md(session), timeout=CALL_TIMEOUT)
         except grpc.RpcError as err:
             if err.code() != grpc.StatusCode.UNAUTHENTICATED:  # already over: nothing to revoke
-                raise _translate(err, "orders") from None
+                raise translate(err, "orders") from None
 
     # --- the player's desk ----------------------------------------------
 
@@ -221,7 +157,7 @@ class Backend:
                 timeout=CALL_TIMEOUT,
             )
         except grpc.RpcError as err:
-            raise _translate(err, "orders") from None
+            raise translate(err, "orders") from None
         return out
 
     async def submit(
@@ -246,7 +182,7 @@ class Backend:
                 req, metadata=self._md(s), timeout=CALL_TIMEOUT
             )
         except grpc.RpcError as err:
-            raise _translate(err, "orders") from None
+            raise translate(err, "orders") from None
         return out
 
     # --- reports ---------------------------------------------------------
@@ -260,7 +196,7 @@ class Backend:
                 timeout=CALL_TIMEOUT,
             )
         except grpc.RpcError as err:
-            raise _translate(err, "reports") from None
+            raise translate(err, "reports") from None
         return sorted({r.turn for r in resp.reports if r.player_id == s.player}, reverse=True)
 
     async def report(self, s: Session, turn: int, fmt: str) -> str:
@@ -272,7 +208,7 @@ class Backend:
                 timeout=CALL_TIMEOUT,
             )
         except grpc.RpcError as err:
-            raise _translate(err, "reports") from None
+            raise translate(err, "reports") from None
         return str(rep.body)
 
     # --- game master -----------------------------------------------------
@@ -286,7 +222,7 @@ class Backend:
                 timeout=CALL_TIMEOUT,
             )
         except grpc.RpcError as err:
-            raise _translate(err, "orders") from None
+            raise translate(err, "orders") from None
         return out
 
     async def set_deadline(self, campaign: str, turn: int, deadline: datetime | None) -> admin_pb2.Campaign:
@@ -324,14 +260,14 @@ class Backend:
         try:
             await bots_pb2_grpc.BotAdmiralsStub(self._orders()).MakeSolo(req, metadata=self._admin_md())
         except grpc.RpcError as err:
-            raise _translate(err, "orders") from None
+            raise translate(err, "orders") from None
 
     async def admin_call(self, method: str, req: Any, timeout: float = CALL_TIMEOUT) -> Any:
         stub = admin_pb2_grpc.CampaignAdminStub(self._orders())
         try:
             return await getattr(stub, method)(req, metadata=self._admin_md(), timeout=timeout)
         except grpc.RpcError as err:
-            raise _translate(err, "orders") from None
+            raise translate(err, "orders") from None
 
     async def all_reports(self, campaign: str) -> list[tuple[int, str]]:
         """Every player's reports of the campaign (the game master reads them all)."""
@@ -343,7 +279,7 @@ class Backend:
                 timeout=CALL_TIMEOUT,
             )
         except grpc.RpcError as err:
-            raise _translate(err, "reports") from None
+            raise translate(err, "reports") from None
         return sorted({(r.turn, r.player_id) for r in resp.reports}, key=lambda t: (-t[0], t[1]))
 
     async def report_of(self, campaign: str, turn: int, player: str, fmt: str) -> str:
@@ -355,7 +291,7 @@ class Backend:
                 timeout=CALL_TIMEOUT,
             )
         except grpc.RpcError as err:
-            raise _translate(err, "reports") from None
+            raise translate(err, "reports") from None
         return str(rep.body)
 
     # --- notifications -------------------------------------------------------
@@ -369,7 +305,7 @@ class Backend:
                 timeout=CALL_TIMEOUT,
             )
         except grpc.RpcError as err:
-            raise _translate(err, "orders") from None
+            raise translate(err, "orders") from None
         return out
 
     async def set_notifications(
@@ -385,7 +321,7 @@ class Backend:
                 req, metadata=self._md(s), timeout=CALL_TIMEOUT
             )
         except grpc.RpcError as err:
-            raise _translate(err, "orders") from None
+            raise translate(err, "orders") from None
         return out
 
     async def assign_officers(
@@ -396,7 +332,7 @@ class Backend:
         try:
             out = await stub.AssignOfficers(req, metadata=self._md(s), timeout=CALL_TIMEOUT)
         except grpc.RpcError as err:
-            raise _translate(err, "orders") from None
+            raise translate(err, "orders") from None
         return int(out.accepted)
 
     async def pause(self, campaign: str, resume: bool = False) -> desk_pb2.PauseState:
@@ -407,5 +343,5 @@ class Backend:
                 desk_pb2.PauseRequest(campaign_id=campaign), metadata=self._admin_md(), timeout=CALL_TIMEOUT
             )
         except grpc.RpcError as err:
-            raise _translate(err, "orders") from None
+            raise translate(err, "orders") from None
         return out

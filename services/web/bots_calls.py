@@ -10,7 +10,8 @@ from typing import Any
 import grpc
 
 from pate.v1 import bots_pb2, bots_pb2_grpc
-from services.web.backend import CALL_TIMEOUT, Backend, Session, _translate
+from services.web.backend import CALL_TIMEOUT, Backend, Session
+from services.web.backend_errors import translate
 
 SOLO_TIMEOUT = 60.0  # the campaign's start and every seat's password hash, on a loaded server
 
@@ -20,7 +21,7 @@ async def _call(b: Backend, method: str, req: Any, timeout: float = CALL_TIMEOUT
     try:
         return await getattr(stub, method)(req, metadata=b._admin_md(), timeout=timeout)
     except grpc.RpcError as err:
-        raise _translate(err, "orders") from None
+        raise translate(err, "orders") from None
 
 
 async def create_solo(

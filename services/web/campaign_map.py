@@ -22,7 +22,8 @@ from pate.render.style import MAP_TITLES, Icon
 from pate.render.svg_map import TOP, render_map
 from pate.reports.replay import seen_by_place, seen_icon
 from pate.v1 import desk_pb2
-from services.web.backend import Backend, ForbiddenError, ServiceDownError, Session
+from services.web.backend import Backend, Session
+from services.web.backend_errors import ForbiddenError, ServiceDownError
 
 OWN = "#0b5394"  # the player's own ships
 ROOM = 160  # SVG units shown round the places of his ships when the map opens

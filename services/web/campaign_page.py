@@ -14,7 +14,8 @@ from starlette.responses import Response
 
 from pate.v1 import admin_pb2, desk_pb2
 from services.web import forms, operation_form, ship_list, winds
-from services.web.backend import ForbiddenError, Session
+from services.web.backend import Session
+from services.web.backend_errors import ForbiddenError
 from services.web.campaign_map import last_report, route_map, ship_maps
 from services.web.desk import Desk
 

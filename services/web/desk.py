@@ -26,11 +26,8 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.templating import Jinja2Templates
 
 from services.web import security
-from services.web.backend import (
-    Backend,
-    NotLoggedInError,
-    Session,
-)
+from services.web.backend import Backend, Session
+from services.web.backend_errors import NotLoggedInError
 from services.web.config import WebSettings
 
 HERE = Path(__file__).parent

@@ -9,7 +9,8 @@ from typing import Any
 import grpc
 
 from pate.v1 import desk_pb2, desk_pb2_grpc
-from services.web.backend import CALL_TIMEOUT, Backend, Session, _translate
+from services.web.backend import CALL_TIMEOUT, Backend, Session
+from services.web.backend_errors import translate
 
 
 async def _desk_call(b: Backend, s: Session, method: str, req: Any) -> Any:
@@ -17,7 +18,7 @@ async def _desk_call(b: Backend, s: Session, method: str, req: Any) -> Any:
     try:
         return await getattr(stub, method)(req, metadata=b._md(s), timeout=CALL_TIMEOUT)
     except grpc.RpcError as err:
-        raise _translate(err, "orders") from None
+        raise translate(err, "orders") from None
 
 
 async def confirm_orders(
@@ -50,5 +51,5 @@ async def set_early_close(
     try:
         out: desk_pb2.EarlyClose = await stub.SetEarlyClose(req, metadata=b._admin_md(), timeout=CALL_TIMEOUT)
     except grpc.RpcError as err:
-        raise _translate(err, "orders") from None
+        raise translate(err, "orders") from None
     return out

@@ -22,7 +22,7 @@ from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 from pate.datafiles import list_scenarios
 from pate.v1 import admin_pb2, desk_pb2
 from services.web import bots_calls, create_form, security
-from services.web.backend import ForbiddenError, RefusedError
+from services.web.backend_errors import ForbiddenError, RefusedError
 from services.web.desk import Desk
 from services.web.pages import (
     ID_PATTERN,

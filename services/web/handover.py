@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from services.web import bots_calls, gm
-from services.web.backend import ForbiddenError, RefusedError
+from services.web.backend_errors import ForbiddenError, RefusedError
 from services.web.desk import Desk
 from services.web.pages import ID_PATTERN
 

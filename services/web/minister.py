@@ -13,7 +13,8 @@ from starlette.responses import HTMLResponse, Response
 
 from pate.v1 import common_pb2, desk_pb2
 from services.web import wording
-from services.web.backend import ForbiddenError, RefusedError, Session
+from services.web.backend import Session
+from services.web.backend_errors import ForbiddenError, RefusedError
 from services.web.desk import Desk
 from services.web.pages import campaign_id
 

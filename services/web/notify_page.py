@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from services.web import wording
-from services.web.backend import RefusedError
+from services.web.backend_errors import RefusedError
 from services.web.desk import Desk
 from services.web.pages import campaign_id
 

@@ -14,7 +14,8 @@ from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 from pate.v1 import common_pb2, desk_pb2
 from services.platform.security.limits import CAMPAIGN_ID
 from services.web import create_form, forms, operation_form, wording
-from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError, Session
+from services.web.backend import Session
+from services.web.backend_errors import ForbiddenError, NotLoggedInError, RefusedError
 from services.web.campaign_page import (
     NAVAL_WORDS,
     RULES_WORDS,

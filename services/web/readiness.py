@@ -14,7 +14,7 @@ from starlette.responses import Response
 
 from pate.messaging import message_limits
 from services.web import desk_calls
-from services.web.backend import RefusedError
+from services.web.backend_errors import RefusedError
 from services.web.desk import Desk, redirect
 from services.web.gm import _master
 from services.web.pages import campaign_id

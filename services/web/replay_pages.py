@@ -16,7 +16,7 @@ from pate.core.intel.model import PlayerKnowledge
 from pate.datafiles import load_world_map
 from pate.reports.replay import ReplayFrame, all_sides_frame, player_frame
 from pate.v1 import admin_pb2, desk_pb2
-from services.web.backend import ForbiddenError
+from services.web.backend_errors import ForbiddenError
 from services.web.campaign_map import focus_on
 from services.web.desk import Desk
 from services.web.gm import ADMIN_ROLE

@@ -28,13 +28,8 @@ from services.web import (
     security,
     solo_page,
 )
-from services.web.backend import (
-    Backend,
-    BackendError,
-    ForbiddenError,
-    NotLoggedInError,
-    ServiceDownError,
-)
+from services.web.backend import Backend
+from services.web.backend_errors import BackendError, ForbiddenError, NotLoggedInError, ServiceDownError
 from services.web.config import WebSettings
 from services.web.desk import HERE, Desk, Handler, StaleFormError
 

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from services.web import bots_calls, create_form, pages
-from services.web.backend import ForbiddenError, NotLoggedInError, RefusedError
+from services.web.backend_errors import ForbiddenError, NotLoggedInError, RefusedError
 from services.web.desk import Desk
 
 SOLO_INPUTS = ("new_id", "seat", "combat_rules", "naval_rules")

@@ -20,7 +20,7 @@ from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 from opentelemetry import trace
 
-from services.platform.security import limits
+from services.platform.security import limits, quoting
 from services.platform.security.tls import TlsSettings, check_bind, server_credentials
 from services.platform.telemetry import metrics, tracing
 from services.platform.telemetry.logging import HotLogger, get_logger
@@ -157,7 +157,7 @@ async def _refuse_outside_limits(request: Any, context: Any) -> None:
         if isinstance(request, Message):
             limits.check_request(request)
     except limits.LimitError as err:
-        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, limits.bounded(str(err)))
+        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, quoting.bounded(str(err)))
 
 
 async def _internal(context: Any, method: str, exc: Exception) -> None:

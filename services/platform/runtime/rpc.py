@@ -15,7 +15,7 @@ from sqlalchemy import Connection, Engine
 
 from services.platform.errors import Code, DeskError
 from services.platform.security.auth import Authenticator, Credentials, credentials, source_of
-from services.platform.security.limits import bounded
+from services.platform.security.quoting import bounded
 from services.platform.store.db import reader
 
 T = TypeVar("T")

@@ -4,7 +4,7 @@ Each field of each request message of the PATE services has a rule here:
 a length and a character set for text, a range for numbers, a count for
 repeated fields, a range for timestamps.  ``check_request`` walks a request
 by its descriptor and names the first field that breaks its rule; the server
-answers INVALID_ARGUMENT with that field's name and at most ``EXCERPT_CHARS``
+answers INVALID_ARGUMENT with that field's name and at most ``quoting.EXCERPT_CHARS``
 characters of the offending value.  A field with no rule of its own (one added
 later) gets the default of its type.  docs/security.md ("Limits and hostile
 input") lists the same numbers; a test keeps the two in step.
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -27,15 +27,12 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from pate.datafiles import MAX_SCENARIO_CHARS
+from services.platform.security.quoting import excerpt
 
 # The whole request, serialized: grpc.max_receive_message_length of every server.
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 # All call metadata together (grpc.max_metadata_size).
 MAX_METADATA_BYTES = 16 * 1024
-# Of any input value quoted back in an error or a log line.
-EXCERPT_CHARS = 80
-# Of any error message sent to a caller (the field, the rule, an excerpt).
-MAX_DETAIL_CHARS = 1000
 
 MAX_TURN = 100  # campaigns have at most 100 turns (rule 3.1 says 15)
 MAX_SCENARIO_TOML_CHARS = MAX_SCENARIO_CHARS  # 1 MiB; nested at most MAX_SCENARIO_NESTING (32) deep
@@ -249,23 +246,6 @@ _INTS = {
     FieldDescriptor.TYPE_FIXED64: (0, 2**64 - 1),
 }
 _TIMESTAMP = "google.protobuf.Timestamp"
-
-
-def excerpt(value: str, limit: int = EXCERPT_CHARS) -> str:
-    """At most ``limit`` characters of an input value, quoted, for errors and logs."""
-    return repr(value[:limit]) + ("..." if len(value) > limit else "")
-
-
-def first_problems(problems: Sequence[object], shown: int = 5) -> str:
-    """The first problems, each cut short: an error quotes its input only in excerpts."""
-    out = "; ".join(str(p)[: 2 * EXCERPT_CHARS] for p in problems[:shown])
-    more = len(problems) - shown
-    return out + (f"; and {more} more" if more > 0 else "")
-
-
-def bounded(message: str, limit: int = MAX_DETAIL_CHARS) -> str:
-    """An error message cut to what a reply may carry."""
-    return message if len(message) <= limit else message[: limit - 3] + "..."
 
 
 # Documents (order files, scenarios) may be 1 MiB long: checked by one regular

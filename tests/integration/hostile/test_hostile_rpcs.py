@@ -37,7 +37,7 @@ import pate.v1
 from pate.v1 import admin_pb2
 from services.platform.bus.natsserver import NatsServer
 from services.platform.runtime.cluster import Cluster
-from services.platform.security.limits import MAX_DETAIL_CHARS
+from services.platform.security.quoting import MAX_DETAIL_CHARS
 from services.platform.store import tables
 from services.platform.store.db import make_engine, reader
 from tests.e2e.flow import Client
