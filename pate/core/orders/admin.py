@@ -218,13 +218,14 @@ def _transfer_crew(c: AdminCheck, field: str, adm: AdminOrder) -> list[Refusal]:
     most = c.rules.ship_class(other.type).max_crew
     if adm.amount > ship.crew:
         return [Refusal(f, "2.7", f"{ship.id} has only {ship.crew} crew", PRECONDITION)]
+    out = []  # both ends of the transfer, each told when it breaks its limit
     if ship.crew - adm.amount < least and not c.scuttling:
         msg = f"{ship.id} would keep {ship.crew - adm.amount} crew, below {least}, and is not scuttled"
-        return [Refusal(f, "2.7", msg, PRECONDITION)]
+        out.append(Refusal(f, "2.7", msg, PRECONDITION))
     if other.crew + adm.amount > most:
         msg = f"{other.id} would have {other.crew + adm.amount} crew, above its limit of {most}"
-        return [Refusal(f, "2.7", msg, PRECONDITION)]
-    return []
+        out.append(Refusal(f, "2.7", msg, PRECONDITION))
+    return out
 
 
 def _capacity(c: AdminCheck, field: str, parts: tuple[int, ...]) -> list[Refusal]:

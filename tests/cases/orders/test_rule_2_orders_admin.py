@@ -212,6 +212,18 @@ def test_rule_2_7_crew_limits_of_the_receiving_ship() -> None:
     assert (r.rule, r.code) == ("2.7", "failed_precondition")
 
 
+def test_rule_2_7_a_transfer_breaking_both_limits_is_told_both() -> None:
+    """2.7: 70 crew at least are left, and the receiver holds no more than its class's crew.
+    A transfer that breaks both is refused for both, so its author mends it in one go (a
+    play-test read only the first)."""
+    w = world([ship("BR1SL", sea("SOA"), crew=160), ship("BR2SL", sea("SOA"), crew=500)])
+    said = [r.message for r in check(_admin("BR1SL", AdminKind.TRANSFER_CREW, "BR2SL", 150), w)]
+    assert said == [
+        "BR1SL would keep 10 crew, below 70, and is not scuttled",
+        "BR2SL would have 650 crew, above its limit of 600",
+    ]
+
+
 # 4.10 (recovered)
 
 
