@@ -223,7 +223,10 @@ def test_rule_7_4_ships_where_an_evader_went_see_her_come() -> None:
     tactical area, each of which holds a British ship.  That ship sees her come: it
     witnesses the evasion, and its player reads where she went, not "out of sight"."""
     watchers = {f"BR{n}FR": AtSea("ECH", n) for n in (2, 3, 4)}
-    w = world(ship("BR1SL"), ship("BR5SL"), ship("FR1SL"), *(ship(s, loc) for s, loc in watchers.items()))
+    laid_up = [ship(f"BR{n}SL", AtSea("ECH", n - 4), active=False) for n in (6, 7, 8)]  # off the map (2.6)
+    w = world(
+        ship("BR1SL"), ship("BR5SL"), ship("FR1SL"), *(ship(s, loc) for s, loc in watchers.items()), *laid_up
+    )
     orders = {"FR1SL": order("FR1SL", stance=EVADE), "BR1SL": order("BR1SL", stance=ENGAGE)}
     seen = 0
     for seed in range(40):

@@ -18,7 +18,8 @@ from pate.core.rules.combat.model import Battle, BattleResult, Outcome, Where
 from pate.core.rules.combat.params import CombatRules
 from pate.core.rules.combat.prepare import tiers
 from pate.core.rules.context import TurnContext, TurnState
-from pate.core.world.ships import AtSea, InPort, Location, Ship, contact_key, describe, ship_id
+from pate.core.rules.detection import in_contact
+from pate.core.world.ships import AtSea, InPort, Location, Ship, describe, ship_id
 from pate.core.world.state import WorldState
 
 _MOVES = (Outcome.ESCAPED, Outcome.EVADED)
@@ -78,7 +79,7 @@ def apply_result(
             changed[ship.id] = replace(ship, location=dest)
             if isinstance(dest, AtSea):
                 orders[ship.id] = _cancel_first_move(ts.order(ship.id), dest.area)
-            there = _lying_at(world, dest, {b.key for b in battle.ships})
+            there = _lying_at(world, replace(ship, location=dest), {b.key for b in battle.ships})
             event(outcome.value, (ship.id,), there, to=describe(dest), **_seen_there(there))
         elif outcome is Outcome.FOUGHT:
             changed[ship.id] = ship
@@ -92,14 +93,10 @@ def _seen_there(there: tuple[str, ...]) -> dict[str, Any]:
     return {"seen_there": list(there)} if there else {}
 
 
-def _lying_at(world: WorldState, dest: Location, battle: set[str]) -> tuple[str, ...]:
-    """The ships already in contact at ``dest`` (5.1), none of this battle's."""
-    key = contact_key(dest)
-    return tuple(
-        sid
-        for sid, s in sorted(world.ships.items())
-        if sid not in battle and key is not None and contact_key(s.location) == key
-    )
+def _lying_at(world: WorldState, arrived: Ship, battle: set[str]) -> tuple[str, ...]:
+    """The ships in contact (rule 5.1) with a ship where she went, none of this battle's."""
+    ships = sorted(world.ships.items())
+    return tuple(sid for sid, s in ships if sid not in battle and in_contact(arrived, s))
 
 
 def _captor_of(result: BattleResult, i: int) -> int:

@@ -86,7 +86,7 @@ def _try_sail(board: Board, group: Group, step: int, rng: Rng) -> Departure | No
             return None
     chances = _chances(board, group.members, way, step, loc)
     behind = left_behind([s for s, _ in chances], board.params)
-    # a dismasted member never goes with the group, so she does not set its pace either
+    # rule 6.7: a dismasted member never goes with the group, so she does not set its pace either
     chance = group_chance([(s, c) for s, c in chances if s.id not in behind], board.params)
     roll = rng.below(100)
     info.update(chance=chance, roll=roll)
