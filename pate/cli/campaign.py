@@ -94,7 +94,7 @@ def _add_admin_parsers(cs: argparse._SubParsersAction[argparse.ArgumentParser]) 
             c.add_argument("--scenario", required=True)
             c.add_argument("--seed", type=numbers.SEED, default=0)
             c.add_argument("--turns", type=numbers.TURNS, default=0)
-            c.add_argument("--turn-seconds", type=numbers.whole(0, 366 * 24 * 3600, "seconds"), default=0)
+            c.add_argument("--turn-seconds", type=numbers.TURN_SECONDS, default=0)
             c.add_argument(
                 "--combat-rules", default=None, help="pate | eia-advanced (default: the scenario's)"
             )

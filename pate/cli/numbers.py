@@ -7,8 +7,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-MAX_TURN = 100  # campaigns have at most 100 turns (the services' limit, docs/security.md)
-MAX_SEED = 2**63 - 1
+from services.platform.security.limits import MAX_SEED, MAX_TURN, MAX_TURN_SECONDS
 
 
 def whole(low: int, high: int, what: str) -> Callable[[str], int]:
@@ -30,3 +29,4 @@ def whole(low: int, high: int, what: str) -> Callable[[str], int]:
 TURN = whole(0, MAX_TURN, "a turn")
 TURNS = whole(0, MAX_TURN, "a number of turns")
 SEED = whole(0, MAX_SEED, "a seed")
+TURN_SECONDS = whole(0, MAX_TURN_SECONDS, "seconds")

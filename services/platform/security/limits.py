@@ -39,6 +39,7 @@ MAX_SCENARIO_TOML_CHARS = MAX_SCENARIO_CHARS  # 1 MiB; nested at most MAX_SCENAR
 MAX_ORDERS_TEXT_CHARS = 256 * 1024
 MAX_TURN_SECONDS = 366 * 24 * 3600  # a turn lasts at most a (leap) year; fits a 32-bit column
 MAX_AMOUNT = 1_000_000  # stores, supplies, crews: far above any fleet's
+MAX_SEED = 2**63 - 1  # a campaign seed: a uint64 field kept within a signed 64-bit column
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 LATEST = datetime(2200, 1, 1, tzinfo=UTC)
 
@@ -130,7 +131,7 @@ RULES: dict[str, Rule] = {
         64, SCENARIO_NAME, what="a scenario name ([a-z0-9_]{1,64})"
     ),
     "pate.v1.CreateCampaignRequest.scenario_toml": Text(MAX_SCENARIO_TOML_CHARS, lines=True),
-    "pate.v1.CreateCampaignRequest.seed": Number(0, 2**63 - 1),
+    "pate.v1.CreateCampaignRequest.seed": Number(0, MAX_SEED),
     "pate.v1.CreateCampaignRequest.turns": _TURN,
     "pate.v1.CreateCampaignRequest.first_deadline": Moment(),
     "pate.v1.CreateCampaignRequest.turn_seconds": Number(0, MAX_TURN_SECONDS),
