@@ -5,6 +5,8 @@ trade of the turn as far as the knowledge records it (store moves, rule
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
+
 from pate.core.intel.model import PlayerKnowledge, PortReport
 from pate.core.rules.detection import ship_sort_key
 from pate.core.world.geography import WorldMap
@@ -29,20 +31,22 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _port_line(p: PortReport, in_harbor: tuple[int, int], damaged: int) -> str:
-    """``in_harbor``: ships and transport groups there (rule 2.1: transports are not ships)."""
+def _counted(*counts: tuple[int, str]) -> str:
+    """The counts that are not nil, "1 ship and 2 transport groups"."""
+    return " and ".join(_count(n, noun) for n, noun in counts if n)
+
+
+def _port_line(p: PortReport, harbor: Counter[str]) -> str:
+    """``harbor``: the player's ships, transport groups and damaged ones in the port's harbor
+    (rule 2.1: transport groups are not ships)."""
     yard = f"yard {p.yard}"
     if p.building or p.building_transports:
-        on_stocks = [_count(p.building, "ship")] * bool(p.building)
-        on_stocks += [_count(p.building_transports, "transport")] * bool(p.building_transports)
-        yard += f" ({' and '.join(on_stocks)} building)"
+        yard += f" ({_counted((p.building, 'ship'), (p.building_transports, 'transport'))} building)"
     parts = [f"stores {p.stores}", yard]
-    ships, transports = in_harbor
-    if ships or transports:
-        there = [_count(ships, "ship")] * bool(ships) + [_count(transports, "transport group")] * bool(
-            transports
-        )
-        parts.append(f"{' and '.join(there)} in harbor" + (f", {damaged} damaged" if damaged else ""))
+    there = _counted((harbor["ship"], "ship"), (harbor["transport group"], "transport group"))
+    if there:
+        damaged = harbor["damaged"]
+        parts.append(f"{there} in harbor" + (f", {damaged} damaged" if damaged else ""))
     if p.supplies:
         parts.append(f"{supplies_text(p.supplies)} on the quay")
     if p.garrison:
@@ -53,17 +57,13 @@ def _port_line(p: PortReport, in_harbor: tuple[int, int], damaged: int) -> str:
 
 
 def ports_lines(k: PlayerKnowledge) -> list[str]:
-    harbor: dict[str, list[tuple[bool, bool]]] = {}
+    harbor: defaultdict[str, Counter[str]] = defaultdict(Counter)
     for r in k.ships:
         if r.active and isinstance(r.location, InPort) and r.location.harbor:
-            group = r.type is ShipType.TR
-            harbor.setdefault(r.location.port, []).append((group, bool(r.hull or r.rigging)))
-    out = []
-    for p in k.ports:
-        here = harbor.get(p.name, [])
-        groups = sum(g for g, _ in here)
-        out.append(_port_line(p, (len(here) - groups, groups), sum(d for _, d in here)))
-    return out
+            here = harbor[r.location.port]
+            here["transport group" if r.type is ShipType.TR else "ship"] += 1
+            here["damaged"] += bool(r.hull or r.rigging)
+    return [_port_line(p, harbor[p.name]) for p in k.ports]
 
 
 def laid_up_lines(k: PlayerKnowledge) -> list[str]:
