@@ -75,13 +75,11 @@ def interception(t: Telling) -> str:
 
 def _manoeuvre(t: Telling) -> str:
     won = bool(t.get("succeeded"))
-    if t.get("on_tie") is True:
-        return (
-            "the manoeuvre was a tie, won on a preferred kind: intercepted"
-            if won
-            else ("the manoeuvre was a tie, and the kind was not one it prefers: failed")
-        )
-    if t.get("on_tie") is False:
+    tie = t.get("on_tie")
+    if tie is True:
+        outcome = "a tie, won on a preferred kind" if won else "a tie, and the kind was not one it prefers"
+        return f"the manoeuvre was {outcome}: " + ("intercepted" if won else "failed")
+    if tie is False:
         return "the interceptors won the manoeuvre: intercepted" if won else "they lost the manoeuvre: failed"
     return "intercepted" if won else "failed"  # told before the tie was recorded
 

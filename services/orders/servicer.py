@@ -357,6 +357,7 @@ def _notifications_pb(prefs: notifications.Prefs) -> desk_pb2.Notifications:
 # The trailer carrying the refusals must stay under gRPC's metadata limit (16 KiB by default):
 # each message cut short, and at most this many refusals, the first ones.
 REFUSAL_CHARS = 300
+REFUSAL_FIELD_CHARS = 120  # a path into the request, "orders[12].amphibious.load_units[3]"
 MAX_REFUSALS = 25
 
 
@@ -364,7 +365,7 @@ def refusals_bin(refusals: tuple[Any, ...]) -> bytes:
     return desk_pb2.RefusalList(
         refusals=[
             common_pb2.Refusal(
-                field=bounded(r.field, 120),
+                field=bounded(r.field, REFUSAL_FIELD_CHARS),
                 rule=r.rule,
                 message=bounded(r.message, REFUSAL_CHARS),
                 code=str(r.code),
