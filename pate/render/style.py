@@ -56,3 +56,4 @@ class Icon:
     label: str
     colour: str = "#000000"
     title: str = ""
+    ships: tuple[str, ...] = ()  # the player's own ships it stands for: a click opens their orders

@@ -317,8 +317,9 @@ def _icons(icons: list[Icon], layout: Layout, static: StaticLabels) -> list[str]
             box = placed.box
             line = _leader(anchor, box) if placed.leader else ""
         tip = f"<title>{escape(icon.title)}</title>" if icon.title else ""
+        ships = f' data-ships="{escape(" ".join(icon.ships))}"' if icon.ships else ""
         out.append(
-            f'<g class="icon">{tip}{line}'
+            f'<g class="icon" data-at="{escape(icon.at)}"{ships}>{tip}{line}'
             f'<circle cx="{box.x0 + 5:.1f}" cy="{box.y0 + 6:.1f}" r="5" fill="{icon.colour}"/>'
             f'<text class="label" x="{box.x0 + 14:.1f}" y="{box.y0 + ICON_SIZE * 0.95:.1f}" '
             f'font-size="{ICON_SIZE}">{escape(icon.label)}</text></g>'

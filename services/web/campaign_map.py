@@ -96,7 +96,8 @@ def _svg(which: MapName, places: tuple[PlaceOnMap, ...], seen: tuple[PlaceOnMap,
     """The same ships in the same places draw the same map: kept."""
     world = load_world_map()
     icons = [
-        Icon(at=p.place, label=_count(p.ships), colour=OWN, title=", ".join(p.ships[:40])) for p in places
+        Icon(at=p.place, label=_count(p.ships), colour=OWN, title=", ".join(p.ships[:40]), ships=p.ships)
+        for p in places
     ]
     icons += [seen_icon(p.place, set(p.ships)) for p in seen]
     highlight = frozenset(p.place for p in places if p.place in world.sea_areas)
