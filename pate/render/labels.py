@@ -12,6 +12,7 @@ drawn in any common serif font.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 CHAR_WIDTH = 0.62  # of the font size: a little wider than Georgia's average letter
@@ -92,6 +93,14 @@ class Layout:
             return False
         return self._base._hits(self._base._labels if grid is self._labels else self._base._markers, box)
 
+    def hits(self, box: Box) -> bool:
+        """Whether the box touches any label or marker taken so far."""
+        return self._hits(self._labels, box) or self._hits(self._markers, box)
+
+    def hits_label(self, box: Box) -> bool:
+        """Whether the box touches any label taken so far (markers aside)."""
+        return self._hits(self._labels, box)
+
     def boxes(self) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
         """The labels and markers taken, each once, in a stable order."""
 
@@ -126,11 +135,19 @@ class Layout:
         return placed
 
     def place_near(
-        self, anchor: Box, w: float, h: float, directions: tuple[tuple[int, int], ...], reach: float
+        self,
+        anchor: Box,
+        w: float,
+        h: float,
+        directions: tuple[tuple[int, int], ...],
+        reach: float,
+        accept: Callable[[Box, bool], bool] | None = None,
     ) -> Placed | None:
-        """As :meth:`place`, but only within ``reach`` of the anchor; None
-        (and nothing taken) when there is no room that near."""
-        return self._search(anchor, w, h, directions, tuple(d for d in DISTANCES if d <= reach))
+        """As :meth:`place`, but only within ``reach`` of the anchor and
+        where ``accept`` takes the box (told whether a leader line will join
+        it to its anchor); None (and nothing taken) when there is no such
+        room."""
+        return self._search(anchor, w, h, directions, tuple(d for d in DISTANCES if d <= reach), accept)
 
     def _search(
         self,
@@ -139,6 +156,7 @@ class Layout:
         h: float,
         directions: tuple[tuple[int, int], ...],
         distances: tuple[int, ...],
+        accept: Callable[[Box, bool], bool] | None = None,
     ) -> Placed | None:
         fallback: tuple[Box, float] | None = None
         for d in distances:
@@ -148,6 +166,8 @@ class Layout:
                 box = _around(anchor, w, h, d, dx, dy)
                 room = box.grown(GAP)  # never touching: the drawn text is rounded to tenths
                 if not box.inside(self.bounds) or self._hits(self._labels, room):
+                    continue
+                if accept is not None and not accept(box, d >= LEADER_FROM):
                     continue
                 if not self._hits(self._markers, room):
                     return self._taken(box, d)

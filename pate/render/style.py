@@ -57,3 +57,4 @@ class Icon:
     colour: str = "#000000"
     title: str = ""
     ships: tuple[str, ...] = ()  # the player's own ships it stands for: a click opens their orders
+    short: str = ""  # the words where the map is too crowded for ``label`` (its tooltip then tells it)

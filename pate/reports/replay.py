@@ -59,7 +59,10 @@ def _ship_icons(world_map: WorldMap, ships: Sequence[ShipReport]) -> dict[MapNam
     out: dict[MapName, list[Icon]] = defaultdict(list)
     for (place, state), ids in sorted(here.items()):
         label = ids[0] if len(ids) == 1 else f"{state} {len(ids)} ships"
-        out[_map_of(world_map, place)].append(Icon(place, label, state_color(state), ", ".join(sorted(ids))))
+        short = f"{state} {len(ids)}"
+        out[_map_of(world_map, place)].append(
+            Icon(place, label, state_color(state), ", ".join(sorted(ids)), short=short)
+        )
     return out
 
 
@@ -82,7 +85,8 @@ def seen_by_place(world_map: WorldMap, k: PlayerKnowledge) -> dict[str, set[str]
 
 def seen_icon(place: str, ids: set[str]) -> Icon:
     label = f"{len(ids)} seen" if ids else "sighted"
-    return Icon(place, label, SIGHTED, ", ".join(sorted(ids)) or "frigate sightings (5.2)")
+    title = ", ".join(sorted(ids)) or "frigate sightings (5.2)"
+    return Icon(place, label, SIGHTED, title, short=str(len(ids)) if ids else "?")
 
 
 def _seen_icons(world_map: WorldMap, k: PlayerKnowledge) -> dict[MapName, list[Icon]]:

@@ -263,13 +263,19 @@ def overview_svg(k: PlayerKnowledge, world_map: WorldMap, which: MapName) -> str
     colour = state_color(k.state or "")
     icons = [
         MapIcon(
-            at=a, label=f"{n} ship{'s' if n != 1 else ''}", colour=colour, title=f"Your ships in {a}: {n}"
+            at=a,
+            label=f"{n} ship{'s' if n != 1 else ''}",
+            colour=colour,
+            title=f"Your ships in {a}: {n}",
+            short=str(n),
         )
         for a, n in sorted(counts.items())
     ]
     for area in sorted({s.sea_area for s in k.sightings}):
         if area in world_map.sea_areas and world_map.sea_areas[area].map is which:
-            icons.append(MapIcon(at=area, label="sighted", colour=SIGHTED, title="Frigate sightings (5.2)"))
+            icons.append(
+                MapIcon(at=area, label="sighted", colour=SIGHTED, title="Frigate sightings (5.2)", short="?")
+            )
     title = f"{which.value.title()} waters"
     marks = [(colour, "your ships (their number)"), (SIGHTED, "enemies sighted by your frigates (5.2)")]
     routes = known_routes(k, world_map, which, STATE_COLORS)

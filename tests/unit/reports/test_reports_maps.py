@@ -20,6 +20,7 @@ from pate.engine.context import turn_context
 from pate.render.labels import NAME_REACH, Box, text_box
 from pate.render.svg_map import Icon, render_map
 from pate.reports.svg import overview_maps
+from tests.support.map_geometry import markers
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -70,14 +71,22 @@ def test_no_two_labels_overlap_with_markers_at_every_sea_area(which: MapName) ->
             icons += [Icon(code, "888 ships", "#c0392b"), Icon(code, "sighted", "#000000")]
     icons += [Icon("Brest", "3 ships"), Icon("Portsmouth", "12 ships"), Icon("Havana", "1 ship")]
     svg = render_map(wmap, which, icons=icons, highlight=frozenset({"ECH"}), marks=[("#c0392b", "ships")])
-    assert not overlapping(svg), overlapping(svg)[:5]
+    # the Sea of Marmara's water lies nearly all under its code: one marker finds room beside it,
+    # a second must cover the code (pate.render.markers, its last pass)
+    assert set(overlapping(svg)) <= {("MAR", "sighted")}, overlapping(svg)[:5]
     texts = [text for text, _ in label_boxes(svg)]
     ports = [p for p in wmap.ports.values() if wmap.sea_areas[p.sea_area].map is which]
-    unnamed = [p.name for p in ports if p.name not in texts]
-    assert len(unnamed) <= len(ports) // 20, unnamed  # crowded coasts leave a few to the tooltip
-    for name in unnamed:
-        assert f"<title>{name}: held by" in svg
-    assert texts.count("888 ships") == sum(1 for a in wmap.sea_areas.values() if a.map is which)
+    bare = dict(label_boxes(render_map(wmap, which)))
+    assert len([p for p in ports if p.name not in bare]) <= len(ports) // 20  # a few crowded coasts
+    # a marker's room comes before a name's: a name is left out only where a marker lies over it
+    drawn = [Box(*m.box).grown(3.0) for m in markers(svg)]  # as placed: rounded up to whole letters
+    for p in ports:
+        if p.name in bare and p.name not in texts:
+            assert any(bare[p.name].overlaps(m) for m in drawn), p.name
+            assert f"<title>{p.name}: held by" in svg  # its tooltip still names it
+    assert texts.count("888 ships") + texts.count("888") == sum(
+        1 for a in wmap.sea_areas.values() if a.map is which
+    )
 
 
 def _port_centres(svg: str) -> dict[str, tuple[float, float]]:

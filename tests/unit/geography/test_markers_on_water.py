@@ -1,0 +1,113 @@
+"""Every marker a map draws tells the truth about its place: a sea area's
+marker has its dot inside that area's polygon and off the land; a port's
+has its dot on its port's waters, joined to the port by a line unless it
+lies beside it; no two markers lie on one another.  Checked geometrically
+(tests.support.map_geometry) on every place of both maps, on every
+player's maps of the three shipped scenarios (the report's overview, the
+replays, the game master's all-sides replay) and on the desk's map of every
+state's ships.  The drawing is one SVG scaled as a whole, so what holds on
+it holds at every zoom and width a page shows it at."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from pate.core.campaign import start_campaign
+from pate.core.intel.knowledge import knowledge_for
+from pate.core.world.geography import MapName
+from pate.datafiles import load_scenario
+from pate.engine.context import turn_context
+from pate.render.style import Icon
+from pate.render.svg_map import render_map
+from pate.reports.replay import all_sides_frame, player_frame
+from pate.reports.svg import overview_maps
+from pate.v1 import desk_pb2
+from services.web.campaign_map import ship_maps
+from tests.support.map_geometry import markers, misplaced
+from tests.unit.reports.test_reports_maps import overlapping
+
+SCENARIOS = ("training", "trafalgar", "grand1805")
+
+
+def _places(which: MapName) -> list[str]:
+    wmap = turn_context().map
+    areas = [c for c, a in wmap.sea_areas.items() if a.map is which]
+    ports = [p.name for p in wmap.ports.values() if wmap.sea_areas[p.sea_area].map is which]
+    return sorted(areas) + sorted(ports)
+
+
+@pytest.mark.parametrize("which", list(MapName))
+def test_the_markers_of_any_one_place_lie_on_its_water(which: MapName) -> None:
+    """A player's own ships and others seen at one place, for each sea area and port."""
+    wmap = turn_context().map
+    wrong = []
+    for place in _places(which):
+        icons = [Icon(place, "888 ships", "#0b5394", ships=("BR1FR",)), Icon(place, "12 seen", "#000000")]
+        svg = render_map(wmap, which, icons=icons)
+        assert len(markers(svg)) == 2, place
+        wrong += misplaced(svg, which)
+    assert wrong == []
+
+
+@pytest.mark.parametrize("which", list(MapName))
+def test_markers_at_every_sea_area_at_once_lie_on_their_own_water(which: MapName) -> None:
+    wmap = turn_context().map
+    icons = []
+    for code in _places(which):
+        if code in wmap.sea_areas:
+            icons += [Icon(code, "888 ships", "#c0392b"), Icon(code, "12 seen", "#000000")]
+    svg = render_map(wmap, which, icons=icons)
+    assert len(markers(svg)) == len(icons)
+    assert misplaced(svg, which) == []
+
+
+def test_a_tiny_sea_keeps_its_marker_on_its_water() -> None:
+    """The Sea of Marmara's water is a strip little longer than its code."""
+    svg = render_map(turn_context().map, MapName.EUROPE, icons=[Icon("MAR", "888 ships")])
+    assert len(markers(svg)) == 1
+    assert misplaced(svg, MapName.EUROPE) == []
+    assert not overlapping(svg)
+
+
+@cache
+def _scenario_maps(name: str) -> list[tuple[str, MapName, str]]:
+    """Every drawing of the start of a campaign of the scenario: each
+    player's overview and replay maps, and the all-sides replay's."""
+    ctx = turn_context()
+    scenario = load_scenario(name)
+    world = start_campaign(ctx, scenario.world, "maps", scenario.world.seed, 15, place=True)
+    ks = [knowledge_for(pid, world, world, (), ctx.map, ctx.rules) for pid in sorted(world.players)]
+    out = []
+    for k in ks:
+        out += [(f"{k.player} overview", which, svg) for which, svg in overview_maps(k, ctx.map)]
+        out += [(f"{k.player} replay", which, svg) for which, svg in player_frame(k, ctx.map).maps]
+    out += [("all sides", which, svg) for which, svg in all_sides_frame(ks, ctx.map).maps]
+    return out
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_every_marker_of_every_players_maps_lies_on_its_place(scenario: str) -> None:
+    maps = _scenario_maps(scenario)
+    assert sum(len(markers(svg)) for _, _, svg in maps) > 20
+    wrong = [f"{who}, {which.value}: {w}" for who, which, svg in maps for w in misplaced(svg, which)]
+    assert wrong == []
+    crossed = [(who, overlapping(svg)) for who, _, svg in maps if overlapping(svg)]
+    assert crossed == []
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_the_desk_map_of_every_states_ships_lies_on_their_places(scenario: str) -> None:
+    world = load_scenario(scenario).world
+    by_state: dict[str, list[desk_pb2.MyShip]] = {}
+    for s in world.ships.values():
+        loc = s.location
+        ship = desk_pb2.MyShip(id=s.id, sea_area=getattr(loc, "area", ""), port=getattr(loc, "port", ""))
+        by_state.setdefault(s.id[:2], []).append(ship)
+    for state, ships in sorted(by_state.items()):
+        for m in ship_maps(ships):
+            which = MapName(m.which)
+            drawn = markers(m.svg)
+            assert {d.at for d in drawn} == {p.place for p in m.places}, state
+            assert misplaced(m.svg, which) == [], (state, m.which)
