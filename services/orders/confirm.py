@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Connection, delete, select
+from sqlalchemy import Connection, delete
 
 from pate.core.world.state import WorldState
 from pate.v1 import desk_pb2
 from services.orders import admirals, campaigns, earlyclose, pause
+from services.orders.earlyclose import confirmed_players as confirmed_players
 from services.orders.turn_players import players_with_ships
 from services.platform.errors import Code, DeskError
 from services.platform.store import bots, desk_tables
@@ -26,12 +27,6 @@ def bot_played(conn: Connection, campaign: str) -> frozenset[str]:
     """Players whose ships the bot plays now (civil disorder or the game
     master's hand-over, docs/bots.md): a turn does not wait for them."""
     return frozenset(p for p, seat in bots.bot_players(conn, campaign).items() if seat.reason)
-
-
-def confirmed_players(conn: Connection, campaign: str, turn: int) -> frozenset[str]:
-    t = desk_tables.order_confirmations
-    rows = conn.execute(select(t.c.player).where(t.c.campaign == campaign, t.c.turn == turn))
-    return frozenset(r.player for r in rows)
 
 
 def clear(conn: Connection, campaign: str, turn: int, player: str) -> None:
@@ -68,9 +63,7 @@ def confirm(
         )
     )
     # a solo campaign closes once its humans have confirmed and the bot has played the rest
-    closed = _close_if_all(conn, row, now) or admirals.close_if_all_confirmed(
-        conn, campaign, turn, confirmed_players(conn, campaign, turn), now
-    )
+    closed = _close_if_all(conn, row, now) or admirals.close_if_all_confirmed(conn, campaign, turn, now)
     return desk_pb2.ConfirmOrdersResponse(confirmed=True, turn_closed=closed)
 
 

@@ -64,7 +64,7 @@ def my_campaign(conn: Connection, row: repo.CampaignRow, caller: Actor) -> desk_
         out.ports.extend(_ports(world, caller.state))
     out.paused = pause.paused(conn, row.id, row.turn)
     _bot_seats(conn, row, caller, out)
-    out.confirmed = caller.player in confirm.confirmed_players(conn, row.id, row.turn)
+    out.confirmed = caller.player in earlyclose.confirmed_players(conn, row.id, row.turn)
     out.early_close.CopyFrom(earlyclose.setting(conn, row.id))
     if Role.ADMIN in caller.roles:
         out.players.extend(sorted(world.players))
