@@ -31,6 +31,8 @@ def test_a_player_makes_a_solo_campaign_plays_a_turn_and_it_is_his_alone(web, st
     login(client, stack.campaign, "cornwallis", stack.passwords["cornwallis"])
     home = client.get("/").text
     assert 'id="solo"' in home and '<option value="trafalgar/nelson"' in home
+    # each seat says whose side, which role and what ships, not a bare player id
+    assert "training — ganteaume: French commander, 4 ships (" in home
     new = stack.campaign + "-p1"
     r = _solo(client, new_id=new, seat="training/ganteaume", combat_rules="eia-advanced")
     assert r.status_code == 200, r.text
