@@ -16,7 +16,6 @@ from sqlalchemy import Connection, delete
 from pate.core.world.state import WorldState
 from pate.v1 import desk_pb2
 from services.orders import admirals, campaigns, earlyclose, pause
-from services.orders.earlyclose import confirmed_players as confirmed_players
 from services.orders.turn_players import players_with_ships
 from services.platform.errors import Code, DeskError
 from services.platform.store import bots, desk_tables
@@ -38,7 +37,7 @@ def clear(conn: Connection, campaign: str, turn: int, player: str) -> None:
 def confirmations(
     conn: Connection, campaign: str, turn: int, world: WorldState
 ) -> list[desk_pb2.Confirmation]:
-    done = confirmed_players(conn, campaign, turn)
+    done = earlyclose.confirmed_players(conn, campaign, turn)
     robots = bot_played(conn, campaign)
     return [
         desk_pb2.Confirmation(player_id=p, confirmed=p in done, bot=p in robots)
@@ -71,7 +70,7 @@ def _close_if_all(conn: Connection, row: repo.CampaignRow, now: datetime) -> boo
     if not earlyclose.setting(conn, row.id).enabled or pause.paused(conn, row.id, row.turn):
         return False
     world = repo.load_world_cached(conn, row.id, row.turn)
-    done = confirmed_players(conn, row.id, row.turn)
+    done = earlyclose.confirmed_players(conn, row.id, row.turn)
     robots = bot_played(conn, row.id)
     waiting = [p for p in players_with_ships(world) if p not in done and p not in robots]
     if waiting:
