@@ -37,7 +37,8 @@ async def send_message(b: Backend, s: Session, to_kind: str, to: str, body: str)
 
 
 async def messages(b: Backend, s: Session) -> desk_pb2.MessageList:
-    req = desk_pb2.ListMessagesRequest(campaign_id=s.campaign)
+    """His messages as the Messages page opens them: the orders service counts them read."""
+    req = desk_pb2.ListMessagesRequest(campaign_id=s.campaign, mark_read=True)
     out: desk_pb2.MessageList = await _desk_call(b, s, "ListMessages", req)
     return out
 

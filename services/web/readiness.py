@@ -3,7 +3,7 @@
 The campaign page's Confirm orders flag (any later change takes it back, in
 the orders service), the game master's choice to close a turn once every
 player with ships has confirmed and to show players who has confirmed, and
-the messages page.
+the messages page (opening it marks the messages read, in the orders service).
 """
 
 from __future__ import annotations

@@ -53,3 +53,31 @@ def test_players_see_who_is_ready_only_when_the_game_master_shows_it(web, stack:
     _show_ready(client, stack, False)
     login(client, cid, BRITISH, stack.passwords[BRITISH])
     assert 'id="ready"' not in client.get(f"/c/{cid}").text
+
+
+def _unread(page: str) -> int:
+    found = re.search(r'id="unread-messages">\((\d+) unread\)', page)
+    return int(found.group(1)) if found else 0
+
+
+def test_unread_messages_are_counted_until_the_messages_page_is_opened(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    cid = stack.campaign
+    login(client, cid, OTHER_BRITISH, stack.passwords[OTHER_BRITISH])
+    client.get(f"/c/{cid}/messages")  # whatever earlier tests sent him is read
+    assert _unread(client.get(f"/c/{cid}").text) == 0
+    login(client, cid, BRITISH, stack.passwords[BRITISH])
+    for body in ("Rendezvous off Ushant", "Bring the frigates"):
+        token = csrf(client.get(f"/c/{cid}/messages").text)
+        r = client.post(
+            f"/c/{cid}/messages", data={"csrf": token, "to": f"player:{OTHER_BRITISH}", "body": body}
+        )
+        assert r.status_code == 200
+    assert _unread(client.get(f"/c/{cid}").text) == 0  # his own letters are not unread to him
+    login(client, cid, OTHER_BRITISH, stack.passwords[OTHER_BRITISH])
+    assert _unread(client.get(f"/c/{cid}").text) == 2
+    home = client.get("/").text
+    assert re.search(rf'id="unread-{cid}">Messages: 2 unread</a>', home)
+    assert "Bring the frigates" in client.get(f"/c/{cid}/messages").text  # he opens them
+    assert _unread(client.get(f"/c/{cid}").text) == 0
+    assert f'id="unread-{cid}"' not in client.get("/").text

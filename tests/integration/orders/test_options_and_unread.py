@@ -11,7 +11,7 @@ from sqlalchemy import Engine
 
 from pate.datafiles import load_scenario
 from pate.v1 import desk_pb2
-from services.orders import campaigns, confirm, desk, mydesk, options
+from services.orders import campaigns, confirm, desk, letters, mydesk, options
 from services.platform.store import bots
 from services.platform.store import repository as repo
 from tests.support.passwords import EveryPlayer
@@ -66,3 +66,31 @@ def test_who_is_ready_is_hidden_from_players_until_the_game_master_shows_it(camp
     with campaign.begin() as conn:
         options.set_options(conn, C, desk_pb2.CampaignOptions(show_ready=False))
     assert list(_mine(campaign, "ganteaume").ready) == []
+
+
+def _send(engine: Engine, sender: str, kind: str, to: str, body: str) -> None:
+    with engine.begin() as conn:
+        state = repo.get_player(conn, C, sender).state
+        letters.send(conn, C, sender, state, desk_pb2.SendMessageRequest(to_kind=kind, to=to, body=body), AT)
+
+
+def _open(engine: Engine, player: str, read: bool = True) -> None:
+    with engine.begin() as conn:
+        state = repo.get_player(conn, C, player).state
+        letters.listing(conn, C, player, state, read)
+
+
+def test_messages_count_as_unread_until_their_reader_opens_them(campaign: Engine) -> None:
+    _send(campaign, "cornwallis", "player", "calder", "Rendezvous off Ushant")
+    _send(campaign, "cornwallis", "state", "BR", "Wind in the west")
+    assert _mine(campaign, "calder").unread_messages == 2
+    assert _mine(campaign, "cornwallis").unread_messages == 0  # his own are not news to him
+    assert _mine(campaign, "ganteaume").unread_messages == 0  # an enemy: nothing to him, nothing told
+    _open(campaign, "calder", read=False)  # a look that is not opening the page
+    assert _mine(campaign, "calder").unread_messages == 2
+    _open(campaign, "calder")
+    assert _mine(campaign, "calder").unread_messages == 0
+    assert _mine(campaign, "barham").unread_messages == 1  # the state's letter, he has not opened his
+    _send(campaign, "barham", "allies", "", "Stores at Plymouth")
+    assert _mine(campaign, "calder").unread_messages == 1  # arrived after he opened them
+    assert _mine(campaign, "cornwallis").unread_messages == 1
