@@ -133,6 +133,11 @@ class Told:
     kind: str
     text: str
     details: tuple[str, ...] = ()
+    # what the line is about, whoever tells it: the all-sides replay tells an event once
+    # though its players' reports word it differently (pate/reports/replay.py)
+    location: str = ""
+    ships: tuple[str, ...] = ()
+    ours: bool = False  # about the player's own ships: told in full
 
     @property
     def label(self) -> str:
@@ -243,6 +248,9 @@ def told_events(k: PlayerKnowledge, world_map: WorldMap | None = None) -> list[T
                 kind=ev.kind,
                 text=_run_sentence(k, run, ev, world_map, names),
                 details=tuple(event_details(k, ev, world_map, names)),
+                location=ev.location,
+                ships=ev.ships,
+                ours=bool(set(ev.ships) & own),
             )
         )
     return out

@@ -18,7 +18,7 @@ from pate.core.world.geography import MapName, WorldMap
 from pate.core.world.ships import InPort
 from pate.render.style import MAP_TITLES, Icon
 from pate.render.svg_map import render_map
-from pate.reports.events import told_events
+from pate.reports.events import Told, told_events
 from pate.reports.svg import SIGHTED, state_color
 from pate.reports.words import map_area
 
@@ -126,13 +126,28 @@ def all_sides_frame(ks: Sequence[PlayerKnowledge], world_map: WorldMap) -> Repla
         for r in k.ships:
             ships.setdefault(r.id, r)
     icons = _ship_icons(world_map, list(ships.values()))
-    # an event several players saw is told once, naming their states: the players' full
-    # names, three or four to an event, buried the event itself
-    seen: dict[tuple[str, str], set[str]] = {}
-    for k in sorted(ks, key=lambda k: k.player):
-        for t in told_events(k, world_map):
-            seen.setdefault((t.phase, t.text), set()).add(k.state or k.player_name or k.player)
-    events = tuple(ReplayEvent(", ".join(sorted(who)), phase, text) for (phase, text), who in seen.items())
+    events = _told_once(ks, world_map)
     turn = max((k.turn for k in ks), default=0)
     places = tuple(sorted({p for r in ships.values() if (p := _place(world_map, r))}))
     return ReplayFrame(turn, _maps(world_map, icons, f"Turn {turn}, all sides"), events, places)
+
+
+def _told_once(ks: Sequence[PlayerKnowledge], world_map: WorldMap) -> tuple[ReplayEvent, ...]:
+    """Every player's events, an event several players were told given once, naming their
+    states (their full names, three or four to an event, buried the event itself).  The same
+    event reads differently to the player whose ships it is about ("unloaded FR2IN") and to one
+    who only saw it ("unloaded troops or supplies"), so an event naming ships is known by what
+    it is (phase, kind, place, ships) rather than by its words, and told in the words of a
+    player whose ships it is about; one naming none (seen from afar) by its words."""
+    told: dict[tuple[object, ...], Told] = {}
+    who: dict[tuple[object, ...], set[str]] = {}
+    for k in sorted(ks, key=lambda k: k.player):
+        nth: dict[tuple[object, ...], int] = defaultdict(int)  # a ship held by the wind twice: two events
+        for t in told_events(k, world_map):
+            what = (t.phase, t.kind, t.location, t.ships) if t.ships else (t.phase, t.text)
+            nth[what] += 1
+            key = (*what, nth[what])
+            if key not in told or (t.ours and not told[key].ours):
+                told[key] = t
+            who.setdefault(key, set()).add(k.state or k.player_name or k.player)
+    return tuple(ReplayEvent(", ".join(sorted(who[key])), t.phase, t.text) for key, t in told.items())

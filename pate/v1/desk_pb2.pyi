@@ -60,6 +60,9 @@ class MyCampaign(_message.Message):
     CONFIRMED_FIELD_NUMBER: _builtins.int
     CONFIRMATIONS_FIELD_NUMBER: _builtins.int
     EARLY_CLOSE_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    READY_FIELD_NUMBER: _builtins.int
+    UNREAD_MESSAGES_FIELD_NUMBER: _builtins.int
     PLAYED_BY_BOT_FIELD_NUMBER: _builtins.int
     BOT_ORDERS_THIS_TURN_FIELD_NUMBER: _builtins.int
     BOT_SEATS_FIELD_NUMBER: _builtins.int
@@ -70,6 +73,8 @@ class MyCampaign(_message.Message):
     """the game master paused the campaign: no deadline runs"""
     confirmed: _builtins.bool
     """the caller confirmed his orders for the open turn"""
+    unread_messages: _builtins.int
+    """messages to the caller sent after he last opened his messages"""
     played_by_bot: _builtins.str
     """--- bot admirals (docs/bots.md) ---
     "" | game_master | civil_disorder: the bot plays the caller now
@@ -111,6 +116,16 @@ class MyCampaign(_message.Message):
         """the campaign's early-close setting"""
 
     @_builtins.property
+    def options(self) -> Global___CampaignOptions:
+        """the game master's choices that players see the effect of"""
+
+    @_builtins.property
+    def ready(self) -> _containers.RepeatedCompositeFieldContainer[Global___Confirmation]:
+        """When options.show_ready: every player of a state and whether he has confirmed the open turn
+        (as Diplicity shows it); empty when the option is off. Never says who the bot plays.
+        """
+
+    @_builtins.property
     def bot_seats(self) -> _containers.RepeatedCompositeFieldContainer[_bots_pb2.BotSeat]:
         """game masters: every player the bot plays now"""
 
@@ -131,13 +146,16 @@ class MyCampaign(_message.Message):
         confirmed: _builtins.bool = ...,
         confirmations: _abc.Iterable[Global___Confirmation] | None = ...,
         early_close: Global___EarlyClose | None = ...,
+        options: Global___CampaignOptions | None = ...,
+        ready: _abc.Iterable[Global___Confirmation] | None = ...,
+        unread_messages: _builtins.int = ...,
         played_by_bot: _builtins.str = ...,
         bot_orders_this_turn: _builtins.bool = ...,
         bot_seats: _abc.Iterable[_bots_pb2.BotSeat] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "early_close", b"early_close"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "early_close", b"early_close", "options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_orders_this_turn", b"bot_orders_this_turn", "bot_seats", b"bot_seats", "campaign", b"campaign", "confirmations", b"confirmations", "confirmed", b"confirmed", "early_close", b"early_close", "paused", b"paused", "pending_assignments", b"pending_assignments", "played_by_bot", b"played_by_bot", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "roles", b"roles", "ships", b"ships", "state", b"state", "state_players", b"state_players"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_orders_this_turn", b"bot_orders_this_turn", "bot_seats", b"bot_seats", "campaign", b"campaign", "confirmations", b"confirmations", "confirmed", b"confirmed", "early_close", b"early_close", "options", b"options", "paused", b"paused", "pending_assignments", b"pending_assignments", "played_by_bot", b"played_by_bot", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "ready", b"ready", "roles", b"roles", "ships", b"ships", "state", b"state", "state_players", b"state_players", "unread_messages", b"unread_messages"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -192,6 +210,26 @@ class EarlyClose(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___EarlyClose: _TypeAlias = EarlyClose  # noqa: Y015
+
+@_typing.final
+class CampaignOptions(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SHOW_READY_FIELD_NUMBER: _builtins.int
+    show_ready: _builtins.bool
+    """players see who has confirmed the open turn (off by default)"""
+    def __init__(
+        self,
+        *,
+        show_ready: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["show_ready", b"show_ready"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CampaignOptions: _TypeAlias = CampaignOptions  # noqa: Y015
 
 @_typing.final
 class ConfirmOrdersRequest(_message.Message):
@@ -318,15 +356,19 @@ class ListMessagesRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    MARK_READ_FIELD_NUMBER: _builtins.int
     campaign_id: _builtins.str
+    mark_read: _builtins.bool
+    """the caller reads them now: none listed counts as unread after"""
     def __init__(
         self,
         *,
         campaign_id: _builtins.str = ...,
+        mark_read: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "mark_read", b"mark_read"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -730,6 +772,29 @@ class SetEarlyCloseRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___SetEarlyCloseRequest: _TypeAlias = SetEarlyCloseRequest  # noqa: Y015
+
+@_typing.final
+class SetCampaignOptionsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    @_builtins.property
+    def options(self) -> Global___CampaignOptions: ...
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        options: Global___CampaignOptions | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "options", b"options"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SetCampaignOptionsRequest: _TypeAlias = SetCampaignOptionsRequest  # noqa: Y015
 
 @_typing.final
 class PauseRequest(_message.Message):

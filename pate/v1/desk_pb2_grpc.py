@@ -403,6 +403,11 @@ class GameMasterStub:
                 request_serializer=pate_dot_v1_dot_desk__pb2.SetEarlyCloseRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_desk__pb2.EarlyClose.FromString,
                 _registered_method=True)
+        self.SetCampaignOptions = channel.unary_unary(
+                '/pate.v1.GameMaster/SetCampaignOptions',
+                request_serializer=pate_dot_v1_dot_desk__pb2.SetCampaignOptionsRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_desk__pb2.CampaignOptions.FromString,
+                _registered_method=True)
 
 
 class GameMasterServicer:
@@ -428,6 +433,12 @@ class GameMasterServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetCampaignOptions(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameMasterServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -445,6 +456,11 @@ def add_GameMasterServicer_to_server(servicer, server):
                     servicer.SetEarlyClose,
                     request_deserializer=pate_dot_v1_dot_desk__pb2.SetEarlyCloseRequest.FromString,
                     response_serializer=pate_dot_v1_dot_desk__pb2.EarlyClose.SerializeToString,
+            ),
+            'SetCampaignOptions': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetCampaignOptions,
+                    request_deserializer=pate_dot_v1_dot_desk__pb2.SetCampaignOptionsRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_desk__pb2.CampaignOptions.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -530,6 +546,33 @@ class GameMaster:
             '/pate.v1.GameMaster/SetEarlyClose',
             pate_dot_v1_dot_desk__pb2.SetEarlyCloseRequest.SerializeToString,
             pate_dot_v1_dot_desk__pb2.EarlyClose.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetCampaignOptions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.GameMaster/SetCampaignOptions',
+            pate_dot_v1_dot_desk__pb2.SetCampaignOptionsRequest.SerializeToString,
+            pate_dot_v1_dot_desk__pb2.CampaignOptions.FromString,
             options,
             channel_credentials,
             insecure,

@@ -171,6 +171,7 @@ class GameMasterStub:
     PauseCampaign: _grpc.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]
     ResumeCampaign: _grpc.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]
     SetEarlyClose: _grpc.UnaryUnaryMultiCallable[_desk_pb2.SetEarlyCloseRequest, _desk_pb2.EarlyClose]
+    SetCampaignOptions: _grpc.UnaryUnaryMultiCallable[_desk_pb2.SetCampaignOptionsRequest, _desk_pb2.CampaignOptions]
 
 @_typing.type_check_only
 class GameMasterAsyncStub(GameMasterStub):
@@ -182,6 +183,7 @@ class GameMasterAsyncStub(GameMasterStub):
     PauseCampaign: _aio.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]  # type: ignore[assignment]
     ResumeCampaign: _aio.UnaryUnaryMultiCallable[_desk_pb2.PauseRequest, _desk_pb2.PauseState]  # type: ignore[assignment]
     SetEarlyClose: _aio.UnaryUnaryMultiCallable[_desk_pb2.SetEarlyCloseRequest, _desk_pb2.EarlyClose]  # type: ignore[assignment]
+    SetCampaignOptions: _aio.UnaryUnaryMultiCallable[_desk_pb2.SetCampaignOptionsRequest, _desk_pb2.CampaignOptions]  # type: ignore[assignment]
 
 class GameMasterServicer(metaclass=_abc_1.ABCMeta):
     """The game master's pause (metadata "x-pate-admin-token"): the open turn's
@@ -208,5 +210,12 @@ class GameMasterServicer(metaclass=_abc_1.ABCMeta):
         request: _desk_pb2.SetEarlyCloseRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_desk_pb2.EarlyClose, _abc.Awaitable[_desk_pb2.EarlyClose]]: ...
+
+    @_abc_1.abstractmethod
+    def SetCampaignOptions(
+        self,
+        request: _desk_pb2.SetCampaignOptionsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_desk_pb2.CampaignOptions, _abc.Awaitable[_desk_pb2.CampaignOptions]]: ...
 
 def add_GameMasterServicer_to_server(servicer: GameMasterServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

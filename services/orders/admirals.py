@@ -10,7 +10,7 @@ from sqlalchemy import Connection, Engine
 
 from pate.datafiles import load_shipped_scenario
 from pate.v1 import bots_pb2, bots_pb2_grpc
-from services.orders import campaigns, civil, solo
+from services.orders import campaigns, civil, earlyclose, solo
 from services.orders.campaigns import close_turn
 from services.orders.turn_players import players_with_ships
 from services.platform.errors import Code, DeskError
@@ -20,21 +20,20 @@ from services.platform.store import bots as store
 from services.platform.store import repository as repo
 
 
-def close_if_all_confirmed(
-    conn: Connection, campaign: str, turn: int, confirmed: frozenset[str], now: datetime
-) -> bool:
+def close_if_all_confirmed(conn: Connection, campaign: str, turn: int, now: datetime) -> bool:
     """A solo campaign's early close: the open ``turn`` closes once every
     player with ships to order is either held by the bot, which has played
-    him this turn, or among the humans who ``confirmed`` their orders.
+    him this turn, or has confirmed his orders.
 
-    Called when the bot's orders are noted, and meant to be called by the
-    desk where a human confirms his orders (the web desk's confirm flag),
-    in the same transaction, with every human who has confirmed."""
+    Called in the same transaction both when a human confirms and when the
+    bot's orders are noted, so the turn closes on whichever comes last; the
+    confirmations are read here, so neither caller can leave one out."""
     if not store.solo(conn, campaign):
         return False
     row = repo.get_campaign(conn, campaign, lock=True)
     if row is None or row.status != "OPEN" or row.turn != turn:
         return False
+    confirmed = earlyclose.confirmed_players(conn, campaign, turn)
     held = {p.player for p in store.bot_players(conn, campaign).values() if p.reason is not None}
     played = set(store.bot_request_ids(conn, campaign, turn))
     for pid in players_with_ships(repo.load_world(conn, campaign, turn)):
@@ -42,6 +41,15 @@ def close_if_all_confirmed(
             return False
     close_turn(conn, campaign, turn, "all_confirmed", now)
     return True
+
+
+def note_bot_orders(
+    conn: Connection, request: bots_pb2.NoteBotOrdersRequest, now: datetime
+) -> bots_pb2.BotSeats:
+    """The bot has played a seat: noted, and the turn closed if that was all it waited for."""
+    civil.note_bot_orders(conn, request)
+    close_if_all_confirmed(conn, request.campaign_id, request.turn, now)
+    return civil.seats_pb(conn, request.campaign_id)
 
 
 class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
@@ -93,13 +101,7 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
 
     async def NoteBotOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         now = datetime.now(UTC)
-
-        def work(conn: Connection) -> bots_pb2.BotSeats:
-            civil.note_bot_orders(conn, request)
-            close_if_all_confirmed(conn, request.campaign_id, request.turn, frozenset(), now)
-            return civil.seats_pb(conn, request.campaign_id)
-
-        return await self._run(context, work)
+        return await self._run(context, lambda c: note_bot_orders(c, request, now))
 
     async def MakeSolo(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         return await self._run(

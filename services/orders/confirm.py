@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Connection, delete, select
+from sqlalchemy import Connection, delete
 
 from pate.core.world.state import WorldState
 from pate.v1 import desk_pb2
@@ -28,12 +28,6 @@ def bot_played(conn: Connection, campaign: str) -> frozenset[str]:
     return frozenset(p for p, seat in bots.bot_players(conn, campaign).items() if seat.reason)
 
 
-def confirmed_players(conn: Connection, campaign: str, turn: int) -> frozenset[str]:
-    t = desk_tables.order_confirmations
-    rows = conn.execute(select(t.c.player).where(t.c.campaign == campaign, t.c.turn == turn))
-    return frozenset(r.player for r in rows)
-
-
 def clear(conn: Connection, campaign: str, turn: int, player: str) -> None:
     """A later change to his orders: his confirmation no longer holds."""
     t = desk_tables.order_confirmations
@@ -43,7 +37,7 @@ def clear(conn: Connection, campaign: str, turn: int, player: str) -> None:
 def confirmations(
     conn: Connection, campaign: str, turn: int, world: WorldState
 ) -> list[desk_pb2.Confirmation]:
-    done = confirmed_players(conn, campaign, turn)
+    done = earlyclose.confirmed_players(conn, campaign, turn)
     robots = bot_played(conn, campaign)
     return [
         desk_pb2.Confirmation(player_id=p, confirmed=p in done, bot=p in robots)
@@ -68,9 +62,7 @@ def confirm(
         )
     )
     # a solo campaign closes once its humans have confirmed and the bot has played the rest
-    closed = _close_if_all(conn, row, now) or admirals.close_if_all_confirmed(
-        conn, campaign, turn, confirmed_players(conn, campaign, turn), now
-    )
+    closed = _close_if_all(conn, row, now) or admirals.close_if_all_confirmed(conn, campaign, turn, now)
     return desk_pb2.ConfirmOrdersResponse(confirmed=True, turn_closed=closed)
 
 
@@ -78,7 +70,7 @@ def _close_if_all(conn: Connection, row: repo.CampaignRow, now: datetime) -> boo
     if not earlyclose.setting(conn, row.id).enabled or pause.paused(conn, row.id, row.turn):
         return False
     world = repo.load_world_cached(conn, row.id, row.turn)
-    done = confirmed_players(conn, row.id, row.turn)
+    done = earlyclose.confirmed_players(conn, row.id, row.turn)
     robots = bot_played(conn, row.id)
     waiting = [p for p in players_with_ships(world) if p not in done and p not in robots]
     if waiting:

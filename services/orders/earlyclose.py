@@ -11,6 +11,13 @@ from services.platform.store import desk_tables
 from services.platform.store import repository as repo
 
 
+def confirmed_players(conn: Connection, campaign: str, turn: int) -> frozenset[str]:
+    """The players who have confirmed their orders of ``turn`` (and not taken it back)."""
+    t = desk_tables.order_confirmations
+    rows = conn.execute(select(t.c.player).where(t.c.campaign == campaign, t.c.turn == turn))
+    return frozenset(r.player for r in rows)
+
+
 def setting(conn: Connection, campaign: str) -> desk_pb2.EarlyClose:
     t = desk_tables.early_close
     row = conn.execute(select(t).where(t.c.campaign == campaign)).first()

@@ -18,6 +18,7 @@ from pate.v1 import desk_pb2
 from services.platform.errors import Code, DeskError
 from services.platform.store import desk_tables, notifications
 from services.platform.store import repository as repo
+from services.platform.store.writes import upsert
 
 KINDS = ("player", "state", "allies")
 
@@ -140,7 +141,34 @@ def _mail(
         notifications.enqueue(conn, campaign, player, f"message:{mid}", prefs, subject, body, now)
 
 
-def listing(conn: Connection, campaign: str, player: str, state: str | None) -> desk_pb2.MessageList:
+def _last_read(conn: Connection, campaign: str, player: str) -> int:
+    t = desk_tables.messages_read
+    found = conn.execute(select(t.c.last_read).where(t.c.campaign == campaign, t.c.player == player))
+    return int(found.scalar() or 0)
+
+
+def unread(conn: Connection, campaign: str, player: str, state: str | None) -> int:
+    """Messages to him (not his own) sent since he last opened his messages."""
+    t = desk_tables.messages
+    later = conn.execute(
+        select(t.c.sender, t.c.to_kind, t.c.to_value).where(
+            t.c.campaign == campaign, t.c.id > _last_read(conn, campaign, player), t.c.sender != player
+        )
+    )
+    return sum(1 for r in later if may_read(player, state, r.sender, r.to_kind, r.to_value))
+
+
+def mark_read(conn: Connection, campaign: str, player: str, newest: int) -> None:
+    """He has opened his messages: every one up to ``newest`` (the newest he may read) is read."""
+    if newest > _last_read(conn, campaign, player):  # two tabs at once: an upsert, never a clash
+        values = {"campaign": campaign, "player": player, "last_read": newest}
+        upsert(conn, desk_tables.messages_read, values, ("campaign", "player"))
+
+
+def listing(
+    conn: Connection, campaign: str, player: str, state: str | None, read: bool = False
+) -> desk_pb2.MessageList:
+    """His messages, newest first; ``read``: he opens them now, so they are read."""
     row = repo.get_campaign(conn, campaign)
     if row is None:
         raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
@@ -168,4 +196,6 @@ def listing(conn: Connection, campaign: str, player: str, state: str | None) -> 
         )
         m.sent_at.FromDatetime(r.created_at)
         out.messages.append(m)
+    if read and out.messages:
+        mark_read(conn, campaign, player, out.messages[0].id)
     return out

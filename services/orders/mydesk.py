@@ -28,7 +28,7 @@ from pate.core.world.ships import AtSea, InAtlantic, InPort, Ship, describe
 from pate.core.world.state import Role, WorldState
 from pate.engine.context import turn_context
 from pate.v1 import bots_pb2, desk_pb2, orders_pb2
-from services.orders import confirm, earlyclose, pause
+from services.orders import confirm, earlyclose, letters, options, pause
 from services.orders.mapping import operation_to_pb, order_to_pb
 from services.platform.errors import Code, DeskError
 from services.platform.store import assignments, bots
@@ -64,8 +64,12 @@ def my_campaign(conn: Connection, row: repo.CampaignRow, caller: Actor) -> desk_
         out.ports.extend(_ports(world, caller.state))
     out.paused = pause.paused(conn, row.id, row.turn)
     _bot_seats(conn, row, caller, out)
-    out.confirmed = caller.player in confirm.confirmed_players(conn, row.id, row.turn)
+    out.confirmed = caller.player in earlyclose.confirmed_players(conn, row.id, row.turn)
     out.early_close.CopyFrom(earlyclose.setting(conn, row.id))
+    out.options.CopyFrom(options.options(conn, row.id))
+    if out.options.show_ready:
+        out.ready.extend(options.ready(conn, row.id, row.turn, world))
+    out.unread_messages = letters.unread(conn, row.id, caller.player, caller.state)
     if Role.ADMIN in caller.roles:
         out.players.extend(sorted(world.players))
         out.confirmations.extend(confirm.confirmations(conn, row.id, row.turn, world))

@@ -14,7 +14,7 @@ import grpc
 from sqlalchemy import Connection, Engine, delete, select
 
 from pate.v1 import desk_pb2, desk_pb2_grpc
-from services.orders import earlyclose
+from services.orders import earlyclose, options
 from services.platform.errors import Code, DeskError
 from services.platform.runtime.rpc import abort, in_transaction, is_admin
 from services.platform.store import repository as repo
@@ -95,3 +95,7 @@ class GameMasterServicer(desk_pb2_grpc.GameMasterServicer):
     async def SetEarlyClose(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         wanted = request.early_close
         return await self._run(context, lambda c: earlyclose.set_setting(c, request.campaign_id, wanted))
+
+    async def SetCampaignOptions(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        wanted = request.options
+        return await self._run(context, lambda c: options.set_options(c, request.campaign_id, wanted))

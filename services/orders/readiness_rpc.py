@@ -37,9 +37,14 @@ class ReadinessRpcs:
 
     async def ListMessages(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         caller = await self._caller(context, request.campaign_id)
+        # opening his messages writes what he has read; a mere look (the desk's count) does not
+        run = in_transaction if request.mark_read else in_reader
         try:
-            return await in_reader(
-                self.engine, lambda c: letters.listing(c, request.campaign_id, caller.player, caller.state)
+            return await run(
+                self.engine,
+                lambda c: letters.listing(
+                    c, request.campaign_id, caller.player, caller.state, request.mark_read
+                ),
             )
         except DeskError as err:
             await abort(context, err)

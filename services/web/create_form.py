@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache
 
-from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
-from pate.datafiles import list_scenarios, load_shipped_scenario
+from pate.core.world.diplomacy import State
+from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS, Role, WorldState
+from pate.datafiles import list_scenarios, load_nations, load_shipped_scenario
+from pate.reports.words import and_list
 
 CAMPAIGN_ID = re.compile(r"^[a-z0-9-]{1,40}$")
 PLAYER_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")  # as the desk's ID_PATTERN
@@ -83,10 +86,41 @@ def check_solo(values: Mapping[str, str]) -> tuple[dict[str, str], str, str]:
     return errors, scenario, seat
 
 
-def seat_choices() -> list[tuple[str, list[tuple[str, str]]]]:
-    """For the solo form: each shipped scenario with its seats (value, words)."""
+SEAT_NAMES_SHOWN = 3  # ship names a seat of the solo form shows; the rest only counted
+
+
+def seat_words(world: WorldState, pid: str, states: Mapping[str, State]) -> str:
+    """A seat as the solo form offers it: the player, his side and role, and his ships (the
+    scenario's public start), e.g. "ganteaume: French commander, 4 ships (Imperial, Alexandre,
+    Patriote and 1 more)"."""
+    player = world.players[pid]
+    code = player.state or ""
+    side = states[code].name if code in states else code
+    minister = Role.NAVAL_MINISTER in player.roles
+    ships = sorted((s for s in world.ships.values() if pid in (s.commander, s.deputy)), key=lambda s: s.id)
+    names = [s.name or s.id for s in ships[:SEAT_NAMES_SHOWN]]
+    if len(ships) > SEAT_NAMES_SHOWN:
+        names.append(f"{len(ships) - SEAT_NAMES_SHOWN} more")
+    listed = f" ({and_list(names)})" if names else ""
+    words = f"{pid}: {side} {'naval minister' if minister else 'commander'}"
+    words += f", {len(ships)} ship{'' if len(ships) == 1 else 's'}{listed}"
+    if minister:
+        every = sum(1 for s in world.ships.values() if s.state == code)
+        words += f"; orders all {every} {side} ships"
+    return words
+
+
+@cache
+def seat_choices() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """For the solo form: each shipped scenario with its seats (value, words).  Shipped
+    scenarios do not change while the desk runs, so they are read once."""
+    states = load_nations().states
     out = []
     for name in scenario_names():
+        try:
+            world = load_shipped_scenario(name).world
+        except (FileNotFoundError, ValueError):
+            continue
         seats = scenario_seats(name)
-        out.append((name, [(f"{name}/{pid}", f"{pid} ({state})") for pid, state in seats.items()]))
-    return out
+        out.append((name, tuple((f"{name}/{pid}", seat_words(world, pid, states)) for pid in seats)))
+    return tuple(out)

@@ -1,5 +1,6 @@
 """The web's calls for confirmed orders, the early close and messages
-(PlayerDesk.ConfirmOrders, SendMessage, ListMessages; GameMaster.SetEarlyClose),
+(PlayerDesk.ConfirmOrders, SendMessage, ListMessages; GameMaster.SetEarlyClose,
+SetCampaignOptions),
 beside the Backend they go through."""
 
 from __future__ import annotations
@@ -36,20 +37,31 @@ async def send_message(b: Backend, s: Session, to_kind: str, to: str, body: str)
 
 
 async def messages(b: Backend, s: Session) -> desk_pb2.MessageList:
-    out: desk_pb2.MessageList = await _desk_call(
-        b, s, "ListMessages", desk_pb2.ListMessagesRequest(campaign_id=s.campaign)
-    )
+    """His messages as the Messages page opens them: the orders service counts them read."""
+    req = desk_pb2.ListMessagesRequest(campaign_id=s.campaign, mark_read=True)
+    out: desk_pb2.MessageList = await _desk_call(b, s, "ListMessages", req)
     return out
+
+
+async def _master_call(b: Backend, method: str, req: Any) -> Any:
+    stub = desk_pb2_grpc.GameMasterStub(b._orders())
+    try:
+        return await getattr(stub, method)(req, metadata=b._admin_md(), timeout=CALL_TIMEOUT)
+    except grpc.RpcError as err:
+        raise translate(err, "orders") from None
 
 
 async def set_early_close(
     b: Backend, campaign: str, enabled: bool, keep_schedule: bool
 ) -> desk_pb2.EarlyClose:
-    stub = desk_pb2_grpc.GameMasterStub(b._orders())
     wanted = desk_pb2.EarlyClose(enabled=enabled, keep_schedule=keep_schedule)
     req = desk_pb2.SetEarlyCloseRequest(campaign_id=campaign, early_close=wanted)
-    try:
-        out: desk_pb2.EarlyClose = await stub.SetEarlyClose(req, metadata=b._admin_md(), timeout=CALL_TIMEOUT)
-    except grpc.RpcError as err:
-        raise translate(err, "orders") from None
+    out: desk_pb2.EarlyClose = await _master_call(b, "SetEarlyClose", req)
+    return out
+
+
+async def set_options(b: Backend, campaign: str, show_ready: bool) -> desk_pb2.CampaignOptions:
+    wanted = desk_pb2.CampaignOptions(show_ready=show_ready)
+    req = desk_pb2.SetCampaignOptionsRequest(campaign_id=campaign, options=wanted)
+    out: desk_pb2.CampaignOptions = await _master_call(b, "SetCampaignOptions", req)
     return out

@@ -2,7 +2,8 @@
 
 The campaign page's Confirm orders flag (any later change takes it back, in
 the orders service), the game master's choice to close a turn once every
-player with ships has confirmed, and the messages page.
+player with ships has confirmed and to show players who has confirmed, and
+the messages page (opening it marks the messages read, in the orders service).
 """
 
 from __future__ import annotations
@@ -74,4 +75,12 @@ async def early_close(desk: Desk, request: Request) -> Response:
     await desk_calls.set_early_close(
         desk.backend, cid, form.get("enabled") == "on", form.get("after") == "schedule"
     )
+    return redirect(f"/c/{cid}/gm")
+
+
+async def campaign_options(desk: Desk, request: Request) -> Response:
+    """The game master's campaign options: whether players see who has confirmed."""
+    form = await desk.form(request)
+    cid, _ = await _master(desk, request)
+    await desk_calls.set_options(desk.backend, cid, form.get("show_ready") == "on")
     return redirect(f"/c/{cid}/gm")

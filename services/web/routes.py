@@ -101,6 +101,7 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/confirm", page(desk, readiness.confirm), methods=["POST"]),
         Route("/c/{campaign}/messages", page(desk, readiness.messages), methods=["GET", "POST"]),
         Route("/c/{campaign}/gm/early-close", page(desk, readiness.early_close), methods=["POST"]),
+        Route("/c/{campaign}/gm/options", page(desk, readiness.campaign_options), methods=["POST"]),
         Route("/help/orders", lambda r: desk.render(r, "help_orders.html")),
         Route("/healthz", lambda r: Response("ok", media_type="text/plain")),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),

@@ -5,6 +5,8 @@ the game master's page (with its reason) and is recovered from there."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlalchemy import delete
 
@@ -94,7 +96,10 @@ def test_a_failed_turn_shows_on_the_gm_page_and_is_retried(web, stack: Stack) ->
                 subject=f"pate.turn_closed.{stack.campaign}", payload=b"", headers={},
             )  # fmt: skip
         login(client, stack.campaign, "calder", stack.passwords["calder"])
-        assert "BR2TR" not in client.get(f"/c/{stack.campaign}").text  # a player is not told why
+        seen = client.get(f"/c/{stack.campaign}").text
+        assert "BR2TR" not in seen and "KeyError" not in seen  # a player is not told why
+        told = re.search(r'<strong id="turn-failed">[^<]*</strong>([^<]*)', seen)  # but what happens next
+        assert told and "game master has been told" in told.group(1) and "No deadline runs" in told.group(1)
         login(client, stack.campaign, "admin", stack.passwords["admin"])
         page = client.get(f"/c/{stack.campaign}/gm").text
         assert 'id="failed-turn"' in page and "KeyError: &#39;BR2TR&#39;" in page

@@ -28,9 +28,14 @@ def test_a_player_makes_a_solo_campaign_plays_a_turn_and_it_is_his_alone(web, st
     client, _ = web
     stack.cluster.start("admiral")
     stack.cluster.wait_serving()
+    # no accounts: the login page tells a newcomer how a solo game is started
+    said = re.search(r'<p class="note" id="login-solo">([^<]+)', client.get("/login").text)
+    assert said and "log in to a campaign you play in" in said.group(1) and "solo game" in said.group(1)
     login(client, stack.campaign, "cornwallis", stack.passwords["cornwallis"])
     home = client.get("/").text
     assert 'id="solo"' in home and '<option value="trafalgar/nelson"' in home
+    # each seat says whose side, which role and what ships, not a bare player id
+    assert "training — ganteaume: French commander, 4 ships (" in home
     new = stack.campaign + "-p1"
     r = _solo(client, new_id=new, seat="training/ganteaume", combat_rules="eia-advanced")
     assert r.status_code == 200, r.text

@@ -1,5 +1,6 @@
 """The tables of confirmed orders, the early close and messages between
-players (migration 0011; docs/web.md), in the store's one metadata."""
+players (migration 0011; docs/web.md), the game master's campaign options and
+what each player has read of his messages (0015), in the store's one metadata."""
 
 from __future__ import annotations
 
@@ -48,3 +49,22 @@ messages = Table(
     _created(),
 )
 Index(None, messages.c.campaign, messages.c.turn, messages.c.sender)
+
+# The game master's choices that players see the effect of (migration 0015): show_ready, every
+# player sees who has confirmed the open turn.  No row: every choice off.
+campaign_options = Table(
+    "campaign_options",
+    metadata,
+    Column("campaign", String(64), primary_key=True),
+    Column("show_ready", Boolean(create_constraint=False), nullable=False),
+)
+
+# What each player has read of the messages (migration 0015): the highest message id among those
+# he could read when he last opened his messages; a later one to him is unread.
+messages_read = Table(
+    "messages_read",
+    metadata,
+    Column("campaign", String(64), primary_key=True),
+    Column("player", String(64), primary_key=True),
+    Column("last_read", Integer, nullable=False),
+)

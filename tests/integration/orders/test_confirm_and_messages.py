@@ -11,8 +11,9 @@ from sqlalchemy import Engine
 from pate.core.orders.model import ShipOrder
 from pate.datafiles import load_scenario
 from pate.messaging import message_limits
-from pate.v1 import desk_pb2
-from services.orders import campaigns, confirm, desk, earlyclose, letters, schedule
+from pate.v1 import bots_pb2, desk_pb2
+from services.orders import admirals, campaigns, confirm, desk, earlyclose, letters, schedule
+from services.orders.turn_players import players_with_ships
 from services.platform.errors import DeskError
 from services.platform.store import bots
 from services.platform.store import repository as repo
@@ -45,7 +46,7 @@ def campaign(engine: Engine) -> Engine:
 def _confirm_all_but(engine: Engine, last: str) -> None:
     with engine.begin() as conn:
         world = repo.load_world(conn, C, 1)
-        for p in confirm.players_with_ships(world):
+        for p in players_with_ships(world):
             if p != last:
                 confirm.confirm(conn, C, 1, p, True, AT)
 
@@ -74,13 +75,13 @@ def test_a_later_submission_clears_the_confirmation(campaign: Engine) -> None:
 
     with campaign.begin() as conn:
         confirm.confirm(conn, C, 1, "allemand", True, AT)
-        assert "allemand" in confirm.confirmed_players(conn, C, 1)
+        assert "allemand" in earlyclose.confirmed_players(conn, C, 1)
         caller = desk.actor_of(repo.get_player(conn, C, "allemand"))
         sid = next(s.id for s in repo.load_world(conn, C, 1).ships.values() if s.commander == "allemand")
         orders = [ShipOrder(sid)]
         checked = desk.check_submission(conn, C, 1, caller, orders, "r1", b"f", [])
         desk.record_submission(conn, C, 1, checked, orders, "r1", b"f")
-        assert "allemand" not in confirm.confirmed_players(conn, C, 1)
+        assert "allemand" not in earlyclose.confirmed_players(conn, C, 1)
 
 
 def test_a_bot_played_player_does_not_hold_the_turn(
@@ -94,21 +95,63 @@ def test_a_bot_played_player_does_not_hold_the_turn(
         assert repo.get_campaign(conn, C).status == "CLOSED"  # type: ignore[union-attr]
 
 
-def test_a_solo_campaign_closes_when_its_humans_confirmed_and_the_bot_has_played(
-    campaign: Engine,
-) -> None:
+def _solo_seats(engine: Engine, human: str) -> list[str]:
+    """Makes the campaign solo: the bot holds every seat with ships but ``human``'s."""
+    with engine.begin() as conn:
+        bots.set_solo(conn, C)
+        held = [p for p in players_with_ships(repo.load_world(conn, C, 1)) if p != human]
+        for p in held:
+            bots.put_player(conn, C, bots.BotPlayer(p, 0, "solo", 1))
+    return held
+
+
+def _bot_plays(engine: Engine, player: str) -> None:
+    """As the bot admiral's NoteBotOrders does, through the servicer's own work."""
+    note = bots_pb2.NoteBotOrdersRequest(
+        campaign_id=C, turn=1, player_id=player, client_request_id=f"bot:{player}"
+    )
+    with engine.begin() as conn:
+        admirals.note_bot_orders(conn, note, AT)
+
+
+def _status(engine: Engine) -> str:
+    with engine.begin() as conn:
+        return repo.get_campaign(conn, C).status  # type: ignore[union-attr]
+
+
+def test_a_solo_turn_closes_when_the_human_confirms_after_the_bot_has_played(campaign: Engine) -> None:
     """A solo campaign (docs/bots.md): the bot plays every seat but one human's; the turn
     closes as soon as the human confirms, once the bot's orders for the others are noted."""
-    with campaign.begin() as conn:
-        bots.set_solo(conn, C)
-        world = repo.load_world(conn, C, 1)
-        for p in confirm.players_with_ships(world):
-            if p != "allemand":
-                bots.put_player(conn, C, bots.BotPlayer(p, 0, "solo", 1))
-                bots.note_bot_orders(conn, C, 1, p, f"bot:{p}")
+    for p in _solo_seats(campaign, "allemand"):
+        _bot_plays(campaign, p)
+    assert _status(campaign) == "OPEN"
     with campaign.begin() as conn:
         assert confirm.confirm(conn, C, 1, "allemand", True, AT).turn_closed
-        assert repo.get_campaign(conn, C).status == "CLOSED"  # type: ignore[union-attr]
+    assert _status(campaign) == "CLOSED"
+
+
+def test_a_solo_turn_closes_when_the_bot_plays_after_the_human_confirmed(campaign: Engine) -> None:
+    """The other order: the human confirms first; the bot's last seat closes the turn, his
+    confirmation counted (it used to be forgotten, and the turn waited for its deadline)."""
+    held = _solo_seats(campaign, "allemand")
+    with campaign.begin() as conn:
+        assert not confirm.confirm(conn, C, 1, "allemand", True, AT).turn_closed
+    for p in held[:-1]:
+        _bot_plays(campaign, p)
+    assert _status(campaign) == "OPEN"  # one seat still to play
+    _bot_plays(campaign, held[-1])
+    assert _status(campaign) == "CLOSED"
+
+
+def test_a_solo_turn_waits_for_a_human_who_took_his_confirmation_back(campaign: Engine) -> None:
+    held = _solo_seats(campaign, "allemand")
+    for p in held[:-1]:
+        _bot_plays(campaign, p)
+    with campaign.begin() as conn:
+        confirm.confirm(conn, C, 1, "allemand", True, AT)
+        confirm.confirm(conn, C, 1, "allemand", False, AT)
+    _bot_plays(campaign, held[-1])
+    assert _status(campaign) == "OPEN"
 
 
 @pytest.mark.parametrize("keep", [True, False])

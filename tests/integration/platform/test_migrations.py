@@ -14,7 +14,7 @@ from alembic.migration import MigrationContext
 
 from pate.core.codec import canonical_json, to_plain
 from pate.datafiles import load_scenario
-from services.platform.store import db, tables
+from services.platform.store import db, desk_tables, tables
 from tests.support.servers import sqlite_url
 
 pytestmark = pytest.mark.integration
@@ -48,6 +48,8 @@ EXPECTED_TABLES = {
     "bot_players",
     "bot_orders",
     "solo_owners",
+    "campaign_options",
+    "messages_read",
 }
 
 
@@ -61,7 +63,7 @@ def _assert_matches_metadata(url: str) -> None:
             inspector = sa.inspect(conn)
             checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
             assert checks == {"ck_campaigns_status", "ck_reports_format"}
-        assert db.current_revision(engine) == "0014"
+        assert db.current_revision(engine) == "0015"
     finally:
         engine.dispose()
 
@@ -240,5 +242,44 @@ def test_migration_0014_gives_existing_campaigns_the_gitm_of_the_deployment_that
         db.migrate(url)
         with db.reader(engine) as conn:
             assert conn.execute(sa.select(tables.campaigns.c.gitm)).scalar_one() is expected
+    finally:
+        engine.dispose()
+
+
+def test_migration_0015_counts_the_messages_sent_before_it_as_read(tmp_path: Path) -> None:
+    """The unread count starts at the upgrade: a player is not told of the campaign's whole
+    history of letters as news (docs/web.md, "Messages")."""
+    url = f"sqlite:///{tmp_path / 'read.db'}"
+    db.migrate(url, "0014")
+    engine = db.make_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "INSERT INTO campaigns (id, name, scenario, seed, turns, turn, status) "
+                    "VALUES ('old', 'n', 's', 1, 15, 2, 'OPEN')"
+                )
+            )
+            for pid in ("a", "b"):
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO players (campaign, id, name, state, password_hash)"
+                        " VALUES ('old', :p, :p, 'BR', 'x')"
+                    ),
+                    {"p": pid},
+                )
+            for n in (1, 2):
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO messages (campaign, turn, sender, sender_state, to_kind, to_value, body)"
+                        " VALUES ('old', 1, 'a', 'BR', 'state', 'BR', :b)"
+                    ),
+                    {"b": f"letter {n}"},
+                )
+        db.migrate(url)
+        with db.reader(engine) as conn:
+            t = desk_tables.messages_read
+            got = {r.player: r.last_read for r in conn.execute(sa.select(t.c.player, t.c.last_read))}
+        assert got == {"a": 2, "b": 2}
     finally:
         engine.dispose()

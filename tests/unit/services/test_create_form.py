@@ -35,6 +35,20 @@ def test_the_solo_seat_is_a_scenarios_player_with_a_state() -> None:
     assert errors == {"seat": "seat: no player 'admin' of a state in the scenario training"}
     errors, _, _ = create_form.check_solo({"new_id": "", "seat": ""})
     assert set(errors) == {"new_id", "seat"}
-    offered = dict(create_form.seat_choices())
-    assert ("training/cornwallis", "cornwallis (BR)") in offered["training"]
-    assert all(not value.endswith("/admin") for seats in offered.values() for value, _ in seats)
+    offered = {name: dict(seats) for name, seats in create_form.seat_choices()}
+    assert all(not value.endswith("/admin") for seats in offered.values() for value in seats)
+
+
+def test_each_solo_seat_names_its_side_role_and_ships() -> None:
+    """A bare player id told a newcomer nothing: each seat says whose side it is, the role,
+    and the ships it starts with (the scenario's public start, counted, a few named)."""
+    training = dict(dict(create_form.seat_choices())["training"])
+    assert (
+        training["training/allemand"]
+        == "allemand: French commander, 3 ships (Armide, Majestueux and Magnanime)"
+    )
+    assert training["training/cornwallis"] == (
+        "cornwallis: British commander, 4 ships (Ville de Paris, Naiad, Mars and 1 more)"
+    )
+    assert training["training/barham"].startswith("barham: British naval minister, 3 ships (")
+    assert training["training/barham"].endswith("; orders all 9 British ships")
