@@ -25,8 +25,9 @@ async def seats(desk: Desk, request: Request) -> Response:
     try:
         if action not in _ACTIONS:
             raise RefusedError("action: hand the player to the bot, or take him back")
-        if not ID_PATTERN.match(player) or player not in mine.players:
-            raise RefusedError("player_id: choose a player of the campaign")
+        known = gm.hand_choices(mine) if action == "hand" else mine.players
+        if not ID_PATTERN.fullmatch(player) or player not in known:
+            raise RefusedError("player_id: choose a player of the campaign with a state")
         if action == "hand":
             await bots_calls.hand_to_bot(desk.backend, cid, player)
         else:

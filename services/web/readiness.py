@@ -71,7 +71,17 @@ def readable(message: str) -> str:
 async def early_close(desk: Desk, request: Request) -> Response:
     form = await desk.form(request)
     cid, _ = await _master(desk, request)
-    await desk_calls.set_early_close(
-        desk.backend, cid, form.get("enabled") == "on", form.get("after") == "schedule"
+    enabled, keep = form.get("enabled") == "on", form.get("after") == "schedule"
+    await desk_calls.set_early_close(desk.backend, cid, enabled, keep)
+    return desk.redirect_with(request, f"/c/{cid}/gm", done=early_close_said(enabled, keep))
+
+
+def early_close_said(enabled: bool, keep_schedule: bool) -> str:
+    """What the game master saved, said back to him."""
+    if not enabled:
+        return "early close saved: off, each turn closes at its deadline"
+    then = "stays on schedule" if keep_schedule else "runs from the early close"
+    return (
+        "early close saved: on, the turn closes once every player with ships has confirmed;"
+        f" the next deadline {then}"
     )
-    return redirect(f"/c/{cid}/gm")
