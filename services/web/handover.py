@@ -7,7 +7,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from services.web import bots_calls, gm
+from services.web import bots_calls, gm, wording
 from services.web.backend_errors import ForbiddenError, RefusedError
 from services.web.desk import Desk
 from services.web.pages import ID_PATTERN
@@ -58,5 +58,5 @@ async def civil_disorder(desk: Desk, request: Request) -> Response:
 
 def _plain(message: str) -> str:
     """The refusal without its field name (it is shown beside the field)."""
-    name, sep, rest = message.partition(":")
-    return rest.strip() if sep and " " not in name.strip() else message
+    name, sep, rest = wording.plain(message).partition(":")
+    return rest.strip() if sep and " " not in name.strip() else wording.plain(message)

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from pate.messaging import message_limits
-from services.web import desk_calls
+from services.web import desk_calls, wording
 from services.web.backend_errors import RefusedError
 from services.web.desk import Desk, redirect
 from services.web.gm import _master
@@ -63,7 +63,7 @@ async def messages(desk: Desk, request: Request) -> Response:
 
 def readable(message: str) -> str:
     """The orders service's "field: why" without the internal field name."""
-    name, sep, why = message.partition(": ")
+    name, sep, why = wording.plain(message).partition(": ")
     words = {"to": "To", "to_kind": "To", "body": "Message"}
     return f"{words[name]}: {why}" if sep and name in words else message
 

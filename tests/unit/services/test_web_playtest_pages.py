@@ -90,3 +90,12 @@ def test_roles_and_ship_types_are_said_in_words() -> None:
     assert wording.roles(["commander", "naval_minister"]) == "commander, naval minister"
     assert wording.ship_type("FR") == "frigate" and wording.ship_type("TR") == "transport group"
     assert wording.ship_type("SL") == "ship of the line" and wording.ship_type("??") == "??"
+
+
+def test_the_refusals_shown_beside_a_field_quote_no_pattern() -> None:
+    from services.web import handover, readiness
+
+    assert handover._plain(REGEX_REFUSAL) == "'x\\n' is not a player id"
+    assert (
+        readiness.readable("to: 'x' is not a player id ([A-Za-z0-9]{0,63})") == "To: 'x' is not a player id"
+    )
