@@ -100,7 +100,7 @@ async def move_stores(desk: Desk, request: Request) -> Response:
         return _page(desk, request, cid, mine, status=422, values=form, refusals=said)
     sent = f"{len(moves)} store move{'' if len(moves) == 1 else 's'} sent"
     return desk.redirect_with(
-        request, f"/c/{cid}/minister", done=f"{sent}; they replace any list sent before"
+        request, f"/c/{cid}/minister", done=f"{sent}, replacing any list sent before this turn"
     )
 
 

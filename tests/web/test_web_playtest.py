@@ -30,7 +30,7 @@ def test_the_minister_sees_the_moves_he_sent_and_that_a_new_list_replaces_them(w
     assert "replaces the whole list sent before" in page.text
     move = {"csrf": csrf(page.text), "0.origin": "London", "0.destination": "Chatham"}
     r = client.post(f"{url}/stores", data={**move, "0.amount": "10"})
-    assert r.status_code == 200 and "1 store move sent; they replace any list sent before" in r.text
+    assert r.status_code == 200 and "1 store move sent, replacing any list sent before this turn" in r.text
     sent = r.text.split('id="stores-sent"', 1)[1].split("</section>", 1)[0]
     assert "<li>10 stores from London to Chatham</li>" in sent
     r = client.post(f"{url}/stores", data={**move, "0.amount": "7"})
