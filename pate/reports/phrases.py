@@ -200,7 +200,12 @@ def _sighted(t: Telling, count: str, noun: str = "enemy ship") -> str:
     return counted(n, noun) if n else f"{noun}s"
 
 
-GAUGE = {"windward": ", taking the windward gauge", "leeward": ", to leeward of {them}"}
+# Whose side of the wind each is, said outright: the position report says where the enemy lay
+# from us ("to windward of us"), so "to leeward of her" alone read as the opposite.
+GAUGE = {
+    "windward": ", to windward of {them}, holding the weather gauge",
+    "leeward": ", to leeward of {them}: {they} held the weather gauge",
+}
 
 
 def _them(n: int) -> str:
@@ -208,10 +213,15 @@ def _them(n: int) -> str:
     return "her" if n == 1 else "them"
 
 
+def _they(n: int) -> str:
+    return "she" if n == 1 else "they"
+
+
 def met_enemy(t: Telling) -> str:
     enemies = [str(s) for s in t.get("enemies", ())]
     met = t.ships_phrase(enemies) if enemies else "enemy ships"
-    gauge = GAUGE.get(str(t.get("side")), "").format(them=_them(len(enemies)))
+    n = len(enemies)
+    gauge = GAUGE.get(str(t.get("side")), "").format(them=_them(n), they=_they(n))
     return f"{t.subject} met {met} {t.at()}{gauge} (rule 6.9)"
 
 

@@ -165,5 +165,5 @@ def icon_caption(k: PlayerKnowledge, icon: Icon, place: Place) -> str:
         return f"{about} {adjective(k, icon.state)} {noun} {where} (sighted by {icon.scouted_by})"
     text = f"{adjective(k, icon.state)} {_known_noun(icon.ids, icon.category)} {where}"
     if icon.bearing is not None and icon.side == "enemy":
-        text += f" to {icon.bearing.value}"
+        text += f" to {icon.bearing.value} of us"
     return f"{text}: {ids_text(icon.ids)}"

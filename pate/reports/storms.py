@@ -77,7 +77,12 @@ def _leeward(t: Telling, *, named: bool) -> str:
     if not enemies:
         return ""
     whom = t.ships_phrase(enemies) if named else ("her" if len(enemies) == 1 else "them")
-    return f", to leeward of {whom}"
+    return f", to leeward of {whom}: {_held(enemies)}"
+
+
+def _held(enemies: list[str]) -> str:
+    """Whose the weather gauge was, said with "to leeward of" so the side is never in doubt."""
+    return f"{'she' if len(enemies) == 1 else 'they'} held the weather gauge"
 
 
 def _state_of(sid: str) -> str | None:
@@ -120,7 +125,9 @@ def storm_arrived(t: Telling) -> str:
     enemies = [str(s) for s in t.get("enemies", ())]
     among = ""
     if enemies:
-        among = f", {'to leeward of' if t.get('side') == 'leeward' else 'among'} {t.ships_phrase(enemies)}"
+        among = f", among {t.ships_phrase(enemies)}"
+        if t.get("side") == "leeward":
+            among = f", to leeward of {t.ships_phrase(enemies)}: {_held(enemies)}"
     return f"{t.subject} {t.was} driven by the storm into {t.place()}{among} (section 8)"
 
 

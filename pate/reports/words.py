@@ -208,10 +208,11 @@ def fleet_text(ids: Iterable[str]) -> str:
 
 def seen_phrase(seen: Seen) -> str:
     phrase = PLACE_PHRASE[seen.place]
+    # whose side: the reporting ship's ("of us"), as the events say whom the gauge was with
     if seen.bearing is Bearing.WINDWARD:
-        phrase += " to windward"
+        phrase += " to windward of us"
     elif seen.bearing is Bearing.LEEWARD:
-        phrase += " to leeward"
+        phrase += " to leeward of us"
     return phrase.strip()
 
 

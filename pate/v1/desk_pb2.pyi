@@ -63,6 +63,8 @@ class MyCampaign(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     READY_FIELD_NUMBER: _builtins.int
     UNREAD_MESSAGES_FIELD_NUMBER: _builtins.int
+    PENDING_STORES_MOVES_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
     PLAYED_BY_BOT_FIELD_NUMBER: _builtins.int
     BOT_ORDERS_THIS_TURN_FIELD_NUMBER: _builtins.int
     BOT_SEATS_FIELD_NUMBER: _builtins.int
@@ -126,6 +128,16 @@ class MyCampaign(_message.Message):
         """
 
     @_builtins.property
+    def pending_stores_moves(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.StoresMoveOrder]:
+        """naval ministers: the store moves of their state sent this turn (the latest list, which
+        replaced any earlier one: SubmitOrdersRequest.stores_moves)
+        """
+
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """game masters: every player with a state (whom the bot may play)"""
+
+    @_builtins.property
     def bot_seats(self) -> _containers.RepeatedCompositeFieldContainer[_bots_pb2.BotSeat]:
         """game masters: every player the bot plays now"""
 
@@ -149,13 +161,15 @@ class MyCampaign(_message.Message):
         options: Global___CampaignOptions | None = ...,
         ready: _abc.Iterable[Global___Confirmation] | None = ...,
         unread_messages: _builtins.int = ...,
+        pending_stores_moves: _abc.Iterable[_common_pb2.StoresMoveOrder] | None = ...,
+        seats: _abc.Iterable[_builtins.str] | None = ...,
         played_by_bot: _builtins.str = ...,
         bot_orders_this_turn: _builtins.bool = ...,
         bot_seats: _abc.Iterable[_bots_pb2.BotSeat] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "early_close", b"early_close", "options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_orders_this_turn", b"bot_orders_this_turn", "bot_seats", b"bot_seats", "campaign", b"campaign", "confirmations", b"confirmations", "confirmed", b"confirmed", "early_close", b"early_close", "options", b"options", "paused", b"paused", "pending_assignments", b"pending_assignments", "played_by_bot", b"played_by_bot", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "ready", b"ready", "roles", b"roles", "ships", b"ships", "state", b"state", "state_players", b"state_players", "unread_messages", b"unread_messages"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_orders_this_turn", b"bot_orders_this_turn", "bot_seats", b"bot_seats", "campaign", b"campaign", "confirmations", b"confirmations", "confirmed", b"confirmed", "early_close", b"early_close", "options", b"options", "paused", b"paused", "pending_assignments", b"pending_assignments", "pending_stores_moves", b"pending_stores_moves", "played_by_bot", b"played_by_bot", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "ready", b"ready", "roles", b"roles", "seats", b"seats", "ships", b"ships", "state", b"state", "state_players", b"state_players", "unread_messages", b"unread_messages"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

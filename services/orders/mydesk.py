@@ -27,7 +27,7 @@ from pate.core.rules.ports import in_friendly_harbor
 from pate.core.world.ships import AtSea, InAtlantic, InPort, Ship, describe
 from pate.core.world.state import Role, WorldState
 from pate.engine.context import turn_context
-from pate.v1 import bots_pb2, desk_pb2, orders_pb2
+from pate.v1 import bots_pb2, common_pb2, desk_pb2, orders_pb2
 from services.orders import confirm, earlyclose, letters, options, pause
 from services.orders.mapping import operation_to_pb, order_to_pb
 from services.platform.errors import Code, DeskError
@@ -72,15 +72,29 @@ def my_campaign(conn: Connection, row: repo.CampaignRow, caller: Actor) -> desk_
     out.unread_messages = letters.unread(conn, row.id, caller.player, caller.state)
     if Role.ADMIN in caller.roles:
         out.players.extend(sorted(world.players))
+        out.seats.extend(sorted(pid for pid, p in world.players.items() if p.state))
         out.confirmations.extend(confirm.confirmations(conn, row.id, row.turn, world))
     if Role.NAVAL_MINISTER in caller.roles and caller.state:
-        out.state_players.extend(sorted(p.id for p in world.players.values() if p.state == caller.state))
-        out.pending_assignments.extend(
-            desk_pb2.OfficerAssignment(ship_id=a.ship_id, commander=a.commander or "", deputy=a.deputy or "")
-            for a in assignments.assignments(conn, row.id, row.turn)
-            if a.ship_id in world.ships and world.ships[a.ship_id].state == caller.state
-        )
+        _minister(conn, row, world, caller.state, out)
     return out
+
+
+def _minister(
+    conn: Connection, row: repo.CampaignRow, world: WorldState, state: str, out: desk_pb2.MyCampaign
+) -> None:
+    """A naval minister's: his state's players, and what he sent this turn (officers, rule 2.3;
+    the store moves of rule 3.5, the latest list, which replaced any earlier one)."""
+    out.state_players.extend(sorted(p.id for p in world.players.values() if p.state == state))
+    out.pending_assignments.extend(
+        desk_pb2.OfficerAssignment(ship_id=a.ship_id, commander=a.commander or "", deputy=a.deputy or "")
+        for a in assignments.assignments(conn, row.id, row.turn)
+        if a.ship_id in world.ships and world.ships[a.ship_id].state == state
+    )
+    out.pending_stores_moves.extend(
+        common_pb2.StoresMoveOrder(origin=m.origin, destination=m.destination, amount=m.amount)
+        for m in repo.stores_moves(conn, row.id, row.turn)
+        if m.state == state
+    )
 
 
 def _bot_seats(conn: Connection, row: repo.CampaignRow, caller: Actor, out: desk_pb2.MyCampaign) -> None:

@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.templating import Jinja2Templates
 
-from services.web import security
+from services.web import security, wording
 from services.web.backend import Backend, Session
 from services.web.backend_errors import NotLoggedInError
 from services.web.config import WebSettings
@@ -49,6 +49,8 @@ class Desk:
             autoescape=True,
             undefined=jinja2.StrictUndefined,
         )
+        env.filters["roles"] = wording.roles
+        env.filters["ship_type"] = wording.ship_type
         self.templates = Jinja2Templates(env=env)
 
     def render(self, request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:

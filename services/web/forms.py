@@ -51,7 +51,7 @@ _INPUT_OF = (
     (re.compile(r"^(attach_to|detach|commerce|stores)"), ""),
     *operation_form.INPUTS,
 )
-_ORDER_INDEX = re.compile(r"^orders\[(\d+)\]\.(.*)$")
+_ORDER_INDEX = re.compile(r"orders\[(\d+)\]\.(.*)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +104,7 @@ def place_refusals(
     by its ship and field in words (services.web.wording)."""
     out = FieldErrors()
     for r in refusals:
-        found = _ORDER_INDEX.match(r.field)
+        found = _ORDER_INDEX.fullmatch(r.field)
         name = _input_for(found.group(2)) if found else ""
         if found and name:
             text = f"{r.message} (rule {r.rule})" if r.rule else r.message

@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse, Response
 from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 from pate.datafiles import list_scenarios
 from pate.v1 import admin_pb2, desk_pb2
-from services.web import bots_calls, create_form, security
+from services.web import bots_calls, create_form, security, wording
 from services.web.backend_errors import ForbiddenError, RefusedError
 from services.web.desk import Desk
 from services.web.pages import (
@@ -84,7 +84,8 @@ def _page(
     desk: Desk, request: Request, cid: str, mine: desk_pb2.MyCampaign, status: int = 200, **ctx: Any
 ) -> HTMLResponse:
     ctx.setdefault("message", str(desk.flash(request).get("done", ""))[:200])
-    ctx.setdefault("error", "")
+    # a service's refusal ("player_id: ...") in words, without its field names or patterns
+    ctx["error"] = "; ".join(wording.lines(ctx.get("error", "")))
     ctx.setdefault("logins", [])
     ctx.setdefault("create_errors", {})
     ctx.setdefault("create_values", {})
@@ -100,11 +101,19 @@ def _page(
         rules=rules_name(mine.campaign),
         deadline=deadline_of(mine.campaign),
         players=list(mine.players),
+        bot_choices=hand_choices(mine),
         rules_choices=rules_choices(),
         naval_choices=naval_choices(),
         scenario_choices=[path.stem for path in list_scenarios()],
         **ctx,
     )
+
+
+def hand_choices(mine: desk_pb2.MyCampaign) -> list[str]:
+    """The players the game master may hand to the bot: those with a state (the game master's
+    own seat has none, docs/bots.md) whom the bot does not play already."""
+    played = {s.player_id for s in mine.bot_seats}
+    return [p for p in mine.seats if p not in played]
 
 
 async def master(desk: Desk, request: Request) -> Response:
@@ -129,7 +138,7 @@ async def close_turn(desk: Desk, request: Request) -> Response:
     turn = form.get("turn", "")
     try:
         if not turn.isdigit() or len(turn) > 3:
-            raise RefusedError("turn: give the number of the open turn")
+            raise RefusedError("Turn to close: give the number of the open turn")
         await desk.backend.close_turn(cid, int(turn))
     except RefusedError as err:
         return _page(desk, request, cid, mine, status=422, error=err.message)
@@ -141,7 +150,7 @@ def parse_utc(text: str) -> datetime:
     try:
         return datetime.strptime(text.strip(), "%Y-%m-%dT%H:%M").replace(tzinfo=UTC)
     except ValueError:
-        raise RefusedError("deadline: give a date and time, YYYY-MM-DDTHH:MM (UTC)") from None
+        raise RefusedError("Deadline: give a date and time, YYYY-MM-DDTHH:MM (UTC)") from None
 
 
 async def set_deadline(desk: Desk, request: Request) -> Response:
@@ -155,7 +164,7 @@ async def set_deadline(desk: Desk, request: Request) -> Response:
         elif form.get("extend_hours", "").strip():
             hours = form["extend_hours"].strip()
             if not hours.isdigit() or not 0 < int(hours) <= MAX_EXTEND_HOURS:
-                raise RefusedError(f"extend_hours: 1 to {MAX_EXTEND_HOURS} hours")
+                raise RefusedError(f"Extend by hours: 1 to {MAX_EXTEND_HOURS} hours")
             deadline = max(current or datetime.now(UTC), datetime.now(UTC)) + timedelta(hours=int(hours))
         else:
             deadline = parse_utc(form.get("deadline", ""))
@@ -171,10 +180,10 @@ async def set_password(desk: Desk, request: Request) -> Response:
     cid, mine = await _master(desk, request)
     player, password = form.get("player", ""), form.get("password", "")
     try:
-        if not ID_PATTERN.match(player):
-            raise RefusedError("player: choose a player")
+        if not ID_PATTERN.fullmatch(player):
+            raise RefusedError("Player: choose a player")
         if not 8 <= len(password) <= 1024:
-            raise RefusedError("password: 8 to 1024 characters")
+            raise RefusedError("New password: 8 to 1024 characters")
         await desk.backend.set_password(cid, player, password)
     except RefusedError as err:
         return _page(desk, request, cid, mine, status=422, error=err.message)
@@ -185,7 +194,9 @@ async def set_password(desk: Desk, request: Request) -> Response:
     )
 
 
-NOT_THE_ADMINISTRATOR = "admin_token: creating a campaign is the server administrator's work; give his token"
+NOT_THE_ADMINISTRATOR = create_form.said(
+    "admin_token", "creating a campaign is the server administrator's work; give his token"
+)
 
 
 def _server_administrator(desk: Desk, form: dict[str, str]) -> bool:
@@ -233,8 +244,8 @@ async def create_campaign(desk: Desk, request: Request) -> Response:
             request,
             cid,
             mine,
-            {field: err.message} if field else {},
-            error="" if field else err.message,
+            {field: create_form.reworded(field, err.message)} if field else {},
+            error="" if field else wording.plain(err.message),
             create_values=values,
         )
     logins = [(lg.player_id, lg.password) for lg in created.logins]
@@ -260,7 +271,7 @@ async def all_reports(desk: Desk, request: Request) -> Response:
 async def report_of(desk: Desk, request: Request) -> Response:
     cid, _mine = await _master(desk, request)
     turn, player = turn_of(request), str(request.path_params["player"])
-    if not ID_PATTERN.match(player):
+    if not ID_PATTERN.fullmatch(player):
         raise ForbiddenError("no such report")
     html = await desk.backend.report_of(cid, turn, player, "html")
     return HTMLResponse(html, headers={"content-security-policy": security.REPORT_CSP})
@@ -295,11 +306,11 @@ async def recover_turn(desk: Desk, request: Request) -> Response:
     action, turn, player = form.get("action", ""), form.get("turn", ""), form.get("player", "")
     try:
         if action not in _RECOVERY:
-            raise RefusedError("action: retry, reopen or defaults")
+            raise RefusedError("Failed turn: retry, reopen or resolve with defaults")
         if not turn.isdigit() or len(turn) > 3:
-            raise RefusedError("turn: give the number of the failed turn")
-        if action == "defaults" and not ID_PATTERN.match(player):
-            raise RefusedError("player: choose the player whose orders are replaced")
+            raise RefusedError("Failed turn: give the number of the failed turn")
+        if action == "defaults" and not ID_PATTERN.fullmatch(player):
+            raise RefusedError("Replace the orders of: choose the player whose orders are replaced")
         method, said = _RECOVERY[action]
         await desk.backend.admin_call(method, _recovery_request(action, cid, int(turn), player))
     except RefusedError as err:

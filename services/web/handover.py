@@ -7,7 +7,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from services.web import bots_calls, gm
+from services.web import bots_calls, gm, wording
 from services.web.backend_errors import ForbiddenError, RefusedError
 from services.web.desk import Desk
 from services.web.pages import ID_PATTERN
@@ -25,8 +25,9 @@ async def seats(desk: Desk, request: Request) -> Response:
     try:
         if action not in _ACTIONS:
             raise RefusedError("action: hand the player to the bot, or take him back")
-        if not ID_PATTERN.match(player) or player not in mine.players:
-            raise RefusedError("player_id: choose a player of the campaign")
+        known = gm.hand_choices(mine) if action == "hand" else mine.players
+        if not ID_PATTERN.fullmatch(player) or player not in known:
+            raise RefusedError("player_id: choose a player of the campaign with a state")
         if action == "hand":
             await bots_calls.hand_to_bot(desk.backend, cid, player)
         else:
@@ -57,5 +58,5 @@ async def civil_disorder(desk: Desk, request: Request) -> Response:
 
 def _plain(message: str) -> str:
     """The refusal without its field name (it is shown beside the field)."""
-    name, sep, rest = message.partition(":")
-    return rest.strip() if sep and " " not in name.strip() else message
+    name, sep, rest = wording.plain(message).partition(":")
+    return rest.strip() if sep and " " not in name.strip() else wording.plain(message)

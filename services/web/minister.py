@@ -98,7 +98,10 @@ async def move_stores(desk: Desk, request: Request) -> Response:
     except RefusedError as err:
         said = wording.refusals(err.refusals, err.message, names)
         return _page(desk, request, cid, mine, status=422, values=form, refusals=said)
-    return desk.redirect_with(request, f"/c/{cid}/minister", done=f"{len(moves)} store moves sent")
+    sent = f"{len(moves)} store move{'' if len(moves) == 1 else 's'} sent"
+    return desk.redirect_with(
+        request, f"/c/{cid}/minister", done=f"{sent}, replacing any list sent before this turn"
+    )
 
 
 async def assign_officers(desk: Desk, request: Request) -> Response:

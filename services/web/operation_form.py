@@ -23,7 +23,7 @@ from pate.v1 import common_pb2, desk_pb2
 BLOCKADE = "blockade "  # a Rebase target into an enemy port's blockade box
 CHAIN_LIMIT = 28  # sea zones a chain may name (steps.chain_total; the desk checks it again)
 FIELD_MAX = 200  # characters read from one field before anything else is done
-_SEA = re.compile(r"^[A-Z]{3}$")
+_SEA = re.compile(r"[A-Z]{3}")
 # A refusal's field path (after ``orders[i].``) and the input it is shown beside.
 INPUTS = (
     (re.compile(r"^operation\.kind"), "op_kind"),

@@ -39,13 +39,13 @@ __all__ = [
     "rules_name",
 ]
 
-ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+ID_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,64}")  # matched whole (fullmatch): "x\n" is no id
 MAX_PASSWORD = 1024  # as the services take (docs/security.md)
 
 
 def campaign_id(request: Request) -> str:
     cid = str(request.path_params.get("campaign", ""))
-    if not ID_PATTERN.match(cid):
+    if not ID_PATTERN.fullmatch(cid):
         raise ForbiddenError("no such campaign")
     return cid
 
@@ -96,7 +96,7 @@ async def login(desk: Desk, request: Request) -> Response:
     cid, player, password = form.get("campaign", ""), form.get("player", ""), form.get("password", "")
     kept = _kept(form.get("kept", ""))
     if (
-        not (ID_PATTERN.match(cid) and ID_PATTERN.match(player))
+        not (ID_PATTERN.fullmatch(cid) and ID_PATTERN.fullmatch(player))
         or not password
         or len(password) > MAX_PASSWORD
     ):

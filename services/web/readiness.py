@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from pate.messaging import message_limits
-from services.web import desk_calls
+from services.web import desk_calls, wording
 from services.web.backend_errors import RefusedError
 from services.web.desk import Desk, redirect
 from services.web.gm import _master
@@ -64,7 +64,7 @@ async def messages(desk: Desk, request: Request) -> Response:
 
 def readable(message: str) -> str:
     """The orders service's "field: why" without the internal field name."""
-    name, sep, why = message.partition(": ")
+    name, sep, why = wording.plain(message).partition(": ")
     words = {"to": "To", "to_kind": "To", "body": "Message"}
     return f"{words[name]}: {why}" if sep and name in words else message
 
@@ -72,15 +72,27 @@ def readable(message: str) -> str:
 async def early_close(desk: Desk, request: Request) -> Response:
     form = await desk.form(request)
     cid, _ = await _master(desk, request)
-    await desk_calls.set_early_close(
-        desk.backend, cid, form.get("enabled") == "on", form.get("after") == "schedule"
+    enabled, keep = form.get("enabled") == "on", form.get("after") == "schedule"
+    await desk_calls.set_early_close(desk.backend, cid, enabled, keep)
+    return desk.redirect_with(request, f"/c/{cid}/gm", done=early_close_said(enabled, keep))
+
+
+def early_close_said(enabled: bool, keep_schedule: bool) -> str:
+    """What the game master saved, said back to him."""
+    if not enabled:
+        return "early close saved: off, each turn closes at its deadline"
+    then = "stays on schedule" if keep_schedule else "runs from the early close"
+    return (
+        "early close saved: on, the turn closes once every player with ships has confirmed;"
+        f" the next deadline {then}"
     )
-    return redirect(f"/c/{cid}/gm")
 
 
 async def campaign_options(desk: Desk, request: Request) -> Response:
     """The game master's campaign options: whether players see who has confirmed."""
     form = await desk.form(request)
     cid, _ = await _master(desk, request)
-    await desk_calls.set_options(desk.backend, cid, form.get("show_ready") == "on")
-    return redirect(f"/c/{cid}/gm")
+    show = form.get("show_ready") == "on"
+    await desk_calls.set_options(desk.backend, cid, show)
+    said = "players now see who has confirmed" if show else "players no longer see who has confirmed"
+    return desk.redirect_with(request, f"/c/{cid}/gm", done=f"options saved: {said}")

@@ -8,11 +8,12 @@ reports services. This module only imports: no page module imports it.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from http import HTTPStatus
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -27,9 +28,16 @@ from services.web import (
     reports_pages,
     security,
     solo_page,
+    wording,
 )
 from services.web.backend import Backend
-from services.web.backend_errors import BackendError, ForbiddenError, NotLoggedInError, ServiceDownError
+from services.web.backend_errors import (
+    BackendError,
+    ForbiddenError,
+    NotLoggedInError,
+    RefusedError,
+    ServiceDownError,
+)
 from services.web.config import WebSettings
 from services.web.desk import HERE, Desk, Handler, StaleFormError
 
@@ -52,15 +60,28 @@ def page(desk: Desk, handler: Handler) -> Callable[[Request], Awaitable[Response
                 request, "error.html", status=503, title="Service unavailable", message=err.message
             )
         except ForbiddenError:
-            return desk.render(
-                request, "error.html", status=404, title="Not found", message="There is nothing here for you."
-            )
+            return not_found(desk, request)
+        except RefusedError as err:
+            # a page that expects no refusal: a URL naming nothing is "Not found"; a form's
+            # refusal is said in words, never with the service's field names or patterns
+            if request.method == "GET":
+                return not_found(desk, request)
+            said = "; ".join(wording.lines(err.message)) or "the request was refused"
+            return desk.render(request, "error.html", status=422, title="Not accepted", message=said)
         except BackendError as err:
             return desk.render(
                 request, "error.html", status=502, title="Something went wrong", message=err.message
             )
 
     return endpoint
+
+
+NOT_FOUND = "There is nothing here for you."
+
+
+def not_found(desk: Desk, request: Request) -> Response:
+    """The one "Not found" page: a page not yours, an id no one has, a URL the desk has no route for."""
+    return desk.render(request, "error.html", status=404, title="Not found", message=NOT_FOUND)
 
 
 def create_app(backend: Backend, settings: WebSettings) -> Starlette:
@@ -103,15 +124,21 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/gm/early-close", page(desk, readiness.early_close), methods=["POST"]),
         Route("/c/{campaign}/gm/options", page(desk, readiness.campaign_options), methods=["POST"]),
         Route("/help/orders", lambda r: desk.render(r, "help_orders.html")),
+        # browsers ask for /favicon.ico whatever the page links: the same small icon
+        Route(
+            "/favicon.ico",
+            lambda r: FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml"),
+        ),
         Route("/healthz", lambda r: Response("ok", media_type="text/plain")),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
-        return desk.render(
-            request, "error.html", status=exc.status_code, title=str(exc.status_code), message=exc.detail
-        )
+        if exc.status_code == 404:
+            return not_found(desk, request)
+        title = HTTPStatus(exc.status_code).phrase.capitalize()
+        return desk.render(request, "error.html", status=exc.status_code, title=title, message=exc.detail)
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
     app.add_middleware(security.BodyLimit, limit=settings.max_body_bytes)

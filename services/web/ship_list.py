@@ -8,6 +8,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from pate.v1 import desk_pb2
+from services.web import wording
 from services.web.forms import describe_order
 
 SOURCE_WORDS = {  # whose order a ship carries out (rules 4.1, 4.2, 4.11)
@@ -112,7 +113,7 @@ def row(s: desk_pb2.MyShip) -> Row:
         source_words=words,
         order=describe_order(eff.order) if eff.source else _idle(s),
         warnings="; ".join(s.warnings),
-        facts=f"{facts} · you are its {s.authority}",
+        facts=f"{facts} · you are its {wording.roles([s.authority])}",
         can_order=s.location_kind != "atlantic",
     )
 

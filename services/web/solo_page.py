@@ -41,7 +41,7 @@ async def create(desk: Desk, request: Request) -> Response:
     except (RefusedError, ForbiddenError, NotLoggedInError) as err:
         name, _, _ = err.message.partition(":")
         field = _FIELD.get(name.strip(), "new_id")
-        said = err.message if ":" in err.message else f"{field}: {err.message}"
+        said = create_form.reworded(field, err.message)
         return await pages.home(desk, request, status=422, solo_errors={field: said}, solo_values=values)
     kept = [session, *(s for s in sessions if s.campaign != session.campaign)]
     response = await pages.home(

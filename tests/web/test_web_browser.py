@@ -200,7 +200,7 @@ def _minister_moves_stores(driver: Any, stack: Stack) -> None:
     Select(driver.find_element(By.ID, "m0-origin")).select_by_value("London")
     Select(driver.find_element(By.ID, "m0-destination")).select_by_value("Chatham")
     _submit(driver, driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]"))
-    assert "1 store moves sent" in driver.find_element(By.ID, "stores-done").text
+    assert "1 store move sent" in driver.find_element(By.ID, "stores-done").text
     _shot(driver, "minister-stores")
 
 

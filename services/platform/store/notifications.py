@@ -20,8 +20,8 @@ from services.platform.store import tables
 
 KINDS = ("turn_opened", "deadline", "reports", "campaign", "messages")
 MAX_ATTEMPTS = 6
-_EMAIL = re.compile(r"^[^@\s<>,;]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$")
-_URL = re.compile(r"^https?://[^\s]{1,490}$")
+_EMAIL = re.compile(r"[^@\s<>,;]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}")
+_URL = re.compile(r"https?://[^\s]{1,490}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,9 +34,9 @@ class Prefs:
 def check_prefs(email: str, webhook: str, kinds: list[str]) -> Prefs:
     """Hostile input is normal input: each field checked, named when wrong."""
     email, webhook = email.strip(), webhook.strip()
-    if email and (len(email) > 320 or not _EMAIL.match(email)):
+    if email and (len(email) > 320 or not _EMAIL.fullmatch(email)):
         raise DeskError(Code.INVALID_ARGUMENT, "email: not an email address")
-    if webhook and not _URL.match(webhook):
+    if webhook and not _URL.fullmatch(webhook):
         raise DeskError(
             Code.INVALID_ARGUMENT, "webhook: an http:// or https:// URL of at most 500 characters"
         )

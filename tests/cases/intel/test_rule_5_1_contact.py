@@ -79,7 +79,8 @@ def test_rule_5_1_enemies_to_windward_or_leeward() -> None:
     assert seen["BR2FL"].bearing is Bearing.WINDWARD
     assert seen["BR3FL"].bearing is Bearing.LEEWARD
     text = render_reports(k, MAP)["text"]
-    assert "Enemy ships: BR2FL at sea to windward; BR3FL at sea to leeward" in text
+    # whose side each is: the reporting ship's, as the events say whom the weather gauge was with
+    assert "Enemy ships: BR2FL at sea to windward of us; BR3FL at sea to leeward of us" in text
 
 
 def test_rule_5_1_in_port_harbor_or_coastal_waters() -> None:

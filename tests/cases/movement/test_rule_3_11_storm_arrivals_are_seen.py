@@ -70,13 +70,15 @@ def test_rule_3_11_ships_see_a_ship_the_storm_blows_out_among_them() -> None:
     assert seen.data["enemies"] == ["FR1SL"] and seen.data["side"] == "leeward"
     assert (
         "The British ship of the line BR1SL was driven by the storm into the Southern Caribbean"
-        " (tactical area 1), to leeward of FR1SL (section 8)." in _report("villeneuve", w, ts)
+        " (tactical area 1), to leeward of FR1SL: she held the weather gauge (section 8)."
+        in _report("villeneuve", w, ts)
     )
     # her own player reads the move and the arrival as one line (events 2 and 3)
     british = _report("nelson", w, ts)
     assert (
         "2-3. [movement] BR1SL was blown out to sea from the coastal waters off Martinique into the"
-        " Southern Caribbean (tactical area 1), to leeward of the French ship of the line FR1SL." in british
+        " Southern Caribbean (tactical area 1), to leeward of the French ship of the line FR1SL: she held the"
+        " weather gauge." in british
     )
     assert "driven by the storm" not in british
 
@@ -113,7 +115,7 @@ def test_rule_3_11_her_own_player_reads_a_scattering_and_the_arrival_as_one_line
     assert len(lines) == 1, british
     assert lines[0].endswith(
         "BR1SL was scattered by the storm to tactical area 2, where she fell in with the French ship"
-        " of the line FR1SL, to leeward of her."
+        " of the line FR1SL, to leeward of her: she held the weather gauge."
     ), british
     assert "driven by the storm" not in british
 

@@ -243,7 +243,7 @@ def test_another_state_s_ship_seen_scattered_and_set_down_is_one_line() -> None:
     assert told.text == (
         "The British ship of the line BR4SL was scattered by the storm in the Northern Caribbean"
         " (tactical area 1) and driven into the Northern Caribbean (tactical area 2), to leeward of"
-        " FR2SL Neptune."
+        " FR2SL Neptune: she held the weather gauge."
     )
 
 

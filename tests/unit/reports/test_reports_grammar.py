@@ -40,11 +40,15 @@ def test_rule_3_11_joining_one_ship_is_in_company_with_her() -> None:
 
 
 def test_rule_3_11_to_leeward_of_one_ship_is_of_her() -> None:
-    """3.11 with 6.9: meeting one enemy ship to leeward is "to leeward of her"."""
+    """3.11 with 6.9: meeting one enemy ship to leeward is "to leeward of her", and says whose
+    the weather gauge was, so that it never reads as the opposite of the position report's
+    "to windward of us"."""
     one = told([moved("met_enemy", ["FR1FR"], enemies=["BR1SL"], side="leeward")])
-    assert "to leeward of her (rule 6.9)" in one
+    assert "to leeward of her: she held the weather gauge (rule 6.9)" in one
     two = told([moved("met_enemy", ["FR1FR"], enemies=["BR1SL", "BR2SL"], side="leeward")])
-    assert "to leeward of them (rule 6.9)" in two
+    assert "to leeward of them: they held the weather gauge (rule 6.9)" in two
+    ahead = told([moved("met_enemy", ["FR1FR"], enemies=["BR1SL"], side="windward")])
+    assert "to windward of her, holding the weather gauge (rule 6.9)" in ahead
 
 
 def test_rule_3_11_sea_area_map_keeps_every_name_readable() -> None:
