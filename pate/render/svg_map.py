@@ -18,6 +18,7 @@ from functools import lru_cache
 from html import escape
 
 from pate.core.world.geography import MapName, Port, SeaArea, WorldMap
+from pate.render.courses import Course, course_layer
 from pate.render.geography import Geography, MapGeography, load_geography
 from pate.render.labels import (
     CROWDED_NAME_SCALE,
@@ -68,12 +69,14 @@ def render_map(
     geography: Geography | None = None,
     routes: Sequence[RouteLine] = (),
     boxes: Sequence[BlockadeBox] = (),
+    courses: Sequence[Course] = (),
 ) -> str:
     """One map as a complete SVG document, its labels placed clear of one
     another (:mod:`pate.render.labels`), with a legend below it; ``marks``
     are the (colour, meaning) of the icons, for the legend; ``routes`` and
     ``boxes`` the trade routes and blockade boxes of the EiA operations rules
-    (:mod:`pate.render.overlays`), drawn over the sea and under the ports."""
+    (:mod:`pate.render.overlays`), drawn over the sea and under the ports;
+    ``courses`` the player's ordered courses, as arrows (:mod:`pate.render.courses`)."""
     style = style or MapStyle()
     geo = (geography or load_geography()).maps[which.value]
     areas = sorted((a for a in world_map.sea_areas.values() if a.map is which), key=lambda a: a.code)
@@ -102,6 +105,7 @@ def render_map(
         *[_area_code(a, frame(geo.labels[a.code]), static.area_names[a.code]) for a in areas],
         *[_port(p, world_map, frame(geo.ports[p.name]), style, static.port_names[p.name]) for p in ports],
         *box_layer(boxes, _node_point(geo, frame, codes)),
+        *course_layer(courses, _node_point(geo, frame, codes), which.value),
         *_icons(list(icons), Layout(static.bounds, base=static.layout), static),
         *legend(ports, frame.height, frame.width, style, highlight=bool(highlight), marks=marks),
         "</svg>",
