@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from html import escape
 from itertools import pairwise
 
+from pate.render.legend import Key, KeyRow
+
 Point = tuple[float, float]
 WIDTH = 3.0
 GAP_AREA = 17.0  # an arrow stops short of a sea area's code (its half width)...
@@ -123,3 +125,19 @@ def course_layer(courses: Sequence[Course], at: Callable[[str], Point | None], k
     if not drawn:
         return []
     return ['<g class="courses">', _defs(key), *drawn, "</g>"]
+
+
+def _arrow(colour: str, dash: str) -> str:
+    dashed = f' stroke-dasharray="{dash}"' if dash else ""
+    return (
+        f'<line x1="1" y1="7" x2="15" y2="7" stroke="{colour}" stroke-width="3"{dashed}/>'
+        f'<path d="M14,2.5 L23,7 L14,11.5 z" fill="{colour}"/>'
+    )
+
+
+def course_keys() -> KeyRow:
+    """What the courses' strokes and rings mean, for a legend."""
+    out = [Key(_arrow(colour, dash), f"my course: {words} (4.6)") for colour, dash, words in STANCES.values()]
+    ring = f'<circle cx="12" cy="7" r="6" fill="none" stroke="{STANCES["accept"][0]}" stroke-width="2"/>'
+    out.append(Key(ring, "ends in a port's harbor (a dashed ring: its coastal waters)"))
+    return KeyRow("My orders", tuple(out))

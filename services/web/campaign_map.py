@@ -17,8 +17,9 @@ from pate.core.codec import from_plain, parse_json
 from pate.core.intel.model import AreaWind, PlayerKnowledge
 from pate.core.world.geography import MapName, WorldMap
 from pate.datafiles import load_world_map
-from pate.render.courses import Course
+from pate.render.courses import Course, course_keys
 from pate.render.geography import load_geography
+from pate.render.legend import KeyRow, map_keys
 from pate.render.style import MAP_TITLES, Icon
 from pate.render.svg_map import TOP, render_map
 from pate.reports.replay import seen_by_place, seen_icon
@@ -61,6 +62,7 @@ class ShipMap:
     svg: str
     places: tuple[PlaceOnMap, ...]
     focus: str  # the viewBox the map opens on: round his ships, the whole map a button away
+    legend: tuple[KeyRow, ...]  # drawn beside the zoomable map, not in it, so it never zooms away
 
 
 def _place(s: desk_pb2.MyShip) -> str:
@@ -91,11 +93,9 @@ def ship_maps(
         others = tuple(p for p in seen if _map_of(world, p.place) is which)
         here = tuple(c for c in drawn if _map_of(world, c.places[0]) is which)
         svg = _svg(which, places, others, here)
-        out.append(
-            ShipMap(
-                which.value, MAP_TITLES[which], svg, places, focus_on(which, [p.place for p in places], svg)
-            )
-        )
+        keys = (*map_keys(world, which, highlight=True, marks=MARKS), *((course_keys(),) if here else ()))
+        focus = focus_on(which, [p.place for p in places], svg)
+        out.append(ShipMap(which.value, MAP_TITLES[which], svg, places, focus, keys))
     return out
 
 
@@ -147,7 +147,7 @@ def _svg(
     highlight = frozenset(p.place for p in places if p.place in world.sea_areas)
     title = f"My ships: {MAP_TITLES[which]}"
     return render_map(
-        world, which, highlight=highlight, icons=icons, title=title, marks=MARKS, courses=courses
+        world, which, highlight=highlight, icons=icons, title=title, courses=courses, legend=False
     )
 
 

@@ -66,3 +66,33 @@ def test_an_order_sent_is_drawn_on_the_campaign_map_as_its_course(web: tuple[Any
     # the lead and the ships attached to it, which copy its orders (4.2); no one else's ships
     assert set(courses) == {LEAD, "BR1SL", "BR2SL"} and set(courses) <= own
     assert all(g.get("data-places") == "ECH BIS Rochefort" for g in courses.values())
+
+
+def test_the_legend_is_beside_the_zoomable_map_and_names_the_ports_states(
+    web: tuple[Any, Any],  # noqa: F811
+    stack: Stack,
+) -> None:
+    """Inside the zoomable drawing a legend zooms and pans off the screen: it is HTML under it."""
+    client, _ = web
+    login(client, stack.campaign, COMMANDER, stack.passwords[COMMANDER])
+    for path in (
+        f"/c/{stack.campaign}",
+        f"/c/{stack.campaign}?ship={LEAD}",
+        f"/c/{stack.campaign}/ships/{LEAD}",
+    ):
+        page = client.get(path).text
+        view = re.search(r'<div class="map-view".*?</svg>\s*</div>', page, re.S)
+        assert view and 'class="legend"' not in view.group(0), path  # not in the drawing
+        legend = re.search(r'<div class="map-legend".*?</div>', page, re.S)
+        assert legend and legend.start() > view.end(), path
+        words = re.sub(r"<[^>]+>", " ", legend.group(0))
+        for said in (
+            "Ports held by",
+            "British (BR)",
+            "French (FR)",
+            "Spanish (SP)",
+            "my ships (their number)",
+        ):
+            assert said in words, (path, said)
+    page = client.get(f"/c/{stack.campaign}").text
+    assert "my course: pursues (4.6)" in page  # the orders sent above have their keys

@@ -125,8 +125,36 @@ def test_the_overview_has_a_legend_of_port_colours_and_marks() -> None:
     for meaning in ("sea area", "on the Atlantic edge (6.11)", "port", "strait port (6.3)"):
         assert meaning in words
     assert "your ships (their number)" in words and "enemies sighted by your frigates (5.2)" in words
-    assert "BR" in words and "FR" in words and "SP" in words  # the controllers of the map's ports
+    # the states holding the map's ports, in words and code (data/nations.toml)
+    assert "British (BR)" in words and "French (FR)" in words and "Spanish (SP)" in words
     assert 'fill="#c0392b"' in legend.group(0)  # each controller's colour shown
+
+
+@pytest.mark.parametrize("which", list(MapName))
+def test_the_legend_wraps_within_the_map_and_the_drawing_is_tall_enough_for_it(which: MapName) -> None:
+    """A row of marks as long as a report of the EiA operations rules gives once ran past the
+    right edge, cut off; now it wraps, and the drawing grows to hold it."""
+    icons = [Icon("ECH", "3 ships")]
+    marks = [
+        ("#0b5394", "your ships (their number)"),
+        ("#000000", "enemies sighted by your frigates (5.2)"),
+        ("#b03a2e", "trade routes you know of (dashed; EiA new naval rules)"),
+        ("#27569b", "blockade boxes: a ring round the port (EiA new naval rules)"),
+    ]
+    svg = render_map(turn_context().map, which, icons=icons, highlight=frozenset({"ECH"}), marks=marks)
+    root = ET.fromstring(svg)
+    width, height = (float(v) for v in (root.get("viewBox") or "").split()[2:])
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "legend")
+    boxes = [
+        text_box(
+            float(t.get("x", 0)), float(t.get("y", 0)), "".join(t.itertext()), float(t.get("font-size", 10))
+        )
+        for t in legend.iter(f"{SVG}text")
+    ]
+    assert len(boxes) > 10 and all(b.x0 >= 0 and b.x1 <= width and b.y1 <= height for b in boxes)
+    marks_at = [float(s.get("x", 0)) + float(s.get("width", 0)) for s in legend.iter(f"{SVG}svg")]
+    assert max(marks_at) <= width
+    assert render_map(turn_context().map, which, legend=False).count('class="legend"') == 0
 
 
 def test_a_port_label_pushed_away_is_joined_to_its_port() -> None:
