@@ -119,10 +119,7 @@ def _flow(row: KeyRow, left: float, right: float, y: float) -> tuple[list[str], 
         width = MARK_W + 4 + text_size(key.text, SIZE)[0]
         if x > start and x + width > right:
             x, y = start, y + ROW
-        out.append(
-            f'<svg x="{x:.1f}" y="{y - 11:.1f}" width="{MARK_W}" height="{MARK_H}" '
-            f'viewBox="0 0 {MARK_W} {MARK_H}" overflow="visible">{key.mark}</svg>'
-        )
+        out.append(f'<g class="key" transform="translate({x:.1f} {y - 11:.1f})">{key.mark}</g>')
         out.append(_text(x + MARK_W + 4, y, key.text))
         x += width + 12
     return out, y

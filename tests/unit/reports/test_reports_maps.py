@@ -119,15 +119,14 @@ def test_a_port_name_is_drawn_beside_its_own_port(which: MapName) -> None:
 
 def test_the_overview_has_a_legend_of_port_colours_and_marks() -> None:
     _, _, svg = next(m for m in _ministers_maps("training") if m[1] is MapName.EUROPE)
-    legend = re.search(r'<g class="legend">.*?</g>', svg, re.S)
-    assert legend is not None
-    words = re.findall(r">([^<>]+)</text>", legend.group(0))
+    legend = next(g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("class") == "legend")
+    words = ["".join(t.itertext()) for t in legend.iter(f"{SVG}text")]
     for meaning in ("sea area", "on the Atlantic edge (6.11)", "port", "strait port (6.3)"):
         assert meaning in words
     assert "your ships (their number)" in words and "enemies sighted by your frigates (5.2)" in words
     # the states holding the map's ports, in words and code (data/nations.toml)
     assert "British (BR)" in words and "French (FR)" in words and "Spanish (SP)" in words
-    assert 'fill="#c0392b"' in legend.group(0)  # each controller's colour shown
+    assert "#c0392b" in {e.get("fill") for e in legend.iter()}  # each controller's colour shown
 
 
 @pytest.mark.parametrize("which", list(MapName))
@@ -152,8 +151,8 @@ def test_the_legend_wraps_within_the_map_and_the_drawing_is_tall_enough_for_it(w
         for t in legend.iter(f"{SVG}text")
     ]
     assert len(boxes) > 10 and all(b.x0 >= 0 and b.x1 <= width and b.y1 <= height for b in boxes)
-    marks_at = [float(s.get("x", 0)) + float(s.get("width", 0)) for s in legend.iter(f"{SVG}svg")]
-    assert max(marks_at) <= width
+    keys = [g.get("transform", "") for g in legend.iter(f"{SVG}g") if g.get("class") == "key"]
+    assert max(float(k.split("(")[1].split()[0]) + 24 for k in keys) <= width  # each mark too
     assert render_map(turn_context().map, which, legend=False).count('class="legend"') == 0
 
 
