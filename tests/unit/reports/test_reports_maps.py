@@ -160,3 +160,21 @@ def test_a_port_label_pushed_away_is_joined_to_its_port() -> None:
     svg = render_map(turn_context().map, MapName.EUROPE)
     assert 'class="leader"' in svg  # the Channel's ports are too close for every name beside its port
     assert render_map(turn_context().map, MapName.EUROPE) == svg  # deterministic, cache or not
+
+
+def test_every_map_of_the_html_report_opens_large_without_a_script() -> None:
+    """A report runs no script (the desk shows it sandboxed): each map is the label of a
+    checkbox of its own, which the report's style turns into the map at full size."""
+    from pate.reports.html import render_html
+
+    ctx = turn_context()
+    scenario = load_scenario("training")
+    w = start_campaign(ctx, scenario.world, "maps", scenario.world.seed, 15, place=True)
+    k = knowledge_for("cornwallis", w, w, (), ctx.map, ctx.rules)
+    html = render_html(k, ctx.map)
+    grown = re.findall(
+        r'<input type="checkbox" class="grow" id="([^"]+)"><label class="growable" for="\1"><svg', html
+    )
+    assert len(grown) == html.count("<svg xmlns") and len(set(grown)) == len(grown)  # every map, each its own
+    assert 'class="seamap"' in html and '<div class="overview">' in html
+    assert ".grow:checked+.growable svg{width:max(100%,800px)" in html
