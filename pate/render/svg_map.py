@@ -76,9 +76,8 @@ def render_map(
     another (:mod:`pate.render.labels`), with a legend below it; ``marks``
     are the (colour, meaning) of the icons, for the legend; ``routes`` and
     ``boxes`` the trade routes and blockade boxes of the EiA operations rules
-    (:mod:`pate.render.overlays`), drawn over the sea and under the ports;
-    ``courses`` the player's ordered courses, as arrows (:mod:`pate.render.courses`);
-    ``legend=False`` leaves the legend to the page (the web desk's zoomable maps)."""
+    (:mod:`pate.render.overlays`), drawn over the sea and under the ports; ``courses`` the player's
+    ordered courses, as arrows (:mod:`pate.render.courses`); ``legend=False``: the page draws it."""
     style = style or MapStyle()
     geo = (geography or load_geography()).maps[which.value]
     areas = sorted((a for a in world_map.sea_areas.values() if a.map is which), key=lambda a: a.code)
