@@ -20,6 +20,7 @@ from functools import lru_cache
 from html import escape
 
 from pate.core.world.geography import MapName, Port, SeaArea, WorldMap
+from pate.render.courses import Course, course_layer
 from pate.render.geography import Geography, MapGeography, load_geography
 from pate.render.labels import (
     CROWDED_NAME_SCALE,
@@ -32,7 +33,7 @@ from pate.render.labels import (
     text_box,
     text_size,
 )
-from pate.render.legend import LEGEND_HEIGHT, legend
+from pate.render.legend import legend as draw_legend
 from pate.render.markers import MarkerPlacer, Sea, Wanted
 from pate.render.overlays import BlockadeBox, RouteLine, box_layer, route_layer
 from pate.render.style import MAP_TITLES, NATION_COLOURS, Icon, MapStyle
@@ -76,12 +77,15 @@ def render_map(
     geography: Geography | None = None,
     routes: Sequence[RouteLine] = (),
     boxes: Sequence[BlockadeBox] = (),
+    courses: Sequence[Course] = (),
+    legend: bool = True,
 ) -> str:
     """One map as a complete SVG document, its labels placed clear of one
     another (:mod:`pate.render.labels`), with a legend below it; ``marks``
     are the (colour, meaning) of the icons, for the legend; ``routes`` and
     ``boxes`` the trade routes and blockade boxes of the EiA operations rules
-    (:mod:`pate.render.overlays`), drawn over the sea and under the ports."""
+    (:mod:`pate.render.overlays`), drawn over the sea and under the ports; ``courses`` the player's
+    ordered courses, as arrows (:mod:`pate.render.courses`); ``legend=False``: the page draws it."""
     style = style or MapStyle()
     geo = (geography or load_geography()).maps[which.value]
     areas = sorted((a for a in world_map.sea_areas.values() if a.map is which), key=lambda a: a.code)
@@ -99,7 +103,12 @@ def render_map(
         Sea(water_of(geo), frame.scale, TOP),
     )
     drawn, covered = _icons(list(icons), static)
-    height = frame.height + LEGEND_HEIGHT
+    keys, keys_height = (
+        draw_legend(ports, frame.height, frame.width, style, highlight=bool(highlight), marks=marks)
+        if legend
+        else ([], 0.0)
+    )
+    height = round(frame.height + keys_height, 1)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {frame.width:g} {height:g}" '
         f'width="{frame.width:g}" height="{height:g}" font-family="{escape(style.font)}">',
@@ -116,8 +125,9 @@ def render_map(
             for p in ports
         ],
         *box_layer(boxes, _node_point(geo, frame, codes)),
+        *course_layer(courses, _node_point(geo, frame, codes), which.value),
         *drawn,
-        *legend(ports, frame.height, frame.width, style, highlight=bool(highlight), marks=marks),
+        *keys,
         "</svg>",
     ]
     return "\n".join(parts) + "\n"

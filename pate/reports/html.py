@@ -52,7 +52,17 @@ margin:1.2rem 0;box-shadow:0 1px 3px rgba(0,0,0,.05)}
 .area h3{margin:.2rem 0}
 .wind{font-style:italic;color:var(--muted);margin:.1rem 0 .6rem}
 .mapwrap{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}
-.mapwrap svg{flex:1 1 420px;max-width:600px}
+.growable{flex:1 1 420px;max-width:600px;display:block;cursor:zoom-in}
+.growable svg{display:block;width:100%;height:auto}
+.grow{position:absolute;opacity:0;width:1px;height:1px;margin:0}
+.grow-hint{display:block;font-size:.85rem;color:var(--muted);margin:.2rem 0}
+.grow:checked+.growable{flex-basis:100%;max-width:none;overflow-x:auto;cursor:zoom-out}
+.grow:checked+.growable svg{width:max(100%,800px);max-width:none}
+.overview .growable{max-width:none}
+.overview .grow:checked+.growable svg{width:max(100%,1600px)}
+.grow:focus-visible+.growable{outline:3px solid #1f618d;outline-offset:2px}
+.grow+.growable .when-big,.grow:checked+.growable .when-small{display:none}
+.grow:checked+.growable .when-big{display:block}
 ol.legend{flex:1 1 260px;margin:0;padding-left:1.4rem;font-size:.93rem}
 .ships{display:grid;grid-template-columns:repeat(auto-fill,minmax(330px,1fr));gap:.9rem;margin-top:.8rem}
 .ship{border:1px solid var(--line);border-left:5px solid var(--flag,var(--accent));
@@ -68,7 +78,7 @@ border-radius:8px;padding:.7rem .9rem;background:#fffdf8}
 vertical-align:middle;margin-left:4px}
 .meter i{display:block;height:100%;border-radius:4px;background:#c0392b}
 .seamap text{font-family:system-ui,sans-serif}
-.overview svg{width:100%;height:auto;border:1px solid var(--line);border-radius:8px;margin:.5rem 0}
+.overview svg{border:1px solid var(--line);border-radius:8px;margin:.5rem 0}
 .seamap .sea{fill:var(--sea);stroke:#8fb3c9;stroke-width:2}
 .seamap .code{font-size:64px;fill:#b5cfdf;font-weight:700}
 .seamap .nb{font-size:13px;fill:#33475b}
@@ -91,7 +101,7 @@ header{padding:1rem}
 nav{flex-wrap:wrap;gap:.3rem 1rem;padding:.5rem 1rem}
 main{padding:.6rem .6rem 2rem}
 .area{padding:.7rem .6rem}
-.mapwrap svg{flex:1 1 100%;min-width:0}
+.growable{flex:1 1 100%;min-width:0}
 ol.legend{flex-basis:100%}
 .ships{grid-template-columns:1fr}
 .ship dl{grid-template-columns:auto 1fr}
@@ -161,8 +171,21 @@ def _area_section(k: PlayerKnowledge, world_map: WorldMap, key: str, reports: li
     return (
         f'<article class="area" id="sea-{escape(key)}" data-area="{escape(key)}">'
         f"<h3>Sea Area map - {escape(pic.name)} ({escape(key)})</h3>{wind}"
-        f'<div class="mapwrap">{sea_area_svg(k, world_map, key)}<ol class="legend">{legend}</ol></div>'
+        f'<div class="mapwrap">{_growable(key, sea_area_svg(k, world_map, key))}'
+        f'<ol class="legend">{legend}</ol></div>'
         f'<div class="ships">{cards}</div></article>'
+    )
+
+
+def _growable(key: str, svg: str) -> str:
+    """A map a click (or Space) opens large, as wide as the page or wider, scrolling sideways in
+    its box on a phone, and closes again: words 7 px tall on a 390 px screen become readable.
+    A checkbox and its label, as the report runs no script (the desk shows it sandboxed)."""
+    box = f"grow-{escape(key)}"
+    return (
+        f'<input type="checkbox" class="grow" id="{box}"><label class="growable" for="{box}">{svg}'
+        '<span class="grow-hint when-small">Open the map large</span>'
+        '<span class="grow-hint when-big">Make the map small again</span></label>'
     )
 
 
@@ -236,7 +259,10 @@ def render_html(k: PlayerKnowledge, world_map: WorldMap) -> str:
         + (f'<ul class="intel">{lis}</ul>' if lis else "<p>No reports.</p>")
         + "</section>"
     )
-    maps = "".join(f'<div class="overview">{svg}</div>' for _, svg in overview_maps(k, world_map))
+    maps = "".join(
+        f'<div class="overview">{_growable(which.value, svg)}</div>'
+        for which, svg in overview_maps(k, world_map)
+    )
     body.append(f'<section id="overview"><h2>Overview</h2>{maps or "<p>No ships on the maps.</p>"}</section>')
     body.append("</main><footer>PATE - Napoleonic Wars OnLine naval module</footer>")
     return (

@@ -17,13 +17,17 @@ from pate.core.codec import from_plain, parse_json
 from pate.core.intel.model import AreaWind, PlayerKnowledge
 from pate.core.world.geography import MapName, WorldMap
 from pate.datafiles import load_world_map
+from pate.render.courses import Course, course_keys
 from pate.render.geography import load_geography
+from pate.render.legend import KeyRow, map_keys
 from pate.render.style import MAP_TITLES, Icon
 from pate.render.svg_map import TOP, render_map
 from pate.reports.replay import seen_by_place, seen_icon
 from pate.v1 import desk_pb2
 from services.web.backend import Backend, Session
 from services.web.backend_errors import ForbiddenError, ServiceDownError
+from services.web.forms import describe_order
+from services.web.ship_list import ordered_ids
 
 OWN = "#0b5394"  # the player's own ships
 ROOM = 160  # SVG units shown round the places of his ships when the map opens
@@ -58,6 +62,7 @@ class ShipMap:
     svg: str
     places: tuple[PlaceOnMap, ...]
     focus: str  # the viewBox the map opens on: round his ships, the whole map a button away
+    legend: tuple[KeyRow, ...]  # drawn beside the zoomable map, not in it, so it never zooms away
 
 
 def _place(s: desk_pb2.MyShip) -> str:
@@ -71,28 +76,67 @@ def _map_of(world: WorldMap, place: str) -> MapName | None:
     return area.map if area else None
 
 
-def ship_maps(ships: Sequence[desk_pb2.MyShip], seen: tuple[PlaceOnMap, ...] = ()) -> list[ShipMap]:
+def ship_maps(
+    ships: Sequence[desk_pb2.MyShip], seen: tuple[PlaceOnMap, ...] = (), *, courses: bool = False
+) -> list[ShipMap]:
+    """``courses``: draw the courses of his ships that have orders this turn."""
     world = load_world_map()
     by_map: dict[MapName, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for s in ships:
         which = _map_of(world, _place(s))
         if which is not None:
             by_map[which][_place(s)].append(s.id)
+    drawn = ordered_courses(ships) if courses else ()
     out = []
     for which in sorted(by_map, key=lambda m: m.value):
         places = tuple(PlaceOnMap(p, tuple(sorted(ids))) for p, ids in sorted(by_map[which].items()))
         others = tuple(p for p in seen if _map_of(world, p.place) is which)
-        svg = _svg(which, places, others)
-        out.append(
-            ShipMap(
-                which.value, MAP_TITLES[which], svg, places, focus_on(which, [p.place for p in places], svg)
-            )
-        )
+        here = tuple(c for c in drawn if _map_of(world, c.places[0]) is which)
+        svg = _svg(which, places, others, here)
+        keys = (*map_keys(world, which, highlight=True, marks=MARKS), *((course_keys(),) if here else ()))
+        focus = focus_on(which, [p.place for p in places], svg)
+        out.append(ShipMap(which.value, MAP_TITLES[which], svg, places, focus, keys))
     return out
 
 
+def ordered_courses(ships: Sequence[desk_pb2.MyShip]) -> tuple[Course, ...]:
+    """The course of each of his ships with orders this turn (its own, or its
+    lead's, rule 4.2) that sails somewhere: its place, then its sea areas and
+    port."""
+    ordered = ordered_ids(ships)
+    out = []
+    for s in ships:
+        if s.id not in ordered:
+            continue
+        order = s.effective.order
+        mv = order.movement
+        places = [_place(s)]
+        for step in [*mv.sea_areas, mv.port]:
+            if step and step != places[-1]:
+                places.append(step)
+        if len(places) < 2:
+            continue
+        out.append(
+            Course(
+                ship=s.id,
+                places=tuple(places),
+                contact=order.contact.mode or "accept",
+                port=mv.port,
+                harbor=mv.harbor,
+                lands=bool(order.amphibious.unload_units),
+                title=f"{s.id} {s.name}: {describe_order(order)}",
+            )
+        )
+    return tuple(out)
+
+
 @lru_cache(maxsize=256)
-def _svg(which: MapName, places: tuple[PlaceOnMap, ...], seen: tuple[PlaceOnMap, ...] = ()) -> str:
+def _svg(
+    which: MapName,
+    places: tuple[PlaceOnMap, ...],
+    seen: tuple[PlaceOnMap, ...] = (),
+    courses: tuple[Course, ...] = (),
+) -> str:
     """The same ships in the same places draw the same map: kept."""
     world = load_world_map()
     icons = [
@@ -102,7 +146,9 @@ def _svg(which: MapName, places: tuple[PlaceOnMap, ...], seen: tuple[PlaceOnMap,
     icons += [seen_icon(p.place, set(p.ships)) for p in seen]
     highlight = frozenset(p.place for p in places if p.place in world.sea_areas)
     title = f"My ships: {MAP_TITLES[which]}"
-    return render_map(world, which, highlight=highlight, icons=icons, title=title, marks=MARKS)
+    return render_map(
+        world, which, highlight=highlight, icons=icons, title=title, courses=courses, legend=False
+    )
 
 
 def _count(ships: tuple[str, ...]) -> str:

@@ -3,8 +3,14 @@
 // choice); zoom and pan with the buttons, a drag, two fingers, Ctrl and the
 // wheel, or the keyboard (+ - and the arrows while the map has focus). No
 // library, no build step.
+// Nothing a player must read renders under READABLE CSS px: a map opens round
+// his ships (data-focus) at a zoom where its smallest words are that tall,
+// however narrow the screen (at least 1 CSS px to the SVG unit: no word is
+// under 11 units); zoomed out further, the words that would render smaller
+// are hidden, and shown again zooming in.
 (function () {
   "use strict";
+  var READABLE = 11;
   function openPlace(place) {
     // the place's fold in the ship list: opened, brought into view, focused
     var places = document.querySelectorAll(".place[data-place]");
@@ -33,8 +39,29 @@
     if (!svg) return;
     var whole = svg.getAttribute("viewBox").split(" ").map(Number), focus = view.getAttribute("data-focus");
     var box = focus ? focus.split(" ").map(Number) : whole.slice();
-    var show = function () { svg.setAttribute("viewBox", box.join(" ")); };
+    var texts = Array.prototype.map.call(svg.querySelectorAll("text"), function (t) {
+      return [t, parseFloat(t.getAttribute("font-size")) || 16];
+    });
+    var smallest = Math.min.apply(null, texts.map(function (t) { return t[1]; }).concat([READABLE]));
+    var scale = function () {  // CSS px to the SVG unit, as drawn now (0 while not laid out)
+      var r = svg.getBoundingClientRect();
+      return box[2] && box[3] ? Math.min(r.width / box[2], r.height / box[3]) : 0;
+    };
+    var legible = function () {
+      var s = scale();
+      if (!s) return;
+      texts.forEach(function (t) { t[0].classList.toggle("unreadable", t[1] * s < READABLE - 0.05); });
+      view.classList.toggle("far", smallest * s < READABLE - 0.05);
+    };
+    var show = function () { svg.setAttribute("viewBox", box.join(" ")); legible(); };
     show();
+    var opened = scale();
+    if (opened && smallest * opened < READABLE) {  // a phone: closer, about the same centre
+      var w = box[2] * smallest * opened / READABLE, h = w * whole[3] / whole[2];
+      box = [box[0] + (box[2] - w) / 2, box[1] + (box[3] - h) / 2, w, h];
+      show();
+    }
+    window.addEventListener("resize", legible);
     var zoom = function (f) {
       var w = Math.min(whole[2], Math.max(whole[2] / 8, box[2] * f)), h = w * whole[3] / whole[2];
       box = [box[0] + (box[2] - w) / 2, box[1] + (box[3] - h) / 2, w, h]; show();
@@ -83,6 +110,11 @@
       lift(e);
       var dragged = start && start[2]; start = null;
       if (dragged || pinched) return;
+      var mark = e.target.closest && e.target.closest("g.icon[data-ships]");
+      if (mark && !view.closest(".route-map")) {  // his own ships' marker: markers.js offers their orders
+        view.dispatchEvent(new CustomEvent("marker", { detail: mark }));
+        return;
+      }
       var p = placeOf(e.target);
       if (!p) return;
       // on a course's map the route plotter takes the choice; elsewhere it opens the place's ships

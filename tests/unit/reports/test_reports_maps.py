@@ -128,17 +128,62 @@ def test_a_port_name_is_drawn_beside_its_own_port(which: MapName) -> None:
 
 def test_the_overview_has_a_legend_of_port_colours_and_marks() -> None:
     _, _, svg = next(m for m in _ministers_maps("training") if m[1] is MapName.EUROPE)
-    legend = re.search(r'<g class="legend">.*?</g>', svg, re.S)
-    assert legend is not None
-    words = re.findall(r">([^<>]+)</text>", legend.group(0))
+    legend = next(g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("class") == "legend")
+    words = ["".join(t.itertext()) for t in legend.iter(f"{SVG}text")]
     for meaning in ("sea area", "on the Atlantic edge (6.11)", "port", "strait port (6.3)"):
         assert meaning in words
     assert "your ships (their number)" in words and "enemies sighted by your frigates (5.2)" in words
-    assert "BR" in words and "FR" in words and "SP" in words  # the controllers of the map's ports
-    assert 'fill="#c0392b"' in legend.group(0)  # each controller's colour shown
+    # the states holding the map's ports, in words and code (data/nations.toml)
+    assert "British (BR)" in words and "French (FR)" in words and "Spanish (SP)" in words
+    assert "#c0392b" in {e.get("fill") for e in legend.iter()}  # each controller's colour shown
+
+
+@pytest.mark.parametrize("which", list(MapName))
+def test_the_legend_wraps_within_the_map_and_the_drawing_is_tall_enough_for_it(which: MapName) -> None:
+    """A row of marks as long as a report of the EiA operations rules gives once ran past the
+    right edge, cut off; now it wraps, and the drawing grows to hold it."""
+    icons = [Icon("ECH", "3 ships")]
+    marks = [
+        ("#0b5394", "your ships (their number)"),
+        ("#000000", "enemies sighted by your frigates (5.2)"),
+        ("#b03a2e", "trade routes you know of (dashed; EiA new naval rules)"),
+        ("#27569b", "blockade boxes: a ring round the port (EiA new naval rules)"),
+    ]
+    svg = render_map(turn_context().map, which, icons=icons, highlight=frozenset({"ECH"}), marks=marks)
+    root = ET.fromstring(svg)
+    width, height = (float(v) for v in (root.get("viewBox") or "").split()[2:])
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "legend")
+    boxes = [
+        text_box(
+            float(t.get("x", 0)), float(t.get("y", 0)), "".join(t.itertext()), float(t.get("font-size", 10))
+        )
+        for t in legend.iter(f"{SVG}text")
+    ]
+    assert len(boxes) > 10 and all(b.x0 >= 0 and b.x1 <= width and b.y1 <= height for b in boxes)
+    keys = [g.get("transform", "") for g in legend.iter(f"{SVG}g") if g.get("class") == "key"]
+    assert max(float(k.split("(")[1].split()[0]) + 24 for k in keys) <= width  # each mark too
+    assert render_map(turn_context().map, which, legend=False).count('class="legend"') == 0
 
 
 def test_a_port_label_pushed_away_is_joined_to_its_port() -> None:
     svg = render_map(turn_context().map, MapName.EUROPE)
     assert 'class="leader"' in svg  # the Channel's ports are too close for every name beside its port
     assert render_map(turn_context().map, MapName.EUROPE) == svg  # deterministic, cache or not
+
+
+def test_every_map_of_the_html_report_opens_large_without_a_script() -> None:
+    """A report runs no script (the desk shows it sandboxed): each map is the label of a
+    checkbox of its own, which the report's style turns into the map at full size."""
+    from pate.reports.html import render_html
+
+    ctx = turn_context()
+    scenario = load_scenario("training")
+    w = start_campaign(ctx, scenario.world, "maps", scenario.world.seed, 15, place=True)
+    k = knowledge_for("cornwallis", w, w, (), ctx.map, ctx.rules)
+    html = render_html(k, ctx.map)
+    grown = re.findall(
+        r'<input type="checkbox" class="grow" id="([^"]+)"><label class="growable" for="\1"><svg', html
+    )
+    assert len(grown) == html.count("<svg xmlns") and len(set(grown)) == len(grown)  # every map, each its own
+    assert 'class="seamap"' in html and '<div class="overview">' in html
+    assert ".grow:checked+.growable svg{width:max(100%,800px)" in html

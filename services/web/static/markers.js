@@ -1,0 +1,76 @@
+// The player's own ships' markers on the campaign page's map answer a click,
+// a tap, Enter or Space: a marker of one ship opens its order panel, a marker
+// of several a short list of them, each a link to its order panel (two
+// clicks, as webDiplomacy and Backstabbr take). The links are the ship list's
+// own "Orders" links, so a ship that takes no orders (crossing the Atlantic,
+// the campaign over) offers none; the markers of others' ships carry no
+// data-ships and offer nothing. No library, no build step.
+(function () {
+  "use strict";
+  var menu = null, opener = null;
+  function orderLink(id) { return document.querySelector("#ship-" + CSS.escape(id) + " a.open-panel"); }
+  function nameOf(id) {
+    var a = document.querySelector("#ship-" + CSS.escape(id) + " .s-ship a");
+    return a ? a.textContent.replace(/\s+/g, " ").trim() : id;
+  }
+  function close() {
+    if (!menu) return;
+    menu.remove(); menu = null;
+    if (opener) opener.focus({ preventScroll: true });
+  }
+  function show(mark, ids) {
+    close();
+    opener = mark;
+    var at = mark.getAttribute("data-at"), figure = mark.closest("figure.map");
+    menu = document.createElement("div");
+    menu.className = "marker-menu"; menu.setAttribute("role", "dialog");
+    menu.setAttribute("aria-label", "My ships at " + at);
+    var head = document.createElement("p");
+    head.textContent = "My ships at " + at + ": choose one to order";
+    var list = document.createElement("ul");
+    ids.forEach(function (id) {
+      var li = document.createElement("li"), a = document.createElement("a");
+      a.href = orderLink(id).href; a.textContent = nameOf(id); a.className = "marker-ship";
+      li.appendChild(a); list.appendChild(li);
+    });
+    var shut = document.createElement("button");
+    shut.type = "button"; shut.textContent = "Close"; shut.addEventListener("click", close);
+    menu.append(head, list, shut);
+    menu.addEventListener("keydown", function (e) { if (e.key === "Escape") { e.preventDefault(); close(); } });
+    // beside the marker, kept inside the map's figure
+    var f = figure.getBoundingClientRect(), m = mark.getBoundingClientRect();
+    figure.appendChild(menu);
+    var left = Math.min(Math.max(m.left - f.left, 0), Math.max(f.width - menu.offsetWidth, 0));
+    menu.style.left = left + "px";
+    menu.style.top = (m.bottom - f.top + 4) + "px";
+    menu.querySelector("a").focus({ preventScroll: true });
+    menu.scrollIntoView({ block: "nearest" });
+  }
+  function choose(mark) {
+    var ids = mark.getAttribute("data-ships").split(" ").filter(orderLink);
+    if (!ids.length) return;
+    if (ids.length === 1) window.location.assign(orderLink(ids[0]).href);
+    else show(mark, ids);
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll(".desk-map .map-view").forEach(function (view) {
+      view.querySelectorAll("g.icon[data-ships]").forEach(function (mark) {
+        var ids = mark.getAttribute("data-ships").split(" ").filter(orderLink);
+        if (!ids.length) return;
+        mark.setAttribute("tabindex", "0");
+        mark.setAttribute("role", "button");
+        mark.classList.add("orderable");
+        mark.setAttribute("aria-label", ids.length === 1 ? "Orders for " + nameOf(ids[0])
+          : "Orders for one of my " + ids.length + " ships at " + mark.getAttribute("data-at"));
+        mark.addEventListener("keydown", function (e) {
+          if (e.key !== "Enter" && e.key !== " ") return;
+          e.preventDefault(); e.stopPropagation(); choose(mark);
+        });
+      });
+      view.addEventListener("marker", function (e) { choose(e.detail); });
+    });
+    document.addEventListener("pointerdown", function (e) {
+      if (menu && !menu.contains(e.target)) close();
+    });
+  });
+})();
