@@ -28,6 +28,8 @@ NATION_COLOURS: Mapping[str, str] = {
     "US": "#5d6d7e",
 }
 
+TOP = 30  # room for a map's heading above it
+
 MAP_TITLES: Mapping[MapName, str] = {MapName.EUROPE: "European waters", MapName.AMERICA: "American waters"}
 
 

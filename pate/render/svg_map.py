@@ -12,44 +12,23 @@ stay apart at every zoom a page offers.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import dataclass
 from html import escape
 
 from pate.core.world.geography import MapName, Port, SeaArea, WorldMap
 from pate.render.courses import Course, course_layer
 from pate.render.geography import Geography, MapGeography, load_geography
-from pate.render.labels import (
-    CROWDED_NAME_SCALE,
-    EAST_FIRST,
-    NAME_REACH,
-    SOUTH_FIRST,
-    Box,
-    Layout,
-    leader,
-    text_box,
-    text_size,
-)
+from pate.render.labels import Layout
 from pate.render.legend import legend as draw_legend
-from pate.render.markers import MarkerPlacer, Sea, Wanted
+from pate.render.marker_layer import marker_layer, unless_covered
+from pate.render.markers import Sea
 from pate.render.overlays import BlockadeBox, RouteLine, box_layer, route_layer
-from pate.render.style import MAP_TITLES, NATION_COLOURS, Icon, MapStyle
+from pate.render.place_names import AREA_CODE_SIZE, StaticLabels, port_waters, static_labels
+from pate.render.style import MAP_TITLES, NATION_COLOURS, TOP, Icon, MapStyle
 from pate.render.water import water_of
 
-__all__ = ["MAP_TITLES", "NATION_COLOURS", "Icon", "MapStyle", "render_map"]
-
-# The smallest words are a crowded port's name, 9 x CROWDED_NAME_SCALE units:
-# the desk opens a map at a scale that draws them at 11 px or more
-# (SMALLEST_TEXT, on the drawing's root), and hides them when zoomed out.
-AREA_CODE_SIZE, AREA_NAME_SIZE, PORT_NAME_SIZE, ICON_SIZE = 15, 10, 9, 11
-AREA_HALF_W, AREA_HALF_H = 20, 10  # the box kept round a sea area's code
-ICON_HEIGHT = 16  # a line of marker text (11 px) and the gap below it
-NEAREST_SLACK = 2.0  # units: a port's name beside it may lie this much nearer a neighbour
-ICON_LETTER = 7.0  # a letter of a marker's words, a little wider than text_size's
-TOP = 30  # room for the heading above the map
+__all__ = ["MAP_TITLES", "NATION_COLOURS", "TOP", "Icon", "MapStyle", "render_map"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,14 +74,8 @@ def render_map(
         style.width / geo.width, float(style.width), round(geo.height * style.width / geo.width + TOP, 1)
     )
     heading = title if title is not None else f"PATE: {MAP_TITLES[which]}"
-    static = _static_labels(
-        tuple((a.code, a.name, frame(geo.labels[a.code])) for a in areas),
-        tuple((p.name, frame(geo.ports[p.name]), _waters(p)) for p in ports),
-        (frame.width, frame.height),
-        style,
-        Sea(water_of(geo), frame.scale, TOP),
-    )
-    drawn, covered = _icons(list(icons), static)
+    static = _labels(geo, areas, ports, frame, style)
+    drawn, covered = marker_layer(list(icons), static)
     keys, keys_height = (
         draw_legend(ports, frame.height, frame.width, style, highlight=bool(highlight), marks=marks)
         if legend
@@ -117,13 +90,11 @@ def render_map(
         f'<text x="{style.margin}" y="{TOP * 0.75:g}" font-size="18">{escape(heading)}</text>',
         *_geography_layer(geo, areas, frame, style, highlight),
         *route_layer(world_map, routes, _node_point(geo, frame, codes)),
-        *[_area_code(a, frame(geo.labels[a.code]), _name(static.area_names[a.code], covered)) for a in areas],
         *[
-            _port(
-                p, world_map, frame(geo.ports[p.name]), style, _name(static.port_names.get(p.name), covered)
-            )
-            for p in ports
+            _area_code(a, frame(geo.labels[a.code]), unless_covered(static.area_names[a.code], covered))
+            for a in areas
         ],
+        *[_port(p, world_map, frame(geo.ports[p.name]), style, static, covered) for p in ports],
         *box_layer(boxes, _node_point(geo, frame, codes)),
         *course_layer(courses, _node_point(geo, frame, codes), which.value),
         *drawn,
@@ -131,6 +102,19 @@ def render_map(
         "</svg>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def _labels(
+    geo: MapGeography, areas: list[SeaArea], ports: list[Port], frame: Frame, style: MapStyle
+) -> StaticLabels:
+    """The map's own words, projected into place (kept for the map)."""
+    return static_labels(
+        tuple((a.code, a.name, frame(geo.labels[a.code])) for a in areas),
+        tuple((p.name, frame(geo.ports[p.name]), port_waters(p)) for p in ports),
+        (frame.width, frame.height),
+        style,
+        Sea(water_of(geo), frame.scale, TOP),
+    )
 
 
 def _node_point(
@@ -178,141 +162,6 @@ def _geography_layer(
     return out
 
 
-def _waters(p: Port) -> tuple[str, ...]:
-    """The sea areas a port opens on: its own and, a strait port's, the other (rule 6.3)."""
-    return (p.sea_area, p.strait_sea_area) if p.strait_sea_area else (p.sea_area,)
-
-
-@dataclass(frozen=True, slots=True)
-class StaticLabels:
-    """The labels of the map itself (sea areas' names, ports' names), the
-    same for every report: laid out once for a map."""
-
-    bounds: Box
-    area_names: dict[str, tuple[Box, str]]  # the name's box and its drawing
-    port_names: dict[str, tuple[Box, str]]  # the same, for the ports named
-    anchors: dict[str, Box]  # sea area codes and port names -> their mark's box
-    waters: dict[str, tuple[str, ...]]  # sea area codes and port names -> the water their markers take
-    layout: Layout  # the heading, the areas' codes and the ports' marks (read only)
-    names: Layout  # the areas' and the ports' names, over ``layout`` (read only)
-    codes: Layout  # the areas' codes as drawn, a little tighter than their boxes in ``layout``
-    sea: Sea
-    kept: dict[object, tuple[tuple[tuple[float, float], Box], ...]]  # markers' spots clear of them
-
-
-@lru_cache(maxsize=16)
-def _static_labels(
-    areas: tuple[tuple[str, str, tuple[float, float]], ...],
-    ports: tuple[tuple[str, tuple[float, float], tuple[str, ...]], ...],
-    size: tuple[float, float],
-    style: MapStyle,
-    sea: Sea,
-) -> StaticLabels:
-    """Pure in its arguments (what the map shows of each place, projected),
-    so that the cache can never give another map's labels."""
-    layout = Layout(Box(0, TOP, size[0], size[1]))  # the map's own labels keep below the heading
-    anchors: dict[str, Box] = {}
-    codes = Layout(layout.bounds)  # the codes' words alone: the Sea of Marmara's water is little more
-    for code, _, (x, y) in areas:
-        anchors[code] = Box(x - AREA_HALF_W, y - AREA_HALF_H, x + AREA_HALF_W, y + AREA_HALF_H)
-        layout.take(anchors[code])  # a sea area's code sits in its ellipse: nothing goes over it
-        codes.take(text_box(x, y + 5, code, AREA_CODE_SIZE, "middle"))
-    s = style.port_size
-    for name, (x, y), _ in ports:
-        anchors[name] = Box(x - s, y - s, x + s, y + s)
-        layout.mark(anchors[name])
-    names = Layout(layout.bounds, base=layout)  # what a report's marker may cover when it must
-    placer = MarkerPlacer(sea, names)
-    area_names = {code: _area_name(placer, anchors[code], code, name) for code, name, _ in areas}
-    port_names = {}
-    if style.port_labels:
-        points = {name: at for name, at, _ in ports}
-        for name, _, _ in ports:
-            drawn = _port_name(names, anchors[name], name, _nearest_is(name, points))
-            if drawn is not None:
-                port_names[name] = drawn
-    waters = {code: (code,) for code, _, _ in areas} | {name: w for name, _, w in ports}
-    return StaticLabels(layout.bounds, area_names, port_names, anchors, waters, layout, names, codes, sea, {})
-
-
-def _nearest_is(name: str, points: dict[str, tuple[float, float]]) -> Callable[[Box, bool], bool]:
-    """Whether a name set beside its port, with no line to it, lies no
-    nearer another port (Ferrol and La Coruna lie 4 units apart): a name
-    nearest another port reads as that port's.  A name joined by its line
-    is its port's wherever it lies."""
-    own = points[name]
-    near = [p for other, p in points.items() if other != name and math.dist(p, own) < 4 * NAME_REACH]
-
-    def accept(box: Box, joined: bool) -> bool:
-        mine = _distance(box, own)
-        return joined or all(mine <= _distance(box, p) + NEAREST_SLACK for p in near)
-
-    return accept
-
-
-def _distance(box: Box, p: tuple[float, float]) -> float:
-    dx = max(box.x0 - p[0], 0.0, p[0] - box.x1)
-    dy = max(box.y0 - p[1], 0.0, p[1] - box.y1)
-    return math.hypot(dx, dy)
-
-
-def _area_name(names: MarkerPlacer, anchor: Box, code: str, text: str) -> tuple[Box, str]:
-    """A sea area's name on its own water, else on any water, else with at
-    least its middle on its water (the Channel is narrow), as near its code
-    as the labels allow; only where none of these is free, beside the code."""
-    w, h = text_size(text, AREA_NAME_SIZE)
-    spot = names.place(Wanted((code,), _centre(anchor), (w, h), at=(w / 2, h / 2)), passes=3)
-    if spot is None:
-        return _label(names.layout, anchor, text, AREA_NAME_SIZE, SOUTH_FIRST)
-    box = spot.box
-    return box, (
-        f'<text class="label area-name" x="{box.x0:.1f}" y="{box.y0 + AREA_NAME_SIZE * 0.95:.1f}" '
-        f'font-size="{AREA_NAME_SIZE:g}" fill="#1b2631">{escape(text)}</text>'
-    )
-
-
-def _label(
-    layout: Layout, anchor: Box, text: str, size: float, directions: tuple[tuple[int, int], ...]
-) -> tuple[Box, str]:
-    """A text label placed clear of the others, with a leader line to its
-    anchor when it had to move away."""
-    w, h = text_size(text, size)
-    placed = layout.place(anchor, w, h, directions)
-    box = placed.box
-    line = _leader(anchor, box) if placed.leader else ""
-    return box, (
-        f'{line}<text class="label" x="{box.x0:.1f}" y="{box.y0 + size * 0.95:.1f}" '
-        f'font-size="{size:g}" fill="#1b2631">{escape(text)}</text>'
-    )
-
-
-def _port_name(
-    layout: Layout, anchor: Box, name: str, accept: Callable[[Box, bool], bool]
-) -> tuple[Box, str] | None:
-    """A port's name beside its port and nearer it than any other, in a
-    smaller hand where the coast is crowded, or none where there is no such
-    room within NAME_REACH (the port's tooltip still names it, and so does
-    its sea area's own map)."""
-    for size in (PORT_NAME_SIZE, PORT_NAME_SIZE * CROWDED_NAME_SCALE):
-        w, h = text_size(name, size)
-        placed = layout.place_near(anchor, w, h, EAST_FIRST, NAME_REACH, accept)
-        if placed is not None:
-            box = placed.box
-            line = _leader(anchor, box) if placed.leader else ""
-            return box, (
-                f'{line}<text class="label" x="{box.x0:.1f}" y="{box.y0 + size * 0.95:.1f}" '
-                f'font-size="{size:g}" fill="#1b2631">{escape(name)}</text>'
-            )
-    return None
-
-
-def _leader(anchor: Box, box: Box) -> str:
-    x1, y1, x2, y2 = leader(anchor, box)
-    return (
-        f'<line class="leader" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#5d6d7e" stroke-width="0.6"/>'
-    )
-
-
 def _wind_words(a: SeaArea) -> str:
     """The area's wind chances (rule 1.4), the commonest first: what a
     commander plotting a course through it weighs."""
@@ -335,7 +184,14 @@ def _area_code(a: SeaArea, at: tuple[float, float], name: str) -> str:
     )
 
 
-def _port(p: Port, world_map: WorldMap, at: tuple[float, float], style: MapStyle, label: str) -> str:
+def _port(
+    p: Port,
+    world_map: WorldMap,
+    at: tuple[float, float],
+    style: MapStyle,
+    static: StaticLabels,
+    covered: Layout,
+) -> str:
     x, y = at
     s = style.port_size
     colour = NATION_COLOURS.get(p.controller, "#555555")
@@ -351,95 +207,9 @@ def _port(p: Port, world_map: WorldMap, at: tuple[float, float], style: MapStyle
             f" and, a strait port (6.3), {world_map.sea_areas[p.strait_sea_area].name} ({p.strait_sea_area})"
         )
     tip = f"{p.name}: held by {p.controller}, on {where}, exit {p.exit.value}"
+    label = unless_covered(static.port_names.get(p.name), covered)
     return (
         f'<g class="port" id="port-{escape(p.name.replace(" ", "_"))}" data-port="{escape(p.name)}">'
         f"<title>{escape(tip)}</title>"
         f'{shape}fill="{colour}" stroke="#000" stroke-width="0.8"/>{label}</g>'
-    )
-
-
-def _icons(icons: list[Icon], static: StaticLabels) -> tuple[list[str], Layout]:
-    """Each marker's dot on its place's water (:mod:`pate.render.markers`),
-    and the markers' boxes."""
-    placer = MarkerPlacer(static.sea, static.layout, static.names, static.kept, static.codes)
-    shown = [i for i in icons if i.at in static.anchors]
-    wanted = [
-        Wanted(
-            static.waters[i.at],
-            _centre(static.anchors[i.at]),
-            _marker_size(i.label),
-            port=static.waters[i.at] != (i.at,),
-            short=_marker_size(_short(i)) if _short(i) != i.label else None,
-        )
-        for i in shown
-    ]
-    out = []
-    for icon, w, spot in zip(shown, wanted, placer.place_all(wanted), strict=True):
-        if spot is None:  # no water at all: beside the place, clear of every label
-            anchor = static.anchors[icon.at]
-            placed = placer.layout.place(anchor, *w.size, EAST_FIRST)
-            placer.markers.take(placed.box)
-            box, line = placed.box, _leader(anchor, placed.box) if placed.leader else ""
-            dot = (box.x0 + 5, box.y0 + 6)
-        else:
-            box, dot = spot.box, spot.dot
-            line = _port_line(spot.leader_from, spot.dot) if spot.leader_from else ""
-        shown_as = (
-            replace(icon, label=_short(icon), title=icon.title or icon.label) if spot and spot.short else icon
-        )
-        out.append(_icon(shown_as, box, dot, line))
-    return out, placer.markers
-
-
-def _marker_size(words: str) -> tuple[float, float]:
-    return (_widened(text_size(words, ICON_SIZE)[0] + 14), ICON_HEIGHT - 1.0)
-
-
-_COUNT = re.compile(r"(\d+) (?:ships?|seen)")
-
-
-def _short(icon: Icon) -> str:
-    """A marker's words where the map is crowded: the number it tells."""
-    if icon.short:
-        return icon.short
-    count = _COUNT.search(icon.label)
-    return count.group(1) if count else "1" if icon.ships else icon.label
-
-
-def _centre(box: Box) -> tuple[float, float]:
-    return ((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2)
-
-
-def _name(drawn: tuple[Box, str] | None, markers: Layout) -> str:
-    """A place's name, unless a marker had to be drawn over it (its tooltip
-    still names the place)."""
-    if drawn is None or markers.hits(drawn[0].grown(1.0)):
-        return ""
-    return drawn[1]
-
-
-def _widened(w: float) -> float:
-    """A marker's width rounded up to a whole letter, so that markers of one
-    length share the spots kept for them."""
-    return math.ceil(w / ICON_LETTER) * ICON_LETTER
-
-
-def _port_line(port: tuple[float, float], dot: tuple[float, float]) -> str:
-    """From a port's mark to its marker's dot: the marker is that port's."""
-    return (
-        f'<line class="leader" x1="{port[0]:.1f}" y1="{port[1]:.1f}" x2="{dot[0]:.1f}" y2="{dot[1]:.1f}" '
-        'stroke="#5d6d7e" stroke-width="0.8"/>'
-    )
-
-
-def _icon(icon: Icon, box: Box, dot: tuple[float, float], line: str) -> str:
-    """The dot, and the words beside it on the side its box lies."""
-    tip = f"<title>{escape(icon.title)}</title>" if icon.title else ""
-    ships = f' data-ships="{escape(" ".join(icon.ships))}"' if icon.ships else ""
-    x = box.x0 + 14 if dot[0] < (box.x0 + box.x1) / 2 else box.x0 + 1
-    return (
-        f'<g class="icon" data-at="{escape(icon.at)}"{ships}>{tip}{line}'
-        f'<circle cx="{dot[0]:.1f}" cy="{dot[1]:.1f}" r="5" fill="{icon.colour}"/>'
-        f'<text class="label" x="{x:.1f}" y="{box.y0 + ICON_SIZE * 0.95:.1f}" '
-        f'font-size="{ICON_SIZE}">{escape(icon.label)}</text></g>'
     )

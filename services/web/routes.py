@@ -84,6 +84,25 @@ def not_found(desk: Desk, request: Request) -> Response:
     return desk.render(request, "error.html", status=404, title="Not found", message=NOT_FOUND)
 
 
+def _game_master_routes(desk: Desk) -> list[Route]:
+    return [
+        Route("/c/{campaign}/gm", page(desk, gm.master), methods=["GET"]),
+        Route("/c/{campaign}/gm/close", page(desk, gm.close_turn), methods=["POST"]),
+        Route("/c/{campaign}/gm/deadline", page(desk, gm.set_deadline), methods=["POST"]),
+        Route("/c/{campaign}/gm/password", page(desk, gm.set_password), methods=["POST"]),
+        Route("/c/{campaign}/gm/pause", page(desk, gm.pause), methods=["POST"]),
+        Route("/c/{campaign}/gm/failed", page(desk, gm.recover_turn), methods=["POST"]),
+        Route("/c/{campaign}/gm/create", page(desk, gm.create_campaign), methods=["POST"]),
+        Route("/c/{campaign}/gm/bots/seats", page(desk, handover.seats), methods=["POST"]),
+        Route("/c/{campaign}/gm/bots/civil-disorder", page(desk, handover.civil_disorder), methods=["POST"]),
+        Route("/c/{campaign}/gm/reports", page(desk, gm.all_reports)),
+        Route("/c/{campaign}/gm/replay", page(desk, replay_pages.replay_all)),
+        Route("/c/{campaign}/gm/reports/{turn:int}/{player}", page(desk, gm.report_of)),
+        Route("/c/{campaign}/gm/early-close", page(desk, readiness.early_close), methods=["POST"]),
+        Route("/c/{campaign}/gm/options", page(desk, readiness.campaign_options), methods=["POST"]),
+    ]
+
+
 def create_app(backend: Backend, settings: WebSettings) -> Starlette:
     desk = Desk(backend, settings)
     routes = [
@@ -101,28 +120,15 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/reports/{turn:int}", page(desk, reports_pages.report)),
         Route("/c/{campaign}/reports/{turn:int}/body", page(desk, reports_pages.body)),
         Route("/c/{campaign}/reports/{turn:int}/text", page(desk, reports_pages.text)),
-        Route("/c/{campaign}/gm", page(desk, gm.master), methods=["GET"]),
-        Route("/c/{campaign}/gm/close", page(desk, gm.close_turn), methods=["POST"]),
-        Route("/c/{campaign}/gm/deadline", page(desk, gm.set_deadline), methods=["POST"]),
-        Route("/c/{campaign}/gm/password", page(desk, gm.set_password), methods=["POST"]),
-        Route("/c/{campaign}/gm/pause", page(desk, gm.pause), methods=["POST"]),
-        Route("/c/{campaign}/gm/failed", page(desk, gm.recover_turn), methods=["POST"]),
-        Route("/c/{campaign}/gm/create", page(desk, gm.create_campaign), methods=["POST"]),
-        Route("/c/{campaign}/gm/bots/seats", page(desk, handover.seats), methods=["POST"]),
-        Route("/c/{campaign}/gm/bots/civil-disorder", page(desk, handover.civil_disorder), methods=["POST"]),
-        Route("/c/{campaign}/gm/reports", page(desk, gm.all_reports)),
-        Route("/c/{campaign}/gm/replay", page(desk, replay_pages.replay_all)),
+        *_game_master_routes(desk),
         Route("/c/{campaign}/replay", page(desk, replay_pages.replay)),
         Route("/c/{campaign}/replay/all", page(desk, replay_pages.replay_all)),
-        Route("/c/{campaign}/gm/reports/{turn:int}/{player}", page(desk, gm.report_of)),
         Route("/c/{campaign}/notifications", page(desk, notify_page.notifications), methods=["GET", "POST"]),
         Route("/c/{campaign}/minister", page(desk, minister.minister), methods=["GET"]),
         Route("/c/{campaign}/minister/stores", page(desk, minister.move_stores), methods=["POST"]),
         Route("/c/{campaign}/minister/officers", page(desk, minister.assign_officers), methods=["POST"]),
         Route("/c/{campaign}/confirm", page(desk, readiness.confirm), methods=["POST"]),
         Route("/c/{campaign}/messages", page(desk, readiness.messages), methods=["GET", "POST"]),
-        Route("/c/{campaign}/gm/early-close", page(desk, readiness.early_close), methods=["POST"]),
-        Route("/c/{campaign}/gm/options", page(desk, readiness.campaign_options), methods=["POST"]),
         Route("/help/orders", lambda r: desk.render(r, "help_orders.html")),
         # browsers ask for /favicon.ico whatever the page links: the same small icon
         Route(
