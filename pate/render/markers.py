@@ -58,6 +58,11 @@ class Sea:
         (x0, y0), (x1, y1) = self.to_asset(box.x0, box.y0), self.to_asset(box.x1, box.y1)
         return self.water.covers(code, x0, y0, x1, y1)
 
+    def share(self, code: str, box: Box) -> float:
+        """The share of the box's cells on the area's own water."""
+        (x0, y0), (x1, y1) = self.to_asset(box.x0, box.y0), self.to_asset(box.x1, box.y1)
+        return self.water.share(code, x0, y0, x1, y1)
+
     def spots(self, codes: tuple[str, ...], near: Point, reach: float = math.inf) -> tuple[Point, ...]:
         """The centres of the areas' water cells within ``reach`` of ``near``
         (page units): those ringed by water first (a dot there is clear of
@@ -110,7 +115,8 @@ KEPT = 256  # the nearest spots kept, for each pass, of a place and a marker's s
 # a port's mark too ("marks", never a sea area's code), and, where a code
 # covers nearly all of a little sea's water (the Sea of Marmara's), anything
 # but another marker ("all").
-PASSES: tuple[tuple[str, str], ...] = (
+Passes = tuple[tuple[str, str], ...]
+PASSES: Passes = (
     ("nothing", "own"),
     ("nothing", "any"),
     ("nothing", "land too"),
@@ -120,7 +126,13 @@ PASSES: tuple[tuple[str, str], ...] = (
     ("marks", "land too"),
     ("all", "land too"),
 )
-LAST = PASSES.index(("marks", "land too"))  # the last resorts, from here on: with the shortest words
+LAST_RESORTS = ("marks", "all")  # tried with the shortest words only
+USUAL: Passes = tuple(p for p in PASSES if p[0] not in LAST_RESORTS)
+# A sea area's name: on its own water, else on water that is mostly its own
+# (the Channel is narrower than its name); never over land, where it would
+# name the coast (the Ligurian Sea's name once lay over Provence).
+NAME_PASSES: Passes = (("nothing", "own"), ("nothing", "mostly"))
+MOSTLY = 0.6  # of the name's cells on its own water
 
 
 class MarkerPlacer:
@@ -150,19 +162,21 @@ class MarkerPlacer:
         self.layout = ground if kept is None else Layout(ground.bounds, base=self._names)  # and the markers
         self.markers = Layout(ground.bounds)  # this report's markers alone: never two on one spot
 
-    def place(self, w: Wanted, reach: float = math.inf, passes: int = len(PASSES)) -> Spot | None:
+    def place(self, w: Wanted, reach: float = math.inf, passes: Passes = PASSES) -> Spot | None:
         """The first spot within ``reach`` of ``w.near`` for a box of
         ``w.size`` whose point ``w.at`` (from its top left corner: a
-        marker's dot) lies on the water of one of ``w.codes``, by the first
-        ``passes`` of :data:`PASSES`: with the full words through every pass
-        but the last, then with the short ones; the last with the shortest."""
+        marker's dot) lies on the water of one of ``w.codes``, by the
+        ``passes`` in turn: with the full words through every pass but the
+        last resorts, then with the short ones; the last resorts with the
+        shortest."""
         sizes = (w.size, w.short) if w.short else (w.size,)
-        tries = [(size, rank) for size in sizes for rank in range(min(passes, LAST))]
-        tries += [(sizes[-1], rank) for rank in range(LAST, min(passes, len(PASSES)))]
-        for size, rank in tries:
+        usual = [p for p in passes if p[0] not in LAST_RESORTS]
+        tries = [(size, p) for size in sizes for p in usual]
+        tries += [(sizes[-1], p) for p in passes if p[0] in LAST_RESORTS]
+        for size, test in tries:
             # a marker's words to the right of its dot, else to its left (by a coast to the east)
             for at in (w.at, (size[0] - w.at[0], w.at[1])) if w.at == DOT else (w.at,):
-                for dot, box in self._spots(rank, w.codes, w.near, size, reach, at):
+                for dot, box in self._spots(test, w.codes, w.near, size, reach, at):
                     if not self.markers.hits(box.grown(GAP)):
                         return self._take(dot, box, w.near if w.port else None, size != w.size)
         return None
@@ -178,13 +192,13 @@ class MarkerPlacer:
         ports = sorted((i for i, w in enumerate(wanted) if w.port), key=lambda i: (self._room(wanted[i]), i))
         later = []
         for i in ports:
-            spots[i] = self.place(wanted[i], PORT_REACH, LAST)
+            spots[i] = self.place(wanted[i], PORT_REACH, USUAL)
             if spots[i] is None:
                 later.append(i)
         for i in later:
             w = wanted[i]
             spots[i] = next(
-                (s for reach in PORT_REACHES[1:] if (s := self.place(w, reach, LAST))), None
+                (s for reach in PORT_REACHES[1:] if (s := self.place(w, reach, USUAL))), None
             ) or next((s for reach in PORT_REACHES if (s := self.place(w, reach))), None)
         return spots
 
@@ -193,34 +207,33 @@ class MarkerPlacer:
 
     def _spots(
         self,
-        rank: int,
+        test: tuple[str, str],
         codes: tuple[str, ...],
         near: Point,
         size: tuple[float, float],
         reach: float,
         at: Point,
     ) -> Candidates:
-        found = self._clearing(rank, codes, near, size, reach, at)
-        if self._kept is None or rank >= LAST:  # the last resorts, rare: every spot, not kept
+        found = self._clearing(test, codes, near, size, reach, at)
+        if self._kept is None or test[0] in LAST_RESORTS:  # rare: every spot, not kept
             return found
-        key = (rank, codes, near, size, reach, at)
+        key = (test, codes, near, size, reach, at)
         if key not in self._kept:
             self._kept[key] = tuple(islice(found, KEPT))
         return self._kept[key]
 
     def _clearing(
         self,
-        rank: int,
+        test: tuple[str, str],
         codes: tuple[str, ...],
         near: Point,
         size: tuple[float, float],
         reach: float,
         at: Point,
     ) -> Iterator[tuple[Point, Box]]:
-        """The spots, nearest first, whose box passes the ``rank``th test
-        (:data:`PASSES`)."""
+        """The spots, nearest first, whose box passes the test (:data:`PASSES`)."""
         sea, bounds = self.sea, self._ground.bounds
-        cover, water = PASSES[rank]
+        cover, water = test
         clear = {
             "nothing": self._names.hits,
             "names": self._ground.hits,
@@ -236,6 +249,8 @@ class MarkerPlacer:
             if water == "own" and not any(sea.covers(c, box) for c in codes):
                 continue
             if water == "any" and not sea.covers(None, box):
+                continue
+            if water == "mostly" and sea.share(codes[0], box) < MOSTLY:
                 continue
             yield dot, box
 

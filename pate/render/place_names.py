@@ -18,14 +18,13 @@ from pate.render.labels import (
     CROWDED_NAME_SCALE,
     EAST_FIRST,
     NAME_REACH,
-    SOUTH_FIRST,
     Box,
     Layout,
     leader,
     text_box,
     text_size,
 )
-from pate.render.markers import MarkerPlacer, Sea, Wanted
+from pate.render.markers import NAME_PASSES, MarkerPlacer, Sea, Wanted
 from pate.render.style import TOP, MapStyle
 
 AREA_CODE_SIZE, AREA_NAME_SIZE, PORT_NAME_SIZE = 15, 10, 9
@@ -44,7 +43,7 @@ class StaticLabels:
     same for every report: laid out once for a map."""
 
     bounds: Box
-    area_names: dict[str, tuple[Box, str]]  # the name's box and its drawing
+    area_names: dict[str, tuple[Box, str] | None]  # the name's box and its drawing (None: no room)
     port_names: dict[str, tuple[Box, str]]  # the same, for the ports named
     anchors: dict[str, Box]  # sea area codes and port names -> their mark's box
     waters: dict[str, tuple[str, ...]]  # sea area codes and port names -> the water their markers take
@@ -111,34 +110,20 @@ def _distance(box: Box, p: tuple[float, float]) -> float:
     return math.hypot(dx, dy)
 
 
-def _area_name(names: MarkerPlacer, anchor: Box, code: str, text: str) -> tuple[Box, str]:
-    """A sea area's name on its own water, else on any water, else with at
-    least its middle on its water (the Channel is narrow), as near its code
-    as the labels allow; only where none of these is free, beside the code."""
-    w, h = text_size(text, AREA_NAME_SIZE)
-    spot = names.place(Wanted((code,), centre(anchor), (w, h), at=(w / 2, h / 2)), passes=3)
-    if spot is None:
-        return _label(names.layout, anchor, text, AREA_NAME_SIZE, SOUTH_FIRST)
-    box = spot.box
-    return box, (
-        f'<text class="label area-name" x="{box.x0:.1f}" y="{box.y0 + AREA_NAME_SIZE * 0.95:.1f}" '
-        f'font-size="{AREA_NAME_SIZE:g}" fill="#1b2631">{escape(text)}</text>'
-    )
-
-
-def _label(
-    layout: Layout, anchor: Box, text: str, size: float, directions: tuple[tuple[int, int], ...]
-) -> tuple[Box, str]:
-    """A text label placed clear of the others, with a leader line to its
-    anchor when it had to move away."""
-    w, h = text_size(text, size)
-    placed = layout.place(anchor, w, h, directions)
-    box = placed.box
-    line = leader_line(anchor, box) if placed.leader else ""
-    return box, (
-        f'{line}<text class="label" x="{box.x0:.1f}" y="{box.y0 + size * 0.95:.1f}" '
-        f'font-size="{size:g}" fill="#1b2631">{escape(text)}</text>'
-    )
+def _area_name(names: MarkerPlacer, anchor: Box, code: str, text: str) -> tuple[Box, str] | None:
+    """A sea area's name on its own water, else mostly on it, as near its
+    code as the other words allow, in a smaller hand where the sea is
+    narrow; else none (hovering on the area still names it)."""
+    for size in (AREA_NAME_SIZE, AREA_NAME_SIZE * CROWDED_NAME_SCALE):
+        w, h = text_size(text, size)
+        spot = names.place(Wanted((code,), centre(anchor), (w, h), at=(w / 2, h / 2)), passes=NAME_PASSES)
+        if spot is not None:
+            box = spot.box
+            return box, (
+                f'<text class="label area-name" x="{box.x0:.1f}" y="{box.y0 + size * 0.95:.1f}" '
+                f'font-size="{size:g}" fill="#1b2631">{escape(text)}</text>'
+            )
+    return None
 
 
 def _port_name(

@@ -49,6 +49,17 @@ class Water:
     def on_land(self, point: Point) -> bool:
         return self.cell_of(point) in self.land
 
+    def share(self, code: str, x0: float, y0: float, x1: float, y1: float) -> float:
+        """The share of the cells the box (asset units) touches that are the area's water."""
+        cells = self.areas[code]
+        c = self.cell
+        touched = [
+            (cx, cy)
+            for cx in range(math.floor(x0 / c), math.floor((x1 - 1e-9) / c) + 1)
+            for cy in range(math.floor(y0 / c), math.floor((y1 - 1e-9) / c) + 1)
+        ]
+        return sum(1 for t in touched if t in cells) / len(touched) if touched else 0.0
+
     def covers(self, code: str | None, x0: float, y0: float, x1: float, y1: float) -> bool:
         """Whether every cell the box (asset units) touches is water of the
         area ``code``, or of any area when ``code`` is None."""

@@ -10,6 +10,7 @@ it holds at every zoom and width a page shows it at."""
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 import pytest
@@ -19,14 +20,15 @@ from pate.core.intel.knowledge import knowledge_for
 from pate.core.world.geography import MapName
 from pate.datafiles import load_scenario
 from pate.engine.context import turn_context
-from pate.render.style import Icon
+from pate.render.geography import contains, load_geography
+from pate.render.style import TOP, Icon
 from pate.render.svg_map import render_map
 from pate.reports.replay import all_sides_frame, player_frame
 from pate.reports.svg import overview_maps
 from pate.v1 import desk_pb2
 from services.web.campaign_map import ship_maps
 from tests.support.map_geometry import markers, misplaced
-from tests.unit.reports.test_reports_maps import overlapping
+from tests.unit.reports.test_reports_maps import label_boxes, overlapping
 
 SCENARIOS = ("training", "trafalgar", "grand1805")
 
@@ -111,3 +113,24 @@ def test_the_desk_map_of_every_states_ships_lies_on_their_places(scenario: str) 
             drawn = markers(m.svg)
             assert {d.at for d in drawn} == {p.place for p in m.places}, state
             assert misplaced(m.svg, which) == [], (state, m.which)
+
+
+@pytest.mark.parametrize("which", list(MapName))
+def test_each_sea_areas_name_lies_mostly_on_its_own_water(which: MapName) -> None:
+    """ "English Channel" was written across Normandy: a name drawn lies at
+    least three fifths on its own area's water (sampled every 2 units), else
+    it is not drawn (hovering on the area still names it)."""
+    wmap = turn_context().map
+    geo = load_geography().maps[which.value]
+    names = {a.name: code for code, a in wmap.sea_areas.items() if a.map is which}
+    drawn = [(t, b) for t, b in label_boxes(render_map(wmap, which)) if t in names]
+    assert len(drawn) >= len(names) - 3  # the Channel, the Ligurian Sea and the Sea of Marmara are narrow
+    for text, box in drawn:
+        rings = geo.rings(names[text])
+        points = [
+            (x, y - TOP)
+            for x in range(math.ceil(box.x0), math.floor(box.x1) + 1, 2)
+            for y in range(math.ceil(box.y0), math.floor(box.y1) + 1, 2)
+        ]
+        inside = sum(contains(rings, p) for p in points) / len(points)
+        assert inside >= 0.55, (text, round(inside, 2))
