@@ -99,7 +99,9 @@ def test_roles_ship_types_and_stances_in_words(web, stack: Stack) -> None:  # no
     assert "naval minister" in who and "naval_minister" not in who
     login(client, stack.campaign, "cornwallis", stack.passwords["cornwallis"])
     page = client.get(f"/c/{stack.campaign}/ships/BR1FR").text
-    assert "BR1FR" in page and "(frigate) at" in page and "(FR)" not in page
+    assert "BR1FR" in page and "(frigate) at" in page
+    # the ship's type never reads as a state; the legend's "French (FR)" is a state, named as one
+    assert not re.search(r"BR1FR[^<]*\(FR\)", page) and "(FR) at" not in page
     for name, default in (
         ("stance", "accept"),
         ("mode", "accept"),
