@@ -17,6 +17,7 @@ from pate.core.world.geography import Port
 from pate.render.labels import (
     CROWDED_NAME_SCALE,
     EAST_FIRST,
+    LEADER_FROM,
     NAME_REACH,
     Box,
     Layout,
@@ -30,6 +31,8 @@ from pate.render.style import TOP, MapStyle
 AREA_CODE_SIZE, AREA_NAME_SIZE, PORT_NAME_SIZE = 15, 10, 9
 AREA_HALF_W, AREA_HALF_H = 20, 10  # the box kept round a sea area's code
 NEAREST_SLACK = 2.0  # units: a port's name beside it may lie this much nearer a neighbour
+JOINED_CLEAR = 6.0  # units: a name on a line to its port keeps this far from every other port
+BESIDE = LEADER_FROM - 1  # a name this near its port needs no line
 
 
 def port_waters(p: Port) -> tuple[str, ...]:
@@ -57,7 +60,7 @@ class StaticLabels:
 @lru_cache(maxsize=16)
 def static_labels(
     areas: tuple[tuple[str, str, tuple[float, float]], ...],
-    ports: tuple[tuple[str, tuple[float, float], tuple[str, ...]], ...],
+    ports: tuple[tuple[str, tuple[float, float], tuple[str, ...], int], ...],  # name, point, waters, rank
     size: tuple[float, float],
     style: MapStyle,
     sea: Sea,
@@ -72,7 +75,7 @@ def static_labels(
         layout.take(anchors[code])  # a sea area's code sits in its ellipse: nothing goes over it
         codes.take(text_box(x, y + 5, code, AREA_CODE_SIZE, "middle"))
     s = style.port_size
-    for name, (x, y), _ in ports:
+    for name, (x, y), _, _ in ports:
         anchors[name] = Box(x - s, y - s, x + s, y + s)
         layout.mark(anchors[name])
     names = Layout(layout.bounds, base=layout)  # what a report's marker may cover when it must
@@ -80,12 +83,19 @@ def static_labels(
     area_names = {code: _area_name(placer, anchors[code], code, name) for code, name, _ in areas}
     port_names = {}
     if style.port_labels:
-        points = {name: at for name, at, _ in ports}
-        for name, _, _ in ports:
-            drawn = _port_name(names, anchors[name], name, _nearest_is(name, points))
-            if drawn is not None:
-                port_names[name] = drawn
-    waters = {code: (code,) for code, _, _ in areas} | {name: w for name, _, w in ports}
+        points = {name: at for name, at, _, _ in ports}
+        named_first = [name for name, _, _, _ in sorted(ports, key=lambda p: (-p[3], p[0]))]
+        # every port takes the room right beside it first; only then may a name stand off on a line,
+        # so that no neighbour's name on its line takes a port's own place (Milford Haven's did
+        # Plymouth's); the great dockyards and fortresses first, where a crowded coast leaves room
+        # for few (Portsmouth before Vlissingen, Toulon before Porto Ferraio)
+        for reach in (BESIDE, NAME_REACH):
+            for name in named_first:
+                if name not in port_names:
+                    drawn = _port_name(names, anchors[name], name, _nearest_is(name, points), reach)
+                    if drawn is not None:
+                        port_names[name] = drawn
+    waters = {code: (code,) for code, _, _ in areas} | {name: w for name, _, w, _ in ports}
     return StaticLabels(layout.bounds, area_names, port_names, anchors, waters, layout, names, codes, sea, {})
 
 
@@ -99,7 +109,9 @@ def _nearest_is(name: str, points: dict[str, tuple[float, float]]) -> Callable[[
 
     def accept(box: Box, joined: bool) -> bool:
         mine = _distance(box, own)
-        return joined or all(mine <= _distance(box, p) + NEAREST_SLACK for p in near)
+        if joined:
+            return all(_distance(box, p) >= JOINED_CLEAR for p in near)
+        return all(mine <= _distance(box, p) + NEAREST_SLACK for p in near)
 
     return accept
 
@@ -127,7 +139,7 @@ def _area_name(names: MarkerPlacer, anchor: Box, code: str, text: str) -> tuple[
 
 
 def _port_name(
-    layout: Layout, anchor: Box, name: str, accept: Callable[[Box, bool], bool]
+    layout: Layout, anchor: Box, name: str, accept: Callable[[Box, bool], bool], reach: float
 ) -> tuple[Box, str] | None:
     """A port's name beside its port and nearer it than any other, in a
     smaller hand where the coast is crowded, or none where there is no such
@@ -135,7 +147,7 @@ def _port_name(
     its sea area's own map)."""
     for size in (PORT_NAME_SIZE, PORT_NAME_SIZE * CROWDED_NAME_SCALE):
         w, h = text_size(name, size)
-        placed = layout.place_near(anchor, w, h, EAST_FIRST, NAME_REACH, accept)
+        placed = layout.place_near(anchor, w, h, EAST_FIRST, reach, accept)
         if placed is not None:
             box = placed.box
             line = leader_line(anchor, box) if placed.leader else ""

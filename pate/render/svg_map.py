@@ -110,7 +110,7 @@ def _labels(
     """The map's own words, projected into place (kept for the map)."""
     return static_labels(
         tuple((a.code, a.name, frame(geo.labels[a.code])) for a in areas),
-        tuple((p.name, frame(geo.ports[p.name]), port_waters(p)) for p in ports),
+        tuple((p.name, frame(geo.ports[p.name]), port_waters(p), p.yard + p.defense) for p in ports),
         (frame.width, frame.height),
         style,
         Sea(water_of(geo), frame.scale, TOP),

@@ -11,6 +11,7 @@ it holds at every zoom and width a page shows it at."""
 from __future__ import annotations
 
 import math
+import xml.etree.ElementTree as ET
 from functools import cache
 
 import pytest
@@ -21,13 +22,14 @@ from pate.core.world.geography import MapName
 from pate.datafiles import load_scenario
 from pate.engine.context import turn_context
 from pate.render.geography import contains, load_geography
+from pate.render.labels import Box, text_box
 from pate.render.style import TOP, Icon
 from pate.render.svg_map import render_map
 from pate.reports.replay import all_sides_frame, player_frame
 from pate.reports.svg import overview_maps
 from pate.v1 import desk_pb2
 from services.web.campaign_map import ship_maps
-from tests.support.map_geometry import markers, misplaced
+from tests.support.map_geometry import SVG, markers, misplaced
 from tests.unit.reports.test_reports_maps import label_boxes, overlapping
 
 SCENARIOS = ("training", "trafalgar", "grand1805")
@@ -134,3 +136,40 @@ def test_each_sea_areas_name_lies_mostly_on_its_own_water(which: MapName) -> Non
         ]
         inside = sum(contains(rings, p) for p in points) / len(points)
         assert inside >= 0.55, (text, round(inside, 2))
+
+
+@pytest.mark.parametrize("which", list(MapName))
+def test_each_ports_name_reads_as_its_own(which: MapName) -> None:
+    """ "Toulon" once lay on Ajaccio and "Vlissingen" beside London: a name
+    set beside its port, with no line, lies no more than 2 units nearer any
+    other port than its own; a name on a line to its port keeps 6 units
+    from every other port.  The great dockyards are named."""
+    geo = load_geography().maps[which.value]
+    points = {name: (x, y + TOP) for name, (x, y) in geo.ports.items()}
+    svg = render_map(turn_context().map, which)
+    named = 0
+    for g in ET.fromstring(svg).iter(f"{SVG}g"):
+        if g.get("class") != "port" or g.find(f"{SVG}text") is None:
+            continue
+        port, text = g.get("data-port", ""), g.find(f"{SVG}text")
+        assert text is not None and "".join(text.itertext()) == port
+        box = text_box(
+            float(text.get("x", "0")), float(text.get("y", "0")), port, float(text.get("font-size", "9"))
+        )
+        others = [_distance(box, p) for name, p in points.items() if name != port]
+        if g.find(f"{SVG}line") is None:
+            assert _distance(box, points[port]) <= min(others) + 2.0, port
+        else:
+            assert min(others) >= 6.0, port
+        named += 1
+    assert named >= len(points) - len(points) // 20
+    if which is MapName.EUROPE:
+        assert {"Portsmouth", "Plymouth", "Brest", "Toulon", "Cadiz", "Ferrol"} <= set(_names(svg))
+
+
+def _names(svg: str) -> list[str]:
+    return [t for t, _ in label_boxes(svg)]
+
+
+def _distance(box: Box, p: tuple[float, float]) -> float:
+    return math.hypot(max(box.x0 - p[0], 0.0, p[0] - box.x1), max(box.y0 - p[1], 0.0, p[1] - box.y1))
