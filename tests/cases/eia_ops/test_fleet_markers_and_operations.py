@@ -82,6 +82,29 @@ def test_eia_ops_s05_superiority_uses_the_whole_fleet() -> None:
     assert all(ts.world.ships[s].location == AtSea("ECH", 1) for s in ("BR1SL", "BR2SL"))
 
 
+def test_eia_ops_s05_superiority_controls_operations_passing_through_its_area() -> None:
+    """ "Use your whole fleet to control major operations in the sea area."  A
+    British Naval Superiority fleet in BIS does not meet the French transport
+    from Brest to Cherbourg, which keeps to ECH; it meets the one from St
+    Malo (ECH) to Ferrol (IBC), whose way lies through BIS, before it sails."""
+    w = ops_world(
+        carrying("FR1TR", harbor("Brest")),
+        carrying("FR2TR", harbor("St Malo"), corps="FR2IN"),
+        ship("BR1SL", sea("BIS")),
+    )
+    w = with_corps(with_corps(w), "FR2IN")
+    orders = [
+        op("FR1TR", "transport FR1IN to Cherbourg"),
+        op("FR2TR", "transport FR2IN to Ferrol"),
+        op("BR1SL", "naval-superiority"),
+    ]
+    # FR1TR; BR1SL: 1d6 + 1d6 ships, FR1TR out of its reach; FR2TR (round 2): met, 6 v 1
+    ts = run(w, orders, dice=[1, 1, 6, 1, *QUIET])
+    got = [(e.data["by"], e.data["target"], e.data["succeeded"]) for e in kinds(ts, "interception")]
+    assert got == [("BR1SL", "FR2TR", True)]
+    assert one(ts, "column_battle")["return_to_base"] is False
+
+
 def test_eia_ops_s06_superiority_intercepts_with_1d6_plus_phase_d6() -> None:
     """ "Allows interception of enemy actions using 1d6 + (Phase Number)d6 of
     ships."  Phase Number 1: two dice, here 1 + 1, so 2 of its 4 ships fight."""

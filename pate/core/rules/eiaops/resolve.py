@@ -21,7 +21,7 @@ from pate.core.rules.eiaops.battle import battle_told, fight
 from pate.core.rules.eiaops.effects import resolve_effect
 from pate.core.rules.eiaops.model import Declared
 from pate.core.rules.eiaops.params import OpsRules
-from pate.core.rules.eiaops.steps import nearest
+from pate.core.rules.eiaops.steps import nearest, shortest_path
 from pate.core.world.state import WorldState
 
 
@@ -95,11 +95,23 @@ def detachment(run: Run, d: Declared, n: int) -> tuple[str, ...]:
 
 
 def areas_of(run: Run, d: Declared) -> set[str]:
-    """The sea areas an operation touches: its base's, its destination's, its chain."""
+    """The sea areas an operation touches: its base's, its destination's, its
+    chain, and every sea area it sails through on the way ("control major
+    operations in the sea area": a fleet passing through is in the area)."""
     out = run.areas(d.fleet.place) | set(d.op.chain)
     if d.op.to:
-        out |= run.areas(d.op.to)
+        out |= run.areas(d.op.to) | {n for n in route(run, d) if n in run.ctx.map.sea_areas}
     return out
+
+
+def route(run: Run, d: Declared) -> tuple[str, ...]:
+    """The nodes a Rebase, Transport or Invasion passes from its base to its
+    destination: one shortest path in steps, neighbours in sorted order (as
+    a trade route's), so the same on every worker.  Kept on the operation."""
+    if not d.places and d.op.to:
+        path = shortest_path(run.ctx.map, d.fleet.place, {d.op.to}, run.rules.rebase_steps)
+        d.places = path or (d.fleet.place, d.op.to)
+    return d.places
 
 
 def reveal(run: Run, d: Declared) -> None:
