@@ -148,6 +148,8 @@ def _declared(d: Declared) -> dict[str, Any]:
         "blockade": d.op.blockade,
         "corps": d.op.corps,
         "chain": list(d.op.chain),
+        "returns": d.op.return_to_base,
+        "declare_at": d.op.declare_at,
     }
 
 
