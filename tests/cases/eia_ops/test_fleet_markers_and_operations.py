@@ -187,6 +187,23 @@ def test_eia_ops_s11_protect_trade_for_own_and_allies() -> None:
     assert home["protected_by"] == ["FR1SL"]
 
 
+def test_eia_ops_s11_an_intercepted_protect_trade_fights_with_its_detachment() -> None:
+    """ "Send a detachment to protect your and your allies trade."  A French
+    patrol intercepting a British Protect Trade fleet of eight meets its
+    detachment, (Phase Number)d6 = 3 ships, as a patrol's interceptor would
+    meet the patrol's; not the whole fleet."""
+    fleet = [
+        ship(f"BR{k}SL", harbor("Plymouth"), attached_to=None if k == 1 else "BR1SL") for k in range(1, 9)
+    ]
+    w = ops_world(*fleet, ship("FR1SL", harbor("St Malo")))
+    orders = [op("FR1SL", "patrol"), op("BR1SL", "protect-trade ECH")]
+    # patrol: 1d6 = 1 ship; Protect Trade: 1d6 = 3 ships; the patrol intercepts it, 6 v 1
+    ts = run(w, orders, dice=[1, 3, 6, 1, *QUIET])
+    battle = one(ts, "column_battle")
+    assert battle["why"] == "interception"
+    assert sorted(s for col in battle["columns"][1] for s in col) == ["BR1SL", "BR2SL", "BR3SL"]
+
+
 SEVEN = ("ECH", "BIS", "IBC", "AZO", "CAN", "MOC", "SOA")  # from Portsmouth; Gibraltar opens on SOA
 
 
@@ -258,9 +275,10 @@ def test_eia_ops_s14_raided_protected_trade_defended_by_phase_d6() -> None:
     ]
     w = ops_world(*escorts, ship("FR1SL", harbor("Brest")), players=("BR", "FR"))
     orders = [op("FR1SL", "raid"), op("BR1SL", "protect-trade ECH")]
-    # raid: 1d3 = 1 ship, reach 2d6 = 2; it fails to intercept the Protect
-    # Trade operation itself (1 v 6); on the trade: 6 v 1; escorts 1d6 = 2
-    ts = run(w, orders, dice=[1, 1, 1, 1, 6, 6, 1, 2, *QUIET])
+    # raid: 1d3 = 1 ship, reach 2d6 = 2; Protect Trade: its detachment, 1d6 =
+    # 2 ships; the raid fails to intercept the operation itself (1 v 6); on
+    # the trade: 6 v 1, and the detachment defends it
+    ts = run(w, orders, dice=[1, 1, 1, 2, 1, 6, 6, 1, *QUIET])
     (battle,) = kinds(ts, "column_battle")
     assert battle.data["why"] == "protect_trade"
     assert battle.data["columns"][1] == [["BR1SL", "BR2SL", "trade:BR:1"]]

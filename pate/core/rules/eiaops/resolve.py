@@ -125,6 +125,11 @@ def reveal(run: Run, d: Declared) -> None:
     elif d.op.kind in INTERCEPTORS:
         run.size[d.seq] = dice_of(run, d, d.op.kind.value)
         run.reach[d.seq] = _reach(run, d)
+    elif d.op.kind is OpKind.PROTECT_TRADE:
+        # "Send a detachment to protect your and your allies trade": its
+        # (Phase Number)d6 ships, rolled once, are the ships an interceptor
+        # meets and the ships that defend raided trade
+        run.size[d.seq] = dice_of(run, d, "protect_trade")
     for other in list(run.revealed[:-1]):
         if d.seq not in run.intercepted and _can_intercept(run, other, d):
             attempt(run, other, d)
