@@ -56,6 +56,13 @@ def operation_refused(t: Telling) -> str:
     )
 
 
+def returned_to_base(t: Telling) -> str:
+    return (
+        f"{t.subject}, the {_op(t.get('operation'))} done, returned from {t.text('from', 'its destination')}"
+        f" to {t.text('to', 'its base')} ({RULES})"
+    )
+
+
 def interception(t: Telling) -> str:
     """The outcome of the manoeuvre, not its dice, which no report shows (docs/rules/intel.md 14):
     won, lost, or a tie, which the interceptor wins against a kind of operation it prefers."""
@@ -173,6 +180,7 @@ def treasury(t: Telling) -> str:
 PHRASES: dict[str, Phrase] = {
     "operation_revealed": operation_revealed,
     "operation_refused": operation_refused,
+    "returned_to_base": returned_to_base,
     "interception": interception,
     "contest": contest,
     "column_battle": column_battle,

@@ -103,6 +103,8 @@ class Operation(_message.Message):
     TO_FIELD_NUMBER: _builtins.int
     BLOCKADE_FIELD_NUMBER: _builtins.int
     CHAIN_FIELD_NUMBER: _builtins.int
+    RETURN_TO_BASE_FIELD_NUMBER: _builtins.int
+    DECLARE_AT_FIELD_NUMBER: _builtins.int
     kind: _builtins.str
     """naval_superiority | rebase | patrol | protect_trade | transport | invasion | raid | privateer | supply"""
     corps: _builtins.str
@@ -111,6 +113,10 @@ class Operation(_message.Message):
     """rebase: port or sea area; transport, invasion: port"""
     blockade: _builtins.bool
     """rebase: into the blockade box of enemy port `to`"""
+    return_to_base: _builtins.bool
+    """transport, invasion: the fleet goes home after landing (false: it stays)"""
+    declare_at: _builtins.int
+    """Britain only: its place in each round of declaring, 1 = first (0: last)"""
     @_builtins.property
     def chain(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """protect_trade, supply: sea area codes from the fleet's port"""
@@ -123,10 +129,12 @@ class Operation(_message.Message):
         to: _builtins.str = ...,
         blockade: _builtins.bool = ...,
         chain: _abc.Iterable[_builtins.str] | None = ...,
+        return_to_base: _builtins.bool = ...,
+        declare_at: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["blockade", b"blockade", "chain", b"chain", "corps", b"corps", "kind", b"kind", "to", b"to"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blockade", b"blockade", "chain", b"chain", "corps", b"corps", "declare_at", b"declare_at", "kind", b"kind", "return_to_base", b"return_to_base", "to", b"to"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

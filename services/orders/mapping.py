@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from pate.core.orders import model as m
 from pate.core.orders.lexer import SEA_CODE
-from pate.core.orders.operation import WITH_CHAIN, WITH_CORPS, Operation, OpKind
+from pate.core.orders.operation import DECLARE_AT_MAX, WITH_CHAIN, WITH_CORPS, Operation, OpKind
 from pate.core.orders.operation_text import CHAIN_MAX, CORPS, NAME_MAX
 from pate.v1 import common_pb2 as pb
 
@@ -117,7 +117,11 @@ def operation_from_pb(p: pb.Operation, where: str) -> Operation:
             raise MappingError(f"{where}.{name}", f"is required for {kind.value}")
     if kind in WITH_CHAIN and not p.chain:
         raise MappingError(f"{where}.chain", f"is required for {kind.value}")
-    return Operation(kind, p.corps or None, p.to or None, p.blockade, tuple(p.chain))
+    if p.declare_at > DECLARE_AT_MAX:
+        raise MappingError(f"{where}.declare_at", f"a place in the round of 1 to {DECLARE_AT_MAX} (0: last)")
+    return Operation(
+        kind, p.corps or None, p.to or None, p.blockade, tuple(p.chain), p.return_to_base, p.declare_at
+    )
 
 
 def order_to_pb(o: m.ShipOrder) -> pb.ShipOrder:
@@ -165,5 +169,11 @@ def order_to_pb(o: m.ShipOrder) -> pb.ShipOrder:
 
 def operation_to_pb(op: Operation) -> pb.Operation:
     return pb.Operation(
-        kind=op.kind.value, corps=op.corps or "", to=op.to or "", blockade=op.blockade, chain=list(op.chain)
+        kind=op.kind.value,
+        corps=op.corps or "",
+        to=op.to or "",
+        blockade=op.blockade,
+        chain=list(op.chain),
+        return_to_base=op.return_to_base,
+        declare_at=op.declare_at,
     )

@@ -130,6 +130,17 @@ class Cursor:
             self._i += 1
         return tok
 
+    def take_last(self) -> Token | None:
+        """The last word of the line not yet read, taken off its end (options
+        written after a part of any length, such as a port name)."""
+        if self._i >= len(self._tokens):
+            return None
+        return self._tokens.pop()
+
+    def last(self, back: int = 1) -> Token | None:
+        """The ``back``-th word from the end not yet read, left in place."""
+        return self._tokens[-back] if len(self._tokens) - self._i >= back else None
+
     def error(self, tok: Token | None, message: str) -> None:
         self._problems.append(Problem(self.lineno, tok.column if tok else self._end, message))
 

@@ -31,6 +31,10 @@ INTERCEPTORS = frozenset({OpKind.NAVAL_SUPERIORITY, OpKind.PATROL, OpKind.RAID, 
 WITH_CORPS = frozenset({OpKind.TRANSPORT, OpKind.INVASION})
 WITH_CHAIN = frozenset({OpKind.PROTECT_TRADE, OpKind.SUPPLY})
 WITH_DESTINATION = frozenset({OpKind.REBASE, OpKind.TRANSPORT, OpKind.INVASION})
+# "The transporting fleet may stay in the receiving port" / "... in the sea zone":
+# the kinds whose fleet may instead return to base
+MAY_RETURN = WITH_CORPS
+DECLARE_AT_MAX = 9  # "Britain may choose when to declare": its place in a round, 1 = first
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,3 +44,5 @@ class Operation:
     to: str | None = None  # Rebase: port or sea area; Transport: port; Invasion: sea area
     blockade: bool = False  # Rebase: into the blockade box (coastal waters) of enemy port ``to``
     chain: tuple[str, ...] = ()  # Protect Trade, Supply: sea zones from the starting port
+    return_to_base: bool = False  # Transport, Invasion: the fleet goes home after landing (default: stays)
+    declare_at: int = 0  # the state that "may choose when to declare": its place in the round (0: last)

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from pate.core.orders.lexer import SEA_CODE
 from pate.core.orders.model import ShipOrder
-from pate.core.orders.operation import WITH_CHAIN, WITH_CORPS, WITH_DESTINATION, Operation
+from pate.core.orders.operation import (
+    DECLARE_AT_MAX,
+    MAY_RETURN,
+    WITH_CHAIN,
+    WITH_CORPS,
+    WITH_DESTINATION,
+    Operation,
+)
 from pate.core.orders.operation_text import CHAIN_MAX, CORPS, NAME_MAX
 from pate.core.orders.refusal import INVALID, PRECONDITION, Refusal
 from pate.core.rules.data import RuleData
@@ -51,6 +58,12 @@ def _limits(op: Operation) -> list[Refusal]:
                 INVALID,
             )
         )
+    if op.return_to_base and op.kind not in MAY_RETURN:
+        msg = "only a Transport or Invasion fleet may return to base instead of staying"
+        out.append(Refusal("operation.return_to_base", RULE, msg, INVALID))
+    if not 0 <= op.declare_at <= DECLARE_AT_MAX:
+        msg = f"the place in the round is 1 to {DECLARE_AT_MAX} (0: last)"
+        out.append(Refusal("operation.declare_at", RULE, msg, INVALID))
     if (op.kind in WITH_CORPS and op.corps is None) or (op.kind in WITH_DESTINATION and op.to is None):
         out.append(Refusal("operation", RULE, f"{op.kind.value} needs its corps and destination", INVALID))
     return out

@@ -8,6 +8,8 @@ operation protect-trade CHA BIS IBC      (sea zones from the fleet's port)
 operation supply CHA BIS
 operation transport FR1IN to Toulon
 operation invasion FR1IN to Plymouth
+operation transport FR1IN to Toulon return   (the fleet goes home after landing; default: it stays)
+operation naval-superiority declare 1         (Britain only: its place in the round; default: last)
 ```
 
 Limits are checked before anything else is read: a corps id of at most 32
@@ -17,9 +19,10 @@ characters, a port name of at most 40, at most ``CHAIN_MAX`` sea zones.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from pate.core.orders.lexer import SEA_CODE, Cursor, bare_word_ok, keyword, quote
-from pate.core.orders.operation import WITH_CHAIN, WITH_CORPS, Operation, OpKind
+from pate.core.orders.operation import DECLARE_AT_MAX, MAY_RETURN, WITH_CHAIN, WITH_CORPS, Operation, OpKind
 
 RULE = "EiA new naval rules"
 CHAIN_MAX = 28  # data/rules/eia_operations.toml steps.chain_total: four legs of seven
@@ -27,6 +30,8 @@ NAME_MAX = 40
 CORPS = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 KINDS = {keyword(k.value): k for k in OpKind}
 BLOCKADE = "blockade"
+RETURN = "return"
+DECLARE = "declare"
 
 
 def parse_operation(cur: Cursor) -> Operation | None:
@@ -35,6 +40,34 @@ def parse_operation(cur: Cursor) -> Operation | None:
         cur.finish()
         return None
     kind = KINDS[kind_word]
+    options = _options(cur)
+    if options is None:
+        return None
+    op = _parts(cur, kind)
+    return replace(op, return_to_base=options[0], declare_at=options[1]) if op else None
+
+
+def _options(cur: Cursor) -> tuple[bool, int] | None:
+    """The options written at the end of the line, in any order: ``return``
+    and ``declare N``."""
+    back, at = False, 0
+    while (tok := cur.last()) is not None:
+        before = cur.last(2)
+        if tok.word == RETURN and not back:
+            back = bool(cur.take_last())
+        elif before is not None and before.word == DECLARE and not at:
+            cur.take_last()  # the number
+            cur.take_last()  # `declare`
+            if tok.quoted or not tok.text.isdigit() or not 1 <= int(tok.text) <= DECLARE_AT_MAX:
+                cur.error(tok, f"declare: give the place in the round, 1 to {DECLARE_AT_MAX} ({RULE})")
+                return None
+            at = int(tok.text)
+        else:
+            break
+    return back, at
+
+
+def _parts(cur: Cursor, kind: OpKind) -> Operation | None:
     if kind in WITH_CORPS:
         return _corps(cur, kind)
     if kind in WITH_CHAIN:
@@ -124,6 +157,10 @@ def format_operation(op: Operation) -> str:
             if not SEA_CODE.fullmatch(code):
                 raise ValueError(f"{code!r} is not a three-letter sea area code")
         parts += list(op.chain)
+    if op.return_to_base:
+        parts.append(RETURN)
+    if op.declare_at:
+        parts += [DECLARE, str(op.declare_at)]
     return " ".join(parts)
 
 
@@ -136,9 +173,12 @@ def _whole(op: Operation) -> None:
             ("destination", op.to, takes_to),
             ("blockade", op.blockade, op.kind is OpKind.REBASE),
             ("sea zones", op.chain, op.kind in WITH_CHAIN),
+            ("return", op.return_to_base, op.kind in MAY_RETURN),
         )
         if given and not takes
     ]
+    if not 0 <= op.declare_at <= DECLARE_AT_MAX:
+        raise ValueError(f"declare: a place in the round of 1 to {DECLARE_AT_MAX}, not {op.declare_at}")
     if extra:
         raise ValueError(f"operation {keyword(op.kind.value)} takes " + ", ".join(f"no {e}" for e in extra))
 

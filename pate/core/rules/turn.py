@@ -7,11 +7,20 @@ from dataclasses import dataclass, replace
 
 from pate.core.events import Event, Phase
 from pate.core.orders.model import ShipOrder, StoresMove
+from pate.core.rng import Rng
 from pate.core.rules import amphibious, intelligence, movement, repair, rulesets, supply
 from pate.core.rules.cargo import settle_cargo
 from pate.core.rules.context import PhaseFn, TurnContext, TurnState, phase_rng
 from pate.core.rules.eiaops.phase import prepare_orders
+from pate.core.rules.eiaops.returns import return_to_base
 from pate.core.world.state import TurnKind, WorldState
+
+
+def _final_amphibious(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnState:
+    """Rule 3.9; then, under the EiA new naval rules, the fleets whose
+    Transport or Invasion order said ``return`` sail home, their landing done."""
+    return return_to_base(ctx, amphibious.final_amphibious_phase(ctx, ts, rng))
+
 
 # rule 3.2: repair, supply, initial amphibious, combat, movement, final
 # amphibious, intelligence.
@@ -21,7 +30,7 @@ PHASES: tuple[tuple[Phase, PhaseFn], ...] = (
     (Phase.INITIAL_AMPHIBIOUS, amphibious.initial_amphibious_phase),
     (Phase.COMBAT, rulesets.combat_phase),  # PATE's or EiA's, by the campaign
     (Phase.MOVEMENT, movement.movement_phase),
-    (Phase.FINAL_AMPHIBIOUS, amphibious.final_amphibious_phase),
+    (Phase.FINAL_AMPHIBIOUS, _final_amphibious),
     (Phase.INTELLIGENCE, intelligence.intelligence_phase),
 )
 

@@ -11,10 +11,11 @@ CHAIN = "protect-trade ECH BIS IBC SOA WMD BAL GOL LIG TYR"  # nine sea zones fr
 
 
 def test_example_a_protect_trade_chain_reaches_a_friendly_port_and_goes_on() -> None:
-    """Nine sea zones from Portsmouth: seven would end in LIG, but SOA
-    reaches Gibraltar, a British port, so seven more may follow; the British
-    trade route the chain touches is protected.  With Gibraltar Spanish the
-    same chain runs eight zones past the Channel without a friendly port."""
+    """Nine sea zones from Portsmouth: seven would end in GOL (ECH, the
+    starting port's zone, is the first), but SOA reaches Gibraltar, a British
+    port, so seven more may follow; the British trade route the chain touches
+    is protected.  With Gibraltar Spanish no friendly port is reached and the
+    eighth zone, LIG, is refused."""
     from pate.core.orders.validate import validate_order
 
     w = ops_world(ship("BR1SL", harbor("Portsmouth")), players=("BR",))
@@ -24,5 +25,5 @@ def test_example_a_protect_trade_chain_reaches_a_friendly_port_and_goes_on() -> 
     assert any("BR1SL" in e.data["protected_by"] for e in kinds(ts, "trade_route"))
     spanish = ops_world(ship("BR1SL", harbor("Portsmouth")), controllers={"Gibraltar": "SP"})
     (refusal,) = validate_order(op("BR1SL", CHAIN), ADMIN, spanish, MAP, RULES)
-    assert refusal.field == "operation.chain" and "zone 9: more than 7 sea zones" in refusal.message
+    assert refusal.field == "operation.chain" and "zone 8: more than 7 sea zones" in refusal.message
     assert refusal.rule == "EiA new naval rules, Protect Trade"

@@ -82,6 +82,29 @@ def test_eia_ops_s05_superiority_uses_the_whole_fleet() -> None:
     assert all(ts.world.ships[s].location == AtSea("ECH", 1) for s in ("BR1SL", "BR2SL"))
 
 
+def test_eia_ops_s05_superiority_controls_operations_passing_through_its_area() -> None:
+    """ "Use your whole fleet to control major operations in the sea area."  A
+    British Naval Superiority fleet in BIS does not meet the French transport
+    from Brest to Cherbourg, which keeps to ECH; it meets the one from St
+    Malo (ECH) to Ferrol (IBC), whose way lies through BIS, before it sails."""
+    w = ops_world(
+        carrying("FR1TR", harbor("Brest")),
+        carrying("FR2TR", harbor("St Malo"), corps="FR2IN"),
+        ship("BR1SL", sea("BIS")),
+    )
+    w = with_corps(with_corps(w), "FR2IN")
+    orders = [
+        op("FR1TR", "transport FR1IN to Cherbourg"),
+        op("FR2TR", "transport FR2IN to Ferrol"),
+        op("BR1SL", "naval-superiority"),
+    ]
+    # FR1TR; BR1SL: 1d6 + 1d6 ships, FR1TR out of its reach; FR2TR (round 2): met, 6 v 1
+    ts = run(w, orders, dice=[1, 1, 6, 1, *QUIET])
+    got = [(e.data["by"], e.data["target"], e.data["succeeded"]) for e in kinds(ts, "interception")]
+    assert got == [("BR1SL", "FR2TR", True)]
+    assert one(ts, "column_battle")["return_to_base"] is False
+
+
 def test_eia_ops_s06_superiority_intercepts_with_1d6_plus_phase_d6() -> None:
     """ "Allows interception of enemy actions using 1d6 + (Phase Number)d6 of
     ships."  Phase Number 1: two dice, here 1 + 1, so 2 of its 4 ships fight."""
@@ -164,16 +187,73 @@ def test_eia_ops_s11_protect_trade_for_own_and_allies() -> None:
     assert home["protected_by"] == ["FR1SL"]
 
 
+def test_eia_ops_s11_an_intercepted_protect_trade_fights_with_its_detachment() -> None:
+    """ "Send a detachment to protect your and your allies trade."  A French
+    patrol intercepting a British Protect Trade fleet of eight meets its
+    detachment, (Phase Number)d6 = 3 ships, as a patrol's interceptor would
+    meet the patrol's; not the whole fleet."""
+    fleet = [
+        ship(f"BR{k}SL", harbor("Plymouth"), attached_to=None if k == 1 else "BR1SL") for k in range(1, 9)
+    ]
+    w = ops_world(*fleet, ship("FR1SL", harbor("St Malo")))
+    orders = [op("FR1SL", "patrol"), op("BR1SL", "protect-trade ECH")]
+    # patrol: 1d6 = 1 ship; Protect Trade: 1d6 = 3 ships; the patrol intercepts it, 6 v 1
+    ts = run(w, orders, dice=[1, 3, 6, 1, *QUIET])
+    battle = one(ts, "column_battle")
+    assert battle["why"] == "interception"
+    assert sorted(s for col in battle["columns"][1] for s in col) == ["BR1SL", "BR2SL", "BR3SL"]
+
+
+SEVEN = ("ECH", "BIS", "IBC", "AZO", "CAN", "MOC", "SOA")  # from Portsmouth; Gibraltar opens on SOA
+
+
 def test_eia_ops_s12_seven_zones_then_seven_more_after_a_friendly_port() -> None:
     """ "Select at most 7 sea zones extending from the starting port; if a
     friendly port is reached, then 7 others may be chosen again, repeating."
-    With the legs shortened to 3: from Portsmouth, ECH (British ports:
-    reached), BIS, IBC, SOA (Gibraltar: reached), then WMD goes on; ECH BIS IBC
-    AZO CAN is a fourth zone without a friendly port."""
-    w = ops_world()
-    assert chain_problem(MAP, w, "BR", "Portsmouth", ("ECH", "BIS", "IBC", "SOA", "WMD"), 3) is None
-    why = chain_problem(MAP, w, "BR", "Portsmouth", ("ECH", "BIS", "IBC", "AZO", "CAN"), 3)
-    assert why == "zone 5: more than 3 sea zones without reaching a friendly port"
+    From Portsmouth: seven zones to SOA, where Gibraltar (British) is reached;
+    seven others from there (Gibraltar, opening on WMD too, is not reached a
+    second time); a fifteenth zone is refused, at the order desk and in the phase."""
+    w = ops_world(ship("BR1SL", harbor("Portsmouth")))
+    more = ("WMD", "BAL", "GOL", "LIG", "TYR", "BAL", "WMD")
+    assert refused(w, op("BR1SL", "protect-trade " + " ".join(SEVEN + more))) == []
+    chain = " ".join((*SEVEN, *more, "SOA"))
+    why = "operation.chain: zone 15: more than 7 sea zones without reaching a friendly port"
+    assert any(r.startswith(why) for r in refused(w, op("BR1SL", "protect-trade " + chain)))
+    ts = run(w, [op("BR1SL", "protect-trade " + chain)], dice=QUIET)
+    assert "zone 15: more than 7" in one(ts, "operation_refused")["reason"]
+    assert revealed(ts) == []
+
+
+def test_eia_ops_s12_seven_zones_past_enemy_and_neutral_ports() -> None:
+    """ "Select at most 7 sea zones extending from the starting port; if a
+    friendly port is reached, then 7 others may be chosen again, repeating."
+    With Gibraltar Spanish, the seven zones from Portsmouth pass only enemy
+    (French, Spanish) and neutral (Portuguese, Moroccan) ports: seven are
+    accepted, an eighth is refused.  Plymouth and Guernsey, British ports on
+    the first zone beside Portsmouth, are where the chain starts, not reached."""
+    w = ops_world(ship("BR1SL", harbor("Portsmouth")), controllers={"Gibraltar": "SP"})
+    assert refused(w, op("BR1SL", "protect-trade " + " ".join(SEVEN))) == []
+    eight = op("BR1SL", "protect-trade " + " ".join((*SEVEN, "WMD")))
+    why = "operation.chain: zone 8: more than 7 sea zones without reaching a friendly port"
+    assert any(r.startswith(why) for r in refused(w, eight))
+    assert revealed(run(w, [op("BR1SL", "protect-trade " + " ".join(SEVEN))], dice=QUIET)) == [
+        ("BR1SL", "protect_trade")
+    ]
+    assert "zone 8: more than 7" in one(run(w, [eight], dice=QUIET), "operation_refused")["reason"]
+
+
+def test_eia_ops_s12_seven_zones_with_no_port_on_the_way() -> None:
+    """ "Select at most 7 sea zones extending from the starting port; if a
+    friendly port is reached, then 7 others may be chosen again, repeating."
+    From Bermuda through zones with no port (NWA, SAR) and back to BER, whose
+    only port is the starting port itself: seven accepted, an eighth refused."""
+    w = ops_world(ship("BR1SL", harbor("Bermuda")))
+    seven = ("BER", "NWA", "BER", "SAR", "BER", "NWA", "BER")
+    assert refused(w, op("BR1SL", "protect-trade " + " ".join(seven))) == []
+    why = "operation.chain: zone 8: more than 7 sea zones without reaching a friendly port"
+    assert any(
+        r.startswith(why) for r in refused(w, op("BR1SL", "protect-trade " + " ".join((*seven, "SAR"))))
+    )
     assert chain_problem(MAP, w, "BR", "Portsmouth", ("ECH", "IRS"), 7) == "zone 2: IRS does not border ECH"
 
 
@@ -195,9 +275,10 @@ def test_eia_ops_s14_raided_protected_trade_defended_by_phase_d6() -> None:
     ]
     w = ops_world(*escorts, ship("FR1SL", harbor("Brest")), players=("BR", "FR"))
     orders = [op("FR1SL", "raid"), op("BR1SL", "protect-trade ECH")]
-    # raid: 1d3 = 1 ship, reach 2d6 = 2; it fails to intercept the Protect
-    # Trade operation itself (1 v 6); on the trade: 6 v 1; escorts 1d6 = 2
-    ts = run(w, orders, dice=[1, 1, 1, 1, 6, 6, 1, 2, *QUIET])
+    # raid: 1d3 = 1 ship, reach 2d6 = 2; Protect Trade: its detachment, 1d6 =
+    # 2 ships; the raid fails to intercept the operation itself (1 v 6); on
+    # the trade: 6 v 1, and the detachment defends it
+    ts = run(w, orders, dice=[1, 1, 1, 2, 1, 6, 6, 1, *QUIET])
     (battle,) = kinds(ts, "column_battle")
     assert battle.data["why"] == "protect_trade"
     assert battle.data["columns"][1] == [["BR1SL", "BR2SL", "trade:BR:1"]]

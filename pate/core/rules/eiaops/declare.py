@@ -60,6 +60,9 @@ def problem(
             "a fleet based in a sea zone or an enemy blockade box may only choose Naval Superiority or Rebase"
         )
         return Why("operation.kind", "Fleet markers", msg)
+    if op.declare_at and fleet.state != rules.chooses_when:
+        msg = f"only {rules.chooses_when} may choose when to declare; the others keep the Naval Phase order"
+        return Why("operation.declare_at", "Declaring Operations", msg)
     check = _CHECKS.get(op.kind)
     return check(world_map, world, fleet, op, rules) if check else None
 
@@ -190,10 +193,13 @@ def sequence(fleets: list[tuple[Fleet, Operation]], rules: OpsRules) -> list[Dec
     out: list[Declared] = []
     rounds = max((len(v) for v in by_state.values()), default=0)
     for r in range(rounds):
-        for s in states:
-            if r < len(by_state[s]):
-                fleet, op = by_state[s][r]
-                out.append(Declared(len(out) + 1, fleet, op, min(r + 1, rules.phase_max)))
+        here = [by_state[s][r] for s in states if r < len(by_state[s])]
+        if here and here[-1][0].state == rules.chooses_when and here[-1][1].declare_at:
+            # "Britain may choose when to declare": the place its order names in this round
+            chooser = here.pop()
+            here.insert(chooser[1].declare_at - 1, chooser)
+        for fleet, op in here:
+            out.append(Declared(len(out) + 1, fleet, op, min(r + 1, rules.phase_max)))
     return out
 
 

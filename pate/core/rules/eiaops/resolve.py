@@ -21,7 +21,7 @@ from pate.core.rules.eiaops.battle import battle_told, fight
 from pate.core.rules.eiaops.effects import resolve_effect
 from pate.core.rules.eiaops.model import Declared
 from pate.core.rules.eiaops.params import OpsRules
-from pate.core.rules.eiaops.steps import nearest
+from pate.core.rules.eiaops.steps import nearest, shortest_path
 from pate.core.world.state import WorldState
 
 
@@ -95,11 +95,23 @@ def detachment(run: Run, d: Declared, n: int) -> tuple[str, ...]:
 
 
 def areas_of(run: Run, d: Declared) -> set[str]:
-    """The sea areas an operation touches: its base's, its destination's, its chain."""
+    """The sea areas an operation touches: its base's, its destination's, its
+    chain, and every sea area it sails through on the way ("control major
+    operations in the sea area": a fleet passing through is in the area)."""
     out = run.areas(d.fleet.place) | set(d.op.chain)
     if d.op.to:
-        out |= run.areas(d.op.to)
+        out |= run.areas(d.op.to) | {n for n in route(run, d) if n in run.ctx.map.sea_areas}
     return out
+
+
+def route(run: Run, d: Declared) -> tuple[str, ...]:
+    """The nodes a Rebase, Transport or Invasion passes from its base to its
+    destination: one shortest path in steps, neighbours in sorted order (as
+    a trade route's), so the same on every worker.  Kept on the operation."""
+    if not d.places and d.op.to:
+        path = shortest_path(run.ctx.map, d.fleet.place, {d.op.to}, run.rules.rebase_steps)
+        d.places = path or (d.fleet.place, d.op.to)
+    return d.places
 
 
 def reveal(run: Run, d: Declared) -> None:
@@ -113,6 +125,11 @@ def reveal(run: Run, d: Declared) -> None:
     elif d.op.kind in INTERCEPTORS:
         run.size[d.seq] = dice_of(run, d, d.op.kind.value)
         run.reach[d.seq] = _reach(run, d)
+    elif d.op.kind is OpKind.PROTECT_TRADE:
+        # "Send a detachment to protect your and your allies trade": its
+        # (Phase Number)d6 ships, rolled once, are the ships an interceptor
+        # meets and the ships that defend raided trade
+        run.size[d.seq] = dice_of(run, d, "protect_trade")
     for other in list(run.revealed[:-1]):
         if d.seq not in run.intercepted and _can_intercept(run, other, d):
             attempt(run, other, d)
@@ -136,6 +153,8 @@ def _declared(d: Declared) -> dict[str, Any]:
         "blockade": d.op.blockade,
         "corps": d.op.corps,
         "chain": list(d.op.chain),
+        "returns": d.op.return_to_base,
+        "declare_at": d.op.declare_at,
     }
 
 

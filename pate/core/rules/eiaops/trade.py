@@ -34,26 +34,46 @@ def chain_problem(
 ) -> str | None:
     """Why ``chain`` is not a legal chain from port ``start`` for ``state``
     (None when it is): every zone borders the one before (the first opens on
-    the port), and at most ``legs`` zones lie between friendly ports."""
+    the port), and at most ``legs`` zones lie between friendly ports.
+
+    "Select at most 7 sea zones extending from the starting port; if a
+    friendly port is reached, then 7 others may be chosen again": a friendly
+    port is reached when the chain comes to a zone it opens on and the chain
+    has not met it before.  The ports of the first zone, the starting port
+    among them, are where the chain starts, not reached: any of them could
+    have been the start of the same chain, so they earn no second seven, and
+    a chain turning back to a port it passed earns none either."""
     if not chain:
         return "name at least one sea zone"
     prev: str | None = None
     run = 0
+    met: set[str] = {start}
     for i, area in enumerate(chain):
         if area not in world_map.sea_areas:
             return f"zone {i + 1}: {area!r} is not a sea area"
         if prev is None:
             if area not in world_map.ports[start].reachable_sea_areas:
                 return f"zone 1: {area} is not a sea area {start} opens on"
+            met.update(world_map.ports_reachable_from(area))
         elif not world_map.borders(prev, area):
             return f"zone {i + 1}: {area} does not border {prev}"
         run += 1
         if run > legs:
             return f"zone {i + 1}: more than {legs} sea zones without reaching a friendly port"
-        if friendly_port_on(world_map, world, area, state) is not None:
+        if _reached(world_map, world, area, state, met):
             run = 0
+        met.update(world_map.ports_reachable_from(area))
         prev = area
     return None
+
+
+def _reached(world_map: WorldMap, world: WorldState, area: str, state: str, met: set[str]) -> bool:
+    """A friendly port opening on ``area`` that the chain had not met before."""
+    for name in world_map.ports_reachable_from(area):
+        port = world.ports.get(name)
+        if name not in met and port is not None and world.diplomacy.allied(state, port.controller):
+            return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)

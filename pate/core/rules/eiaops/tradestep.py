@@ -18,7 +18,7 @@ from pate.core.orders.operation import OpKind
 from pate.core.rules.commerce import CommerceRules
 from pate.core.rules.eiaops.battle import battle_told, fight
 from pate.core.rules.eiaops.model import Declared
-from pate.core.rules.eiaops.resolve import Run, detachment, dice_of
+from pate.core.rules.eiaops.resolve import Run, detachment
 from pate.core.rules.eiaops.steps import nearest
 from pate.core.rules.eiaops.trade import Route, routes
 
@@ -126,7 +126,7 @@ def _raid(
     guards = _protectors(run, route)
     if guards:
         g = guards[0]
-        escort = detachment(run, g, dice_of(run, g, "protect_trade"))
+        escort = detachment(run, g, run.size.get(g.seq, len(run.alive(g))))
         victim = next(
             s for s in sorted(left) if left[s] and run.world.diplomacy.hostile(raider.fleet.state, s)
         )

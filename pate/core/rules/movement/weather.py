@@ -62,13 +62,37 @@ def storm(board: Board, area: str, rng: Rng) -> None:
     caught = sorted([s.id for s in at_sea] + [s.id for _, s in coastal])
     if caught:
         board.emit("storm", caught, area, (), area=area, wind=describe_wind(wind))
-    for ship in sorted(at_sea, key=lambda s: s.id):
-        if _batter(board, ship, False, rng.fork(ship.id)):
-            _scatter(board, ship.id, area, rng.fork(ship.id, "scatter"))
-    for port, ship in sorted(coastal, key=lambda p: p[1].id):
+    for group in _together(board, at_sea):
+        afloat = tuple(s.id for s in group if _batter(board, s, False, rng.fork(s.id)))
+        if afloat:
+            _scatter(board, afloat, area, rng.fork(afloat[0], "scatter"))
+    ports = {s.id: p for p, s in coastal}
+    for group in _together(board, [s for _, s in coastal]):
+        port = ports[group[0].id]
         lee = onshore(port, wind)
-        if _batter(board, ship, lee, rng.fork(ship.id)):
-            _drive(board, ship.id, port, area, lee=lee, rng=rng.fork(ship.id, "drive"))
+        afloat = tuple(s.id for s in group if _batter(board, s, lee, rng.fork(s.id)))
+        if afloat:
+            _drive(board, afloat, port, area, lee=lee, rng=rng.fork(afloat[0], "drive"))
+
+
+def _together(board: Board, ships: list[Ship]) -> list[list[Ship]]:
+    """The ships a storm moves as one, each group lead first.  Under PATE's
+    rules every ship alone.  Under the EiA new naval rules a fleet marker has
+    one base ("Each fleet is based in a port, sea zone or enemy blockade
+    box"), so the ships of one fleet lying together are scattered, blown out
+    or driven in together, as their lead's roll (the lead lost, the first
+    survivor's) decides; each still takes her own damage, and her own fate
+    when driven ashore (docs/rules/eia-operations.md, "Storms")."""
+    ordered = sorted(ships, key=lambda s: s.id)
+    if board.world.naval_rules != "eia-operations":
+        return [[s] for s in ordered]
+    groups: dict[tuple[str, object], list[Ship]] = {}
+    for s in ordered:
+        groups.setdefault((s.attached_to or s.id, contact_key(s.location)), []).append(s)
+    return [
+        sorted(g, key=lambda s: (s.id != lead, s.id))
+        for (lead, _), g in sorted(groups.items(), key=lambda kv: kv[1][0].id)
+    ]
 
 
 def _batter(board: Board, ship: Ship, lee: bool, rng: Rng) -> bool:
@@ -102,47 +126,55 @@ def _batter(board: Board, ship: Ship, lee: bool, rng: Rng) -> bool:
     return True
 
 
-def _scatter(board: Board, sid: str, area: str, rng: Rng) -> None:
-    """At sea a ship may be blown to another tactical area, out of contact."""
+def _scatter(board: Board, group: tuple[str, ...], area: str, rng: Rng) -> None:
+    """At sea a ship (a fleet marker: its ships together) may be blown to
+    another tactical area, out of contact."""
     if rng.below(100) >= board.storm_rules.scatter_at_sea:
         return
-    ship = board.ships[sid]
+    ship = board.ships[group[0]]
     assert isinstance(ship.location, AtSea)
     others = [
         t for t in range(1, board.map.sea_areas[area].tactical_areas + 1) if t != ship.location.tactical
     ]
     if not others:
         return
-    witnesses = board.witnesses_at(contact_key(ship.location), (sid,))
     to = rng.choice(others)
-    # the ships she comes upon there: the report must not call her out of contact when she is not
-    met = board.witnesses_at(contact_key(AtSea(area, to)), (sid,))
-    board.emit("scattered", (sid,), ship.location, witnesses, to_tactical=to, met=met)
-    _relocate(board, sid, AtSea(area, to))
+    for sid in group:
+        here = board.ships[sid].location
+        witnesses = board.witnesses_at(contact_key(here), (sid,))
+        # the ships she comes upon there: the report must not call her out of contact when she is not
+        met = board.witnesses_at(contact_key(AtSea(area, to)), (sid,))
+        board.emit("scattered", (sid,), here, witnesses, to_tactical=to, met=met)
+        _relocate(board, sid, AtSea(area, to))
 
 
-def _drive(board: Board, sid: str, port: Port, area: str, *, lee: bool, rng: Rng) -> None:
+def _drive(board: Board, group: tuple[str, ...], port: Port, area: str, *, lee: bool, rng: Rng) -> None:
     """Coastal waters: blown out to sea, or on a lee shore driven in: into a
-    friendly harbor, or ashore under a hostile port."""
-    ship = board.ships[sid]
-    witnesses = board.witnesses_at(contact_key(ship.location), (sid,))
+    friendly harbor, or ashore under a hostile port (each ship her own fate
+    ashore, where none of them moves)."""
     roll = rng.below(100)
     if not lee:
         if roll < board.storm_rules.blown_out:
             to = 1 + rng.below(board.map.sea_areas[area].tactical_areas)
-            board.emit("blown_out_to_sea", (sid,), ship.location, witnesses, to=area, to_tactical=to)
-            _relocate(board, sid, AtSea(area, to))
+            for sid in group:
+                here = board.ships[sid].location
+                witnesses = board.witnesses_at(contact_key(here), (sid,))
+                board.emit("blown_out_to_sea", (sid,), here, witnesses, to=area, to_tactical=to)
+                _relocate(board, sid, AtSea(area, to))
         return
     if roll >= board.storm_rules.driven:
         return
     controller = (
         board.world.ports[port.name].controller if port.name in board.world.ports else port.controller
     )
-    if not board.hostile(controller, ship.state):
-        board.emit("driven_into_port", (sid,), ship.location, witnesses, port=port.name)
-        _relocate(board, sid, InPort(port.name, True))
-        return
-    _ashore(board, ship, witnesses, rng.fork("ashore"))
+    for sid in group:
+        ship = board.ships[sid]
+        witnesses = board.witnesses_at(contact_key(ship.location), (sid,))
+        if not board.hostile(controller, ship.state):
+            board.emit("driven_into_port", (sid,), ship.location, witnesses, port=port.name)
+            _relocate(board, sid, InPort(port.name, True))
+        else:
+            _ashore(board, ship, witnesses, rng.fork("ashore", *(() if sid == group[0] else (sid,))))
 
 
 def _ashore(board: Board, ship: Ship, witnesses: list[str], rng: Rng) -> None:
