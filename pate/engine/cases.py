@@ -13,26 +13,25 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pate.core.orders.model import ShipOrder, StoresMove
 from pate.core.rules.context import TurnContext
-from pate.core.world.fields import DataError, Problems, Table
-from pate.core.world.state import TurnKind, Wind, WorldState
+from pate.core.world.fields import Problems, Table
+from pate.core.world.state import Wind, WorldState
 from pate.engine.case_checks import Run
 from pate.engine.case_lines import locate, order_problems
 from pate.engine.case_read import Expectation, read_expectations, read_turns
 from pate.engine.case_state import ReportCheck, ShipCheck
+from pate.engine.case_world import case_world
 from pate.engine.context import turn_context
 from pate.engine.overrides import with_rules
 from pate.engine.simulate import refusal_text, refused_ship, simulate
 
-_TOP_KEYS = ("case", "scenario", "world", "rules", "turn", "expect")
+_TOP_KEYS = ("case", "scenario", "world", "treasury", "rules", "turn", "expect")
 _HEADER_KEYS = ("rule", "title", "quote", "seed", "xfail", "placement", "note")
-_WORLD_KEYS = ("states", "diplomacy", "players", "ports", "land_units", "ship_defaults", "ships", "squadrons")
-DEFAULT_SEED = 1
 
 
 class CaseFileError(ValueError):
@@ -137,7 +136,7 @@ def _read(
     expectations = read_expectations(top, ctx.map, problems, len(turns))
     count = max([len(turns), 1, *(e.turn for e in expectations)])
     kinds = tuple(t.kind for t in turns) + (None,) * (count - len(turns))
-    loaded = _world(path, top, ctx, problems, count, seed, placement, kinds, located)
+    loaded = case_world(path, top, ctx, problems, count, seed, placement, kinds, located)
     if loaded is not None:
         _check_names(loaded[0], expectations, _created(top), problems)
     if loaded is None or problems or None in (rule, title, quote):
@@ -161,89 +160,6 @@ def _read(
         expectations=tuple(expectations),
         ctx=ctx,
     )
-
-
-def _world(
-    path: Path,
-    top: Table,
-    ctx: TurnContext,
-    problems: Problems,
-    turns: int,
-    seed: int | None,
-    placement: str | None,
-    given: tuple[TurnKind | None, ...],
-    located: list[str],
-) -> tuple[WorldState, bool] | None:
-    """The world of the case: a shipped scenario or file (``scenario``), or
-    scenario tables written under ``[world]``."""
-    from pate.core.world.scenario import parse_scenario
-    from pate.datafiles import load_nations, load_scenario, scenario_path
-
-    name = top.opt_str("scenario")
-    inline = top.table("world")
-    if (name is None) == (inline is None):
-        problems.add("scenario", "give either scenario = NAME or a [world] table")
-        return None
-    is_file = False
-    try:
-        if name is not None:
-            # a bare name is a shipped scenario; a file name is next to the case
-            is_file = scenario_path(name) == Path(name)
-            scenario = load_scenario(path.parent / name if is_file else name)
-            world = scenario.world
-            world = replace(world, seed=world.seed if seed is None else seed)
-            placement = placement or scenario.placement
-        else:
-            assert inline is not None
-            inline.check_keys(_WORLD_KEYS)
-            raw = _named_ships(dict(inline.data))
-            seed = DEFAULT_SEED if seed is None else seed
-            raw["scenario"] = {"format": 1, "name": "case", "seed": seed, "turns": turns}
-            world = parse_scenario(raw, ctx.map, ctx.rules, nations=load_nations()).world
-            placement = placement or "as_given"
-    except DataError as err:  # a missing scenario file is one too
-        if name is not None and is_file:
-            located += _in_file(path.parent / name, err.problems)
-            return None
-        prefix = "scenario: " if name is not None else "world."
-        for item in err.problems:
-            problems.add("", prefix + item)
-        return None
-    except FileNotFoundError as err:
-        problems.add("scenario", f"no such scenario: {err.filename or err}")
-        return None
-    # rule 6.12: a turn's kind as the case says, else as the scenario says
-    old = world.turn_kinds
-    kinds = tuple(k or (old[i] if i < len(old) else TurnKind.CAMPAIGN) for i, k in enumerate(given))
-    world = replace(world, turns=turns, turn_kinds=kinds, kind=kinds[0])
-    return world, placement == "random"
-
-
-def _in_file(path: Path, items: list[str]) -> list[str]:
-    """The problems of a scenario file beside the case, each by its line there."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return [f"{path}: {item}" for item in items]
-    return [locate(path, text, item) for item in items]
-
-
-def _named_ships(raw: dict[str, Any]) -> dict[str, Any]:
-    """Ships of an inline world are named after their id unless named."""
-
-    def named(ship: Any) -> Any:
-        return {"name": ship["id"], **ship} if isinstance(ship, dict) and "id" in ship else ship
-
-    if isinstance(raw.get("ships"), list):
-        raw["ships"] = [named(s) for s in raw["ships"]]
-    if isinstance(raw.get("squadrons"), list):
-        raw["squadrons"] = [
-            {**q, "ships": [named(s) for s in q["ships"]]}
-            if isinstance(q, dict) and isinstance(q.get("ships"), list)
-            else q
-            for q in raw["squadrons"]
-        ]
-    return raw
 
 
 def _created(top: Table) -> set[str]:
