@@ -15,6 +15,7 @@ from pate.core.world.geography import WorldMap
 from pate.core.world.ships import Quality
 from pate.core.world.state import TurnKind, Wind
 from pate.engine.case_checks import Check, CountCheck, EventCheck, RefusalCheck, SequenceCheck
+from pate.engine.case_dice import read_dice
 from pate.engine.case_moves import read_moves
 from pate.engine.case_state import (
     INT_ATTRIBUTES,
@@ -27,7 +28,7 @@ from pate.engine.case_state import (
 )
 from pate.engine.overrides import read_winds
 
-_TURN_KEYS = ("orders", "winds", "kind", "note", "stores", "refusals")
+_TURN_KEYS = ("orders", "winds", "kind", "note", "stores", "refusals", "dice")
 _COMMON_KEYS = ("turn", "runs", "chance_between", "note")
 _SHIP_KEYS = (
     "ship",
@@ -65,6 +66,7 @@ class TurnSpec:
     kind: TurnKind | None = None  # None: as the scenario says
     stores_moves: list[StoresMove] = field(default_factory=list)  # rule 3.5, the ministers'
     refusals_allowed: bool = False  # the turn's refusals need no refused_rule statement
+    dice: dict[str, tuple[int, ...]] = field(default_factory=dict)  # fixed, by purpose
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +85,7 @@ class Expectation:
 
 # -- [[turn]] ----------------------------------------------------------------------
 def read_turns(
-    top: Table, world_map: WorldMap, problems: Problems, on_syntax: OrderProblems
+    top: Table, world_map: WorldMap, problems: Problems, on_syntax: OrderProblems, faces: dict[str, int]
 ) -> list[TurnSpec]:
     out = []
     for i, t in top.array_of_tables("turn"):
@@ -106,7 +108,8 @@ def read_turns(
         winds = read_winds(t.table("winds"), world_map)
         moves = read_moves(t, world_map)
         allowed = t.str_("refusals", "stated", choices=("stated", "allowed")) == "allowed"
-        out.append(TurnSpec(orders, winds, TurnKind(kind) if kind else None, moves, allowed))
+        dice = read_dice(t, faces)
+        out.append(TurnSpec(orders, winds, TurnKind(kind) if kind else None, moves, allowed, dice))
     return out
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from pate.core.rules.context import TurnContext
 from pate.core.world.fields import Problems, Table
 from pate.core.world.state import Wind, WorldState
 from pate.engine.case_checks import Run
+from pate.engine.case_dice import dice_faces
 from pate.engine.case_lines import locate, order_problems
 from pate.engine.case_read import Expectation, read_expectations, read_turns
 from pate.engine.case_state import ReportCheck, ShipCheck
@@ -132,7 +133,11 @@ def _read(
     if placement not in (None, "random", "as_given"):
         problems.add(head.where("placement"), "'random' or 'as_given'")
     ctx = with_rules(top.table("rules"), ctx, problems)
-    turns = read_turns(top, ctx.map, problems, lambda i, err: order_problems(text, i, err))
+    turns = read_turns(
+        top, ctx.map, problems, lambda i, err: order_problems(text, i, err), dice_faces(ctx.rules)
+    )
+    fixed = tuple((i + 1, k, v) for i, t in enumerate(turns) for k, v in t.dice.items())
+    ctx = replace(ctx, fixed_dice=fixed)
     expectations = read_expectations(top, ctx.map, problems, len(turns))
     count = max([len(turns), 1, *(e.turn for e in expectations)])
     kinds = tuple(t.kind for t in turns) + (None,) * (count - len(turns))

@@ -78,3 +78,36 @@ def test_treasury_sets_a_states_money(tmp_path: Path) -> None:
     bad = _problems(tmp_path, OPS_WORLD + "\n[treasury]\nZZ = 1\nFR = -1\n" + NS + refused)
     assert any("treasury.ZZ: no state 'ZZ'" in p for p in bad), bad
     assert any(":16: treasury.FR: -1 is below" in p for p in bad), bad
+
+
+RAID = '''
+[[turn]]
+orders = """
+order FR1FR
+  operation raid
+"""
+dice = { interception = [ROLLS] }
+'''
+
+
+def test_a_turn_fixes_the_interception_dice(tmp_path: Path) -> None:
+    """The raider's die first: 6 against 1 takes trade ships, 1 against 6 fails."""
+    said = '[[expect]]\nevent = "trade_interception"\ndata = { rolls = [ROLLS], succeeded = OK }\n'
+    for rolls, ok in (("6, 1", "true"), ("1, 6", "false")):
+        text = OPS_WORLD + (RAID + said).replace("ROLLS", rolls).replace("OK", ok)
+        assert _failures(tmp_path, text) == ()
+
+
+def test_fixed_dice_are_checked(tmp_path: Path) -> None:
+    bad = _problems(
+        tmp_path, OPS_WORLD + RAID.replace("interception = [ROLLS]", "manoeuvre = [1], column = [7]")
+    )
+    assert any("turn[0].dice.manoeuvre: no dice named 'manoeuvre'" in p for p in bad), bad
+    assert any("turn[0].dice.column: give a list of 1 to 100 rolls, each 1 to 6" in p for p in bad), bad
+
+
+def test_a_die_the_rules_refuse_is_a_problem_of_the_file(tmp_path: Path) -> None:
+    """A die of one face: a located problem, not the engine's error mid-run."""
+    bad = _problems(tmp_path, OPS_WORLD + "\n[rules.eia_operations.interception]\ndie = 1\n" + NS)
+    assert len(bad) == 1 and ":15: rules.eia_operations.interception.die: the engine refuses" in bad[0], bad
+    assert "dice of at least 2 faces" in bad[0]
