@@ -111,3 +111,53 @@ def test_a_die_the_rules_refuse_is_a_problem_of_the_file(tmp_path: Path) -> None
     bad = _problems(tmp_path, OPS_WORLD + "\n[rules.eia_operations.interception]\ndie = 1\n" + NS)
     assert len(bad) == 1 and ":15: rules.eia_operations.interception.die: the engine refuses" in bad[0], bad
     assert "dice of at least 2 faces" in bad[0]
+
+
+BATTLE_WORLD = """
+[world]
+naval_rules = "eia-operations"
+diplomacy = { wars = [["BR", "FR"]] }
+ships = [
+  { id = "FR1FR", port = "Brest", harbor = true, base = "Brest" },
+  { id = "FR2FR", port = "Brest", harbor = true, base = "Brest", attached_to = "FR1FR" },
+  { id = "BR1FR", port = "Portsmouth", harbor = true, base = "Portsmouth" },
+  { id = "BR2FR", port = "Portsmouth", harbor = true, base = "Portsmouth", attached_to = "BR1FR" },
+]
+"""
+
+INTERCEPTION = '''
+[[turn]]
+orders = """
+order FR1FR
+  operation raid
+order BR1FR
+  operation protect-trade ECH
+"""
+dice = { interception = [6, 1] }
+'''
+
+
+def test_absent_holds_with_a_key_only_some_events_of_the_kind_carry(tmp_path: Path) -> None:
+    """The raid intercepts the protecting fleet: a column battle about an
+    interception, none about a raid (``raider``), and no statement fails
+    for want of an event carrying ``raider``."""
+    said = '[[expect]]\nevent = "column_battle"\ndata = { raider = "FR1FR" }\nabsent = true\n'
+    said += '[[expect]]\nevent = "column_battle"\ndata = { why = "interception", interceptor = "FR1FR" }\n'
+    assert _failures(tmp_path, BATTLE_WORLD + INTERCEPTION + said) == ()
+    bad = _problems(tmp_path, BATTLE_WORLD + INTERCEPTION + said.replace("raider =", "raidr ="))
+    assert len(bad) == 1 and "expect[0]: no column_battle event carries raidr (its keys: " in bad[0], bad
+
+
+def test_data_at_states_an_item_at_its_place(tmp_path: Path) -> None:
+    """Column positions, the order of the attacks and of their shots."""
+    at = (
+        '"attacks[0].side" = 1, "attacks[1].side" = 0, "columns[0][0]" = ["FR1FR", "FR2FR"], '
+        '"attacks[0].shots[2]" = ["FR1FR", "BR1FR", 6, 15, true], "attacks[-1]" = { evaded = true }'
+    )
+    said = f'[[expect]]\nevent = "column_battle"\ndata_at = {{ {at} }}\n'
+    assert _failures(tmp_path, BATTLE_WORLD + INTERCEPTION + said) == ()
+    for wrong in ('"FR2FR", "FR1FR"]', '"FR1FR"]'):  # another order, or not the whole list
+        text = BATTLE_WORLD + INTERCEPTION + said.replace('"FR1FR", "FR2FR"]', wrong)
+        assert "got only: column_battle" in _failures(tmp_path, text)[0]
+    bad = _problems(tmp_path, BATTLE_WORLD + INTERCEPTION + said.replace('"attacks[1].side"', '"[1].side"'))
+    assert any('data_at."[1].side": write a path as key' in p for p in bad), bad
