@@ -5,10 +5,10 @@ those problems by line in the file."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from pate.core.orders.lexer import OrderSyntaxError, Problem
 from pate.core.orders.model import ShipOrder, StoresMove
-from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.world.fields import Problems, Table, type_name
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import Quality
@@ -17,6 +17,7 @@ from pate.engine.case_checks import Check, CountCheck, RefusalCheck, SequenceChe
 from pate.engine.case_dice import read_dice
 from pate.engine.case_event_read import known_kinds, read_event, unknown_kind
 from pate.engine.case_moves import read_moves
+from pate.engine.case_orders import TurnOrders, read_orders
 from pate.engine.case_state import (
     INT_ATTRIBUTES,
     NAME_ATTRIBUTES,
@@ -66,6 +67,7 @@ class TurnSpec:
     stores_moves: list[StoresMove] = field(default_factory=list)  # rule 3.5, the ministers'
     refusals_allowed: bool = False  # the turn's refusals need no refused_rule statement
     dice: dict[str, tuple[int, ...]] = field(default_factory=dict)  # fixed, by purpose
+    unreadable: dict[str, list[Problem]] = field(default_factory=dict)  # ship -> its block's syntax problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,15 +92,14 @@ def read_turns(
     for i, t in top.array_of_tables("turn"):
         t.check_keys(_TURN_KEYS)
         t.opt_str("note")
-        orders: list[ShipOrder] = []
+        read = TurnOrders()
         text = t.data.get("orders", "")
         if not isinstance(text, str):
             problems.add(t.where("orders"), f"expected a string of orders, found {type_name(text)}")
         else:
-            try:
-                orders = parse_orders(text)
-            except OrderSyntaxError as err:
-                for path, message in on_syntax(i, err):
+            read = read_orders(text)
+            if read.problems:
+                for path, message in on_syntax(i, OrderSyntaxError(read.problems)):
                     problems.add(path, message)
         kind = t.opt_str("kind")
         if kind is not None and kind not in TurnKind._value2member_map_:
@@ -108,7 +109,8 @@ def read_turns(
         moves = read_moves(t, world_map)
         allowed = t.str_("refusals", "stated", choices=("stated", "allowed")) == "allowed"
         dice = read_dice(t, faces)
-        out.append(TurnSpec(orders, winds, TurnKind(kind) if kind else None, moves, allowed, dice))
+        spec = TurnSpec(read.orders, winds, TurnKind(kind) if kind else None, moves, allowed, dice)
+        out.append(replace(spec, unreadable=read.unreadable))
     return out
 
 

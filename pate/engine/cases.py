@@ -17,14 +17,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from pate.core.orders.lexer import OrderSyntaxError
 from pate.core.orders.model import ShipOrder, StoresMove
+from pate.core.orders.refusal import Refusal
 from pate.core.rules.context import TurnContext
 from pate.core.world.fields import Problems, Table
 from pate.core.world.state import Wind, WorldState
-from pate.engine.case_checks import Run
+from pate.engine.case_checks import RefusalCheck, Run
 from pate.engine.case_dice import dice_faces
 from pate.engine.case_lines import locate, order_problems
-from pate.engine.case_read import Expectation, read_expectations, read_turns
+from pate.engine.case_orders import SYNTAX
+from pate.engine.case_read import Expectation, TurnSpec, read_expectations, read_turns
 from pate.engine.case_state import ReportCheck, ShipCheck
 from pate.engine.case_world import case_world
 from pate.engine.context import turn_context
@@ -59,6 +62,7 @@ class Case:
     winds: dict[int, dict[str, Wind]]
     stores_moves: dict[int, list[StoresMove]]  # rule 3.5, by turn
     refusals_allowed: frozenset[int]  # turns whose refusals need no refused_rule statement
+    unreadable: dict[int, list[Refusal]]  # by turn: ships' blocks not in the order format, refused
     expectations: tuple[Expectation, ...]
     ctx: TurnContext  # the map and the rule data, with the case's [rules] changes
 
@@ -139,6 +143,7 @@ def _read(
     fixed = tuple((i + 1, k, v) for i, t in enumerate(turns) for k, v in t.dice.items())
     ctx = replace(ctx, fixed_dice=fixed)
     expectations = read_expectations(top, ctx.map, problems, len(turns))
+    unreadable = _unreadable(turns, expectations, problems, text)
     count = max([len(turns), 1, *(e.turn for e in expectations)])
     kinds = tuple(t.kind for t in turns) + (None,) * (count - len(turns))
     loaded = case_world(path, top, ctx, problems, count, seed, placement, kinds, located)
@@ -162,9 +167,35 @@ def _read(
         winds={i + 1: t.winds for i, t in enumerate(turns) if t.winds},
         stores_moves={i + 1: t.stores_moves for i, t in enumerate(turns) if t.stores_moves},
         refusals_allowed=frozenset(i + 1 for i, t in enumerate(turns) if t.refusals_allowed),
+        unreadable=unreadable,
         expectations=tuple(expectations),
         ctx=ctx,
     )
+
+
+def _unreadable(
+    turns: list[TurnSpec], expectations: list[Expectation], problems: Problems, text: str
+) -> dict[int, list[Refusal]]:
+    """A ship's orders not in the order format: refused, where a statement
+    expects it (``refused_rule = "syntax"``), else a problem of the file at
+    its line.  (The order desk refuses such a submission whole; a case
+    refuses that ship's block, so that the rest of the turn still plays.)"""
+    expected = {
+        (e.turn, e.check.ship)
+        for e in expectations
+        if isinstance(e.check, RefusalCheck) and e.check.rule == SYNTAX
+    }
+    out: dict[int, list[Refusal]] = {}
+    for i, t in enumerate(turns):
+        for sid, found in t.unreadable.items():
+            located = order_problems(text, i, OrderSyntaxError(found))
+            if (i + 1, sid) in expected:
+                words = "; ".join(message for _, message in located)
+                out.setdefault(i + 1, []).append(Refusal(f"{sid}.orders", SYNTAX, words, "invalid_argument"))
+                continue
+            for path, message in located:
+                problems.add(path, message)
+    return out
 
 
 def _created(top: Table) -> set[str]:
@@ -237,7 +268,8 @@ def play(case: Case, seed: int) -> Run:
             stores_moves=case.stores_moves,
         )
     )
-    refusals = {o.turn: list(o.refusals) for o in outs if o.refusals}
+    refusals = {o.turn: case.unreadable.get(o.turn, []) + list(o.refusals) for o in outs}
+    refusals = {turn: refused for turn, refused in refusals.items() if refused}
     reports = tuple(o.reports for o in outs)
     return Run(seed, tuple(o.world for o in outs), tuple(o.events for o in outs), refusals, reports)
 

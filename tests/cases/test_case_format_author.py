@@ -161,3 +161,28 @@ def test_data_at_states_an_item_at_its_place(tmp_path: Path) -> None:
         assert "got only: column_battle" in _failures(tmp_path, text)[0]
     bad = _problems(tmp_path, BATTLE_WORLD + INTERCEPTION + said.replace('"attacks[1].side"', '"[1].side"'))
     assert any('data_at."[1].side": write a path as key' in p for p in bad), bad
+
+
+UNREADABLE = '''
+[[turn]]
+orders = """
+order FR1FR
+  operation raid
+  operation patrol
+order FR2FR
+  operation blockade
+order BR1FR
+  operation patrol
+"""
+'''
+
+
+def test_an_order_not_in_the_format_is_a_refusal_a_statement_expects(tmp_path: Path) -> None:
+    """A second operation line, an unknown kind: that ship's orders are
+    refused (rule "syntax", with the parser's words); the others play."""
+    said = '[[expect]]\nship = "FR1FR"\nrefused_rule = "syntax"\nfield = "orders"\nmessage = "a second operation"\n'
+    said += '[[expect]]\nship = "FR2FR"\nrefused_rule = "syntax"\nmessage = "not \'blockade\'"\n'
+    said += '[[expect]]\nevent = "operation_revealed"\nships = ["BR1FR"]\ndata = { operation = "patrol" }\n'
+    assert _failures(tmp_path, BATTLE_WORLD + UNREADABLE + said) == ()
+    bad = _problems(tmp_path, BATTLE_WORLD + UNREADABLE + said.split('[[expect]]\nship = "FR2FR"')[0])
+    assert len(bad) == 1 and ":23: turn[0].orders: column 13: operation: give one of" in bad[0], bad
