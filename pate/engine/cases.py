@@ -143,6 +143,8 @@ def _read(
     fixed = tuple((i + 1, k, v) for i, t in enumerate(turns) for k, v in t.dice.items())
     ctx = replace(ctx, fixed_dice=fixed)
     expectations = read_expectations(top, ctx.map, problems, len(turns))
+    if "expect" not in top:  # a case that states nothing would pass whatever the engine did
+        problems.add("expect", "state what must be true: give at least one [[expect]]")
     unreadable = _unreadable(turns, expectations, problems, text)
     count = max([len(turns), 1, *(e.turn for e in expectations)])
     kinds = tuple(t.kind for t in turns) + (None,) * (count - len(turns))

@@ -35,6 +35,9 @@ order FR1FR
 '''
 
 
+TREASURY = '[[expect]]\nevent = "treasury"\n'
+
+
 def _load(tmp_path: Path, text: str):  # type: ignore[no-untyped-def]
     path = tmp_path / "case.toml"
     path.write_text(HEAD + text, encoding="utf-8")
@@ -54,10 +57,10 @@ def _failures(tmp_path: Path, text: str) -> tuple[str, ...]:
 def test_an_inline_world_takes_the_rule_sets_and_admirals(tmp_path: Path) -> None:
     admirals = '\n[world.players.nelson]\nname = "Nelson"\nstate = "BR"\nroles = ["commander"]\n'
     admirals += "\n[world.admirals.nelson]\nnelson = true\n"
-    case = _load(tmp_path, OPS_WORLD + 'combat_rules = "eia-advanced"\n' + admirals + NS)
+    case = _load(tmp_path, OPS_WORLD + 'combat_rules = "eia-advanced"\n' + admirals + NS + TREASURY)
     assert case.world.naval_rules == "eia-operations" and case.world.combat_rules == "eia-advanced"
     assert "nelson" in case.world.admirals
-    bad = _problems(tmp_path, OPS_WORLD.replace('"eia-operations"', '"eia-ops"') + NS)
+    bad = _problems(tmp_path, OPS_WORLD.replace('"eia-operations"', '"eia-ops"') + NS + TREASURY)
     assert len(bad) == 1 and ":8: world.naval_rules:" in bad[0], bad
 
 
@@ -108,7 +111,7 @@ def test_fixed_dice_are_checked(tmp_path: Path) -> None:
 
 def test_a_die_the_rules_refuse_is_a_problem_of_the_file(tmp_path: Path) -> None:
     """A die of one face: a located problem, not the engine's error mid-run."""
-    bad = _problems(tmp_path, OPS_WORLD + "\n[rules.eia_operations.interception]\ndie = 1\n" + NS)
+    bad = _problems(tmp_path, OPS_WORLD + "\n[rules.eia_operations.interception]\ndie = 1\n" + NS + TREASURY)
     assert len(bad) == 1 and ":15: rules.eia_operations.interception.die: the engine refuses" in bad[0], bad
     assert "dice of at least 2 faces" in bad[0]
 
@@ -180,9 +183,23 @@ order BR1FR
 def test_an_order_not_in_the_format_is_a_refusal_a_statement_expects(tmp_path: Path) -> None:
     """A second operation line, an unknown kind: that ship's orders are
     refused (rule "syntax", with the parser's words); the others play."""
-    said = '[[expect]]\nship = "FR1FR"\nrefused_rule = "syntax"\nfield = "orders"\nmessage = "a second operation"\n'
+    said = '[[expect]]\nship = "FR1FR"\nrefused_rule = "syntax"\nfield = "orders"\n'
+    said += 'message = "a second operation"\n'
     said += '[[expect]]\nship = "FR2FR"\nrefused_rule = "syntax"\nmessage = "not \'blockade\'"\n'
     said += '[[expect]]\nevent = "operation_revealed"\nships = ["BR1FR"]\ndata = { operation = "patrol" }\n'
     assert _failures(tmp_path, BATTLE_WORLD + UNREADABLE + said) == ()
     bad = _problems(tmp_path, BATTLE_WORLD + UNREADABLE + said.split('[[expect]]\nship = "FR2FR"')[0])
     assert len(bad) == 1 and ":23: turn[0].orders: column 13: operation: give one of" in bad[0], bad
+
+
+def test_a_case_states_something_and_every_refusal(tmp_path: Path) -> None:
+    """No statement: a problem of the file (it passed, refusals and all).
+    A refusal no statement expects fails the case."""
+    refused = OPS_WORLD + "\n[treasury]\nFR = 0\n" + NS
+    bad = _problems(tmp_path, refused)
+    assert len(bad) == 1 and "expect: state what must be true: give at least one [[expect]]" in bad[0], bad
+    failures = _failures(tmp_path, refused + '[[expect]]\nevent = "treasury"\n')
+    assert (
+        len(failures) == 1
+        and "order refused: FR1FR.operation.kind: Naval Superiority costs 1$" in failures[0]
+    )
