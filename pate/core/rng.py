@@ -10,7 +10,7 @@ has changed ``randrange`` and ``choice`` between releases before.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -25,12 +25,18 @@ def derive_seed(*parts: object) -> int:
 
 
 class Rng:
-    """A small, fast, deterministic generator (SplitMix64)."""
+    """A small, fast, deterministic generator (SplitMix64).
 
-    __slots__ = ("_state",)
+    ``fixed`` holds dice a rule case fixes (docs/formats/cases.md, a turn's
+    ``dice``): for each purpose named at a :meth:`roll`, the values to give in
+    order.  Only the case runner sets them (``TurnContext.fixed_dice``); in
+    a campaign there are none.  Streams forked from this one share them."""
 
-    def __init__(self, seed: int) -> None:
+    __slots__ = ("_fixed", "_state")
+
+    def __init__(self, seed: int, fixed: dict[str, list[int]] | None = None) -> None:
         self._state = seed & _MASK
+        self._fixed = fixed
 
     @classmethod
     def for_phase(cls, campaign_seed: int, turn: int, phase: str, *key: object) -> Rng:
@@ -39,7 +45,20 @@ class Rng:
     def fork(self, *key: object) -> Rng:
         """An independent stream for a sub-part (a sea area, a battle), so that
         adding ships in one place never changes the dice rolled in another."""
-        return Rng(derive_seed(self._state, *key))
+        return Rng(derive_seed(self._state, *key), self._fixed)
+
+    def with_fixed(self, fixed: Mapping[str, Sequence[int]]) -> Rng:
+        """This stream, giving these values for the dice named (a rule case's)."""
+        return Rng(self._state, {k: list(v) for k, v in fixed.items()} if fixed else None)
+
+    def roll(self, purpose: str, faces: int) -> int:
+        """One die of ``faces`` faces for a named purpose (``"interception"``):
+        drawn as :meth:`randint` would, then replaced by the next value a
+        rule case fixed for that purpose, if any.  The die is drawn all the
+        same, so that fixing one die leaves every other as it was."""
+        drawn = self.randint(1, faces)
+        left = self._fixed.get(purpose) if self._fixed else None
+        return left.pop(0) if left else drawn
 
     def next_u64(self) -> int:
         self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK

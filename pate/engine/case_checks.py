@@ -9,6 +9,7 @@ with the value it found, so a failure can name expected and actual.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -63,6 +64,9 @@ class EventCheck:
     phase: str | None = None
     absent: bool = False
     at: str | None = None  # sea area code or port name; matches any tactical area or part of port
+    # an item at its place: a path ("attacks[0].target") to the value there
+    positions: Mapping[str, Any] = field(default_factory=dict)
+    checked_keys: bool = False  # the keys named were checked against the kinds' keys when read
 
     def matches(self, e: Event) -> bool:
         return (
@@ -73,6 +77,7 @@ class EventCheck:
             and set(self.witnesses) <= set(e.witnesses)
             and all(k in e.data and same(e.data[k], v) for k, v in self.data.items())
             and all(k in e.data and contains(e.data[k], v) for k, v in self.includes.items())
+            and all(at_path(e.data, path, v) for path, v in self.positions.items())
         )
 
     def says(self) -> str:
@@ -87,6 +92,8 @@ class EventCheck:
             what += " with " + ", ".join(f"{k} = {show(v)}" for k, v in self.data.items())
         if self.includes:
             what += " whose " + ", ".join(f"{k} include {show(v)}" for k, v in self.includes.items())
+        if self.positions:
+            what += " where " + ", ".join(f"{k} is {show(v)}" for k, v in self.positions.items())
         return ("no " if self.absent else "") + what
 
     def holds(self, run: Run, turn: int) -> tuple[bool, str]:
@@ -94,15 +101,47 @@ class EventCheck:
         if found:
             return not self.absent, "found: " + "; ".join(_event_text(e) for e in found[:3])
         same_kind = [e for e in run.events[turn] if e.kind in self.kinds]
-        keys_given = [*self.data, *self.includes]
+        keys_given = [*self.data, *self.includes, *(str(path_steps(p)[0]) for p in self.positions)]
         unknown = sorted(k for k in keys_given if not any(k in e.data for e in same_kind))
-        if same_kind and unknown:  # "absent" must not pass by a misnamed key
+        if same_kind and unknown and not self.checked_keys:  # "absent" must not pass by a misnamed key
             keys = sorted({k for e in same_kind for k in e.data})
             what = f"no {' or '.join(self.kinds)} event carries {', '.join(unknown)}"
             return False, f"{what} (their keys: {', '.join(keys)})"
         if same_kind:
             return self.absent, "only: " + "; ".join(_event_text(e) for e in same_kind[:3])
         return self.absent, f"no {' or '.join(self.kinds)} event; events: {_kinds(run.events[turn])}"
+
+
+_STEP = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[(-?[0-9]+)\]")
+
+
+def path_steps(path: str) -> list[str | int]:
+    """``"attacks[0].shots[-1]"`` as ``["attacks", 0, "shots", -1]``; ``[]``
+    when the path is not written so (a key first, then ``.key`` or ``[i]``)."""
+    steps: list[str | int] = []
+    pos = 0
+    while pos < len(path):
+        m = _STEP.match(path, pos)
+        if m is None or (pos == 0 and m.group(0).startswith((".", "["))):
+            return []
+        steps.append(m.group(1) if m.group(1) is not None else int(m.group(2)))
+        pos = m.end()
+    return steps
+
+
+def at_path(data: Mapping[str, Any], path: str, expected: object) -> bool:
+    """The value at ``path`` is ``expected``: a table's keys given each
+    contained (as ``data_includes``), anything else equal (a list whole, in
+    order)."""
+    value: Any = data
+    for step in path_steps(path):
+        if isinstance(step, int):
+            if not isinstance(value, list | tuple) or not -len(value) <= step < len(value):
+                return False
+        elif not isinstance(value, Mapping) or step not in value:
+            return False
+        value = value[step]
+    return contains(value, expected) if isinstance(expected, Mapping) else same(value, expected)
 
 
 def place_of(location: str) -> str:

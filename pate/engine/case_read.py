@@ -5,17 +5,19 @@ those problems by line in the file."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
+from pate.core.orders.lexer import OrderSyntaxError, Problem
 from pate.core.orders.model import ShipOrder, StoresMove
-from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.world.fields import Problems, Table, type_name
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import Quality
 from pate.core.world.state import TurnKind, Wind
-from pate.engine.case_checks import Check, CountCheck, EventCheck, RefusalCheck, SequenceCheck
+from pate.engine.case_checks import Check, CountCheck, RefusalCheck, SequenceCheck
+from pate.engine.case_dice import read_dice
+from pate.engine.case_event_read import known_kinds, read_event, unknown_kind
 from pate.engine.case_moves import read_moves
+from pate.engine.case_orders import TurnOrders, read_orders
 from pate.engine.case_state import (
     INT_ATTRIBUTES,
     NAME_ATTRIBUTES,
@@ -27,7 +29,7 @@ from pate.engine.case_state import (
 )
 from pate.engine.overrides import read_winds
 
-_TURN_KEYS = ("orders", "winds", "kind", "note", "stores", "refusals")
+_TURN_KEYS = ("orders", "winds", "kind", "note", "stores", "refusals", "dice")
 _COMMON_KEYS = ("turn", "runs", "chance_between", "note")
 _SHIP_KEYS = (
     "ship",
@@ -46,7 +48,6 @@ _SHIP_KEYS = (
     *SHIP_ATTRIBUTES,
 )
 _PORT_KEYS = ("port", "not", *PORT_ATTRIBUTES)
-_EVENT_KEYS = ("event", "ships", "witnesses", "data", "data_includes", "phase", "absent", "at")
 _SEQUENCE_KEYS = ("sequence", "ships", "absent")
 _REFUSAL_KEYS = ("ship", "store_move", "refused_rule", "field", "message")
 _COUNT_KEYS = ("count", "of")
@@ -65,6 +66,8 @@ class TurnSpec:
     kind: TurnKind | None = None  # None: as the scenario says
     stores_moves: list[StoresMove] = field(default_factory=list)  # rule 3.5, the ministers'
     refusals_allowed: bool = False  # the turn's refusals need no refused_rule statement
+    dice: dict[str, tuple[int, ...]] = field(default_factory=dict)  # fixed, by purpose
+    unreadable: dict[str, list[Problem]] = field(default_factory=dict)  # ship -> its block's syntax problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,21 +86,20 @@ class Expectation:
 
 # -- [[turn]] ----------------------------------------------------------------------
 def read_turns(
-    top: Table, world_map: WorldMap, problems: Problems, on_syntax: OrderProblems
+    top: Table, world_map: WorldMap, problems: Problems, on_syntax: OrderProblems, faces: dict[str, int]
 ) -> list[TurnSpec]:
     out = []
     for i, t in top.array_of_tables("turn"):
         t.check_keys(_TURN_KEYS)
         t.opt_str("note")
-        orders: list[ShipOrder] = []
+        read = TurnOrders()
         text = t.data.get("orders", "")
         if not isinstance(text, str):
             problems.add(t.where("orders"), f"expected a string of orders, found {type_name(text)}")
         else:
-            try:
-                orders = parse_orders(text)
-            except OrderSyntaxError as err:
-                for path, message in on_syntax(i, err):
+            read = read_orders(text)
+            if read.problems:
+                for path, message in on_syntax(i, OrderSyntaxError(read.problems)):
                     problems.add(path, message)
         kind = t.opt_str("kind")
         if kind is not None and kind not in TurnKind._value2member_map_:
@@ -106,7 +108,9 @@ def read_turns(
         winds = read_winds(t.table("winds"), world_map)
         moves = read_moves(t, world_map)
         allowed = t.str_("refusals", "stated", choices=("stated", "allowed")) == "allowed"
-        out.append(TurnSpec(orders, winds, TurnKind(kind) if kind else None, moves, allowed))
+        dice = read_dice(t, faces)
+        spec = TurnSpec(read.orders, winds, TurnKind(kind) if kind else None, moves, allowed, dice)
+        out.append(replace(spec, unreadable=read.unreadable))
     return out
 
 
@@ -173,14 +177,14 @@ def _check(t: Table, world_map: WorldMap) -> Check | None:
     if "count" in t:
         return _count(t, world_map)
     if "event" in t:
-        return _event(t, world_map)
+        return read_event(t, world_map, _COMMON_KEYS)
     if "sequence" in t:
         t.check_keys((*_SEQUENCE_KEYS, *_COMMON_KEYS))
         steps = t.str_list("sequence", required=True)
         for path, step in steps:
             kind = step.split()[0] if step.split() else ""
             if kind not in known_kinds():
-                t.problems.add(path, _unknown_kind(kind))
+                t.problems.add(path, unknown_kind(kind))
         ships = tuple(s for _, s in t.str_list("ships"))
         kinds = tuple(k for _, k in steps)
         return SequenceCheck(kinds, ships, bool(t.bool_("absent", False))) if kinds else None
@@ -229,22 +233,6 @@ def _count(t: Table, world_map: WorldMap) -> CountCheck | None:
     return CountCheck(tuple(checks), (int(bounds[0]), int(bounds[1])))
 
 
-def known_kinds() -> frozenset[str]:
-    """Every event kind the engine emits: those the event report has words
-    for (a test keeps that table complete)."""
-    from pate.reports.events import PHRASES
-
-    return frozenset(PHRASES)
-
-
-def _unknown_kind(kind: str) -> str:
-    from difflib import get_close_matches
-
-    near = get_close_matches(kind, sorted(known_kinds()), n=3)
-    hint = f" (did you mean {', '.join(near)}?)" if near else ""
-    return f"no event kind {kind!r}{hint}; the kinds are listed in docs/formats/cases.md"
-
-
 def _port(t: Table, world_map: WorldMap) -> PortCheck | None:
     t.check_keys((*_PORT_KEYS, *_COMMON_KEYS))
     port = t.str_("port")
@@ -291,38 +279,6 @@ def _texts(t: Table, key: str) -> tuple[str, ...]:
         one = t.str_(key)
         return (one,) if one else ()
     return tuple(v for _, v in t.str_list(key))
-
-
-def _event(t: Table, world_map: WorldMap) -> EventCheck | None:
-    """``event = "kind"``, or a list of kinds: an event of any of them."""
-    t.check_keys((*_EVENT_KEYS, *_COMMON_KEYS))
-    if isinstance(t.data["event"], list):
-        named = t.str_list("event")
-    else:
-        one = t.str_("event")
-        named = [(t.where("event"), one)] if one else []
-    for path, kind in named:
-        if kind not in known_kinds():
-            t.problems.add(path, _unknown_kind(kind))
-    kinds = tuple(k for _, k in named)
-    at = t.opt_str("at")
-    if at is not None and at not in world_map.sea_areas and at not in world_map.ports:
-        t.problems.add(t.where("at"), f"no sea area coded or port named {at!r}")
-    data_table = t.table("data")
-    data: dict[str, Any] = dict(data_table.data) if data_table else {}
-    part_table = t.table("data_includes")
-    part: dict[str, Any] = dict(part_table.data) if part_table else {}
-    check = EventCheck(
-        kinds=kinds,
-        ships=tuple(s for _, s in t.str_list("ships")),
-        witnesses=tuple(s for _, s in t.str_list("witnesses")),
-        data=data,
-        includes=part,
-        phase=t.opt_str("phase"),
-        absent=bool(t.bool_("absent", False)),
-        at=at,
-    )
-    return check if kinds else None
 
 
 def _ship(t: Table, world_map: WorldMap) -> ShipCheck | None:

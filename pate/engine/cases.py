@@ -17,22 +17,25 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from pate.core.orders.lexer import OrderSyntaxError
 from pate.core.orders.model import ShipOrder, StoresMove
+from pate.core.orders.refusal import Refusal
 from pate.core.rules.context import TurnContext
-from pate.core.world.fields import DataError, Problems, Table
-from pate.core.world.state import TurnKind, Wind, WorldState
-from pate.engine.case_checks import Run
+from pate.core.world.fields import Problems, Table
+from pate.core.world.state import Wind, WorldState
+from pate.engine.case_checks import RefusalCheck, Run
+from pate.engine.case_dice import dice_faces
 from pate.engine.case_lines import locate, order_problems
-from pate.engine.case_read import Expectation, read_expectations, read_turns
+from pate.engine.case_orders import SYNTAX
+from pate.engine.case_read import Expectation, TurnSpec, read_expectations, read_turns
 from pate.engine.case_state import ReportCheck, ShipCheck
+from pate.engine.case_world import case_world
 from pate.engine.context import turn_context
 from pate.engine.overrides import with_rules
 from pate.engine.simulate import refusal_text, refused_ship, simulate
 
-_TOP_KEYS = ("case", "scenario", "world", "rules", "turn", "expect")
+_TOP_KEYS = ("case", "scenario", "world", "treasury", "rules", "turn", "expect")
 _HEADER_KEYS = ("rule", "title", "quote", "seed", "xfail", "placement", "note")
-_WORLD_KEYS = ("states", "diplomacy", "players", "ports", "land_units", "ship_defaults", "ships", "squadrons")
-DEFAULT_SEED = 1
 
 
 class CaseFileError(ValueError):
@@ -59,6 +62,7 @@ class Case:
     winds: dict[int, dict[str, Wind]]
     stores_moves: dict[int, list[StoresMove]]  # rule 3.5, by turn
     refusals_allowed: frozenset[int]  # turns whose refusals need no refused_rule statement
+    unreadable: dict[int, list[Refusal]]  # by turn: ships' blocks not in the order format, refused
     expectations: tuple[Expectation, ...]
     ctx: TurnContext  # the map and the rule data, with the case's [rules] changes
 
@@ -133,11 +137,18 @@ def _read(
     if placement not in (None, "random", "as_given"):
         problems.add(head.where("placement"), "'random' or 'as_given'")
     ctx = with_rules(top.table("rules"), ctx, problems)
-    turns = read_turns(top, ctx.map, problems, lambda i, err: order_problems(text, i, err))
+    turns = read_turns(
+        top, ctx.map, problems, lambda i, err: order_problems(text, i, err), dice_faces(ctx.rules)
+    )
+    fixed = tuple((i + 1, k, v) for i, t in enumerate(turns) for k, v in t.dice.items())
+    ctx = replace(ctx, fixed_dice=fixed)
     expectations = read_expectations(top, ctx.map, problems, len(turns))
+    if "expect" not in top:  # a case that states nothing would pass whatever the engine did
+        problems.add("expect", "state what must be true: give at least one [[expect]]")
+    unreadable = _unreadable(turns, expectations, problems, text)
     count = max([len(turns), 1, *(e.turn for e in expectations)])
     kinds = tuple(t.kind for t in turns) + (None,) * (count - len(turns))
-    loaded = _world(path, top, ctx, problems, count, seed, placement, kinds, located)
+    loaded = case_world(path, top, ctx, problems, count, seed, placement, kinds, located)
     if loaded is not None:
         _check_names(loaded[0], expectations, _created(top), problems)
     if loaded is None or problems or None in (rule, title, quote):
@@ -158,92 +169,35 @@ def _read(
         winds={i + 1: t.winds for i, t in enumerate(turns) if t.winds},
         stores_moves={i + 1: t.stores_moves for i, t in enumerate(turns) if t.stores_moves},
         refusals_allowed=frozenset(i + 1 for i, t in enumerate(turns) if t.refusals_allowed),
+        unreadable=unreadable,
         expectations=tuple(expectations),
         ctx=ctx,
     )
 
 
-def _world(
-    path: Path,
-    top: Table,
-    ctx: TurnContext,
-    problems: Problems,
-    turns: int,
-    seed: int | None,
-    placement: str | None,
-    given: tuple[TurnKind | None, ...],
-    located: list[str],
-) -> tuple[WorldState, bool] | None:
-    """The world of the case: a shipped scenario or file (``scenario``), or
-    scenario tables written under ``[world]``."""
-    from pate.core.world.scenario import parse_scenario
-    from pate.datafiles import load_nations, load_scenario, scenario_path
-
-    name = top.opt_str("scenario")
-    inline = top.table("world")
-    if (name is None) == (inline is None):
-        problems.add("scenario", "give either scenario = NAME or a [world] table")
-        return None
-    is_file = False
-    try:
-        if name is not None:
-            # a bare name is a shipped scenario; a file name is next to the case
-            is_file = scenario_path(name) == Path(name)
-            scenario = load_scenario(path.parent / name if is_file else name)
-            world = scenario.world
-            world = replace(world, seed=world.seed if seed is None else seed)
-            placement = placement or scenario.placement
-        else:
-            assert inline is not None
-            inline.check_keys(_WORLD_KEYS)
-            raw = _named_ships(dict(inline.data))
-            seed = DEFAULT_SEED if seed is None else seed
-            raw["scenario"] = {"format": 1, "name": "case", "seed": seed, "turns": turns}
-            world = parse_scenario(raw, ctx.map, ctx.rules, nations=load_nations()).world
-            placement = placement or "as_given"
-    except DataError as err:  # a missing scenario file is one too
-        if name is not None and is_file:
-            located += _in_file(path.parent / name, err.problems)
-            return None
-        prefix = "scenario: " if name is not None else "world."
-        for item in err.problems:
-            problems.add("", prefix + item)
-        return None
-    except FileNotFoundError as err:
-        problems.add("scenario", f"no such scenario: {err.filename or err}")
-        return None
-    # rule 6.12: a turn's kind as the case says, else as the scenario says
-    old = world.turn_kinds
-    kinds = tuple(k or (old[i] if i < len(old) else TurnKind.CAMPAIGN) for i, k in enumerate(given))
-    world = replace(world, turns=turns, turn_kinds=kinds, kind=kinds[0])
-    return world, placement == "random"
-
-
-def _in_file(path: Path, items: list[str]) -> list[str]:
-    """The problems of a scenario file beside the case, each by its line there."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return [f"{path}: {item}" for item in items]
-    return [locate(path, text, item) for item in items]
-
-
-def _named_ships(raw: dict[str, Any]) -> dict[str, Any]:
-    """Ships of an inline world are named after their id unless named."""
-
-    def named(ship: Any) -> Any:
-        return {"name": ship["id"], **ship} if isinstance(ship, dict) and "id" in ship else ship
-
-    if isinstance(raw.get("ships"), list):
-        raw["ships"] = [named(s) for s in raw["ships"]]
-    if isinstance(raw.get("squadrons"), list):
-        raw["squadrons"] = [
-            {**q, "ships": [named(s) for s in q["ships"]]}
-            if isinstance(q, dict) and isinstance(q.get("ships"), list)
-            else q
-            for q in raw["squadrons"]
-        ]
-    return raw
+def _unreadable(
+    turns: list[TurnSpec], expectations: list[Expectation], problems: Problems, text: str
+) -> dict[int, list[Refusal]]:
+    """A ship's orders not in the order format: refused, where a statement
+    expects it (``refused_rule = "syntax"``), else a problem of the file at
+    its line.  (The order desk refuses such a submission whole; a case
+    refuses that ship's block, so that the rest of the turn still plays.)"""
+    expected = {
+        (e.turn, e.check.ship)
+        for e in expectations
+        if isinstance(e.check, RefusalCheck) and e.check.rule == SYNTAX
+    }
+    out: dict[int, list[Refusal]] = {}
+    for i, t in enumerate(turns):
+        for sid, found in t.unreadable.items():
+            located = order_problems(text, i, OrderSyntaxError(found))
+            if (i + 1, sid) in expected:
+                words = "; ".join(message for _, message in located)
+                out.setdefault(i + 1, []).append(Refusal(f"{sid}.orders", SYNTAX, words, "invalid_argument"))
+                continue
+            for path, message in located:
+                problems.add(path, message)
+    return out
 
 
 def _created(top: Table) -> set[str]:
@@ -316,7 +270,8 @@ def play(case: Case, seed: int) -> Run:
             stores_moves=case.stores_moves,
         )
     )
-    refusals = {o.turn: list(o.refusals) for o in outs if o.refusals}
+    refusals = {o.turn: case.unreadable.get(o.turn, []) + list(o.refusals) for o in outs}
+    refusals = {turn: refused for turn, refused in refusals.items() if refused}
     reports = tuple(o.reports for o in outs)
     return Run(seed, tuple(o.world for o in outs), tuple(o.events for o in outs), refusals, reports)
 

@@ -5,6 +5,7 @@ that the two write these the same way."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pate.core.rules.context import TurnContext
@@ -12,6 +13,7 @@ from pate.core.world.fields import Problems, Table
 from pate.core.world.geography import Direction, WindStrength, WorldMap
 from pate.core.world.state import Wind
 
+_ERROR_REPR = re.compile(r"\w+Error\((['\"])(.*)\1\)$")  # "ValueError('dice...')": its words
 _DIRECTIONS = {d.value: d for d in Direction} | {d.value[0]: d for d in Direction}
 
 
@@ -24,11 +26,61 @@ def with_rules(changes: Table | None, ctx: TurnContext, problems: Problems) -> T
         return ctx
     merged = _merge(ctx.rules.sections, changes.data, changes.path, problems)
     try:
-        return TurnContext(map=ctx.map, rules=parse_rules(merged))
+        rules = parse_rules(merged)
     except RulesDataError as err:
         for item in err.problems:
             problems.add(changes.path, item)
         return ctx
+    refused = _refused(rules)
+    for why in refused:  # located at the changed table the message names, else at [rules]
+        section = next((k for k in changes.data if why.startswith(f"{k}: ")), None)
+        where = _first_key(changes.data[section], f"{changes.path}.{section}") if section else changes.path
+        problems.add(where, f"the engine refuses these rule numbers: {why.removeprefix(f'{section}: ')}")
+    return ctx if refused else TurnContext(map=ctx.map, rules=rules)
+
+
+def _first_key(change: Any, path: str) -> str:
+    """The path of the first number a change sets (its line names the problem)."""
+    while isinstance(change, dict) and change:
+        key = next(iter(change))
+        change, path = change[key], f"{path}.{key}"
+    return path
+
+
+def _refused(rules: Any) -> list[str]:
+    """What the rule areas, reading the changed numbers as the engine will
+    when it first needs them (mid-run), refuse: a die of one face."""
+    from pate.core.rules.combat.params import CombatRules
+    from pate.core.rules.commerce import CommerceRules
+    from pate.core.rules.data import RulesDataError
+    from pate.core.rules.eia.params import EiaRules
+    from pate.core.rules.eiaops.params import OpsRules
+    from pate.core.rules.movement.params import MovementRules
+    from pate.core.rules.seatime import SeaExperience
+    from pate.core.rules.storms import StormRules
+    from pate.core.rules.transport import SpaceRules
+    from pate.core.rules.winds import WindRules
+
+    readers = (
+        OpsRules.from_rules,
+        EiaRules.from_rules,
+        CombatRules.from_rules,
+        CommerceRules.of,
+        MovementRules.of,
+        SeaExperience.of,
+        StormRules.of,
+        SpaceRules.of,
+        WindRules.of,
+    )
+    out = []
+    for read in readers:
+        try:
+            read(rules)
+        except RulesDataError as err:
+            out += [_ERROR_REPR.sub(r"\2", p) for p in err.problems]
+        except (KeyError, TypeError, ValueError) as err:
+            out.append(f"{type(err).__name__}: {err}")
+    return out
 
 
 def _merge(base: Any, change: Any, path: str, problems: Problems) -> Any:

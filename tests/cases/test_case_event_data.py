@@ -197,3 +197,15 @@ def test_storm_ashore_events_carry_the_tables_keys() -> None:
 
 def test_undone_transfers_carry_the_tables_keys() -> None:
     _check(_land_saga_events(), {"transfer_undone"})
+
+
+def test_the_keys_a_statement_may_name_are_the_tables() -> None:
+    """pate/engine/event_keys.py, which the case reader checks statements
+    against, says what the table says, kind by kind."""
+    from pate.engine.event_keys import EVENT_KEYS
+
+    rows = documented()
+    assert set(EVENT_KEYS) == set(rows)
+    assert {k: v for k, v in EVENT_KEYS.items() if v is not None} == {
+        k: frozenset(rows[k]) for k, v in EVENT_KEYS.items() if v is not None
+    }

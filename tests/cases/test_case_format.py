@@ -200,7 +200,7 @@ def test_every_event_kind_is_in_the_table_of_cases_md() -> None:
     """docs/formats/cases.md lists every kind a statement may name, with its data."""
     import re
 
-    from pate.engine.case_read import known_kinds
+    from pate.engine.case_event_read import known_kinds
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "formats" / "cases.md").read_text(encoding="utf-8")
     table = doc.split("#### Event kinds and their data", 1)[1].split("\n### ", 1)[0]
@@ -230,13 +230,13 @@ squadrons = [
     assert any(":12: world.squadrons[0].ships[1].sea_area: unknown sea area 'QQQ'" in p for p in problems)
 
 
-def test_a_data_key_no_event_of_the_kind_carries_fails_even_when_absent(tmp_path: Path) -> None:
+def test_a_data_key_no_event_of_the_kind_carries_is_a_problem_of_the_file(tmp_path: Path) -> None:
     """`port` for `to`: an absent statement must not pass by a misnamed key."""
     body = '[[expect]]\nevent = "group_divided"\ndata = { capacty = 3000 }\nabsent = true\n'
-    status, failures = _run(tmp_path, body)
+    problems = _problems(tmp_path, body)
     assert (
-        status == "FAIL"
-        and "no group_divided event carries capacty (their keys: capacity, cargo_moves, new)" in failures[0]
+        "expect[0]: no group_divided event carries capacty (its keys: capacity, cargo_moves, new)"
+        in problems[0]
     )
     assert _run(tmp_path, body.replace("capacty", "capacity"))[0] == "PASS"  # 2000, not 3000
 

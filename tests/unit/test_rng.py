@@ -39,3 +39,18 @@ def test_fork_is_independent_of_draw_count_elsewhere() -> None:
     first = base.fork("NOC").random()
     again = Rng.for_phase(1, 1, "combat").fork("NOC").random()
     assert first == again
+
+
+def test_a_named_roll_is_the_die_unless_a_case_fixed_it() -> None:
+    """Rng.roll draws as randint does; a fixed purpose gives its values in
+    order, and the die is drawn all the same, so the other dice do not move
+    (forks share the fixed values)."""
+    drawn = Rng(7)
+    dice = [drawn.randint(1, 6) for _ in range(3)]
+    plain = Rng(7)
+    assert [plain.roll("interception", 6) for _ in range(3)] == dice
+    fixed = Rng(7).with_fixed({"interception": (1, 6)})
+    assert fixed.roll("column", 6) == dice[0]  # not fixed: the stream's own
+    assert fixed.fork("battle").roll("interception", 6) == 1
+    assert fixed.roll("interception", 6) == 6
+    assert fixed.roll("interception", 6) == dice[2]  # the fixed values spent: the stream's again

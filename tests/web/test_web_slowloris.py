@@ -171,9 +171,9 @@ def test_a_slowloris_of_500_does_not_starve_players_or_health(stack: Stack, env:
     assert seen["opened"] >= ATTACKERS and lifetimes, "the attack did not run"
     if not env:
         # uvicorn alone never closes a connection that keeps trickling: here each of the first 500
-        # was closed while the attack ran, none before its deadline (the attacker, polling every
-        # 0.5 s on a loaded machine, notices late, so no upper bound is asserted)
+        # was closed while the attack ran.  How long each lived is timing, asserted nowhere (a
+        # loaded machine must not fail it); a trickler closed at its deadline, a request
+        # finished in time served: tests/unit/services/test_web_server_guard.py
         assert len(lifetimes) >= ATTACKERS
-        assert min(lifetimes) > HEADER_SECONDS - 0.1, min(lifetimes)
     else:  # past the cap the oldest trickler makes room for each newcomer: they churn
         assert seen["opened"] > 2 * ATTACKERS

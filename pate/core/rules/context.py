@@ -26,6 +26,12 @@ class TurnContext:
     # ports GITM reports taken on land since the last turn (edition 3), applied at the
     # initial amphibious phase (pate.core.rules.garrison.land_captures)
     land_captures: tuple[LandCapture, ...] = ()
+    # dice a rule case fixes, (turn, purpose, values in order): set by the case runner
+    # alone (docs/formats/cases.md, a turn's ``dice``), never in a campaign; see Rng.roll
+    fixed_dice: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
+
+    def dice_fixed(self, turn: int) -> dict[str, tuple[int, ...]]:
+        return {purpose: values for t, purpose, values in self.fixed_dice if t == turn}
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,7 +54,7 @@ def resolve_turn(
     ts = TurnState(world=world, orders=dict(orders), start=world, stores_moves=tuple(stores_moves))
     for phase, run in PHASES:
         before, was = len(ts.events), ts.world
-        ts = run(ctx, ts, phase_rng(world, phase))
+        ts = run(ctx, ts, phase_rng(world, phase).with_fixed(ctx.dice_fixed(world.turn)))
         ts = settle_cargo(ctx, ts, was, before)  # lost section 9: cargo goes with its transport
         numbered = tuple(replace(e, step=before + i) for i, e in enumerate(ts.events[before:]))
         ts = replace(ts, events=ts.events[:before] + numbered)

@@ -1,7 +1,7 @@
 """Read RPCs never take SQLite's write lock.
 
 Another process holds the write lock (BEGIN IMMEDIATE) for the whole test; the
-reads still answer at once, because they run in deferred transactions.
+reads still answer while it is held, because they run in deferred transactions.
 Before, GetReport and GetEffectiveOrders began with BEGIN IMMEDIATE and would
 have waited for the lock (up to the 30 s busy timeout).
 """
@@ -9,7 +9,6 @@ have waited for the lock (up to the 30 s busy timeout).
 from __future__ import annotations
 
 import sqlite3
-import time
 
 import pytest
 
@@ -34,7 +33,8 @@ def test_reads_answer_while_another_process_holds_the_write_lock(desk_cluster: t
     holder = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None, timeout=30)
     try:
         holder.execute("BEGIN IMMEDIATE")
-        started = time.monotonic()
+        # every read answers before the lock is let go below: a read that needed it would wait
+        # for it past its 10 s deadline and fail (no stopwatch: a loaded machine cannot fail it)
         report = client.reports.GetReport(
             reports_pb2.GetReportRequest(campaign_id=CAMPAIGN, turn=0, format="text"), metadata=md, timeout=10
         )
@@ -45,9 +45,7 @@ def test_reads_answer_while_another_process_holds_the_write_lock(desk_cluster: t
             orders_pb2.GetEffectiveOrdersRequest(campaign_id=CAMPAIGN, turn=1), metadata=md, timeout=10
         )
         shown = client.campaign(CAMPAIGN)
-        took = time.monotonic() - started
     finally:
         holder.execute("ROLLBACK")
         holder.close()
     assert report.body and listed.reports and effective.orders and shown.id == CAMPAIGN
-    assert took < 5.0, f"the reads waited {took:.1f} s for the write lock"

@@ -84,7 +84,7 @@ class _Fight:
     disabled: set[str] = field(default_factory=set)
 
     def die(self) -> int:
-        return self.rng.randint(1, self.rules.column_die)
+        return self.rng.roll("column", self.rules.column_die)
 
     def alive(self, side: int, col: int) -> list[str]:
         return [k for k in self.cols[side][col] if k not in self.disabled]

@@ -41,6 +41,10 @@ class Run:
     def die(self, faces: int = 6) -> int:
         return self.rng.randint(1, faces)
 
+    def roll(self, purpose: str, faces: int) -> int:
+        """A die a rule case may fix by its purpose (pate.core.rng.Rng.roll)."""
+        return self.rng.roll(purpose, faces)
+
     def dice(self, n: int, faces: int = 6) -> int:
         return sum(self.die(faces) for _ in range(n))
 
@@ -194,7 +198,10 @@ def _can_intercept(run: Run, by: Declared, target: Declared) -> bool:
 def attempt(run: Run, by: Declared, target: Declared) -> None:
     """ "Interception succeeds if intercepting side wins the manouver roll or
     on a tie if intercepting a preferred kind of operation."  Then battle."""
-    mine, theirs = run.die(run.rules.manoeuvre_die), run.die(run.rules.manoeuvre_die)
+    mine, theirs = (
+        run.roll("interception", run.rules.manoeuvre_die),
+        run.roll("interception", run.rules.manoeuvre_die),
+    )
     preferred = run.rules.prefers(by.op.kind, target.op.kind.value)
     ok = mine > theirs or (mine == theirs and preferred)
     data = {

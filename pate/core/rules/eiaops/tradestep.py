@@ -106,7 +106,10 @@ def _raid(
     taken: dict[str, int],
     prizes: dict[str, int],
 ) -> None:
-    mine, theirs = run.die(run.rules.manoeuvre_die), run.die(run.rules.manoeuvre_die)
+    mine, theirs = (
+        run.roll("interception", run.rules.manoeuvre_die),
+        run.roll("interception", run.rules.manoeuvre_die),
+    )
     preferred = run.rules.prefers(raider.op.kind, "trade")
     ok = mine > theirs or (mine == theirs and preferred)
     run.emit(
