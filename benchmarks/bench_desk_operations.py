@@ -15,33 +15,16 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from pate.core.orders.operation import Operation
-from pate.core.orders.refusal import Actor, authority
 from pate.core.rules.eiaops.choices import legal_operations
-from pate.core.rules.eiaops.declare import fleet_of
 from pate.core.rules.eiaops.model import Fleet
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.world.geography import WorldMap
 from pate.core.world.state import WorldState
 from pate.datafiles import load_rule_data, load_scenario, load_world_map
-from tests.cases.eia_ops.legal_oracle import legal_operations_searching_each
+from tests.cases.eia_ops.legal_oracle import desk_fleets, legal_operations_searching_each
 
 Legal = Callable[[WorldMap, WorldState, Fleet, OpsRules], list[Operation]]
 RUNS = 5
-
-
-def desk_fleets(world: WorldState) -> list[Fleet]:
-    """One entry for every fleet on every player's desk (a fleet on two desks, twice)."""
-    out: list[Fleet] = []
-    for player in sorted(world.players.values(), key=lambda p: p.id):
-        actor = Actor.of(player)
-        for sid in sorted(world.ships):
-            ship = world.ships[sid]
-            if authority(actor, ship) is None or ship.attached_to is not None or not ship.active:
-                continue
-            fleet = fleet_of(world, ship)
-            if fleet is not None:
-                out.append(fleet)
-    return out
 
 
 def _median(legal: Legal, world_map: WorldMap, world: WorldState, fleets: list[Fleet]) -> tuple[float, int]:

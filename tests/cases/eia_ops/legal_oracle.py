@@ -2,12 +2,14 @@
 by the order desk's own ``declare.problem`` with a fresh map search of its
 own.  Kept as the oracle that ``choices.legal_operations`` (one search from
 the fleet's place, shared by every candidate) must agree with exactly, and
-as the "before" of the benchmark."""
+as the "before" of the benchmark; with the fleets every desk lists, on which
+both are compared."""
 
 from __future__ import annotations
 
 from pate.core.orders.operation import AT_SEA_KINDS, Operation, OpKind
-from pate.core.rules.eiaops.declare import problem
+from pate.core.orders.refusal import Actor, authority
+from pate.core.rules.eiaops.declare import fleet_of, problem
 from pate.core.rules.eiaops.model import Fleet
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.rules.eiaops.steps import distances
@@ -44,3 +46,18 @@ def legal_operations_searching_each(
         legal = [op for op in legal if op.kind in AT_SEA_KINDS]
     seen: set[Operation] = set()
     return [op for op in legal if not (op in seen or seen.add(op))]  # type: ignore[func-returns-value]
+
+
+def desk_fleets(world: WorldState) -> list[Fleet]:
+    """One entry for every fleet on every player's desk (a fleet on two desks, twice)."""
+    out: list[Fleet] = []
+    for player in sorted(world.players.values(), key=lambda p: p.id):
+        actor = Actor.of(player)
+        for sid in sorted(world.ships):
+            ship = world.ships[sid]
+            if authority(actor, ship) is None or ship.attached_to is not None or not ship.active:
+                continue
+            fleet = fleet_of(world, ship)
+            if fleet is not None:
+                out.append(fleet)
+    return out
