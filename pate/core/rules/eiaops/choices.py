@@ -1,6 +1,8 @@
 """The legal operations of a fleet marker, for the web form and for bots:
 every candidate the map suggests, kept only when the order desk's own check
-(``declare.problem``) accepts it, in a stable order."""
+(``declare.problem``) accepts it, in a stable order.  Every candidate is
+measured from the fleet's own place, so one map search serves them all: a
+search for each one made reading every desk of the grand campaign slow."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from pate.core.orders.operation import AT_SEA_KINDS, Operation, OpKind
 from pate.core.rules.eiaops.declare import problem
 from pate.core.rules.eiaops.model import Fleet
 from pate.core.rules.eiaops.params import OpsRules
-from pate.core.rules.eiaops.steps import distances
+from pate.core.rules.eiaops.steps import Reach
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import ShipType
 from pate.core.world.state import WorldState
@@ -19,7 +21,9 @@ PER_KIND = 4  # destinations offered per kind: the nearest ones
 def legal_operations(
     world_map: WorldMap, world: WorldState, fleet: Fleet, rules: OpsRules
 ) -> list[Operation]:
-    near = distances(world_map, fleet.place, rules.rebase_steps)
+    furthest = max(rules.rebase_steps, rules.transport_steps, rules.invasion_steps)
+    reach = Reach.search(world_map, fleet.place, furthest)
+    near = {n: d for n, d in reach.steps.items() if d <= rules.rebase_steps}
     ports = sorted((d, n) for n, d in near.items() if n in world_map.ports and n != fleet.place)
     areas = sorted((d, n) for n, d in near.items() if n in world_map.sea_areas)
     out: list[Operation] = [Operation(k) for k in (OpKind.NAVAL_SUPERIORITY, OpKind.PATROL, OpKind.RAID)]
@@ -37,7 +41,7 @@ def legal_operations(
             for corps in ship.cargo.units if ship is not None else ():
                 out += [Operation(OpKind.TRANSPORT, corps=corps, to=n) for _, n in ports[: PER_KIND * 4]]
                 out += [Operation(OpKind.INVASION, corps=corps, to=n) for _, n in ports[: PER_KIND * 4]]
-    legal = [op for op in out if problem(world_map, world, fleet, op, rules) is None]
+    legal = [op for op in out if problem(world_map, world, fleet, op, rules, reach) is None]
     if fleet.at_sea:
         legal = [op for op in legal if op.kind in AT_SEA_KINDS]
     seen: set[Operation] = set()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pate.core.orders.operation import AT_SEA_KINDS, WITH_CORPS, Operation, OpKind
 from pate.core.rules.eiaops.model import Declared, Fleet
 from pate.core.rules.eiaops.params import OpsRules
-from pate.core.rules.eiaops.steps import distance
+from pate.core.rules.eiaops.steps import Reach
 from pate.core.rules.eiaops.trade import chain_problem
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import AtSea, InPort, Ship, ShipType
@@ -52,9 +52,16 @@ class Why:
 
 
 def problem(
-    world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules
+    world_map: WorldMap,
+    world: WorldState,
+    fleet: Fleet,
+    op: Operation,
+    rules: OpsRules,
+    reach: Reach | None = None,
 ) -> Why | None:
-    """Why ``fleet`` may not take ``op`` (None when it may)."""
+    """Why ``fleet`` may not take ``op`` (None when it may).  ``reach``: a
+    search from the fleet's place already made, when many operations of the
+    same fleet are checked (the answer is the same without it)."""
     if fleet.at_sea and op.kind not in AT_SEA_KINDS:
         msg = (
             "a fleet based in a sea zone or an enemy blockade box may only choose Naval Superiority or Rebase"
@@ -64,13 +71,17 @@ def problem(
         msg = f"only {rules.chooses_when} may choose when to declare; the others keep the Naval Phase order"
         return Why("operation.declare_at", "Declaring Operations", msg)
     check = _CHECKS.get(op.kind)
-    return check(world_map, world, fleet, op, rules) if check else None
+    return check(world_map, world, fleet, op, rules, reach) if check else None
 
 
-def _within(world_map: WorldMap, fleet: Fleet, to: str, steps: int, what: str) -> Why | None:
+def _within(
+    world_map: WorldMap, fleet: Fleet, to: str, steps: int, what: str, reach: Reach | None
+) -> Why | None:
     if to not in world_map.ports and to not in world_map.sea_areas:
         return Why("operation.to", what, f"{to!r} is neither a port nor a sea area of the map")
-    if distance(world_map, fleet.place, to, steps) is None:
+    if reach is None:
+        reach = Reach.search(world_map, fleet.place, steps)
+    if reach.distance(world_map, fleet.place, to, steps) is None:
         return Why("operation.to", what, f"{to} is more than {steps} steps from {fleet.place}")
     return None
 
@@ -81,10 +92,15 @@ def _friendly(world: WorldState, state: str, port: str) -> bool:
 
 
 def _rebase(
-    world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules
+    world_map: WorldMap,
+    world: WorldState,
+    fleet: Fleet,
+    op: Operation,
+    rules: OpsRules,
+    reach: Reach | None,
 ) -> Why | None:
     to = op.to or ""
-    far = _within(world_map, fleet, to, rules.rebase_steps, "Rebase")
+    far = _within(world_map, fleet, to, rules.rebase_steps, "Rebase", reach)
     if far or to in world_map.sea_areas:
         return far
     if op.blockade and _friendly(world, fleet.state, to):
@@ -105,14 +121,19 @@ def carrier(world: WorldState, fleet: Fleet, corps: str) -> Ship | None:
 
 
 def _corps(
-    world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules
+    world_map: WorldMap,
+    world: WorldState,
+    fleet: Fleet,
+    op: Operation,
+    rules: OpsRules,
+    reach: Reach | None,
 ) -> Why | None:
     what = "Transport" if op.kind is OpKind.TRANSPORT else "Invasion"
     to = op.to or ""
     if to not in world_map.ports:
         return Why("operation.to", what, f"{to!r} is not a port of the map")
     steps = rules.transport_steps if op.kind is OpKind.TRANSPORT else rules.invasion_steps
-    far = _within(world_map, fleet, to, steps, what)
+    far = _within(world_map, fleet, to, steps, what, reach)
     if far:
         return far
     if op.kind is OpKind.TRANSPORT and not _friendly(world, fleet.state, to):
@@ -124,7 +145,12 @@ def _corps(
 
 
 def _chain(
-    world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules
+    world_map: WorldMap,
+    world: WorldState,
+    fleet: Fleet,
+    op: Operation,
+    rules: OpsRules,
+    reach: Reach | None,
 ) -> Why | None:
     what = "Protect Trade" if op.kind is OpKind.PROTECT_TRADE else "Supply"
     if op.kind is OpKind.SUPPLY and not any(
@@ -139,7 +165,14 @@ def _chain(
     return Why("operation.chain", what, why) if why else None
 
 
-def _cost(world_map: WorldMap, world: WorldState, fleet: Fleet, op: Operation, rules: OpsRules) -> Why | None:
+def _cost(
+    world_map: WorldMap,
+    world: WorldState,
+    fleet: Fleet,
+    op: Operation,
+    rules: OpsRules,
+    reach: Reach | None,
+) -> Why | None:
     money = world.treasury.get(fleet.state, 0)
     if fleet.state in world.treasury and money < rules.ns_cost:  # an account opens at the first phase
         msg = f"Naval Superiority costs {rules.ns_cost}$; {fleet.state} has {money}$"

@@ -9,7 +9,8 @@ or a port and a sea area it opens on (rules 1.3, 6.3).  A port's blockade box
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from pate.core.world.geography import WorldMap
 
@@ -40,6 +41,28 @@ def distances(world_map: WorldMap, start: str, limit: int) -> dict[str, int]:
 def distance(world_map: WorldMap, a: str, b: str, limit: int) -> int | None:
     """Steps from ``a`` to ``b``, or None when more than ``limit``."""
     return distances(world_map, a, limit).get(b)
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """One search from ``start`` answering every question of distance from
+    there: a fleet's candidate operations all measure from its own place, and
+    a search for each one cost the desk most of its time."""
+
+    start: str
+    limit: int
+    steps: Mapping[str, int]  # every node within ``limit`` steps of ``start``
+
+    @classmethod
+    def search(cls, world_map: WorldMap, start: str, limit: int) -> Reach:
+        return cls(start, limit, distances(world_map, start, limit))
+
+    def distance(self, world_map: WorldMap, a: str, b: str, limit: int) -> int | None:
+        """As ``distance``; a question this search cannot answer gets a search of its own."""
+        if a != self.start or limit > self.limit:
+            return distance(world_map, a, b, limit)
+        d = self.steps.get(b)
+        return d if d is not None and d <= limit else None
 
 
 def nearest(world_map: WorldMap, a: Iterable[str], b: Iterable[str], limit: int) -> int | None:
