@@ -154,8 +154,8 @@ def test_absent_holds_with_a_key_only_some_events_of_the_kind_carry(tmp_path: Pa
 def test_data_at_states_an_item_at_its_place(tmp_path: Path) -> None:
     """Column positions, the order of the attacks and of their shots."""
     at = (
-        '"attacks[0].side" = 1, "attacks[1].side" = 0, "columns[0][0]" = ["FR1FR", "FR2FR"], '
-        '"attacks[0].shots[2]" = ["FR1FR", "BR1FR", 6, 15, true], "attacks[-1]" = { evaded = true }'
+        '"attacks[0].side" = 0, "attacks[1].side" = 1, "columns[0][0]" = ["FR1FR", "FR2FR"], '
+        '"attacks[0].shots[2]" = ["BR1FR", "FR1FR", 1, 5, false], "attacks[-1]" = { evaded = false }'
     )
     said = f'[[expect]]\nevent = "column_battle"\ndata_at = {{ {at} }}\n'
     assert _failures(tmp_path, BATTLE_WORLD + INTERCEPTION + said) == ()
