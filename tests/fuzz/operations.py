@@ -54,12 +54,16 @@ class OperationMaker:
         ports = [n for n in by_distance if n in self.map.ports and n != fleet.place]
         areas = [n for n in by_distance if n in self.map.sea_areas]
         corps = [c for s in fleet.ships if s in self.world.ships for c in self.world.ships[s].cargo.units]
+        if corps and not fleet.at_sea and r.random() < 0.5:  # a fleet with corps aboard mostly uses them
+            kind = r.choice((OpKind.TRANSPORT, OpKind.INVASION, OpKind.SUPPLY))
         port = self.map.ports.get(fleet.place)
         if kind is OpKind.REBASE:
             blockade = bool(ports) and r.random() < 0.3
             places = ports[:16] if blockade or not areas or r.random() < 0.6 else areas[:4]
             return Operation(kind, to=r.choice(places or [fleet.place]), blockade=blockade)
         if kind in WITH_CORPS and corps and ports:
+            steps = self.rules.transport_steps if kind is OpKind.TRANSPORT else self.rules.invasion_steps
+            ports = [p for p in ports if near[p] <= steps] or ports  # within the kind's own reach
             friendly = [p for p in ports[:24] if self._friendly(fleet.state, p)]
             wanted = friendly if kind is OpKind.TRANSPORT else [p for p in ports[:24] if p not in friendly]
             return Operation(
