@@ -23,6 +23,7 @@ WIDTH = 3.0
 GAP_AREA = 17.0  # an arrow stops short of a sea area's code (its half width)...
 GAP_PORT = 7.0  # ...and of a port's mark
 LABEL_SIZE = 11
+MAX_TITLES = 12  # ships named in one course's tooltip
 # contact stance (rule 4.6) -> (stroke, dash pattern, words)
 STANCES: dict[str, tuple[str, str, str]] = {
     "accept": ("#0b5394", "", "accepts contact"),
@@ -72,7 +73,11 @@ def _defs(key: str) -> str:
     return f"<defs>{heads}</defs>"
 
 
-def _course(course: Course, at: Callable[[str], Point | None], key: str) -> str:
+def _course(group: Sequence[Course], at: Callable[[str], Point | None], key: str) -> str:
+    """One drawing for ships on the same course (a squadron and the ships
+    copying its lead's orders, rule 4.2): arrows laid exactly over one
+    another read as one, and hid the others' tooltips."""
+    course = group[0]
     points = [at(p) for p in course.places]
     if len(course.places) < 2 or any(p is None for p in points):
         return ""  # a course to or from the other map's waters is drawn on neither
@@ -108,20 +113,26 @@ def _course(course: Course, at: Callable[[str], Point | None], key: str) -> str:
         )
     where = " ".join(f"{x:g},{y:g}" for x, y in (pt for pt in points if pt))
     dashed = f' stroke-dasharray="{dash}"' if dash else ""
+    ships = " ".join(c.ship for c in group)
+    title = "; ".join(c.title or c.ship for c in group[:MAX_TITLES])
+    title += f"; and {len(group) - MAX_TITLES} more" if len(group) > MAX_TITLES else ""
     return (
-        f'<g class="course" data-ship="{escape(course.ship)}" data-contact="{stance}" '
-        f'data-places="{escape(" ".join(course.places))}" data-points="{where}" stroke="{colour}" '
-        f'stroke-width="{WIDTH:g}" stroke-linecap="round"{dashed}>'
-        f"<title>{escape(course.title or course.ship)}</title>{''.join(lines)}{extra}</g>"
+        f'<g class="course" data-ship="{escape(course.ship)}" data-ships="{escape(ships)}" '
+        f'data-contact="{stance}" data-places="{escape(" ".join(course.places))}" data-points="{where}" '
+        f'stroke="{colour}" stroke-width="{WIDTH:g}" stroke-linecap="round"{dashed}>'
+        f"<title>{escape(title)}</title>{''.join(lines)}{extra}</g>"
     )
 
 
 def course_layer(courses: Sequence[Course], at: Callable[[str], Point | None], key: str) -> list[str]:
-    """Each course as a group of arrows between the label points of its sea
-    areas and the marks of its ports (``at``: a place's point on this map, or
-    None on the other); ``key`` keeps the arrowheads' ids apart when a page
-    holds both maps."""
-    drawn = [svg for svg in (_course(c, at, key) for c in courses) if svg]
+    """Each course, once for all the ships on it, as a group of arrows
+    between the label points of its sea areas and the marks of its ports
+    (``at``: a place's point on this map, or None on the other); ``key``
+    keeps the arrowheads' ids apart when a page holds both maps."""
+    groups: dict[tuple[object, ...], list[Course]] = {}
+    for c in courses:
+        groups.setdefault((c.places, c.contact, c.port, c.harbor, c.lands), []).append(c)
+    drawn = [svg for svg in (_course(g, at, key) for g in groups.values()) if svg]
     if not drawn:
         return []
     return ['<g class="courses">', _defs(key), *drawn, "</g>"]

@@ -47,7 +47,7 @@ def _readable(driver: Any, view: Any, *, some: bool = True) -> None:
 def _course_drawn(driver: Any, ship: str, places: str) -> None:
     from selenium.webdriver.common.by import By
 
-    course = driver.find_element(By.CSS_SELECTOR, f'.desk-map g.course[data-ship="{ship}"]')
+    course = driver.find_element(By.CSS_SELECTOR, f'.desk-map g.course[data-ships~="{ship}"]')
     assert course.get_attribute("data-places") == places
     arrows = course.find_elements(By.CSS_SELECTOR, "line")
     assert len(arrows) == len(places.split()) - 1
@@ -98,7 +98,7 @@ def _marker_list_then_panel(driver: Any, stack: Stack) -> None:
     assert "Orders accepted" in driver.find_element(By.ID, "sent").text
     _course_drawn(driver, "BR1FL", "ECH BIS Rochefort")
     assert (
-        driver.find_element(By.CSS_SELECTOR, '.desk-map g.course[data-ship="BR1FL"]').get_attribute(
+        driver.find_element(By.CSS_SELECTOR, '.desk-map g.course[data-ships~="BR1FL"]').get_attribute(
             "data-contact"
         )
         == "pursue"
