@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import statistics
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -17,47 +16,26 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.platform.bus.natsserver import NatsServer
-from services.platform.runtime.cluster import Cluster
-from tests.e2e.flow import Client
-from tests.e2e.test_flood import flood
+from tests.support.flood import flooded
 
 FLOOD_SECONDS = 6.0
 
 
 def _health_under_flood(workdir: Path, nats_url: str) -> tuple[int, list[float]]:
-    cluster = Cluster(workdir=workdir, nats_url=nats_url, database_url=f"sqlite:///{workdir}/flood.db")
-    client = None
-    try:
-        cluster.start_all()
-        client = Client(cluster)
-        client.create("flood")
-        client.wait_open("flood", 1)
-        stop = threading.Event()
-        answers: list[grpc.StatusCode] = []
-        flooders = [
-            threading.Thread(target=flood, args=(cluster.orders_addr, stop, big, answers), daemon=True)
-            for big in (True, True, False, False)
-        ]
-        for t in flooders:
-            t.start()
-        time.sleep(0.5)
-        latencies = []
-        with grpc.insecure_channel(cluster.orders_addr) as ch:
-            health = health_pb2_grpc.HealthStub(ch)
-            end = time.monotonic() + FLOOD_SECONDS
-            while time.monotonic() < end:
-                started = time.perf_counter()
-                health.Check(health_pb2.HealthCheckRequest(service=""), timeout=30)
-                latencies.append(time.perf_counter() - started)
-                time.sleep(0.02)
-        stop.set()
-        for t in flooders:
-            t.join(timeout=30)
-        return len(answers), latencies
-    finally:
-        if client is not None:
-            client.close()
-        cluster.stop()
+    latencies = []
+    database = f"sqlite:///{workdir}/flood.db"
+    with (
+        flooded(workdir, nats_url, database) as (cluster, answers),
+        grpc.insecure_channel(cluster.orders_addr) as ch,
+    ):
+        health = health_pb2_grpc.HealthStub(ch)
+        end = time.monotonic() + FLOOD_SECONDS
+        while time.monotonic() < end:
+            started = time.perf_counter()
+            health.Check(health_pb2.HealthCheckRequest(service=""), timeout=30)
+            latencies.append(time.perf_counter() - started)
+            time.sleep(0.02)
+    return len(answers), latencies
 
 
 def run() -> list[tuple[str, str]]:
