@@ -30,6 +30,7 @@ from pate.render.water import Water
 DOT = (5.0, 6.0)  # the dot's centre, from the marker box's top left corner
 PORT_REACH = 48.0  # page units: a port's marker is sought this near it first
 FAR_REACH = 96.0  # and, where its neighbours' markers fill that water, this near (always joined)
+AREA_NEAR = 60.0  # a sea area's marker near its code, its words over land if need be, before far off
 PORT_REACHES = (PORT_REACH, FAR_REACH, 2 * FAR_REACH)  # tried in turn: never the whole of a wide ocean
 LEADER_AFTER = 9.0  # a port's marker this far from its port or more is joined to it by a line
 
@@ -183,12 +184,15 @@ class MarkerPlacer:
 
     def place_all(self, wanted: Sequence[Wanted]) -> list[Spot | None]:
         """Spots for markers, in the order asked: first each sea area's on
-        its water (a crowd of ports must never take an area's water from its
-        own marker); then each port's within PORT_REACH of it, those with
+        its water, within AREA_NEAR of its code if any pass finds room there
+        (a crowd of ports must never take an area's water from its own
+        marker); then each port's within PORT_REACH of it, those with
         least water there first; then the ports' that found no room so
         near, further out (always joined to their port), all clear of the
         map's labels; last, over them.  None: no water at all for it."""
-        spots: list[Spot | None] = [self.place(w) if not w.port else None for w in wanted]
+        spots: list[Spot | None] = [
+            None if w.port else self.place(w, AREA_NEAR, USUAL) or self.place(w) for w in wanted
+        ]
         ports = sorted((i for i, w in enumerate(wanted) if w.port), key=lambda i: (self._room(wanted[i]), i))
         later = []
         for i in ports:
