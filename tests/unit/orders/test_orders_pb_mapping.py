@@ -4,9 +4,12 @@ what the order text carries: here the EiA choice of Nelson's closing shift
 
 from __future__ import annotations
 
+import pytest
+
+from pate.core.orders.lexer import OrderSyntaxError
 from pate.core.orders.text import parse_orders
 from pate.v1 import common_pb2 as pb
-from services.orders.mapping import order_from_pb, order_to_pb
+from services.orders.mapping import MappingError, order_from_pb, order_to_pb
 
 
 def test_nelson_closing_shift_travels_in_the_structured_order() -> None:
@@ -26,3 +29,15 @@ def test_the_text_and_the_structured_order_agree() -> None:
     (from_text,) = parse_orders("order BR1FL\n  combat engage nelson 2\n")
     structured = order_from_pb(order_to_pb(from_text))
     assert structured.combat == from_text.combat
+
+
+def test_an_operations_place_in_the_round_out_of_range_is_refused_by_its_field() -> None:
+    """``declare_at`` (a uint32 on the wire) beyond the nine places of a round is
+    refused naming the field, as text and as a message, before any rule runs."""
+    order = order_to_pb(parse_orders("order BR1SL\n  operation naval-superiority declare 1\n")[0])
+    order.operation.declare_at = 2**32 - 1
+    with pytest.raises(MappingError) as err:
+        order_from_pb(order)
+    assert err.value.field.endswith("declare_at")
+    with pytest.raises(OrderSyntaxError, match="declare"):
+        parse_orders("order BR1SL\n  operation naval-superiority declare 4294967295\n")
