@@ -67,7 +67,10 @@ class OperationMaker:
             friendly = [p for p in ports[:24] if self._friendly(fleet.state, p)]
             wanted = friendly if kind is OpKind.TRANSPORT else [p for p in ports[:24] if p not in friendly]
             return Operation(
-                kind, corps=r.choice(corps), to=r.choice(wanted if wanted and r.random() < 0.9 else ports)
+                kind,
+                corps=r.choice(corps),
+                to=r.choice(wanted if wanted and r.random() < 0.9 else ports),
+                return_to_base=r.random() < 0.3,
             )
         if kind in WITH_CHAIN and port is not None:
             chain = [r.choice(port.reachable_sea_areas)]
@@ -93,6 +96,8 @@ class OperationMaker:
             lambda: Operation(r.choice((OpKind.PROTECT_TRADE, OpKind.SUPPLY)), chain=chain),
             lambda: Operation(OpKind.SUPPLY, chain=()),
             lambda: Operation(OpKind.PATROL, corps=self._any_corps(), to=far, chain=(far,)),
+            # going home, or a place in the round of declaring, where the kind or the state has none
+            lambda: Operation(kind, return_to_base=True, declare_at=r.choice((0, 1, 9, 10, 2**31))),
         )
         operation = r.choice(choices)()
         roll = r.random()
