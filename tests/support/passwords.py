@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping
+from datetime import datetime
 
 from sqlalchemy import Connection
 
@@ -39,8 +40,16 @@ class EveryPlayer(Mapping[str, str]):
         return 0
 
 
-def open_training_campaign(conn: Connection, campaign: str, seed: int = 1) -> None:
-    """A training campaign created with the desk's own code, its first turn open for orders."""
+def open_training_campaign(
+    conn: Connection,
+    campaign: str,
+    seed: int = 1,
+    *,
+    deadline: datetime | None = None,
+    turn_seconds: int = 0,
+) -> None:
+    """A training campaign created with the desk's own code, its first turn open for orders
+    (until ``deadline``, each later turn ``turn_seconds`` long; none: the game master closes)."""
     from pate.datafiles import load_scenario
     from services.orders import campaigns
     from services.platform.store import repository as repo
@@ -52,8 +61,10 @@ def open_training_campaign(conn: Connection, campaign: str, seed: int = 1) -> No
         "training",
         seed=seed,
         turns=3,
-        first_deadline=None,
-        turn_seconds=0,
+        first_deadline=deadline,
+        turn_seconds=turn_seconds,
         password_hashes=EveryPlayer(),
     )
-    repo.set_status(conn, campaign, turn=1, expect=("STARTING",), status="OPEN")
+    # no deadline given leaves the one the campaign was created with (None: the game master closes)
+    keep: datetime | bool = deadline if deadline is not None else False
+    repo.set_status(conn, campaign, turn=1, expect=("STARTING",), status="OPEN", deadline=keep)

@@ -11,10 +11,10 @@ from sqlalchemy import Engine
 
 from pate.datafiles import load_scenario
 from pate.v1 import desk_pb2
-from services.orders import campaigns, confirm, desk, letters, mydesk, options
+from services.orders import confirm, desk, letters, mydesk, options
 from services.platform.store import bots
 from services.platform.store import repository as repo
-from tests.support.passwords import EveryPlayer
+from tests.support.passwords import open_training_campaign
 
 AT = datetime(2026, 1, 1, 12, tzinfo=UTC)
 C = "opts"
@@ -23,21 +23,7 @@ C = "opts"
 @pytest.fixture
 def campaign(engine: Engine) -> Engine:
     with engine.begin() as conn:
-        campaigns.create_campaign(
-            conn,
-            C,
-            load_scenario("training"),
-            "training",
-            seed=5,
-            turns=3,
-            first_deadline=AT + timedelta(hours=10),
-            turn_seconds=86400,
-            combat_rules="",
-            password_hashes=EveryPlayer(),
-        )
-        repo.set_status(
-            conn, C, turn=1, expect=("STARTING",), status="OPEN", deadline=AT + timedelta(hours=10)
-        )
+        open_training_campaign(conn, C, 5, deadline=AT + timedelta(hours=10), turn_seconds=86400)
     return engine
 
 
