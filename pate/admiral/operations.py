@@ -33,8 +33,9 @@ from pate.core.orders.operation import Operation, OpKind
 from pate.core.rules.commerce import CommerceRules
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.rules.eiaops.steps import distances
+from pate.core.world.state import EIA_OPERATIONS
 
-OPERATIONS = "eia-operations"
+OPERATIONS = EIA_OPERATIONS  # the naval rule set whose fleets declare operations
 HUNT = Contact(mode=ContactMode.PURSUE, maximum=1)  # rule 4.6: a raider pursues; lone ships only
 FAR = 99  # trade distance where no enemy route is within sight of the search
 SEARCH = 14  # steps searched for enemy trade: beyond a privateer's best reach (3d6 averages 10.5)

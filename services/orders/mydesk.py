@@ -22,10 +22,9 @@ from pate.core.orders.validate import Actor, authority
 from pate.core.rules.eiaops.choices import legal_operations
 from pate.core.rules.eiaops.declare import fleet_of
 from pate.core.rules.eiaops.params import OpsRules
-from pate.core.rules.eiaops.phase import OPERATIONS
 from pate.core.rules.ports import in_friendly_harbor
 from pate.core.world.ships import AtSea, InAtlantic, InPort, Ship, describe
-from pate.core.world.state import Role, WorldState
+from pate.core.world.state import EIA_OPERATIONS, Role, WorldState
 from pate.engine.context import turn_context
 from pate.v1 import bots_pb2, common_pb2, desk_pb2, orders_pb2
 from services.orders import confirm, earlyclose, letters, options, pause
@@ -172,7 +171,7 @@ def _ship(
 
 def _operations(world: WorldState, ship: Ship) -> list[Operation]:
     """What a fleet's lead may declare under the EiA operations rules (the order form offers these)."""
-    if world.naval_rules != OPERATIONS or ship.attached_to is not None or not ship.active:
+    if world.naval_rules != EIA_OPERATIONS or ship.attached_to is not None or not ship.active:
         return []
     fleet = fleet_of(world, ship)
     if fleet is None:

@@ -21,10 +21,9 @@ from pate.core.rules.eiaops.declare import fleet_of, problem
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import Ship
-from pate.core.world.state import WorldState
+from pate.core.world.state import EIA_OPERATIONS, WorldState
 
 RULE = "EiA new naval rules"
-OPERATIONS = "eia-operations"
 
 
 def _limits(op: Operation) -> list[Refusal]:
@@ -78,7 +77,7 @@ def check_operation(
     too_big = _limits(op)  # before any other work: the order may come as JSON or protobuf
     if too_big:
         return too_big
-    if world.naval_rules != OPERATIONS:
+    if world.naval_rules != EIA_OPERATIONS:
         msg = f"operations are orders of the EiA new naval rules; this campaign plays {world.naval_rules!r}"
         return [Refusal("operation", RULE, msg, PRECONDITION)]
     if order.movement.moves:

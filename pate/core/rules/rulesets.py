@@ -12,8 +12,8 @@ from pate.core.rng import Rng
 from pate.core.rules.combat import combat_phase as pate_combat_phase
 from pate.core.rules.context import PhaseFn, TurnContext, TurnState
 from pate.core.rules.eia.phase import eia_combat_phase
-from pate.core.rules.eiaops.phase import OPERATIONS, operations_phase
-from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS, TurnKind
+from pate.core.rules.eiaops.phase import operations_phase
+from pate.core.world.state import COMBAT_RULESETS, EIA_OPERATIONS, NAVAL_RULESETS, TurnKind
 
 # the Revolution variant is the EiA phase, which reads the name (12.2.6.1.1)
 PHASES: dict[str, PhaseFn] = dict(
@@ -30,7 +30,7 @@ def combat_phase(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnState:
         raise ValueError(f"naval_rules: {ts.world.naval_rules!r} is not a known rule set ({known})")
     if ts.world.kind is TurnKind.PEACE:
         return ts  # rule 6.12: peace and truce turns; no state fights another (docs/rules/combat.md)
-    if ts.world.naval_rules == OPERATIONS:
+    if ts.world.naval_rules == EIA_OPERATIONS:
         return operations_phase(ctx, ts, rng)
     try:
         run = PHASES[ts.world.combat_rules]

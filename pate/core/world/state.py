@@ -89,7 +89,8 @@ COMBAT_RULESETS = ("pate", "eia-advanced", "eia-advanced-revolution")
 # The naval rule sets (docs/formats/scenario.md): PATE's own orders and movement
 # (the default) or the EiA new naval rules' fleet markers and operations
 # (docs/rules/eia-operations.md).
-NAVAL_RULESETS = ("pate", "eia-operations")
+EIA_OPERATIONS = "eia-operations"  # the naval rule set of the EiA new naval rules
+NAVAL_RULESETS = ("pate", EIA_OPERATIONS)
 
 
 class AdmiralFate(StrEnum):

@@ -22,16 +22,14 @@ from pate.core.rules.eiaops.model import Fleet
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.rules.eiaops.resolve import Run, reveal
 from pate.core.rules.eiaops.tradestep import open_accounts, trade_step
-from pate.core.world.state import WorldState
-
-OPERATIONS = "eia-operations"
+from pate.core.world.state import EIA_OPERATIONS, WorldState
 
 
 def prepare_orders(world: WorldState, orders: dict[str, ShipOrder]) -> dict[str, ShipOrder]:
     """Under the operations rules a fleet moves only by its operation ("Each
     fleet marker may take one action each turn"): PATE's movement orders are
     set aside, the rest of the order form stands."""
-    if world.naval_rules != OPERATIONS:
+    if world.naval_rules != EIA_OPERATIONS:
         return orders
     return {sid: replace(o, movement=Movement()) if o.movement.moves else o for sid, o in orders.items()}
 

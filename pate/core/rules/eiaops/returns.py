@@ -16,12 +16,11 @@ from dataclasses import replace
 from pate.core.events import Event, Phase
 from pate.core.rules.context import TurnContext, TurnState
 from pate.core.world.ships import InPort
-
-OPERATIONS = "eia-operations"
+from pate.core.world.state import EIA_OPERATIONS
 
 
 def return_to_base(ctx: TurnContext, ts: TurnState) -> TurnState:
-    if ts.world.naval_rules != OPERATIONS:
+    if ts.world.naval_rules != EIA_OPERATIONS:
         return ts
     world, events = ts.world, []
     for e in ts.events:

@@ -15,6 +15,7 @@ from pate.core.rules.storms import ashore, blow, damage, strikes
 from pate.core.rules.winds import describe_wind, onshore, shift_winds
 from pate.core.world.geography import Port
 from pate.core.world.ships import AtSea, InPort, Location, Ship, contact_key, describe
+from pate.core.world.state import EIA_OPERATIONS
 
 
 def weather_step(board: Board, rules: RuleData, rng: Rng) -> None:
@@ -84,7 +85,7 @@ def _together(board: Board, ships: list[Ship]) -> list[list[Ship]]:
     survivor's) decides; each still takes her own damage, and her own fate
     when driven ashore (docs/rules/eia-operations.md, "Storms")."""
     ordered = sorted(ships, key=lambda s: s.id)
-    if board.world.naval_rules != "eia-operations":
+    if board.world.naval_rules != EIA_OPERATIONS:
         return [[s] for s in ordered]
     groups: dict[tuple[str, object], list[Ship]] = {}
     for s in ordered:
