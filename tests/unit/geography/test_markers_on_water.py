@@ -23,6 +23,7 @@ from pate.datafiles import load_scenario
 from pate.engine.context import turn_context
 from pate.render.geography import contains, load_geography
 from pate.render.labels import Box, text_box
+from pate.render.markers import MOSTLY
 from pate.render.style import TOP, Icon
 from pate.render.svg_map import render_map
 from pate.reports.replay import all_sides_frame, player_frame
@@ -135,7 +136,9 @@ def test_each_sea_areas_name_lies_mostly_on_its_own_water(which: MapName) -> Non
             for y in range(math.ceil(box.y0), math.floor(box.y1) + 1, 2)
         ]
         inside = sum(contains(rings, p) for p in points) / len(points)
-        assert inside >= 0.55, (text, round(inside, 2))
+        # markers.MOSTLY is 0.6 of the 4-unit cells the box touches; points every 2 units
+        # inside the box itself count its edges differently, by up to a twentieth
+        assert inside >= MOSTLY - 0.05, (text, round(inside, 2))
 
 
 @pytest.mark.parametrize("which", list(MapName))
