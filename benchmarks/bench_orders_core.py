@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pate.core.orders.effective import Author, SubmittedOrder, effective_orders
 from pate.core.orders.text import format_orders, parse_orders
-from pate.core.orders.validate import Actor, validate_order
+from pate.core.rules.validation.orders import Actor, validate_order
 from pate.datafiles import load_rule_data, load_scenario, load_world_map
 from services.platform.security.passwords import hash_matches, hash_password
 

@@ -6,9 +6,9 @@ import time
 from collections.abc import Callable
 from functools import partial
 
+from pate.core.scenario.parse import parse_scenario
 from pate.core.world.geography import MapName
 from pate.core.world.mapdata import parse_map
-from pate.core.world.scenario import parse_scenario
 from pate.datafiles import (
     data_dir,
     load_nations,

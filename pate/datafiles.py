@@ -13,13 +13,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pate.core.rules.data import RuleData, parse_rules
+from pate.core.ruledata import RuleData, parse_rules
+from pate.core.scenario.parse import Scenario, parse_scenario
 from pate.core.world.fields import DataError
 from pate.core.world.geography import WorldMap
 from pate.core.world.mapdata import parse_map
 from pate.core.world.names import ShipNames, parse_names
 from pate.core.world.nations import Nations, parse_nations
-from pate.core.world.scenario import Scenario, parse_scenario
 
 
 def data_dir() -> Path:

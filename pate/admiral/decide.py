@@ -20,13 +20,13 @@ from pate.admiral.operations import OPERATIONS, with_operations
 from pate.admiral.plan import Plan
 from pate.admiral.squadrons import LINE, form_squadrons, retreat, squadron_orders
 from pate.admiral.view import OwnShip, Report, read_view
-from pate.core.orders.assign import Assignment
 from pate.core.orders.model import Movement, ShipOrder, StoresMove
 from pate.core.orders.textout import format_orders
+from pate.core.ruledata import RuleData
 from pate.core.rules.commerce import CommerceRules
-from pate.core.rules.data import RuleData
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.rules.movement.params import MovementRules
+from pate.core.rules.validation.assign import Assignment
 from pate.core.world.geography import WorldMap
 from pate.core.world.state import TurnKind
 

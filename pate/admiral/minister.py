@@ -17,8 +17,8 @@ players only by name, never by id, so he can name no other officer.
 from __future__ import annotations
 
 from pate.admiral.plan import Plan
-from pate.core.orders.assign import Assignment
 from pate.core.orders.model import StoresMove
+from pate.core.rules.validation.assign import Assignment
 
 STORES_PER_MOVE = 60  # rule 3.5: no port sends off more than 60 a turn
 

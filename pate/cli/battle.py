@@ -19,8 +19,8 @@ from typing import Any
 
 from pate.cli import numbers
 from pate.cli.main import UserError
+from pate.core.ruledata import RulesDataError
 from pate.core.rules.combat import BattleSpec, CombatRules, SpecError, parse_spec, simulate, trace
-from pate.core.rules.data import RulesDataError
 from pate.core.rules.eia import EiaRules
 from pate.core.rules.eia.simulate import simulate_eia, trace_eia
 from pate.core.rules.eia.spec import EIA_RULESETS, parse_eia_spec, split_spec

@@ -11,9 +11,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from pate.core.scenario.parse import Scenario
 from pate.core.world.fields import DataError
 from pate.core.world.geography import MapName
-from pate.core.world.scenario import Scenario
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -34,7 +34,7 @@ def canonical_json(value: Any) -> str:
     the json module, so the text never depends on which wrote it (tests/unit/world/
     test_canonical_json.py).  orjson writes a nan or an infinity as null where the json module
     wrote NaN or Infinity: none reaches it, since the rules data, whence a turn's numbers come,
-    refuse them (pate.core.rules.data)."""
+    refuse them (pate.core.ruledata)."""
     try:
         text = orjson.dumps(value, option=_ORJSON_OPTIONS, default=_not_plain).decode()
     except TypeError:

@@ -17,12 +17,12 @@ from functools import cache
 from pate.admiral.decide import Decision, decide
 from pate.admiral.levels import Level, parse_levels
 from pate.core.codec import parse_json
-from pate.core.orders.assign import Assignment, check_assignment
 from pate.core.orders.effective import SubmittedOrder
 from pate.core.orders.model import StoresMove
-from pate.core.orders.validate import Actor, Refusal, authority, validate_order
 from pate.core.rules.context import TurnContext
 from pate.core.rules.stores import check_stores_move
+from pate.core.rules.validation.assign import Assignment, check_assignment
+from pate.core.rules.validation.orders import Actor, Refusal, authority, validate_order
 from pate.core.world.state import Role, WorldState
 from pate.datafiles import data_dir, read_toml
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pate.core.events import Event
-from pate.core.orders.validate import Refusal
+from pate.core.rules.validation.orders import Refusal
 from pate.core.world.ships import InAtlantic, Location, describe
 from pate.core.world.state import WorldState
 from pate.engine.simulate import refusal_text, refused_ship

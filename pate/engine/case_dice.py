@@ -5,7 +5,7 @@ show in order.  The core draws each such die all the same
 
 from __future__ import annotations
 
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
 from pate.core.world.fields import Table
 
 MAX_FIXED = 100  # values for one purpose in one turn

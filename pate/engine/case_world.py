@@ -43,7 +43,7 @@ def case_world(
 ) -> tuple[WorldState, bool] | None:
     """The world of the case: a shipped scenario or file (``scenario``), or
     scenario tables written under ``[world]``."""
-    from pate.core.world.scenario import parse_scenario
+    from pate.core.scenario.parse import parse_scenario
     from pate.datafiles import load_nations, load_scenario, scenario_path
 
     name = top.opt_str("scenario")

@@ -20,7 +20,7 @@ _DIRECTIONS = {d.value: d for d in Direction} | {d.value[0]: d for d in Directio
 def with_rules(changes: Table | None, ctx: TurnContext, problems: Problems) -> TurnContext:
     """``[rules.<file>]`` changes numbers of ``data/rules/<file>.toml`` (e.g.
     no storms, where they would blur a statement)."""
-    from pate.core.rules.data import RulesDataError, parse_rules
+    from pate.core.ruledata import RulesDataError, parse_rules
 
     if changes is None:
         return ctx
@@ -50,9 +50,9 @@ def _first_key(change: Any, path: str) -> str:
 def _refused(rules: Any) -> list[str]:
     """What the rule areas, reading the changed numbers as the engine will
     when it first needs them (mid-run), refuse: a die of one face."""
+    from pate.core.ruledata import RulesDataError
     from pate.core.rules.combat.params import CombatRules
     from pate.core.rules.commerce import CommerceRules
-    from pate.core.rules.data import RulesDataError
     from pate.core.rules.eia.params import EiaRules
     from pate.core.rules.eiaops.params import OpsRules
     from pate.core.rules.movement.params import MovementRules

@@ -15,15 +15,15 @@ from typing import Protocol
 from pate.admiral.levels import Level
 from pate.core.campaign import resolve_submitted, start_campaign
 from pate.core.events import Event
-from pate.core.orders.assign import apply_assignments
 from pate.core.orders.effective import Author, SubmittedOrder
 from pate.core.orders.model import ShipOrder, StoresMove
-from pate.core.orders.validate import Actor, Refusal, validate_order
 from pate.core.rules.context import TurnContext
 from pate.core.rules.landsaga import LandWord
 from pate.core.rules.landsync import PortLandReport
 from pate.core.rules.stores import check_stores_move
 from pate.core.rules.turn import TurnResult
+from pate.core.rules.validation.assign import apply_assignments
+from pate.core.rules.validation.orders import Actor, Refusal, validate_order
 from pate.core.world.state import Role, Wind, WorldState
 from pate.engine.bots import play_bots
 from pate.engine.pipeline import all_knowledge, reports_for

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from pate.core.intel.gathering import GARRISON, INTELLIGENCE, LAND_UNITS, SCOUTING, SHORE
 from pate.core.intel.model import PlayerKnowledge
 from pate.core.rules.detection import Category, ship_sort_key
+from pate.core.rules.gathering import GARRISON, INTELLIGENCE, LAND_UNITS, SCOUTING, SHORE
 from pate.core.world.geography import WorldMap
 from pate.reports.phrases import Phrase
 from pate.reports.sightings import merged_sightings

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pate.core.ruledata import RuleData
 from pate.core.rules.combat import BattleSpec, CombatRules, simulate
-from pate.core.rules.data import RuleData
 from pate.datafiles import data_dir, read_data_toml
 
 FIT_FILE = "fit.toml"

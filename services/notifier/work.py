@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import Connection, Engine
 
 from pate.core.orders.effective import Author, Source, effective_orders
-from pate.core.orders.validate import Actor, authority
+from pate.core.rules.validation.orders import Actor, authority
 from pate.core.world.ships import InAtlantic
 from pate.core.world.state import Role
 from pate.v1 import events_pb2

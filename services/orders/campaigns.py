@@ -18,7 +18,7 @@ from prometheus_client import Counter
 from sqlalchemy import Connection
 
 from pate.core.codec import canonical_json
-from pate.core.world.scenario import Scenario
+from pate.core.scenario.parse import Scenario
 from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS, WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2

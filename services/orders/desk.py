@@ -14,8 +14,8 @@ from sqlalchemy import Connection
 from pate.core.codec import to_plain
 from pate.core.orders.effective import Author, EffectiveOrder, effective_orders
 from pate.core.orders.model import ShipOrder, StoresMove
-from pate.core.orders.validate import Actor, Refusal, authority, validate_order
 from pate.core.rules.stores import check_stores_move
+from pate.core.rules.validation.orders import Actor, Refusal, authority, validate_order
 from pate.core.world.state import Role, WorldState
 from pate.engine.context import turn_context
 from services.orders import confirm

@@ -26,7 +26,7 @@ from sqlalchemy import Connection
 from pate.core.orders.effective import Author
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.text import OrderSyntaxError, parse_orders
-from pate.core.orders.validate import Actor
+from pate.core.rules.validation.orders import Actor
 from pate.v1 import orders_pb2
 from services.orders import desk
 from services.orders.mapping import MappingError, order_from_pb, order_to_pb

@@ -13,16 +13,16 @@ from collections.abc import Sequence
 
 from sqlalchemy import Connection
 
-from pate.core.orders.assign import Assignment, check_assignment
 from pate.core.orders.effective import effective_orders
 from pate.core.orders.explain import Explanation, explain
 from pate.core.orders.operation import Operation
 from pate.core.orders.refusal import Refusal
-from pate.core.orders.validate import Actor, authority
 from pate.core.rules.eiaops.choices import legal_operations
 from pate.core.rules.eiaops.declare import fleet_of
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.rules.ports import in_friendly_harbor
+from pate.core.rules.validation.assign import Assignment, check_assignment
+from pate.core.rules.validation.orders import Actor, authority
 from pate.core.world.ships import AtSea, InAtlantic, InPort, Ship, describe
 from pate.core.world.state import EIA_OPERATIONS, Role, WorldState
 from pate.engine.context import turn_context

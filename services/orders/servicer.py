@@ -11,11 +11,11 @@ from typing import Any, NoReturn
 import grpc
 from sqlalchemy import Connection, Engine
 
-from pate.core.orders.assign import Assignment
 from pate.core.orders.model import ShipOrder
-from pate.core.orders.validate import Actor
+from pate.core.rules.validation.assign import Assignment
+from pate.core.rules.validation.orders import Actor
+from pate.core.scenario.parse import Scenario
 from pate.core.world.fields import DataError
-from pate.core.world.scenario import Scenario
 from pate.core.world.state import Role
 from pate.datafiles import load_shipped_scenario, parse_scenario_text
 from pate.v1 import (

@@ -27,7 +27,7 @@ BEGUN, COMPLETED = "transfer_begun", "transfer_completed"
 # sinks, founders (lost) or is taken (captured) with cargo aboard
 CARGO_LOST, CARGO_CAPTURED = "cargo_lost", "cargo_captured"
 SCUTTLED = "scuttled"  # rule 2.7: a transport scuttled with cargo loses it too
-SHORE = "shore_report"  # pate.core.intel.gathering.SHORE, rule 5.3
+SHORE = "shore_report"  # pate.core.rules.gathering.SHORE, rule 5.3
 UNDONE = "transfer_undone"  # pate.core.rules.landsaga: "lost" when its transport is gone
 
 # rule 2.5: groups divided or combined; their data["cargo_moves"] says what changed group

@@ -9,11 +9,11 @@ from sqlalchemy import Connection
 
 from pate.core.campaign import resolve_effective
 from pate.core.codec import canonical_json, from_plain, to_plain
-from pate.core.orders.assign import Assignment, apply_assignments
 from pate.core.orders.effective import EffectiveOrder
 from pate.core.orders.model import StoresMove
 from pate.core.rules.landsaga import LandWord
 from pate.core.rules.landsync import PortLandReport
+from pate.core.rules.validation.assign import Assignment, apply_assignments
 from pate.engine.context import turn_context
 from pate.rulesversion import rules_version
 from services.platform.store import repository as repo

@@ -17,12 +17,12 @@ from sqlalchemy import Connection
 from pate.core.campaign import resolve_submitted
 from pate.core.codec import canonical_json, from_plain, to_plain
 from pate.core.events import Event
-from pate.core.orders.assign import Assignment, apply_assignments
 from pate.core.orders.effective import EffectiveOrder
 from pate.core.orders.model import StoresMove
 from pate.core.rules.amphibious import transfer_turn
 from pate.core.rules.landsaga import LandTransfer, LandWord
 from pate.core.rules.landsync import PortLandReport
+from pate.core.rules.validation.assign import Assignment, apply_assignments
 from pate.core.world.state import WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2

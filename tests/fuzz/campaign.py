@@ -26,7 +26,6 @@ from typing import TypeVar
 from pate.core.campaign import resolve_submitted, start_campaign
 from pate.core.codec import to_plain
 from pate.core.events import Event
-from pate.core.orders.assign import Assignment, apply_assignments, check_assignment
 from pate.core.orders.effective import SubmittedOrder, together
 from pate.core.orders.model import ShipOrder, StoresMove
 from pate.core.orders.plain import order_to_dict
@@ -35,6 +34,7 @@ from pate.core.orders.textout import format_orders
 from pate.core.rules.context import TurnContext
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.rules.stores import check_stores_move
+from pate.core.rules.validation.assign import Assignment, apply_assignments, check_assignment
 from pate.core.world.invariants import world_problems
 from pate.core.world.state import COMBAT_RULESETS, Role, WorldState
 from pate.datafiles import load_scenario

@@ -19,7 +19,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from pate.core.orders.assign import Assignment
 from pate.core.orders.model import (
     AdminKind,
     AdminOrder,
@@ -39,6 +38,7 @@ from pate.core.orders.model import (
     StoresMove,
 )
 from pate.core.orders.refusal import Actor, authority
+from pate.core.rules.validation.assign import Assignment
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import AtSea, InPort, Ship, ShipType, contact_key
 from pate.core.world.state import Player, Role, WorldState

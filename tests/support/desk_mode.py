@@ -17,7 +17,7 @@ from sqlalchemy import Engine
 
 from pate.core.codec import canonical_json
 from pate.core.orders.model import ShipOrder
-from pate.core.orders.validate import Actor, Refusal
+from pate.core.rules.validation.orders import Actor, Refusal
 from pate.core.world.state import WorldState
 from services.orders import desk
 from services.platform.security.auth import Authenticator

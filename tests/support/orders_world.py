@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from pate.core.orders.effective import Author, SubmittedOrder
 from pate.core.orders.model import ShipOrder
-from pate.core.orders.validate import Actor, Refusal, validate_order
+from pate.core.rules.validation.orders import Actor, Refusal, validate_order
 from pate.core.world.diplomacy import Diplomacy
 from pate.core.world.ships import AtSea, InAtlantic, InPort, Location, Ship, ShipType, parse_ship_id
 from pate.core.world.state import PortState, Role, TurnKind, WorldState

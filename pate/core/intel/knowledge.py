@@ -16,7 +16,6 @@ from typing import Any
 
 from pate.core.codec import from_plain
 from pate.core.events import Event
-from pate.core.intel.gathering import GARRISON, INTEL_KINDS, INTELLIGENCE, LAND_UNITS, SCOUTING, SHORE
 from pate.core.intel.judged import Judge, judge
 from pate.core.intel.model import (
     AreaWind,
@@ -29,8 +28,9 @@ from pate.core.intel.model import (
     Sighting,
     StateName,
 )
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
 from pate.core.rules.detection import ContactList, contact_lists, ship_sort_key, sorted_ids
+from pate.core.rules.gathering import GARRISON, INTEL_KINDS, INTELLIGENCE, LAND_UNITS, SCOUTING, SHORE
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import AtSea, InPort, Ship
 from pate.core.world.state import Player, Role, TurnKind, WorldState

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from pate.core.rules.data import RuleData, RulesDataError
+from pate.core.ruledata import RuleData, RulesDataError
 from pate.core.world.ships import Ship, ShipType
 
 

@@ -10,7 +10,7 @@ contact", and a new group or a recommissioned ship can take orders from the
 next turn on.
 
 Every order is checked again when carried out, with the desk's own checks
-(``pate.core.orders.admin.check_admin``) against the world as it then stands,
+(``pate.core.rules.validation.admin.check_admin``) against the world as it then stands,
 because other orders of the same turn may have changed it (two transfers to
 one ship, the friendly ship that had to stay being scuttled first).  Orders
 are carried out in ship id order; one that no longer holds is dropped with an
@@ -24,13 +24,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pate.core.events import Event, Phase
-from pate.core.orders.admin import AdminCheck, check_admin, friends_in_area, staying
 from pate.core.orders.limits import OrderLimits
 from pate.core.orders.model import AdminKind, AdminOrder, ShipOrder
 from pate.core.orders.refusal import Actor, Refusal
 from pate.core.rules.context import TurnContext, TurnState
 from pate.core.rules.eia.hulks import refit as refit_hulk
 from pate.core.rules.eia.params import EiaRules
+from pate.core.rules.validation.admin import AdminCheck, check_admin, friends_in_area, staying
 from pate.core.world.ships import AtSea, InPort, Ship, describe
 from pate.core.world.state import Role, TurnKind, WorldState
 

@@ -30,8 +30,8 @@ from typing import Any
 from pate.core.events import Event, Phase
 from pate.core.orders.model import Commerce
 from pate.core.rng import Rng
+from pate.core.ruledata import RuleData
 from pate.core.rules.context import TurnContext, TurnState
-from pate.core.rules.data import RuleData
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import AtSea, InPort, Ship, ShipType
 from pate.core.world.state import WorldState

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field, replace
 from pate.core.events import Event, Phase
 from pate.core.orders.model import ShipOrder, StoresMove, default_order
 from pate.core.rng import Rng
+from pate.core.ruledata import RuleData
 from pate.core.rules.captures import LandCapture
-from pate.core.rules.data import RuleData
 from pate.core.world.geography import WorldMap
 from pate.core.world.state import WorldState
 

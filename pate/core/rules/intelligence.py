@@ -1,14 +1,16 @@
 """Intelligence phase (rules 3.10, 5.2, 5.3, 5.4): naval intelligence is generated.
 
 Everything a player learns by chance this turn is drawn here and emitted as
-events (kinds in :mod:`pate.core.intel.gathering`) seen by the ships that
+events (kinds in :mod:`pate.core.rules.gathering`) seen by the ships that
 learned it, so that the knowledge built after the turn needs no dice.  The
 phase changes nothing in the world.
 """
 
 from __future__ import annotations
 
-from pate.core.intel.gathering import (
+from pate.core.rng import Rng
+from pate.core.rules.context import TurnContext, TurnState
+from pate.core.rules.gathering import (
     IntelRules,
     garrison_events,
     intelligence_events,
@@ -16,8 +18,6 @@ from pate.core.intel.gathering import (
     scouting_events,
     shore_events,
 )
-from pate.core.rng import Rng
-from pate.core.rules.context import TurnContext, TurnState
 
 
 def intelligence_phase(ctx: TurnContext, ts: TurnState, rng: Rng) -> TurnState:

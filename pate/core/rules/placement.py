@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pate.core.rng import Rng
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
 from pate.core.rules.movement.params import MovementRules
 from pate.core.rules.movement.routes import place_area, sea_distance
 from pate.core.world.geography import WorldMap

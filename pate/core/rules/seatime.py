@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pate.core.ruledata import RuleData
 from pate.core.rules.context import TurnContext, TurnState
-from pate.core.rules.data import RuleData
 from pate.core.world.ships import InPort, Location, Ship
 
 

@@ -26,9 +26,9 @@ from typing import Any
 from pate.core.events import Event, Phase
 from pate.core.orders.model import StoresMove
 from pate.core.orders.refusal import INVALID, NOT_FOUND, PRECONDITION, Refusal
-from pate.core.orders.sight import known_ships, minister
+from pate.core.ruledata import RuleData
 from pate.core.rules.context import TurnContext, TurnState
-from pate.core.rules.data import RuleData
+from pate.core.rules.validation.sight import known_ships, minister
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import AtSea, InPort
 from pate.core.world.state import WorldState
@@ -59,7 +59,7 @@ def check_stores_move(
     limit is checked for this move alone here; the supply phase adds up a
     port's moves.  At the desk (``truth`` false) only hostile ships the
     minister knows of stop a move, so that the refusal tells him nothing his
-    reports do not (pate.core.orders.sight); the supply phase checks against
+    reports do not (pate.core.rules.validation.sight); the supply phase checks against
     every ship."""
     r = _rules(rules)
     out: list[Refusal] = []

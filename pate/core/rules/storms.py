@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pate.core.rng import Rng
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
 from pate.core.world.geography import WindStrength
 from pate.core.world.ships import Ship, ShipType
 from pate.core.world.state import Wind

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pate.core.orders.limits import OrderLimits, extra_crew_space, extra_stores_space, stores_capacity
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
 from pate.core.world.ships import Ship, ShipType
 from pate.core.world.state import Headquarters, LandUnit, WorldState
 

@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from pate.core.rng import Rng
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
 from pate.core.world.geography import Direction, Port, SeaArea, WindStrength, WorldMap
 from pate.core.world.state import Wind
 

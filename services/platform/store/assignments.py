@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Select, and_, bindparam, delete, select
 
-from pate.core.orders.assign import Assignment
+from pate.core.rules.validation.assign import Assignment
 from services.platform.store import tables
 
 

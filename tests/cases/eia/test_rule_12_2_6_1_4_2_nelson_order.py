@@ -12,7 +12,7 @@ from pate.core.orders.model import Combat, ShipOrder
 from pate.core.orders.refusal import Actor
 from pate.core.orders.text import parse_orders
 from pate.core.orders.textout import format_order
-from pate.core.orders.validate import validate_order
+from pate.core.rules.validation.orders import validate_order
 from pate.core.world.state import Admiral
 from tests.cases.eia.eia_world import eia_world, fleet, kinds, linear_defense, melee, run
 from tests.unit.combat.combat_world import CTX, RULE_DATA

@@ -16,7 +16,7 @@ def test_example_a_protect_trade_chain_reaches_a_friendly_port_and_goes_on() -> 
     port, so seven more may follow; the British trade route the chain touches
     is protected.  With Gibraltar Spanish no friendly port is reached and the
     eighth zone, LIG, is refused."""
-    from pate.core.orders.validate import validate_order
+    from pate.core.rules.validation.orders import validate_order
 
     w = ops_world(ship("BR1SL", harbor("Portsmouth")), players=("BR",))
     assert validate_order(op("BR1SL", CHAIN), ADMIN, w, MAP, RULES) == []

@@ -5,7 +5,7 @@ Each case quotes its sentence; the table of docs/rules/eia-operations.md names i
 from __future__ import annotations
 
 from pate.core.orders.model import ShipOrder
-from pate.core.orders.validate import validate_order
+from pate.core.rules.validation.orders import validate_order
 from pate.core.world.ships import AtSea, InPort
 from tests.cases.eia_ops.ops_world import (
     HITS,

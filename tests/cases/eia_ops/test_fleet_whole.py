@@ -9,9 +9,9 @@ from dataclasses import replace
 
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.operation_text import format_operation
-from pate.core.orders.validate import validate_order
 from pate.core.rules.context import TurnContext
 from pate.core.rules.turn import TurnResult, resolve_turn
+from pate.core.rules.validation.orders import validate_order
 from pate.core.world.ships import InPort
 from pate.core.world.state import WorldState
 from tests.cases.eia_ops.ops_world import (

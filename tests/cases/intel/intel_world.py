@@ -15,8 +15,8 @@ from pate.core.intel.knowledge import knowledge_for
 from pate.core.intel.model import PlayerKnowledge
 from pate.core.orders.model import ShipOrder
 from pate.core.rng import Rng
+from pate.core.ruledata import RuleData, parse_rules
 from pate.core.rules.context import TurnContext, TurnState
-from pate.core.rules.data import RuleData, parse_rules
 from pate.core.rules.intelligence import intelligence_phase
 from pate.core.world.diplomacy import Diplomacy, State
 from pate.core.world.geography import (

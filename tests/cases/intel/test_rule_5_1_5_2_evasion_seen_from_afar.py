@@ -17,8 +17,8 @@ from pate.core.events import Event
 from pate.core.intel.knowledge import knowledge_for
 from pate.core.intel.model import ObservedEvent, PlayerKnowledge
 from pate.core.orders.model import Contact, ContactMode, Movement, ShipOrder
+from pate.core.ruledata import parse_rules
 from pate.core.rules.context import TurnContext
-from pate.core.rules.data import parse_rules
 from pate.core.rules.turn import TurnResult, resolve_turn
 from pate.core.world.ships import AtSea, Ship
 from pate.core.world.state import WorldState

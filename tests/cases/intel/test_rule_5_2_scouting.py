@@ -6,9 +6,9 @@ import math
 
 from intel_world import MAP, coastal, harbor, intel_events, sea, ship, turn_knowledge, world
 
-from pate.core.intel.gathering import SCOUTING
 from pate.core.orders.model import Commerce, ShipOrder
 from pate.core.rules.detection import Category, Place
+from pate.core.rules.gathering import SCOUTING
 from pate.reports import render_reports
 from pate.reports.svg import sea_area_svg
 

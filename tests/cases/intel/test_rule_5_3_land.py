@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from intel_world import MAP, coastal, harbor, intel_events, sea, ship, turn_knowledge, world
 
-from pate.core.intel.gathering import LAND_UNITS
+from pate.core.rules.gathering import LAND_UNITS
 from pate.core.world.state import LandUnit, PortState
 from pate.reports import render_reports
 

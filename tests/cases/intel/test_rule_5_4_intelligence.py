@@ -6,8 +6,8 @@ import math
 
 from intel_world import MAP, coastal, intel_events, sea, ship, turn_knowledge, world
 
-from pate.core.intel.gathering import INTELLIGENCE
 from pate.core.rules.detection import Category
+from pate.core.rules.gathering import INTELLIGENCE
 from pate.reports import render_reports
 
 EXACT = {"reports": {"report_percent": 100, "number_spread_percent": 0, "wrong_state_percent": 0}}

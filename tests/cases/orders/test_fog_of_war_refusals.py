@@ -15,10 +15,10 @@ from dataclasses import replace
 
 import pytest
 
-from pate.core.orders.assign import Assignment, check_assignment
 from pate.core.orders.model import AdminKind, AdminOrder, ShipOrder, StoresMove
 from pate.core.orders.refusal import Refusal
 from pate.core.rules.stores import check_stores_move
+from pate.core.rules.validation.assign import Assignment, check_assignment
 from tests.support.orders_world import (
     MAP,
     RULES,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pate.core.orders.model import StoresMove
+from pate.core.ruledata import parse_rules
 from pate.core.rules.context import TurnContext
-from pate.core.rules.data import parse_rules
 from pate.core.rules.stores import check_stores_move
 from tests.cases.turn.turn_world import CTX, events, harbor, run, sea, ship, world
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from pate.core.rng import Rng
+from pate.core.ruledata import RulesDataError
 from pate.core.rules.combat import CombatRules, Outcome, fight, fight_prepared, parse_spec, prepare
 from pate.core.rules.combat.prepare import tiers
-from pate.core.rules.data import RulesDataError
 from pate.core.world.ships import ShipType
 from tests.unit.combat.combat_world import RULE_DATA, RULES, battle, bship, fights
 

@@ -6,8 +6,8 @@ import tomllib
 
 import pytest
 
+from pate.core.scenario.parse import parse_scenario
 from pate.core.world.fields import DataError
-from pate.core.world.scenario import parse_scenario
 from pate.core.world.state import AdmiralFate
 from pate.datafiles import data_dir, load_nations, load_rule_data, load_scenario, load_world_map
 

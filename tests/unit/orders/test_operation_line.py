@@ -65,7 +65,7 @@ def test_any_text_after_operation_is_read_or_refused(rest: str) -> None:
 def _refusals(text: str, naval_rules: str = "eia-operations", **where: object) -> list[str]:
     from dataclasses import replace
 
-    from pate.core.orders.validate import validate_order
+    from pate.core.rules.validation.orders import validate_order
     from tests.support.orders_world import ADMIN, MAP, RULES, harbor, ship, world
 
     w = world([ship("BR1SL", harbor("Plymouth")), ship("BR2SL", harbor("Plymouth"), attached_to="BR1SL")])
@@ -118,7 +118,7 @@ def test_an_operation_sent_as_data_is_refused_at_its_limits(operation: dict, fie
     from dataclasses import replace
 
     from pate.core.orders.plain import order_from_dict
-    from pate.core.orders.validate import validate_order
+    from pate.core.rules.validation.orders import validate_order
     from tests.support.orders_world import ADMIN, MAP, RULES, harbor, ship, world
 
     w = replace(world([ship("BR1SL", harbor("Plymouth"))]), naval_rules="eia-operations")

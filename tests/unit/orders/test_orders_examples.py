@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pate.core.orders.text import parse_orders
-from pate.core.orders.validate import Actor, validate_order
+from pate.core.rules.validation.orders import Actor, validate_order
 from pate.datafiles import load_rule_data, load_scenario, load_world_map
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "orders").glob("*.txt"))

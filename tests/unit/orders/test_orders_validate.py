@@ -13,7 +13,7 @@ from pate.core.orders.model import (
     ShipOrder,
 )
 from pate.core.orders.refusal import Actor, authority
-from pate.core.orders.validate import validate_order
+from pate.core.rules.validation.orders import validate_order
 from pate.core.world.state import Role
 from tests.support.orders_world import (
     ADMIN,

@@ -1,12 +1,12 @@
 """Rule 2.3: "Commanders and deputy commanders are assigned by the Naval
-Minister." (pate.core.orders.assign; decision in docs/rules/orders.md)"""
+Minister." (pate.core.rules.validation.assign; decision in docs/rules/orders.md)"""
 
 from __future__ import annotations
 
 import pytest
 
-from pate.core.orders.assign import Assignment, apply_assignments, check_assignment
 from pate.core.orders.refusal import Actor
+from pate.core.rules.validation.assign import Assignment, apply_assignments, check_assignment
 from pate.core.world.state import Role, WorldState
 from pate.datafiles import load_scenario
 

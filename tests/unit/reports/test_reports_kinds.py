@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from real_turns import engine_turns
 
-from pate.core.intel.gathering import INTEL_KINDS
 from pate.core.intel.knowledge import knowledge_for
 from pate.core.rules.combat.model import Outcome
+from pate.core.rules.gathering import INTEL_KINDS
 from pate.engine.context import turn_context
 from pate.reports import events as report_events
 from pate.reports import render_reports
@@ -21,7 +21,7 @@ from pate.reports.events import PHRASES, event_sentence
 from pate.reports.intel import intelligence_items
 
 CORE = Path(__file__).resolve().parents[3] / "pate" / "core"
-ENGINE_SOURCES = sorted([*(CORE / "rules").rglob("*.py"), CORE / "intel" / "gathering.py"])
+ENGINE_SOURCES = sorted((CORE / "rules").rglob("*.py"))
 # Calls whose string arguments name an event kind (and ``*_event`` helpers);
 # ``Event(phase, kind, ...)`` names it second.
 EMITTERS = frozenset({"emit", "event", "_held"})

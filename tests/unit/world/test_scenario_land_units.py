@@ -10,8 +10,8 @@ import pytest
 
 from pate.core.codec import from_plain, to_plain
 from pate.core.rules.transport import SpaceRules, unit_space
+from pate.core.scenario.parse import Scenario, parse_scenario
 from pate.core.world.fields import DataError
-from pate.core.world.scenario import Scenario, parse_scenario
 from pate.core.world.state import Headquarters, LandUnit, WorldState
 from pate.datafiles import data_dir, load_nations, load_rule_data, load_world_map, read_toml
 

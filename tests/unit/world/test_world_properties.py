@@ -11,10 +11,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pate.core.scenario.parse import Scenario, parse_scenario
 from pate.core.world.fields import DataError
 from pate.core.world.geography import WorldMap
 from pate.core.world.mapdata import parse_map
-from pate.core.world.scenario import Scenario, parse_scenario
 from pate.core.world.ships import AtSea, InAtlantic, InPort, ShipType
 from pate.datafiles import (
     data_dir,

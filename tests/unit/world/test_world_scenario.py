@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from pate.core.scenario.parse import Scenario, parse_scenario
 from pate.core.world.fields import DataError
-from pate.core.world.scenario import Scenario, parse_scenario
 from pate.core.world.ships import AtSea, InAtlantic, InPort, Quality, ShipType
 from pate.core.world.state import Role, TurnKind
 from pate.datafiles import data_dir, load_nations, load_rule_data, load_world_map, read_toml

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pate.core.rules.data import RuleData, RulesDataError
+from pate.core.ruledata import RuleData, RulesDataError
 from pate.core.world.geography import WindStrength
 from pate.core.world.ships import ShipType
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from pate.core.rules.data import RuleData, RulesDataError
+from pate.core.ruledata import RuleData, RulesDataError
 
 ROUNDS = 3  # rule 12.2.6.1.6.2: "after three rounds of combat"
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pate.core.orders.operation import OpKind
-from pate.core.rules.data import RuleData, RulesDataError
+from pate.core.ruledata import RuleData, RulesDataError
 from pate.core.world.ships import Quality
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
 from pate.core.rules.winds import Heading
 from pate.core.world.ships import ShipType
 

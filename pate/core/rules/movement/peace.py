@@ -11,7 +11,7 @@ are no storms, and no pursuit (nobody fights on these turns).
 from __future__ import annotations
 
 from pate.core.rng import Rng
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
 from pate.core.rules.movement.arrival import arrive_at_sea, arrive_in_port
 from pate.core.rules.movement.board import Board, Plan
 from pate.core.rules.movement.groups import form_groups

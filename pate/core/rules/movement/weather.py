@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pate.core.rng import Rng
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
 from pate.core.rules.movement.board import Board
 from pate.core.rules.storms import ashore, blow, damage, strikes
 from pate.core.rules.winds import describe_wind, onshore, shift_winds

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from pate.core.orders.refusal import DENIED, INVALID, NOT_FOUND, Actor, Refusal
-from pate.core.orders.sight import knows, missing
+from pate.core.rules.validation.sight import knows, missing
 from pate.core.world.ships import Ship
 from pate.core.world.state import WorldState
 

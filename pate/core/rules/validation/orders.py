@@ -13,10 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import fields
 
-from pate.core.orders.admin import AdminCheck, check_admin
 from pate.core.orders.limits import OrderLimits, stores_capacity
 from pate.core.orders.model import AdminKind, Commerce, ContactMode, ShipOrder
-from pate.core.orders.operation_check import check_operation
 from pate.core.orders.refusal import (
     DENIED,
     INVALID,
@@ -27,8 +25,10 @@ from pate.core.orders.refusal import (
     authority,
 )
 from pate.core.orders.route import check_movement
-from pate.core.orders.sight import knows, missing
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
+from pate.core.rules.validation.admin import AdminCheck, check_admin
+from pate.core.rules.validation.operation import check_operation
+from pate.core.rules.validation.sight import knows, missing
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import InAtlantic, InPort, Ship, ShipType, contact_key
 from pate.core.world.state import WorldState
@@ -95,7 +95,7 @@ def _inactive(c: AdminCheck) -> list[Refusal]:
 
 def _attachment(order: ShipOrder, ship: Ship, actor: Actor, world: WorldState) -> list[Refusal]:
     """Rule 4.4.  Of a ship the player does not know of, nothing is said but
-    that he knows of no such ship (pate.core.orders.sight)."""
+    that he knows of no such ship (pate.core.rules.validation.sight)."""
     if order.attach_to is None:
         return []
     out: list[Refusal] = []

@@ -17,14 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pate.core.rules.data import RuleData
-from pate.core.world.diplomacy import Diplomacy, State
-from pate.core.world.fields import DataError, Problems, Table, join
-from pate.core.world.geography import WorldMap
-from pate.core.world.nations import Nations
-from pate.core.world.scenario_admirals import read_admirals
-from pate.core.world.scenario_land import check_land_units, named_aboard, read_land_units
-from pate.core.world.scenario_ships import (
+from pate.core.ruledata import RuleData
+from pate.core.scenario.admirals import read_admirals
+from pate.core.scenario.land import check_land_units, named_aboard, read_land_units
+from pate.core.scenario.ships import (
     DEFAULT_KEYS,
     SQUADRON_KEYS,
     FleetContext,
@@ -32,6 +28,10 @@ from pate.core.world.scenario_ships import (
     quality_labels,
     read_ship,
 )
+from pate.core.world.diplomacy import Diplomacy, State
+from pate.core.world.fields import DataError, Problems, Table, join
+from pate.core.world.geography import WorldMap
+from pate.core.world.nations import Nations
 from pate.core.world.ships import Ship
 from pate.core.world.state import (
     COMBAT_RULESETS,

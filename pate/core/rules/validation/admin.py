@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pate.core.orders.limits import OrderLimits
 from pate.core.orders.model import AdminKind, AdminOrder, ShipOrder, default_order
 from pate.core.orders.refusal import DENIED, INVALID, PRECONDITION, Actor, Refusal
-from pate.core.orders.sight import known_ships, knows, missing
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
 from pate.core.rules.detection import enemies_in_contact
+from pate.core.rules.validation.sight import known_ships, knows, missing
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import AtSea, InAtlantic, InPort, Location, Ship, ShipType
 from pate.core.world.state import WorldState

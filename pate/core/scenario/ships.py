@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pate.core.orders.limits import OrderLimits, extra_crew_space, extra_stores_space
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
 from pate.core.world.fields import Problems, Table
 from pate.core.world.geography import WorldMap
 from pate.core.world.invariants import check_attachment, check_units_in_one_place

@@ -16,7 +16,7 @@ from pate.core.orders.operation import (
 )
 from pate.core.orders.operation_text import CHAIN_MAX, CORPS, NAME_MAX
 from pate.core.orders.refusal import INVALID, PRECONDITION, Refusal
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
 from pate.core.rules.eiaops.declare import fleet_of, problem
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.world.geography import WorldMap

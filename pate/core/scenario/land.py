@@ -22,7 +22,7 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from pate.core.rules.data import RuleData
+from pate.core.ruledata import RuleData
 from pate.core.rules.transport import SpaceRules, unit_space
 from pate.core.world.fields import Problems, Table, join
 from pate.core.world.ships import Ship, ShipType
@@ -30,7 +30,7 @@ from pate.core.world.state import Headquarters, LandUnit, PortState
 
 LAND_UNIT_KEYS = ("state", "infantry", "cavalry", "artillery", "batteries", "headquarters", "supplies")
 UNIT_ID = re.compile(r"[A-Z]{2}[A-Za-z0-9_-]{0,30}")
-# any unit a scenario places must be one an order can name (pate.core.orders.validate: 1 to 32
+# any unit a scenario places must be one an order can name (pate.core.rules.validation.orders: 1 to 32
 # characters) and GITM can hold (docs/gitm.md "Ids": at most 64)
 PLACED_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 _HEADQUARTERS = tuple(h.value for h in Headquarters)
