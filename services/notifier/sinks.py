@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import smtplib
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -65,13 +66,32 @@ class Smtp:
             return False
 
 
+# A player's words reach his allies' channels as words: Discord's markdown links and Slack's
+# control sequences (<!channel>, <@U123>, <https://x|masked link>) are written out, not obeyed.
+_DISCORD_MARKUP = re.compile(r"([\\\[\]()<>@*_~`|#])")
+
+
+def _discord(text: str) -> str:
+    return _DISCORD_MARKUP.sub(r"\\\1", text)
+
+
+def _slack(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def post_webhook(
     url: str, subject: str, body: str, extra: dict[str, str], allow: frozenset[str] = frozenset()
 ) -> bool:
     """True when the receiver answered 2xx; a refused URL, a redirect, an error or a
     receiver past the delivery deadline is a failure (services/notifier/webhooks.py)."""
-    text = f"**{subject}**\n{body}"
-    data = json.dumps({"content": text[:1900], "text": text, "subject": subject, **extra}).encode()
+    payload = {
+        "content": f"**{_discord(subject)}**\n{_discord(body)}"[:1900],
+        "allowed_mentions": {"parse": []},  # Discord: no @everyone, role or user is pinged
+        "text": f"*{_slack(subject)}*\n{_slack(body)}",
+        "subject": subject,
+        **extra,
+    }
+    data = json.dumps(payload).encode()
     try:
         status = webhooks.post(url, data, allow)
     except webhooks.WebhookRefusedError as err:

@@ -3,19 +3,19 @@ docs/bots.md), and a solo campaign's early close."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import grpc
 from sqlalchemy import Connection, Engine
 
-from pate.datafiles import load_shipped_scenario
 from pate.v1 import bots_pb2, bots_pb2_grpc
 from services.orders import campaigns, civil, earlyclose, solo
 from services.orders.campaigns import close_turn
 from services.orders.turn_players import players_with_ships
 from services.platform.errors import Code, DeskError
 from services.platform.runtime.rpc import abort, in_transaction, is_admin, run_cpu
-from services.platform.security.passwords import hash_password
+from services.platform.security.passwords import NO_LOGIN, hash_password
 from services.platform.store import bots as store
 from services.platform.store import repository as repo
 
@@ -64,6 +64,7 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
         self.admin_token = admin_token
         self.session_seconds = session_seconds
         self.limits = solo.SoloLimits.from_env() if limits is None else limits
+        self._making = asyncio.Semaphore(1)
 
     async def _run(self, context: grpc.aio.ServicerContext, work):  # type: ignore[no-untyped-def]
         if not is_admin(context, self.admin_token):
@@ -109,27 +110,35 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
         )
 
     async def CreateSolo(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        """A plain player's solo campaign (services/orders/solo.py); the web desk asks for him."""
+        """A plain player's solo campaign (services/orders/solo.py); the web desk asks for him.
+
+        Cheap checks first: the fields' form, then his session and the limits, and only then the
+        scenario and the one password hash his seat needs (the bots' seats get none, since no one
+        logs in to them).  One solo campaign is made at a time in this process, so one caller's
+        hashing cannot take the CPU pool from the others."""
         if not is_admin(context, self.admin_token):
             await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
         try:
-            ask = solo.check_request(request)
-            passwords, _ = campaigns.initial_passwords(load_shipped_scenario(ask.scenario), {})
+            ask = solo.check_form(request)
         except DeskError as err:
             await abort(context, err)
-        hashes = await run_cpu(lambda: {pid: hash_password(pw) for pid, pw in passwords.items()})
         now = datetime.now(UTC)
+        await self._run(context, lambda c: solo.authorise(c, request.session_token, now, self.limits))
+        async with self._making:
+            try:
+                scenario = await run_cpu(lambda: solo.scenario_for(ask))
+            except DeskError as err:
+                await abort(context, err)
+            password = campaigns.new_password()
+            seat_hash = await run_cpu(lambda: hash_password(password))
+            hashes = {pid: (seat_hash if pid == ask.seat else NO_LOGIN) for pid in scenario.world.players}
 
-        def work(conn: Connection) -> tuple[str, float]:
-            return solo.create_solo(
-                conn, request.session_token, ask, hashes, now, self.limits, self.session_seconds
-            )
+            def work(conn: Connection) -> tuple[str, float]:
+                return solo.create_solo(
+                    conn, request.session_token, ask, hashes, now, self.limits, self.session_seconds
+                )
 
-        token, expires = await self._run(context, work)
+            token, expires = await self._run(context, work)
         return bots_pb2.CreateSoloResponse(
-            campaign_id=ask.campaign,
-            player_id=ask.seat,
-            token=token,
-            expires_at=expires,
-            password=passwords[ask.seat],
+            campaign_id=ask.campaign, player_id=ask.seat, token=token, expires_at=expires, password=password
         )

@@ -168,10 +168,13 @@ def initial_passwords(scenario: Scenario, given: Mapping[str, str]) -> tuple[dic
                 Code.INVALID_ARGUMENT,
                 f"passwords[{pid}]: {MIN_PASSWORD_LENGTH} to {MAX_PASSWORD_LENGTH} characters",
             )
-    generated = {
-        pid: secrets.token_urlsafe(GENERATED_PASSWORD_BYTES) for pid in sorted(players) if pid not in given
-    }
+    generated = {pid: new_password() for pid in sorted(players) if pid not in given}
     return {**given, **generated}, generated
+
+
+def new_password() -> str:
+    """A generated password, shown once to the one who needs it."""
+    return secrets.token_urlsafe(GENERATED_PASSWORD_BYTES)
 
 
 def close_turn(conn: Connection, campaign: str, turn: int, reason: str, at: datetime) -> repo.CampaignRow:

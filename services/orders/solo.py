@@ -17,9 +17,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 
-from sqlalchemy import Connection, and_, func, select
+from sqlalchemy import Connection, and_, func, select, text
 
+from pate.core.scenario.parse import Scenario
 from pate.datafiles import load_shipped_scenario
 from pate.v1 import bots_pb2
 from services.orders import campaigns, civil
@@ -31,6 +33,10 @@ from services.platform.store import tables
 from services.platform.store.solo_tables import solo_owners
 
 SCENARIO_NAME = re.compile(r"[a-z0-9_-]{1,40}")  # a shipped scenario's file name: never a path
+# Serialises the making of solo campaigns on PostgreSQL, whose READ COMMITTED would let two
+# transactions count the same free slot (SQLite's BEGIN IMMEDIATE already serialises them).
+# Beside store/db.py's migration lock (0x5A7E_0001) and the outbox relay's (0x5A7E_0002).
+_PG_SOLO_LOCK = 0x5A7E_0003
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +46,21 @@ class SoloLimits:
     open_per_player: int = 3  # PATE_SOLO_OPEN_PER_PLAYER: his solo campaigns not yet finished
     per_hour: int = 2  # PATE_SOLO_PER_HOUR: made by one player in the last hour
     server: int = 50  # PATE_SOLO_SERVER_MAX: player-made solo campaigns not yet finished
+    # PATE_SOLO_OPEN_PER_CAMPAIGN: not finished, made from the seats of one campaign: its game
+    # master knows every seat's password, and would otherwise have open_per_player per seat
+    open_per_campaign: int = 6
     turn_hours: int = 168  # PATE_SOLO_TURN_HOURS: each turn's deadline, so a campaign left alone ends
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> SoloLimits:
         env = os.environ if env is None else env
-        bounds = {"open_per_player": 100, "per_hour": 100, "server": 100_000, "turn_hours": 24 * 30}
+        bounds = {
+            "open_per_player": 100,
+            "per_hour": 100,
+            "server": 100_000,
+            "turn_hours": 24 * 30,
+            "open_per_campaign": 1000,
+        }
         values = {}
         for name, top in bounds.items():
             var = f"PATE_SOLO_{'SERVER_MAX' if name == 'server' else name.upper()}"
@@ -69,8 +84,8 @@ class SoloAsk:
     naval_rules: str
 
 
-def check_request(request: bots_pb2.CreateSoloRequest) -> SoloAsk:
-    """Every field limited before any work; the errors name the field."""
+def check_form(request: bots_pb2.CreateSoloRequest) -> SoloAsk:
+    """Every field limited before any work (no file read, no database); the errors name the field."""
     check_id("campaign_id", request.campaign_id)
     if not SCENARIO_NAME.fullmatch(request.scenario):
         raise DeskError(Code.INVALID_ARGUMENT, "scenario: the name of a shipped scenario")
@@ -78,16 +93,28 @@ def check_request(request: bots_pb2.CreateSoloRequest) -> SoloAsk:
     for name in ("combat_rules", "naval_rules"):
         if len(getattr(request, name)) > 64:
             raise DeskError(Code.INVALID_ARGUMENT, f"{name}: the name of a rule set")
-    try:
-        players = load_shipped_scenario(request.scenario).world.players
-    except (FileNotFoundError, ValueError):
-        raise DeskError(Code.NOT_FOUND, f"scenario: no scenario named {request.scenario!r}") from None
-    seat = players.get(request.seat)
-    if seat is None or not seat.state:
-        raise DeskError(Code.INVALID_ARGUMENT, f"seat: no player {request.seat!r} of a state in the scenario")
     return SoloAsk(
         request.campaign_id, request.scenario, request.seat, request.combat_rules, request.naval_rules
     )
+
+
+@lru_cache(maxsize=16)
+def shipped_scenario(name: str) -> Scenario:
+    """A shipped scenario, read and checked once per process: the files do not change while
+    it runs, and a scenario is a frozen value."""
+    return load_shipped_scenario(name)
+
+
+def scenario_for(ask: SoloAsk) -> Scenario:
+    """The scenario asked for, with the seat checked in it (after the asker is authenticated)."""
+    try:
+        scenario = shipped_scenario(ask.scenario)
+    except (FileNotFoundError, ValueError):
+        raise DeskError(Code.NOT_FOUND, f"scenario: no scenario named {ask.scenario!r}") from None
+    seat = scenario.world.players.get(ask.seat)
+    if seat is None or not seat.state:
+        raise DeskError(Code.INVALID_ARGUMENT, f"seat: no player {ask.seat!r} of a state in the scenario")
+    return scenario
 
 
 def owner_of(conn: Connection, token: str, now: datetime) -> tuple[str, str]:
@@ -115,7 +142,14 @@ def check_limits(conn: Connection, owner: tuple[str, str], now: datetime, limits
         raise DeskError(Code.PERMISSION_DENIED, "campaign_id: this server does not take solo campaigns")
     if int(conn.execute(open_ones).scalar() or 0) >= limits.server:
         raise DeskError(Code.RESOURCE_EXHAUSTED, "campaign_id: the server has its most solo campaigns; later")
-    mine = and_(solo_owners.c.owner_campaign == owner[0], solo_owners.c.owner_player == owner[1])
+    from_campaign = solo_owners.c.owner_campaign == owner[0]
+    if int(conn.execute(open_ones.where(from_campaign)).scalar() or 0) >= limits.open_per_campaign:
+        raise DeskError(
+            Code.RESOURCE_EXHAUSTED,
+            f"campaign_id: {limits.open_per_campaign} solo campaigns not finished were made from the seats "
+            "of your campaign, the most allowed",
+        )
+    mine = and_(from_campaign, solo_owners.c.owner_player == owner[1])
     if int(conn.execute(open_ones.where(mine)).scalar() or 0) >= limits.open_per_player:
         raise DeskError(
             Code.RESOURCE_EXHAUSTED,
@@ -128,6 +162,13 @@ def check_limits(conn: Connection, owner: tuple[str, str], now: datetime, limits
         )
 
 
+def authorise(conn: Connection, token: str, now: datetime, limits: SoloLimits) -> None:
+    """The asker's session and the limits, read before any costly work (the scenario, the
+    password's hash), so a forged or spent session costs the server one lookup.  Advisory:
+    :func:`create_solo` checks the limits again under its lock."""
+    check_limits(conn, owner_of(conn, token, now), now, limits)
+
+
 def create_solo(
     conn: Connection,
     token: str,
@@ -138,10 +179,12 @@ def create_solo(
     session_seconds: float,
 ) -> tuple[str, float]:
     """Make the campaign in this transaction; (his new session token, its expiry)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_SOLO_LOCK})
     owner = owner_of(conn, token, now)
     check_limits(conn, owner, now, limits)
     turn = limits.turn_hours * 3600
-    scenario = load_shipped_scenario(ask.scenario)
+    scenario = scenario_for(ask)
     campaigns.create_campaign(
         conn,
         ask.campaign,

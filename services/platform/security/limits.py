@@ -249,10 +249,16 @@ _INTS = {
 _TIMESTAMP = "google.protobuf.Timestamp"
 
 
-# Documents (order files, scenarios) may be 1 MiB long: checked by one regular
+# Documents (order files, scenarios, messages) may be 1 MiB long: checked by one regular
 # expression at C speed, refusing the C0 and C1 controls (NUL, escape, ...) but tab,
-# newline and carriage return, DEL, and lone surrogates.
-_DOCUMENT_BAD = re.compile("[^\t\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# newline and carriage return, DEL, and lone surrogates; and the characters that make text
+# look other than it is: the bidirectional marks, embeddings, overrides and isolates (U+202E
+# turns "gpj.exe" round) and the line and paragraph separators, which a reader's card
+# breaks on, so a message could draw a false "From:" line of its own.
+_DOCUMENT_BAD = re.compile(
+    "[^\t\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+    "|[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def _document_control(value: str) -> str | None:

@@ -25,6 +25,11 @@ MAX_PASSWORD_LENGTH = 1024  # characters; longer input is refused unhashed
 DEFAULT_HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
 
 
+# Stored for a seat no one logs in to (a solo campaign's bot seats): no argon2 hash has this
+# form, so hash_matches refuses every password, and making it costs nothing.
+NO_LOGIN = "!no-login"
+
+
 def hash_password(password: str, *, hasher: PasswordHasher | None = None) -> str:
     """The argon2id hash to store; raises ValueError for an empty or overlong password."""
     if not password or len(password) > MAX_PASSWORD_LENGTH:

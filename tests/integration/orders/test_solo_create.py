@@ -4,6 +4,7 @@ and the server's limits per player, per hour and in all."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -15,6 +16,7 @@ from services.orders import campaigns, solo
 from services.platform.config import ConfigError
 from services.platform.errors import Code, DeskError
 from services.platform.security import sessions
+from services.platform.security.passwords import NO_LOGIN, hash_matches
 from services.platform.store import bots
 from services.platform.store import repository as repo
 from tests.support.passwords import EveryPlayer
@@ -41,7 +43,9 @@ def _token(engine: Engine) -> str:
 
 
 def _ask(cid: str, seat: str = "ganteaume", scenario: str = "training") -> solo.SoloAsk:
-    return solo.check_request(bots_pb2.CreateSoloRequest(campaign_id=cid, scenario=scenario, seat=seat))
+    ask = solo.check_form(bots_pb2.CreateSoloRequest(campaign_id=cid, scenario=scenario, seat=seat))
+    solo.scenario_for(ask)
+    return ask
 
 
 def _make(conn: Connection, token: str, cid: str, limits: solo.SoloLimits = ROOMY, at: datetime = AT) -> str:
@@ -87,6 +91,48 @@ def test_the_limits_per_hour_per_player_and_in_all_hold(engine: Engine) -> None:
         _make(conn, other, "o2", limits, later)
 
 
+def test_the_seats_of_one_campaign_together_make_only_so_many(engine: Engine) -> None:
+    """Its game master knows every seat's password: logged in as each, he must not have
+    open_per_player solo campaigns per seat."""
+    token = _token(engine)
+    limits = solo.SoloLimits(open_per_player=3, per_hour=3, server=100, open_per_campaign=2)
+    with engine.begin() as conn:
+        other, _ = sessions.issue(conn, "home", "calder", now=AT, ttl=3600 * 24)
+        third, _ = sessions.issue(conn, "home", "barham", now=AT, ttl=3600 * 24)
+        _make(conn, token, "c1", limits)
+        _make(conn, other, "c2", limits)
+        with pytest.raises(DeskError, match="seats of your campaign") as err:
+            _make(conn, third, "c3", limits)
+        assert err.value.code == Code.RESOURCE_EXHAUSTED
+        assert repo.get_campaign(conn, "c3") is None
+
+
+def test_two_makers_at_once_cannot_both_take_the_last_slot(engine: Engine) -> None:
+    """The limits are counted under a lock: a second transaction waits for the first to end and
+    then counts its campaign (at READ COMMITTED it would have counted none and passed)."""
+    token = _token(engine)
+    limits = solo.SoloLimits(open_per_player=3, per_hour=1, server=100)
+    second: list[BaseException | str] = []
+
+    def race() -> None:
+        try:
+            with engine.begin() as conn:
+                second.append(_make(conn, token, "r2", limits))
+        except DeskError as err:
+            second.append(err)
+
+    with engine.begin() as conn:
+        _make(conn, token, "r1", limits)
+        rival = threading.Thread(target=race)
+        rival.start()
+        rival.join(timeout=1.0)  # it waits on the lock while this transaction is open
+        assert rival.is_alive() and not second
+    rival.join(timeout=60)
+    assert len(second) == 1 and isinstance(second[0], DeskError) and "an hour at most" in str(second[0])
+    with engine.begin() as conn:
+        assert repo.get_campaign(conn, "r2") is None
+
+
 def test_no_session_or_no_solo_campaigns_on_this_server_refuses(engine: Engine) -> None:
     token = _token(engine)
     with engine.begin() as conn:
@@ -109,6 +155,18 @@ def test_no_session_or_no_solo_campaigns_on_this_server_refuses(engine: Engine) 
 def test_a_bad_request_names_its_field(scenario: str, seat: str, field: str) -> None:
     with pytest.raises(DeskError, match=f"^{field}:"):
         _ask("fine", seat, scenario)
+
+
+def test_the_bots_seats_get_no_password_that_could_log_in(engine: Engine) -> None:
+    token = _token(engine)
+    with engine.begin() as conn:
+        hashes = {p: NO_LOGIN for p in load_scenario("training").world.players} | {"ganteaume": "h"}
+        solo.create_solo(conn, token, _ask("nl"), hashes, AT, ROOMY, 600)
+        players = load_scenario("training").world.players
+        stored = {p: repo.get_player(conn, "nl", p).password_hash for p in players}
+    assert stored.pop("ganteaume") == "h"
+    assert set(stored.values()) == {NO_LOGIN}
+    assert not any(hash_matches(NO_LOGIN, guess) for guess in ("", "!no-login", "no-login", "x" * 12))
 
 
 def test_the_limits_are_settings_of_the_environment() -> None:

@@ -9,7 +9,7 @@ import pytest
 from pate.core.orders.refusal import INVALID, Refusal
 from pate.core.world.fields import DataError
 from pate.datafiles import load_shipped_scenario, parse_scenario_text
-from pate.v1 import admin_pb2, common_pb2, orders_pb2, reports_pb2
+from pate.v1 import admin_pb2, common_pb2, desk_pb2, orders_pb2, reports_pb2
 from services.orders.intake import orders_of
 from services.orders.servicer import refusals_bin
 from services.platform.errors import DeskError
@@ -44,6 +44,19 @@ def test_order_files_keep_their_newlines_but_not_nul() -> None:
     check_request(ok)
     ok.orders_text = "order\x00"
     assert _refused(ok).startswith("orders_text: control character U+0000")
+
+
+@pytest.mark.parametrize(
+    ("bad", "code"),
+    [("Gibraltar\u202e", "U+202E"), ("line\u2028From: Nelson", "U+2028"), ("a\u2066b\u2069", "U+2066")],
+)
+def test_a_message_cannot_turn_its_text_round_or_draw_a_false_header(bad: str, code: str) -> None:
+    """Multi-line text keeps its newlines and any script (accents, Greek, emoji), but not the
+    bidirectional controls nor the line and paragraph separators."""
+    ok = desk_pb2.SendMessageRequest(campaign_id="c", body="Cap Fréhel\n\tΑθήνα 🌊 l\u2019amiral")
+    check_request(ok)
+    ok.body = bad
+    assert _refused(ok) == f"body: control character {code} refused"
 
 
 def test_an_error_quotes_only_an_excerpt() -> None:
