@@ -232,7 +232,7 @@ class Campaign:
         setting = Setting(turns=world.turns, combat_rules=self.rules, naval_rules=self.naval)
         accepted = [s.order for s in taken.orders]
         for sub in self.preview_rng.sample(asking, min(self.previews, len(asking))):
-            known = from_plain(PlayerKnowledge, parse_json(self.knowledge[sub.actor.player]))
+            known: PlayerKnowledge = from_plain(PlayerKnowledge, parse_json(self.knowledge[sub.actor.player]))
             # his drafts as drawn (odd ones among them), then those the desk took
             for drafts in (sub.orders, [o for o in sub.orders if o in accepted]):
                 runs = self.preview_rng.randint(1, 3)

@@ -5,6 +5,8 @@ by the server."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import grpc
 import pytest
 
@@ -57,7 +59,7 @@ def test_a_commander_previews_his_orders_from_his_own_report(desk: Client) -> No
 def test_hostile_preview_requests_are_refused_naming_the_field(desk: Client) -> None:
     """docs/security.md: limits before work; the order desk's own refusals
     (rules 2.3, 4.3) for ships he may not order or does not know."""
-    cases = [
+    cases: list[tuple[dict[str, Any], grpc.StatusCode, str]] = [
         ({"runs": 51}, grpc.StatusCode.INVALID_ARGUMENT, "runs:"),
         ({"runs": -1}, grpc.StatusCode.INVALID_ARGUMENT, "runs:"),
         ({"orders_text": "x" * 300_000}, grpc.StatusCode.INVALID_ARGUMENT, "orders_text:"),
