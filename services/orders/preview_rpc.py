@@ -27,6 +27,7 @@ from pate.reports.preview_text import preview_text
 from pate.v1 import orders_pb2
 from services.orders import desk, intake
 from services.platform.errors import Code, DeskError
+from services.platform.runtime.grpcutil import annotate_call
 from services.platform.runtime.rpc import abort, in_transaction, run_cpu
 from services.platform.store import repository as repo
 
@@ -117,6 +118,7 @@ class PreviewRpcs:
             p = await run_cpu(partial(play, taken, orders, request.runs))
         except DeskError as err:
             await abort(context, err)
+        annotate_call(campaign=request.campaign_id, turn=request.turn, player=caller.player, runs=p.runs)
         if p.refusals:
             await self._refuse(context, refused(p))
         return preview_pb(p, taken.left)
