@@ -1,6 +1,5 @@
-"""A preview's summary in words, and its layer for the map: per sea area,
-the share of runs in which each of his ships ends there (docs/rules/intel.md,
-"Previews")."""
+"""A preview's summary in words (docs/rules/intel.md, "Previews"); the web
+desk draws the same answer on the map (services/web/preview_page.py)."""
 
 from __future__ import annotations
 
@@ -40,15 +39,3 @@ def preview_text(p: Preview) -> str:
     for s in p.ships:
         lines += _ship_lines(s, p.runs)
     return "\n".join(lines) + "\n"
-
-
-def preview_layer(p: Preview) -> dict[str, dict[str, float]]:
-    """sea area -> ship id -> share of runs ending there (a port counts for
-    its sea area), for the map's preview layer."""
-    out: dict[str, dict[str, float]] = {}
-    for s in p.ships:
-        for e in s.ends:
-            if e.sea_area is not None and p.runs:
-                area = out.setdefault(e.sea_area, {})
-                area[s.id] = round(area.get(s.id, 0.0) + e.runs / p.runs, 4)
-    return {a: dict(sorted(v.items())) for a, v in sorted(out.items())}

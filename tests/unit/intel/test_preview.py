@@ -12,19 +12,21 @@ import pytest
 
 from pate.core.codec import canonical_json, to_plain
 from pate.core.intel.knowledge import knowledge_for
-from pate.core.intel.model import PlayerKnowledge
+from pate.core.intel.model import PlayerKnowledge, Sighting
 from pate.core.orders.model import Movement, ShipOrder
 from pate.core.preview.model import MAX_RUNS
 from pate.core.preview.picture import Setting, picture_world
 from pate.core.preview.run import preview
 from pate.core.rules.context import TurnContext
 from pate.core.rules.data import RuleData
+from pate.core.rules.detection import Category, Place
 from pate.core.rules.movement.chances import sail_chance
 from pate.core.rules.movement.params import MovementRules
 from pate.core.rules.winds import Heading
 from pate.core.world.geography import Direction, WindStrength
 from pate.core.world.ships import Quality
 from pate.core.world.state import Player, Role, Wind, WorldState
+from pate.reports.preview_text import preview_text
 from tests.support.orders_world import MAP, RULES, sea, ship, world
 
 CTX = TurnContext(map=MAP, rules=RULES)
@@ -130,3 +132,29 @@ def test_the_same_orders_give_the_same_preview_and_other_orders_other_seeds() ->
     go = [ShipOrder("BR1SL", movement=Movement(sea_areas=("BIS",)))]
     assert _bytes(k, stay) == _bytes(k, stay)
     assert preview(CTX, k, stay, Setting()).seed != preview(CTX, k, go, Setting()).seed
+
+
+def test_a_frigates_sighting_stands_in_the_picture_as_ships_of_its_class() -> None:
+    """Rule 5.2: a frigate reports "an approximate number of ships", by category,
+    no identities: so many typical ships of the class, under made-up ids."""
+    k = _knowledge(_world(ship("BR1FR", sea("ECH", 1))))
+    sighted = Sighting(
+        by="BR1FR", sea_area="BIS", place=Place.SEA, state="FR", category=Category.LINE, estimate=3
+    )
+    pictured = picture_world(replace(k, sightings=(sighted,)), MAP, RULES, Setting())
+    made_up = sorted(s for s in pictured.ships if s != "BR1FR")
+    assert made_up == ["FR9000SL", "FR9001SL", "FR9002SL"]
+    one = pictured.ships["FR9000SL"]
+    middle = (MAP.sea_areas["BIS"].tactical_areas + 1) // 2
+    assert one.location == sea("BIS", middle) and one.quality is Quality.AVERAGE
+    assert one.crew == RULES.ship_class(one.type).max_crew and one.stores == 24 and one.hull == 0
+
+
+def test_the_summary_says_how_often_each_ship_reaches_its_destination() -> None:
+    """docs/rules/intel.md: the summary in words, per ship."""
+    w = _world(ship("BR1SL", sea("ECH", 1)), ship("FR1SL", sea("ECH", 1)))
+    p = preview(CTX, _knowledge(w), [ShipOrder("BR1SL", movement=Movement(sea_areas=("BIS",)))], Setting(), 4)
+    text = preview_text(p)
+    got = p.ship("BR1SL")
+    assert f"BR1SL Br1Sl, ordered to BIS: reaches it in {got.reached} of 4 runs" in text
+    assert text.count("  ends: ") == 1 and all(e.place in text for e in got.ends)
