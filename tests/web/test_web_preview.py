@@ -34,3 +34,16 @@ def test_a_preview_of_a_ship_he_does_not_know_is_refused(web, stack: Stack) -> N
     data = {"csrf": csrf(page.text), "ships": "BR1FL", "turn": "1", "0.attach_to": "FR99SL"}
     r = client.post(f"/c/{stack.campaign}/orders/preview", data=data)
     assert r.status_code == 422 and "no ship FR99SL that you know of" in r.text
+
+
+def test_the_panel_previews_and_stays_the_panel(web, stack: Stack) -> None:  # noqa: F811
+    """docs/web.md: the campaign page's order panel has the same button; its answer comes back
+    in the panel, with the form as filled in."""
+    client, _ = web
+    login(client, stack.campaign, OTHER, stack.passwords[OTHER])
+    page = client.get(f"/c/{stack.campaign}?ship=BR2FR")
+    assert 'id="order-panel"' in page.text and "/orders/preview" in page.text
+    data = {"csrf": csrf(page.text), "ships": "BR2FR", "turn": "1", "panel": "1", "0.sea1": "ECH"}
+    r = client.post(f"/c/{stack.campaign}/orders/preview", data=data)
+    assert r.status_code == 200 and 'id="order-panel"' in r.text
+    assert "What may happen" in r.text and "ordered to ECH" in r.text
