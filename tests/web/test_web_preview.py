@@ -34,6 +34,9 @@ def test_a_preview_of_a_ship_he_does_not_know_is_refused(web, stack: Stack) -> N
     data = {"csrf": csrf(page.text), "ships": "BR1FL", "turn": "1", "0.attach_to": "FR99SL"}
     r = client.post(f"/c/{stack.campaign}/orders/preview", data=data)
     assert r.status_code == 422 and "no ship FR99SL that you know of" in r.text
+    forged = {**data, "csrf": "0" * 64, "0.attach_to": ""}  # another site's form: nothing played
+    r = client.post(f"/c/{stack.campaign}/orders/preview", data=forged)
+    assert r.status_code == 403 and "What may happen" not in r.text
 
 
 def test_the_panel_previews_and_stays_the_panel(web, stack: Stack) -> None:  # noqa: F811
