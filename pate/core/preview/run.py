@@ -91,13 +91,15 @@ def preview(
     port_areas = {n: p.sea_area for n, p in ctx.map.ports.items()}
     own = frozenset(r.id for r in k.ships)
     tally = _Tally(world, own, port_areas, _not_his_side(world, own, k.state))
+    dest: dict[str, str | None] = {}
     for n in range(runs):
         run_seed = derive_seed(seed, n)
         winds = complete_winds(ctx.map, ctx.rules, world.winds, Rng(derive_seed(run_seed, "winds")))
         start = replace(world, seed=run_seed, winds=winds)
-        result = resolve_submitted(ctx, start, submitted).result
-        tally.add(result.state, result.events)
-    dest = {o.ship_id: destination(o) for o in orders}
+        resolution = resolve_submitted(ctx, start, submitted)
+        tally.add(resolution.result.state, resolution.result.events)
+        # rule 4.2: an attached ship sails to where its lead's orders take it
+        dest = {sid: destination(e.order) for sid, e in resolution.effective.items()}
     return replace(head, ships=tuple(tally.ship(r.id, r.name, dest.get(r.id)) for r in k.ships))
 
 
