@@ -158,3 +158,13 @@ def test_the_summary_says_how_often_each_ship_reaches_its_destination() -> None:
     got = p.ship("BR1SL")
     assert f"BR1SL Br1Sl, ordered to BIS: reaches it in {got.reached} of 4 runs" in text
     assert text.count("  ends: ") == 1 and all(e.place in text for e in got.ends)
+
+
+def test_an_attached_ship_is_previewed_sailing_with_its_lead() -> None:
+    """Rule 4.2: "ships attached to another ship ... carry out the orders of the
+    ship to which they are attached"."""
+    lead = ship("BR1SL", sea("ECH", 1))
+    w = _world(lead, ship("BR2SL", sea("ECH", 1), attached_to="BR1SL"))
+    p = preview(CTX, _knowledge(w), [ShipOrder("BR1SL", movement=Movement(sea_areas=("BIS",)))], Setting(), 3)
+    assert p.ship("BR2SL").destination == "BIS"
+    assert p.ship("BR2SL").ends == p.ship("BR1SL").ends
