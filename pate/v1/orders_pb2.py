@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from pate.v1 import common_pb2 as pate_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14pate/v1/orders.proto\x12\x07pate.v1\x1a\x14pate/v1/common.proto\"\xbc\x01\n\x13SubmitOrdersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x19\n\x11\x63lient_request_id\x18\x03 \x01(\t\x12\"\n\x06orders\x18\x04 \x03(\x0b\x32\x12.pate.v1.ShipOrder\x12\x13\n\x0borders_text\x18\x05 \x01(\t\x12.\n\x0cstores_moves\x18\x06 \x03(\x0b\x32\x18.pate.v1.StoresMoveOrder\"L\n\x14SubmitOrdersResponse\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x05\x12\x10\n\x08ship_ids\x18\x02 \x03(\t\x12\x10\n\x08replayed\x18\x03 \x01(\x08\"P\n\x19GetEffectiveOrdersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x10\n\x08ship_ids\x18\x03 \x03(\t\"X\n\x0e\x45\x66\x66\x65\x63tiveOrder\x12!\n\x05order\x18\x01 \x01(\x0b\x32\x12.pate.v1.ShipOrder\x12\x0e\n\x06source\x18\x02 \x01(\t\x12\x13\n\x0b\x63opied_from\x18\x03 \x01(\t\"E\n\x1aGetEffectiveOrdersResponse\x12\'\n\x06orders\x18\x01 \x03(\x0b\x32\x17.pate.v1.EffectiveOrder2\xb7\x01\n\tOrderDesk\x12K\n\x0cSubmitOrders\x12\x1c.pate.v1.SubmitOrdersRequest\x1a\x1d.pate.v1.SubmitOrdersResponse\x12]\n\x12GetEffectiveOrders\x12\".pate.v1.GetEffectiveOrdersRequest\x1a#.pate.v1.GetEffectiveOrdersResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14pate/v1/orders.proto\x12\x07pate.v1\x1a\x14pate/v1/common.proto\"\xbc\x01\n\x13SubmitOrdersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x19\n\x11\x63lient_request_id\x18\x03 \x01(\t\x12\"\n\x06orders\x18\x04 \x03(\x0b\x32\x12.pate.v1.ShipOrder\x12\x13\n\x0borders_text\x18\x05 \x01(\t\x12.\n\x0cstores_moves\x18\x06 \x03(\x0b\x32\x18.pate.v1.StoresMoveOrder\"L\n\x14SubmitOrdersResponse\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x05\x12\x10\n\x08ship_ids\x18\x02 \x03(\t\x12\x10\n\x08replayed\x18\x03 \x01(\x08\"P\n\x19GetEffectiveOrdersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x10\n\x08ship_ids\x18\x03 \x03(\t\"X\n\x0e\x45\x66\x66\x65\x63tiveOrder\x12!\n\x05order\x18\x01 \x01(\x0b\x32\x12.pate.v1.ShipOrder\x12\x0e\n\x06source\x18\x02 \x01(\t\x12\x13\n\x0b\x63opied_from\x18\x03 \x01(\t\"E\n\x1aGetEffectiveOrdersResponse\x12\'\n\x06orders\x18\x01 \x03(\x0b\x32\x17.pate.v1.EffectiveOrder\"\x80\x01\n\x14PreviewOrdersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\"\n\x06orders\x18\x03 \x03(\x0b\x32\x12.pate.v1.ShipOrder\x12\x13\n\x0borders_text\x18\x04 \x01(\t\x12\x0c\n\x04runs\x18\x05 \x01(\x05\"I\n\nPreviewEnd\x12\r\n\x05place\x18\x01 \x01(\t\x12\x10\n\x08sea_area\x18\x02 \x01(\t\x12\x0c\n\x04port\x18\x03 \x01(\t\x12\x0c\n\x04runs\x18\x04 \x01(\x05\"N\n\x0ePreviewMeeting\x12\r\n\x05place\x18\x01 \x01(\t\x12\x10\n\x08ship_ids\x18\x02 \x03(\t\x12\r\n\x05kinds\x18\x03 \x03(\t\x12\x0c\n\x04runs\x18\x04 \x01(\x05\"\xa0\x01\n\x0bShipPreview\x12\x0f\n\x07ship_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65stination\x18\x03 \x01(\t\x12\x0f\n\x07reached\x18\x04 \x01(\x05\x12!\n\x04\x65nds\x18\x05 \x03(\x0b\x32\x13.pate.v1.PreviewEnd\x12)\n\x08meetings\x18\x06 \x03(\x0b\x32\x17.pate.v1.PreviewMeeting\"\x8b\x01\n\x15PreviewOrdersResponse\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\x0c\n\x04runs\x18\x02 \x01(\x05\x12\x0c\n\x04seed\x18\x03 \x01(\t\x12#\n\x05ships\x18\x04 \x03(\x0b\x32\x14.pate.v1.ShipPreview\x12\x0c\n\x04text\x18\x05 \x01(\t\x12\x15\n\rpreviews_left\x18\x06 \x01(\x05\x32\x87\x02\n\tOrderDesk\x12K\n\x0cSubmitOrders\x12\x1c.pate.v1.SubmitOrdersRequest\x1a\x1d.pate.v1.SubmitOrdersResponse\x12]\n\x12GetEffectiveOrders\x12\".pate.v1.GetEffectiveOrdersRequest\x1a#.pate.v1.GetEffectiveOrdersResponse\x12N\n\rPreviewOrders\x12\x1d.pate.v1.PreviewOrdersRequest\x1a\x1e.pate.v1.PreviewOrdersResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -42,6 +42,16 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_EFFECTIVEORDER']._serialized_end=494
   _globals['_GETEFFECTIVEORDERSRESPONSE']._serialized_start=496
   _globals['_GETEFFECTIVEORDERSRESPONSE']._serialized_end=565
-  _globals['_ORDERDESK']._serialized_start=568
-  _globals['_ORDERDESK']._serialized_end=751
+  _globals['_PREVIEWORDERSREQUEST']._serialized_start=568
+  _globals['_PREVIEWORDERSREQUEST']._serialized_end=696
+  _globals['_PREVIEWEND']._serialized_start=698
+  _globals['_PREVIEWEND']._serialized_end=771
+  _globals['_PREVIEWMEETING']._serialized_start=773
+  _globals['_PREVIEWMEETING']._serialized_end=851
+  _globals['_SHIPPREVIEW']._serialized_start=854
+  _globals['_SHIPPREVIEW']._serialized_end=1014
+  _globals['_PREVIEWORDERSRESPONSE']._serialized_start=1017
+  _globals['_PREVIEWORDERSRESPONSE']._serialized_end=1156
+  _globals['_ORDERDESK']._serialized_start=1159
+  _globals['_ORDERDESK']._serialized_end=1422
 # @@protoc_insertion_point(module_scope)

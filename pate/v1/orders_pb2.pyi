@@ -160,3 +160,180 @@ class GetEffectiveOrdersResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetEffectiveOrdersResponse: _TypeAlias = GetEffectiveOrdersResponse  # noqa: Y015
+
+@_typing.final
+class PreviewOrdersRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    ORDERS_FIELD_NUMBER: _builtins.int
+    ORDERS_TEXT_FIELD_NUMBER: _builtins.int
+    RUNS_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    turn: _builtins.int
+    """the open turn"""
+    orders_text: _builtins.str
+    """the same, in the order file format"""
+    runs: _builtins.int
+    """0 = the default (20); at most 50"""
+    @_builtins.property
+    def orders(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ShipOrder]: ...
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        turn: _builtins.int = ...,
+        orders: _abc.Iterable[_common_pb2.ShipOrder] | None = ...,
+        orders_text: _builtins.str = ...,
+        runs: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "orders", b"orders", "orders_text", b"orders_text", "runs", b"runs", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PreviewOrdersRequest: _TypeAlias = PreviewOrdersRequest  # noqa: Y015
+
+@_typing.final
+class PreviewEnd(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLACE_FIELD_NUMBER: _builtins.int
+    SEA_AREA_FIELD_NUMBER: _builtins.int
+    PORT_FIELD_NUMBER: _builtins.int
+    RUNS_FIELD_NUMBER: _builtins.int
+    place: _builtins.str
+    """"NOC (tactical area 2)", "Brest (harbor)"; "lost" """
+    sea_area: _builtins.str
+    """for the map: the sea area (a port's connected one)"""
+    port: _builtins.str
+    runs: _builtins.int
+    def __init__(
+        self,
+        *,
+        place: _builtins.str = ...,
+        sea_area: _builtins.str = ...,
+        port: _builtins.str = ...,
+        runs: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["place", b"place", "port", b"port", "runs", b"runs", "sea_area", b"sea_area"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PreviewEnd: _TypeAlias = PreviewEnd  # noqa: Y015
+
+@_typing.final
+class PreviewMeeting(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLACE_FIELD_NUMBER: _builtins.int
+    SHIP_IDS_FIELD_NUMBER: _builtins.int
+    KINDS_FIELD_NUMBER: _builtins.int
+    RUNS_FIELD_NUMBER: _builtins.int
+    place: _builtins.str
+    runs: _builtins.int
+    @_builtins.property
+    def ship_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """ships he knows of, not on his side"""
+
+    @_builtins.property
+    def kinds(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """the events' kinds ("battle", "evaded", "in_contact")"""
+
+    def __init__(
+        self,
+        *,
+        place: _builtins.str = ...,
+        ship_ids: _abc.Iterable[_builtins.str] | None = ...,
+        kinds: _abc.Iterable[_builtins.str] | None = ...,
+        runs: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kinds", b"kinds", "place", b"place", "runs", b"runs", "ship_ids", b"ship_ids"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PreviewMeeting: _TypeAlias = PreviewMeeting  # noqa: Y015
+
+@_typing.final
+class ShipPreview(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SHIP_ID_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    DESTINATION_FIELD_NUMBER: _builtins.int
+    REACHED_FIELD_NUMBER: _builtins.int
+    ENDS_FIELD_NUMBER: _builtins.int
+    MEETINGS_FIELD_NUMBER: _builtins.int
+    ship_id: _builtins.str
+    name: _builtins.str
+    destination: _builtins.str
+    """the port or last sea area ordered; "" to stay"""
+    reached: _builtins.int
+    """runs ending there"""
+    @_builtins.property
+    def ends(self) -> _containers.RepeatedCompositeFieldContainer[Global___PreviewEnd]:
+        """likeliest first"""
+
+    @_builtins.property
+    def meetings(self) -> _containers.RepeatedCompositeFieldContainer[Global___PreviewMeeting]: ...
+    def __init__(
+        self,
+        *,
+        ship_id: _builtins.str = ...,
+        name: _builtins.str = ...,
+        destination: _builtins.str = ...,
+        reached: _builtins.int = ...,
+        ends: _abc.Iterable[Global___PreviewEnd] | None = ...,
+        meetings: _abc.Iterable[Global___PreviewMeeting] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["destination", b"destination", "ends", b"ends", "meetings", b"meetings", "name", b"name", "reached", b"reached", "ship_id", b"ship_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ShipPreview: _TypeAlias = ShipPreview  # noqa: Y015
+
+@_typing.final
+class PreviewOrdersResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TURN_FIELD_NUMBER: _builtins.int
+    RUNS_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    SHIPS_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    PREVIEWS_LEFT_FIELD_NUMBER: _builtins.int
+    turn: _builtins.int
+    runs: _builtins.int
+    seed: _builtins.str
+    """hex, from (campaign, player, turn, draft orders)"""
+    text: _builtins.str
+    """the summary as the reports word it"""
+    previews_left: _builtins.int
+    """of this turn's allowance"""
+    @_builtins.property
+    def ships(self) -> _containers.RepeatedCompositeFieldContainer[Global___ShipPreview]: ...
+    def __init__(
+        self,
+        *,
+        turn: _builtins.int = ...,
+        runs: _builtins.int = ...,
+        seed: _builtins.str = ...,
+        ships: _abc.Iterable[Global___ShipPreview] | None = ...,
+        text: _builtins.str = ...,
+        previews_left: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["previews_left", b"previews_left", "runs", b"runs", "seed", b"seed", "ships", b"ships", "text", b"text", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PreviewOrdersResponse: _TypeAlias = PreviewOrdersResponse  # noqa: Y015

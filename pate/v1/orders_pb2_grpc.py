@@ -47,6 +47,11 @@ class OrderDeskStub:
                 request_serializer=pate_dot_v1_dot_orders__pb2.GetEffectiveOrdersRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_orders__pb2.GetEffectiveOrdersResponse.FromString,
                 _registered_method=True)
+        self.PreviewOrders = channel.unary_unary(
+                '/pate.v1.OrderDesk/PreviewOrders',
+                request_serializer=pate_dot_v1_dot_orders__pb2.PreviewOrdersRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_orders__pb2.PreviewOrdersResponse.FromString,
+                _registered_method=True)
 
 
 class OrderDeskServicer:
@@ -68,6 +73,15 @@ class OrderDeskServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def PreviewOrders(self, request, context):
+        """"What may happen?": the draft orders played against the caller's own picture of the
+        world, his last report (docs/rules/intel.md, "Previews"). Nothing is stored but the count
+        of his previews this turn; draft orders refused come back as SubmitOrders' refusals do.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OrderDeskServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -80,6 +94,11 @@ def add_OrderDeskServicer_to_server(servicer, server):
                     servicer.GetEffectiveOrders,
                     request_deserializer=pate_dot_v1_dot_orders__pb2.GetEffectiveOrdersRequest.FromString,
                     response_serializer=pate_dot_v1_dot_orders__pb2.GetEffectiveOrdersResponse.SerializeToString,
+            ),
+            'PreviewOrders': grpc.unary_unary_rpc_method_handler(
+                    servicer.PreviewOrders,
+                    request_deserializer=pate_dot_v1_dot_orders__pb2.PreviewOrdersRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_orders__pb2.PreviewOrdersResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -139,6 +158,33 @@ class OrderDesk:
             '/pate.v1.OrderDesk/GetEffectiveOrders',
             pate_dot_v1_dot_orders__pb2.GetEffectiveOrdersRequest.SerializeToString,
             pate_dot_v1_dot_orders__pb2.GetEffectiveOrdersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PreviewOrders(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.OrderDesk/PreviewOrders',
+            pate_dot_v1_dot_orders__pb2.PreviewOrdersRequest.SerializeToString,
+            pate_dot_v1_dot_orders__pb2.PreviewOrdersResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -39,6 +39,11 @@ class OrderDeskStub:
     SubmitOrders: _grpc.UnaryUnaryMultiCallable[_orders_pb2.SubmitOrdersRequest, _orders_pb2.SubmitOrdersResponse]
     GetEffectiveOrders: _grpc.UnaryUnaryMultiCallable[_orders_pb2.GetEffectiveOrdersRequest, _orders_pb2.GetEffectiveOrdersResponse]
     """The orders each of the caller's ships will carry out (4.1, 4.2, 4.11), with reasons."""
+    PreviewOrders: _grpc.UnaryUnaryMultiCallable[_orders_pb2.PreviewOrdersRequest, _orders_pb2.PreviewOrdersResponse]
+    """"What may happen?": the draft orders played against the caller's own picture of the
+    world, his last report (docs/rules/intel.md, "Previews"). Nothing is stored but the count
+    of his previews this turn; draft orders refused come back as SubmitOrders' refusals do.
+    """
 
 @_typing.type_check_only
 class OrderDeskAsyncStub(OrderDeskStub):
@@ -51,6 +56,11 @@ class OrderDeskAsyncStub(OrderDeskStub):
     SubmitOrders: _aio.UnaryUnaryMultiCallable[_orders_pb2.SubmitOrdersRequest, _orders_pb2.SubmitOrdersResponse]  # type: ignore[assignment]
     GetEffectiveOrders: _aio.UnaryUnaryMultiCallable[_orders_pb2.GetEffectiveOrdersRequest, _orders_pb2.GetEffectiveOrdersResponse]  # type: ignore[assignment]
     """The orders each of the caller's ships will carry out (4.1, 4.2, 4.11), with reasons."""
+    PreviewOrders: _aio.UnaryUnaryMultiCallable[_orders_pb2.PreviewOrdersRequest, _orders_pb2.PreviewOrdersResponse]  # type: ignore[assignment]
+    """"What may happen?": the draft orders played against the caller's own picture of the
+    world, his last report (docs/rules/intel.md, "Previews"). Nothing is stored but the count
+    of his previews this turn; draft orders refused come back as SubmitOrders' refusals do.
+    """
 
 class OrderDeskServicer(metaclass=_abc_1.ABCMeta):
     """The Ship Order Desk (rule 4.1). Calls carry the session token of the
@@ -72,5 +82,16 @@ class OrderDeskServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_orders_pb2.GetEffectiveOrdersResponse, _abc.Awaitable[_orders_pb2.GetEffectiveOrdersResponse]]:
         """The orders each of the caller's ships will carry out (4.1, 4.2, 4.11), with reasons."""
+
+    @_abc_1.abstractmethod
+    def PreviewOrders(
+        self,
+        request: _orders_pb2.PreviewOrdersRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_orders_pb2.PreviewOrdersResponse, _abc.Awaitable[_orders_pb2.PreviewOrdersResponse]]:
+        """"What may happen?": the draft orders played against the caller's own picture of the
+        world, his last report (docs/rules/intel.md, "Previews"). Nothing is stored but the count
+        of his previews this turn; draft orders refused come back as SubmitOrders' refusals do.
+        """
 
 def add_OrderDeskServicer_to_server(servicer: OrderDeskServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

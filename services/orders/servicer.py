@@ -31,6 +31,7 @@ from services.orders import campaigns, desk, intake, mydesk
 from services.orders.campaign_view import campaign_pb
 from services.orders.groupcommit import GroupCommitter
 from services.orders.mapping import order_to_pb
+from services.orders.preview_rpc import PreviewRpcs
 from services.orders.readiness_rpc import ReadinessRpcs
 from services.orders.recovery_rpc import FailedTurnsAdmin
 from services.platform.errors import Code, DeskError
@@ -189,7 +190,7 @@ class _PlayerFacing:
             await abort(context, err)
 
 
-class OrderDeskServicer(_PlayerFacing, orders_pb2_grpc.OrderDeskServicer):
+class OrderDeskServicer(_PlayerFacing, PreviewRpcs, orders_pb2_grpc.OrderDeskServicer):
     def __init__(
         self, engine: Engine, auth: Authenticator, trusted_proxies: frozenset[str] = frozenset()
     ) -> None:

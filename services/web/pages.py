@@ -193,9 +193,10 @@ async def _order_page(
     errors: forms.FieldErrors | None = None,
     mine: desk_pb2.MyCampaign | None = None,
     status: int = 200,
+    extra: dict[str, Any] | None = None,
 ) -> Response:
     mine = mine or await desk.backend.my_campaign(session)
-    context = form_context(mine, ship_ids, values, errors)
+    context = {**form_context(mine, ship_ids, values, errors), **(extra or {})}
     return desk.render(request, "order_page.html", status=status, mine=mine, cid=cid, **context)
 
 

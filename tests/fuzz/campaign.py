@@ -24,13 +24,16 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from pate.core.campaign import resolve_submitted, start_campaign
-from pate.core.codec import to_plain
+from pate.core.codec import from_plain, parse_json, to_plain
 from pate.core.events import Event
+from pate.core.intel.model import PlayerKnowledge
 from pate.core.orders.effective import SubmittedOrder, together
 from pate.core.orders.model import ShipOrder, StoresMove
 from pate.core.orders.plain import order_to_dict
 from pate.core.orders.text import OrderSyntaxError, parse_orders
 from pate.core.orders.textout import format_orders
+from pate.core.preview.picture import Setting
+from pate.core.preview.run import preview
 from pate.core.rules.context import TurnContext
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.rules.stores import check_stores_move
@@ -144,8 +147,11 @@ class Campaign:
         check_every: int = 1,
         odd: float = 0.15,
         naval: str = "pate",
+        previews: int = 0,
     ) -> None:
         """``reports``: players whose reports are rendered each turn (-1: all);
+        ``previews``: players who preview their orders each turn (from the
+        second turn, against their knowledge of the turn before);
         ``check_every``: the play-test checks every so many turns (0: never;
         the world's own invariants are checked every turn regardless);
         ``naval``: the naval rules (``eia-operations``: lead ships declare operations)."""
@@ -155,6 +161,10 @@ class Campaign:
         self.rng = random.Random(f"{scenario}/{rules}/{seed}" + ("" if naval == "pate" else f"/{naval}"))
         self.ops_rules = OpsRules.from_rules(self.ctx.rules)
         self.tally = Tally()
+        self.previews = previews
+        # its own stream, so that previewing never changes the orders the campaign draws
+        self.preview_rng = random.Random(f"preview/{scenario}/{rules}/{seed}/{naval}")
+        self.knowledge: dict[str, str] = {}
 
     def play(self, turns: int) -> Tally:
         loaded = load_scenario(self.scenario)
@@ -172,13 +182,17 @@ class Campaign:
         ops = OperationMaker(self.rng, world, self.ctx.map, self.ops_rules)
         maker = OrderMaker(self.rng, world, self.ctx.map, self.odd, ops)
         taken = Turn()
+        subs: list[Submission] = []
         for sub in maker.turn():
+            subs.append(sub)
             self.desk(world, sub, taken)
+        self._previews(world, subs, taken)
         resolved = self._guard(world, "resolve", taken, self._resolve, world, taken)
         if resolved is None:
             return None
         after, events = resolved
         knowledge = self._guard(world, "knowledge", taken, all_knowledge, self.ctx, world, after, events)
+        self.knowledge = dict(knowledge or {})
         players = sorted(knowledge or {})
         shown = players if self.reports < 0 else self.rng.sample(players, min(self.reports, len(players)))
         for player in shown:
@@ -208,6 +222,24 @@ class Campaign:
             )
             self.tally.crashes.append(crash)
             return None
+
+    # -- previews ------------------------------------------------------------
+
+    def _previews(self, world: WorldState, subs: Sequence[Submission], taken: Turn) -> None:
+        """Some players preview their drafts of the turn against their last
+        knowledge (docs/rules/intel.md, "Previews"): refused or played, never a crash."""
+        asking = [s for s in subs if s.actor.player in self.knowledge and s.orders]
+        setting = Setting(turns=world.turns, combat_rules=self.rules, naval_rules=self.naval)
+        accepted = [s.order for s in taken.orders]
+        for sub in self.preview_rng.sample(asking, min(self.previews, len(asking))):
+            known: PlayerKnowledge = from_plain(PlayerKnowledge, parse_json(self.knowledge[sub.actor.player]))
+            # his drafts as drawn (odd ones among them), then those the desk took
+            for drafts in (sub.orders, [o for o in sub.orders if o in accepted]):
+                runs = self.preview_rng.randint(1, 3)
+                got = self._guard(world, "preview", taken, preview, self.ctx, known, drafts, setting, runs)
+                if got is not None:
+                    self.tally.sent["preview"] += 1
+                    self.tally.accepted["preview refused" if got.refusals else "preview played"] += 1
 
     # -- the order desk ----------------------------------------------------
 

@@ -26,6 +26,7 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from pate.core.preview.model import MAX_RUNS
 from pate.datafiles import MAX_SCENARIO_CHARS
 from services.platform.security.quoting import excerpt
 
@@ -197,6 +198,13 @@ RULES: dict[str, Rule] = {
     "pate.v1.GetEffectiveOrdersRequest.turn": _TURN,
     "pate.v1.GetEffectiveOrdersRequest.ship_ids": Many(500),
     "pate.v1.GetEffectiveOrdersRequest.ship_ids[]": _TOKEN,
+    # a preview plays at most MAX_RUNS runs (pate.core.preview.model), of at most as many orders
+    # as a player has ships in the grand campaign
+    "pate.v1.PreviewOrdersRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.PreviewOrdersRequest.turn": _TURN,
+    "pate.v1.PreviewOrdersRequest.orders": Many(500),
+    "pate.v1.PreviewOrdersRequest.orders_text": Text(MAX_ORDERS_TEXT_CHARS, lines=True),
+    "pate.v1.PreviewOrdersRequest.runs": Number(0, MAX_RUNS),
     "pate.v1.SendMessageRequest.body": Text(20_000, lines=True),  # data/messages.toml holds the real limit
     # pate.v1.Reports
     "pate.v1.GetReportRequest.campaign_id": _CAMPAIGN,

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Select, Update, and_, bindparam, insert, select, update
+from sqlalchemy import Connection, Select, Update, and_, bindparam, func, insert, select, update
 
 from pate.core.codec import canonical_json
 from pate.rulesversion import rules_version
@@ -191,3 +191,12 @@ def audit(
     conn.execute(
         insert(_t("audit")).values(**audit_row(campaign, turn, player, action, accepted, detail, now()))
     )
+
+
+def count_audit(conn: Connection, campaign: str, turn: int, player: str, action: str) -> int:
+    """How many times the player did ``action`` in the turn, by the audit trail."""
+    c = _t("audit").c
+    query = select(func.count()).where(
+        and_(c.campaign == campaign, c.turn == turn, c.player == player, c.action == action)
+    )
+    return int(conn.execute(query).scalar_one())

@@ -106,6 +106,13 @@ def load_knowledge(conn: Connection, campaign: str, turn: int) -> dict[str, str]
     return {r.player: r.knowledge_json for r in rows}
 
 
+def load_player_knowledge(conn: Connection, campaign: str, turn: int, player: str) -> str | None:
+    """One player's knowledge of a turn (his JSON report), or None."""
+    query = of_turn("knowledge", "knowledge_json").where(_t("knowledge").c.player == bindparam("player"))
+    row = conn.execute(query, {"campaign": campaign, "turn": turn, "player": player}).first()
+    return row.knowledge_json if row else None
+
+
 def save_report(conn: Connection, campaign: str, turn: int, player: str, fmt: str, body: str) -> None:
     save_reports(conn, campaign, turn, fmt, {player: body})
 
