@@ -46,8 +46,9 @@ class Taken:
 
 def take_preview(conn: Connection, campaign: str, turn: int, caller: Actor) -> Taken:
     """The open turn, the caller's knowledge at its start, and one of his
-    previews of the turn, counted before any work."""
-    row = desk.check_open(repo.get_campaign(conn, campaign), campaign, turn)
+    previews of the turn, counted before any work.  The campaign's row is locked while
+    the allowance is counted and taken, so two previews at once cannot both take the last."""
+    row = desk.check_open(repo.get_campaign(conn, campaign, lock=True), campaign, turn)
     text = repo.load_player_knowledge(conn, campaign, turn - 1, caller.player)
     if text is None:
         raise DeskError(Code.FAILED_PRECONDITION, f"turn: you have no report for turn {turn} to preview from")
