@@ -40,7 +40,8 @@ def main() -> int:
     # /metrics on PATE_METRICS_ADDR as every process; each request counted, logged and traced
     tracing.configure_tracing("web", platform.otlp_endpoint)
     metrics.serve_metrics(platform.metrics_addr)
-    app = ObservedAsgi(create_app(backend, settings))
+    desk_app = create_app(backend, settings)
+    app = ObservedAsgi(desk_app, routes=desk_app.routes)
     log.info(
         "web_listening",
         addr=settings.addr,

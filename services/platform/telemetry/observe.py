@@ -5,12 +5,13 @@ web desk (an ASGI app under uvicorn) and the reference GITM land service (a thre
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 
 import grpc
 from opentelemetry.trace import SpanKind
 from prometheus_client import Counter, Histogram
+from starlette.routing import BaseRoute, Match
 
 from services.platform.telemetry import metrics, tracing
 from services.platform.telemetry.logging import get_logger
@@ -29,17 +30,38 @@ QUIET_PATHS = ("/healthz", "/metrics", "/static/")  # probes and assets: counted
 log = get_logger("web.requests")
 
 
+UNMATCHED = "unmatched"  # the page of every path no route takes: 404s make no new series
+
+
 def page_of(path: str) -> str:
-    """The first path segment, so that the label stays a handful of values (ids are not pages)."""
+    """The first path segment, for an app whose routes are not known (the label stays a
+    handful of values: ids are not pages)."""
     first = path.strip("/").split("/", 1)[0]
     return "/" + first[:32] if first.isascii() and first.replace("-", "").replace("_", "").isalnum() else "/"
 
 
-class ObservedAsgi:
-    """Wraps an ASGI app: every HTTP request counted and timed, logged and traced (one span)."""
+def route_of(routes: Sequence[BaseRoute], scope: Scope) -> str:
+    """The template of the route that takes the request ("/c/{campaign}/orders"), whatever the
+    ids in its path; a route that takes the path but not the method still names it."""
+    for route in routes:
+        match, _ = route.matches(scope)
+        if match is not Match.NONE:
+            return str(getattr(route, "path", "")) or "/"
+    return UNMATCHED
 
-    def __init__(self, app: App) -> None:
+
+class ObservedAsgi:
+    """Wraps an ASGI app: every HTTP request counted and timed, logged and traced (one span).
+    Given the app's routes, a request's page is its route's template, else "unmatched"."""
+
+    def __init__(self, app: App, routes: Sequence[BaseRoute] | None = None) -> None:
         self.app = app
+        self.routes = routes
+
+    def page(self, scope: Scope) -> str:
+        if self.routes is None:
+            return page_of(str(scope.get("path", "")))
+        return route_of(self.routes, scope)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "http":
@@ -55,20 +77,22 @@ class ObservedAsgi:
 
         started = time.perf_counter()
         quiet = path.startswith(QUIET_PATHS)
+        page, trace_id = self.page(scope), None
         try:
             if quiet:
                 await self.app(scope, receive, sending)
             else:
                 headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
-                attrs = {"http.request.method": method, "url.path": path[:200]}
+                attrs = {"http.request.method": method, "url.path": path[:200], "http.route": page}
                 with tracing.span(
-                    f"{method} {page_of(path)}", parent=headers, kind=SpanKind.SERVER, attributes=attrs
+                    f"{method} {page}", parent=headers, kind=SpanKind.SERVER, attributes=attrs
                 ) as span:
+                    ids = tracing.current_ids()
+                    trace_id = ids[0] if ids else None
                     await self.app(scope, receive, sending)
                     span.set_attribute("http.response.status_code", status["code"])
         finally:
             seconds = time.perf_counter() - started
-            page = page_of(path)
             WEB_REQUESTS.labels(method=method[:8], page=page, status=str(status["code"])).inc()
             WEB_SECONDS.labels(page=page).observe(seconds)
             if not quiet:
@@ -76,8 +100,10 @@ class ObservedAsgi:
                     "http_request",
                     method=method[:8],
                     path=path[:200],
+                    page=page,
                     status=status["code"],
                     ms=round(seconds * 1000, 1),
+                    **({"trace_id": trace_id} if trace_id else {}),
                 )
 
 

@@ -10,10 +10,17 @@ from typing import Any
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from prometheus_client import REGISTRY
+from starlette.applications import Starlette
+from starlette.responses import PlainTextResponse
+from starlette.routing import Mount, Route
 
 from services.gitm_reference.main import start
-from services.platform.telemetry.observe import ObservedAsgi, page_of
+from services.platform.telemetry import tracing
+from services.platform.telemetry.observe import UNMATCHED, ObservedAsgi, page_of
 
 
 def _value(name: str, labels: dict[str, str]) -> float:
@@ -64,6 +71,53 @@ def test_a_page_label_is_one_bounded_segment() -> None:
     assert page_of("/") == "/"
     assert page_of("/%00weird") == "/"
     assert len(page_of("/" + "a" * 500)) == 33
+
+
+def _desk_like() -> ObservedAsgi:
+    async def page(request: Any) -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    routes = [
+        Route("/c/{campaign}/orders", page, methods=["GET", "POST"]),
+        Route("/login", page),
+        Mount("/static", routes=[Route("/{name}", page)]),
+    ]
+    app = Starlette(routes=routes)
+    return ObservedAsgi(app, routes=app.routes)
+
+
+def _series(page: str) -> float:
+    return _value("pate_web_request_seconds_count", {"page": page})
+
+
+def test_a_page_is_its_route_template_and_every_stray_path_is_one_series() -> None:
+    """Twenty-five random paths made twenty-five series and span names when the label was the
+    first path segment: now they are all "unmatched"."""
+    app = _desk_like()
+    orders, stray = _series("/c/{campaign}/orders"), _series(UNMATCHED)
+    for campaign in ("nl", "trafalgar-2", "x" * 40):
+        _get(app, f"/c/{campaign}/orders")
+    for n in range(25):
+        _get(app, f"/probe-{n}/wp-admin.php")
+    assert _series("/c/{campaign}/orders") == orders + 3
+    assert _series(UNMATCHED) == stray + 25
+    assert _value("pate_web_request_seconds_count", {"page": "/probe-7"}) == 0.0
+
+
+def test_a_request_log_line_carries_its_trace(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    monkeypatch.setattr(tracing, "tracer", provider.get_tracer("test"))
+    _get(_desk_like(), "/c/nl/orders")
+    (span,) = exporter.get_finished_spans()
+    assert span.name == "GET /c/{campaign}/orders"
+    trace_id = format(span.context.trace_id, "032x")
+    out = capsys.readouterr()
+    line = next(x for x in (out.err + out.out).splitlines() if "http_request" in x)
+    assert trace_id in line and "/c/{campaign}/orders" in line
 
 
 def test_the_reference_gitm_service_counts_its_calls(tmp_path: Path) -> None:
