@@ -39,6 +39,7 @@ from pate.v1 import (
     sessions_pb2,
     sessions_pb2_grpc,
 )
+from services.platform.telemetry import tracing
 from services.platform.telemetry.logging import get_logger
 
 log = get_logger("admiral")
@@ -74,19 +75,32 @@ def sweep(stubs: Stubs, admin_token: str, ctx: TurnContext, level: Level) -> int
     """Every bot seat of every open turn not yet played; the number played."""
     admin = (("x-pate-admin-token", admin_token),)
     played = 0
-    listed = stubs.admin.ListCampaigns(admin_pb2.ListCampaignsRequest(), metadata=admin, timeout=TIMEOUT)
-    for c in listed.campaigns:
-        if c.status != admin_pb2.TURN_STATUS_OPEN:
-            continue
-        seats = stubs.bots.GetBotSeats(
-            bots_pb2.GetBotSeatsRequest(campaign_id=c.id), metadata=admin, timeout=TIMEOUT
-        )
-        done = {(t.turn, t.player_id) for t in seats.bot_turns}
-        for seat in seats.seats:
-            if seat.since_turn <= c.turn and (c.turn, seat.player_id) not in done:
-                play(stubs, admin, ctx, level, c, seat.player_id)
-                played += 1
+    for c, player in _unplayed(stubs, admin):
+        with tracing.span("admiral.play", attributes={"campaign": c.id, "turn": c.turn, "player": player}):
+            play(stubs, admin, ctx, level, c, player)
+        played += 1
     return played
+
+
+def _unplayed(stubs: Stubs, admin: tuple[tuple[str, str], ...]) -> list[tuple[admin_pb2.Campaign, str]]:
+    """The bot seats of open turns not yet played.  Looked up untraced: an idle sweep every two
+    seconds would make a trace each time, saying nothing; a seat played is one trace."""
+    found = []
+    with tracing.untraced():
+        listed = stubs.admin.ListCampaigns(admin_pb2.ListCampaignsRequest(), metadata=admin, timeout=TIMEOUT)
+        for c in listed.campaigns:
+            if c.status != admin_pb2.TURN_STATUS_OPEN:
+                continue
+            seats = stubs.bots.GetBotSeats(
+                bots_pb2.GetBotSeatsRequest(campaign_id=c.id), metadata=admin, timeout=TIMEOUT
+            )
+            done = {(t.turn, t.player_id) for t in seats.bot_turns}
+            found += [
+                (c, seat.player_id)
+                for seat in seats.seats
+                if seat.since_turn <= c.turn and (c.turn, seat.player_id) not in done
+            ]
+    return found
 
 
 def play(
