@@ -48,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from sqlalchemy.exc import OperationalError
+
     from services.platform.config import ConfigError
 
     parser = build_parser()
@@ -57,9 +59,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UserError, ConfigError) as exc:  # ConfigError: a PATE_* variable holds a bad value
         print(f"pate: {exc}", file=sys.stderr)
         return 2
+    except OperationalError as exc:  # during a failover, exactly when an operator asks
+        print(f"pate: {database_unreachable(exc)}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     return code
+
+
+def database_unreachable(exc: BaseException) -> str:
+    """One line for a database that does not answer: the driver's error class only, never its
+    text, which may carry the statement, the host or the user."""
+    cause = getattr(exc, "orig", None) or exc
+    return (
+        f"the database cannot be reached ({type(cause).__name__}): is PATE_DATABASE_URL right, "
+        "and is the server up? Try again in a moment during a failover."
+    )
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13pate/v1/admin.proto\x12\x07pate.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xad\x02\n\x08\x43\x61mpaign\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08scenario\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\x0c\n\x04turn\x18\x05 \x01(\x05\x12\r\n\x05turns\x18\x06 \x01(\x05\x12#\n\x06status\x18\x07 \x01(\x0e\x32\x13.pate.v1.TurnStatus\x12,\n\x08\x64\x65\x61\x64line\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12$\n\x06logins\x18\x64 \x03(\x0b\x32\x14.pate.v1.PlayerLogin\x12\x14\n\x0c\x63ombat_rules\x18n \x01(\t\x12\x13\n\x0bnaval_rules\x18x \x01(\t\x12&\n\x07\x66\x61ilure\x18\x82\x01 \x01(\x0b\x32\x14.pate.v1.TurnFailure\"\x94\x01\n\x0bTurnFailure\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\r\n\x05stage\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12-\n\tfailed_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12)\n\x0cprior_status\x18\x05 \x01(\x0e\x32\x13.pate.v1.TurnStatus\"2\n\x0bPlayerLogin\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\"\xd4\x02\n\x15\x43reateCampaignRequest\x12\n\n\x02id\x18\x01 \x01(\t\x12\x10\n\x08scenario\x18\x02 \x01(\t\x12\x15\n\rscenario_toml\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\r\n\x05turns\x18\x05 \x01(\x05\x12\x32\n\x0e\x66irst_deadline\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0cturn_seconds\x18\x07 \x01(\x03\x12@\n\tpasswords\x18\x64 \x03(\x0b\x32-.pate.v1.CreateCampaignRequest.PasswordsEntry\x12\x15\n\x0c\x63ombat_rules\x18\x8c\x01 \x01(\t\x12\x14\n\x0bnaval_rules\x18\x96\x01 \x01(\t\x1a\x30\n\x0ePasswordsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\")\n\x12GetCampaignRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"\x16\n\x14ListCampaignsRequest\"=\n\x15ListCampaignsResponse\x12$\n\tcampaigns\x18\x01 \x03(\x0b\x32\x11.pate.v1.Campaign\"5\n\x10\x43loseTurnRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\"e\n\x12SetDeadlineRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12,\n\x08\x64\x65\x61\x64line\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"T\n\x18SetPlayerPasswordRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x10\n\x08password\x18\x03 \x01(\t\"\x1b\n\x19SetPlayerPasswordResponse\"\x18\n\x16ListFailedTurnsRequest\"?\n\x17ListFailedTurnsResponse\x12$\n\tcampaigns\x18\x01 \x03(\x0b\x32\x11.pate.v1.Campaign\"5\n\x10RetryTurnRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\"d\n\x11ReopenTurnRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12,\n\x08\x64\x65\x61\x64line\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"R\n\x1aResolveWithDefaultsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x11\n\tplayer_id\x18\x03 \x01(\t*\xf2\x01\n\nTurnStatus\x12\x1b\n\x17TURN_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14TURN_STATUS_STARTING\x10\x01\x12\x14\n\x10TURN_STATUS_OPEN\x10\x02\x12\x16\n\x12TURN_STATUS_CLOSED\x10\x03\x12\x19\n\x15TURN_STATUS_RESOLVING\x10\x04\x12\x18\n\x14TURN_STATUS_RESOLVED\x10\x05\x12\x18\n\x14TURN_STATUS_REPORTED\x10\x06\x12\x18\n\x14TURN_STATUS_FINISHED\x10\x07\x12\x16\n\x12TURN_STATUS_FAILED\x10\x08\x32\xd6\x05\n\rCampaignAdmin\x12\x43\n\x0e\x43reateCampaign\x12\x1e.pate.v1.CreateCampaignRequest\x1a\x11.pate.v1.Campaign\x12=\n\x0bGetCampaign\x12\x1b.pate.v1.GetCampaignRequest\x1a\x11.pate.v1.Campaign\x12N\n\rListCampaigns\x12\x1d.pate.v1.ListCampaignsRequest\x1a\x1e.pate.v1.ListCampaignsResponse\x12\x39\n\tCloseTurn\x12\x19.pate.v1.CloseTurnRequest\x1a\x11.pate.v1.Campaign\x12=\n\x0bSetDeadline\x12\x1b.pate.v1.SetDeadlineRequest\x1a\x11.pate.v1.Campaign\x12Z\n\x11SetPlayerPassword\x12!.pate.v1.SetPlayerPasswordRequest\x1a\".pate.v1.SetPlayerPasswordResponse\x12T\n\x0fListFailedTurns\x12\x1f.pate.v1.ListFailedTurnsRequest\x1a .pate.v1.ListFailedTurnsResponse\x12\x39\n\tRetryTurn\x12\x19.pate.v1.RetryTurnRequest\x1a\x11.pate.v1.Campaign\x12;\n\nReopenTurn\x12\x1a.pate.v1.ReopenTurnRequest\x1a\x11.pate.v1.Campaign\x12M\n\x13ResolveWithDefaults\x12#.pate.v1.ResolveWithDefaultsRequest\x1a\x11.pate.v1.Campaignb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13pate/v1/admin.proto\x12\x07pate.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbe\x02\n\x08\x43\x61mpaign\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08scenario\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\x0c\n\x04turn\x18\x05 \x01(\x05\x12\r\n\x05turns\x18\x06 \x01(\x05\x12#\n\x06status\x18\x07 \x01(\x0e\x32\x13.pate.v1.TurnStatus\x12,\n\x08\x64\x65\x61\x64line\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12$\n\x06logins\x18\x64 \x03(\x0b\x32\x14.pate.v1.PlayerLogin\x12\x14\n\x0c\x63ombat_rules\x18n \x01(\t\x12\x13\n\x0bnaval_rules\x18x \x01(\t\x12&\n\x07\x66\x61ilure\x18\x82\x01 \x01(\x0b\x32\x14.pate.v1.TurnFailure\x12\x0f\n\x06paused\x18\x8c\x01 \x01(\x08\"\x94\x01\n\x0bTurnFailure\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\r\n\x05stage\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12-\n\tfailed_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12)\n\x0cprior_status\x18\x05 \x01(\x0e\x32\x13.pate.v1.TurnStatus\"2\n\x0bPlayerLogin\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\"\xd4\x02\n\x15\x43reateCampaignRequest\x12\n\n\x02id\x18\x01 \x01(\t\x12\x10\n\x08scenario\x18\x02 \x01(\t\x12\x15\n\rscenario_toml\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\r\n\x05turns\x18\x05 \x01(\x05\x12\x32\n\x0e\x66irst_deadline\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0cturn_seconds\x18\x07 \x01(\x03\x12@\n\tpasswords\x18\x64 \x03(\x0b\x32-.pate.v1.CreateCampaignRequest.PasswordsEntry\x12\x15\n\x0c\x63ombat_rules\x18\x8c\x01 \x01(\t\x12\x14\n\x0bnaval_rules\x18\x96\x01 \x01(\t\x1a\x30\n\x0ePasswordsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\")\n\x12GetCampaignRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"\x16\n\x14ListCampaignsRequest\"=\n\x15ListCampaignsResponse\x12$\n\tcampaigns\x18\x01 \x03(\x0b\x32\x11.pate.v1.Campaign\"5\n\x10\x43loseTurnRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\"e\n\x12SetDeadlineRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12,\n\x08\x64\x65\x61\x64line\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"T\n\x18SetPlayerPasswordRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x10\n\x08password\x18\x03 \x01(\t\"\x1b\n\x19SetPlayerPasswordResponse\"\x18\n\x16ListFailedTurnsRequest\"?\n\x17ListFailedTurnsResponse\x12$\n\tcampaigns\x18\x01 \x03(\x0b\x32\x11.pate.v1.Campaign\"5\n\x10RetryTurnRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\"d\n\x11ReopenTurnRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12,\n\x08\x64\x65\x61\x64line\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"R\n\x1aResolveWithDefaultsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x11\n\tplayer_id\x18\x03 \x01(\t*\xf2\x01\n\nTurnStatus\x12\x1b\n\x17TURN_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14TURN_STATUS_STARTING\x10\x01\x12\x14\n\x10TURN_STATUS_OPEN\x10\x02\x12\x16\n\x12TURN_STATUS_CLOSED\x10\x03\x12\x19\n\x15TURN_STATUS_RESOLVING\x10\x04\x12\x18\n\x14TURN_STATUS_RESOLVED\x10\x05\x12\x18\n\x14TURN_STATUS_REPORTED\x10\x06\x12\x18\n\x14TURN_STATUS_FINISHED\x10\x07\x12\x16\n\x12TURN_STATUS_FAILED\x10\x08\x32\xd6\x05\n\rCampaignAdmin\x12\x43\n\x0e\x43reateCampaign\x12\x1e.pate.v1.CreateCampaignRequest\x1a\x11.pate.v1.Campaign\x12=\n\x0bGetCampaign\x12\x1b.pate.v1.GetCampaignRequest\x1a\x11.pate.v1.Campaign\x12N\n\rListCampaigns\x12\x1d.pate.v1.ListCampaignsRequest\x1a\x1e.pate.v1.ListCampaignsResponse\x12\x39\n\tCloseTurn\x12\x19.pate.v1.CloseTurnRequest\x1a\x11.pate.v1.Campaign\x12=\n\x0bSetDeadline\x12\x1b.pate.v1.SetDeadlineRequest\x1a\x11.pate.v1.Campaign\x12Z\n\x11SetPlayerPassword\x12!.pate.v1.SetPlayerPasswordRequest\x1a\".pate.v1.SetPlayerPasswordResponse\x12T\n\x0fListFailedTurns\x12\x1f.pate.v1.ListFailedTurnsRequest\x1a .pate.v1.ListFailedTurnsResponse\x12\x39\n\tRetryTurn\x12\x19.pate.v1.RetryTurnRequest\x1a\x11.pate.v1.Campaign\x12;\n\nReopenTurn\x12\x1a.pate.v1.ReopenTurnRequest\x1a\x11.pate.v1.Campaign\x12M\n\x13ResolveWithDefaults\x12#.pate.v1.ResolveWithDefaultsRequest\x1a\x11.pate.v1.Campaignb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,42 +34,42 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_CREATECAMPAIGNREQUEST_PASSWORDSENTRY']._loaded_options = None
   _globals['_CREATECAMPAIGNREQUEST_PASSWORDSENTRY']._serialized_options = b'8\001'
-  _globals['_TURNSTATUS']._serialized_start=1651
-  _globals['_TURNSTATUS']._serialized_end=1893
+  _globals['_TURNSTATUS']._serialized_start=1668
+  _globals['_TURNSTATUS']._serialized_end=1910
   _globals['_CAMPAIGN']._serialized_start=66
-  _globals['_CAMPAIGN']._serialized_end=367
-  _globals['_TURNFAILURE']._serialized_start=370
-  _globals['_TURNFAILURE']._serialized_end=518
-  _globals['_PLAYERLOGIN']._serialized_start=520
-  _globals['_PLAYERLOGIN']._serialized_end=570
-  _globals['_CREATECAMPAIGNREQUEST']._serialized_start=573
-  _globals['_CREATECAMPAIGNREQUEST']._serialized_end=913
-  _globals['_CREATECAMPAIGNREQUEST_PASSWORDSENTRY']._serialized_start=865
-  _globals['_CREATECAMPAIGNREQUEST_PASSWORDSENTRY']._serialized_end=913
-  _globals['_GETCAMPAIGNREQUEST']._serialized_start=915
-  _globals['_GETCAMPAIGNREQUEST']._serialized_end=956
-  _globals['_LISTCAMPAIGNSREQUEST']._serialized_start=958
-  _globals['_LISTCAMPAIGNSREQUEST']._serialized_end=980
-  _globals['_LISTCAMPAIGNSRESPONSE']._serialized_start=982
-  _globals['_LISTCAMPAIGNSRESPONSE']._serialized_end=1043
-  _globals['_CLOSETURNREQUEST']._serialized_start=1045
-  _globals['_CLOSETURNREQUEST']._serialized_end=1098
-  _globals['_SETDEADLINEREQUEST']._serialized_start=1100
-  _globals['_SETDEADLINEREQUEST']._serialized_end=1201
-  _globals['_SETPLAYERPASSWORDREQUEST']._serialized_start=1203
-  _globals['_SETPLAYERPASSWORDREQUEST']._serialized_end=1287
-  _globals['_SETPLAYERPASSWORDRESPONSE']._serialized_start=1289
-  _globals['_SETPLAYERPASSWORDRESPONSE']._serialized_end=1316
-  _globals['_LISTFAILEDTURNSREQUEST']._serialized_start=1318
-  _globals['_LISTFAILEDTURNSREQUEST']._serialized_end=1342
-  _globals['_LISTFAILEDTURNSRESPONSE']._serialized_start=1344
-  _globals['_LISTFAILEDTURNSRESPONSE']._serialized_end=1407
-  _globals['_RETRYTURNREQUEST']._serialized_start=1409
-  _globals['_RETRYTURNREQUEST']._serialized_end=1462
-  _globals['_REOPENTURNREQUEST']._serialized_start=1464
-  _globals['_REOPENTURNREQUEST']._serialized_end=1564
-  _globals['_RESOLVEWITHDEFAULTSREQUEST']._serialized_start=1566
-  _globals['_RESOLVEWITHDEFAULTSREQUEST']._serialized_end=1648
-  _globals['_CAMPAIGNADMIN']._serialized_start=1896
-  _globals['_CAMPAIGNADMIN']._serialized_end=2622
+  _globals['_CAMPAIGN']._serialized_end=384
+  _globals['_TURNFAILURE']._serialized_start=387
+  _globals['_TURNFAILURE']._serialized_end=535
+  _globals['_PLAYERLOGIN']._serialized_start=537
+  _globals['_PLAYERLOGIN']._serialized_end=587
+  _globals['_CREATECAMPAIGNREQUEST']._serialized_start=590
+  _globals['_CREATECAMPAIGNREQUEST']._serialized_end=930
+  _globals['_CREATECAMPAIGNREQUEST_PASSWORDSENTRY']._serialized_start=882
+  _globals['_CREATECAMPAIGNREQUEST_PASSWORDSENTRY']._serialized_end=930
+  _globals['_GETCAMPAIGNREQUEST']._serialized_start=932
+  _globals['_GETCAMPAIGNREQUEST']._serialized_end=973
+  _globals['_LISTCAMPAIGNSREQUEST']._serialized_start=975
+  _globals['_LISTCAMPAIGNSREQUEST']._serialized_end=997
+  _globals['_LISTCAMPAIGNSRESPONSE']._serialized_start=999
+  _globals['_LISTCAMPAIGNSRESPONSE']._serialized_end=1060
+  _globals['_CLOSETURNREQUEST']._serialized_start=1062
+  _globals['_CLOSETURNREQUEST']._serialized_end=1115
+  _globals['_SETDEADLINEREQUEST']._serialized_start=1117
+  _globals['_SETDEADLINEREQUEST']._serialized_end=1218
+  _globals['_SETPLAYERPASSWORDREQUEST']._serialized_start=1220
+  _globals['_SETPLAYERPASSWORDREQUEST']._serialized_end=1304
+  _globals['_SETPLAYERPASSWORDRESPONSE']._serialized_start=1306
+  _globals['_SETPLAYERPASSWORDRESPONSE']._serialized_end=1333
+  _globals['_LISTFAILEDTURNSREQUEST']._serialized_start=1335
+  _globals['_LISTFAILEDTURNSREQUEST']._serialized_end=1359
+  _globals['_LISTFAILEDTURNSRESPONSE']._serialized_start=1361
+  _globals['_LISTFAILEDTURNSRESPONSE']._serialized_end=1424
+  _globals['_RETRYTURNREQUEST']._serialized_start=1426
+  _globals['_RETRYTURNREQUEST']._serialized_end=1479
+  _globals['_REOPENTURNREQUEST']._serialized_start=1481
+  _globals['_REOPENTURNREQUEST']._serialized_end=1581
+  _globals['_RESOLVEWITHDEFAULTSREQUEST']._serialized_start=1583
+  _globals['_RESOLVEWITHDEFAULTSREQUEST']._serialized_end=1665
+  _globals['_CAMPAIGNADMIN']._serialized_start=1913
+  _globals['_CAMPAIGNADMIN']._serialized_end=2639
 # @@protoc_insertion_point(module_scope)

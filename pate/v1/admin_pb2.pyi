@@ -73,6 +73,7 @@ class Campaign(_message.Message):
     COMBAT_RULES_FIELD_NUMBER: _builtins.int
     NAVAL_RULES_FIELD_NUMBER: _builtins.int
     FAILURE_FIELD_NUMBER: _builtins.int
+    PAUSED_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     name: _builtins.str
     scenario: _builtins.str
@@ -90,6 +91,10 @@ class Campaign(_message.Message):
     "pate" (PATE's orders and movement) or "eia-operations" (the EiA new
     naval rules: fleet markers and operations); the scenario's, or
     CreateCampaignRequest.naval_rules.
+    """
+    paused: _builtins.bool
+    """--- a pause by the game master (docs/web.md, "Pausing a campaign") ---
+    True while the open turn is paused: its deadline does not run.
     """
     @_builtins.property
     def deadline(self) -> _timestamp_pb2.Timestamp: ...
@@ -121,10 +126,11 @@ class Campaign(_message.Message):
         combat_rules: _builtins.str = ...,
         naval_rules: _builtins.str = ...,
         failure: Global___TurnFailure | None = ...,
+        paused: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "failure", b"failure"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["combat_rules", b"combat_rules", "deadline", b"deadline", "failure", b"failure", "id", b"id", "logins", b"logins", "name", b"name", "naval_rules", b"naval_rules", "scenario", b"scenario", "seed", b"seed", "status", b"status", "turn", b"turn", "turns", b"turns"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["combat_rules", b"combat_rules", "deadline", b"deadline", "failure", b"failure", "id", b"id", "logins", b"logins", "name", b"name", "naval_rules", b"naval_rules", "paused", b"paused", "scenario", b"scenario", "seed", b"seed", "status", b"status", "turn", b"turn", "turns", b"turns"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

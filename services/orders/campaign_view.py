@@ -9,8 +9,11 @@ from services.platform.store import repository as repo
 _STATUS = {name: getattr(admin_pb2, f"TURN_STATUS_{name}") for name in repo.STATUSES}
 
 
-def campaign_pb(row: repo.CampaignRow, failure: failures.TurnFailure | None = None) -> admin_pb2.Campaign:
-    """The campaign as the administrator sees it: a failed turn shows as FAILED, with why."""
+def campaign_pb(
+    row: repo.CampaignRow, failure: failures.TurnFailure | None = None, *, paused: bool = False
+) -> admin_pb2.Campaign:
+    """The campaign as the administrator sees it: a failed turn shows as FAILED, with why, and a
+    paused one says so."""
     out = admin_pb2.Campaign(
         id=row.id,
         name=row.name,
@@ -21,6 +24,7 @@ def campaign_pb(row: repo.CampaignRow, failure: failures.TurnFailure | None = No
         status=_STATUS[row.status],
         combat_rules=row.combat_rules,
         naval_rules=row.naval_rules,
+        paused=paused,
     )
     if row.deadline is not None:
         out.deadline.FromDatetime(row.deadline)

@@ -29,6 +29,16 @@ def paused(conn: Connection, campaign: str, turn: int) -> bool:
     return found is not None and found.turn == turn
 
 
+def paused_turns(conn: Connection, campaign: str | None = None) -> dict[str, int]:
+    """The turn each campaign (or the one named) was paused in; a pause counts only while its
+    turn is the open one (see :func:`paused`)."""
+    t = tables.campaign_pauses
+    q = select(t.c.campaign, t.c.turn)
+    if campaign is not None:
+        q = q.where(t.c.campaign == campaign)
+    return {r.campaign: r.turn for r in conn.execute(q)}
+
+
 def pause(conn: Connection, campaign: str, now: datetime) -> desk_pb2.PauseState:
     row = _open(conn, campaign)
     if paused(conn, campaign, row.turn):

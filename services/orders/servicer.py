@@ -31,6 +31,7 @@ from services.orders import campaigns, desk, intake, mydesk
 from services.orders.campaign_view import campaign_pb
 from services.orders.groupcommit import GroupCommitter
 from services.orders.mapping import order_to_pb
+from services.orders.pause import paused_turns
 from services.orders.preview_rpc import PreviewRpcs
 from services.orders.readiness_rpc import ReadinessRpcs
 from services.orders.recovery_rpc import FailedTurnsAdmin
@@ -108,19 +109,21 @@ class CampaignAdminServicer(FailedTurnsAdmin, admin_pb2_grpc.CampaignAdminServic
         await self._admin(context)
         try:
             cid = request.campaign_id
-            row, failure = await in_reader(
-                self.engine, lambda c: (_get(c, cid), failures.get_failure(c, cid))
+            row, failure, held = await in_reader(
+                self.engine, lambda c: (_get(c, cid), failures.get_failure(c, cid), paused_turns(c, cid))
             )
         except DeskError as err:
             await abort(context, err)
-        return campaign_pb(row, failure)
+        return campaign_pb(row, failure, paused=held.get(cid) == row.turn)
 
     async def ListCampaigns(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         await self._admin(context)
-        rows, failed = await in_reader(
-            self.engine, lambda c: (repo.list_campaigns(c), failures.all_failures(c))
+        rows, failed, held = await in_reader(
+            self.engine, lambda c: (repo.list_campaigns(c), failures.all_failures(c), paused_turns(c))
         )
-        return admin_pb2.ListCampaignsResponse(campaigns=[campaign_pb(r, failed.get(r.id)) for r in rows])
+        return admin_pb2.ListCampaignsResponse(
+            campaigns=[campaign_pb(r, failed.get(r.id), paused=held.get(r.id) == r.turn) for r in rows]
+        )
 
     async def CloseTurn(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         await self._admin(context)

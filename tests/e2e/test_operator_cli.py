@@ -44,8 +44,12 @@ def test_the_game_master_commands_and_a_lost_event_retried(tmp_path: Path, nats_
             assert "gm-cli: paused" in paused.stdout and "of the deadline left" in paused.stdout, (
                 paused.stderr
             )
+            for words in (("campaign", "show", "gm-cli"), ("campaign", "list")):
+                shown = pate(cluster, *words)
+                assert '"paused": true' in shown.stdout, shown.stdout + shown.stderr
             resumed = pate(cluster, "campaign", "resume", "gm-cli")
             assert "gm-cli: running" in resumed.stdout, resumed.stderr
+            assert '"paused"' not in pate(cluster, "campaign", "show", "gm-cli").stdout
             password = pate(
                 cluster, "campaign", "password", "gm-cli", "cornwallis", "--stdin", stdin="n3w-s3cret!\n"
             )

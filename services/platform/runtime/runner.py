@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import OperationalError
 
 from services.platform import bus
 from services.platform.bus.consumer import IdempotentConsumer
@@ -21,7 +22,7 @@ from services.platform.config import ConfigError, Settings, load_settings
 from services.platform.runtime import gauges, heap
 from services.platform.runtime.database import check_writable
 from services.platform.security.tls import check_bind, load_tls
-from services.platform.store.db import make_engine, migrate
+from services.platform.store.db import current_revision, make_engine, migrate
 from services.platform.telemetry import metrics, tracing
 from services.platform.telemetry.logging import configure_logging, get_logger
 
@@ -77,7 +78,9 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
     tracing.configure_tracing(svc.name, settings.otlp_endpoint)
     metrics.serve_metrics(settings.metrics_addr)
     engine = make_engine(settings.database_url)
-    await asyncio.to_thread(migrate, engine)
+    if not await migrated_when_reachable(engine, log):
+        engine.dispose()
+        return 1
     if svc.warm_up is not None:
         await asyncio.to_thread(svc.warm_up)
     heap.settle()  # after loading: what is loaded stays out of the collector's walks
@@ -144,6 +147,33 @@ def _runners(
     for interval, tick in svc.periodic:
         runners.append(_every(interval(settings), tick, engine, stop))
     return runners
+
+
+DB_START_WAIT_S = 60.0  # a failover takes seconds; past this the orchestrator restarts the pod
+
+
+async def migrated_when_reachable(engine: Engine, log: Any, wait_s: float = DB_START_WAIT_S) -> bool:
+    """Migrate once the database answers, waiting up to ``wait_s``: each try and the giving
+    up are one log line naming the driver's error class, never its text (no traceback, no
+    statement, no host)."""
+    delay, waited = 0.5, 0.0
+    while True:
+        try:
+            before = await asyncio.to_thread(current_revision, engine)
+            await asyncio.to_thread(migrate, engine)
+            after = await asyncio.to_thread(current_revision, engine)
+            if after != before:  # one line, where Alembic would have written one per step
+                log.info("database_migrated", from_revision=before or "empty", to_revision=after)
+            return True
+        except OperationalError as exc:
+            error = type(getattr(exc, "orig", None) or exc).__name__
+            if waited >= wait_s:
+                log.error("database_unreachable", error=error, gave_up_after_s=round(waited, 1))
+                return False
+            log.warning("database_unreachable", error=error, retry_in_s=delay)
+            await asyncio.sleep(delay)
+            waited += delay
+            delay = min(delay * 2, 5.0)
 
 
 async def _until_done(step: Callable[[], Awaitable[None]], log: Any) -> None:

@@ -139,6 +139,9 @@ def configure_logging(service: str, settings: _HasLogSettings) -> None:
     root.setLevel(level)
     # The NATS client logs every reconnect attempt at ERROR through error_cb; we log those ourselves.
     logging.getLogger("nats").setLevel(max(level, logging.WARNING))
+    # Alembic says "Context impl", "Will assume transactional DDL" and a line per migration at
+    # every start that migrates; the runner writes one line of its own (database_migrated).
+    logging.getLogger("alembic").setLevel(max(level, logging.WARNING))
 
 
 def get_logger(name: str | None = None) -> Any:
