@@ -186,9 +186,9 @@ def test_eia_ops_c6_columns_take_turns_by_their_plans() -> None:
     assert (again.actions[1].action, again.actions[1].target, again.actions[1].step) == ("attack", 2, 1)
 
 
-def test_eia_ops_c6_evade_if_outnumbered() -> None:
+def test_eia_ops_c7_evade_by_the_plan() -> None:
     """ "The winner gets first strike or in case of defender, may evade
-    combat," as the plan says: France's lone FR2SL (plan `evade if
+    combat."  The defender's plan says when: France's lone FR2SL (plan `evade if
     outnumbered`), attacked by Britain's two and winning the contest 6 v 1,
     evades (step 1); with `evade if outnumbering` it stands and strikes first."""
     w = _french_fleet()
@@ -208,9 +208,10 @@ def test_eia_ops_c6_evade_if_outnumbered() -> None:
         ) is evaded
 
 
-def test_eia_ops_c_column_orders_in_the_operations_phase() -> None:
-    """The whole path: column lines in the order text, through the operations
-    phase, to the `column_battle` event.  A British patrol (one ship: die 1)
+def test_eia_ops_c8_column_orders_in_the_operations_phase() -> None:
+    """ "The players then take turns choosing actions for their columns, one
+    column at a time."  The whole path: column lines in the order text, through
+    the operations phase, to the `column_battle` event.  A British patrol (one ship: die 1)
     intercepts the French transport (5 v 2); France's columns are fought as
     ordered and its column 1 protects the convoy column by its plan."""
     w = _french_fleet()
@@ -225,8 +226,10 @@ def test_eia_ops_c_column_orders_in_the_operations_phase() -> None:
     assert battle["attacks"][0]["protected_by"] == 0
 
 
-def test_eia_ops_c_refusals_name_their_field() -> None:
-    """What the text forbids, or the form cannot hold, is refused by its field:
+def test_eia_ops_c9_refusals_name_their_field() -> None:
+    """ "When combat is joined, each side divides their ships into columns of
+    at least one ship."  What the text forbids, or the form cannot hold, is
+    refused by its field:
     a ship not of the fleet, a ship twice, too many columns, a protection of
     itself, and a column line with no operation."""
     w = _french_fleet()
