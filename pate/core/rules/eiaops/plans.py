@@ -117,13 +117,9 @@ def takes_up(
     of its side from the attack of column ``attacker`` (its turn spent):
     the step of its plan that says so, 0 by default, None if not.  By its
     plan: when the first step it would choose now is that protection.  By
-    default: when the attack is aimed at its side's carrying column and it
-    carries nothing itself."""
+    default (no plan, or no attack or protect step of it applies): when the
+    attack is aimed at its side's carrying column and it carries nothing."""
     if attacked == col or not board.alive(side, col):
-        return None
-    if not plan:
-        if board.carrying(side, attacked) and not board.carrying(side, col):
-            return 0
         return None
     mine, theirs = board.alive(side, col), board.alive(1 - side, attacker)
     for k, step in enumerate(plan, 1):
@@ -135,6 +131,8 @@ def takes_up(
             t = own_column(board, side, col, step.target)
             if t is not None and holds(step.when, mine, theirs):
                 return k if t == attacked else None
+    if board.carrying(side, attacked) and not board.carrying(side, col):
+        return 0
     return None
 
 
