@@ -4,7 +4,8 @@ whose target is gone is skipped; no step that applies falls back to the default.
 
 from __future__ import annotations
 
-from pate.core.orders.operation import ColumnAction, ColumnStep, Condition
+from pate.core.orders.operation import Column, ColumnAction, ColumnStep, Condition
+from pate.core.rules.eiaops.formation import arrange
 from pate.core.rules.eiaops.plans import Board, Choice, evades, on_turn, takes_up
 
 A, P, E = ColumnAction.ATTACK, ColumnAction.PROTECT, ColumnAction.EVADE
@@ -52,3 +53,12 @@ def test_a_plan_of_evasions_only_protects_by_default() -> None:
     assert evades(BOARD, 0, 0, evasive, attacker=1) == 1  # 2 against 4
     assert evades(BOARD, 0, 0, evasive, attacker=0) is None  # 2 against 1: it stands
     assert evades(BOARD, 0, 0, (), attacker=1) == 0  # no plan: outnumbered, the default evades
+
+
+def test_orders_the_battle_outran_are_fitted_never_refused() -> None:
+    """formation.arrange: a ship named twice keeps its first place; a ship the orders do not
+    name closes the last column; a carrying ship goes last in the orders' convoy column; a
+    column with no ship in the battle is not formed, the others keep their places."""
+    ordered = (Column(("A", "B")), Column(("GONE",)), Column(("B", "C", "T")))
+    form = arrange(["A", "B", "C", "T", "X"], {"T"}, ordered, {}, 6)
+    assert form.columns == (("A", "B"), ("C", "X", "T")) and form.places == (1, 3)

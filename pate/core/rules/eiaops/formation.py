@@ -40,8 +40,11 @@ def arrange(
     last); ``carrying``: those carrying troops or trade; ``leader_rating``: the
     rating of each admiral present."""
     here = set(present)
-    named = {s for col in ordered[:max_columns] for s in col.ships}
-    cols = [[s for s in col.ships if s in here and s not in carrying] for col in ordered[:max_columns]]
+    named: set[str] = set()
+    cols: list[list[str]] = []
+    for col in ordered[:max_columns]:  # a ship named twice keeps its first place
+        cols.append([s for s in col.ships if s in here and s not in carrying and s not in named])
+        named |= set(col.ships)
     if not cols:
         cols = [[]]
     cols[-1] += [s for s in present if s not in named and s not in carrying]
@@ -49,7 +52,9 @@ def arrange(
         (i for i, col in enumerate(ordered[:max_columns]) if any(s in carrying for s in col.ships)),
         len(cols) - 1,
     )
-    in_order = [s for col in ordered[:max_columns] for s in col.ships if s in carrying and s in here]
+    in_order = list(
+        dict.fromkeys(s for col in ordered[:max_columns] for s in col.ships if s in carrying and s in here)
+    )
     cols[convoy] += in_order + [s for s in present if s in carrying and s not in in_order]
     kept = [i for i, col in enumerate(cols) if col]
     return Formation(
