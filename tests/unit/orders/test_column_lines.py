@@ -58,3 +58,20 @@ def test_an_unwritable_column_order_raises_rather_than_drops() -> None:
     for columns in ((Column(()),), (Column(("BR1SL",), plan=(ColumnStep(ColumnAction.ATTACK, "7"),)),)):
         with pytest.raises(ValueError):
             format_order(ShipOrder("BR1SL", operation=Operation(OpKind.PATROL, columns=columns)))
+
+
+def test_column_orders_as_json_read_back_the_same() -> None:
+    """The JSON form (docs/formats/orders.md, "The same orders as JSON") and the stored form
+    carry column orders whole; a column's fields are checked by the decoder's types."""
+    import json
+
+    from pate.core.orders.plain import OrderDataError, order_from_dict, order_to_dict
+
+    (order,) = parse_orders(
+        "order BR1SL\n  operation patrol\n  column BR1SL admiral nelson plan attack carrying if outnumbered\n"
+    )
+    data = json.loads(json.dumps(order_to_dict(order)))
+    assert order_from_dict(data) == order
+    data["operation"]["columns"][0]["plan"][0]["when"] = "sometimes"
+    with pytest.raises(OrderDataError, match=r"operation\.columns\[0\]\.plan\[0\]\.when"):
+        order_from_dict(data)
