@@ -7,7 +7,10 @@ shot is one die, modified, read on a table "C-M"; the casualty percentage
 read disables the target when it reaches ``disabled_at`` (docs/rules/eia-operations.md).
 Dice are drawn in a fixed order: the initiative roll (on a tie of columns),
 then for each attack the two admirals' contest dice, then one die per shot in
-firing order.
+firing order.  A side's columns are its player's column orders when he gave
+them (formation.py), else the engine's; each column's choice is its plan's,
+else the default (plans.py); choosing draws no die, so a battle without
+column orders is fought die for die as before they existed.
 """
 
 from __future__ import annotations
