@@ -15,7 +15,7 @@ admiral id of at most ``ADMIRAL_MAX`` characters.
 
 from __future__ import annotations
 
-from pate.core.orders.lexer import Cursor, Token, bare_word_ok, keyword, quote
+from pate.core.orders.lexer import Cursor, Problem, Token, bare_word_ok, keyword, quote, tokenize
 from pate.core.orders.operation import (
     ADMIRAL_MAX,
     ATTACK_TARGETS,
@@ -71,6 +71,20 @@ def _column(cur: Cursor, written: int) -> Column | None:
             return None
         plan = steps
     return Column(ships, admiral, plan)
+
+
+def read_plan(text: str) -> tuple[ColumnStep, ...]:
+    """A plan written alone, ``attack carrying then evade if outnumbered`` (a battle
+    spec's, pate.core.rules.eiaops.spec); ValueError naming the first problem."""
+    problems: list[Problem] = []
+    tokens = tokenize(text, 1, problems)
+    cur = Cursor(tokens, 1, len(text) + 1, problems)
+    steps = _plan(cur) if not problems else None
+    if steps is not None:
+        cur.finish()
+    if problems or steps is None:
+        raise ValueError(problems[0].message if problems else "plan: give its steps")
+    return steps
 
 
 def _ships(cur: Cursor) -> tuple[str, ...] | None:

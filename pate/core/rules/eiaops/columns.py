@@ -174,16 +174,20 @@ def fight_columns(
     rng: Rng,
     columns: tuple[int, int] = (0, 0),
     formations: tuple[Formation | None, Formation | None] = (None, None),
+    plans: tuple[tuple[tuple[ColumnStep, ...], ...], ...] = ((), ()),
 ) -> ColumnResult:
     """One column battle.  ``columns`` asks each side for that many columns
-    (0: one per admiral present, at least one); a side's ``formations`` entry,
-    its player's column orders, replaces that (plans.py chooses the actions)."""
+    (0: one per admiral present, at least one), ``plans`` gives them plans in
+    their order (a battle spec's); a side's ``formations`` entry, its player's
+    column orders, replaces both (plans.py chooses the actions)."""
     by_side = [[s for s in ships if s.side == side] for side in (0, 1)]
     wanted = [
         min(rules.max_columns, columns[side] or max(1, sum(1 for s in by_side[side] if s.rating is not None)))
         for side in (0, 1)
     ]
-    forms = tuple(formations[side] or _dealt(form_columns(by_side[side], wanted[side])) for side in (0, 1))
+    forms = tuple(
+        formations[side] or _dealt(form_columns(by_side[side], wanted[side]), plans[side]) for side in (0, 1)
+    )
     cols = (forms[0].columns, forms[1].columns)
     f = _Fight(rules, eia, rng, {s.key: s for s in ships}, cols, (forms[0], forms[1]))
     initiative = _initiative(f)
@@ -205,10 +209,11 @@ def fight_columns(
     return ColumnResult(cols, initiative, tuple(f.attacks), frozenset(f.disabled), winner, tuple(f.actions))
 
 
-def _dealt(cols: tuple[tuple[str, ...], ...]) -> Formation:
-    """The engine's own formation: no orders, no plans (the defaults)."""
+def _dealt(cols: tuple[tuple[str, ...], ...], plans: tuple[tuple[ColumnStep, ...], ...]) -> Formation:
+    """The engine's own formation: no orders, and no plans but a spec's (the defaults)."""
     n = len(cols)
-    return Formation(cols, tuple(range(1, n + 1)), (None,) * n, ((),) * n)
+    given = tuple(plans[i] if i < len(plans) else () for i in range(n))
+    return Formation(cols, tuple(range(1, n + 1)), (None,) * n, given)
 
 
 def _initiative(f: _Fight) -> int:
