@@ -16,6 +16,13 @@ map and the rules data alone (docs/bots.md):
   rebases to the friendly port nearest the enemy's routes within the rule's steps (its base
   when it knows of no better), else into the sea area where it lies (always within reach).
 
+Every fleet of two ships or more carries column orders for its battles (``pate.admiral.columns``).
+An invading fleet goes home after landing (``return``): left in the enemy's sea area it would
+meet his fleets alone; a transporting fleet stays in the friendly port it reached (the default).
+Britain's place in the round of declaring (``declare N``) stays the default, last: orders are
+simultaneous, so declaring earlier tells the admiral nothing, and an interceptor attacks
+operations revealed before it or after alike (N40).
+
 Naval Superiority costs money that only the naval minister sees and fights only other Naval
 Superiority fleets (N36): the admiral leaves it to human players.
 """
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from pate.admiral.columns import column_orders
 from pate.admiral.cruisers import SAFE_WEIGHT
 from pate.admiral.plan import Plan
 from pate.admiral.squadrons import needs_home
@@ -57,6 +65,9 @@ def with_operations(
     leads = [s for s in view.ships if view.mine(s) and s.active and s.lead is None]
     for s in sorted(leads, key=lambda s: s.id):
         op = ops.operation(s)
+        op = replace(op, columns=column_orders(ops.fleet(s), plan.level.blockade))
+        if op.kind is OpKind.INVASION:
+            op = replace(op, return_to_base=True)  # N18: "may stay", so it may go home
         by_ship[s.id] = replace(by_ship.get(s.id, ShipOrder(s.id)), operation=op)
         if op.kind is OpKind.REBASE and op.to in plan.map.sea_areas and ops.merchants(op.to) > 0:
             for t in ops.fleet(s):

@@ -25,7 +25,7 @@ from pate.core.rules.eia import EiaRules
 from pate.core.rules.eia.simulate import simulate_eia, trace_eia
 from pate.core.rules.eia.spec import EIA_RULESETS, parse_eia_spec, split_spec
 from pate.core.rules.eiaops.params import OpsRules
-from pate.core.rules.eiaops.spec import COLUMNS, parse_columns_spec, simulate_columns
+from pate.core.rules.eiaops.spec import COLUMNS, parse_columns_spec, parse_plans_spec, simulate_columns
 from pate.datafiles import load_rule_data
 
 
@@ -105,11 +105,12 @@ def _columns(path: str, raw: dict[str, Any], rules: CombatRules, args: argparse.
     try:
         ops, eia = OpsRules.from_rules(data), EiaRules.from_rules(data)
         _, ships, columns = parse_columns_spec(raw, rules, ops)
+        plans = parse_plans_spec(raw, ops)
     except SpecError as exc:
         raise UserError(f"spec {path}: {exc}") from None
     except RulesDataError as exc:
         raise UserError(f"rules data: {exc}") from None
-    return simulate_columns(ships, columns, ops, eia, args.runs, args.seed)
+    return simulate_columns(ships, columns, ops, eia, args.runs, args.seed, plans)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -90,6 +90,8 @@ EVENT_KEYS: dict[str, frozenset[str] | None] = {
     "cargo_lost": frozenset({"captor", "supplies", "transport", "units"}),
     "column_battle": frozenset(
         {
+            "action",
+            "actions",
             "and",
             "attacks",
             "below",
@@ -110,6 +112,7 @@ EVENT_KEYS: dict[str, frozenset[str] | None] = {
             "see",
             "shots",
             "side",
+            "step",
             "target",
             "why",
             "winner",

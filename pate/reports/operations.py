@@ -122,8 +122,23 @@ def column_battle(t: Telling) -> str:
         f"Column battle {t.at()} ({why}): {t.subject};"
         f" {counted(len(columns[ours]), 'column')} of ours against"
         f" {len(columns[1 - ours])}; {lost[ours]} of ours and {lost[1 - ours]} of theirs disabled: {outcome}"
-        f" ({RULES}, Naval Combat)"
+        f"{_our_choices(t.get('actions') or [], ours)} ({RULES}, Naval Combat)"
     )
+
+
+_DID = {"attack": "attacked their column", "protect": "protected our column", "evade": "evaded their column"}
+
+
+def _our_choices(actions: list[object], ours: int) -> str:
+    """What our columns chose, and whether by our column orders' plans (a step) or by the
+    default (docs/rules/eia-operations.md, "Column orders")."""
+    said = []
+    for a in actions:
+        if not isinstance(a, list) or len(a) != 5 or a[0] != ours or str(a[2]) not in _DID:
+            continue
+        how = f"by step {a[4]} of its plan" if isinstance(a[4], int) and a[4] > 0 else "by default"
+        said.append(f"column {int(str(a[1])) + 1} {_DID[str(a[2])]} {int(str(a[3])) + 1} {how}")
+    return "; " + "; ".join(said) if said else ""
 
 
 def supply_traced(t: Telling) -> str:

@@ -105,6 +105,7 @@ class Operation(_message.Message):
     CHAIN_FIELD_NUMBER: _builtins.int
     RETURN_TO_BASE_FIELD_NUMBER: _builtins.int
     DECLARE_AT_FIELD_NUMBER: _builtins.int
+    COLUMNS_FIELD_NUMBER: _builtins.int
     kind: _builtins.str
     """naval_superiority | rebase | patrol | protect_trade | transport | invasion | raid | privateer | supply"""
     corps: _builtins.str
@@ -121,6 +122,10 @@ class Operation(_message.Message):
     def chain(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """protect_trade, supply: sea area codes from the fleet's port"""
 
+    @_builtins.property
+    def columns(self) -> _containers.RepeatedCompositeFieldContainer[Global___Column]:
+        """column orders for the fleet's battles, in column order (none: the engine forms them)"""
+
     def __init__(
         self,
         *,
@@ -131,14 +136,77 @@ class Operation(_message.Message):
         chain: _abc.Iterable[_builtins.str] | None = ...,
         return_to_base: _builtins.bool = ...,
         declare_at: _builtins.int = ...,
+        columns: _abc.Iterable[Global___Column] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["blockade", b"blockade", "chain", b"chain", "corps", b"corps", "declare_at", b"declare_at", "kind", b"kind", "return_to_base", b"return_to_base", "to", b"to"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blockade", b"blockade", "chain", b"chain", "columns", b"columns", "corps", b"corps", "declare_at", b"declare_at", "kind", b"kind", "return_to_base", b"return_to_base", "to", b"to"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Operation: _TypeAlias = Operation  # noqa: Y015
+
+@_typing.final
+class Column(_message.Message):
+    """One column of a fleet's column orders (EiA new naval rules, Naval Combat)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SHIPS_FIELD_NUMBER: _builtins.int
+    ADMIRAL_FIELD_NUMBER: _builtins.int
+    PLAN_FIELD_NUMBER: _builtins.int
+    admiral: _builtins.str
+    """the admiral who leads it: a commander of a ship of the fleet ("": none)"""
+    @_builtins.property
+    def ships(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """ship ids in their places in the column, carrying ships last"""
+
+    @_builtins.property
+    def plan(self) -> _containers.RepeatedCompositeFieldContainer[Global___ColumnStep]:
+        """its plan: the first step whose target is there and condition holds is chosen"""
+
+    def __init__(
+        self,
+        *,
+        ships: _abc.Iterable[_builtins.str] | None = ...,
+        admiral: _builtins.str = ...,
+        plan: _abc.Iterable[Global___ColumnStep] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["admiral", b"admiral", "plan", b"plan", "ships", b"ships"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Column: _TypeAlias = Column  # noqa: Y015
+
+@_typing.final
+class ColumnStep(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ACTION_FIELD_NUMBER: _builtins.int
+    TARGET_FIELD_NUMBER: _builtins.int
+    WHEN_FIELD_NUMBER: _builtins.int
+    action: _builtins.str
+    """attack | protect | evade"""
+    target: _builtins.str
+    """attack: carrying | facing | strongest | weakest | "1".."6"; protect: carrying | "1".."6"; evade: "" """
+    when: _builtins.str
+    """always | outnumbered | outnumbering ("": always)"""
+    def __init__(
+        self,
+        *,
+        action: _builtins.str = ...,
+        target: _builtins.str = ...,
+        when: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "target", b"target", "when", b"when"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ColumnStep: _TypeAlias = ColumnStep  # noqa: Y015
 
 @_typing.final
 class Movement(_message.Message):

@@ -6,12 +6,28 @@ the field named, before any rule is asked.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import TypeVar
 
 from pate.core.orders import model as m
+from pate.core.orders.column_check import column_limits
 from pate.core.orders.lexer import SEA_CODE
-from pate.core.orders.operation import DECLARE_AT_MAX, WITH_CHAIN, WITH_CORPS, Operation, OpKind
+from pate.core.orders.operation import (
+    ADMIRAL_MAX,
+    COLUMN_SHIPS_MAX,
+    COLUMNS_MAX,
+    DECLARE_AT_MAX,
+    PLAN_MAX,
+    WITH_CHAIN,
+    WITH_CORPS,
+    Column,
+    ColumnAction,
+    ColumnStep,
+    Condition,
+    Operation,
+    OpKind,
+)
 from pate.core.orders.operation_text import CHAIN_MAX, CORPS, NAME_MAX
 from pate.v1 import common_pb2 as pb
 
@@ -119,9 +135,60 @@ def operation_from_pb(p: pb.Operation, where: str) -> Operation:
         raise MappingError(f"{where}.chain", f"is required for {kind.value}")
     if p.declare_at > DECLARE_AT_MAX:
         raise MappingError(f"{where}.declare_at", f"a place in the round of 1 to {DECLARE_AT_MAX} (0: last)")
+    columns = columns_from_pb(p.columns, f"{where}.columns")
     return Operation(
-        kind, p.corps or None, p.to or None, p.blockade, tuple(p.chain), p.return_to_base, p.declare_at
+        kind,
+        p.corps or None,
+        p.to or None,
+        p.blockade,
+        tuple(p.chain),
+        p.return_to_base,
+        p.declare_at,
+        columns,
     )
+
+
+def columns_from_pb(cols: Sequence[pb.Column], where: str) -> tuple[Column, ...]:
+    """Column orders, their sizes bounded before anything is built; then the
+    form's own checks (column_check.column_limits), by the same field."""
+    if len(cols) > COLUMNS_MAX:
+        raise MappingError(where, f"at most {COLUMNS_MAX} columns")
+    for i, c in enumerate(cols):
+        if len(c.ships) > COLUMN_SHIPS_MAX or len(c.plan) > PLAN_MAX or len(c.admiral) > ADMIRAL_MAX:
+            raise MappingError(
+                f"{where}[{i}]",
+                f"at most {COLUMN_SHIPS_MAX} ships, {PLAN_MAX} plan steps,"
+                f" an admiral of {ADMIRAL_MAX} characters",
+            )
+    out = tuple(
+        Column(
+            tuple(c.ships),
+            c.admiral or None,
+            tuple(
+                ColumnStep(
+                    _enum(ColumnAction, s.action, None, f"{where}[{i}].plan[{k}].action"),
+                    s.target,
+                    _enum(Condition, s.when, Condition.ALWAYS, f"{where}[{i}].plan[{k}].when"),
+                )
+                for k, s in enumerate(c.plan)
+            ),
+        )
+        for i, c in enumerate(cols)
+    )
+    for refusal in column_limits(out):
+        raise MappingError(refusal.field.replace("operation.columns", where, 1), refusal.message)
+    return out
+
+
+def columns_to_pb(columns: tuple[Column, ...]) -> list[pb.Column]:
+    return [
+        pb.Column(
+            ships=list(c.ships),
+            admiral=c.admiral or "",
+            plan=[pb.ColumnStep(action=s.action.value, target=s.target, when=s.when.value) for s in c.plan],
+        )
+        for c in columns
+    ]
 
 
 def order_to_pb(o: m.ShipOrder) -> pb.ShipOrder:
@@ -176,4 +243,5 @@ def operation_to_pb(op: Operation) -> pb.Operation:
         chain=list(op.chain),
         return_to_base=op.return_to_base,
         declare_at=op.declare_at,
+        columns=columns_to_pb(op.columns),
     )

@@ -8,21 +8,30 @@ world stands), so the form offers only legal kinds, targets and corps.  A
 Protect Trade or Supply chain may go on past the first sea zone offered; the
 order desk checks the rest and its refusal is shown beside the chain field.
 Field names follow the order form's: ``<i>.op_kind``, ``<i>.op_target``,
-``<i>.op_corps``, ``<i>.op_chain``.
+``<i>.op_corps``, ``<i>.op_chain``; and the orders of the text's "may":
+``<i>.op_return`` (a Transport or Invasion fleet goes home after landing),
+``<i>.op_declare`` (Britain's place in each round of declaring) and
+``<i>.op_columns`` (the fleet's column orders, the order format's ``column``
+lines, one a line, read by the core's own parser).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from pate.core.orders.column_text import parse_column
+from pate.core.orders.lexer import Cursor, Problem, bare_word_ok, quote, tokenize
+from pate.core.orders.operation import DECLARE_AT_MAX
 from pate.reports.operations import OP_WORDS  # the names the reports use, one list
 from pate.v1 import common_pb2, desk_pb2
 
 BLOCKADE = "blockade "  # a Rebase target into an enemy port's blockade box
 CHAIN_LIMIT = 28  # sea zones a chain may name (steps.chain_total; the desk checks it again)
 FIELD_MAX = 200  # characters read from one field before anything else is done
+COLUMNS_FIELD_MAX = 2000  # characters read from the column orders (six lines of a column each)
+MAY_RETURN = ("transport", "invasion")  # the kinds whose fleet may go home after landing
 _SEA = re.compile(r"[A-Z]{3}")
 # A refusal's field path (after ``orders[i].``) and the input it is shown beside.
 INPUTS = (
@@ -30,6 +39,9 @@ INPUTS = (
     (re.compile(r"^operation\.(to|blockade)"), "op_target"),
     (re.compile(r"^operation\.corps"), "op_corps"),
     (re.compile(r"^operation\.chain"), "op_chain"),
+    (re.compile(r"^operation\.return_to_base"), "op_return"),
+    (re.compile(r"^operation\.declare_at"), "op_declare"),
+    (re.compile(r"^operation\.columns"), "op_columns"),
     (re.compile(r"^operation"), "op_kind"),
 )
 
@@ -144,16 +156,88 @@ def operation_from_form(
         if get("op_corps") not in corps:
             raise OperationFormError(index, "op_corps", "choose a corps aboard the fleet")
         out.corps = get("op_corps")
+    _options(out, get, index)
+    text = form.get(f"{index}.op_columns", "")[:COLUMNS_FIELD_MAX]
+    out.columns.extend(columns_from_text(text, index))
     return out
+
+
+def _options(out: common_pb2.Operation, get: Callable[[str], str], index: int) -> None:
+    """``return`` and ``declare N``: the form checks their form, the desk the rest."""
+    if get("op_return"):
+        if out.kind not in MAY_RETURN:
+            raise OperationFormError(index, "op_return", "only a Transport or Invasion fleet may go home")
+        out.return_to_base = True
+    declare = get("op_declare")
+    if declare:
+        if not declare.isdigit() or not 1 <= int(declare) <= DECLARE_AT_MAX:
+            raise OperationFormError(index, "op_declare", f"a place in the round, 1 to {DECLARE_AT_MAX}")
+        out.declare_at = int(declare)
+
+
+def columns_from_text(text: str, index: int) -> list[common_pb2.Column]:
+    """The column orders typed in the form: one column a line, with or without
+    the word ``column``; a problem is refused beside the field, with its line."""
+    out: list[common_pb2.Column] = []
+    problems: list[Problem] = []
+    lines = [line for line in text.splitlines() if line.strip()]
+    for lineno, line in enumerate(lines, 1):
+        tokens = tokenize(line, lineno, problems)
+        if tokens and tokens[0].word == "column":
+            tokens = tokens[1:]
+        col = (
+            parse_column(Cursor(tokens, lineno, len(line) + 1, problems), len(out)) if not problems else None
+        )
+        if problems or col is None:
+            break
+        out.append(
+            common_pb2.Column(
+                ships=list(col.ships),
+                admiral=col.admiral or "",
+                plan=[
+                    common_pb2.ColumnStep(action=st.action.value, target=st.target, when=st.when.value)
+                    for st in col.plan
+                ],
+            )
+        )
+    if problems:
+        raise OperationFormError(index, "op_columns", f"column {problems[0]}")
+    return out
+
+
+def columns_text(op: common_pb2.Operation) -> str:
+    """The column orders as the form shows them, one column a line."""
+    return "\n".join(_column_line(c) for c in op.columns)
+
+
+def _column_line(c: common_pb2.Column) -> str:
+    name = c.admiral if bare_word_ok(c.admiral) else quote(c.admiral)
+    parts = list(c.ships) + (["admiral", name] if c.admiral else [])
+    steps = [
+        " ".join(
+            x for x in (st.action, st.target, f"if {st.when}" if st.when not in ("", "always") else "") if x
+        )
+        for st in c.plan
+    ]
+    return " ".join(parts + (["plan", " then ".join(steps)] if steps else []))
 
 
 def values_of(order: common_pb2.ShipOrder) -> dict[str, str]:
     """The section's values for an effective order (to show it filled in)."""
     if not order.HasField("operation"):
-        return {"op_kind": "", "op_target": "", "op_corps": "", "op_chain": ""}
+        empty = ("op_kind", "op_target", "op_corps", "op_chain", "op_return", "op_declare", "op_columns")
+        return dict.fromkeys(empty, "")
     op = order.operation
     target = op.chain[0] if op.chain else (BLOCKADE + op.to if op.blockade else op.to)
-    return {"op_kind": op.kind, "op_target": target, "op_corps": op.corps, "op_chain": " ".join(op.chain[1:])}
+    return {
+        "op_kind": op.kind,
+        "op_target": target,
+        "op_corps": op.corps,
+        "op_chain": " ".join(op.chain[1:]),
+        "op_return": "on" if op.return_to_base else "",
+        "op_declare": str(op.declare_at) if op.declare_at else "",
+        "op_columns": columns_text(op),
+    }
 
 
 def describe(op: common_pb2.Operation) -> str:
@@ -165,6 +249,12 @@ def describe(op: common_pb2.Operation) -> str:
         parts.append(f"to the blockade box of {op.to}" if op.blockade else f"to {op.to}")
     if op.chain:
         parts.append("through " + " ".join(op.chain))
+    if op.return_to_base:
+        parts.append("and home")
+    if op.declare_at:
+        parts.append(f"(declared {op.declare_at}. in the round)")
+    if op.columns:
+        parts.append(f"in {len(op.columns)} column{'s' if len(op.columns) > 1 else ''} as ordered")
     return " ".join(parts)
 
 

@@ -51,13 +51,30 @@ def my_desk(client: Client, campaign: str, player: str) -> desk_pb2.MyCampaign:
 
 
 def bot_orders(desk: desk_pb2.MyCampaign, rng: random.Random) -> list[common_pb2.ShipOrder]:
-    """One offered operation for each fleet the player leads (and may order)."""
+    """One offered operation for each fleet the player leads (and may order), half of them
+    with column orders."""
     out = []
     for ship in desk.ships:
         if ship.operations and ship.authority in ("commander", "deputy", "minister", "admin"):
-            op = rng.choice(list(ship.operations))
+            op = common_pb2.Operation()
+            op.CopyFrom(rng.choice(list(ship.operations)))
+            if rng.random() < 0.5:
+                op.columns.extend(_columns(desk, ship))
             out.append(common_pb2.ShipOrder(ship_id=ship.id, operation=op))
     return out
+
+
+def _columns(desk: desk_pb2.MyCampaign, lead: desk_pb2.MyShip) -> list[common_pb2.Column]:
+    """Column orders for the fleet (docs/rules/eia-operations.md, "Column orders"): its
+    warships in one column that goes for the enemy's carrying ships, its transport groups
+    last in a convoy column that evades when outnumbered."""
+    fleet = [lead, *(s for s in desk.ships if s.attached_to == lead.id and s.active)]
+    war = [s.id for s in fleet if s.type != "TR"]
+    convoy = [s.id for s in fleet if s.type == "TR"]
+    attack = common_pb2.ColumnStep(action="attack", target="carrying")
+    evade = common_pb2.ColumnStep(action="evade", when="outnumbered")
+    cols = [common_pb2.Column(ships=war, plan=[attack])] if war else []
+    return cols + ([common_pb2.Column(ships=convoy, plan=[evade])] if convoy else [])
 
 
 def wait_next(client: Client, campaign: str, turn: int, timeout: float = 600) -> None:

@@ -125,6 +125,8 @@ def kinds(order: ShipOrder) -> Iterator[str]:
         yield f"admin {adm.kind}"
     if order.operation is not None:
         yield f"operation {order.operation.kind}"
+        if order.operation.columns:
+            yield "operation columns"
 
 
 @dataclass

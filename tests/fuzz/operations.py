@@ -5,6 +5,8 @@ Plausible ones are drawn from what the fleet may declare (a kind it may choose w
 nearest ports and sea areas, the corps aboard, a chain from its port's sea areas); odd ones name a
 ghost corps, a destination off the map or out of range, a chain that skips borders or runs too
 long, a kind a fleet at sea may not choose, or come from an attached ship or with a ``move`` line.
+Either may carry column orders (``column ...`` lines): plausible ones split the fleet as the
+text allows; odd ones leave a column empty, name a ghost ship or admiral, or overrun a limit.
 The desk must refuse the odd ones and the phase resolve the rest, never fail.
 """
 
@@ -14,12 +16,24 @@ import random
 from dataclasses import replace
 
 from pate.core.orders.model import Movement, ShipOrder
-from pate.core.orders.operation import AT_SEA_KINDS, WITH_CHAIN, WITH_CORPS, Operation, OpKind
+from pate.core.orders.operation import (
+    AT_SEA_KINDS,
+    ATTACK_TARGETS,
+    WITH_CHAIN,
+    WITH_CORPS,
+    Column,
+    ColumnAction,
+    ColumnStep,
+    Condition,
+    Operation,
+    OpKind,
+)
 from pate.core.rules.eiaops.declare import fleet_of
 from pate.core.rules.eiaops.model import Fleet
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.rules.eiaops.steps import distances
 from pate.core.world.geography import WorldMap
+from pate.core.world.ships import ShipType
 from pate.core.world.state import WorldState
 
 GHOST_CORPS = ("FR99IN", "no-such-corps", "X" * 32)
@@ -40,8 +54,71 @@ class OperationMaker:
         fleet = fleet_of(self.world, ship) if ship is not None and ship.attached_to is None else None
         if fleet is not None and self.rng.random() >= odd:
             op = self.plausible(fleet)
+            if self.rng.random() < 0.5:
+                op = replace(op, columns=self.columns(fleet))
             return replace(order, movement=Movement(), attach_to=None, detach=False, operation=op)
         return self.odd(order)
+
+    def columns(self, fleet: Fleet) -> tuple[Column, ...]:
+        """Column orders for the fleet: its ships split at random, transport groups last in one
+        column, an admiral of the fleet's at the head of one; plans of any steps."""
+        r = self.rng
+        ships = [s for s in fleet.ships if s in self.world.ships]
+        carrying = [s for s in ships if self.world.ships[s].type is ShipType.TR]
+        warships = [s for s in ships if s not in carrying]
+        n = r.randint(1, max(1, min(len(warships), self.rules.max_columns)))
+        cols: list[list[str]] = [[] for _ in range(n)]
+        for i, s in enumerate(warships):
+            cols[i if i < n else r.randrange(n)].append(s)
+        r.choice(cols).extend(carrying)
+        admirals = sorted({c for s in ships if (c := self.world.ships[s].commander) in self.world.admirals})
+        lead = r.randrange(n) if admirals else -1
+        return tuple(
+            Column(tuple(c), r.choice(admirals) if i == lead else None, self._plan(n))
+            for i, c in enumerate(cols)
+            if c
+        )
+
+    def _plan(self, n: int) -> tuple[ColumnStep, ...]:
+        r = self.rng
+        steps = []
+        for _ in range(r.choice((0, 1, 2, 3))):
+            action = r.choice(list(ColumnAction))
+            if action is ColumnAction.ATTACK:
+                target = r.choice((*sorted(ATTACK_TARGETS), "1", "2", "6"))
+            elif action is ColumnAction.PROTECT:
+                target = r.choice(("carrying", *(str(i) for i in range(1, n + 1))))
+            else:
+                target = ""
+            steps.append(ColumnStep(action, target, r.choice(list(Condition))))
+        return tuple(steps)
+
+    def odd_columns(self, order: ShipOrder) -> tuple[Column, ...]:
+        """Column orders the desk refuses: an empty column, a ghost ship or admiral, a ship twice,
+        too many columns or steps, a target that is none."""
+        r = self.rng
+        sid = order.ship_id
+        return r.choice(
+            (
+                lambda: (Column(()),),
+                lambda: (Column((sid, "ZZ99SL")),),
+                lambda: (Column((sid,), admiral=r.choice(("nobody", "x" * 41, ""))),),
+                lambda: (Column((sid,)), Column((sid,))),
+                lambda: tuple(Column((sid,)) for _ in range(r.choice((7, 50)))),
+                lambda: (Column((sid,), plan=(ColumnStep(ColumnAction.EVADE),) * 7),),
+                lambda: (
+                    Column(
+                        (sid,), plan=(ColumnStep(ColumnAction.PROTECT, r.choice(("9", "0", "facing", "1"))),)
+                    ),
+                ),
+                lambda: (
+                    Column(
+                        (sid,), plan=(ColumnStep(ColumnAction.ATTACK, r.choice(("", "10", "carrying "))),)
+                    ),
+                ),
+                lambda: (Column(("not a ship",)),),
+            )
+        )()
 
     def plausible(self, fleet: Fleet) -> Operation:
         """A kind the fleet may choose where it is, with its nearest destinations, its corps and a
@@ -100,6 +177,8 @@ class OperationMaker:
             lambda: Operation(kind, return_to_base=True, declare_at=r.choice((0, 1, 9, 10, 2**31))),
         )
         operation = r.choice(choices)()
+        if r.random() < 0.3:
+            operation = replace(operation, columns=self.odd_columns(order))
         roll = r.random()
         if roll < 0.15:  # beside a move line
             return replace(order, operation=operation)

@@ -42,7 +42,9 @@ EVERY_SCENARIO = {
 # transport groups side by side, units on the quay: the training scenario's Portsmouth
 TRAINING = {"admin divide", "admin combine", "admin transfer_crew", "load", "stores move"}
 # the campaigns of odd seeds play under the EiA new naval rules: lead ships declare operations
-OPERATIONS = {f"operation {k}" for k in ("naval_superiority", "rebase", "patrol", "raid")}
+OPERATIONS = {f"operation {k}" for k in ("naval_superiority", "rebase", "patrol", "raid")} | {
+    "operation columns"
+}
 # corps aboard transports, chains from a port, all-frigate fleets: what the training scenario has
 TRAINING_OPERATIONS = {
     f"operation {k}" for k in ("protect_trade", "supply", "transport", "invasion", "privateer")

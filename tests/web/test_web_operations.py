@@ -105,6 +105,34 @@ def test_a_transport_is_offered_with_its_corps_and_comes_back_filled_in(
     assert re.search(r'<option value="BR1IN" selected>', again)
 
 
+def test_going_home_and_column_orders_are_sent_refused_beside_their_field_and_shown_back(
+    web,  # noqa: F811
+    stack: Stack,
+    ops_campaign: str,
+) -> None:
+    """The text's "may" (``return``) and the column orders (docs/rules/eia-operations.md,
+    "Column orders") from the form: the desk's refusal of a column naming a ship not of the
+    fleet is shown beside the column orders; accepted, they come back filled in."""
+    client, _ = web
+    login(client, ops_campaign, MINISTER, stack.passwords[MINISTER])
+    page = client.get(f"/c/{ops_campaign}/ships/BR1TR").text
+    assert 'id="f0-op_columns"' in page and 'id="f0-op_return"' in page and 'id="f0-op_declare"' in page
+    group = re.search(r'<optgroup label="Transport" data-kind="transport">(.*?)</optgroup>', page, re.S)
+    assert group
+    port = re.findall(r'value="([^"]+)"', group.group(1))[0]
+    fields = {"op_kind": "transport", "op_target": port, "op_corps": "BR1IN", "op_return": "on"}
+
+    r = post(client, ops_campaign, "BR1TR", **fields, op_columns="BR1TR BR1FL")
+    assert r.status_code == 422  # type: ignore[attr-defined]
+    assert "BR1FL is not a ship of this fleet" in error_of(r.text, 0, "op_columns")  # type: ignore[attr-defined]
+
+    r = post(client, ops_campaign, "BR1TR", **fields, op_columns="column BR1TR plan evade if outnumbered")
+    assert r.status_code == 303, r.text  # type: ignore[attr-defined]
+    again = client.get(f"/c/{ops_campaign}/ships/BR1TR").text
+    assert "BR1TR plan evade if outnumbered</textarea>" in again
+    assert re.search(r'id="f0-op_return" name="0.op_return" value="on" checked', again)
+
+
 def test_the_desks_refusal_of_a_chain_is_shown_beside_the_chain(web, stack: Stack, ops_campaign: str) -> None:  # noqa: F811
     client, _ = web
     login(client, ops_campaign, MINISTER, stack.passwords[MINISTER])

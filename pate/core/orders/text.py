@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from pate.core.orders.column_text import parse_column
 from pate.core.orders.lexer import (
     ANY_ENEMY,
     MOVE_FLAGS,
@@ -41,6 +42,7 @@ from pate.core.orders.model import (
     Range,
     ShipOrder,
 )
+from pate.core.orders.operation import Column
 from pate.core.orders.operation_text import parse_operation
 from pate.core.orders.textout import format_order, format_orders
 
@@ -59,6 +61,7 @@ class _Block:
     seen: dict[str, int] = field(default_factory=dict)
     order: ShipOrder = field(init=False)
     admin: list[AdminOrder] = field(default_factory=list)
+    columns: list[Column] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.order = ShipOrder(self.ship_id)
@@ -67,7 +70,10 @@ class _Block:
         self.order = replace(self.order, **changes)  # type: ignore[arg-type]
 
     def build(self) -> ShipOrder:
-        return replace(self.order, admin=tuple(self.admin))
+        op = self.order.operation
+        if op is not None and self.columns:
+            op = replace(op, columns=tuple(self.columns))
+        return replace(self.order, admin=tuple(self.admin), operation=op)
 
 
 def parse_orders(text: str) -> list[ShipOrder]:
@@ -88,6 +94,10 @@ def parse_orders(text: str) -> list[ShipOrder]:
             cur.error(head, "start each ship's orders with a line `order <ship id>`")
         else:
             _line(head, cur, blocks[-1])
+    for b in blocks:
+        if b.columns and b.order.operation is None:
+            msg = f"column lines are a fleet's column orders: give {b.ship_id} an operation line too"
+            problems.append(Problem(b.seen["column"], 1, msg))
     if problems:
         raise OrderSyntaxError(problems)
     return [b.build() for b in blocks]
@@ -354,8 +364,15 @@ def _operation(cur: Cursor, block: _Block) -> None:
         block.set(operation=op)
 
 
+def _column(cur: Cursor, block: _Block) -> None:
+    col = parse_column(cur, len(block.columns))
+    if col is not None:
+        block.columns.append(col)
+
+
 _LINES: dict[str, Callable[[Cursor, _Block], None]] = {
     "operation": _operation,
+    "column": _column,
     "attach": _attach,
     "detach": _detach,
     "move": _move,

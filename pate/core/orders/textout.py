@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from pate.core.orders.column_text import format_columns
 from pate.core.orders.lexer import (
     ANY_ENEMY,
     MOVE_FLAGS,
@@ -70,6 +71,7 @@ def format_order(order: ShipOrder) -> str:
     body += [_admin(adm) for adm in order.admin]
     if order.operation is not None:
         body.append(format_operation(order.operation))
+        body += format_columns(order.operation.columns)
     return "\n".join([f"order {_ship(order.ship_id)}", *(INDENT + line for line in body)]) + "\n"
 
 

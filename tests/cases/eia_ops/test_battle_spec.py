@@ -45,3 +45,15 @@ def test_column_spec_keys_are_refused_by_name(
 ) -> None:
     code, _, err = _run(tmp_path, {**TRAFALGAR, "ruleset": "eia-columns", **extra}, capsys)
     assert code != 0 and says in err
+
+
+def test_a_spec_gives_its_columns_plans(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``"plans"``: the plans of column orders for a side's columns, in their order
+    (docs/rules/eia-operations.md, "Column orders"); a plan changes the battle, a plan
+    the order format cannot read is refused by name."""
+    base = {**TRAFALGAR, "ruleset": "eia-columns", "columns": {"A": 2, "B": 2}}
+    _, plain, _ = _run(tmp_path, base, capsys)
+    code, planned, _ = _run(tmp_path, {**base, "plans": {"B": ["evade", "evade"]}}, capsys)
+    assert code == 0 and json.loads(planned) != json.loads(plain)
+    code, _, err = _run(tmp_path, {**base, "plans": {"A": ["attack nowhere"]}}, capsys)
+    assert code != 0 and "plans.A[0]: attack: give a column's place" in err

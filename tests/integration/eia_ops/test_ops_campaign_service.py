@@ -119,3 +119,41 @@ def test_grand1805_under_operations_plays_15_turns_through_the_services_and_repl
         row = repo.get_campaign(conn, "ops-grand")
         assert row is not None and row.status == "FINISHED"
     assert battles
+
+
+def test_column_orders_are_stored_played_and_replayed_identically(engine: Engine) -> None:
+    """Column orders (docs/rules/eia-operations.md, "Column orders") go through the store
+    whole: every fleet's operation with its ships in one column and a plan; the turn plays,
+    the orders load back as given, and the replay is identical byte for byte."""
+    from dataclasses import replace
+
+    from pate.core.orders.operation import Column, ColumnAction, ColumnStep, Condition
+    from pate.core.rules.eiaops.declare import fleet_of
+
+    plan = (
+        ColumnStep(ColumnAction.ATTACK, "carrying"),
+        ColumnStep(ColumnAction.EVADE, "", Condition.OUTNUMBERED),
+    )
+    with engine.begin() as conn:
+        _create(conn, "ops-cols", "training", 3, "eia-operations")
+        world = repo.load_world(conn, "ops-cols", 1)
+        orders = []
+        for o in _bot(world):
+            fleet = fleet_of(world, world.ships[o.ship_id])
+            assert fleet is not None and o.operation is not None
+            warships = tuple(s for s in fleet.ships if world.ships[s].type.value != "TR")
+            convoy = tuple(s for s in fleet.ships if world.ships[s].type.value == "TR")
+            columns = tuple(Column(c, plan=plan) for c in (warships, convoy) if c)
+            orders.append(replace(o, operation=replace(o.operation, columns=columns)))
+        _order(conn, "ops-cols", 1, world, orders)
+        stored = {r.order.ship_id: r.order for r in repo.submitted_orders(conn, "ops-cols", 1)}
+        assert all(stored[o.ship_id].operation == o.operation for o in orders)
+        assert orders and all(o.operation is not None and o.operation.columns for o in orders)
+        repo.set_status(conn, "ops-cols", turn=1, expect=("STARTING",), status="OPEN")
+        campaigns.close_turn(conn, "ops-cols", 1, "test", AT)
+        handle_turn_closed(
+            conn, events_pb2.TurnClosed(campaign_id="ops-cols", turn=1).SerializeToString(), {}
+        )
+        assert [e for e in repo.load_events(conn, "ops-cols", 1) if e.kind == "operation_revealed"]
+        outcome = replay_turn(conn, "ops-cols", 1)
+        assert outcome.identical, outcome

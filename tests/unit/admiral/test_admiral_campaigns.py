@@ -73,7 +73,7 @@ def test_bots_declare_an_operation_for_every_fleet_under_the_eia_operations_rule
     """Under the EiA new naval rules every fleet marker takes one operation a turn: the bots
     declare one for each of their fleets, and the order desk refuses none of them.  They raid
     enemy trade from port, rebase to hunt merchants at sea (raiding commerce there, rule 4.8)
-    or to come home, and carry their corps."""
+    or to come home, and carry their corps; their fleets carry column orders."""
     outs = run(scenario, "pate", "all:cautious,BR:bold", TURNS[scenario], naval_rules="eia-operations")
     assert [r for o in outs for r in o.refusals] == []
     kinds = {e.kind for o in outs for e in o.events}
@@ -83,6 +83,8 @@ def test_bots_declare_an_operation_for_every_fleet_under_the_eia_operations_rule
     assert any("operation rebase to " in t for t in texts)
     assert any("commerce raid" in t for t in texts)
     assert any("operation transport " in t or "operation invasion " in t for t in texts)
+    # column orders for the fleets of two ships or more (pate.admiral.columns), none refused
+    assert any("column " in t and " plan attack carrying" in t for t in texts)
 
 
 def test_bot_orders_use_the_whole_order_form() -> None:

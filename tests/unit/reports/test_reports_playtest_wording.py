@@ -348,3 +348,16 @@ def test_rule_5_1_a_scattered_ship_meets_allies_and_enemies_named_apart() -> Non
     assert (
         "fell in with the Spanish ship of the line SP1SL and with the British ship of the line BR2SL" in text
     )
+
+
+def test_a_column_battle_tells_what_our_columns_chose_and_why() -> None:
+    """EiA new naval rules, "The players then take turns choosing actions for their
+    columns": the report says what each of our columns did, by its plan's step or by
+    default (docs/rules/eia-operations.md, "Column orders"); theirs are not listed."""
+    actions = [[0, 1, "protect", 0, 1], [1, 0, "attack", 0, 0], [0, 0, "attack", 0, 0], [0, 0, "evade", 0, 2]]
+    columns = [[["FR1FR"], ["FR2FR"]], [["BR1SL"]]]
+    text = _said("column_battle", columns=columns, disabled=[], winner=None, actions=actions)
+    assert "column 2 protected our column 1 by step 1 of its plan" in text
+    assert "column 1 attacked their column 1 by default" in text
+    assert "column 1 evaded their column 1 by step 2 of its plan" in text
+    assert text.count("attacked") == 1

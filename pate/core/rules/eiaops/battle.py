@@ -6,9 +6,11 @@ from dataclasses import replace
 from typing import Any
 
 from pate.core.events import Event, Phase
+from pate.core.orders.operation import Column
 from pate.core.rng import Rng
 from pate.core.rules.eia.params import EiaRules
 from pate.core.rules.eiaops.columns import ColumnResult, ColumnShip, fight_columns
+from pate.core.rules.eiaops.formation import Formation, arrange
 from pate.core.rules.eiaops.params import OpsRules
 from pate.core.world.ships import ShipType
 from pate.core.world.state import AdmiralFate, WorldState
@@ -35,14 +37,20 @@ def fight(
     eia: EiaRules,
     rng: Rng,
     trade: tuple[str, int] | None = None,
+    orders: tuple[tuple[Column, ...], tuple[Column, ...]] = ((), ()),
 ) -> tuple[WorldState, ColumnResult]:
     """Fight a column battle between the ships of ``sides`` (side 0 joined
-    it); ``trade`` adds that state's trade ships to side 1 as carrying ships.
-    Disabled ships take hull and rigging damage."""
+    it); ``trade`` adds that state's trade ships to side 1 as carrying ships;
+    ``orders`` are each side's column orders (none: the engine forms its
+    columns).  Disabled ships take hull and rigging damage."""
     ships = [column_ship(world, s, side, rules) for side in (0, 1) for s in sides[side]]
     if trade is not None:
         ships += [ColumnShip(f"trade:{trade[0]}:{i + 1}", 1, True) for i in range(trade[1])]
-    result = fight_columns(ships, rules, eia, rng)
+    forms: list[Formation | None] = [None, None]
+    for side in (0, 1):
+        if orders[side]:
+            ships, forms[side] = _ordered(world, ships, side, orders[side], rules)
+    result = fight_columns(ships, rules, eia, rng, formations=(forms[0], forms[1]))
     changed = {}
     for sid in sorted(result.disabled):
         ship = world.ships.get(sid)
@@ -53,6 +61,33 @@ def fight(
                 rigging=min(DAMAGE_CAP, max(ship.rigging, ship.rigging + rules.rigging_damage)),
             )
     return world.with_ships(changed), result
+
+
+def _ordered(
+    world: WorldState, ships: list[ColumnShip], side: int, orders: tuple[Column, ...], rules: OpsRules
+) -> tuple[list[ColumnShip], Formation]:
+    """ "Admiral present are then placed into columns": an admiral commanding a
+    ship of the side leads the column his player names, and counts there only."""
+    mine = [s for s in ships if s.side == side]
+    ratings: dict[str, int] = {}
+    for s in mine:
+        ship = world.ships.get(s.key)
+        admiral = world.admirals.get(ship.commander or "") if ship is not None else None
+        if ship is not None and admiral is not None and admiral.fate is AdmiralFate.ACTIVE:
+            ratings[ship.commander or ""] = rules.nelson_rating if admiral.nelson else rules.admiral_rating
+    leading = {c.admiral for c in orders if c.admiral in ratings}
+    moved = [
+        replace(s, rating=None) if s.side == side and _commander(world, s.key) in leading else s
+        for s in ships
+    ]
+    carrying = {s.key for s in mine if s.carrying}
+    form = arrange([s.key for s in mine], carrying, orders, ratings, rules.max_columns)
+    return moved, form
+
+
+def _commander(world: WorldState, sid: str) -> str | None:
+    ship = world.ships.get(sid)
+    return ship.commander if ship is not None else None
 
 
 def battle_told(where: str, result: ColumnResult, why: str, extra: dict[str, Any]) -> Event:
@@ -75,6 +110,7 @@ def battle_told(where: str, result: ColumnResult, why: str, extra: dict[str, Any
             }
             for a in result.attacks
         ],
+        "actions": [[a.side, a.column, a.action, a.target, a.step] for a in result.actions],
         "disabled": sorted(result.disabled),
         "winner": result.winner,
         **extra,

@@ -7,17 +7,23 @@ shot is one die, modified, read on a table "C-M"; the casualty percentage
 read disables the target when it reaches ``disabled_at`` (docs/rules/eia-operations.md).
 Dice are drawn in a fixed order: the initiative roll (on a tie of columns),
 then for each attack the two admirals' contest dice, then one die per shot in
-firing order.
+firing order.  A side's columns are its player's column orders when he gave
+them (formation.py), else the engine's; each column's choice is its plan's,
+else the default (plans.py); choosing draws no die, so a battle without
+column orders is fought die for die as before they existed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pate.core.orders.operation import ColumnAction, ColumnStep
 from pate.core.rng import Rng
 from pate.core.rules.eia.params import EiaRules
 from pate.core.rules.eia.tables import modified_roll
+from pate.core.rules.eiaops.formation import Formation
 from pate.core.rules.eiaops.params import OpsRules
+from pate.core.rules.eiaops.plans import Board, evades, on_turn, takes_up
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +57,25 @@ class Attack:
 
 
 @dataclass(frozen=True, slots=True)
+class Action:
+    """A column's choice: ``attack`` (target: the enemy column), ``protect``
+    (target: its own side's column), ``evade`` (target: the attacking column)."""
+
+    side: int
+    column: int
+    action: str
+    target: int
+    step: int  # the step of its player's plan that chose it, 1 = first; 0: the default
+
+
+@dataclass(frozen=True, slots=True)
 class ColumnResult:
     columns: tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
     initiative: int
     attacks: tuple[Attack, ...]
     disabled: frozenset[str]
     winner: int | None  # the side that disabled more enemy ships; None on a tie
+    actions: tuple[Action, ...] = ()  # every choice, in the order made
 
 
 def form_columns(ships: list[ColumnShip], count: int) -> tuple[tuple[str, ...], ...]:
@@ -81,7 +100,22 @@ class _Fight:
     rng: Rng
     ships: dict[str, ColumnShip]
     cols: tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
+    forms: tuple[Formation, Formation]
     disabled: set[str] = field(default_factory=set)
+    guards: dict[tuple[int, int], int] = field(default_factory=dict)  # (side, column): the column it guards
+    actions: list[Action] = field(default_factory=list)
+    attacks: list[Attack] = field(default_factory=list)
+
+    def plan(self, side: int, col: int) -> tuple[ColumnStep, ...]:
+        return self.forms[side].plans[col]
+
+    def board(self) -> Board:
+        return Board(
+            (len(self.cols[0]), len(self.cols[1])),
+            lambda side, col: len(self.alive(side, col)),
+            self.carrying,
+            (self.forms[0].places, self.forms[1].places),
+        )
 
     def die(self) -> int:
         return self.rng.roll("column", self.rules.column_die)
@@ -90,7 +124,9 @@ class _Fight:
         return [k for k in self.cols[side][col] if k not in self.disabled]
 
     def rating(self, side: int, col: int) -> int:
-        rated = [self.ships[k].rating for k in self.cols[side][col] if self.ships[k].rating is not None]
+        """The column's best admiral: those aboard its ships, and the one its
+        player's orders put at its head."""
+        rated = [self.ships[k].rating for k in self.cols[side][col]] + [self.forms[side].leaders[col]]
         return max((r for r in rated if r is not None), default=self.rules.no_admiral_rating)
 
     def carrying(self, side: int, col: int) -> bool:
@@ -132,31 +168,52 @@ class _Fight:
 
 
 def fight_columns(
-    ships: list[ColumnShip], rules: OpsRules, eia: EiaRules, rng: Rng, columns: tuple[int, int] = (0, 0)
+    ships: list[ColumnShip],
+    rules: OpsRules,
+    eia: EiaRules,
+    rng: Rng,
+    columns: tuple[int, int] = (0, 0),
+    formations: tuple[Formation | None, Formation | None] = (None, None),
+    plans: tuple[tuple[tuple[ColumnStep, ...], ...], ...] = ((), ()),
 ) -> ColumnResult:
     """One column battle.  ``columns`` asks each side for that many columns
-    (0: one per admiral present, at least one)."""
+    (0: one per admiral present, at least one), ``plans`` gives them plans in
+    their order (a battle spec's); a side's ``formations`` entry, its player's
+    column orders, replaces both (plans.py chooses the actions)."""
     by_side = [[s for s in ships if s.side == side] for side in (0, 1)]
     wanted = [
         min(rules.max_columns, columns[side] or max(1, sum(1 for s in by_side[side] if s.rating is not None)))
         for side in (0, 1)
     ]
-    cols = (form_columns(by_side[0], wanted[0]), form_columns(by_side[1], wanted[1]))
-    f = _Fight(rules, eia, rng, {s.key: s for s in ships}, cols)
+    forms = tuple(
+        formations[side] or _dealt(form_columns(by_side[side], wanted[side]), plans[side]) for side in (0, 1)
+    )
+    cols = (forms[0].columns, forms[1].columns)
+    f = _Fight(rules, eia, rng, {s.key: s for s in ships}, cols, (forms[0], forms[1]))
     initiative = _initiative(f)
-    attacks: list[Attack] = []
-    order = _turns(f, initiative)
     acted: set[tuple[int, int]] = set()
-    for side, col in order:
+    for side, col in _turns(f, initiative):
         if (side, col) in acted or not f.alive(side, col):
             continue
         acted.add((side, col))
-        attack = _attack(f, side, col, acted)
-        if attack is not None:
-            attacks.append(attack)
+        choice = on_turn(f.board(), side, col, f.plan(side, col))
+        if choice is None:
+            continue
+        f.actions.append(Action(side, col, choice.action.value, choice.target, choice.step))
+        if choice.action is ColumnAction.PROTECT:
+            f.guards[(side, col)] = choice.target
+        else:
+            f.attacks.append(_attack(f, side, col, choice.target, acted))
     lost = [sum(1 for k in f.disabled if f.ships[k].side == s) for s in (0, 1)]
     winner = None if lost[0] == lost[1] else (0 if lost[1] > lost[0] else 1)
-    return ColumnResult(cols, initiative, tuple(attacks), frozenset(f.disabled), winner)
+    return ColumnResult(cols, initiative, tuple(f.attacks), frozenset(f.disabled), winner, tuple(f.actions))
+
+
+def _dealt(cols: tuple[tuple[str, ...], ...], plans: tuple[tuple[ColumnStep, ...], ...]) -> Formation:
+    """The engine's own formation: no orders, and no plans but a spec's (the defaults)."""
+    n = len(cols)
+    given = tuple(plans[i] if i < len(plans) else () for i in range(n))
+    return Formation(cols, tuple(range(1, n + 1)), (None,) * n, given)
 
 
 def _initiative(f: _Fight) -> int:
@@ -181,35 +238,20 @@ def _turns(f: _Fight, initiative: int) -> list[tuple[int, int]]:
     return out
 
 
-def _target(f: _Fight, side: int, col: int) -> int | None:
-    """The enemy column attacked: the one carrying troops or trade (what an
-    interception is for), else the one at the column's own place, else the
-    strongest left."""
+def _attack(f: _Fight, side: int, col: int, target: int, acted: set[tuple[int, int]]) -> Attack:
     enemy = 1 - side
-    live = [i for i in range(len(f.cols[enemy])) if f.alive(enemy, i)]
-    if not live:
-        return None
-    carrying = [i for i in live if f.carrying(enemy, i)]
-    if carrying:
-        return carrying[0]
-    return col if col in live else max(live, key=lambda i: (len(f.alive(enemy, i)), -i))
-
-
-def _attack(f: _Fight, side: int, col: int, acted: set[tuple[int, int]]) -> Attack | None:
-    target = _target(f, side, col)
-    if target is None:
-        return None
-    enemy = 1 - side
-    guard = _guard(f, enemy, target, acted)
+    guard = _guard(f, enemy, target, col, acted)
     if guard is not None:
-        acted.add((enemy, guard))
         target = guard
     mine = f.die() + f.rating(side, col)
     theirs = f.die() + f.rating(enemy, target)
     first = side if mine >= theirs else enemy
-    evade = first == enemy and (
-        f.carrying(enemy, target) or len(f.alive(enemy, target)) < len(f.alive(side, col))
-    )
+    evade = False
+    if first == enemy:
+        step = evades(f.board(), enemy, target, f.plan(enemy, target), col)
+        evade = step is not None
+        if evade:
+            f.actions.append(Action(enemy, target, ColumnAction.EVADE.value, col, step or 0))
     shots: list[Shot] = []
     if not evade:
         second = 1 - first
@@ -222,12 +264,22 @@ def _attack(f: _Fight, side: int, col: int, acted: set[tuple[int, int]]) -> Atta
     return Attack(side, col, target, (mine, theirs), first, evade, guard, tuple(shots))
 
 
-def _guard(f: _Fight, side: int, target: int, acted: set[tuple[int, int]]) -> int | None:
-    """ "Protect own column" (the text stops there): a column of the defending
-    side that has not yet acted takes an attack aimed at its carrying column."""
-    if not f.carrying(side, target):
-        return None
+def _guard(f: _Fight, side: int, target: int, attacker: int, acted: set[tuple[int, int]]) -> int | None:
+    """ "Protect own column" (the text stops there): a column standing guard
+    over the column attacked (its protection chosen on its turn) takes the
+    attack, once; else a column that has not yet acted and would protect it
+    now (plans.takes_up) takes it, and that is its action."""
+    for (s, i), guarded in sorted(f.guards.items()):
+        if s == side and guarded == target and f.alive(side, i):
+            del f.guards[(s, i)]
+            return i
+    board = f.board()
     for i in range(len(f.cols[side])):
-        if i != target and (side, i) not in acted and f.alive(side, i) and not f.carrying(side, i):
+        if (side, i) in acted:
+            continue
+        step = takes_up(board, side, i, f.plan(side, i), target, attacker)
+        if step is not None:
+            acted.add((side, i))
+            f.actions.append(Action(side, i, ColumnAction.PROTECT.value, target, step))
             return i
     return None

@@ -223,7 +223,9 @@ def attempt(run: Run, by: Declared, target: Declared) -> None:
     run.intercepted.add(target.seq)
     ours = detachment(run, by, run.size.get(by.seq, len(run.alive(by))))
     n = run.size.get(target.seq, len(run.alive(target)))
-    run.world, result = fight(run.world, (ours, detachment(run, target, n)), run.rules, run.eia, run.rng)
+    sides = (ours, detachment(run, target, n))
+    orders = (by.op.columns, target.op.columns)
+    run.world, result = fight(run.world, sides, run.rules, run.eia, run.rng, orders=orders)
     where = run.area(target.op.to or target.fleet.place) if target.resolved else run.area(target.fleet.place)
     extra = {"interceptor": by.fleet.lead, "target": target.fleet.lead, "return_to_base": target.resolved}
     run.events.append(battle_told(where, result, "interception", extra))
@@ -257,7 +259,8 @@ def _contests(run: Run, d: Declared) -> None:
             continue
         mine, theirs = dice_of(run, d, "contest"), dice_of(run, other, "contest")
         sides = (detachment(run, d, mine), detachment(run, other, theirs))
-        run.world, result = fight(run.world, sides, run.rules, run.eia, run.rng)
+        orders = (d.op.columns, other.op.columns)
+        run.world, result = fight(run.world, sides, run.rules, run.eia, run.rng, orders=orders)
         extra = {"contest": [d.fleet.lead, other.fleet.lead]}
         run.events.append(battle_told(run.area(d.fleet.place), result, "naval_superiority", extra))
         if result.winner == 0:

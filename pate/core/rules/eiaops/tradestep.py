@@ -133,7 +133,10 @@ def _raid(
         victim = next(
             s for s in sorted(left) if left[s] and run.world.diplomacy.hostile(raider.fleet.state, s)
         )
-        run.world, result = fight(run.world, (raiders, escort), run.rules, run.eia, run.rng, (victim, want))
+        orders = (raider.op.columns, g.op.columns)
+        run.world, result = fight(
+            run.world, (raiders, escort), run.rules, run.eia, run.rng, (victim, want), orders
+        )
         run.events.append(
             battle_told(
                 route.key, result, "protect_trade", {"raider": raider.fleet.lead, "protector": g.fleet.lead}

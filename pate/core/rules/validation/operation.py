@@ -4,6 +4,7 @@ made when the order arrives so that the player reads the refusal beside it."""
 
 from __future__ import annotations
 
+from pate.core.orders.column_check import column_limits, column_problems
 from pate.core.orders.lexer import SEA_CODE
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.operation import (
@@ -63,6 +64,7 @@ def _limits(op: Operation) -> list[Refusal]:
     if not 0 <= op.declare_at <= DECLARE_AT_MAX:
         msg = f"the place in the round is 1 to {DECLARE_AT_MAX} (0: last)"
         out.append(Refusal("operation.declare_at", RULE, msg, INVALID))
+    out += column_limits(op.columns)
     if (op.kind in WITH_CORPS and op.corps is None) or (op.kind in WITH_DESTINATION and op.to is None):
         out.append(Refusal("operation", RULE, f"{op.kind.value} needs its corps and destination", INVALID))
     return out
@@ -97,8 +99,9 @@ def check_operation(
                 PRECONDITION,
             )
         ]
-    why = problem(world_map, world, fleet, op, OpsRules.from_rules(rules))
+    ops = OpsRules.from_rules(rules)
+    why = problem(world_map, world, fleet, op, ops)
     if why is None:
-        return []
+        return column_problems(world, fleet.ships, op.columns, ops.max_columns)
     code = INVALID if why.field in ("operation.to", "operation.chain") else PRECONDITION
     return [Refusal(why.field, f"{RULE}, {why.section}", why.message, code)]
