@@ -14,10 +14,10 @@ from dataclasses import replace
 from pate.core.orders.model import ShipOrder
 from pate.core.orders.operation import Column, ColumnAction, ColumnStep, Condition
 from pate.core.orders.text import OrderSyntaxError, parse_orders
-from pate.core.orders.validate import validate_order
 from pate.core.rules.eia.params import EiaRules
 from pate.core.rules.eiaops.battle import fight
 from pate.core.rules.eiaops.formation import arrange
+from pate.core.rules.validation.orders import validate_order
 from pate.core.world.state import Admiral, AdmiralFate, WorldState
 from tests.cases.eia_ops.ops_world import (
     MAP,
