@@ -150,6 +150,8 @@ def fight_columns(
     for side, col in order:
         if (side, col) in acted or not f.alive(side, col):
             continue
+        if _behind(f, side):
+            continue  # breaking off: it protects its own column instead (docs/rules/eia-operations.md, N54)
         acted.add((side, col))
         attack = _attack(f, side, col, acted)
         if attack is not None:
@@ -157,6 +159,17 @@ def fight_columns(
     lost = [sum(1 for k in f.disabled if f.ships[k].side == s) for s in (0, 1)]
     winner = None if lost[0] == lost[1] else (0 if lost[1] > lost[0] else 1)
     return ColumnResult(cols, initiative, tuple(attacks), frozenset(f.disabled), winner)
+
+
+def _behind(f: _Fight, side: int) -> bool:
+    """The players' choice of action, made automatic (N50, N54): a column whose
+    side has so far had more than ``break_off_ratio`` times the ships disabled
+    that it disabled does not renew the action; it takes "Protect own column"
+    and stays free to guard."""
+    lost = [0, 0]
+    for k in f.disabled:
+        lost[f.ships[k].side] += 1
+    return lost[side] > 0 and lost[side] > f.rules.break_off_ratio * lost[1 - side]
 
 
 def _initiative(f: _Fight) -> int:
