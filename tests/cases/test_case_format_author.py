@@ -152,9 +152,11 @@ def test_absent_holds_with_a_key_only_some_events_of_the_kind_carry(tmp_path: Pa
 
 
 def test_data_at_states_an_item_at_its_place(tmp_path: Path) -> None:
-    """Column positions, the order of the attacks and of their shots."""
+    """Column positions, the order of the attacks and of their shots.  (Side 1,
+    a ship down and none disabled, breaks off after the first attack: one
+    attack, docs/rules/eia-operations.md N54.)"""
     at = (
-        '"attacks[0].side" = 0, "attacks[1].side" = 1, "columns[0][0]" = ["FR1FR", "FR2FR"], '
+        '"attacks[0].side" = 0, "attacks[-1].side" = 0, "columns[0][0]" = ["FR1FR", "FR2FR"], '
         '"attacks[0].shots[2]" = ["BR1FR", "FR1FR", 1, 5, false], "attacks[-1]" = { evaded = false }'
     )
     said = f'[[expect]]\nevent = "column_battle"\ndata_at = {{ {at} }}\n'
@@ -162,7 +164,7 @@ def test_data_at_states_an_item_at_its_place(tmp_path: Path) -> None:
     for wrong in ('"FR2FR", "FR1FR"]', '"FR1FR"]'):  # another order, or not the whole list
         text = BATTLE_WORLD + INTERCEPTION + said.replace('"FR1FR", "FR2FR"]', wrong)
         assert "got only: column_battle" in _failures(tmp_path, text)[0]
-    bad = _problems(tmp_path, BATTLE_WORLD + INTERCEPTION + said.replace('"attacks[1].side"', '"[1].side"'))
+    bad = _problems(tmp_path, BATTLE_WORLD + INTERCEPTION + said.replace('"attacks[-1].side"', '"[1].side"'))
     assert any('data_at."[1].side": write a path as key' in p for p in bad), bad
 
 

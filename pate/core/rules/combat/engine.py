@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pate.core.rng import Rng
 from pate.core.rules.combat import evasion, outcome, positions
-from pate.core.rules.combat.model import Battle, BattleResult, Engagement, LineResult
+from pate.core.rules.combat.model import Battle, BattleResult, Engagement, LineResult, Outcome
 from pate.core.rules.combat.params import CombatRules
 from pate.core.rules.combat.prepare import Columns, Prepared, prepare
 
@@ -69,7 +69,23 @@ def _engage(
     totals = outcome.strengths(p, cols, fighters, windward=windward, lines=lines, breakers=breakers)
     winner, luck0, luck1 = outcome.decide(p, totals, rng)
     rigging_share = outcome.damage(p, cols, fighters, winner=winner, luck=(luck0, luck1), rng=rng)
-    outcome.settle(p, cols, fighters, winner=winner, lines=lines, rigging_share=rigging_share, rng=rng)
+    evaded = 0 if winner is None else _evaded(p, cols, idx, 1 - winner)
+    outcome.settle(
+        p,
+        cols,
+        fighters,
+        winner=winner,
+        lines=lines,
+        rigging_share=rigging_share,
+        rng=rng,
+        evaded=evaded,
+        windward=windward,
+    )
     outcome.experience(p, cols, fighters, totals)
     close = any(cols.close[i] for i in f0) or any(cols.close[i] for i in f1)
     return Engagement(tier, True, winner, windward, (totals[0], totals[1]), close, lines)
+
+
+def _evaded(p: Prepared, cols: Columns, idx: tuple[int, ...], side: int) -> int:
+    """The warships of ``side`` that evaded this fight (7.4)."""
+    return sum(1 for i in idx if p.side[i] == side and p.warship[i] and cols.outcome[i] is Outcome.EVADED)

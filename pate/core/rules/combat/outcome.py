@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 
 from pate.core.rng import Rng
+from pate.core.rules.combat.evasion import evasion_chance
 from pate.core.rules.combat.model import LineResult, Outcome, Where
 from pate.core.rules.combat.params import CaptureRules, OutcomeRules
 from pate.core.rules.combat.prepare import Columns, Prepared
@@ -200,8 +201,11 @@ def settle(
     lines: tuple[LineResult, LineResult],
     rigging_share: float,
     rng: Rng,
+    evaded: int = 0,
+    windward: int = 0,
 ) -> None:
-    """Sinking (2.2), then the beaten side's escape or capture (7.8)."""
+    """Sinking (2.2), then the beaten side's escape or capture (7.8).
+    ``evaded``: the beaten side's warships that evaded this fight (7.4)."""
     for side in fighters:
         for i in side:
             cols.outcome[i] = Outcome.SUNK if cols.hull[i] >= 5 else Outcome.FOUGHT
@@ -214,13 +218,12 @@ def settle(
             cols.outcome[i] = Outcome.ESCAPED
         return
     c = p.rules.capture
-    sound = sum(1 for i in losers if p.warship[i] and cols.hull[i] + cols.rigging[i] < c.min_damage_points)
     chase = Pursuit(
         enemy_rigging=sum(cols.rigging[i] for i in captors) / len(captors),
         line_broken=lines[winner] in (LineResult.BROKE_THROUGH, LineResult.MELEE),
         aimed_rigging=rigging_share,
         embayed=p.battle.where is Where.COASTAL and p.battle.onshore,
-        covered=sound > 0 and sound >= c.cover_ratio * len(captors),
+        cover=cover_share(p, cols, captors, losers, evaded=evaded, windward=windward),
     )
     for i in losers:
         pct = capture_chance(
@@ -240,6 +243,34 @@ def settle(
             cols.outcome[i] = Outcome.ESCAPED
 
 
+def cover_share(
+    p: Prepared, cols: Columns, captors: list[int], losers: list[int], *, evaded: int, windward: int
+) -> float:
+    """Breaking off (7.8 read with 7.4; docs/rules/combat.md, decision 10): the
+    share of the beaten side's escape that its screen covers.  The victors'
+    pursuers are their warships afloat whose rigging still lets them chase;
+    the screen is the beaten side's sound warships and, weighted by
+    ``evader_cover``, its warships that evaded the fight.  7.4 covers evaders
+    when their side's ships are at least half the enemy's: the screen covers
+    ``min(1, screen / (cover_ratio x pursuers))`` of the escape, times 7.4's
+    chance of getting away (the gauge, a lee shore, quality and the wind;
+    none in a harbor)."""
+    if not losers or p.battle.where is Where.HARBOR:
+        return 0.0
+    c = p.rules.capture
+    pursuers = sum(1 for i in captors if cols.rigging[i] < c.pursuit_max_rigging)
+    limit = c.min_damage_points
+    sound = sum(1 for i in losers if p.warship[i] and cols.hull[i] + cols.rigging[i] < limit)
+    screen = sound + c.evader_cover * evaded
+    if screen <= 0:
+        return 0.0
+    share = 1.0 if pursuers == 0 else min(1.0, screen / (c.cover_ratio * pursuers))
+    side = p.side[losers[0]]
+    quality = sum(p.quality[i] for i in losers) / len(losers)
+    chance = evasion_chance(p, side, windward, quality)
+    return share * min(100.0, max(0.0, chance)) / 100.0
+
+
 @dataclass(frozen=True, slots=True)
 class Pursuit:
     """What the victors bring to the chase of a beaten enemy (7.8)."""
@@ -248,9 +279,9 @@ class Pursuit:
     line_broken: bool  # 7.2: the victors broke the line (or a general melee)
     aimed_rigging: float  # 7.3: share of the victors' fire aimed at rigging
     embayed: bool  # coastal waters with onshore winds
-    # 7.4's cover carried over to 7.8's escape: the beaten side still has sound
-    # warships at least half as many as the victors' (docs/rules/combat.md)
-    covered: bool = False
+    # 7.4's cover carried over to 7.8's escape: the share (0 to 1) of the
+    # beaten side's damaged ships that its screen covers (docs/rules/combat.md)
+    cover: float = 0.0
 
 
 def capture_chance(
@@ -281,11 +312,11 @@ def capture_chance(
         scale += c.line_broken_pct
     if chase.embayed:
         scale += c.onshore_coastal_pct
-    if chase.covered:
-        scale += c.covered_pct
     if run_past:
         scale += c.run_past_pct
-    return min(c.max_pct, pct * max(0.0, 1.0 + scale / 100.0))
+    chance = min(c.max_pct, pct * max(0.0, 1.0 + scale / 100.0))
+    # the screen covers its share however battered the ship: towed off if need be
+    return chance * max(0.0, 1.0 + c.covered_pct * chase.cover / 100.0)
 
 
 def experience(

@@ -94,8 +94,10 @@ class CaptureRules:
     aim_rigging_pct: float
     onshore_coastal_pct: float
     unarmed_pct: float  # a transport group (no guns, 2.1) is taken unhurt at this chance
-    covered_pct: float  # the beaten side's sound warships cover the escape (7.4 carried to 7.8)
-    cover_ratio: float  # ... when at least this many times the victors' warships afloat
+    covered_pct: float  # the beaten side's screen covers the escape (7.4 carried to 7.8), at full cover
+    cover_ratio: float  # full cover: a screen of at least this many times the victors' pursuers
+    evader_cover: float  # weight in the screen of a beaten warship that evaded the fight (7.4)
+    pursuit_max_rigging: int  # a victor with this much rigging damage or more cannot chase
     max_pct: float
 
 
@@ -235,6 +237,8 @@ def _capture(r: _Reader) -> CaptureRules:
         unarmed_pct=r.num("capture", "unarmed_pct"),
         covered_pct=r.num("capture", "covered_pct"),
         cover_ratio=r.num("capture", "cover_ratio"),
+        evader_cover=r.num("capture", "evader_cover"),
+        pursuit_max_rigging=int(r.num("capture", "pursuit_max_rigging")),
         max_pct=r.num("capture", "max_pct"),
     )
 

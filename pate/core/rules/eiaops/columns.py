@@ -195,8 +195,10 @@ def fight_columns(
     for side, col in _turns(f, initiative):
         if (side, col) in acted or not f.alive(side, col):
             continue
-        acted.add((side, col))
         choice = on_turn(f.board(), side, col, f.plan(side, col))
+        if choice is not None and choice.step == 0 and _behind(f, side):
+            continue  # breaking off by default, a plan apart: it stays free to protect its own (N54)
+        acted.add((side, col))
         if choice is None:
             continue
         f.actions.append(Action(side, col, choice.action.value, choice.target, choice.step))
@@ -214,6 +216,17 @@ def _dealt(cols: tuple[tuple[str, ...], ...], plans: tuple[tuple[ColumnStep, ...
     n = len(cols)
     given = tuple(plans[i] if i < len(plans) else () for i in range(n))
     return Formation(cols, tuple(range(1, n + 1)), (None,) * n, given)
+
+
+def _behind(f: _Fight, side: int) -> bool:
+    """The default choice of a column no plan step decides (N54): a column whose
+    side has so far had more than ``break_off_ratio`` times the ships disabled
+    that it disabled does not renew the action; it takes "Protect own column"
+    and stays free to guard."""
+    lost = [0, 0]
+    for k in f.disabled:
+        lost[f.ships[k].side] += 1
+    return lost[side] > 0 and lost[side] > f.rules.break_off_ratio * lost[1 - side]
 
 
 def _initiative(f: _Fight) -> int:

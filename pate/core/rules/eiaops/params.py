@@ -54,6 +54,7 @@ class OpsRules:
     table: str
     disabled_at: int
     first_strike_modifier: int
+    break_off_ratio: float  # a column breaks off when its side lost more than this times what it disabled
     admiral_rating: int
     nelson_rating: int
     no_admiral_rating: int
@@ -129,6 +130,7 @@ def _parse(raw: Mapping[str, Any]) -> OpsRules:
         table=str(c["table"]),
         disabled_at=int(c["disabled_at"]),
         first_strike_modifier=int(c["first_strike_modifier"]),
+        break_off_ratio=float(c["break_off_ratio"]),
         admiral_rating=int(c["admiral_rating"]),
         nelson_rating=int(c["nelson_rating"]),
         no_admiral_rating=int(c["no_admiral_rating"]),
