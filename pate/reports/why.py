@@ -1,0 +1,248 @@
+"""Why each of the player's orders came out as it did: a line under the event.
+
+Told only from what the player may know (docs/rules/intel.md, "What an
+explanation may say"): the knowledge's event detail about his own ships (his
+ships' own sailing chances, whose order each carried out, his contact and
+combat orders), the wind and the rules; of the enemy only what his ships
+saw: their ships, which side held the weather gauge, who broke the line, who
+evaded, who won.  Never an enemy's crew, experience, stores or strength, not
+even as judged: the same seen events give the same words whatever those are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pate.reports.battle_why import battle_whys
+from pate.reports.telling import Telling
+from pate.reports.words import and_list
+
+WHOSE = {
+    "commander": "{her} commander's order",
+    "deputy": "{her} deputy's order (rule 4.1: the commander sent none)",
+    "minister": "the naval minister's order (rule 4.1)",
+    "admin": "a game administrator's order (rule 4.1)",
+    "default": "the default order (rule 4.11: no order was sent)",
+}
+CONTACT = {
+    "accept": "Accept: {they} stay in contact with the enemy {they} meet",
+    "pursue": "Pursue: {they} follow the enemy {they} meet",
+    "evade": "Evade",
+}
+HEADING = {"downwind": "before the wind", "across": "with the wind on the beam", "upwind": "into the wind"}
+SURE = 100  # a chance of 100% or more is no chance at all: the move is sure (rule 6.6 tables)
+
+
+def own_notes(t: Telling) -> dict[str, Mapping[str, Any]]:
+    """Whose order each of the player's ships in the event carried out."""
+    notes = t.get("orders", {})
+    if not isinstance(notes, Mapping):
+        return {}
+    return {str(s): n for s, n in notes.items() if str(s) in t.own and isinstance(n, Mapping)}
+
+
+def whose(note: Mapping[str, Any], single: bool = True) -> str:
+    """ "on her commander's order", "on the order of BR1FL, to which she is
+    attached (rule 4.2): BR1FL's commander's order"."""
+    by = str(note.get("by"))
+    her = "her" if single else "their"
+    lead = note.get("copied_from")
+    if lead:
+        given = WHOSE.get(by, "").format(her=f"{lead}'s")
+        who = "she is" if single else "they are"
+        return f"on the order of {lead}, to which {who} attached (rule 4.2): {given}".removesuffix(": ")
+    return f"on {WHOSE.get(by, '{her} order').format(her=her)}"
+
+
+def sent_home(t: Telling, sid: str) -> bool:
+    """Rule 3.4: she ran out of stores this turn and sails home on her own."""
+    return any(e.kind == "out_of_stores" and sid in e.ships and e.data.get("homing") for e in t.k.events)
+
+
+HOMING = {
+    True: "with no orders of her own: out of stores, she makes for the nearest friendly harbor"
+    " that can replenish her (rules 3.4, 4.11)",
+    False: "with no orders of their own: out of stores, they make for the nearest friendly harbor"
+    " that can replenish them (rules 3.4, 4.11)",
+}
+
+
+def _orders_said(t: Telling) -> str:
+    """Whose orders the player's ships in the event obeyed, one clause for
+    ships that share it; out of stores, no one's (rule 3.4)."""
+    notes = own_notes(t)
+    said: dict[str, list[str]] = {}
+    for sid in sorted(notes):
+        said.setdefault("home" if sent_home(t, sid) else repr(sorted(notes[sid].items())), []).append(sid)
+    parts = []
+    for key, ids in said.items():
+        single = len(ids) == 1
+        text = HOMING[single] if key == "home" else whose(notes[ids[0]], single)
+        parts.append(text if len(said) == 1 else f"{and_list(ids)} {text}")
+    return "; ".join(parts)
+
+
+def _own_chances(t: Telling) -> dict[str, int]:
+    chances = t.get("ship_chances", {})
+    if not isinstance(chances, Mapping):
+        return {}
+    return {str(s): int(c) for s, c in chances.items() if str(s) in t.own and isinstance(c, int)}
+
+
+def _percent(c: int) -> str:
+    return "certain" if c >= SURE else f"{max(0, c)}%"
+
+
+def _chances(t: Telling) -> str:
+    """ "45%", or "BR1SL 45% and BR2SL 35%"."""
+    own = _own_chances(t)
+    values = sorted({_percent(c) for c in own.values()})
+    if len(values) == 1:
+        return values[0]
+    return and_list(f"{s} {_percent(c)}" for s, c in sorted(own.items()))
+
+
+def _course(t: Telling) -> str:
+    way = HEADING.get(str(t.get("heading")), "")
+    course = f"{t.their} course to the {t.get('course')}" if t.get("course") else f"{t.their} course"
+    wind = f" ({t.get('wind')})" if t.get("wind") else ""
+    return f"{course} lay {way}{wind}" if way else ""
+
+
+def _company(t: Telling) -> str:
+    if len(t.ships) < 2:
+        return ""
+    return "; in company, one roll for all at the chance of the slowest sound ship (rule 6.7)"
+
+
+def held_by_wind(t: Telling) -> str:
+    chance = _chances(t)
+    odds = f", and {t.their} chance to make way was {chance}" if chance else ""
+    again = f"; {t.they} {'tries' if t.single else 'try'} again in the second move (rule 6.5)"
+    return f"{_course(t)}{odds} (rule 6.6){_company(t)}{again if t.get('step') == 3 else ''}"
+
+
+def held_by_damage(t: Telling) -> str:
+    chance = _chances(t)
+    odds = f": {t.their} own chance was {chance}" if chance else ""
+    return (
+        f"the ships in company sailed, but {t.their} damage held {t.them} back{odds}"
+        " (rules 6.6, 6.7: the damaged ones may not move)"
+    )
+
+
+def sailed(t: Telling) -> str:
+    chance = _chances(t)
+    if not chance:
+        return ""
+    if chance == "certain":
+        return "with this wind the move was certain (rule 6.6)"
+    return f"{t.their} chance to make way was {chance} (rule 6.6){_company(t)}"
+
+
+def stopped(t: Telling) -> str:
+    return f"a ship that made {t.their} first move may be unable to make the second (rule 6.6)"
+
+
+def _contact(t: Telling, note: Mapping[str, Any]) -> str:
+    mode = str(note.get("contact", "accept"))
+    lo, hi = note.get("minimum"), note.get("maximum")
+    numbers = ""
+    if lo is not None or hi is not None:
+        numbers = (
+            f" (from {lo if lo is not None else 1} to {hi if hi is not None else 'any number of'} ships)"
+        )
+    order = CONTACT.get(mode, mode).format(they=t.they)
+    if t.single:
+        order = order.replace("she stay ", "she stays ").replace("she follow ", "she follows ")
+        order = order.replace("she meet", "she meets")
+    return f"{t.their} contact order was {order}{numbers}"
+
+
+def _first_note(t: Telling) -> Mapping[str, Any] | None:
+    notes = own_notes(t)
+    return notes[min(notes)] if notes else None
+
+
+def met_enemy(t: Telling) -> str:
+    note = _first_note(t)
+    if note is None:
+        return ""
+    said = _contact(t, note)
+    if note.get("contact") == "evade":
+        n = len(t.get("enemies", ()))
+        return (
+            f"{said}, but the order did not cover the {n} met, or every other tactical area"
+            " held enemies too (rules 4.6, 6.8, 6.9)"
+        )
+    return f"{said} (rules 4.6, 6.9)"
+
+
+def evaded(t: Telling) -> str:
+    note = _first_note(t)
+    if t.phase == "combat":
+        stance = str(note.get("stance")) if note is not None else ""
+        return f"{t.their} combat order was Evade (rule 7.4)" if stance == "evade" else ""
+    said = _contact(t, note) if note is not None else f"{t.their} contact order was Evade"
+    n = t.number("enemies_avoided")
+    met = f" {n} enemy ship{'s' if n != 1 else ''}" if n else " the enemy"
+    return f"{said}, and {t.they} came upon{met} (rules 4.6, 6.9)"
+
+
+def pursued(t: Telling) -> str:
+    return f"{t.their} contact order was Pursue: the enemy sailed, and {t.they} followed (rules 4.6, 6.10)"
+
+
+def course_impossible(t: Telling) -> str:
+    return "a ship sails only to an adjacent sea area or a connected port (rules 6.2, 6.5)"
+
+
+def escaped(t: Telling) -> str:
+    return f"{t.their} side lost the day, and {t.they} got away (rule 7.8)"
+
+
+def _s(t: Telling, verb: str) -> str:
+    """The verb agreeing with the event's ships: "she loses", "they lose"."""
+    return f"{verb}es" if t.single and verb.endswith(("s", "sh")) else f"{verb}s" if t.single else verb
+
+
+def out_of_stores(t: Telling) -> str:
+    lose = f"{t.they} {_s(t, 'lose')} crew"
+    if t.get("homing"):
+        return (
+            f"{t.their} stores ran out: {lose} and no longer {_s(t, 'answer')} orders, and"
+            f" {_s(t, 'sail')} for the nearest same-side or allied harbor that can replenish"
+            f" {t.them} (rule 3.4)"
+        )
+    return f"{t.their} stores ran out: {lose} until stores come aboard (rule 3.4)"
+
+
+MOVES = {
+    "sailed": sailed,
+    "held_by_wind": held_by_wind,
+    "held_by_damage": held_by_damage,
+    "stopped": stopped,
+    "met_enemy": met_enemy,
+    "evaded": evaded,
+    "pursued": pursued,
+    "course_impossible": course_impossible,
+    "escaped": escaped,
+    "out_of_stores": out_of_stores,
+}
+
+
+def why_lines(t: Telling) -> list[str]:
+    """The why lines under an event about the player's ships (none for
+    anyone else's: their orders and chances are not his to know)."""
+    if not t.ours:
+        return []
+    if t.kind == "battle":
+        return battle_whys(t, own_notes(t), whose)
+    reason = MOVES.get(t.kind, _nothing)(t)
+    said = [part for part in (reason, _orders_said(t)) if part]
+    return [f"Why: {'; '.join(said)}"] if said else []
+
+
+def _nothing(t: Telling) -> str:
+    return ""
