@@ -94,13 +94,21 @@ def _percent(c: int) -> str:
     return "certain" if c >= SURE else f"{max(0, c)}%"
 
 
-def _chances(t: Telling) -> str:
-    """ "45%", or "BR1SL 45% and BR2SL 35%"."""
+def _odds(t: Telling, what: str = "chance to make way") -> str:
+    """ "her chance to make way was 45%", "FR1FL's chance ... was 45%", or
+    "the chances ... were FR1FL 45% and FR2SL 35%"; "" when none is known."""
     own = _own_chances(t)
-    values = sorted({_percent(c) for c in own.values()})
-    if len(values) == 1:
-        return values[0]
-    return and_list(f"{s} {_percent(c)}" for s, c in sorted(own.items()))
+    if not own:
+        return ""
+    values = {_percent(c) for c in own.values()}
+    if len(values) == 1 and set(own) >= set(t.ships):
+        return f"{t.their} {what} was {values.pop()}"
+    if len(own) == 1:
+        ((sid, c),) = own.items()
+        return f"{sid}'s {what} was {_percent(c)}"
+    return f"the {what.replace('chance', 'chances')} were " + and_list(
+        f"{s} {_percent(c)}" for s, c in sorted(own.items())
+    )
 
 
 def _course(t: Telling) -> str:
@@ -117,32 +125,40 @@ def _company(t: Telling) -> str:
 
 
 def held_by_wind(t: Telling) -> str:
-    chance = _chances(t)
-    odds = f", and {t.their} chance to make way was {chance}" if chance else ""
+    odds = _odds(t)
     again = f"; {t.they} {'tries' if t.single else 'try'} again in the second move (rule 6.5)"
-    return f"{_course(t)}{odds} (rule 6.6){_company(t)}{again if t.get('step') == 3 else ''}"
+    course = ", and ".join(part for part in (_course(t), odds) if part)
+    return f"{course} (rule 6.6){_company(t)}{again if t.get('step') == 3 else ''}"
 
 
 def held_by_damage(t: Telling) -> str:
-    chance = _chances(t)
-    odds = f": {t.their} own chance was {chance}" if chance else ""
+    odds = _odds(t, "own chance")
     return (
-        f"the ships in company sailed, but {t.their} damage held {t.them} back{odds}"
+        f"the ships in company sailed, but {t.their} damage held {t.them} back{': ' + odds if odds else ''}"
         " (rules 6.6, 6.7: the damaged ones may not move)"
     )
 
 
 def sailed(t: Telling) -> str:
-    chance = _chances(t)
-    if not chance:
+    own = _own_chances(t)
+    if not own:
         return ""
-    if chance == "certain":
+    if all(c >= SURE for c in own.values()):
         return "with this wind the move was certain (rule 6.6)"
-    return f"{t.their} chance to make way was {chance} (rule 6.6){_company(t)}"
+    return f"{_odds(t)} (rule 6.6){_company(t)}"
 
 
 def stopped(t: Telling) -> str:
     return f"a ship that made {t.their} first move may be unable to make the second (rule 6.6)"
+
+
+def _mine(t: Telling) -> tuple[str, str, bool]:
+    """Whose contact order is told: the event's ships when all are the
+    player's; else his own among them by id (the others' orders are theirs)."""
+    mine = [s for s in t.ships if s in t.own]
+    if len(mine) == len(t.ships):
+        return t.their, t.they, t.single
+    return f"{and_list(mine)}'s", "she" if len(mine) == 1 else "they", len(mine) == 1
 
 
 def _contact(t: Telling, note: Mapping[str, Any]) -> str:
@@ -153,11 +169,12 @@ def _contact(t: Telling, note: Mapping[str, Any]) -> str:
         numbers = (
             f" (from {lo if lo is not None else 1} to {hi if hi is not None else 'any number of'} ships)"
         )
-    order = CONTACT.get(mode, mode).format(they=t.they)
-    if t.single:
+    their, they, single = _mine(t)
+    order = CONTACT.get(mode, mode).format(they=they)
+    if single:
         order = order.replace("she stay ", "she stays ").replace("she follow ", "she follows ")
         order = order.replace("she meet", "she meets")
-    return f"{t.their} contact order was {order}{numbers}"
+    return f"{their} contact order was {order}{numbers}"
 
 
 def _first_note(t: Telling) -> Mapping[str, Any] | None:
@@ -184,14 +201,15 @@ def evaded(t: Telling) -> str:
     if t.phase == "combat":
         stance = str(note.get("stance")) if note is not None else ""
         return f"{t.their} combat order was Evade (rule 7.4)" if stance == "evade" else ""
-    said = _contact(t, note) if note is not None else f"{t.their} contact order was Evade"
+    said = _contact(t, note) if note is not None else f"{_mine(t)[0]} contact order was Evade"
     n = t.number("enemies_avoided")
     met = f" {n} enemy ship{'s' if n != 1 else ''}" if n else " the enemy"
     return f"{said}, and {t.they} came upon{met} (rules 4.6, 6.9)"
 
 
 def pursued(t: Telling) -> str:
-    return f"{t.their} contact order was Pursue: the enemy sailed, and {t.they} followed (rules 4.6, 6.10)"
+    their, they, _ = _mine(t)
+    return f"{their} contact order was Pursue: the enemy sailed, and {they} followed (rules 4.6, 6.10)"
 
 
 def course_impossible(t: Telling) -> str:
