@@ -68,26 +68,38 @@ HOMING = {
 }
 
 
+LISTED_AT_MOST = 3  # more ships than this sharing a clause are counted, not listed
+
+
+def _who(ids: list[str]) -> str:
+    return and_list(ids) if len(ids) <= LISTED_AT_MOST else f"{len(ids)} ships"
+
+
 def _orders_said(t: Telling) -> str:
     """Whose orders the player's ships in the event obeyed, one clause for
-    ships that share it; out of stores, no one's (rule 3.4)."""
+    ships that share it (their own orders first); out of stores, no one's
+    (rule 3.4)."""
     notes = own_notes(t)
     said: dict[str, list[str]] = {}
     for sid in sorted(notes):
-        said.setdefault("home" if sent_home(t, sid) else repr(sorted(notes[sid].items())), []).append(sid)
+        whose_key = repr((notes[sid].get("by"), notes[sid].get("copied_from")))
+        said.setdefault("home" if sent_home(t, sid) else whose_key, []).append(sid)
     parts = []
-    for key, ids in said.items():
+    for key, ids in sorted(said.items(), key=lambda kv: "None)" not in kv[0]):
         single = len(ids) == 1
         text = HOMING[single] if key == "home" else whose(notes[ids[0]], single)
-        parts.append(text if len(said) == 1 else f"{and_list(ids)} {text}")
+        parts.append(text if len(said) == 1 else f"{_who(ids)} {text}")
     return "; ".join(parts)
 
 
 def _own_chances(t: Telling) -> dict[str, int]:
+    """The player's ships' own chances, of the ships the event is about (a
+    group's event holds the whole group's: those held and those that sailed)."""
     chances = t.get("ship_chances", {})
     if not isinstance(chances, Mapping):
         return {}
-    return {str(s): int(c) for s, c in chances.items() if str(s) in t.own and isinstance(c, int)}
+    mine = set(t.ships) & t.own
+    return {str(s): int(c) for s, c in chances.items() if str(s) in mine and isinstance(c, int)}
 
 
 def _percent(c: int) -> str:
@@ -96,18 +108,20 @@ def _percent(c: int) -> str:
 
 def _odds(t: Telling, what: str = "chance to make way") -> str:
     """ "her chance to make way was 45%", "FR1FL's chance ... was 45%", or
-    "the chances ... were FR1FL 45% and FR2SL 35%"; "" when none is known."""
+    "the chances ... were 45% for FR1FL and certain for 7 ships"; "" when none is known."""
     own = _own_chances(t)
-    if not own:
-        return ""
-    values = {_percent(c) for c in own.values()}
-    if len(values) == 1 and set(own) >= set(t.ships):
-        return f"{t.their} {what} was {values.pop()}"
+    by: dict[str, list[str]] = {}
+    for sid, c in sorted(own.items()):
+        by.setdefault(_percent(c), []).append(sid)
+    if len(by) == 1 and set(own) >= set(t.ships):
+        return f"{t.their} {what} was {next(iter(by))}"
     if len(own) == 1:
         ((sid, c),) = own.items()
         return f"{sid}'s {what} was {_percent(c)}"
+    if not own:
+        return ""
     return f"the {what.replace('chance', 'chances')} were " + and_list(
-        f"{s} {_percent(c)}" for s, c in sorted(own.items())
+        f"{p} for {_who(ids)}" for p, ids in by.items()
     )
 
 
@@ -132,6 +146,12 @@ def held_by_wind(t: Telling) -> str:
 
 
 def held_by_damage(t: Telling) -> str:
+    own = _own_chances(t)
+    if own and all(c >= SURE for c in own.values()):  # no roll held her: she is dismasted
+        return (
+            f"the ships in company sailed, but {t.their} rigging was too damaged to go with them"
+            " (rule 6.7: the damaged ones may not move)"
+        )
     odds = _odds(t, "own chance")
     return (
         f"the ships in company sailed, but {t.their} damage held {t.them} back{': ' + odds if odds else ''}"
@@ -149,7 +169,8 @@ def sailed(t: Telling) -> str:
 
 
 def stopped(t: Telling) -> str:
-    return f"a ship that made {t.their} first move may be unable to make the second (rule 6.6)"
+    ships = "a ship that made her" if t.single else "ships that made their"
+    return f"{ships} first move may be unable to make the second (rule 6.6)"
 
 
 def _mine(t: Telling) -> tuple[str, str, bool]:
