@@ -78,7 +78,13 @@ def _try_sail(board: Board, group: Group, step: int, rng: Rng) -> Departure | No
     wind = board.wind_at(loc)
     course = course_of(board.map, loc, to)
     way = heading(course, wind)
-    info = {"to": to, "course": course.value, "heading": way.value, "wind": describe_wind(wind), "step": step}
+    info: dict[str, object] = {
+        "to": to,
+        "course": course.value,
+        "heading": way.value,
+        "wind": describe_wind(wind),
+        "step": step,
+    }
     if isinstance(loc, InPort):
         reason = _leaving_blocked(board, group.members, loc, way, wind)
         if reason is not None:
