@@ -15,6 +15,7 @@ from typing import Any
 from pate.core.rules.detection import ship_sort_key
 from pate.core.world.ships import ShipType, parse_ship_id
 from pate.reports.telling import Telling
+from pate.reports.words import and_list
 
 STANCE = {
     "engage": "her combat order was Engage: she sought battle (rules 4.7, 7.1)",
@@ -92,10 +93,45 @@ def ship_why(t: Telling, e: Mapping[str, Any]) -> str:
     return "; ".join(s for s in said if s)
 
 
+SEEKS = frozenset({"engage", "run_past"})  # the stances that bring battle (mechanics "Joining battle")
+
+
+def _fought(t: Telling) -> list[Mapping[str, Any]]:
+    return [e for e in t.get("ships", ()) if isinstance(e, Mapping) and e.get("outcome") != "idle"]
+
+
+def why_the_battle(t: Telling) -> str:
+    """Who sought the battle, as far as the player can tell (rule 7.1 and the
+    mechanics: a battle is fought only when a ship on either side seeks it):
+    his own ships' stances, and the enemy's only as their outcomes showed it."""
+    ours = t.get("our_side")
+    if not isinstance(ours, int):
+        return ""
+    side = [e for e in _fought(t) if e.get("side") == ours]
+    seekers = sorted((str(e.get("id")) for e in side if e.get("stance") in SEEKS), key=ship_sort_key)
+    said = []
+    if seekers:
+        who = and_list(seekers) if len(seekers) <= 3 else f"{len(seekers)} of our ships"
+        said.append(f"{who} sought it (combat order Engage or Run Past, rules 4.7, 7.1)")
+    elif side and all(str(e.get("id")) in t.own and "stance" in e for e in side):
+        said.append("none of our ships sought it, so the enemy did (rule 7.1: fought when a ship seeks it)")
+    gone = sorted(
+        (str(e.get("id")) for e in _fought(t) if e.get("side") != ours and e.get("outcome") == "evaded"),
+        key=ship_sort_key,
+    )
+    if gone:
+        said.append(f"{t.ships_phrase(gone)} evaded it (rule 7.4)")
+    return f"Why the battle: {'; '.join(said)}" if said else ""
+
+
 def battle_whys(
     t: Telling, notes: Mapping[str, Mapping[str, Any]], whose: Callable[[Mapping[str, Any], bool], str]
 ) -> list[str]:
-    """One line for each of the player's ships that took part."""
+    """Who sought the battle, then one line for each of the player's ships
+    that took part.  A battle under the EiA rules has its own words (eia.py)."""
+    if t.get("rules") == "eia-advanced":
+        return []
+    head = why_the_battle(t)
     mine = [
         e
         for e in t.get("ships", ())
@@ -108,4 +144,4 @@ def battle_whys(
         if sid in notes:
             said.append(whose(notes[sid], True))
         out.append(f"Why {t.ship_words(sid)}: {'; '.join(said)}")
-    return out
+    return [head, *out] if head else out

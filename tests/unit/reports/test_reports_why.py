@@ -231,3 +231,15 @@ def test_the_fight_of_her_own_tier_decides_her_day() -> None:
     got = _battle_whys([("FR1FL", 0, "fought", "accept"), ("FR1FR", 0, "fought", "accept")], fights=fights)
     assert "the day was ours" in got["FR1FL"]
     assert "her side lost the day" in got["FR1FR"]
+
+
+def test_rule_7_1_who_sought_the_battle_as_far_as_the_player_saw() -> None:
+    """Mechanics "Joining battle": a battle is fought when a ship on either side
+    seeks it (Engage or Run Past); the enemy's stance shows only as what it did."""
+    got = _battle_whys([("FR1FL", 0, "fought", "engage"), ("FR2SL", 0, "fought", "accept")])
+    assert got["the"] == "Why the battle: FR1FL sought it (combat order Engage or Run Past, rules 4.7, 7.1)."
+    got = _battle_whys([("FR1FL", 0, "fought", "accept"), ("BR4SL", 1, "evaded", "evade")])
+    assert "none of our ships sought it, so the enemy did (rule 7.1" in got["the"]
+    assert "the British ship of the line BR4SL evaded it (rule 7.4)" in got["the"]
+    got = _battle_whys([("FR1FL", 0, "fought", "accept"), ("FR4SL", 0, "fought", "engage")])
+    assert "the" not in got  # Ganteaume's FR4SL is on our side: her stance is not ours to know
