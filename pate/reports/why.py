@@ -56,7 +56,11 @@ def whose(note: Mapping[str, Any], single: bool = True) -> str:
 
 
 def sent_home(t: Telling, sid: str) -> bool:
-    """Rule 3.4: she ran out of stores this turn and sails home on her own."""
+    """Rule 3.4: she ran out of stores this turn and sails home on her own (the
+    event says so; events stored before ``sent_home`` are read off the turn's
+    ``out_of_stores``)."""
+    if own_notes(t).get(sid, {}).get("sent_home"):
+        return True
     return any(e.kind == "out_of_stores" and sid in e.ships and e.data.get("homing") for e in t.k.events)
 
 

@@ -71,14 +71,24 @@ def _ships_of(event: Event) -> list[str]:
     return list(event.ships)
 
 
+# Rule 3.4: a ship that ran out of stores "stops responding to orders" and
+# sails home on the default order with a course to a harbor (rules/supply.py).
+SENT_HOME = {"by": "default", "sent_home": True, "contact": "accept", "stance": "accept"}
+
+
 def mark_orders(events: Sequence[Event], effective: Mapping[str, EffectiveOrder]) -> tuple[Event, ...]:
     """The events with ``orders``: ship id -> whose order, for the ships the
     event is about (a battle's: every ship in it)."""
+    home = {s for ev in events if ev.kind == "out_of_stores" and ev.data.get("homing") for s in ev.ships}
     out = []
     for ev in events:
         if ev.kind not in ORDERED or ev.phase not in ORDERED_PHASES:
             out.append(ev)
             continue
-        notes = {sid: order_note(sid, effective) for sid in sorted(_ships_of(ev)) if sid in effective}
+        notes = {
+            sid: dict(SENT_HOME) if sid in home else order_note(sid, effective)
+            for sid in sorted(_ships_of(ev))
+            if sid in effective
+        }
         out.append(replace(ev, data={**ev.data, "orders": notes}) if notes else ev)
     return tuple(out)

@@ -42,3 +42,21 @@ def test_events_no_order_decided_are_left_as_they_were() -> None:
     storm = Event(Phase.MOVEMENT, "storm_damage", ("SP1SL",), "SOC", (), {"hull": 1})
     repair = Event(Phase.REPAIR, "sailed", ("SP1SL",), "SOC", (), {})
     assert mark_orders([storm, repair], effective) == (storm, repair)
+
+
+def test_rule_3_4_a_ship_out_of_stores_answers_no_orders() -> None:
+    """Rule 3.4: "Ships that run out of stores suffer crew loss, and stop
+    responding to orders. They will automatically sail to the nearest
+    same-side or actively allied harbor to replenish."""
+    effective = effective_orders(W.ships, submitted((ShipOrder("SP1SL"), Author.COMMANDER)))
+    starving = Event(Phase.SUPPLY, "out_of_stores", ("SP1SL",), "SOC", (), {"homing": True})
+    home = Event(Phase.MOVEMENT, "sailed", ("SP1SL", "SP2SL"), "SOC", (), {"to": "NOC"})
+    _, marked = mark_orders([starving, home], effective)
+    assert marked.data["orders"]["SP1SL"] == {
+        "by": "default",
+        "sent_home": True,
+        "contact": "accept",
+        "stance": "accept",
+    }
+    assert marked.data["orders"]["SP2SL"]["by"] == "default"
+    assert "sent_home" not in marked.data["orders"]["SP2SL"]

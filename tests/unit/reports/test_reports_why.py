@@ -34,7 +34,7 @@ def whys(events: list[Event], player: str = "villeneuve") -> list[str]:
 
 
 def sailing(kind: str, about: list[str], chances: dict[str, int], **data: Any) -> Event:
-    notes = {s: COMMANDER for s in about}
+    notes = data.pop("orders", {s: COMMANDER for s in about})
     info = {"to": "BAH", "course": "north", "heading": "upwind", "wind": "moderate from the west", "step": 6}
     return ev(kind, about, **{**info, "chance": min(chances.values()), "roll": 90, **data},
               ship_chances=chances, orders=notes)  # fmt: skip
@@ -127,6 +127,10 @@ def test_rule_3_4_out_of_stores_she_turns_back_on_her_own() -> None:
     assert "(rule 3.4)" in first
     assert "with no orders of her own: out of stores, she makes for the nearest friendly harbor" in second
     assert "her commander" not in second
+    sent = {"by": "default", "sent_home": True, "contact": "accept", "stance": "accept"}
+    home = sailing("sailed", ["FR1FL"], {"FR1FL": 150}, heading="downwind", orders={"FR1FL": sent})
+    (line,) = whys([home])
+    assert "with no orders of her own: out of stores" in line and "(rules 3.4, 4.11)" in line
 
 
 def test_rule_4_6_contact_orders_on_meeting_the_enemy() -> None:
