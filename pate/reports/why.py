@@ -245,20 +245,12 @@ def escaped(t: Telling) -> str:
     return f"{t.their} side lost the day, and {t.they} got away (rule 7.8)"
 
 
-def _s(t: Telling, verb: str) -> str:
-    """The verb agreeing with the event's ships: "she loses", "they lose"."""
-    return f"{verb}es" if t.single and verb.endswith(("s", "sh")) else f"{verb}s" if t.single else verb
-
-
 def out_of_stores(t: Telling) -> str:
-    lose = f"{t.they} {_s(t, 'lose')} crew"
-    if t.get("homing"):
-        return (
-            f"{t.their} stores ran out: {lose} and no longer {_s(t, 'answer')} orders, and"
-            f" {_s(t, 'sail')} for the nearest same-side or allied harbor that can replenish"
-            f" {t.them} (rule 3.4)"
-        )
-    return f"{t.their} stores ran out: {lose} until stores come aboard (rule 3.4)"
+    """The sentence says what running out does; the why, how it came to it."""
+    return (
+        f"{t.their} stores were gone: ships use one store a turn at sea or in coastal waters,"
+        " and in harbor when the port has none to give (rule 3.4)"
+    )
 
 
 MOVES = {

@@ -123,7 +123,7 @@ def test_rule_3_4_out_of_stores_she_turns_back_on_her_own() -> None:
     starving = ev("out_of_stores", ["FR1FL"], Phase.SUPPLY, crew=700, crew_lost=100, homing=True)
     home = sailing("sailed", ["FR1FL"], {"FR1FL": 150}, heading="downwind")
     first, second = whys([starving, home])
-    assert "her stores ran out: she loses crew and no longer answers orders" in first
+    assert "her stores were gone: ships use one store a turn at sea or in coastal waters" in first
     assert "(rule 3.4)" in first
     assert "with no orders of her own: out of stores, she makes for the nearest friendly harbor" in second
     assert "her commander" not in second
