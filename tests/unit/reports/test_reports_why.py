@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from intel_world import MAP, sea, ship, turn_knowledge, world
 
 from pate.core.events import Event, Phase
+from pate.core.orders.whose import ORDERED
 from pate.reports.events import told_events
 
 SHIPS = [
@@ -247,3 +249,19 @@ def test_rule_7_1_who_sought_the_battle_as_far_as_the_player_saw() -> None:
     assert "the British ship of the line BR4SL evaded it (rule 7.4)" in got["the"]
     got = _battle_whys([("FR1FL", 0, "fought", "accept"), ("FR4SL", 0, "fought", "engage")])
     assert "the" not in got  # Ganteaume's FR4SL is on our side: her stance is not ours to know
+
+
+def test_rule_4_7_run_past_seeks_battle_on_her_way() -> None:
+    """Mechanics "Joining battle": Engage and Run Past bring battle."""
+    got = _battle_whys([("FR1FL", 0, "fought", "run_past")])
+    assert "her combat order was Run Past: she sought battle on her way (rules 4.7, 7.1)" in got["FR1FL"]
+
+
+@pytest.mark.parametrize("kind", sorted(ORDERED - {"battle"}))
+def test_rule_4_1_every_ordered_event_of_his_ships_says_whose_order(kind: str) -> None:
+    """Rule 4.1 and 4.11: every move, contact and escape of the player's ships
+    says whose order she carried out; the default order says so."""
+    phase = Phase.COMBAT if kind in ("escaped",) else Phase.MOVEMENT
+    note = {**COMMANDER, "by": "default"}
+    (line,) = whys([ev(kind, ["FR1FL"], phase, orders={"FR1FL": note})])
+    assert line.startswith("Why: ") and "on the default order (rule 4.11: no order was sent)" in line
