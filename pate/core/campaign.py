@@ -17,6 +17,7 @@ from pate.core.orders.effective import (
     together,
 )
 from pate.core.orders.model import StoresMove
+from pate.core.orders.whose import mark_orders
 from pate.core.rng import Rng
 from pate.core.rules.context import TurnContext
 from pate.core.rules.landsaga import LandWord, undo_refused
@@ -88,4 +89,4 @@ def resolve_effective(
     world = attachments_after_orders(world, effective)
     result = resolve_turn(ctx, world, {sid: e.order for sid, e in effective.items()}, stores_moves)
     state = check_world(end_broken_attachments(result.state), together)
-    return replace(result, state=state, events=(*undone, *result.events))
+    return replace(result, state=state, events=(*undone, *mark_orders(result.events, effective)))

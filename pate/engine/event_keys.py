@@ -14,6 +14,8 @@ EVENT_KEYS: dict[str, frozenset[str] | None] = {
     "arrived": frozenset({"came_from", "side", "station"}),
     "battle": frozenset(
         {
+            "orders",
+            "stance",
             "a",
             "after",
             "and",
@@ -120,15 +122,16 @@ EVENT_KEYS: dict[str, frozenset[str] | None] = {
     ),
     "contest": frozenset({"against", "joined", "reach", "steps"}),
     "convoy_covered": frozenset({"area", "lost", "merchants", "raiders", "state"}),
-    "course_impossible": frozenset({"port"}),
+    "course_impossible": frozenset({"orders", "port"}),
     "crew_transferred": frozenset({"crew", "to"}),
     "driven_ashore": frozenset({"outcome"}),
     "driven_into_port": frozenset({"port"}),
-    "entered_atlantic": frozenset({"destination"}),
+    "entered_atlantic": frozenset({"orders", "destination"}),
     "entered_port": frozenset({"came_from", "harbor", "side", "station"}),
-    "escaped": frozenset({"to"}),
+    "escaped": frozenset({"orders", "to"}),
     "evaded": frozenset(
         {
+            "orders",
             "afar",
             "avoided",
             "came_from",
@@ -150,9 +153,13 @@ EVENT_KEYS: dict[str, frozenset[str] | None] = {
     "garrison_report": frozenset({"as_of_turn", "for_state", "port", "ships"}),
     "group_divided": frozenset({"capacity", "cargo_moves", "new"}),
     "groups_combined": frozenset({"capacity", "cargo_moves", "removed"}),
-    "held_by_damage": frozenset({"chance", "course", "heading", "roll", "step", "to", "wind"}),
-    "held_by_wind": frozenset({"chance", "course", "heading", "roll", "step", "to", "wind"}),
-    "held_in_port": frozenset({"course", "heading", "port", "reason", "step", "to", "wind"}),
+    "held_by_damage": frozenset(
+        {"orders", "ship_chances", "chance", "course", "heading", "roll", "step", "to", "wind"}
+    ),
+    "held_by_wind": frozenset(
+        {"orders", "ship_chances", "chance", "course", "heading", "roll", "step", "to", "wind"}
+    ),
+    "held_in_port": frozenset({"orders", "course", "heading", "port", "reason", "step", "to", "wind"}),
     "hulk": frozenset({"movement_points", "port"}),
     "hulk_port_changed": frozenset(
         {"a", "an", "die", "fate", "occupied", "port", "roll", "rule", "to", "transferred", "when"}
@@ -182,8 +189,8 @@ EVENT_KEYS: dict[str, frozenset[str] | None] = {
     "loaded_stores": frozenset({"stores"}),
     "lost_en_route": frozenset({"state", "type"}),
     "merchant_prizes": frozenset({"area", "prize_crew", "prizes", "state", "victim"}),
-    "met_enemy": frozenset({"enemies", "side"}),
-    "no_enemy_port": frozenset({"area"}),
+    "met_enemy": frozenset({"orders", "enemies", "side"}),
+    "no_enemy_port": frozenset({"orders", "area"}),
     "not_reprovisioned": frozenset({"no_stores", "or", "places", "reason", "yard_full"}),
     "operation_refused": frozenset({"fleet", "operation", "reason"}),
     "operation_revealed": frozenset(
@@ -193,8 +200,8 @@ EVENT_KEYS: dict[str, frozenset[str] | None] = {
     "passed_strait": frozenset({"pursuers", "to"}),
     "political_points": frozenset({"gained", "lost", "points", "rule"}),
     "port_captured": frozenset({"from", "port", "to"}),
-    "pursued": frozenset({"pursued", "side", "station", "target"}),
-    "pursuit_abandoned": frozenset({"reason"}),
+    "pursued": frozenset({"orders", "pursued", "side", "station", "target"}),
+    "pursuit_abandoned": frozenset({"orders", "reason"}),
     "ran_blockade": frozenset({"covering_force", "modified", "roll", "rule"}),
     "reactivated": None,
     "reactivation_begun": frozenset({"ready_turn"}),
@@ -207,18 +214,31 @@ EVENT_KEYS: dict[str, frozenset[str] | None] = {
     "returned": frozenset({"to"}),
     "returned_to_base": frozenset({"base"}),
     "sailed": frozenset(
-        {"came_from", "chance", "course", "heading", "peace", "port", "roll", "step", "to", "wind"}
+        {
+            "orders",
+            "ship_chances",
+            "came_from",
+            "chance",
+            "course",
+            "heading",
+            "peace",
+            "port",
+            "roll",
+            "step",
+            "to",
+            "wind",
+        }
     ),
     "scattered": frozenset({"to_tactical"}),
     "scouting_report": frozenset({"sightings"}),
     "scuttled": frozenset(
         {"aboard", "at", "crew", "friend", "marines", "sea", "supplies", "that", "the", "took", "units"}
     ),
-    "shift_blocked": frozenset({"reason"}),
+    "shift_blocked": frozenset({"orders", "reason"}),
     "shifted": frozenset({"harbor", "side", "station"}),
     "shore_report": frozenset({"for_state", "port", "ships"}),
     "starving": None,
-    "stopped": frozenset({"reason"}),
+    "stopped": frozenset({"orders", "reason"}),
     "stores_move_refused": frozenset({"amount", "destination", "origin", "reasons", "refused", "state"}),
     "stores_moved": frozenset({"amount", "destination", "origin", "reasons", "refused", "state"}),
     "storm": frozenset({"area", "wind"}),

@@ -16,7 +16,7 @@ from typing import Any
 from pate.core.intel.model import ObservedEvent, PlayerKnowledge
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import parse_ship_id
-from pate.reports import ashore, battle, cargo, eia, intel, operations, phrases, storms, supply
+from pate.reports import ashore, battle, cargo, eia, intel, operations, phrases, storms, supply, why
 from pate.reports.phrases import Phrase
 from pate.reports.telling import Telling, known_names, sentence
 from pate.reports.words import ids_text
@@ -34,7 +34,7 @@ PHRASES: dict[str, Phrase] = {
 }
 
 # Detail the fallback leaves out: bookkeeping, not news.
-QUIET = frozenset({"names", "station", "step"})
+QUIET = frozenset({"names", "station", "step", "orders", "ship_chances"})
 
 
 def _words(key: str) -> str:
@@ -117,10 +117,11 @@ def event_details(
     world_map: WorldMap | None = None,
     names: Mapping[str, str] | None = None,
 ) -> list[str]:
-    """Further lines under an event: the damage each own ship took in a battle."""
-    if ev.kind != "battle":
-        return []
-    return [sentence(line) for line in battle.own_ship_lines(telling(k, ev, world_map, names))]
+    """Further lines under an event: the damage each own ship took in a
+    battle, then why the player's ships came out as they did (why.py)."""
+    t = telling(k, ev, world_map, names)
+    lines = battle.own_ship_lines(t) if ev.kind == "battle" else []
+    return [sentence(line) for line in (*lines, *why.why_lines(t))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,10 +153,21 @@ def _alike(a: ObservedEvent, b: ObservedEvent) -> bool:
     the same place in the same way (four ships escaping to the same harbor)."""
     if a.kind in SINGLE or (a.kind, a.phase, a.location) != (b.kind, b.phase, b.location):
         return False
-    quiet = {"names"}
-    return {k: v for k, v in a.data.items() if k not in quiet} == {
+    quiet = {"names", *PER_SHIP}
+    same = all(_per_ship(a, key) == _per_ship(b, key) for key in PER_SHIP)
+    return same and {k: v for k, v in a.data.items() if k not in quiet} == {
         k: v for k, v in b.data.items() if k not in quiet
     }
+
+
+# Detail given ship by ship (whose order, her own chance): like events of two
+# ships alike in all else are told as one line when these read the same too.
+PER_SHIP = ("orders", "ship_chances")
+
+
+def _per_ship(e: ObservedEvent, key: str) -> list[str]:
+    value = e.data.get(key)
+    return sorted(repr(v) for v in value.values()) if isinstance(value, Mapping) else []
 
 
 # A storm's move of a ship, and her arrival where it set her down (section 8): one line, where
@@ -211,12 +223,15 @@ def _merged(run: list[ObservedEvent]) -> ObservedEvent:
             "at": run[-1].location,
         }
         return replace(run[0], data={**run[0].data, "arrival": arrival})
-    names: dict[str, Any] = {}
-    for e in run:
-        gone = e.data.get("names")
-        if isinstance(gone, Mapping):
-            names.update(gone)
-    data = {**run[0].data, **({"names": names} if names else {})}
+    data = dict(run[0].data)
+    for key in ("names", *PER_SHIP):
+        merged: dict[str, Any] = {}
+        for e in run:
+            part = e.data.get(key)
+            if isinstance(part, Mapping):
+                merged.update(part)
+        if merged:
+            data[key] = merged
     return replace(run[0], ships=tuple(s for e in run for s in e.ships), data=data)
 
 

@@ -229,7 +229,8 @@ def joined_allies(t: Telling) -> str:
     allies = [str(s) for s in t.get("allies", ())]
     joined = t.ships_phrase(allies) if allies else "allied ships"
     # in company now; whether they sail on together is up to their orders (4.5, 6.7)
-    return f"{t.subject} joined {joined} {t.at()} and lies in company with {_them(len(allies))} (rule 6.9)"
+    lie = "lies" if t.single else "lie"
+    return f"{t.subject} joined {joined} {t.at()} and {lie} in company with {_them(len(allies))} (rule 6.9)"
 
 
 def pursued(t: Telling) -> str:

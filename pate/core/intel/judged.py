@@ -25,6 +25,12 @@ from pate.core.events import Event, Phase
 # reveals the quality and damage of everyone sailing in the group.
 NEVER = frozenset({"roll", "rolls", "chance", "chances", "seen_there"})
 
+# Detail given ship by ship: whose order each carried out, her contact and
+# combat orders (pate/core/orders/whose.py) and her own sailing chance.  Each
+# player keeps the entries of his own ships only, in every event, his or not
+# (docs/rules/intel.md, "What an explanation may say").
+PER_SHIP = ("orders", "ship_chances")
+
 # What anyone watching may see of someone else's ships, per event kind.
 # Kinds not listed keep their detail minus the SECRET keys below.
 PUBLIC: Mapping[str, frozenset[str]] = {
@@ -156,11 +162,22 @@ def judge(event: Event, j: Judge) -> tuple[tuple[str, ...], str, dict[str, Any]]
         if event.kind in ("escaped", "evaded") and set(event.data.get("seen_there", ())) & j.own:
             # 5.1: the player's ships where she went saw her come, tactical area and all
             data.update(to=event.data.get("to"), seen_arriving=True)
+    for key in PER_SHIP:
+        if key in data:
+            data = _own_entries(data, key, j.own)
     if j.names:
         gone = {s: j.names[s] for s in event.ships if s in j.names}
         if gone:
             data["names"] = gone
     return ships, location, data
+
+
+def _own_entries(data: dict[str, Any], key: str, own: frozenset[str]) -> dict[str, Any]:
+    """Detail given ship by ship, kept for the player's own ships only."""
+    value = data[key]
+    kept = {s: v for s, v in value.items() if s in own} if isinstance(value, Mapping) else {}
+    rest = {k: v for k, v in data.items() if k != key}
+    return {**rest, key: kept} if kept else rest
 
 
 def sighted(n: int) -> str:

@@ -269,6 +269,7 @@ def battle_data(battle: Battle, result: BattleResult, ships: list[Ship]) -> dict
                 "crew_lost": result.crew_lost[i],
                 "marines_lost": result.marines_lost[i],
                 "experience_gained": result.experience_gained[i],
+                "stance": b.stance.value,  # her combat order (4.7); only her own player reads it
             }
             for i, (b, s) in enumerate(zip(battle.ships, ships, strict=True))
         ],

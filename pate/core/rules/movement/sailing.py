@@ -78,7 +78,13 @@ def _try_sail(board: Board, group: Group, step: int, rng: Rng) -> Departure | No
     wind = board.wind_at(loc)
     course = course_of(board.map, loc, to)
     way = heading(course, wind)
-    info = {"to": to, "course": course.value, "heading": way.value, "wind": describe_wind(wind), "step": step}
+    info: dict[str, object] = {
+        "to": to,
+        "course": course.value,
+        "heading": way.value,
+        "wind": describe_wind(wind),
+        "step": step,
+    }
     if isinstance(loc, InPort):
         reason = _leaving_blocked(board, group.members, loc, way, wind)
         if reason is not None:
@@ -89,7 +95,8 @@ def _try_sail(board: Board, group: Group, step: int, rng: Rng) -> Departure | No
     # rule 6.7: a dismasted member never goes with the group, so she does not set its pace either
     chance = group_chance([(s, c) for s, c in chances if s.id not in behind], board.params)
     roll = rng.below(100)
-    info.update(chance=chance, roll=roll)
+    # each ship's own chance, for her own player's "why" (docs/rules/intel.md: no one else's)
+    info.update(chance=chance, roll=roll, ship_chances={s.id: c for s, c in chances})
     gone = [s.id for s, c in chances if roll < chance and roll < c and s.id not in behind]
     left = [m for m in group.members if m not in gone]
     if left:
