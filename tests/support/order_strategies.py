@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from pate.core.orders import model as m
 from pate.core.orders.operation import Operation, OpKind
+from pate.core.orders.operation_text import BLOCKADE, DECLARE, RETURN
 
 ids = st.builds(
     lambda s, n, t: f"{s}{n}{t}",
@@ -23,7 +24,14 @@ admins = st.one_of(
     st.builds(m.AdminOrder, st.just(m.AdminKind.DIVIDE), st.none(), counts),
     st.builds(m.AdminOrder, st.just(m.AdminKind.COMBINE), ids, st.just(0)),
 )
-names = st.text(min_size=1, max_size=20).filter(lambda t: t.strip() == t and "  " not in t and t != "")
+# A place's name as the map gives it: never one of the words that may follow it on an operation
+# line (a port called "Return" would read as the order to return; the map has none).
+_AFTER_THE_PLACE = {BLOCKADE, RETURN, DECLARE}
+names = st.text(min_size=1, max_size=20).filter(
+    lambda t: (
+        t.strip() == t and "  " not in t and t != "" and not _AFTER_THE_PLACE & set(t.casefold().split())
+    )
+)
 zones = st.lists(st.from_regex(r"[A-Z]{3}", fullmatch=True), min_size=1, max_size=5).map(tuple)
 operations = st.one_of(
     st.builds(
