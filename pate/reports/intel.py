@@ -15,7 +15,7 @@ from pate.core.intel.model import PlayerKnowledge
 from pate.core.rules.detection import Category, ship_sort_key
 from pate.core.world.geography import WorldMap
 from pate.reports.phrases import Phrase
-from pate.reports.sightings import merged_sightings
+from pate.reports.sightings import age_text, earlier, merged_sightings, sighted_words, source_text
 from pate.reports.telling import Telling, known_names
 from pate.reports.words import CATEGORY_PLURAL, CATEGORY_SINGULAR, and_list
 
@@ -82,7 +82,15 @@ def land_units_sighted(t: Telling) -> str:
     return f"From {t.text('port', t.location)}, {by} saw {units} (rule 5.3)"
 
 
+def earlier_sighting(t: Telling) -> str:
+    """The picture (docs/rules/intel.md): a sighting of an earlier turn not seen since."""
+    return f"{t.text('when', 'earlier')}: {t.text('what', 'ships')} ({t.text('source', 'source unknown')})"
+
+
+EARLIER = "earlier_sighting"  # the picture's sightings of earlier turns
+
 PHRASES: dict[str, Phrase] = {
+    EARLIER: earlier_sighting,
     SCOUTING: scouting_report,
     INTELLIGENCE: intelligence_report,
     GARRISON: garrison_report,
@@ -120,6 +128,9 @@ def intelligence_items(k: PlayerKnowledge, world_map: WorldMap | None) -> Iterat
             by.append(r.id)
     for port, (units, by) in sorted(by_port.items()):
         yield tell(LAND_UNITS, port, {"port": port, "units": sorted(units), "by": by})
+    for sd in earlier(k):  # the picture's sightings not seen since, oldest last
+        data = {"when": age_text(sd, k), "what": sighted_words(k, sd), "source": source_text(sd)}
+        yield tell(EARLIER, sd.sea_area, data)
 
 
 def _plain(value: Any) -> dict[str, Any]:

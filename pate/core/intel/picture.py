@@ -166,7 +166,7 @@ def _counted(out: dict[str, Sighted], k: PlayerKnowledge) -> None:
 
 def _reported(out: dict[str, Sighted], k: PlayerKnowledge, world_map: WorldMap) -> None:
     """Rule 5.4: ships that began the turn where the player's ships ended it,
-    so seen as they stood at the end of the turn before."""
+    reported this turn (the report says where they stood at its start)."""
     friends = {*k.allies, *((k.state,) if k.state else ())}
     for r in k.intelligence:
         if r.state in friends:
@@ -183,7 +183,7 @@ def _reported(out: dict[str, Sighted], k: PlayerKnowledge, world_map: WorldMap) 
             source=Source.REPORTS,
             sea_area=where[0],
             place=where[1],
-            turn=max(0, k.turn - 1),
+            turn=k.turn,
             by=r.seen_by,
             estimate=r.estimate,
             estimate_high=r.estimate,
