@@ -72,6 +72,7 @@ def test_the_text_report_lists_the_old_sighting() -> None:
     k = _two_turns_later()
     items = [text for kind, text in intelligence_items(k, MAP) if kind == "earlier_sighting"]
     assert items == [
-        "Last seen at turn 3, 2 turns ago, not seen since: BR2FL (British) at sea in NOC (named by FR3FL, in contact)."
+        "Last seen at turn 3, 2 turns ago, not seen since: BR2FL (British) at sea in NOC"
+        " (named by FR3FL, in contact)."
     ]
     assert items[0] in render_text(k, MAP)
