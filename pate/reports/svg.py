@@ -285,7 +285,7 @@ def overview_svg(k: PlayerKnowledge, world_map: WorldMap, which: MapName) -> str
             icons.append(
                 MapIcon(at=area, label="sighted", colour=SIGHTED, title="Frigate sightings (5.2)", short="?")
             )
-    icons += _earlier_icons(k, world_map, which)
+    icons += earlier_icons(k, world_map, which)
     title = f"{which.value.title()} waters"
     marks = [(colour, "your ships (their number)"), (SIGHTED, "enemies sighted by your frigates (5.2)")]
     if any(i.age for i in icons):
@@ -308,12 +308,12 @@ def overview_svg(k: PlayerKnowledge, world_map: WorldMap, which: MapName) -> str
     )
 
 
-def _earlier_icons(k: PlayerKnowledge, world_map: WorldMap, which: MapName) -> list[MapIcon]:
+def earlier_icons(k: PlayerKnowledge, world_map: WorldMap, which: MapName | None = None) -> list[MapIcon]:
     """One faded marker per sea area holding sightings not seen since, as old as
     its newest one; its tooltip tells each sighting's source and age."""
     by_area: dict[str, list[Sighted]] = {}
     for s in earlier(k):
-        if s.sea_area in world_map.sea_areas and world_map.sea_areas[s.sea_area].map is which:
+        if s.sea_area in world_map.sea_areas and which in (None, world_map.sea_areas[s.sea_area].map):
             by_area.setdefault(s.sea_area, []).append(s)
     out = []
     for area, seen in sorted(by_area.items()):
