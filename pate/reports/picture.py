@@ -107,16 +107,7 @@ def area_picture(k: PlayerKnowledge, world_map: WorldMap, code: str) -> AreaPict
                 (s_place, tactical, port), s.id, s.state, s.type, "own" if s.id in own else s.side.value
             )
             icon.bearing = icon.bearing or s.bearing
-    for sg in merged_sightings(k.sightings):
-        if sg.sea_area != code:
-            continue
-        key = spot_key(sg.place, sg.tactical, sg.port)
-        spot = spots.setdefault(key, Spot(key, sg.place, sg.tactical, sg.port))
-        if not any(i.state == sg.state and i.category is sg.category and i.ids for i in spot.icons):
-            by = and_list(sg.by)
-            spot.icons.append(
-                Icon(sg.state, sg.category, "enemy", estimate=sg.low, scouted_by=by, estimate_high=sg.high)
-            )
+    _add_counted(k, spots, code)
     for sd in k.picture:
         # a report of a whole sea area (5.4) has no tactical area to be drawn in
         if sd.sea_area == code and not shown_now_elsewhere(sd, k) and (sd.tactical or sd.port):
@@ -138,6 +129,20 @@ def area_picture(k: PlayerKnowledge, world_map: WorldMap, code: str) -> AreaPict
         ports=ports,
         spots=sorted(spots.values(), key=lambda s: (s.port or "", order[s.place], s.tactical or 0)),
     )
+
+
+def _add_counted(k: PlayerKnowledge, spots: dict[str, Spot], code: str) -> None:
+    """This turn's frigate sightings (5.2), unless the same ships are known by name."""
+    for sg in merged_sightings(k.sightings):
+        if sg.sea_area != code:
+            continue
+        key = spot_key(sg.place, sg.tactical, sg.port)
+        spot = spots.setdefault(key, Spot(key, sg.place, sg.tactical, sg.port))
+        if not any(i.state == sg.state and i.category is sg.category and i.ids for i in spot.icons):
+            by = and_list(sg.by)
+            spot.icons.append(
+                Icon(sg.state, sg.category, "enemy", estimate=sg.low, scouted_by=by, estimate_high=sg.high)
+            )
 
 
 def _add_sighted(k: PlayerKnowledge, spots: dict[str, Spot], sd: Sighted) -> None:
