@@ -92,6 +92,9 @@
           e.preventDefault(); e.stopPropagation(); choose(mark);
         });
       });
+    });
+    // old sightings tell their source on every map with markers: the desk's and the replay's
+    document.querySelectorAll(".map-view").forEach(function (view) {
       view.querySelectorAll("g.icon.stale").forEach(function (mark) {
         mark.setAttribute("tabindex", "0");
         mark.setAttribute("role", "button");
