@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from pate.core.intel.model import Nearness, PlayerKnowledge, Sighted, Source
 from pate.core.rules.data import RuleData
-from pate.core.rules.detection import Category, Place, Side, category_of, ship_sort_key
+from pate.core.rules.detection import Category, Place, Seen, Side, category_of, ship_sort_key
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import AtSea, InPort, parse_ship_id
 
@@ -60,18 +60,26 @@ def _order(s: Sighted) -> tuple[object, ...]:
 def fresh(k: PlayerKnowledge, world_map: WorldMap) -> list[Sighted]:
     """What this turn's knowledge tells of enemy and neutral ships, one entry
     per ship named and per group counted or reported."""
-    out: dict[str, Sighted] = {}
     own = {r.id for r in k.ships}
+    # a ship several of his ships saw: one sighting by all of them, built once (a minister's
+    # ships of a great fleet see each other's contacts many times over)
+    first: dict[str, tuple[Seen, Where]] = {}
+    by: dict[str, list[str]] = {}
     for r in k.ships:
         for seen in r.visible:
             if seen.side is Side.ALLIED or seen.id in own:
                 continue
+            if seen.id in by:
+                by[seen.id].append(r.id)
+                continue
             where = _contact_place(r.location, seen.place, world_map)
             if where is not None:
-                _add(
-                    out,
-                    _named(seen.id, seen.state, category_of(seen.type), Source.CONTACT, where, k.turn, r.id),
-                )
+                first[seen.id] = (seen, where)
+                by[seen.id] = [r.id]
+    out: dict[str, Sighted] = {}
+    for sid, (seen, where) in first.items():
+        named = _named(sid, seen.state, category_of(seen.type), Source.CONTACT, where, k.turn, None)
+        out[sid] = replace(named, by=tuple(sorted(set(by[sid]), key=ship_sort_key)))
     _watched(out, k, world_map, own)
     _counted(out, k)
     _reported(out, k, world_map)
