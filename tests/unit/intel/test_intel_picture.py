@@ -17,6 +17,7 @@ from pate.core.intel.model import Nearness, PlayerKnowledge, Sighted, Source
 from pate.core.intel.picture import MAX_AGE, carried, max_age
 from pate.core.rules.detection import Category, Place
 from pate.engine.pipeline import previous_pictures
+from pate.reports import render_reports
 
 RULES = rules()
 
@@ -140,7 +141,8 @@ def test_hidden_ships_change_no_byte_of_the_picture_over_two_turns(hidden) -> No
     def two_turns(more):
         first = _turn([*SEEN, *(a for a, _ in more)], [*SEEN, *(a for a, _ in more)])
         second = _turn([*GONE, *(b for _, b in more)], [*GONE, *(b for _, b in more)], first.picture, turn=4)
-        return canonical_json(to_plain(first)), canonical_json(to_plain(second))
+        # the knowledge of both turns and the second turn's reports, where the old sighting is drawn
+        return canonical_json(to_plain(first)), canonical_json(to_plain(second)), render_reports(second, MAP)
 
     assert two_turns(extra) == two_turns([])
 
