@@ -57,8 +57,10 @@ def merged_sightings(sightings: Iterable[Sighting]) -> list[GroupSighted]:
 
 
 def earlier(k: PlayerKnowledge) -> list[Sighted]:
-    """The sightings of the picture not confirmed this turn: never drawn as current."""
-    return [s for s in k.picture if s.turn < k.turn]
+    """The sightings of the picture not confirmed this turn: never drawn as current.  A
+    garrison's report of this turn speaks of the turn before (5.3) and is told as itself."""
+    told = {(sid, w.as_of_turn) for w in k.port_watch for sid in w.ships}
+    return [s for s in k.picture if s.turn < k.turn and (s.key, s.turn) not in told]
 
 
 def shown_now_elsewhere(s: Sighted, k: PlayerKnowledge) -> bool:
