@@ -53,6 +53,12 @@ class TruthBackend(Backend):
     async def list_reports(self, s: Session) -> list[int]:
         return [0]
 
+    async def all_reports(self, campaign: str) -> list[tuple[int, str]]:
+        return [(1, "calder"), (0, "calder"), (0, "villeneuve")]
+
+    async def report_of(self, campaign: str, turn: int, player: str, fmt: str) -> str:
+        return _knowledge_and_truth()[0]
+
     async def report(self, s: Session, turn: int, fmt: str) -> str:
         return _knowledge_and_truth()[0]
 
@@ -98,3 +104,12 @@ def test_the_game_master_sees_it_at_any_time(desk) -> None:  # type: ignore[no-u
     r = client.get("/c/demo/replay/truth?turn=0")
     assert r.status_code == 200 and backend.asked == ["admin"]
     assert "<strong>missed</strong>: BR4SL in SOC" in r.text
+
+
+def test_the_game_master_steps_through_the_player_he_named(desk) -> None:  # type: ignore[no-untyped-def]
+    client, backend = desk
+    backend.roles = (ADMIN_ROLE,)
+    r = client.get("/c/demo/replay/truth?player=calder&turn=0")
+    assert r.status_code == 200 and "calder's view beside the truth" in r.text
+    assert 'name="player" value="calder"' in r.text  # the turn chooser keeps him
+    assert 'href="/c/demo/replay/truth?player=calder&amp;turn=1"' in r.text  # and so does the next turn
