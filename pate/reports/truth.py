@@ -61,10 +61,6 @@ def _place(world_map: WorldMap, loc: Location) -> str | None:
     return map_area(world_map, loc)
 
 
-def _area(world_map: WorldMap, loc: Location) -> str | None:
-    return map_area(world_map, loc)
-
-
 @dataclass(frozen=True, slots=True)
 class Judged:
     """The truth of one turn against one player's picture of it."""
@@ -83,7 +79,7 @@ def judge_picture(k: PlayerKnowledge, truth: Sequence[TrueShip], world_map: Worl
     counted = {(s.sea_area, s.state, s.category) for s in now if s.nearness is not Nearness.IDENTIFIED}
     seen, missed = [], []
     for t in truth:
-        area = _area(world_map, t.location)
+        area = map_area(world_map, t.location)
         if t.state in friends or not t.active or area is None:
             continue
         if t.id in named or (area, t.state, category_of(t.type)) in counted:
@@ -104,7 +100,7 @@ def _really(s: Sighted, where: dict[str, TrueShip], truth: Sequence[TrueShip], w
         t = where.get(s.key)
         if t is None:
             return "gone (sunk, taken or out of the campaign)"
-        area = _area(world_map, t.location)
+        area = map_area(world_map, t.location)
         return (
             "still there"
             if area == s.sea_area
@@ -113,7 +109,7 @@ def _really(s: Sighted, where: dict[str, TrueShip], truth: Sequence[TrueShip], w
     here = [
         t
         for t in truth
-        if _area(world_map, t.location) == s.sea_area
+        if map_area(world_map, t.location) == s.sea_area
         and t.state == s.state
         and category_of(t.type) is s.category
     ]
