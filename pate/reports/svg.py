@@ -12,7 +12,7 @@ import math
 from html import escape
 
 from pate.core.intel.model import PlayerKnowledge, Sighted
-from pate.core.rules.detection import Place
+from pate.core.rules.detection import Place, ship_sort_key
 from pate.core.world.geography import Direction, MapName, WorldMap
 from pate.render.style import fade
 from pate.render.svg_map import Icon as MapIcon
@@ -20,7 +20,7 @@ from pate.render.svg_map import render_map
 from pate.reports.ops_overlays import known_boxes, known_routes
 from pate.reports.picture import AreaPicture, Icon, Spot, area_picture, areas_shown, icon_caption
 from pate.reports.sightings import age_text, earlier, sighted_words, source_text
-from pate.reports.words import map_area, wind_text
+from pate.reports.words import and_list, map_area, wind_text
 
 STATE_COLORS = {
     "AU": "#b7950b",
@@ -173,6 +173,16 @@ def _ship_glyph(x: float, y: float, icon: Icon, number: int, caption: str) -> st
     )
 
 
+def _seen_now_by(k: PlayerKnowledge, icon: Icon) -> str:
+    """The tooltip of an enemy or neutral seen this turn tells which of his ships saw it
+    (an earlier one's caption already tells its source and age)."""
+    if icon.age or icon.side not in ("enemy", "neutral") or not icon.ids:
+        return ""
+    ids = set(icon.ids)
+    by = sorted({b for s in k.picture if s.key in ids and s.turn == k.turn for b in s.by}, key=ship_sort_key)
+    return f" - named by {and_list(by)}, in contact; seen in turn {k.turn}" if by else ""
+
+
 DASHED = ' stroke="#333333" stroke-width="1.2" stroke-dasharray="3 2"'
 
 
@@ -218,7 +228,7 @@ def sea_area_svg(k: PlayerKnowledge, world_map: WorldMap, code: str) -> str:
                 f' data-spot="{spot_index}"/>'
             )
         for dx, (number, icon, caption) in zip(spread, items, strict=True):
-            glyphs.append(_ship_glyph(x + dx, y, icon, number, caption))
+            glyphs.append(_ship_glyph(x + dx, y, icon, number, caption + _seen_now_by(k, icon)))
     # tactical areas under the ports, so that no circle hides a port's name
     parts += [*circles, *port_parts, *glyphs, "</svg>"]
     return "".join(parts)

@@ -44,6 +44,8 @@ def test_a_current_contact_is_drawn_whole() -> None:
     svg = sea_area_svg(_turn(SEEN), MAP, "NOC")
     enemy = [g for g in _glyphs(svg) if 'data-state="BR"' in g]
     assert len(enemy) == 1 and "stale" not in enemy[0] and 'opacity="0.' not in enemy[0].split(">")[0]
+    tip = re.search(r"<title>(.*?)</title>", enemy[0]).group(1)
+    assert tip.endswith("BR2FL - named by FR3FL, in contact; seen in turn 3")  # its source on hover
 
 
 def test_a_two_turn_old_sighting_is_drawn_faded_with_its_source() -> None:
