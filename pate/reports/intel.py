@@ -82,15 +82,11 @@ def land_units_sighted(t: Telling) -> str:
     return f"From {t.text('port', t.location)}, {by} saw {units} (rule 5.3)"
 
 
-def earlier_sighting(t: Telling) -> str:
-    """The picture (docs/rules/intel.md): a sighting of an earlier turn not seen since."""
-    return f"{t.text('when', 'earlier')}: {t.text('what', 'ships')} ({t.text('source', 'source unknown')})"
-
-
-EARLIER = "earlier_sighting"  # the picture's sightings of earlier turns
+# The picture's sightings of earlier turns (docs/rules/intel.md): told among the intelligence,
+# but no event of the engine, so not in PHRASES (the table of the kinds it emits).
+EARLIER = "earlier_sighting"
 
 PHRASES: dict[str, Phrase] = {
-    EARLIER: earlier_sighting,
     SCOUTING: scouting_report,
     INTELLIGENCE: intelligence_report,
     GARRISON: garrison_report,
@@ -129,8 +125,8 @@ def intelligence_items(k: PlayerKnowledge, world_map: WorldMap | None) -> Iterat
     for port, (units, by) in sorted(by_port.items()):
         yield tell(LAND_UNITS, port, {"port": port, "units": sorted(units), "by": by})
     for sd in earlier(k):  # the picture's sightings not seen since, oldest last
-        data = {"when": age_text(sd, k), "what": sighted_words(k, sd), "source": source_text(sd)}
-        yield tell(EARLIER, sd.sea_area, data)
+        text = f"{age_text(sd, k)}: {sighted_words(k, sd)} ({source_text(sd)})"
+        yield EARLIER, f"{text[0].upper()}{text[1:]}."
 
 
 def _plain(value: Any) -> dict[str, Any]:
