@@ -73,7 +73,12 @@ class Plan:
         return own / (1.0 + 0.1 * self.level.enemy_quality)
 
     def danger(self, area: str) -> float:
-        return self.view.enemy_weight.get(area, 0.0)
+        """The enemy known in the area: seen this turn, else remembered from an
+        earlier sighting at half its weight for every turn of its age (it may
+        have sailed on; a squadron does not chase it, _hunt reads this turn's)."""
+        now = self.view.enemy_weight.get(area, 0.0)
+        weight, age = self.view.remembered.get(area, (0.0, 0))
+        return max(now, weight * 0.5**age)
 
     def nearest_friendly_port(self, ship: OwnShip) -> str | None:
         """The ship's base if it is friendly and on its map, else the

@@ -9,11 +9,11 @@ fields, so a change of the format has one place to go.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pate.core.world.geography import Direction, WindStrength, WorldMap
-from pate.core.world.ships import Quality
+from pate.core.world.ships import Quality, parse_ship_id
 from pate.core.world.state import Wind
 
 Report = Mapping[str, Any]
@@ -67,6 +67,9 @@ class View:
     enemy_ports: Mapping[str, float]  # port -> weight of enemy ships known in it
     own_ports: Mapping[str, int]  # a naval minister's ports -> stores held
     own_port_areas: Mapping[str, str]  # those ports -> their sea area
+    # sea area -> (weight, age in turns) of enemies seen there earlier and not since: the
+    # report's picture (docs/rules/intel.md), the same ages the player's map shows
+    remembered: Mapping[str, tuple[float, int]] = field(default_factory=dict)
 
     def mine(self, ship: OwnShip) -> bool:
         """Ships whose orders this player gives (rules 2.3, 4.1): those he
@@ -99,7 +102,31 @@ def read_view(report: Report, world_map: WorldMap) -> View:
         enemy_ports=in_ports,
         own_ports={str(p["name"]): int(p["stores"]) for p in ports},
         own_port_areas={str(p["name"]): str(p["sea_area"]) for p in ports},
+        remembered=_remembered(report, world_map, enemies),
     )
+
+
+def _remembered(report: Report, world_map: WorldMap, enemies: frozenset[str]) -> dict[str, tuple[float, int]]:
+    """The picture's enemy sightings of earlier turns, by sea area: their weight
+    (the largest of each sighting's) and the age of the youngest.  A report
+    written before the picture was kept has none."""
+    turn = int(report["turn"])
+    out: dict[str, tuple[float, int]] = {}
+    for s in report.get("picture") or ():
+        age = turn - int(s["turn"])
+        if age <= 0 or s["state"] not in enemies or s["sea_area"] not in world_map.sea_areas:
+            continue
+        parsed = parse_ship_id(str(s["key"])) if s["nearness"] == "identified" else None
+        if parsed is not None:
+            w = WEIGHT.get(parsed[2].value, 1.0)
+        else:
+            w = CATEGORY_WEIGHT.get(str(s["category"]), 1.0) * int(
+                s.get("estimate_high") or s["estimate"] or 1
+            )
+        area = str(s["sea_area"])
+        old_w, old_age = out.get(area, (0.0, age))
+        out[area] = (max(old_w, w), min(old_age, age))
+    return out
 
 
 def _own_ship(raw: Mapping[str, Any], world_map: WorldMap, enemies: frozenset[str]) -> OwnShip | None:

@@ -284,14 +284,15 @@ def _bots(args: argparse.Namespace, world: WorldState) -> dict[str, Level] | Non
 
 
 def _saved_knowledge(folder: Path, bots: dict[str, Level] | None) -> dict[str, str]:
-    """The bot players' knowledge saved with the turn taken up (its report JSON)."""
+    """Every player's knowledge saved with the turn taken up (its report JSON): the bots read
+    it, and every player's picture of the enemy goes on from it."""
     out: dict[str, str] = {}
+    for path in sorted((folder / "reports").glob("*.json")):
+        out[path.stem] = path.read_text(encoding="utf-8")
     for player in bots or {}:
-        path = folder / "reports" / f"{player}.json"
-        try:
-            out[player] = path.read_text(encoding="utf-8")
-        except OSError:
-            raise UserError(f"--bots with --from: {path} is missing (run without --no-reports)") from None
+        if player not in out:
+            path = folder / "reports" / f"{player}.json"
+            raise UserError(f"--bots with --from: {path} is missing (run without --no-reports)")
     return out
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from pate.core.codec import canonical_json, parse_json, to_plain
+from pate.core.codec import canonical_json, from_plain, parse_json, to_plain
 from pate.core.events import Event
 from pate.core.intel.knowledge import TurnView, all_players, knowledge_for
+from pate.core.intel.model import Sighted
 from pate.core.rules.context import TurnContext
 from pate.core.world.state import WorldState
 from pate.reports import render_reports
@@ -22,16 +23,19 @@ def all_knowledge(
     after: WorldState,
     events: Sequence[Event],
     players: Collection[str] | None = None,
+    previous: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """Canonical JSON of each player's knowledge of the turn (rules 3.11, 5);
     with ``players``, of those alone (the bots of a headless run without
-    reports), the same bytes."""
+    reports), the same bytes.  ``previous``: each player's knowledge of the
+    turn before, as stored, whose picture of the enemy is carried forward."""
+    pictures = previous_pictures(previous or {})
     if players is None:
-        knowledge = all_players(before, after, events, ctx.map, ctx.rules)
+        knowledge = all_players(before, after, events, ctx.map, ctx.rules, pictures)
     else:
         view = TurnView.of(after)
         knowledge = {
-            p: knowledge_for(p, before, after, events, ctx.map, ctx.rules, view)
+            p: knowledge_for(p, before, after, events, ctx.map, ctx.rules, view, pictures.get(p, ()))
             for p in sorted(players)
             if p in after.players
         }
@@ -46,6 +50,14 @@ def all_knowledge(
         ]
         out[player] = canonical_json(plain)
     return out
+
+
+def previous_pictures(texts: Mapping[str, str]) -> dict[str, tuple[Sighted, ...]]:
+    """Each player's picture from his stored knowledge (none in knowledge kept before it was)."""
+    return {
+        p: tuple(from_plain(Sighted, s) for s in parse_json(text).get("picture", ()))
+        for p, text in texts.items()
+    }
 
 
 def reports_for(ctx: TurnContext, knowledge_json: str, *, compact: bool = False) -> dict[str, str]:

@@ -169,7 +169,7 @@ def resume(
             land.after(world, result)
         # rule 2.3: the officers the naval ministers assigned command from the next turn
         after = apply_assignments(result.state, played.assignments) if played is not None else result.state
-        out = _outputs(ctx, turn, world, after, result.events, render, compact, bots)
+        out = _outputs(ctx, turn, world, after, result.events, render, compact, bots, known)
         texts = {p: d.orders_text() for p, d in played.decisions.items()} if played is not None else {}
         yield replace(out, refusals=tuple(refusals), bot_orders=texts)
         known = out.knowledge
@@ -220,11 +220,13 @@ def _outputs(
     render: bool,
     compact: bool = False,
     bots: Mapping[str, Level] | None = None,
+    previous: Mapping[str, str] | None = None,
 ) -> TurnOutput:
-    """Without reports, the bot players' knowledge alone is worked out (they read it)."""
+    """Without reports, the bot players' knowledge alone is worked out (they read it).
+    ``previous``: the knowledge of the turn before, whose pictures are carried forward."""
     if render:
-        knowledge = all_knowledge(ctx, before, after, events)
+        knowledge = all_knowledge(ctx, before, after, events, previous=previous)
     else:
-        knowledge = all_knowledge(ctx, before, after, events, tuple(bots)) if bots else {}
+        knowledge = all_knowledge(ctx, before, after, events, tuple(bots), previous) if bots else {}
     reports = {p: reports_for(ctx, k, compact=compact) for p, k in knowledge.items()} if render else {}
     return TurnOutput(turn=turn, world=after, events=events, knowledge=knowledge, reports=reports)

@@ -12,7 +12,7 @@ from html import escape
 from pate.render.labels import EAST_FIRST, Box, Layout, text_size
 from pate.render.markers import MarkerPlacer, Wanted
 from pate.render.place_names import StaticLabels, centre, leader_line
-from pate.render.style import Icon
+from pate.render.style import Icon, fade
 
 ICON_SIZE = 11
 ICON_HEIGHT = 16  # a line of marker text (11 px) and the gap below it
@@ -94,8 +94,10 @@ def _icon(icon: Icon, box: Box, dot: tuple[float, float], line: str) -> str:
     tip = f"<title>{escape(icon.title)}</title>" if icon.title else ""
     ships = f' data-ships="{escape(" ".join(icon.ships))}"' if icon.ships else ""
     x = box.x0 + 14 if dot[0] < (box.x0 + box.x1) / 2 else box.x0 + 1
+    old = f' data-age="{icon.age}" opacity="{fade(icon.age)}"' if icon.age > 0 else ""
+    cls = "icon stale" if icon.age > 0 else "icon"
     return (
-        f'<g class="icon" data-at="{escape(icon.at)}"{ships}>{tip}{line}'
+        f'<g class="{cls}" data-at="{escape(icon.at)}"{ships}{old}>{tip}{line}'
         f'<circle cx="{dot[0]:.1f}" cy="{dot[1]:.1f}" r="5" fill="{icon.colour}"/>'
         f'<text class="label" x="{x:.1f}" y="{box.y0 + ICON_SIZE * 0.95:.1f}" '
         f'font-size="{ICON_SIZE}">{escape(icon.label)}</text></g>'

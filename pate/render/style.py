@@ -50,6 +50,12 @@ class MapStyle:
     font: str = "Georgia, serif"
 
 
+def fade(age: int) -> float:
+    """How opaque a sighting ``age`` turns old is drawn: current ones whole, older
+    ones paler each turn, never so pale as to vanish before they are dropped."""
+    return 1.0 if age <= 0 else max(0.3, round(0.75 - 0.15 * age, 2))
+
+
 @dataclass(frozen=True, slots=True)
 class Icon:
     """A marker drawn next to a sea area or port (``at`` is a code or a port name)."""
@@ -60,3 +66,4 @@ class Icon:
     title: str = ""
     ships: tuple[str, ...] = ()  # the player's own ships it stands for: a click opens their orders
     short: str = ""  # the words where the map is too crowded for ``label`` (its tooltip then tells it)
+    age: int = 0  # a sighting's turns since it was seen: drawn faded (``fade``)

@@ -15,7 +15,7 @@ from pate.core.rules.detection import Category, ship_sort_key
 from pate.core.rules.gathering import GARRISON, INTELLIGENCE, LAND_UNITS, SCOUTING, SHORE
 from pate.core.world.geography import WorldMap
 from pate.reports.phrases import Phrase
-from pate.reports.sightings import merged_sightings
+from pate.reports.sightings import age_text, earlier, merged_sightings, sighted_words, source_text
 from pate.reports.telling import Telling, known_names
 from pate.reports.words import CATEGORY_PLURAL, CATEGORY_SINGULAR, and_list
 
@@ -82,6 +82,10 @@ def land_units_sighted(t: Telling) -> str:
     return f"From {t.text('port', t.location)}, {by} saw {units} (rule 5.3)"
 
 
+# The picture's sightings of earlier turns (docs/rules/intel.md): told among the intelligence,
+# but no event of the engine, so not in PHRASES (the table of the kinds it emits).
+EARLIER = "earlier_sighting"
+
 PHRASES: dict[str, Phrase] = {
     SCOUTING: scouting_report,
     INTELLIGENCE: intelligence_report,
@@ -120,6 +124,9 @@ def intelligence_items(k: PlayerKnowledge, world_map: WorldMap | None) -> Iterat
             by.append(r.id)
     for port, (units, by) in sorted(by_port.items()):
         yield tell(LAND_UNITS, port, {"port": port, "units": sorted(units), "by": by})
+    for sd in earlier(k):  # the picture's sightings not seen since, oldest last
+        text = f"{age_text(sd, k)}: {sighted_words(k, sd)} ({source_text(sd)})"
+        yield EARLIER, f"{text[0].upper()}{text[1:]}."
 
 
 def _plain(value: Any) -> dict[str, Any]:

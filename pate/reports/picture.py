@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pate.core.intel.model import PlayerKnowledge
+from pate.core.intel.model import PlayerKnowledge, Sighted
 from pate.core.rules.detection import Bearing, Category, Place, category_of, ship_sort_key
 from pate.core.world.geography import Direction, WorldMap
 from pate.core.world.ships import AtSea, InPort, Location, ShipType, parse_ship_id
-from pate.reports.sightings import merged_sightings
+from pate.reports.sightings import age_text, merged_sightings, shown_now_elsewhere, source_text
 from pate.reports.words import (
     CATEGORY_PLURAL,
     CATEGORY_SINGULAR,
@@ -36,6 +36,8 @@ class Icon:
     scouted_by: str | None = None  # the frigates, "FR1FR and FR2FR"
     estimate_high: int | None = None  # frigates together estimated from estimate to this
     bearing: Bearing | None = None
+    age: int = 0  # turns since it was seen: 0 current, more a fading sighting not seen since
+    source: str = ""  # who saw it, how near and when ("named by FR3FL, in contact; ...")
 
 
 @dataclass(slots=True)
@@ -105,16 +107,11 @@ def area_picture(k: PlayerKnowledge, world_map: WorldMap, code: str) -> AreaPict
                 (s_place, tactical, port), s.id, s.state, s.type, "own" if s.id in own else s.side.value
             )
             icon.bearing = icon.bearing or s.bearing
-    for sg in merged_sightings(k.sightings):
-        if sg.sea_area != code:
-            continue
-        key = spot_key(sg.place, sg.tactical, sg.port)
-        spot = spots.setdefault(key, Spot(key, sg.place, sg.tactical, sg.port))
-        if not any(i.state == sg.state and i.category is sg.category and i.ids for i in spot.icons):
-            by = and_list(sg.by)
-            spot.icons.append(
-                Icon(sg.state, sg.category, "enemy", estimate=sg.low, scouted_by=by, estimate_high=sg.high)
-            )
+    _add_counted(k, spots, code)
+    for sd in k.picture:
+        # a report of a whole sea area (5.4) has no tactical area to be drawn in
+        if sd.sea_area == code and not shown_now_elsewhere(sd, k) and (sd.tactical or sd.port):
+            _add_sighted(k, spots, sd)
     area = world_map.sea_areas.get(code)
     neighbours = {
         d: [area_name(world_map, c) for c in (area.neighbours_in(d) if area else ())] for d in Direction
@@ -132,6 +129,49 @@ def area_picture(k: PlayerKnowledge, world_map: WorldMap, code: str) -> AreaPict
         ports=ports,
         spots=sorted(spots.values(), key=lambda s: (s.port or "", order[s.place], s.tactical or 0)),
     )
+
+
+def _add_counted(k: PlayerKnowledge, spots: dict[str, Spot], code: str) -> None:
+    """This turn's frigate sightings (5.2), unless the same ships are known by name."""
+    for sg in merged_sightings(k.sightings):
+        if sg.sea_area != code:
+            continue
+        key = spot_key(sg.place, sg.tactical, sg.port)
+        spot = spots.setdefault(key, Spot(key, sg.place, sg.tactical, sg.port))
+        if not any(i.state == sg.state and i.category is sg.category and i.ids for i in spot.icons):
+            by = and_list(sg.by)
+            spot.icons.append(
+                Icon(sg.state, sg.category, "enemy", estimate=sg.low, scouted_by=by, estimate_high=sg.high)
+            )
+
+
+def _add_sighted(k: PlayerKnowledge, spots: dict[str, Spot], sd: Sighted) -> None:
+    """A sighting of the picture not drawn from this turn's contacts: an earlier
+    one (faded by its age) or one told from the shore; ships named in the
+    same spot, turn and source share one icon."""
+    key = spot_key(sd.place, sd.tactical, sd.port)
+    spot = spots.setdefault(key, Spot(key, sd.place, sd.tactical, sd.port))
+    side = "enemy" if sd.state in k.enemies else "neutral"
+    age, source = k.turn - sd.turn, f"{source_text(sd)}; {age_text(sd, k)}"
+    for icon in spot.icons:
+        if (
+            sd.ids
+            and icon.ids
+            and (icon.state, icon.category, icon.age, icon.source)
+            == (
+                sd.state,
+                sd.category,
+                age,
+                source,
+            )
+        ):
+            icon.ids.append(sd.key)
+            return
+    icon = Icon(sd.state, sd.category, side, list(sd.ids), age=age, source=source)
+    if not sd.ids:
+        icon.estimate, icon.estimate_high = sd.estimate or 1, sd.estimate_high
+        icon.scouted_by = and_list(sd.by) or sd.source.value
+    spot.icons.append(icon)
 
 
 def spot_title(spot: Spot) -> str:
@@ -157,6 +197,11 @@ def _known_noun(ids: list[str], category: Category) -> str:
 def icon_caption(k: PlayerKnowledge, icon: Icon, place: Place) -> str:
     """Rule 1.6 sample: "French frigates at sea"; a frigate's sighting gives
     an approximate number and no identities (5.2)."""
+    text = _caption(k, icon, place)
+    return f"{text} - {icon.source}" if icon.source else text
+
+
+def _caption(k: PlayerKnowledge, icon: Icon, place: Place) -> str:
     where = PLACE_PHRASE[place]
     if icon.estimate is not None:
         n, high = icon.estimate, icon.estimate_high or icon.estimate

@@ -19,7 +19,7 @@ from pate.core.world.ships import InPort
 from pate.render.style import MAP_TITLES, Icon
 from pate.render.svg_map import render_map
 from pate.reports.events import Told, told_events
-from pate.reports.svg import SIGHTED, state_color
+from pate.reports.svg import SIGHTED, earlier_icons, state_color
 from pate.reports.words import map_area
 
 
@@ -112,6 +112,8 @@ def player_frame(k: PlayerKnowledge, world_map: WorldMap) -> ReplayFrame:
     icons = _ship_icons(world_map, k.ships)
     for m, more in _seen_icons(world_map, k).items():
         icons[m] = icons.get(m, []) + more
+    for old in earlier_icons(k, world_map):  # sightings not seen since: faded, never as current
+        icons[_map_of(world_map, old.at)].append(old)
     events = tuple(ReplayEvent("", t.phase, t.text) for t in told_events(k, world_map))
     places = tuple(sorted({p for r in k.ships if (p := _place(world_map, r))}))
     return ReplayFrame(k.turn, _maps(world_map, icons, f"Turn {k.turn}"), events, places)

@@ -11,14 +11,16 @@ from __future__ import annotations
 import math
 from html import escape
 
-from pate.core.intel.model import PlayerKnowledge
-from pate.core.rules.detection import Place
+from pate.core.intel.model import PlayerKnowledge, Sighted
+from pate.core.rules.detection import Place, ship_sort_key
 from pate.core.world.geography import Direction, MapName, WorldMap
+from pate.render.style import fade
 from pate.render.svg_map import Icon as MapIcon
 from pate.render.svg_map import render_map
 from pate.reports.ops_overlays import known_boxes, known_routes
 from pate.reports.picture import AreaPicture, Icon, Spot, area_picture, areas_shown, icon_caption
-from pate.reports.words import map_area, wind_text
+from pate.reports.sightings import age_text, earlier, sighted_words, source_text
+from pate.reports.words import and_list, map_area, wind_text
 
 STATE_COLORS = {
     "AU": "#b7950b",
@@ -158,13 +160,30 @@ def _ship_glyph(x: float, y: float, icon: Icon, number: int, caption: str) -> st
     hull = f"M{x - 14:.0f},{y:.0f} L{x + 14:.0f},{y:.0f} L{x + 9:.0f},{y + 7:.0f} L{x - 9:.0f},{y + 7:.0f} Z"
     sail = f"M{x:.0f},{y - 16:.0f} L{x:.0f},{y - 1:.0f} L{x + 10:.0f},{y - 3:.0f} Z"
     cls = "ship own" if own else "ship approx" if approx else "ship"
+    # a sighting not seen since is never drawn as current: faded, its hull dashed
+    old = f' data-age="{icon.age}" opacity="{fade(icon.age)}"' if icon.age > 0 else ""
+    cls += " stale" if icon.age > 0 else ""
     return (
-        f'<g class="{cls}" data-state="{escape(icon.state)}" data-side="{icon.side}">'
+        f'<g class="{cls}" data-state="{escape(icon.state)}" data-side="{icon.side}"{old}>'
         f"<title>{escape(caption)}</title>"
-        f'<path d="{hull}" fill="{fill}"/><path d="{sail}" fill="{fill}" opacity="0.8"/>'
+        f'<path d="{hull}" fill="{fill}"{DASHED if icon.age > 0 else ""}/>'
+        f'<path d="{sail}" fill="{fill}" opacity="0.8"/>'
         f'<text x="{x:.0f}" y="{y + 20:.0f}" class="cnt" text-anchor="middle">{escape(count)}</text>'
         f'<text x="{x + 16:.0f}" y="{y - 10:.0f}" class="ref" text-anchor="start">{number}</text></g>'
     )
+
+
+def _seen_now_by(k: PlayerKnowledge, icon: Icon) -> str:
+    """The tooltip of an enemy or neutral seen this turn tells which of his ships saw it
+    (an earlier one's caption already tells its source and age)."""
+    if icon.age or icon.side not in ("enemy", "neutral") or not icon.ids:
+        return ""
+    ids = set(icon.ids)
+    by = sorted({b for s in k.picture if s.key in ids and s.turn == k.turn for b in s.by}, key=ship_sort_key)
+    return f" - named by {and_list(by)}, in contact; seen in turn {k.turn}" if by else ""
+
+
+DASHED = ' stroke="#333333" stroke-width="1.2" stroke-dasharray="3 2"'
 
 
 def _spot_anchor(spot: Spot, tacticals: int, anchors: dict[str, tuple[float, float]]) -> tuple[float, float]:
@@ -209,7 +228,7 @@ def sea_area_svg(k: PlayerKnowledge, world_map: WorldMap, code: str) -> str:
                 f' data-spot="{spot_index}"/>'
             )
         for dx, (number, icon, caption) in zip(spread, items, strict=True):
-            glyphs.append(_ship_glyph(x + dx, y, icon, number, caption))
+            glyphs.append(_ship_glyph(x + dx, y, icon, number, caption + _seen_now_by(k, icon)))
     # tactical areas under the ports, so that no circle hides a port's name
     parts += [*circles, *port_parts, *glyphs, "</svg>"]
     return "".join(parts)
@@ -276,8 +295,11 @@ def overview_svg(k: PlayerKnowledge, world_map: WorldMap, which: MapName) -> str
             icons.append(
                 MapIcon(at=area, label="sighted", colour=SIGHTED, title="Frigate sightings (5.2)", short="?")
             )
+    icons += earlier_icons(k, world_map, which)
     title = f"{which.value.title()} waters"
     marks = [(colour, "your ships (their number)"), (SIGHTED, "enemies sighted by your frigates (5.2)")]
+    if any(i.age for i in icons):
+        marks.append((SIGHTED, "earlier sightings not seen since (paler with age)"))
     routes = known_routes(k, world_map, which, STATE_COLORS)
     boxes = known_boxes(k, world_map, which, STATE_COLORS)
     if routes:
@@ -294,6 +316,31 @@ def overview_svg(k: PlayerKnowledge, world_map: WorldMap, which: MapName) -> str
         routes=routes,
         boxes=boxes,
     )
+
+
+def earlier_icons(k: PlayerKnowledge, world_map: WorldMap, which: MapName | None = None) -> list[MapIcon]:
+    """One faded marker per sea area holding sightings not seen since, as old as
+    its newest one; its tooltip tells each sighting's source and age."""
+    by_area: dict[str, list[Sighted]] = {}
+    for s in earlier(k):
+        if s.sea_area in world_map.sea_areas and which in (None, world_map.sea_areas[s.sea_area].map):
+            by_area.setdefault(s.sea_area, []).append(s)
+    out = []
+    for area, seen in sorted(by_area.items()):
+        newest = max(s.turn for s in seen)
+        lines = [f"{sighted_words(k, s)} - {source_text(s)}; {age_text(s, k)}" for s in seen]
+        label = "start" if newest == 0 else f"turn {newest}"
+        out.append(
+            MapIcon(
+                at=area,
+                label=f"seen {label}",
+                colour=SIGHTED,
+                title="\n".join(lines),
+                short=f"T{newest}",
+                age=k.turn - newest,
+            )
+        )
+    return out
 
 
 def overview_maps(k: PlayerKnowledge, world_map: WorldMap) -> list[tuple[MapName, str]]:

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15pate/v1/reports.proto\x12\x07pate.v1\"X\n\x10GetReportRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x04 \x01(\t\"\\\n\x06Report\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x04 \x01(\t\x12\x0c\n\x04\x62ody\x18\x05 \x01(\t\"<\n\x12ListReportsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\",\n\tReportRef\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\":\n\x13ListReportsResponse\x12#\n\x07reports\x18\x01 \x03(\x0b\x32\x12.pate.v1.ReportRef2\x8c\x01\n\x07Reports\x12\x37\n\tGetReport\x12\x19.pate.v1.GetReportRequest\x1a\x0f.pate.v1.Report\x12H\n\x0bListReports\x12\x1b.pate.v1.ListReportsRequest\x1a\x1c.pate.v1.ListReportsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15pate/v1/reports.proto\x12\x07pate.v1\"X\n\x10GetReportRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x04 \x01(\t\"\\\n\x06Report\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x04 \x01(\t\x12\x0c\n\x04\x62ody\x18\x05 \x01(\t\"<\n\x12ListReportsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\",\n\tReportRef\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\":\n\x13ListReportsResponse\x12#\n\x07reports\x18\x01 \x03(\x0b\x32\x12.pate.v1.ReportRef\"4\n\x0fGetTruthRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\"8\n\x05Truth\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x0c\n\x04\x62ody\x18\x03 \x01(\t2\xc2\x01\n\x07Reports\x12\x37\n\tGetReport\x12\x19.pate.v1.GetReportRequest\x1a\x0f.pate.v1.Report\x12H\n\x0bListReports\x12\x1b.pate.v1.ListReportsRequest\x1a\x1c.pate.v1.ListReportsResponse\x12\x34\n\x08GetTruth\x12\x18.pate.v1.GetTruthRequest\x1a\x0e.pate.v1.Truthb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -41,6 +41,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REPORTREF']._serialized_end=324
   _globals['_LISTREPORTSRESPONSE']._serialized_start=326
   _globals['_LISTREPORTSRESPONSE']._serialized_end=384
-  _globals['_REPORTS']._serialized_start=387
-  _globals['_REPORTS']._serialized_end=527
+  _globals['_GETTRUTHREQUEST']._serialized_start=386
+  _globals['_GETTRUTHREQUEST']._serialized_end=438
+  _globals['_TRUTH']._serialized_start=440
+  _globals['_TRUTH']._serialized_end=496
+  _globals['_REPORTS']._serialized_start=499
+  _globals['_REPORTS']._serialized_end=693
 # @@protoc_insertion_point(module_scope)

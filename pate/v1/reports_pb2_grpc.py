@@ -48,6 +48,11 @@ class ReportsStub:
                 request_serializer=pate_dot_v1_dot_reports__pb2.ListReportsRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_reports__pb2.ListReportsResponse.FromString,
                 _registered_method=True)
+        self.GetTruth = channel.unary_unary(
+                '/pate.v1.Reports/GetTruth',
+                request_serializer=pate_dot_v1_dot_reports__pb2.GetTruthRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_reports__pb2.Truth.FromString,
+                _registered_method=True)
 
 
 class ReportsServicer:
@@ -69,6 +74,15 @@ class ReportsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetTruth(self, request, context):
+        """Where every ship really was at the end of a turn (turn 0: the starting positions), for the
+        replay's view beside the truth: an administrator's at any time, a player's once the campaign
+        has finished; before that a player is refused whatever the turn (PERMISSION_DENIED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ReportsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -81,6 +95,11 @@ def add_ReportsServicer_to_server(servicer, server):
                     servicer.ListReports,
                     request_deserializer=pate_dot_v1_dot_reports__pb2.ListReportsRequest.FromString,
                     response_serializer=pate_dot_v1_dot_reports__pb2.ListReportsResponse.SerializeToString,
+            ),
+            'GetTruth': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTruth,
+                    request_deserializer=pate_dot_v1_dot_reports__pb2.GetTruthRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_reports__pb2.Truth.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -141,6 +160,33 @@ class Reports:
             '/pate.v1.Reports/ListReports',
             pate_dot_v1_dot_reports__pb2.ListReportsRequest.SerializeToString,
             pate_dot_v1_dot_reports__pb2.ListReportsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTruth(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.Reports/GetTruth',
+            pate_dot_v1_dot_reports__pb2.GetTruthRequest.SerializeToString,
+            pate_dot_v1_dot_reports__pb2.Truth.FromString,
             options,
             channel_credentials,
             insecure,

@@ -39,6 +39,11 @@ class ReportsStub:
     def __new__(cls, channel: _aio.Channel) -> ReportsAsyncStub: ...
     GetReport: _grpc.UnaryUnaryMultiCallable[_reports_pb2.GetReportRequest, _reports_pb2.Report]
     ListReports: _grpc.UnaryUnaryMultiCallable[_reports_pb2.ListReportsRequest, _reports_pb2.ListReportsResponse]
+    GetTruth: _grpc.UnaryUnaryMultiCallable[_reports_pb2.GetTruthRequest, _reports_pb2.Truth]
+    """Where every ship really was at the end of a turn (turn 0: the starting positions), for the
+    replay's view beside the truth: an administrator's at any time, a player's once the campaign
+    has finished; before that a player is refused whatever the turn (PERMISSION_DENIED).
+    """
 
 @_typing.type_check_only
 class ReportsAsyncStub(ReportsStub):
@@ -51,6 +56,11 @@ class ReportsAsyncStub(ReportsStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
     GetReport: _aio.UnaryUnaryMultiCallable[_reports_pb2.GetReportRequest, _reports_pb2.Report]  # type: ignore[assignment]
     ListReports: _aio.UnaryUnaryMultiCallable[_reports_pb2.ListReportsRequest, _reports_pb2.ListReportsResponse]  # type: ignore[assignment]
+    GetTruth: _aio.UnaryUnaryMultiCallable[_reports_pb2.GetTruthRequest, _reports_pb2.Truth]  # type: ignore[assignment]
+    """Where every ship really was at the end of a turn (turn 0: the starting positions), for the
+    replay's view beside the truth: an administrator's at any time, a player's once the campaign
+    has finished; before that a player is refused whatever the turn (PERMISSION_DENIED).
+    """
 
 class ReportsServicer(metaclass=_abc_1.ABCMeta):
     """The two reports of rule 3.11, per player and turn. Turn 0 holds the position
@@ -72,5 +82,16 @@ class ReportsServicer(metaclass=_abc_1.ABCMeta):
         request: _reports_pb2.ListReportsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_reports_pb2.ListReportsResponse, _abc.Awaitable[_reports_pb2.ListReportsResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def GetTruth(
+        self,
+        request: _reports_pb2.GetTruthRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_reports_pb2.Truth, _abc.Awaitable[_reports_pb2.Truth]]:
+        """Where every ship really was at the end of a turn (turn 0: the starting positions), for the
+        replay's view beside the truth: an administrator's at any time, a player's once the campaign
+        has finished; before that a player is refused whatever the turn (PERMISSION_DENIED).
+        """
 
 def add_ReportsServicer_to_server(servicer: ReportsServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

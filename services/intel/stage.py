@@ -31,15 +31,18 @@ def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str])
     if turn == 0:
         before = after = repo.load_world_cached(conn, campaign, 1)
         events = []
+        previous: dict[str, str] = {}
     else:
         before = repo.load_world_cached(conn, campaign, turn)
         after = repo.load_world_cached(conn, campaign, turn + 1)
         events = repo.load_events(conn, campaign, turn)
+        # each player's picture of the enemy goes on from his knowledge of the turn before
+        previous = repo.load_knowledge(conn, campaign, turn - 1)
     with (
         tracing.span("knowledge", attributes={"pate.campaign": campaign, "pate.turn": turn}),
         rules_cpu("intel") as rules,
     ):
-        knowledge = all_knowledge(turn_context(), before, after, events)
+        knowledge = all_knowledge(turn_context(), before, after, events, previous=previous)
     repo.save_all_knowledge(conn, campaign, turn, knowledge)
     event = events_pb2.IntelReady(campaign_id=campaign, turn=turn, players=sorted(knowledge))
     emit_event(conn, bus.INTEL_READY, campaign, turn, event, headers)

@@ -1,7 +1,8 @@
 """gRPC face of the reports service (pate.v1.Reports).
 
 A report is read by its player, by the naval minister of the player's state,
-or by an administrator; nobody else.
+or by an administrator; nobody else.  The truth of a turn (every ship's place)
+is an administrator's at any time and a player's once the campaign has finished.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import grpc
 from sqlalchemy import Connection, Engine
 
 from pate.core.world.state import Role
+from pate.reports.truth import truth_json
 from pate.v1 import reports_pb2, reports_pb2_grpc
 from services.platform.errors import Code, DeskError
 from services.platform.runtime.rpc import abort, caller_row, in_reader, is_admin, run_cpu
@@ -24,6 +26,7 @@ from services.platform.telemetry.logging import get_logger
 from services.reports import rendering
 
 FORMATS = ("json", "text", "html")
+TRUTH_REFUSED = "the truth of the campaign is shown once it has finished"
 log = get_logger("reports")
 
 
@@ -130,3 +133,26 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
         return reports_pb2.ListReportsResponse(
             reports=[reports_pb2.ReportRef(turn=t, player_id=p) for t, p in refs]
         )
+
+    async def GetTruth(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        """Every ship's place at the end of a turn. A player is refused until the campaign has
+        finished, with the same words whatever the turn, so a refusal tells nothing of it."""
+        caller = await self._caller(context, request.campaign_id)
+
+        def work(conn: Connection) -> str:
+            if caller is not None:
+                row = repo.get_campaign(conn, request.campaign_id)
+                if row is None or row.status != "FINISHED":
+                    raise DeskError(Code.PERMISSION_DENIED, TRUTH_REFUSED)
+            try:
+                # knowledge of turn T is of the positions at the start of turn T + 1 (3.11)
+                world = repo.load_world(conn, request.campaign_id, max(request.turn, 0) + 1)
+            except LookupError:
+                raise DeskError(Code.NOT_FOUND, f"turn: no turn {request.turn} resolved") from None
+            return truth_json(world.ships.values())
+
+        try:
+            body = await in_reader(self.engine, work)
+        except DeskError as err:
+            await abort(context, err)
+        return reports_pb2.Truth(campaign_id=request.campaign_id, turn=request.turn, body=body)

@@ -294,6 +294,22 @@ class Backend:
             raise translate(err, "reports") from None
         return str(rep.body)
 
+    async def truth(self, campaign: str, turn: int, s: Session | None = None) -> str:
+        """Reports.GetTruth: every ship's place at the end of ``turn``, asked as the player of
+        ``s`` (the service refuses him until the campaign has finished) or, without one, as
+        the administrator (the game master's desk, which checked his role)."""
+        stub = reports_pb2_grpc.ReportsStub(self._reports())
+        md = self._md(s) if s is not None else self._admin_md()
+        try:
+            out = await stub.GetTruth(
+                reports_pb2.GetTruthRequest(campaign_id=campaign, turn=turn),
+                metadata=md,
+                timeout=CALL_TIMEOUT,
+            )
+        except grpc.RpcError as err:
+            raise translate(err, "reports") from None
+        return str(out.body)
+
     # --- notifications -------------------------------------------------------
 
     async def notifications(self, s: Session) -> desk_pb2.Notifications:

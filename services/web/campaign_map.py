@@ -23,6 +23,7 @@ from pate.render.legend import KeyRow, map_keys
 from pate.render.style import MAP_TITLES, Icon
 from pate.render.svg_map import TOP, render_map
 from pate.reports.replay import seen_by_place, seen_icon
+from pate.reports.svg import earlier_icons
 from pate.v1 import desk_pb2
 from services.web.backend import Backend, Session
 from services.web.backend_errors import ForbiddenError, ServiceDownError
@@ -33,7 +34,10 @@ OWN = "#0b5394"  # the player's own ships
 ROOM = 160  # SVG units shown round the places of his ships when the map opens
 NARROWEST = 480  # the map opens no closer than this many SVG units across
 _VIEWBOX = re.compile(r'viewBox="0 0 ([\d.]+) ([\d.]+)"')
-MARKS = ((OWN, "my ships (their number)"), ("#000000", "others my ships saw last turn (5.1, 5.2)"))
+MARKS = (
+    (OWN, "my ships (their number)"),
+    ("#000000", "others my ships saw last turn (5.1, 5.2); paler: seen earlier, not since"),
+)
 SEEN_KEPT = 2048  # players' last-turn sightings kept in memory (a report never changes)
 ASK_AGAIN_SECONDS = 10.0  # a report not there yet (still being written) is asked for again after this
 
@@ -53,6 +57,7 @@ class LastReport:
     turn: int = -1  # the turn the report is of; -1 when there is none
     seen: tuple[PlaceOnMap, ...] = ()
     winds: tuple[AreaWind, ...] = ()
+    earlier: tuple[Icon, ...] = ()  # the picture's sightings not seen since, faded by their age
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +82,14 @@ def _map_of(world: WorldMap, place: str) -> MapName | None:
 
 
 def ship_maps(
-    ships: Sequence[desk_pb2.MyShip], seen: tuple[PlaceOnMap, ...] = (), *, courses: bool = False
+    ships: Sequence[desk_pb2.MyShip],
+    seen: tuple[PlaceOnMap, ...] = (),
+    *,
+    courses: bool = False,
+    earlier: tuple[Icon, ...] = (),
 ) -> list[ShipMap]:
-    """``courses``: draw the courses of his ships that have orders this turn."""
+    """``courses``: draw the courses of his ships that have orders this turn;
+    ``earlier``: the faded markers of sightings not seen since."""
     world = load_world_map()
     by_map: dict[MapName, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for s in ships:
@@ -92,7 +102,8 @@ def ship_maps(
         places = tuple(PlaceOnMap(p, tuple(sorted(ids))) for p, ids in sorted(by_map[which].items()))
         others = tuple(p for p in seen if _map_of(world, p.place) is which)
         here = tuple(c for c in drawn if _map_of(world, c.places[0]) is which)
-        svg = _svg(which, places, others, here)
+        old = tuple(i for i in earlier if _map_of(world, i.at) is which)
+        svg = _svg(which, places, others, here, old)
         keys = (*map_keys(world, which, highlight=True, marks=MARKS), *((course_keys(),) if here else ()))
         focus = focus_on(which, [p.place for p in places], svg)
         out.append(ShipMap(which.value, MAP_TITLES[which], svg, places, focus, keys))
@@ -136,6 +147,7 @@ def _svg(
     places: tuple[PlaceOnMap, ...],
     seen: tuple[PlaceOnMap, ...] = (),
     courses: tuple[Course, ...] = (),
+    earlier: tuple[Icon, ...] = (),
 ) -> str:
     """The same ships in the same places draw the same map: kept."""
     world = load_world_map()
@@ -144,6 +156,7 @@ def _svg(
         for p in places
     ]
     icons += [seen_icon(p.place, set(p.ships)) for p in seen]
+    icons += earlier
     highlight = frozenset(p.place for p in places if p.place in world.sea_areas)
     title = f"My ships: {MAP_TITLES[which]}"
     return render_map(
@@ -210,7 +223,10 @@ async def last_report(backend: Backend, session: Session, turn: int) -> LastRepo
     k: PlayerKnowledge = from_plain(PlayerKnowledge, parse_json(body))
     seen = seen_by_place(load_world_map(), k)
     out = LastReport(
-        turn - 1, tuple(PlaceOnMap(p, tuple(sorted(ids))) for p, ids in sorted(seen.items())), k.winds
+        turn - 1,
+        tuple(PlaceOnMap(p, tuple(sorted(ids))) for p, ids in sorted(seen.items())),
+        k.winds,
+        tuple(earlier_icons(k, load_world_map())),
     )
     _SEEN[key] = out
     while len(_SEEN) > SEEN_KEPT:

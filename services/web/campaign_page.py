@@ -126,7 +126,9 @@ async def campaign_view(
         "places": ship_list.places(mine.ships, done | set(panel)),
         "keep": done | set(panel),
         "folded": ship_list.folded(mine.ships),
-        "maps": ship_maps(mine.ships, last.seen, courses=True) if with_map and not panel else [],
+        "maps": ship_maps(mine.ships, last.seen, courses=True, earlier=last.earlier)
+        if with_map and not panel
+        else [],
         "with_map": with_map,
         "winds_now": winds.winds_line(mine.ships, known),
         "report_turn": last.turn,

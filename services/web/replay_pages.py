@@ -15,6 +15,7 @@ from pate.core.codec import from_plain, parse_json
 from pate.core.intel.model import PlayerKnowledge
 from pate.datafiles import load_world_map
 from pate.reports.replay import ReplayFrame, all_sides_frame, player_frame
+from pate.reports.truth import read_truth, truth_frame
 from pate.v1 import admin_pb2, desk_pb2
 from services.web.backend_errors import ForbiddenError
 from services.web.campaign_map import focus_on
@@ -40,10 +41,30 @@ def _knowledge(body: str) -> PlayerKnowledge:
 
 
 def _render(
-    desk: Desk, request: Request, cid: str, frame: ReplayFrame | None, turns: list[int], **ctx: bool
+    desk: Desk,
+    request: Request,
+    cid: str,
+    frame: ReplayFrame | None,
+    turns: list[int],
+    *,
+    truth: ReplayFrame | None = None,
+    player: str = "",
+    **ctx: bool,
 ) -> Response:
     views = [(which, svg, focus_on(which, frame.places, svg)) for which, svg in frame.maps] if frame else []
-    return desk.render(request, "replay.html", cid=cid, frame=frame, views=views, turns=turns, **ctx)
+    beside = [(w, svg, focus_on(w, truth.places, svg)) for w, svg in truth.maps] if truth else []
+    return desk.render(
+        request,
+        "replay.html",
+        cid=cid,
+        frame=frame,
+        views=views,
+        turns=turns,
+        truth=truth,
+        truth_views=beside,
+        player=player,
+        **ctx,
+    )
 
 
 async def replay(desk: Desk, request: Request) -> Response:
@@ -62,6 +83,37 @@ async def replay(desk: Desk, request: Request) -> Response:
 def all_sides_open(mine: desk_pb2.MyCampaign) -> bool:
     """The game master sees every side at any time; a player once the campaign has ended."""
     return ADMIN_ROLE in mine.roles or mine.campaign.status == admin_pb2.TURN_STATUS_FINISHED
+
+
+async def replay_truth(desk: Desk, request: Request) -> Response:
+    """His picture of each turn beside the truth: where the enemy really was, what he
+    missed, which sightings were stale.  The reports service decides who may see the
+    truth (a player once the campaign has finished); the game master asks as the
+    administrator, and may name the player (?player=) whose view to set beside it."""
+    cid = campaign_id(request)
+    session = desk.session_for(request, cid)
+    mine = await desk.backend.my_campaign(session)
+    gm = ADMIN_ROLE in mine.roles
+    player = request.query_params.get("player", "") if gm else ""
+    if player:
+        turns = sorted({t for t, p in await desk.backend.all_reports(cid) if p == player})
+    else:
+        turns = sorted(await desk.backend.list_reports(session))
+    if not turns:
+        if not all_sides_open(mine):
+            raise ForbiddenError("not yet")  # shown as 404, as the service's refusal would be
+        return _render(desk, request, cid, None, [], player=player, all_sides=False, every=True)
+    turn = _chosen(request, turns)
+    # the truth first: a player refused it sees nothing else of this page
+    body = await desk.backend.truth(cid, turn, None if gm else session)
+    if player:
+        text = await desk.backend.report_of(cid, turn, player, "json")
+    else:
+        text = await desk.backend.report(session, turn, "json")
+    k, world_map = _knowledge(text), load_world_map()
+    beside = truth_frame(k, read_truth(parse_json(body)), world_map)
+    frame = player_frame(k, world_map)
+    return _render(desk, request, cid, frame, turns, truth=beside, player=player, all_sides=False, every=True)
 
 
 async def replay_all(desk: Desk, request: Request) -> Response:

@@ -125,6 +125,7 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         *_game_master_routes(desk),
         Route("/c/{campaign}/replay", page(desk, replay_pages.replay)),
         Route("/c/{campaign}/replay/all", page(desk, replay_pages.replay_all)),
+        Route("/c/{campaign}/replay/truth", page(desk, replay_pages.replay_truth)),
         Route("/c/{campaign}/notifications", page(desk, notify_page.notifications), methods=["GET", "POST"]),
         Route("/c/{campaign}/minister", page(desk, minister.minister), methods=["GET"]),
         Route("/c/{campaign}/minister/stores", page(desk, minister.move_stores), methods=["POST"]),

@@ -141,6 +141,9 @@ def _replay(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
     box = driver.execute_script("return document.querySelector('.replay svg').getAttribute('viewBox')")
     assert float(box.split()[2]) < 1200  # it opens round his ships
     _shot(driver, "map-3-replay")
+    # the truth is the reports service's to refuse while the campaign runs: nothing of it shows
+    driver.get(f"{stack.url}/c/{stack.campaign}/replay/truth?turn=1")
+    assert "Not found" in driver.page_source and not driver.find_elements(By.ID, "truth-head")
 
 
 def _phone(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
@@ -163,6 +166,7 @@ def _phone(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
 
 def _all_sides(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
     _login(driver, stack, "admin")
     driver.get(f"{stack.url}/c/{stack.campaign}/gm")
@@ -170,6 +174,13 @@ def _all_sides(driver, stack: Stack) -> None:  # type: ignore[no-untyped-def]
     driver.find_element(By.ID, "replay-next").click()
     assert "Turn 1" in driver.find_element(By.ID, "replay-now").text
     _shot(driver, "map-7-replay-all-sides")
+    # the game master sets any player's view beside the truth at any time
+    driver.get(f"{stack.url}/c/{stack.campaign}/gm")
+    Select(driver.find_element(By.ID, "truth-player")).select_by_value(COMMANDER)
+    driver.find_element(By.CSS_SELECTOR, "#gm-truth button").click()
+    driver.find_element(By.ID, "replay-next").click()
+    assert driver.find_element(By.ID, "truth-head").is_displayed()
+    assert driver.find_elements(By.CSS_SELECTOR, "#replay-truth-lines li")
 
 
 def test_a_turn_on_the_map_then_its_replay(browser, stack: Stack) -> None:  # noqa: F811

@@ -10,8 +10,8 @@ witnessed, renumbered so that events elsewhere do not even shift a number.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pate.core.codec import from_plain
@@ -25,9 +25,11 @@ from pate.core.intel.model import (
     PortReport,
     PortWatch,
     ShipReport,
+    Sighted,
     Sighting,
     StateName,
 )
+from pate.core.intel.picture import picture
 from pate.core.ruledata import RuleData
 from pate.core.rules.detection import ContactList, contact_lists, ship_sort_key, sorted_ids
 from pate.core.rules.gathering import GARRISON, INTEL_KINDS, INTELLIGENCE, LAND_UNITS, SCOUTING, SHORE
@@ -90,12 +92,15 @@ def knowledge_for(
     world_map: WorldMap,
     rules: RuleData | None = None,
     view: TurnView | None = None,
+    previous: Iterable[Sighted] = (),
 ) -> PlayerKnowledge:
     """The knowledge of one player after a turn.  For the first report of a
     campaign pass the starting world as both worlds and no events (3.11).
     The dice were drawn in the intelligence phase; ``rules`` only gives the
-    step to which an enemy's strength in battle is judged.  ``view`` shares
-    the per-turn work among the players of one turn (see :func:`all_players`)."""
+    step to which an enemy's strength in battle is judged, and how old a
+    sighting may grow.  ``view`` shares the per-turn work among the players of
+    one turn (see :func:`all_players`); ``previous`` is the player's picture of
+    the turn before (:mod:`pate.core.intel.picture`)."""
     player = world_after.players.get(player_id) or world_before.players[player_id]
     initial = world_after.turn == world_before.turn
     mine = own_ships(player, world_after)
@@ -111,7 +116,7 @@ def knowledge_for(
         strength_step=_strength_step(rules),
         names={s: world_before.ships[s].name for s in observers if s not in world_after.ships},
     )
-    return PlayerKnowledge(
+    k = PlayerKnowledge(
         campaign=world_after.campaign,
         player=player.id,
         player_name=player.name,
@@ -137,6 +142,7 @@ def knowledge_for(
         peace=not initial and world_before.kind is TurnKind.PEACE,
         next_peace=world_after.kind is TurnKind.PEACE,
     )
+    return replace(k, picture=picture(k, previous, world_map, rules))
 
 
 def all_players(
@@ -145,12 +151,15 @@ def all_players(
     events: Sequence[Event],
     world_map: WorldMap,
     rules: RuleData | None = None,
+    previous: Mapping[str, Iterable[Sighted]] | None = None,
 ) -> dict[str, PlayerKnowledge]:
     """The knowledge of every player of the turn, in player order, sharing one
-    :class:`TurnView`; each is equal to :func:`knowledge_for` of that player."""
+    :class:`TurnView`; each is equal to :func:`knowledge_for` of that player
+    (``previous``: each player's picture of the turn before)."""
     view = TurnView.of(world_after)
+    pictures = previous or {}
     return {
-        p: knowledge_for(p, world_before, world_after, events, world_map, rules, view)
+        p: knowledge_for(p, world_before, world_after, events, world_map, rules, view, pictures.get(p, ()))
         for p in sorted(world_after.players)
     }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from pate.core.events import Phase
@@ -86,6 +87,50 @@ class PortWatch:
     ships: tuple[str, ...]
 
 
+class Nearness(StrEnum):
+    """How close a look a sighting was: what the player may rely on."""
+
+    IDENTIFIED = "identified"  # by name: a contact list (5.1) or a shore report (5.3)
+    COUNTED = "counted"  # a frigate's approximate number, no names (5.2)
+    SAILS = "sails"  # sails reported (5.4): flag, class and number may all be wrong
+
+
+class Source(StrEnum):
+    """Where a sighting came from (section 5)."""
+
+    CONTACT = "contact"  # the player's ships in contact (5.1)
+    FRIGATE = "frigate"  # a frigate's scouting (5.2)
+    GARRISON = "garrison"  # an off-GITM-map garrison, one turn late (5.3)
+    LAND_UNITS = "land units"  # land units in the port (5.3)
+    REPORTS = "reports"  # the intelligence reports (5.4)
+
+
+@dataclass(frozen=True, slots=True)
+class Sighted:
+    """One enemy or neutral ship, or group of ships, on the player's picture:
+    what, where, by whom, in which turn and how near.  A sighting carried from
+    an earlier turn has not been seen since (else it would carry the later
+    turn); its age is the knowledge's turn less ``turn``."""
+
+    key: str  # a ship's id (identified), else the group: area/place/spot/state/category/nearness
+    state: str
+    category: Category
+    nearness: Nearness
+    source: Source
+    sea_area: str
+    place: Place
+    turn: int  # the turn at whose end it was seen there (0: the starting positions)
+    by: tuple[str, ...] = ()  # the player's ships that saw it; () for a shore report
+    estimate: int | None = None  # counted or sails: the lowest number told
+    estimate_high: int | None = None  # and the highest, when several frigates counted
+    port: str | None = None
+    tactical: int | None = None
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return (self.key,) if self.nearness is Nearness.IDENTIFIED else ()
+
+
 @dataclass(frozen=True, slots=True)
 class PortReport:
     """A port of the naval minister's state (rules 3.3-3.5): its stores, its
@@ -153,6 +198,9 @@ class PlayerKnowledge:
     political_points: tuple[tuple[str, int], ...] = ()
     peace: bool = False  # the turn just resolved was a peace or truce turn (rule 6.12)
     next_peace: bool = False  # so is the turn the positions are at the start of
+    # every enemy or neutral ship or group the player has seen, this turn or carried from earlier
+    # ones until too old (pate.core.intel.picture); knowledge stored before it was kept reads as ()
+    picture: tuple[Sighted, ...] = ()
     version: int = KNOWLEDGE_VERSION
 
     @property

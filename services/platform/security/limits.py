@@ -213,6 +213,8 @@ RULES: dict[str, Rule] = {
     "pate.v1.GetReportRequest.format": _WORD,
     "pate.v1.ListReportsRequest.campaign_id": _CAMPAIGN,
     "pate.v1.ListReportsRequest.player_id": _PLAYER,
+    "pate.v1.GetTruthRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.GetTruthRequest.turn": _TURN,
 }
 
 # Fields without a rule of their own (added later) but with a well-known name take

@@ -110,8 +110,9 @@
       lift(e);
       var dragged = start && start[2]; start = null;
       if (dragged || pinched) return;
-      var mark = e.target.closest && e.target.closest("g.icon[data-ships]");
-      if (mark && !view.closest(".route-map")) {  // his own ships' marker: markers.js offers their orders
+      var mark = e.target.closest && e.target.closest("g.icon[data-ships], g.icon.stale");
+      // his own ships' marker: markers.js offers their orders; an old sighting's tells its source
+      if (mark && !view.closest(".route-map")) {
         view.dispatchEvent(new CustomEvent("marker", { detail: mark }));
         return;
       }
