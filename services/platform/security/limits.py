@@ -17,10 +17,8 @@ the core, with its own refusals.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -28,7 +26,13 @@ from google.protobuf.message import Message
 
 from pate.core.preview.model import MAX_RUNS
 from pate.datafiles import MAX_SCENARIO_CHARS
-from services.platform.security.quoting import excerpt
+from services.platform.security.field_rules import (
+    LimitError,
+    Many,
+    Moment,
+    Number,
+    Text,
+)
 
 # The whole request, serialized: grpc.max_receive_message_length of every server.
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
@@ -41,8 +45,6 @@ MAX_ORDERS_TEXT_CHARS = 256 * 1024
 MAX_TURN_SECONDS = 366 * 24 * 3600  # a turn lasts at most a (leap) year; fits a 32-bit column
 MAX_AMOUNT = 1_000_000  # stores, supplies, crews: far above any fleet's
 MAX_SEED = 2**63 - 1  # a campaign seed: a uint64 field kept within a signed 64-bit column
-EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
-LATEST = datetime(2200, 1, 1, tzinfo=UTC)
 
 CAMPAIGN_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 PLAYER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -52,66 +54,6 @@ WORD = re.compile(r"[A-Za-z_]{1,32}")  # enumerated words (engage, leeward, ...)
 SEA_AREA = re.compile(r"[A-Za-z]{1,8}")
 REQUEST_ID = re.compile(r"[!-~]{1,100}")  # printable ASCII, no spaces
 TRACE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-class LimitError(ValueError):
-    """A request outside the limits; ``str()`` names the field."""
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    max_chars: int
-    pattern: re.Pattern[str] | None = None  # matched whole
-    required: bool = False
-    lines: bool = False  # may hold newlines and tabs (documents, order files)
-    min_chars: int = 0
-    what: str = ""  # the character set, said in the error
-
-    def check(self, field: str, value: str) -> None:
-        if not value:
-            if self.required:
-                raise LimitError(f"{field}: is required")
-            return
-        if len(value) > self.max_chars:
-            raise LimitError(f"{field}: at most {self.max_chars} characters (got {len(value)})")
-        if len(value) < self.min_chars:
-            raise LimitError(f"{field}: at least {self.min_chars} characters")
-        if self.pattern is not None:
-            if not self.pattern.fullmatch(value):
-                raise LimitError(f"{field}: {excerpt(value)} is not {self.what}")
-            return
-        bad = _document_control(value) if self.lines else _control(value)
-        if bad is not None:
-            raise LimitError(f"{field}: control character U+{ord(bad):04X} refused")
-
-
-@dataclass(frozen=True, slots=True)
-class Number:
-    lo: int
-    hi: int
-
-    def check(self, field: str, value: int) -> None:
-        if not self.lo <= value <= self.hi:
-            raise LimitError(f"{field}: must be between {self.lo} and {self.hi} (got {excerpt(str(value))})")
-
-
-@dataclass(frozen=True, slots=True)
-class Many:
-    max_items: int
-
-
-@dataclass(frozen=True, slots=True)
-class Moment:
-    lo: datetime = EARLIEST
-    hi: datetime = LATEST
-
-    def check(self, field: str, seconds: int, nanos: int) -> None:
-        if not 0 <= nanos <= 999_999_999:
-            raise LimitError(f"{field}: nanos must be between 0 and 999999999")
-        if not self.lo.timestamp() <= seconds < self.hi.timestamp():
-            raise LimitError(
-                f"{field}: must lie between {self.lo.date().isoformat()} and {self.hi.date().isoformat()}"
-            )
 
 
 Rule = Text | Number | Many | Moment
@@ -257,35 +199,6 @@ _INTS = {
     FieldDescriptor.TYPE_FIXED64: (0, 2**64 - 1),
 }
 _TIMESTAMP = "google.protobuf.Timestamp"
-
-
-# Documents (order files, scenarios, messages) may be 1 MiB long: checked by one regular
-# expression at C speed, refusing the C0 and C1 controls (NUL, escape, ...) but tab,
-# newline and carriage return, DEL, and lone surrogates; and the characters that make text
-# look other than it is: the bidirectional marks, embeddings, overrides and isolates (U+202E
-# turns "gpj.exe" round) and the line and paragraph separators, which a reader's card
-# breaks on, so a message could draw a false "From:" line of its own.
-_DOCUMENT_BAD = re.compile(
-    "[^\t\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-    "|[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
-
-
-def _document_control(value: str) -> str | None:
-    found = _DOCUMENT_BAD.search(value)
-    return found.group() if found else None
-
-
-def _control(value: str) -> str | None:
-    """The first control, format or line-breaking character (Unicode C*, Zl, Zp), if any.
-    A character loop: only for single-line text, whose length is checked first (at most 1,024)."""
-    if value.isprintable():  # C speed; false also for some spaces (U+00A0), looked at below
-        return None
-    for ch in value:
-        kind = unicodedata.category(ch)
-        if kind[0] == "C" or kind in ("Zl", "Zp"):
-            return ch
-    return None
 
 
 def check_request(message: Message, prefix: str = "") -> None:
