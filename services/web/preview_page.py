@@ -63,18 +63,23 @@ def preview_maps(resp: orders_pb2.PreviewOrdersResponse) -> tuple[PreviewMap, ..
     """One map per side of the Atlantic his ships may end on: at each sea
     area or port, his ships that may end there and how often."""
     world = load_world_map()
-    at: dict[str, list[str]] = defaultdict(list)
+    # a ship's ends in the tactical areas of one sea area are one chance of ending there
+    runs: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for ship in resp.ships:
         for end in ship.ends:
             place = end.port or end.sea_area
             if place and resp.runs:
-                at[place].append(f"{ship.ship_id} {round(100 * end.runs / resp.runs)}%")
+                runs[place][ship.ship_id] += end.runs
+    at = {
+        place: [f"{sid} {round(100 * n / resp.runs)}%" for sid, n in sorted(ships.items())]
+        for place, ships in runs.items()
+    }
     by_map: dict[MapName, list[Icon]] = defaultdict(list)
     for place, lines in sorted(at.items()):
         area = world.ports[place].sea_area if place in world.ports else place
         if area not in world.sea_areas:
             continue
-        label = lines[0] if len(lines) == 1 else f"{len(lines)} ends"
+        label = lines[0] if len(lines) == 1 else f"{len(lines)} ships"
         by_map[world.sea_areas[area].map].append(
             Icon(at=place, label=label, colour=LIKELY, title=", ".join(lines))
         )
