@@ -132,7 +132,24 @@ _PLAIN_HINTS: frozenset[Any] = frozenset(
 def _dataclass(cls: type) -> Callable[[Any], Any]:
     """One function per dataclass, written out field by field (as dataclasses writes
     its __init__): a world has some ten thousand dataclass values, and a loop over
-    the field names with a call of to_plain for every int and str cost twice as much."""
+    the field names with a call of to_plain for every int and str cost twice as much.
+    :func:`encoder_source` gives the text, so the function can be read without running it."""
+    scope: dict[str, Any] = {"to_plain": to_plain}
+    exec(encoder_source(cls), scope)
+    encode: Callable[[Any], Any] = scope["encode"]
+    return encode
+
+
+def encoder_source(cls: type) -> str:
+    """The encoder of one dataclass as Python text.  For ``AtSea`` (two plain fields, and
+    tagged, since it is one of the ``Location`` union's members)::
+
+        def encode(value):
+            return {'area': value.area, 'tactical': value.tactical, 'kind': 'AtSea'}
+
+    A field whose hint is a plain type is read as it is; a tuple of plain items becomes a list
+    at once; any other field goes through :func:`to_plain` (tests/unit/world/test_codec_source.py
+    keeps this example true)."""
     try:
         hints = _hints(cls)
     except (NameError, TypeError):  # a hint that cannot be resolved here: every field encoded
@@ -146,17 +163,9 @@ def _dataclass(cls: type) -> Callable[[Any], Any]:
             parts.append(f"{f.name!r}: list({read})")
         else:
             parts.append(f"{f.name!r}: to_plain({read})")
-    source = (
-        "def encode(value):\n"
-        f"    out = {{{', '.join(parts)}}}\n"
-        "    if name in tagged:\n"
-        "        out[tag] = name\n"
-        "    return out\n"
-    )
-    scope: dict[str, Any] = {"to_plain": to_plain, "tagged": _TAGGED, "tag": _TAG, "name": cls.__name__}
-    exec(source, scope)
-    encode: Callable[[Any], Any] = scope["encode"]
-    return encode
+    if cls.__name__ in _TAGGED:
+        parts.append(f"{_TAG!r}: {cls.__name__!r}")
+    return f"def encode(value):\n    return {{{', '.join(parts)}}}\n"
 
 
 def _is_plain_tuple(hint: Any) -> bool:
@@ -339,26 +348,37 @@ def _dataclass_decoder(tp: type) -> Decoder:
 
 
 def _written_decoder(tp: type, fields: list[tuple[str, Decoder]], slow: Decoder) -> Decoder:
-    """The decoder of one dataclass written out field by field: a field whose value is
-    stored as it is (int, str, bool) is passed on without a call."""
+    """The decoder of one dataclass written out field by field (:func:`decoder_source`)."""
     scope: dict[str, Any] = {"tp": tp, "slow": slow}
-    args = []
-    for i, (name, f) in enumerate(fields):
-        if f is _same:
-            args.append(f"{name}=data[{name!r}]")
-        else:
-            scope[f"f{i}"] = f
-            args.append(f"{name}=f{i}(data[{name!r}])")
-    source = (
+    scope.update((f"f{i}", f) for i, (_, f) in enumerate(fields) if f is not _same)
+    exec(decoder_source(fields), scope)
+    decode: Decoder = scope["decode"]
+    return decode
+
+
+def decoder_source(fields: list[tuple[str, Decoder]]) -> str:
+    """The decoder of one dataclass as Python text: a field stored as it is (int, str, bool)
+    is passed on without a call, any other through its own decoder ``f<i>``; a field left out
+    of the data falls back to ``slow``, where the dataclass's default stands.  For ``InPort``
+    (a str and a bool)::
+
+        def decode(data):
+            try:
+                return tp(port=data['port'], harbor=data['harbor'])
+            except KeyError:
+                return slow(data)
+    """
+    args = [
+        f"{name}=data[{name!r}]" if f is _same else f"{name}=f{i}(data[{name!r}])"
+        for i, (name, f) in enumerate(fields)
+    ]
+    return (
         "def decode(data):\n"
         "    try:\n"
         f"        return tp({', '.join(args)})\n"
         "    except KeyError:\n"
         "        return slow(data)\n"
     )
-    exec(source, scope)
-    decode: Decoder = scope["decode"]
-    return decode
 
 
 def _abc_mapping() -> Any:
