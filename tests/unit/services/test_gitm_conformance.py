@@ -56,7 +56,8 @@ def test_the_kit_catches_every_mutant_by_the_row_of_its_obligation(
     land side": each obligation is one row; for every variant the command prints every row, in the
     order of their numbers, with its summary, fails the row of the obligation the variant breaks,
     and shows no traceback; the unbroken service keeps every obligation."""
-    caught, missed = [], []
+    caught: list[str] = []
+    missed: list[str] = []
     with reference_process(tmp_path) as ref:
         monkeypatch.setattr("pate.cli.gitm.restarter", lambda _command, _addr: ref.reopen)
         status, out = _command(ref, "unbroken", capsys)
