@@ -21,7 +21,7 @@ from gitm.v1 import land_pb2_grpc
 from pate.gitmkit import cargo_rows, lifecycle_rows, repeat_rows, transfer_rows
 from pate.gitmkit.land import Land
 from pate.gitmkit.obligations import OBLIGATIONS, title
-from pate.gitmkit.rows import CheckFailedError, Row, SkippedError
+from pate.gitmkit.rows import DETAIL, CheckFailedError, Row, SkippedError, bounded
 
 Check = Callable[[Land], str]
 # in the order they run: the service, the campaign, then each transfer and report
@@ -52,37 +52,61 @@ ORDER: list[tuple[str, Check]] = [
     ("L20", cargo_rows.conservation),
     ("L22", lifecycle_rows.close_campaign),
 ]
-NAMES = tuple(title(n) for n, _ in ORDER)
 assert sorted(n for n, _ in ORDER) == sorted(OBLIGATIONS), "every obligation has its row"
 OPENED = "L2"  # the rows after it need the campaign it opens
 
 
-def run_row(land: Land, number: str, fn: Check) -> Row:
-    name = title(number)
+def number(obligation: str) -> int:
+    return int(obligation.lstrip("L"))
+
+
+# the table lists the rows by number, whatever order they ran in
+NAMES = tuple(title(n) for n in sorted(OBLIGATIONS, key=number))
+
+
+def run_row(land: Land, n: str, fn: Check) -> Row:
+    """One row: passed, skipped or failed, whatever the service answered; a check that breaks on
+    an answer it did not foresee fails its own row, never the suite (docs/gitm.md "Checking")."""
+    name = title(n)
     try:
         return Row(name, True, fn(land))
     except SkippedError as exc:
         return Row(name, False, f"skipped: {exc}", skipped=True)
     except CheckFailedError as exc:
-        return Row(name, False, str(exc))
+        return Row(name, False, bounded(str(exc), 2 * DETAIL))
     except grpc.RpcError as exc:
-        code = exc.code().name if isinstance(exc, grpc.Call) else "?"
-        details = exc.details() if isinstance(exc, grpc.Call) else str(exc)
-        return Row(name, False, f"{code}: {details}")
+        return Row(name, False, rpc_detail(exc))
+    except Exception as exc:  # a broken service is a failed row, not a traceback
+        return Row(name, False, f"the check broke on an answer: {type(exc).__name__}: {bounded(str(exc))}")
+
+
+def rpc_detail(exc: grpc.RpcError) -> str:
+    if isinstance(exc, grpc.Call):
+        return f"{exc.code().name}: {bounded(exc.details() or '')}"
+    return f"{type(exc).__name__}: {bounded(str(exc))}"
+
+
+def knock_on(land: Land, needed: Row) -> str:
+    """Why a row was not run: what it needs, and what became of that (opened or not)."""
+    why = bounded(needed.detail, 120)
+    if land.opened:
+        return f"not run: needs the campaign opened by {OPENED}; it was opened, but {OPENED} failed: {why}"
+    return f"not run: needs the campaign opened by {OPENED}, which could not be opened: {why}"
 
 
 def run(land: Land) -> list[Row]:
+    """Every row, in the order they run; those after a failed open are not run, each saying why.
+    The answer lists them by number."""
     rows: list[Row] = []
-    opened = True
-    for number, fn in ORDER:
-        if not opened:
-            rows.append(
-                Row(title(number), False, f"not run: the suite's campaign could not be opened ({OPENED})")
-            )
+    needed: Row | None = None  # the failed row the rest of the suite needs
+    for n, fn in ORDER:
+        if needed is not None:
+            rows.append(Row(title(n), False, knock_on(land, needed), needs=OPENED))
             continue
-        rows.append(run_row(land, number, fn))
-        opened = not (number == OPENED and not rows[-1].passed)
-    return rows
+        rows.append(run_row(land, n, fn))
+        if n == OPENED and not rows[-1].passed:
+            needed = rows[-1]
+    return sorted(rows, key=lambda r: number(r.obligation))
 
 
 def run_suite(
@@ -112,13 +136,26 @@ def passed(rows: list[Row]) -> bool:
 
 
 def table(rows: list[Row]) -> str:
-    width = max(len(r.name) for r in rows)
+    """The rows by number, then one summary line: kept, skipped, failed, and how many of the
+    failed were not run because a row they need failed."""
+    rows = sorted(rows, key=lambda r: number(r.obligation))
+    width = max((len(r.name) for r in rows), default=10)
     lines = [f"{'obligation':<{width}}  result  detail", f"{'-' * width}  ------  ------"]
     for r in rows:
         result = "skip" if r.skipped else ("pass" if r.passed else "FAIL")
         lines.append(f"{r.name:<{width}}  {result:<6}  {r.detail}")
-    ok, skipped = sum(r.passed for r in rows), sum(r.skipped for r in rows)
-    lines.append(
-        f"{ok} of {len(rows)} obligations checked and kept" + (f", {skipped} skipped" if skipped else "")
-    )
+    lines.append(summary(rows))
     return "\n".join(lines)
+
+
+def summary(rows: list[Row]) -> str:
+    ok, skipped = sum(r.passed for r in rows), sum(r.skipped for r in rows)
+    failed = [r for r in rows if not r.passed and not r.skipped]
+    line = f"{ok} of {len(rows)} obligations checked and kept" + (f", {skipped} skipped" if skipped else "")
+    if failed:
+        line += f", {len(failed)} failed"
+        needs = sorted({r.needs for r in failed if r.needs})
+        not_run = sum(1 for r in failed if r.needs)
+        if not_run:
+            line += f" ({not_run} of them not run: they need {', '.join(needs)})"
+    return line

@@ -15,6 +15,7 @@ CALLER_TOKEN = "x-pate-gitm-token"  # docs/gitm.md "Security"
 LOAD, UNLOAD = land_pb2.DIRECTION_LOAD, land_pb2.DIRECTION_UNLOAD
 CITY_SUPPLIES = 10
 CARGO_SUPPLIES = 3
+NO_CITY = "No-Such-City-Of-The-Suite"  # a name no map holds
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,12 @@ class Land:
     layout: Layout = field(default_factory=Layout)
     restart: Callable[[], None] | None = None  # restarts the land service (the durability row)
     health: Any = None  # a grpc.health.v1 HealthStub on the same channel
+    opened: bool = False  # the first OpenCampaign was answered OK (whatever L2 found next)
     _n: int = 0
+
+    def other_campaign(self, what: str) -> str:
+        """A campaign id of the suite's that is never opened (an opaque id of at most 256)."""
+        return f"{self.campaign[:200]}.{what}"
 
     def new_id(self, what: str) -> str:
         self._n += 1
@@ -145,8 +151,10 @@ class Land:
         return self.complete(tid)
 
     # ---------------------------------------------------------------- reads
-    def near(self, port: str = "") -> Any:
-        request = land_pb2.UnitsNearRequest(campaign_id=self.campaign, turn=1, port=port or self.port)
+    def near(self, port: str = "", campaign: str = "") -> Any:
+        request = land_pb2.UnitsNearRequest(
+            campaign_id=campaign or self.campaign, turn=1, port=port or self.port
+        )
         return self.call("UnitsNear", request)
 
     def city(self) -> dict[str, Any]:

@@ -5,13 +5,14 @@ what UnitsNear answers, the close, the caller token and gRPC health."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2
 
 from gitm.v1 import land_pb2
-from pate.gitmkit.land import CITY_SUPPLIES, LOAD, Land
-from pate.gitmkit.rows import CheckFailedError, SkippedError, expect, short
+from pate.gitmkit.land import CITY_SUPPLIES, LOAD, NO_CITY, Land
+from pate.gitmkit.rows import CheckFailedError, SkippedError, bounded, expect, short
 
 # the calls every edition-2 service lists; later editions' calls are checked by their own rows
 EDITION_2 = (
@@ -51,12 +52,23 @@ def capabilities(land: Land) -> str:
     )
 
 
+def _answered(what: str, call: Callable[[], object]) -> Any:
+    """``call``'s answer; a status instead says which call it was (the rows after L2 quote it)."""
+    try:
+        return call()
+    except grpc.RpcError as exc:
+        code = exc.code().name if isinstance(exc, grpc.Call) else "?"
+        details = exc.details() if isinstance(exc, grpc.Call) else str(exc)
+        raise CheckFailedError(f"{what} answered {code}: {bounded(details or '')}") from None
+
+
 def open_campaign(land: Land) -> str:
     request = land.open_request()
-    first = land.call("OpenCampaign", request)
-    expect(not first.duplicate, f"the first OpenCampaign answered duplicate: {short(first)}")
-    again = land.call("OpenCampaign", request)
-    expect(again.duplicate, f"the repeated OpenCampaign: {short(again)}")
+    first = _answered("the OpenCampaign", lambda: land.call("OpenCampaign", request))
+    land.opened = True
+    expect(not first.duplicate, f"the first OpenCampaign answered duplicate true: {short(first)}")
+    again = _answered("the repeated OpenCampaign", lambda: land.call("OpenCampaign", request))
+    expect(again.duplicate, f"the repeated OpenCampaign answered duplicate false: {short(again)}")
     near = land.near()
     lay = land.layout
     city = {u.id for u in near.units if u.tactical_square}
@@ -77,10 +89,20 @@ def units_near(land: Land) -> str:
     expect(lay.aboard not in by_id, f"{lay.aboard}, aboard {lay.carrier}, is reported ashore")
     expect(by_id.get(lay.a) and by_id[lay.a].infantry == 900, f"{lay.a}'s size: {short(by_id.get(lay.a))}")
     expect(near.reserved_supplies == 0, f"{near.reserved_supplies} supplies reserved before any transfer")
-    code = status_of(lambda: land.near("No-Such-City-Of-The-Suite"))
+    code = status_of(lambda: land.near(NO_CITY))
     expect(code == grpc.StatusCode.NOT_FOUND, f"UnitsNear of an unknown city answered {code.name}")
+    # docs/gitm.md "Opening and closing": PATE then counts GITM as not answered and keeps its own land
+    unopened = land.other_campaign("never-opened")
+    code = status_of(lambda: land.near(campaign=unopened))
+    expect(
+        code == grpc.StatusCode.NOT_FOUND,
+        f"UnitsNear of campaign {unopened}, never opened, answered {code.name}, not NOT_FOUND",
+    )
     where = f"{lay.near} in the strategic square"
-    return f"{len(near.units)} units ({where}), {near.supplies} supplies; unknown city NOT_FOUND"
+    return (
+        f"{len(near.units)} units ({where}), {near.supplies} supplies; "
+        "unknown city and campaign never opened NOT_FOUND"
+    )
 
 
 def port_holders(land: Land) -> str:

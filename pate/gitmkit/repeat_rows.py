@@ -12,7 +12,7 @@ from typing import Any
 import grpc
 
 from gitm.v1 import land_pb2
-from pate.gitmkit.land import CITY_SUPPLIES, LOAD, UNLOAD, Land
+from pate.gitmkit.land import CITY_SUPPLIES, LOAD, NO_CITY, UNLOAD, Land
 from pate.gitmkit.rows import CheckFailedError, SkippedError, expect, short
 
 COPIES = 8  # concurrent copies of one call
@@ -120,6 +120,18 @@ def durable(land: Land) -> str:
     return "begin and complete repeated across two restarts: the same answers"
 
 
+def _unmapped(land: Land) -> land_pb2.OpenCampaignRequest:
+    """docs/gitm.md "Opening and closing": a city GITM does not know means the two sides read
+    different maps; the open is INVALID_ARGUMENT naming the entry (``units[0].city``)."""
+    unit = land_pb2.Unit(id=f"{land.layout.state}95IN", state=land.layout.state, infantry=100)
+    return land_pb2.OpenCampaignRequest(
+        campaign_id=land.other_campaign("unmapped"),
+        scenario="conformance",
+        turns=1,
+        units=[land_pb2.InitialUnit(unit=unit, city=NO_CITY)],
+    )
+
+
 def malformed(land: Land) -> str:
     lay = land.layout
     cases: list[tuple[str, str, Callable[[], Any]]] = [
@@ -145,6 +157,7 @@ def malformed(land: Land) -> str:
                 ),
             ),
         ),
+        ("city", f"an OpenCampaign naming {NO_CITY}", lambda: land.call("OpenCampaign", _unmapped(land))),
     ]
     for fieldname, what, call in cases:
         try:

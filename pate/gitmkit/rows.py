@@ -14,6 +14,7 @@ class Row:
     passed: bool
     detail: str
     skipped: bool = False  # not run, and not counted as a failure (e.g. no restart command given)
+    needs: str = ""  # not run because this row (the open, L2) failed: a failure all the same
 
     @property
     def obligation(self) -> str:
@@ -33,7 +34,21 @@ def expect(ok: object, why: str) -> None:
         raise CheckFailedError(why)
 
 
-def short(msg: Any) -> str:
-    from google.protobuf import text_format
+DETAIL = 160  # characters of a message or an answer shown in a row's detail
 
-    return text_format.MessageToString(msg, as_one_line=True)[:160]
+
+def short(msg: Any) -> str:
+    """An answer in one bounded line; ``None`` (a unit or an answer missing) as "nothing"."""
+    from google.protobuf import message, text_format
+
+    if msg is None:
+        return "nothing"
+    if not isinstance(msg, message.Message):
+        return bounded(repr(msg))
+    return text_format.MessageToString(msg, as_one_line=True)[:DETAIL] or "an empty answer"
+
+
+def bounded(text: str, limit: int = DETAIL) -> str:
+    """One line of at most ``limit`` characters, whatever a service put in a message."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."

@@ -10,8 +10,8 @@ from typing import Any
 import grpc
 
 from gitm.v1 import land_pb2
-from pate.gitmkit.land import CITY_SUPPLIES, LOAD, UNLOAD, Land
-from pate.gitmkit.rows import CheckFailedError, expect, short
+from pate.gitmkit.land import CITY_SUPPLIES, LOAD, NO_CITY, UNLOAD, Land
+from pate.gitmkit.rows import CheckFailedError, bounded, expect, short
 
 BEGUN = land_pb2.TRANSFER_STATE_BEGUN
 COMPLETED = land_pb2.TRANSFER_STATE_COMPLETED
@@ -19,8 +19,15 @@ CANCELLED = land_pb2.TRANSFER_STATE_CANCELLED
 REFUSING = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND}
 
 
-def refused(land: Land, what: str, tid: str, item: str, call: Callable[[], Any]) -> str:
-    """``call`` (a BeginTransfer of ``tid``) is refused with a reason naming ``item``."""
+def refused(land: Land, what: str, tid: str, item: str | tuple[str, ...], call: Callable[[], Any]) -> str:
+    """``call`` (a BeginTransfer of ``tid``) is refused with a reason naming ``item`` (one of)."""
+    status = refusal(land, what, tid, item, call)
+    return status if isinstance(status, str) else f"{what}: {_named(status, item)[0].reason}"
+
+
+def refusal(land: Land, what: str, tid: str, item: str | tuple[str, ...], call: Callable[[], Any]) -> Any:
+    """The refusal of ``call``, with a refusal naming ``item``; a status code instead (which a
+    refusal may be answered with) as its name."""
     try:
         status = call()
     except grpc.RpcError as exc:
@@ -30,9 +37,14 @@ def refused(land: Land, what: str, tid: str, item: str, call: Callable[[], Any])
     if status.accepted:
         land.complete(tid, cancelled=True)  # undo what a broken service took
         raise CheckFailedError(f"{what}: accepted, a land game refuses it")
-    named = [r for r in status.refusals if r.item == item]
+    named = _named(status, item)
     expect(status.reason and named, f"{what}: refused without a refusal of item {item!r}: {short(status)}")
-    return f"{what}: {named[0].reason}"
+    return status
+
+
+def _named(status: Any, item: str | tuple[str, ...]) -> list[Any]:
+    items = (item,) if isinstance(item, str) else item
+    return [r for r in status.refusals if r.item in items]
 
 
 def _begin_with(land: Land, tid: str, kw: dict[str, Any]) -> Callable[[], Any]:
@@ -44,7 +56,7 @@ def unit_refusals(land: Land) -> str:
     out = []
     for what, item, kw in (
         ("a unit of another state", lay.foreign, {"units": [lay.foreign]}),
-        ("not in that city", lay.a, {"units": [lay.a], "port": "No-Such-City-Of-The-Suite"}),
+        ("not in that city", lay.a, {"units": [lay.a], "port": NO_CITY}),
         ("only in the strategic square", lay.near, {"units": [lay.near]}),
         ("already embarked", lay.aboard, {"units": [lay.aboard]}),
         ("no such unit", "ZZ99IN", {"units": ["ZZ99IN"]}),
@@ -53,6 +65,10 @@ def unit_refusals(land: Land) -> str:
         out.append(refused(land, what, tid, item, _begin_with(land, tid, kw)))
     tid = land.new_id("refusal")
     out.append(refused(land, "not aboard", tid, lay.a, lambda: land.begin(tid, UNLOAD, [lay.a])))
+    # docs/gitm.md "Answers": item ``units`` for a unit named twice (the unit's own id is taken too)
+    tid = land.new_id("refusal")
+    twice = lambda: land.begin(tid, LOAD, [lay.a, lay.a])  # noqa: E731
+    out.append(refused(land, "a unit named twice", tid, ("units", lay.a), twice))
     return "; ".join(out[:3]) + f" (and {len(out) - 3} more)"
 
 
@@ -62,7 +78,7 @@ def reserved_elsewhere(land: Land) -> str:
     expect(land.begin(first, LOAD, [lay.a]).accepted, f"a load of {lay.a} refused")
     tid = land.new_id("also")
     try:
-        return refused(
+        status = refusal(
             land,
             "reserved by another open transfer",
             tid,
@@ -71,6 +87,14 @@ def reserved_elsewhere(land: Land) -> str:
         )
     finally:
         land.complete(first, cancelled=True)
+    if isinstance(status, str):
+        return status
+    # docs/gitm.md "Reasons reach players": the other transfer's id holds another state's transport
+    told = [status.reason, *(r.reason for r in status.refusals)]
+    for secret in (first, lay.ship):
+        leak = next((why for why in told if secret in why), None)
+        expect(leak is None, f"the refusal names the other transfer ({secret}): {bounded(leak or '')}")
+    return f"reserved by another open transfer: {_named(status, lay.a)[0].reason}"
 
 
 def supply_refusals(land: Land) -> str:
@@ -110,12 +134,18 @@ def supply_refusals(land: Land) -> str:
 def whole(land: Land) -> str:
     lay = land.layout
     tid = land.new_id("mixed")
-    refused(
+    status = refusal(
         land,
         "a good unit with a foreign one",
         tid,
         lay.foreign,
         lambda: land.begin(tid, LOAD, [lay.a, lay.foreign], 1),
+    )
+    # docs/gitm.md "Answers": a refusal holds nothing, so it answers no units and 0 supplies
+    expect(
+        isinstance(status, str) or (not status.units and status.supplies == 0),
+        f"the refusal answers what it holds as units {list(getattr(status, 'units', []))} and "
+        f"{getattr(status, 'supplies', 0)} supplies: a refused transfer holds none",
     )
     near = land.near()
     a = next((u for u in near.units if u.id == lay.a), None)
@@ -133,10 +163,13 @@ def reserves(land: Land) -> str:
     begun = land.begin(tid, LOAD, [lay.a], 2)
     expect(begun.accepted and begun.state == BEGUN and begun.supplies == 2, f"the begin: {short(begun)}")
     expect(land.get(tid) == begun, f"GetTransfer differs from BeginTransfer: {short(land.get(tid))}")
-    near = land.near()
-    a = next((u for u in near.units if u.id == lay.a), None)
     try:
-        expect(a is not None and a.reserved, f"{lay.a} is not marked reserved while begun: {short(a)}")
+        near = land.near()
+        a = next((u for u in near.units if u.id == lay.a), None)
+        # docs/gitm.md "Answers": a load's units stay in the city, listed with reserved true
+        if a is None:
+            raise CheckFailedError(f"{lay.a}, reserved by a begun load, is missing from UnitsNear")
+        expect(a.reserved, f"{lay.a} is not marked reserved while begun: {short(a)}")
         expect(near.reserved_supplies == 2, f"{near.reserved_supplies} supplies reserved, expected 2")
     finally:
         land.complete(tid, cancelled=True)

@@ -47,7 +47,18 @@ class Lifecycle:
             if bool(k.city) == bool(k.transport_id):
                 raise BadRequestError("stocks[]: give one of city and transport_id")
             check_count("stocks[].supplies", k.supplies, MAX_SUPPLIES)
+        if not self.ledger.behaviour.broken("open_unmapped_ok"):
+            self._on_map(r)
         return self.ledger.tx(lambda conn: self._open(conn, r))  # type: ignore[no-any-return]
+
+    def _on_map(self, r: land_pb2.OpenCampaignRequest) -> None:
+        """docs/gitm.md "Opening and closing": a city GITM does not know means the two sides read
+        different maps, which the open must say at once rather than hold a place no call reaches."""
+        cities = [("units", i, u.city) for i, u in enumerate(r.units)]
+        cities += [("stocks", i, k.city) for i, k in enumerate(r.stocks)]
+        for field, i, city in cities:
+            if city and not self.ledger.on_map(city):
+                raise BadRequestError(f"{field}[{i}].city: {city[:64]!r} is not on the GITM map")
 
     def _open(self, conn: Connection, r: land_pb2.OpenCampaignRequest) -> land_pb2.OpenCampaignResponse:
         if closed(conn, r.campaign_id):

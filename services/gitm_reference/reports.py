@@ -44,6 +44,8 @@ class TurnReports:
             ).all()
             if self.ledger.behaviour.broken("near_hides_strategic"):
                 rows = [u for u in rows if u.tactical]
+            if self.ledger.behaviour.broken("near_hides_reserved"):
+                rows = [u for u in rows if not u.reserved_by]
             have, reserved = stock(conn, r.campaign_id, "city", r.port)
             return land_pb2.UnitsNearResponse(
                 units=[_unit_pb(u) for u in rows], supplies=have, reserved_supplies=reserved

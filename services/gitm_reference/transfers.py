@@ -78,7 +78,7 @@ class Transfers:
         if row is not None and not (self.ledger.behaviour.forget or fresh):
             if row.request_sha != sha and not broken("accept_reused"):
                 raise ReusedIdError(f"transfer {r.transfer_id} was begun with other content")
-            return _status(conn, row.transfer_id)
+            return self._status(conn, row.transfer_id)
         if row is not None:  # forget (or racy): the old record is dropped and the call is done again
             conn.execute(t.transfers.delete().where(t.transfers.c.transfer_id == r.transfer_id))
         refusals = self._refusals(conn, r)
@@ -103,7 +103,7 @@ class Transfers:
             )
         except IntegrityError:  # pragma: no cover - the lock serialises writers of one process
             raise ReusedIdError(f"transfer {r.transfer_id} begun twice at once") from None
-        return _status(conn, r.transfer_id)
+        return self._status(conn, r.transfer_id)
 
     def _refusals(self, conn: Connection, r: land_pb2.BeginTransferRequest) -> list[tuple[str, str]]:
         if self.ledger.behaviour.refuse_all:
@@ -113,12 +113,13 @@ class Transfers:
         found = units(conn, r.campaign_id, r.units)
         out: list[tuple[str, str]] = []
         load = r.direction == land_pb2.DIRECTION_LOAD
-        blind = self.ledger.behaviour.broken("ignore_reservations")
+        broken = self.ledger.behaviour.broken
+        blind = broken("ignore_reservations")
         for uid in r.units:
-            why = _unit_refusal(found.get(uid), r, load, blind)
+            why = _unit_refusal(found.get(uid), r, load, blind, broken("reason_names_holder"))
             if why:
                 out.append((uid, why))
-        if len(set(r.units)) != len(r.units):
+        if len(set(r.units)) != len(r.units) and not broken("twice_taken"):
             out.append(("units", "a unit is named twice"))
         kind, place = ("city", r.port) if load else ("transport", r.transport_id)
         have, reserved = stock(conn, r.campaign_id, kind, place)
@@ -126,6 +127,9 @@ class Transfers:
             where = f"in {r.port}" if load else f"aboard {r.transport_id}"
             out.append(("supplies", f"{r.supplies} asked, {max(0, have - reserved)} free {where}"))
         return out
+
+    def _status(self, conn: Connection, transfer_id: str) -> land_pb2.TransferStatus:
+        return _status(conn, transfer_id, echo_refused=self.ledger.behaviour.broken("refusal_holds_units"))
 
     def complete(self, r: land_pb2.CompleteTransferRequest) -> land_pb2.TransferStatus:
         check_opaque("transfer_id", r.transfer_id)
@@ -140,7 +144,7 @@ class Transfers:
             raise UnknownTransferError(f"no transfer {r.transfer_id}")
         flipped = b.broken("flip_completion") and row.state == "cancelled" and not r.cancelled
         if row.state != "begun" and not (b.forget and row.state == "completed") and not flipped:
-            return _status(conn, r.transfer_id)  # done already: the first answer stands
+            return self._status(conn, r.transfer_id)  # done already: the first answer stands
         req = _request_from(row.request_json)
         if not (r.cancelled and b.broken("cancel_keeps_reservation")):
             _release(conn, req)
@@ -150,7 +154,7 @@ class Transfers:
         conn.execute(
             update(t.transfers).where(t.transfers.c.transfer_id == r.transfer_id).values(state=state)
         )
-        return _status(conn, r.transfer_id)
+        return self._status(conn, r.transfer_id)
 
     def get(self, r: land_pb2.GetTransferRequest) -> land_pb2.TransferStatus:
         check_opaque("transfer_id", r.transfer_id)
@@ -162,7 +166,7 @@ class Transfers:
                 if self.ledger.behaviour.broken("unknown_ok"):
                     return land_pb2.TransferStatus(transfer_id=r.transfer_id)
                 raise UnknownTransferError(f"no transfer {r.transfer_id}")
-            return _status(conn, r.transfer_id)
+            return self._status(conn, r.transfer_id)
 
         return self.ledger.tx(read)  # type: ignore[no-any-return]
 
@@ -210,23 +214,28 @@ def _move(
         set_stock(conn, campaign, *dst, dhave + arrived, dres)
 
 
-def _status(conn: Connection, transfer_id: str) -> land_pb2.TransferStatus:
+def _status(conn: Connection, transfer_id: str, echo_refused: bool = False) -> land_pb2.TransferStatus:
+    """The transfer as it stands (``echo_refused``: the mutant whose refusal answers what was asked)."""
     row = conn.execute(select(t.transfers).where(t.transfers.c.transfer_id == transfer_id)).one()
     req = json.loads(row.request_json)
     refused = row.state == "refused"
+    empty = refused and not echo_refused  # docs/gitm.md "Answers": a refusal holds nothing
     return land_pb2.TransferStatus(
         transfer_id=transfer_id,
         accepted=not refused,
         reason=row.reason,
-        units=[] if refused else req["units"],
-        supplies=0 if refused else req["supplies"],
+        units=[] if empty else req["units"],
+        supplies=0 if empty else req["supplies"],
         state=STATES[row.state],
         refusals=[land_pb2.Refusal(item=i, reason=w) for i, w in json.loads(row.refusals_json)],
     )
 
 
-def _unit_refusal(row: Any, r: land_pb2.BeginTransferRequest, load: bool, blind: bool = False) -> str:
-    """What a land game refuses, unit by unit (``blind``: the mutant that ignores reservations)."""
+def _unit_refusal(
+    row: Any, r: land_pb2.BeginTransferRequest, load: bool, blind: bool = False, tell: bool = False
+) -> str:
+    """What a land game refuses, unit by unit (``blind``: the mutant that ignores reservations;
+    ``tell``: the mutant whose reason names the transfer holding the unit)."""
     if row is None:
         return "no such unit"
     # the reason reaches the player whose transport it is (docs/gitm.md "Answers"): another
@@ -236,7 +245,9 @@ def _unit_refusal(row: Any, r: land_pb2.BeginTransferRequest, load: bool, blind:
     if row.fate:
         return f"the unit was {row.fate}"
     if row.reserved_by and not blind:
-        return "already being moved by another transfer"
+        return (
+            f"already being moved by {row.reserved_by}" if tell else "already being moved by another transfer"
+        )
     if load:
         if row.transport:
             return f"already embarked on {row.transport}"

@@ -16,7 +16,7 @@ from pate.cli.main import main
 from pate.gitmkit.check import NAMES, passed, run_suite
 from pate.gitmkit.obligations import OBLIGATIONS
 from services.gitm_reference.mutants import MUTANTS
-from tests.support.gitm_reference import LAND_TOKEN, reference_gitm, reference_process
+from tests.support.gitm_reference import LAND_TOKEN, Reference, reference_gitm, reference_process
 
 ALL_KEPT = f"{len(NAMES)} of {len(NAMES)} obligations checked and kept"
 
@@ -26,20 +26,56 @@ def test_every_obligation_has_a_mutant_and_a_row() -> None:
     assert sorted(n.split()[0] for n in NAMES) == sorted(OBLIGATIONS)
 
 
+ROW = re.compile(r"^(L\d+) .*?  (pass|FAIL|skip)  ", re.M)
+DETAIL = re.compile(r"^(L\d+) .*?  (?:pass|FAIL|skip) +(.*)$", re.M)
+# what the row of each rule says when a variant breaks it (docs/gitm.md "Answers", "Opening and closing")
+SAYS = {
+    "near_unopened_ok": "never opened, answered OK, not NOT_FOUND",
+    "twice_taken": "a unit named twice: accepted, a land game refuses it",
+    "reason_names_holder": "the refusal names the other transfer",
+    "refusal_holds_units": "a refused transfer holds none",
+    "near_hides_reserved": "reserved by a begun load, is missing from UnitsNear",
+    "open_unmapped_ok": "an OpenCampaign naming No-Such-City-Of-The-Suite answered OK",
+}
+SUMMARY = re.compile(r"^(\d+) of (\d+) obligations checked and kept.*$", re.M)
+
+
+def _command(ref: Reference, campaign: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """``pate gitm check`` as a land team runs it, restarts made by reopening the store."""
+    args = ["gitm", "check", "--addr", ref.addr, "--campaign", campaign, "--token", LAND_TOKEN]
+    status = main([*args, "--restart-command", "reopen the store"])
+    printed = capsys.readouterr()
+    return status, printed.out + printed.err
+
+
 def test_the_kit_catches_every_mutant_by_the_row_of_its_obligation(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The mutation test: one reference service as its own process, switched to each broken variant
-    in turn (services/gitm_reference/mutants.py); the unbroken service keeps every obligation."""
-    caught, missed = [], []
+    in turn (services/gitm_reference/mutants.py), checked by the command itself. "Obligations of the
+    land side": each obligation is one row; for every variant the command prints every row, in the
+    order of their numbers, with its summary, fails the row of the obligation the variant breaks,
+    and shows no traceback; the unbroken service keeps every obligation."""
+    caught: list[str] = []
+    missed: list[str] = []
     with reference_process(tmp_path) as ref:
-        rows = run_suite(ref.addr, "unbroken", "Portsmouth", token=LAND_TOKEN, restart=ref.reopen)
-        assert passed(rows) and not any(r.skipped for r in rows), [r for r in rows if not r.passed]
+        monkeypatch.setattr("pate.cli.gitm.restarter", lambda _command, _addr: ref.reopen)
+        status, out = _command(ref, "unbroken", capsys)
+        rows = dict(ROW.findall(out))
+        assert status == 0 and set(rows.values()) == {"pass"}, out
+        assert list(rows) == [n.split()[0] for n in NAMES] and len(rows) == len(OBLIGATIONS)
         for i, (mutant, (obligation, _)) in enumerate(MUTANTS.items()):
             ref.faults(mutant=mutant)
-            rows = run_suite(ref.addr, f"mutant-{i}", "Portsmouth", token=LAND_TOKEN, restart=ref.reopen)
-            failed = {r.obligation: r.detail for r in rows if not r.passed}
-            (caught if obligation in failed else missed).append(f"{mutant} ({obligation})")
+            status, out = _command(ref, f"mutant-{i}", capsys)
+            rows = dict(ROW.findall(out))
+            assert "Traceback" not in out, (mutant, out)
+            assert list(rows) == [n.split()[0] for n in NAMES], (mutant, out)
+            summary = SUMMARY.search(out)
+            assert summary and summary.group(2) == str(len(NAMES)), (mutant, out)
+            assert status == 1, (mutant, out)
+            said = dict(DETAIL.findall(out))[obligation]
+            assert SAYS.get(mutant, "") in said, (mutant, said)
+            (caught if rows[obligation] == "FAIL" else missed).append(f"{mutant} ({obligation})")
         ref.faults()
     with capsys.disabled():
         print(
