@@ -21,6 +21,7 @@ from services.platform.telemetry.observe import ObservedAsgi
 from services.web import server
 from services.web.backend import Backend
 from services.web.config import load_web_settings
+from services.web.ready import Readiness
 from services.web.routes import create_app
 
 log = get_logger("web")
@@ -56,6 +57,7 @@ def main() -> int:
             (settings.host, settings.port),
             settings.guard,
             settings.health,
+            Readiness(backend).down,
             **proxy_options(platform.trusted_proxies),
         )
     )

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Generator
+from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,15 +136,25 @@ class InFlightLimit:
             self.busy -= 1
 
 
-async def health_app(scope: Scope, receive: Receive, send: Send) -> None:
-    """The health listener: ``/healthz`` and ``/readyz`` answer ok, anything else 404."""
-    if scope["type"] != "http":
-        return
-    found = scope.get("path") in HEALTH_PATHS
-    response = Response(
-        "ok" if found else "not found", status_code=200 if found else 404, media_type="text/plain"
-    )
-    await response(scope, receive, send)
+def health_app(ready: Callable[[], Awaitable[str]] | None = None) -> ASGIApp:
+    """The health listener: ``/healthz`` (alive) always answers ok; ``/readyz`` answers ok while
+    ``ready`` says nothing is down, else 503 naming what is (services/web/ready.py); anything
+    else 404."""
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        path = scope.get("path")
+        down = await ready() if path == "/readyz" and ready is not None else ""
+        if path not in HEALTH_PATHS:
+            response = Response("not found", status_code=404, media_type="text/plain")
+        elif down:
+            response = Response(f"not ready: {down} not answering", status_code=503, media_type="text/plain")
+        else:
+            response = Response("ok", media_type="text/plain")
+        await response(scope, receive, send)
+
+    return app
 
 
 class _QuietServer(uvicorn.Server):
@@ -173,14 +183,19 @@ def config(app: ASGIApp, host: str, port: int, guard: Guard, **extra: Any) -> uv
 
 
 async def serve(
-    app: ASGIApp, addr: tuple[str, int], guard: Guard, health: tuple[str, int] | None, **extra: Any
+    app: ASGIApp,
+    addr: tuple[str, int],
+    guard: Guard,
+    health: tuple[str, int] | None,
+    ready: Callable[[], Awaitable[str]] | None = None,
+    **extra: Any,
 ) -> None:
     """Serve ``app`` (wrapped in the in-flight limit) and, when given, the health listener."""
     main = uvicorn.Server(config(InFlightLimit(app, guard.max_in_flight), *addr, guard, **extra))
     if health is None:
         await main.serve()
         return
-    side = _QuietServer(config(health_app, *health, Guard(max_connections=64, max_in_flight=64)))
+    side = _QuietServer(config(health_app(ready), *health, Guard(max_connections=64, max_in_flight=64)))
     side_task = asyncio.create_task(side.serve())
     try:
         await main.serve()
