@@ -21,6 +21,7 @@ import math
 import os
 import random
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -331,6 +332,11 @@ def summary(trials: list[Trial]) -> str:
     )
 
 
+def _stop_like_ctrl_c(_signum: int, _frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one stop at a time
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=50)
@@ -346,6 +352,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--workdir", type=Path, default=None, help="kept (default: a temporary folder)")
     args = parser.parse_args(argv)
+    # a SIGTERM (a CI's timeout, `kill`) unwinds like Ctrl-C, through the clusters' and the
+    # servers' stops in the finally blocks, instead of leaving them running
+    signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
     if args.workdir is not None:
         return _run(args, args.workdir)
     workdir = Path(tempfile.mkdtemp(prefix="pate-chaos-"))

@@ -71,8 +71,9 @@ def _demo(args: argparse.Namespace) -> int:
             print("\n".join(play_bot_turn(cluster, DEMO_CAMPAIGN)), flush=True)
             if not args.exit:
                 _print_explore(cluster)
-                while True:
-                    time.sleep(3600)
+                while True:  # a service that dies is told at once, not left defunct
+                    time.sleep(WATCH_SECONDS)
+                    cluster.check_alive()
         except (KeyboardInterrupt, _Terminated):
             print("\nstopping...", flush=True)
         except (TimeoutError, RuntimeError) as err:
@@ -84,6 +85,9 @@ def _demo(args: argparse.Namespace) -> int:
             nats.stop()
     print("stopped cleanly", flush=True)
     return 0
+
+
+WATCH_SECONDS = 2.0
 
 
 class _Terminated(BaseException):

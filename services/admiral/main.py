@@ -23,6 +23,7 @@ from pate.engine.bots import DEFAULT_LEVEL, load_levels
 from pate.engine.context import turn_context
 from services.admiral.work import Stubs, sweep
 from services.platform.config import ConfigError, load_settings
+from services.platform.processes import die_with_launcher
 from services.platform.runtime.grpcutil import serve_grpc
 from services.platform.security.tls import channel, load_tls
 from services.platform.telemetry import metrics
@@ -86,6 +87,7 @@ async def run() -> int:
 
 
 def main() -> int:
+    die_with_launcher()
     return asyncio.run(run())
 
 

@@ -37,6 +37,7 @@ from services.gitm_reference.seed import scenario_seeder
 from services.gitm_reference.servicer import Access, Admin, LandBridge, set_faults
 from services.gitm_reference.store import LandStore
 from services.platform.config import ConfigError, load_settings
+from services.platform.processes import die_with_launcher
 from services.platform.security.tls import TlsSettings, check_bind, is_loopback, load_tls, server_credentials
 from services.platform.store.db import make_engine
 from services.platform.telemetry import metrics
@@ -128,6 +129,7 @@ def start(
 
 
 def main() -> int:
+    die_with_launcher()
     addr = os.environ.get("PATE_GITM_ADDR", "").strip() or DEFAULT_ADDR
     url = os.environ.get("PATE_GITM_DATABASE_URL", "").strip() or default_database_url()
     scenario = os.environ.get("PATE_GITM_SCENARIO", "").strip() or "training"

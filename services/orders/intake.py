@@ -33,6 +33,7 @@ from services.orders.mapping import MappingError, order_from_pb, order_to_pb
 from services.platform.errors import Code, DeskError
 from services.platform.security import limits
 from services.platform.security.auth import Authenticator, Credentials
+from services.platform.security.field_rules import LimitError
 from services.platform.security.quoting import bounded, first_problems
 from services.platform.store import repository as repo
 from services.platform.store.repository import intake as batch
@@ -68,7 +69,7 @@ def _within_limits(orders: list[ShipOrder]) -> list[ShipOrder]:
     try:
         for i, order in enumerate(orders):
             limits.check_request(order_to_pb(order), prefix=f"orders[{i}].")
-    except limits.LimitError as err:
+    except LimitError as err:
         raise DeskError(Code.INVALID_ARGUMENT, bounded(str(err))) from None
     return orders
 

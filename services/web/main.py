@@ -14,6 +14,7 @@ from typing import Any
 from pate.core.world.fields import DataError
 from pate.messaging import message_limits
 from services.platform.config import ConfigError, load_settings
+from services.platform.processes import die_with_launcher
 from services.platform.security.tls import load_tls
 from services.platform.telemetry import metrics, tracing
 from services.platform.telemetry.logging import configure_logging, get_logger
@@ -28,6 +29,7 @@ log = get_logger("web")
 
 
 def main() -> int:
+    die_with_launcher()
     try:
         platform = load_settings()
         configure_logging("web", platform)

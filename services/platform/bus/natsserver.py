@@ -23,6 +23,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO
 
+from services.platform.processes import dying_with_launcher
+
 BINARY_ENV = "PATE_NATS_SERVER_BIN"
 READY_LINE = "Server is ready"
 
@@ -125,7 +127,10 @@ class NatsServer:
             args = [str(self.binary), "-c", str(conf)]
         # own session: a Ctrl-C meant for the services does not kill the bus under them
         self._proc = subprocess.Popen(
-            args, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
+            dying_with_launcher(args),  # a launcher killed outright takes its nats-server along
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         self._wait_ready(offset)
         return self

@@ -25,6 +25,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.platform.bus.natsserver import free_port
+from services.platform.processes import launcher_env
 from services.platform.security.tls import TlsSettings, load_tls
 from services.platform.security.tls import channel as tls_channel
 
@@ -64,6 +65,7 @@ class Cluster:
             PATE_ADMIN_TOKEN=self.admin_token,
             PATE_DEADLINE_POLL_SECONDS=env.get("PATE_DEADLINE_POLL_SECONDS", "1"),
             PYTHONUNBUFFERED="1",
+            **launcher_env(),  # each service ends with this launcher, even one killed outright
         )
         if self.gitm_addr:
             env.update(
@@ -148,6 +150,10 @@ class Cluster:
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"the {name} service did not start; see {self.workdir / 'logs'}")
                 time.sleep(0.2)
+
+    def check_alive(self) -> None:
+        """Raise naming the first service that exited (and reap it: no defunct child stays)."""
+        self._check_alive()
 
     def _check_alive(self) -> None:
         for name, procs in self.procs.items():

@@ -21,6 +21,7 @@ from grpc_reflection.v1alpha import reflection
 from opentelemetry import trace
 
 from services.platform.security import limits, quoting
+from services.platform.security.field_rules import LimitError
 from services.platform.security.tls import TlsSettings, check_bind, server_credentials
 from services.platform.telemetry import metrics, tracing
 from services.platform.telemetry.logging import HotLogger, get_logger
@@ -156,7 +157,7 @@ async def _refuse_outside_limits(request: Any, context: Any) -> None:
         limits.check_metadata(context.invocation_metadata() or ())
         if isinstance(request, Message):
             limits.check_request(request)
-    except limits.LimitError as err:
+    except LimitError as err:
         await context.abort(grpc.StatusCode.INVALID_ARGUMENT, quoting.bounded(str(err)))
 
 

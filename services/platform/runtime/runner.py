@@ -19,6 +19,7 @@ from services.platform import bus
 from services.platform.bus.consumer import IdempotentConsumer
 from services.platform.bus.relay import OutboxRelay
 from services.platform.config import ConfigError, Settings, load_settings
+from services.platform.processes import die_with_launcher
 from services.platform.runtime import gauges, heap
 from services.platform.runtime.database import check_writable
 from services.platform.security.tls import check_bind, load_tls
@@ -60,6 +61,7 @@ class Service:
 
 
 async def run_service(svc: Service, settings: Settings | None = None) -> int:
+    die_with_launcher()
     try:
         settings = settings or load_settings()
     except ConfigError as err:  # a bad PATE_* value: one line, no traceback
