@@ -113,14 +113,17 @@ def _commerce(ledger: Ledger, sides: tuple[Side, ...], acc: Mapping[str, SideAcc
 def _troops(
     ledger: Ledger, start: WorldState, sides: tuple[Side, ...], acc: Mapping[str, SideAccount]
 ) -> None:
+    gone: set[str] = set()  # a unit is lost once, whichever rule told of it (EiA and section 9 both may)
     for t in ledger.troops:
         side = side_of(sides, t.state)
         if side is None:
             continue
         a = acc[side.key]
         if not t.landed:
-            a.troops_lost += len(t.units)
-            a.men_lost += sum(start.land_units[u].men for u in t.units if u in start.land_units)
+            units = [u for u in t.units if u not in gone]
+            gone.update(units)
+            a.troops_lost += len(units)
+            a.men_lost += sum(start.land_units[u].men for u in units if u in start.land_units)
             continue
         a.troops_landed += len(t.units)
         held = start.ports.get(t.port)
