@@ -60,7 +60,7 @@ def _finish(s: Stack) -> None:
 
 
 def test_the_result_is_the_game_master_s_alone_while_the_campaign_runs_then_every_player_s(
-    web,  # noqa: F811
+    web: tuple[TestClient, Backend],  # noqa: F811
     one_turn: Stack,
     spectator: TestClient,
 ) -> None:
