@@ -14,6 +14,8 @@ import grpc
 from starlette.requests import Request
 from starlette.responses import Response
 
+from pate.core.ruledata import ResultScoring
+from pate.datafiles import load_rule_data
 from pate.v1 import result_pb2, result_pb2_grpc
 from services.web.backend import CALL_TIMEOUT, Backend, Session
 from services.web.backend_errors import NotLoggedInError, translate
@@ -84,6 +86,19 @@ def unrecorded(res: result_pb2.CampaignResult) -> list[tuple[str, str]]:
     return out
 
 
+def scoring_words(s: ResultScoring) -> str:
+    """The points and bands of data/rules/result.toml, as the page tells them."""
+    ships = ", ".join(f"{t.value} {points}" for t, points in s.ship.items())
+    return (
+        f"A ship sunk, wrecked, scuttled or taken counts its strength ({ships}); a merchant taken"
+        f" {s.merchant}; a port that changed sides {s.port}; a land unit lost at sea {s.troops_lost},"
+        f" one landed on an enemy shore {s.troops_landed}. A side's score is its points won less its"
+        f" points lost. A margin below {s.draw_below} is a draw; a margin of {s.decisive_from} or more"
+        f" that is also {s.decisive_share_pct}% of all the points in play is a decisive victory;"
+        " between, a marginal victory."
+    )
+
+
 async def result(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
     try:
@@ -99,4 +114,5 @@ async def result(desk: Desk, request: Request) -> Response:
         rows=account_rows(res),
         unrecorded=unrecorded(res),
         player=session is not None,
+        scoring=scoring_words(load_rule_data().result_scoring()),
     )

@@ -84,6 +84,7 @@ def test_the_result_is_the_game_master_s_alone_while_the_campaign_runs_then_ever
     assert 'data-side="BR"' in page.text and 'data-side="FR"' in page.text
     assert 'data-row="ships-start"' in page.text and 'data-row="score"' in page.text
     assert "by the account" in page.text
+    assert "FL 135, SL 100, FR 25, TR 25" in page.text  # how it scores, from data/rules/result.toml
     assert 'id="result-unrecorded"' not in page.text  # every ship's fate came from an event
     # a spectator: not before the game master allows it
     assert spectator.get(f"/c/{cid}/result").status_code == 404
