@@ -36,12 +36,64 @@ class ShipClass:
 
 
 @dataclass(frozen=True, slots=True)
+class ResultScoring:
+    """The points of a campaign's final account and the bands of its result
+    (docs/rules/result.md; the rule book's victory conditions are lost)."""
+
+    ship: Mapping[ShipType, int]  # a ship sunk, wrecked or taken, by type
+    merchant: int  # a merchant (trade ship) taken
+    port: int  # a port that changed sides
+    troops_lost: int  # a land unit lost at sea
+    troops_landed: int  # a land unit put ashore in a port an enemy held at the start
+    draw_below: int  # a margin below this is a draw
+    decisive_from: int  # a margin of this many points or more may be decisive ...
+    decisive_share_pct: int  # ... when it is also this share of all the points in play
+
+
+_RESULT_KEYS = ("merchant", "port", "troops_lost", "troops_landed")
+_BAND_KEYS = ("draw_below", "decisive_from", "decisive_share_pct")
+
+
+def _result_scoring(section: Mapping[str, Any], problems: list[str]) -> ResultScoring | None:
+    """The ``result`` section: every weight a whole number of points, none negative."""
+    found: dict[str, int] = {}
+    ships = section.get("ships", {})
+    points = section.get("points", {})
+    bands = section.get("bands", {})
+    wanted = [(f"ships.{t.value}", ships, t.value) for t in ShipType]
+    wanted += [(f"points.{k}", points, k) for k in _RESULT_KEYS]
+    wanted += [(f"bands.{k}", bands, k) for k in _BAND_KEYS]
+    for path, table, key in wanted:
+        value = table.get(key) if isinstance(table, Mapping) else None
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            problems.append(f"result.{path}: a whole number of points, 0 or more (found {value!r})")
+        else:
+            found[path] = value
+    if len(found) < len(wanted):
+        return None
+    if found["bands.decisive_share_pct"] > 100:
+        problems.append("result.bands.decisive_share_pct: a percentage, 0 to 100")
+        return None
+    return ResultScoring(
+        ship={t: found[f"ships.{t.value}"] for t in ShipType},
+        **{k: found[f"points.{k}"] for k in _RESULT_KEYS},
+        **{k: found[f"bands.{k}"] for k in _BAND_KEYS},
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class RuleData:
     ship_classes: Mapping[ShipType, ShipClass]
     sections: Mapping[str, Mapping[str, Any]]  # every section as parsed
+    result: ResultScoring | None = None  # the ``result`` section, when the data has one
 
     def ship_class(self, type_: ShipType) -> ShipClass:
         return self.ship_classes[type_]
+
+    def result_scoring(self) -> ResultScoring:
+        if self.result is None:
+            raise RulesDataError(["result: missing (data/rules/result.toml)"])
+        return self.result
 
     def section(self, name: str) -> Mapping[str, Any]:
         return self.sections.get(name, {})
@@ -67,9 +119,10 @@ def parse_rules(raw: Mapping[str, Mapping[str, Any]]) -> RuleData:
             )
         except (KeyError, TypeError, ValueError) as exc:
             problems.append(f"ships.class.{t.value}: {exc}")
+    result = _result_scoring(raw["result"], problems) if "result" in raw else None
     if problems:
         raise RulesDataError(problems)
-    return RuleData(ship_classes=classes, sections=raw)
+    return RuleData(ship_classes=classes, sections=raw, result=result)
 
 
 def _not_finite(value: Any, path: str) -> Iterator[str]:

@@ -59,6 +59,7 @@ are named after their rule (`test_rule_6_3_...`) and quote it.
 | 8 Storms (lost) | [movement](rules/movement.md) (storms), `data/rules/storms.toml` |
 | 9 Transporting units and supplies (lost) | [turn](rules/turn.md) (amphibious phases, GITM bridge) |
 | 10 Port garrisons (lost) | [turn](rules/turn.md), [intel](rules/intel.md) (garrison reports) |
+| Victory conditions (none survive) | [result](rules/result.md), `data/rules/result.toml` |
 | Sea area and port lists (lost) | [world](rules/world.md), `data/maps/*.toml` |
 | Breaking the line: 7.6 against the mechanics page | [combat](rules/combat.md) |
 | Combat orders: the order form against the mechanics page | [combat](rules/combat.md), [orders](rules/orders.md) |

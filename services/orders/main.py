@@ -11,11 +11,19 @@ from functools import partial
 from sqlalchemy import Connection, Engine
 
 from pate.messaging import message_limits
-from pate.v1 import admin_pb2_grpc, bots_pb2_grpc, desk_pb2_grpc, orders_pb2_grpc, sessions_pb2_grpc
+from pate.v1 import (
+    admin_pb2_grpc,
+    bots_pb2_grpc,
+    desk_pb2_grpc,
+    orders_pb2_grpc,
+    result_pb2_grpc,
+    sessions_pb2_grpc,
+)
 from services.orders import campaigns
 from services.orders.admirals import BotAdmiralsServicer
 from services.orders.login import SessionsServicer
 from services.orders.pause import GameMasterServicer
+from services.orders.result import CampaignResultsServicer
 from services.orders.servicer import CampaignAdminServicer, OrderDeskServicer, PlayerDeskServicer
 from services.platform import bus
 from services.platform.bus.outbox import prune_published
@@ -68,6 +76,10 @@ SERVICE = Service(
         (
             sessions_pb2_grpc.add_SessionsServicer_to_server,
             lambda e, s: SessionsServicer(_auth(e, s), s.admin_token, s.trusted_proxies),
+        ),
+        (
+            result_pb2_grpc.add_CampaignResultsServicer_to_server,
+            lambda e, s: CampaignResultsServicer(e, _auth(e, s), s.admin_token, s.trusted_proxies),
         ),
     ),
     grpc_addr=lambda s: s.orders_addr,

@@ -1,6 +1,7 @@
 """The game master's campaign options that players see the effect of (docs/web.md, "Ready for
 the turn"): ``show_ready``, every player sees who has confirmed the open turn, as Diplicity
-offers it.  Off by default; stored with the campaign (``campaign_options``)."""
+offers it; ``spectators_see_result``, anyone reads the finished campaign's result (docs/web.md,
+"The result of a campaign").  Off by default; stored with the campaign (``campaign_options``)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,11 @@ from services.platform.store import repository as repo
 def options(conn: Connection, campaign: str) -> desk_pb2.CampaignOptions:
     t = desk_tables.campaign_options
     row = conn.execute(select(t).where(t.c.campaign == campaign)).first()
-    return desk_pb2.CampaignOptions(show_ready=bool(row.show_ready) if row is not None else False)
+    if row is None:
+        return desk_pb2.CampaignOptions()
+    return desk_pb2.CampaignOptions(
+        show_ready=bool(row.show_ready), spectators_see_result=bool(row.spectators_see_result)
+    )
 
 
 def set_options(
@@ -26,10 +31,11 @@ def set_options(
     if repo.get_campaign(conn, campaign, lock=True) is None:
         raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
     t = desk_tables.campaign_options
+    values = {"show_ready": wanted.show_ready, "spectators_see_result": wanted.spectators_see_result}
     if conn.execute(select(t.c.campaign).where(t.c.campaign == campaign)).first() is None:
-        conn.execute(t.insert().values(campaign=campaign, show_ready=wanted.show_ready))
+        conn.execute(t.insert().values(campaign=campaign, **values))
     else:
-        conn.execute(t.update().where(t.c.campaign == campaign).values(show_ready=wanted.show_ready))
+        conn.execute(t.update().where(t.c.campaign == campaign).values(**values))
     return options(conn, campaign)
 
 

@@ -60,8 +60,10 @@ async def set_early_close(
     return out
 
 
-async def set_options(b: Backend, campaign: str, show_ready: bool) -> desk_pb2.CampaignOptions:
-    wanted = desk_pb2.CampaignOptions(show_ready=show_ready)
+async def set_options(
+    b: Backend, campaign: str, show_ready: bool, spectators_see_result: bool = False
+) -> desk_pb2.CampaignOptions:
+    wanted = desk_pb2.CampaignOptions(show_ready=show_ready, spectators_see_result=spectators_see_result)
     req = desk_pb2.SetCampaignOptionsRequest(campaign_id=campaign, options=wanted)
     out: desk_pb2.CampaignOptions = await _master_call(b, "SetCampaignOptions", req)
     return out

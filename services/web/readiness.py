@@ -93,6 +93,10 @@ async def campaign_options(desk: Desk, request: Request) -> Response:
     form = await desk.form(request)
     cid, _ = await _master(desk, request)
     show = form.get("show_ready") == "on"
-    await desk_calls.set_options(desk.backend, cid, show)
+    public = form.get("spectators_see_result") == "on"
+    await desk_calls.set_options(desk.backend, cid, show, public)
     said = "players now see who has confirmed" if show else "players no longer see who has confirmed"
+    said += (
+        "; anyone may read the finished campaign's result" if public else "; only its players read its result"
+    )
     return desk.redirect_with(request, f"/c/{cid}/gm", done=f"options saved: {said}")

@@ -4,7 +4,7 @@ what each player has read of his messages (0015), in the store's one metadata.""
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Index, Integer, String, Table, Text
+from sqlalchemy import Boolean, Column, Index, Integer, String, Table, Text, false
 
 from services.platform.store.tables import UtcDateTime, _created, metadata
 
@@ -51,12 +51,14 @@ messages = Table(
 Index(None, messages.c.campaign, messages.c.turn, messages.c.sender)
 
 # The game master's choices that players see the effect of (migration 0015): show_ready, every
-# player sees who has confirmed the open turn.  No row: every choice off.
+# player sees who has confirmed the open turn; spectators_see_result (migration 0017), anyone
+# reads the finished campaign's result.  No row: every choice off.
 campaign_options = Table(
     "campaign_options",
     metadata,
     Column("campaign", String(64), primary_key=True),
     Column("show_ready", Boolean(create_constraint=False), nullable=False),
+    Column("spectators_see_result", Boolean(create_constraint=False), nullable=False, server_default=false()),
 )
 
 # What each player has read of the messages (migration 0015): the highest message id among those

@@ -63,7 +63,7 @@ def _assert_matches_metadata(url: str) -> None:
             inspector = sa.inspect(conn)
             checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
             assert checks == {"ck_campaigns_status", "ck_reports_format"}
-        assert db.current_revision(engine) == "0015"
+        assert db.current_revision(engine) == "0017"
     finally:
         engine.dispose()
 
