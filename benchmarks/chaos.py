@@ -10,7 +10,8 @@ instead of waiting for the restarted one to start; ``--replicas 1`` measures tha
 trial then checks (benchmarks/turncheck.py) that the turn was resolved exactly once, that no
 accepted order was lost, that no event or report is doubled, and measures the time from the
 kill until the next turn opened.  A table and a summary are printed; the exit code is 1 if
-any trial broke a check.  ``--max-seconds`` bounds the run: no trial starts after it.
+any trial broke a check.  ``--max-seconds`` bounds the run: no trial starts after it; SIGTERM
+stops it as Ctrl-C does.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import math
 import os
 import random
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -51,6 +51,7 @@ from pate.v1 import (
 )
 from services.platform import bus
 from services.platform.bus.natscluster import NatsCluster
+from services.platform.processes import sigterm_as_ctrl_c
 from services.platform.runtime.cluster import SERVICES, Cluster
 from services.platform.runtime.cluster import _serving as serving
 from services.platform.store.db import make_engine
@@ -332,11 +333,6 @@ def summary(trials: list[Trial]) -> str:
     )
 
 
-def _stop_like_ctrl_c(_signum: int, _frame: object) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one stop at a time
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=50)
@@ -344,17 +340,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", default=DEFAULT_SERVER, help="PostgreSQL server URL, or 'sqlite'")
     parser.add_argument("--max-seconds", type=float, default=1800.0, help="start no trial after this")
     parser.add_argument("--turn-timeout", type=float, default=90.0)
-    parser.add_argument(
-        "--replicas",
-        type=int,
-        default=2,
-        help="processes of each service (default 2, as deploy/k8s/base runs them); one is killed",
-    )
+    replicas = "processes of each service (default 2, as deploy/k8s/base runs them); one is killed"
+    parser.add_argument("--replicas", type=int, default=2, help=replicas)
     parser.add_argument("--workdir", type=Path, default=None, help="kept (default: a temporary folder)")
     args = parser.parse_args(argv)
-    # a SIGTERM (a CI's timeout, `kill`) unwinds like Ctrl-C, through the clusters' and the
-    # servers' stops in the finally blocks, instead of leaving them running
-    signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
+    sigterm_as_ctrl_c()
     if args.workdir is not None:
         return _run(args, args.workdir)
     workdir = Path(tempfile.mkdtemp(prefix="pate-chaos-"))

@@ -45,3 +45,14 @@ def dying_with_launcher(args: list[str]) -> list[str]:
     if setpriv is None or not sys.platform.startswith("linux"):
         return args
     return [setpriv, "--pdeathsig", "TERM", "--", *args]
+
+
+def sigterm_as_ctrl_c() -> None:
+    """A SIGTERM (a CI's timeout, ``kill``) unwinds like Ctrl-C, through the ``finally`` blocks
+    that stop what a launcher started, instead of leaving it running."""
+
+    def stop(_signum: int, _frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one stop at a time
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
