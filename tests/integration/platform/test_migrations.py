@@ -50,6 +50,11 @@ EXPECTED_TABLES = {
     "solo_owners",
     "campaign_options",
     "messages_read",
+    "accounts",
+    "account_tokens",
+    "account_sessions",
+    "account_seat_sessions",
+    "account_seats",
 }
 
 
@@ -63,7 +68,7 @@ def _assert_matches_metadata(url: str) -> None:
             inspector = sa.inspect(conn)
             checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
             assert checks == {"ck_campaigns_status", "ck_reports_format"}
-        assert db.current_revision(engine) == "0015"
+        assert db.current_revision(engine) == "0016"
     finally:
         engine.dispose()
 
