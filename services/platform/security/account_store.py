@@ -25,6 +25,7 @@ from services.platform.security.passwords import MAX_PASSWORD_LENGTH
 from services.platform.security.sessions import MAX_TOKEN_LENGTH, TOKEN_BYTES, token_digest
 from services.platform.store import account_tables as at
 from services.platform.store import notifications, tables
+from services.platform.store.notifications import ACCOUNT_MAIL
 
 MAX_DISPLAY_NAME = 100
 MAX_EMAIL = 254  # RFC 5321's longest path, less the angle brackets
@@ -33,8 +34,6 @@ MIN_PASSWORD_LENGTH = 10  # a password the person chose (a seat's is generated b
 VERIFY_TTL = timedelta(days=2)
 RESET_TTL = timedelta(hours=1)
 SESSION_ID_CHARS = 16  # the public id of a session: the head of its digest
-# notifications.campaign of account mail: '@' is in no campaign id (limits.CAMPAIGN_ID)
-ACCOUNT_MAIL = "@account"
 _EMAIL = re.compile(r"[a-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})+")
 _ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+/-]{0,63}")
 _S = at.account_sessions
