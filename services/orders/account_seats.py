@@ -153,5 +153,7 @@ class AccountSeats:
                 else:
                     conn.execute(delete(_SEATS).where(where))
                 for t in (tables.notify_prefs, tables.notifications):  # both hold his address
-                    conn.execute(delete(t).where(and_(t.c.campaign == seat.campaign, t.c.player == seat.player)))
+                    conn.execute(
+                        delete(t).where(and_(t.c.campaign == seat.campaign, t.c.player == seat.player))
+                    )
             account_store.forget_account(conn, me.id)

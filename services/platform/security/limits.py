@@ -17,10 +17,8 @@ the core, with its own refusals.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -28,7 +26,7 @@ from google.protobuf.message import Message
 
 from pate.core.preview.model import MAX_RUNS
 from pate.datafiles import MAX_SCENARIO_CHARS
-from services.platform.security.quoting import excerpt
+from services.platform.security.fieldrules import LimitError, Many, Moment, Number, Rule, Text
 
 # The whole request, serialized: grpc.max_receive_message_length of every server.
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
@@ -41,8 +39,6 @@ MAX_ORDERS_TEXT_CHARS = 256 * 1024
 MAX_TURN_SECONDS = 366 * 24 * 3600  # a turn lasts at most a (leap) year; fits a 32-bit column
 MAX_AMOUNT = 1_000_000  # stores, supplies, crews: far above any fleet's
 MAX_SEED = 2**63 - 1  # a campaign seed: a uint64 field kept within a signed 64-bit column
-EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
-LATEST = datetime(2200, 1, 1, tzinfo=UTC)
 
 CAMPAIGN_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 PLAYER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -52,69 +48,11 @@ WORD = re.compile(r"[A-Za-z_]{1,32}")  # enumerated words (engage, leeward, ...)
 SEA_AREA = re.compile(r"[A-Za-z]{1,8}")
 REQUEST_ID = re.compile(r"[!-~]{1,100}")  # printable ASCII, no spaces
 TRACE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+EMAIL = re.compile(r"[^\s@<>,;]{1,64}@[^\s@<>,;]{1,189}")  # the outer bound; account_store checks more
+TIME_ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+/-]{0,63}")  # the shape of an IANA name; the list decides
+LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,100}")  # a mailed link's token (43 characters)
+SESSION_ID = re.compile(r"[0-9a-f]{16}")
 
-
-class LimitError(ValueError):
-    """A request outside the limits; ``str()`` names the field."""
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    max_chars: int
-    pattern: re.Pattern[str] | None = None  # matched whole
-    required: bool = False
-    lines: bool = False  # may hold newlines and tabs (documents, order files)
-    min_chars: int = 0
-    what: str = ""  # the character set, said in the error
-
-    def check(self, field: str, value: str) -> None:
-        if not value:
-            if self.required:
-                raise LimitError(f"{field}: is required")
-            return
-        if len(value) > self.max_chars:
-            raise LimitError(f"{field}: at most {self.max_chars} characters (got {len(value)})")
-        if len(value) < self.min_chars:
-            raise LimitError(f"{field}: at least {self.min_chars} characters")
-        if self.pattern is not None:
-            if not self.pattern.fullmatch(value):
-                raise LimitError(f"{field}: {excerpt(value)} is not {self.what}")
-            return
-        bad = _document_control(value) if self.lines else _control(value)
-        if bad is not None:
-            raise LimitError(f"{field}: control character U+{ord(bad):04X} refused")
-
-
-@dataclass(frozen=True, slots=True)
-class Number:
-    lo: int
-    hi: int
-
-    def check(self, field: str, value: int) -> None:
-        if not self.lo <= value <= self.hi:
-            raise LimitError(f"{field}: must be between {self.lo} and {self.hi} (got {excerpt(str(value))})")
-
-
-@dataclass(frozen=True, slots=True)
-class Many:
-    max_items: int
-
-
-@dataclass(frozen=True, slots=True)
-class Moment:
-    lo: datetime = EARLIEST
-    hi: datetime = LATEST
-
-    def check(self, field: str, seconds: int, nanos: int) -> None:
-        if not 0 <= nanos <= 999_999_999:
-            raise LimitError(f"{field}: nanos must be between 0 and 999999999")
-        if not self.lo.timestamp() <= seconds < self.hi.timestamp():
-            raise LimitError(
-                f"{field}: must lie between {self.lo.date().isoformat()} and {self.hi.date().isoformat()}"
-            )
-
-
-Rule = Text | Number | Many | Moment
 
 _CAMPAIGN = Text(40, CAMPAIGN_ID, required=True, what="a campaign id ([a-z0-9][a-z0-9-]{0,39})")
 _NEW_CAMPAIGN = _CAMPAIGN
@@ -124,6 +62,11 @@ _TOKEN = Text(32, TOKEN, what="an id of letters, digits, '_' and '-'")
 _WORD = Text(32, WORD, what="a word of letters and '_'")
 _PLACE = Text(64)  # a port's name: any printable text
 _AMOUNT = Number(0, MAX_AMOUNT)
+_SEAT = Text(64, PLAYER_ID, required=True, what="a player id ([A-Za-z0-9][A-Za-z0-9_.-]{0,63})")
+_EMAIL = Text(254, EMAIL, required=True, what="an email address")
+_GIVEN_PASSWORD = Text(1024, required=True)
+_NEW_PASSWORD = Text(1024, required=True, min_chars=10)  # account_store.MIN_PASSWORD_LENGTH
+_LINK = Text(100, LINK_TOKEN, required=True, what="the token of a mailed link")
 
 RULES: dict[str, Rule] = {
     # pate.v1.CampaignAdmin
@@ -213,6 +156,28 @@ RULES: dict[str, Rule] = {
     "pate.v1.GetReportRequest.format": _WORD,
     "pate.v1.ListReportsRequest.campaign_id": _CAMPAIGN,
     "pate.v1.ListReportsRequest.player_id": _PLAYER,
+    # pate.v1.Accounts (docs/accounts.md; services/platform/security/account_store.py checks more)
+    "pate.v1.SignUpRequest.display_name": Text(100, required=True),
+    "pate.v1.SignUpRequest.email": _EMAIL,
+    "pate.v1.SignUpRequest.password": _NEW_PASSWORD,
+    "pate.v1.SignUpRequest.time_zone": Text(64, TIME_ZONE, what="an IANA time zone name"),
+    "pate.v1.VerifyRequest.token": _LINK,
+    "pate.v1.AccountLoginRequest.email": _EMAIL,
+    "pate.v1.AccountLoginRequest.password": _GIVEN_PASSWORD,
+    "pate.v1.ClaimSeatRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.ClaimSeatRequest.player_id": _SEAT,
+    "pate.v1.ClaimSeatRequest.password": _GIVEN_PASSWORD,
+    "pate.v1.OpenSeatRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.OpenSeatRequest.player_id": _SEAT,
+    "pate.v1.RevokeAccountSessionsRequest.session_id": Text(
+        16, SESSION_ID, what="a session id (16 hex digits)"
+    ),
+    "pate.v1.RequestResetRequest.email": _EMAIL,
+    "pate.v1.ResetPasswordRequest.token": _LINK,
+    "pate.v1.ResetPasswordRequest.new_password": _NEW_PASSWORD,
+    "pate.v1.ChangePasswordRequest.password": _GIVEN_PASSWORD,
+    "pate.v1.ChangePasswordRequest.new_password": _NEW_PASSWORD,
+    "pate.v1.DeleteAccountRequest.password": _GIVEN_PASSWORD,
 }
 
 # Fields without a rule of their own (added later) but with a well-known name take
@@ -255,35 +220,6 @@ _INTS = {
     FieldDescriptor.TYPE_FIXED64: (0, 2**64 - 1),
 }
 _TIMESTAMP = "google.protobuf.Timestamp"
-
-
-# Documents (order files, scenarios, messages) may be 1 MiB long: checked by one regular
-# expression at C speed, refusing the C0 and C1 controls (NUL, escape, ...) but tab,
-# newline and carriage return, DEL, and lone surrogates; and the characters that make text
-# look other than it is: the bidirectional marks, embeddings, overrides and isolates (U+202E
-# turns "gpj.exe" round) and the line and paragraph separators, which a reader's card
-# breaks on, so a message could draw a false "From:" line of its own.
-_DOCUMENT_BAD = re.compile(
-    "[^\t\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-    "|[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
-
-
-def _document_control(value: str) -> str | None:
-    found = _DOCUMENT_BAD.search(value)
-    return found.group() if found else None
-
-
-def _control(value: str) -> str | None:
-    """The first control, format or line-breaking character (Unicode C*, Zl, Zp), if any.
-    A character loop: only for single-line text, whose length is checked first (at most 1,024)."""
-    if value.isprintable():  # C speed; false also for some spaces (U+00A0), looked at below
-        return None
-    for ch in value:
-        kind = unicodedata.category(ch)
-        if kind[0] == "C" or kind in ("Zl", "Zp"):
-            return ch
-    return None
 
 
 def check_request(message: Message, prefix: str = "") -> None:
