@@ -3,6 +3,10 @@ game master's campaign with generated seat passwords, and the mail the notifier 
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -10,9 +14,12 @@ from argon2 import PasswordHasher
 from sqlalchemy import Engine
 
 from pate.datafiles import load_scenario
+from pate.v1 import accounts_pb2_grpc
 from services.notifier import work
 from services.orders import campaigns
 from services.orders.account_seats import AccountSeats
+from services.orders.accounts_rpc import AccountsServicer
+from services.platform.runtime.grpcutil import bound_port, serve_grpc
 from services.platform.security.accounts import Accounts
 from services.platform.security.auth import Authenticator
 from services.platform.security.throttle import LoginThrottle, ThrottlePolicy
@@ -93,3 +100,23 @@ def game_master_campaign(engine: Engine, campaign: str) -> None:
         repo.set_status(
             conn, campaign, turn=1, expect=("STARTING",), status="OPEN", deadline=START + timedelta(days=1)
         )
+
+
+@contextmanager
+def serve_accounts(world: World) -> Iterator[str]:
+    """pate.v1.Accounts over the world's objects, on a loopback port of its own loop: its address."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    servicer = AccountsServicer(world.accounts, world.auth)
+    start = serve_grpc(
+        [(servicer, accounts_pb2_grpc.add_AccountsServicer_to_server)], "127.0.0.1:0", "orders"
+    )
+    server = asyncio.run_coroutine_threadsafe(start, loop).result(30)
+    try:
+        yield f"127.0.0.1:{bound_port(server)}"
+    finally:
+        asyncio.run_coroutine_threadsafe(server.stop(None), loop).result(30)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()

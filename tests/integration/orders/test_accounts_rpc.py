@@ -5,8 +5,6 @@ before any work, and a call without an account session costs no password check
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,10 +15,15 @@ from sqlalchemy import Engine
 from pate.v1 import accounts_pb2 as pb
 from pate.v1 import accounts_pb2_grpc
 from services.notifier import work
-from services.orders.accounts_rpc import AccountsServicer
-from services.platform.runtime.grpcutil import bound_port, serve_grpc
 from services.platform.security.throttle import ThrottlePolicy
-from tests.support.accounts import PASSWORD, SEAT_PASSWORD, World, game_master_campaign, make_world
+from tests.support.accounts import (
+    PASSWORD,
+    SEAT_PASSWORD,
+    World,
+    game_master_campaign,
+    make_world,
+    serve_accounts,
+)
 from tests.support.mailsink import smtp_sink
 
 pytestmark = pytest.mark.integration
@@ -31,23 +34,10 @@ ROOMY = ThrottlePolicy(source_burst=50, account_burst=50, address_burst=100, set
 
 @pytest.fixture
 def served(engine: Engine) -> Iterator[tuple[accounts_pb2_grpc.AccountsStub, World]]:
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
     with smtp_sink() as (sink, inbox):
         world = make_world(engine, work.Sender(engine, sink), inbox, ROOMY)
-        servicer = AccountsServicer(world.accounts, world.auth)
-        adder = accounts_pb2_grpc.add_AccountsServicer_to_server
-        start = serve_grpc([(servicer, adder)], "127.0.0.1:0", "orders")
-        server = asyncio.run_coroutine_threadsafe(start, loop).result(30)
-        channel = grpc.insecure_channel(f"127.0.0.1:{bound_port(server)}")
-        try:
+        with serve_accounts(world) as addr, grpc.insecure_channel(addr) as channel:
             yield accounts_pb2_grpc.AccountsStub(channel), world
-        finally:
-            channel.close()
-            asyncio.run_coroutine_threadsafe(server.stop(None), loop).result(30)
-            loop.call_soon_threadsafe(loop.stop)
-            thread.join(10)
 
 
 def answer(call: Any, request: Any, token: str = "") -> tuple[str, str]:
