@@ -178,7 +178,10 @@ class Accounts:
         if not email or not password:
             raise DeskError(Code.UNAUTHENTICATED, UNKNOWN)
         if len(email) > store.MAX_EMAIL or len(password) > MAX_PASSWORD_LENGTH:
-            raise DeskError(Code.INVALID_ARGUMENT, "email or password too long")
+            raise DeskError(
+                Code.INVALID_ARGUMENT,
+                f"email: at most {store.MAX_EMAIL} characters, password: at most {MAX_PASSWORD_LENGTH}",
+            )
         key = account_key(email)
         self._reserve(self.throttle, key, source)
         with reader(self.engine) as conn:

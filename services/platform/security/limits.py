@@ -28,6 +28,9 @@ from pate.core.preview.model import MAX_RUNS
 from pate.datafiles import MAX_SCENARIO_CHARS
 from services.platform.security.fieldrules import LimitError, Many, Moment, Number, Rule, Text
 
+# the kinds of rule come from fieldrules.py; callers name them through this module
+__all__ = ["LimitError", "Many", "Moment", "Number", "Rule", "Text"]
+
 # The whole request, serialized: grpc.max_receive_message_length of every server.
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 # All call metadata together (grpc.max_metadata_size).

