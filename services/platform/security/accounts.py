@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from services.platform.errors import Code, DeskError
 from services.platform.security import account_store as store
 from services.platform.security.passwords import DEFAULT_HASHER, MAX_PASSWORD_LENGTH, hash_matches
+from services.platform.security.sessions import token_digest
 from services.platform.security.throttle import LoginThrottle, ThrottlePolicy, digest
 from services.platform.store import account_tables as at
 from services.platform.store.db import reader
@@ -58,6 +59,11 @@ class Account:
 def account_key(email: str) -> str:
     """The throttle's key of an address (never the key of a seat: that has a campaign in it)."""
     return digest(f"account/{email}")
+
+
+def _mail_key(purpose: str, token: str) -> str:
+    """The outbox key of a link's mail: from the token's digest, which gives nothing of the token."""
+    return f"{purpose}:{token_digest(token)[:16]}"
 
 
 def _account(row: Any) -> Account:
@@ -147,7 +153,7 @@ class Accounts:
                 "If you did not sign up, ignore this mail."
             )
             store.queue_mail(
-                conn, account, email, f"verify:{token[:8]}", "PATE: confirm your address", body, now
+                conn, account, email, _mail_key("verify", token), "PATE: confirm your address", body, now
             )
 
     def _mail_known(self, conn: Connection, row: Any, now: datetime) -> None:
@@ -157,7 +163,7 @@ class Accounts:
             "If it was you, log in; if you forgot your password, set a new one with this link "
             f"(valid one hour, once):\n{self._link('reset', token)}\n\nOtherwise ignore this mail."
         )
-        store.queue_mail(conn, row.id, row.email, f"known:{token[:8]}", "PATE: your account", body, now)
+        store.queue_mail(conn, row.id, row.email, _mail_key("known", token), "PATE: your account", body, now)
 
     def verify(self, token: str) -> None:
         now = self.clock()
@@ -246,7 +252,9 @@ class Accounts:
                 f"{self._link('reset', token)}\n\nIf you did not ask for it, ignore this mail: "
                 "your password stays as it is."
             )
-            store.queue_mail(conn, row.id, row.email, f"reset:{token[:8]}", "PATE: new password", body, now)
+            store.queue_mail(
+                conn, row.id, row.email, _mail_key("reset", token), "PATE: new password", body, now
+            )
 
     def reset(self, token: str, new_password: str) -> None:
         """Spend the link, then set the password (which also confirms the address: the link
