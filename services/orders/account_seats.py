@@ -11,6 +11,7 @@ stay as they are.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, and_, delete, insert, select, update
@@ -133,7 +134,20 @@ class AccountSeats:
         self._forget_cached(me.id)
         return revoked
 
+    def reset(self, link: str, new_password: str) -> None:
+        self._forget_cached(self.accounts.reset(link, new_password))
+
+    def change_password(
+        self, token: str, password: str, new_password: str, source: str
+    ) -> tuple[str, datetime]:
+        me = self.accounts.authenticate(token)
+        fresh = self.accounts.change_password(token, password, new_password, source)
+        self._forget_cached(me.id)
+        return fresh
+
     def _forget_cached(self, account: str) -> None:
+        """The seat sessions this process remembers for a moment (sessioncache.py) go with
+        the database's: a revoked one is refused here at once."""
         with reader(self.auth.engine) as conn:
             for seat in list_seats(conn, account):
                 self.auth.live.forget_player(seat.campaign, seat.player)

@@ -141,14 +141,14 @@ class AccountsServicer(accounts_pb2_grpc.AccountsServicer):
         return accounts_pb2.MailResponse(message=MAIL_ON_ITS_WAY)
 
     async def ResetPassword(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        await self._run(context, "reset", self.accounts.reset, request.token, request.new_password)
+        await self._run(context, "reset", self.seats.reset, request.token, request.new_password)
         return accounts_pb2.ResetPasswordResponse()
 
     async def ChangePassword(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         c = await self._creds(context)
         r = request
         token, expires = await self._run(
-            context, "change", self.accounts.change_password, c.token, r.password, r.new_password, c.source
+            context, "change", self.seats.change_password, c.token, r.password, r.new_password, c.source
         )
         me = await self._run(context, "change", self.accounts.authenticate, token)
         return _login_reply(token, expires, me.display_name, me.time_zone)

@@ -256,9 +256,9 @@ class Accounts:
                 conn, row.id, row.email, _mail_key("reset", token), "PATE: new password", body, now
             )
 
-    def reset(self, token: str, new_password: str) -> None:
+    def reset(self, token: str, new_password: str) -> str:
         """Spend the link, then set the password (which also confirms the address: the link
-        came by mail) and end every session of the account."""
+        came by mail) and end every session of the account; the account's id."""
         store.check_new_password("new_password", new_password)
         if not store.plausible_token(token):
             raise DeskError(Code.UNAUTHENTICATED, "the link is unknown, used or expired")
@@ -276,6 +276,7 @@ class Accounts:
                 values["verified_at"] = now
             conn.execute(update(a).where(a.c.id == account).values(**values))
             store.revoke_sessions(conn, account, now=now)
+        return account
 
     def change_password(
         self, token: str, password: str, new_password: str, source: str

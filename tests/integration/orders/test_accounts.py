@@ -92,7 +92,7 @@ def test_a_reset_link_sets_the_password_once_and_ends_every_session(world: World
     session = world.member(EMAIL)
     world.accounts.request_reset(EMAIL, world.addr)
     link = world.last_token(EMAIL)
-    world.accounts.reset(link, "the new password")
+    world.seats.reset(link, "the new password")
     assert refused(world.accounts.authenticate, session) is Code.UNAUTHENTICATED
     assert refused(world.accounts.reset, link, "a third password") is Code.UNAUTHENTICATED  # single use
     assert refused(world.accounts.login, EMAIL, PASSWORD, world.addr) is Code.UNAUTHENTICATED
@@ -157,7 +157,11 @@ def test_a_password_change_ends_the_account_sessions_and_its_seat_sessions(world
     second, _, _ = world.accounts.login(EMAIL, PASSWORD, "192.0.2.30")
     world.seats.claim(first, "change", "decres", SEAT_PASSWORD, world.addr)
     seat_token, _, _ = world.seats.open_seat(second, "change", "decres")
-    fresh, _ = world.accounts.change_password(first, PASSWORD, "quite another one", world.addr)
+    creds = Credentials(token=seat_token)
+    world.auth.caller("change", creds)  # remembered for a moment by this process (sessioncache)
+    assert world.auth.recent_caller("change", creds) is not None
+    fresh, _ = world.seats.change_password(first, PASSWORD, "quite another one", world.addr)
+    assert world.auth.recent_caller("change", creds) is None
     for old in (first, second):
         assert refused(world.accounts.authenticate, old) is Code.UNAUTHENTICATED
     assert refused(world.auth.session, seat_token) is Code.UNAUTHENTICATED
