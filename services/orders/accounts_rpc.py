@@ -27,9 +27,9 @@ T = TypeVar("T")
 
 
 @functools.cache
-def accounts_for(engine: Engine, session_ttl: float) -> Accounts:
+def accounts_for(engine: Engine, session_ttl: float, link_base: str = "") -> Accounts:
     """One per engine in a process; it shares the login throttle's table with the seat login."""
-    return Accounts(engine, session_ttl=session_ttl)
+    return Accounts(engine, session_ttl=session_ttl, link_base=link_base)
 
 
 def _seat(seat: Seat) -> accounts_pb2.AccountSeat:

@@ -80,7 +80,7 @@ SERVICE = Service(
         (
             accounts_pb2_grpc.add_AccountsServicer_to_server,
             lambda e, s: AccountsServicer(
-                accounts_for(e, s.session_ttl_seconds), _auth(e, s), s.trusted_proxies
+                accounts_for(e, s.session_ttl_seconds, s.account_link_base), _auth(e, s), s.trusted_proxies
             ),
         ),
     ),
