@@ -199,3 +199,10 @@ def test_deleting_an_account_removes_the_person_and_leaves_a_former_player(world
     assert not any(EMAIL in v or "Horatio Nelson" in v for v in everything)
     assert refused(world.auth.session, seat_token) is Code.UNAUTHENTICATED
     assert refused(world.accounts.login, EMAIL, PASSWORD, world.addr) is Code.UNAUTHENTICATED
+
+
+def test_the_mailed_link_points_at_the_desk_when_a_link_base_is_set(world: World) -> None:
+    world.accounts.link_base = "https://desk.example.org/account"  # PATE_ACCOUNT_LINK_BASE
+    world.accounts.sign_up("Horatio", EMAIL, PASSWORD, "", world.addr)
+    token = world.last_token(EMAIL)
+    assert f"https://desk.example.org/account/verify?token={token}" in text(world.inbox.to(EMAIL)[-1])
