@@ -148,7 +148,9 @@ class Accounts:
                 return
             token = store.issue_link(conn, account, "verify", now=now, ttl=store.VERIFY_TTL)
             body = (
-                f"Welcome to PATE, {name}.\n\nConfirm your address with this link (valid "
+                # no word of the requester's in it (not even his name): whoever signs up with a
+                # stranger's address cannot make PATE mail that stranger a text of his own
+                "Welcome to PATE.\n\nConfirm your address with this link (valid "
                 f"{store.VERIFY_TTL.days} days, once):\n{self._link('verify', token)}\n\n"
                 "If you did not sign up, ignore this mail."
             )

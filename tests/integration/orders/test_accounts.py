@@ -51,6 +51,14 @@ def test_sign_up_mails_a_link_that_verifies_once_then_the_account_logs_in(world:
     assert [s.campaign for s in world.accounts.sessions(session)] == [""]
 
 
+def test_the_mail_holds_no_word_of_the_requester(world: World) -> None:
+    world.accounts.sign_up("Visit evil.example now", EMAIL, PASSWORD, "", world.addr)
+    world.accounts.sign_up("Or evil.example", EMAIL, PASSWORD, "", world.addr)  # a known address
+    world.deliver()
+    mails = world.inbox.to(EMAIL)
+    assert len(mails) == 2 and not any("evil" in text(m) or "evil" in str(m["Subject"]) for m in mails)
+
+
 def test_a_verification_link_expires_after_two_days(world: World) -> None:
     world.accounts.sign_up("Horatio", EMAIL, PASSWORD, "", world.addr)
     token = world.last_token(EMAIL)
