@@ -161,7 +161,12 @@ def session_account(conn: Connection, token: str, *, now: datetime) -> str | Non
 
 
 def link_seat_session(conn: Connection, account: str, token: str) -> None:
-    conn.execute(insert(at.account_seat_sessions).values(token_sha256=token_digest(token), account=account))
+    """Remember that the account opened this seat session; the links of sessions pruned since
+    (sessions.prune) go."""
+    link, s = at.account_seat_sessions, tables.sessions
+    gone = and_(link.c.account == account, link.c.token_sha256.not_in(select(s.c.token_sha256)))
+    conn.execute(delete(link).where(gone))
+    conn.execute(insert(link).values(token_sha256=token_digest(token), account=account))
 
 
 def list_sessions(conn: Connection, account: str, *, now: datetime) -> list[SessionInfo]:

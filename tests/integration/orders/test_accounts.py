@@ -159,6 +159,18 @@ def test_a_seat_given_a_new_password_by_its_game_master_is_still_claimed_only_on
     assert world.seats.seats(other) == []
 
 
+def test_the_links_of_pruned_seat_sessions_go(world: World) -> None:
+    game_master_campaign(world.engine, "pruned")
+    mine = world.member(EMAIL)
+    world.seats.claim(mine, "pruned", "allemand", SEAT_PASSWORD, world.addr)
+    world.seats.open_seat(mine, "pruned", "allemand")
+    world.clock.advance(hours=13)  # the seat session and the account's have expired
+    mine, _, _ = world.accounts.login(EMAIL, PASSWORD, world.addr)
+    world.seats.open_seat(mine, "pruned", "allemand")
+    with reader(world.engine) as conn:
+        assert len(conn.execute(select(at.account_seat_sessions)).all()) == 1
+
+
 def test_a_password_change_ends_the_account_sessions_and_its_seat_sessions(world: World) -> None:
     game_master_campaign(world.engine, "change")
     first = world.member(EMAIL)
