@@ -39,10 +39,13 @@ def _post(client: TestClient, path: str, **data: str) -> str:
     token = csrf(client.get("/account").text)
     r = client.post(path, data={"csrf": token, **data}, follow_redirects=True)
     assert r.status_code == 200, r.text[:500]
-    return r.text
+    return str(r.text)
 
 
-def test_an_account_signs_up_confirms_claims_a_seat_and_plays_it(web, stack: Stack) -> None:  # noqa: F811
+def test_an_account_signs_up_confirms_claims_a_seat_and_plays_it(
+    web: tuple[TestClient, Any],  # noqa: F811 (the fixture)
+    stack: Stack,
+) -> None:
     client, _ = web
     said = _post(client, "/account/signup", display_name="Keith", email=EMAIL, password="a keen password")
     assert "a mail is on its way" in said
@@ -74,7 +77,10 @@ def test_an_account_signs_up_confirms_claims_a_seat_and_plays_it(web, stack: Sta
     assert 'id="account-login"' in client.get("/account").text  # logged out of the account
 
 
-def test_a_seat_password_is_refused_on_the_account_page_as_an_unknown_seat(web, stack: Stack) -> None:  # noqa: F811
+def test_a_seat_password_is_refused_on_the_account_page_as_an_unknown_seat(
+    web: tuple[TestClient, Any],  # noqa: F811 (the fixture)
+    stack: Stack,
+) -> None:
     client, _ = web
     said = _post(client, "/account/claim", campaign=stack.campaign, player="barham", password="wrong one")
     assert "log in to your account" in said  # no account session: nothing checked
