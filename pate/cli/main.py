@@ -19,6 +19,7 @@ COMMANDS: tuple[str, ...] = (
     "pate.cli.turn",
     "pate.cli.cases",
     "pate.cli.login",
+    "pate.cli.account",
     "pate.cli.orders",
     "pate.cli.battle",
     "pate.cli.serve",

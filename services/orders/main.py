@@ -12,6 +12,7 @@ from sqlalchemy import Connection, Engine
 
 from pate.messaging import message_limits
 from pate.v1 import (
+    accounts_pb2_grpc,
     admin_pb2_grpc,
     bots_pb2_grpc,
     desk_pb2_grpc,
@@ -20,6 +21,7 @@ from pate.v1 import (
     sessions_pb2_grpc,
 )
 from services.orders import campaigns
+from services.orders.accounts_rpc import AccountsServicer, accounts_for
 from services.orders.admirals import BotAdmiralsServicer
 from services.orders.login import SessionsServicer
 from services.orders.pause import GameMasterServicer
@@ -80,6 +82,12 @@ SERVICE = Service(
         (
             result_pb2_grpc.add_CampaignResultsServicer_to_server,
             lambda e, s: CampaignResultsServicer(e, _auth(e, s), s.admin_token, s.trusted_proxies),
+        ),
+        (
+            accounts_pb2_grpc.add_AccountsServicer_to_server,
+            lambda e, s: AccountsServicer(
+                accounts_for(e, s.session_ttl_seconds, s.account_link_base), _auth(e, s), s.trusted_proxies
+            ),
         ),
     ),
     grpc_addr=lambda s: s.orders_addr,

@@ -48,6 +48,8 @@ class Settings:
     session_ttl_seconds: float = 12 * 3600.0
     # peers (IP addresses) whose x-forwarded-for names the caller's address for the throttle
     trusted_proxies: frozenset[str] = frozenset()
+    # where the links of account mail point (the web desk's /account); empty: the mail gives the token
+    account_link_base: str = ""
     # Prometheus /metrics HOST:PORT (port 0 = any free port); empty or "0": no metrics server
     metrics_addr: str = ""
     # OTLP gRPC collector (e.g. http://otel-collector:4317) for trace spans; empty: spans not exported
@@ -119,6 +121,12 @@ def _url(env: Mapping[str, str], name: str, default: str, schemes: tuple[str, ..
     return value
 
 
+def _link_base(env: Mapping[str, str]) -> str:
+    if not _text(env, "PATE_ACCOUNT_LINK_BASE", ""):
+        return ""
+    return _url(env, "PATE_ACCOUNT_LINK_BASE", "", ("http", "https")).rstrip("/")
+
+
 def _addresses(env: Mapping[str, str], name: str) -> frozenset[str]:
     """IP addresses, or networks as ``10.244.0.0/16`` (a Kubernetes pod network, where the
     front end's pods have no fixed address)."""
@@ -150,6 +158,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         admin_token=env.get("PATE_ADMIN_TOKEN", "").strip(),
         session_ttl_seconds=_positive_float(env, "PATE_SESSION_TTL_SECONDS", 12 * 3600.0),
         trusted_proxies=_addresses(env, "PATE_TRUSTED_PROXIES"),
+        account_link_base=_link_base(env),
         metrics_addr=_metrics_addr(env),
         otlp_endpoint=_otlp(env),
         stream_replicas=_positive_int(env, "PATE_STREAM_REPLICAS", 1),

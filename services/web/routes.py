@@ -18,6 +18,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from services.web import (
+    account_pages,
     gm,
     handover,
     minister,
@@ -105,6 +106,24 @@ def _game_master_routes(desk: Desk) -> list[Route]:
     ]
 
 
+def _account_routes(desk: Desk) -> list[Route]:
+    a, g = account_pages, account_pages.guarded
+    return [
+        Route("/account", page(desk, a.account), methods=["GET"]),
+        Route("/account/login", page(desk, a.log_in), methods=["POST"]),
+        Route("/account/logout", page(desk, a.log_out), methods=["POST"]),
+        Route("/account/signup", page(desk, a.sign_up), methods=["POST"]),
+        Route("/account/verify", page(desk, a.link), methods=["GET"]),
+        Route("/account/verify", page(desk, a.verify), methods=["POST"]),
+        Route("/account/reset", page(desk, a.link), methods=["GET"]),
+        Route("/account/reset", page(desk, a.reset), methods=["POST"]),
+        Route("/account/claim", page(desk, g(a.claim)), methods=["POST"]),
+        Route("/account/play", page(desk, g(a.play)), methods=["POST"]),
+        Route("/account/revoke", page(desk, g(a.revoke)), methods=["POST"]),
+        Route("/account/delete", page(desk, g(a.delete)), methods=["POST"]),
+    ]
+
+
 def create_app(backend: Backend, settings: WebSettings) -> Starlette:
     desk = Desk(backend, settings)
     routes = [
@@ -124,6 +143,7 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/reports/{turn:int}/body", page(desk, reports_pages.body)),
         Route("/c/{campaign}/reports/{turn:int}/text", page(desk, reports_pages.text)),
         *_game_master_routes(desk),
+        *_account_routes(desk),
         Route("/c/{campaign}/replay", page(desk, replay_pages.replay)),
         Route("/c/{campaign}/replay/all", page(desk, replay_pages.replay_all)),
         Route("/c/{campaign}/replay/truth", page(desk, replay_pages.replay_truth)),

@@ -54,6 +54,10 @@ WORD = re.compile(r"[A-Za-z_]{1,32}")  # enumerated words (engage, leeward, ...)
 SEA_AREA = re.compile(r"[A-Za-z]{1,8}")
 REQUEST_ID = re.compile(r"[!-~]{1,100}")  # printable ASCII, no spaces
 TRACE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+EMAIL = re.compile(r"[^\s@<>,;]{1,64}@[^\s@<>,;]{1,189}")  # the outer bound; account_store checks more
+TIME_ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+/-]{0,63}")  # the shape of an IANA name; the list decides
+LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,100}")  # a mailed link's token (43 characters)
+SESSION_ID = re.compile(r"[0-9a-f]{16}")
 
 
 Rule = Text | Number | Many | Moment
@@ -66,6 +70,11 @@ _TOKEN = Text(32, TOKEN, what="an id of letters, digits, '_' and '-'")
 _WORD = Text(32, WORD, what="a word of letters and '_'")
 _PLACE = Text(64)  # a port's name: any printable text
 _AMOUNT = Number(0, MAX_AMOUNT)
+_SEAT = Text(64, PLAYER_ID, required=True, what="a player id ([A-Za-z0-9][A-Za-z0-9_.-]{0,63})")
+_EMAIL = Text(254, EMAIL, required=True, what="an email address")
+_GIVEN_PASSWORD = Text(1024, required=True)
+_NEW_PASSWORD = Text(1024, required=True, min_chars=10)  # account_store.MIN_PASSWORD_LENGTH
+_LINK = Text(100, LINK_TOKEN, required=True, what="the token of a mailed link")
 
 RULES: dict[str, Rule] = {
     # pate.v1.CampaignAdmin
@@ -157,6 +166,28 @@ RULES: dict[str, Rule] = {
     "pate.v1.ListReportsRequest.player_id": _PLAYER,
     "pate.v1.GetTruthRequest.campaign_id": _CAMPAIGN,
     "pate.v1.GetTruthRequest.turn": _TURN,
+    # pate.v1.Accounts (docs/accounts.md; services/platform/security/account_store.py checks more)
+    "pate.v1.SignUpRequest.display_name": Text(100, required=True),
+    "pate.v1.SignUpRequest.email": _EMAIL,
+    "pate.v1.SignUpRequest.password": _NEW_PASSWORD,
+    "pate.v1.SignUpRequest.time_zone": Text(64, TIME_ZONE, what="an IANA time zone name"),
+    "pate.v1.VerifyRequest.token": _LINK,
+    "pate.v1.AccountLoginRequest.email": _EMAIL,
+    "pate.v1.AccountLoginRequest.password": _GIVEN_PASSWORD,
+    "pate.v1.ClaimSeatRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.ClaimSeatRequest.player_id": _SEAT,
+    "pate.v1.ClaimSeatRequest.password": _GIVEN_PASSWORD,
+    "pate.v1.OpenSeatRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.OpenSeatRequest.player_id": _SEAT,
+    "pate.v1.RevokeAccountSessionsRequest.session_id": Text(
+        16, SESSION_ID, what="a session id (16 hex digits)"
+    ),
+    "pate.v1.RequestResetRequest.email": _EMAIL,
+    "pate.v1.ResetPasswordRequest.token": _LINK,
+    "pate.v1.ResetPasswordRequest.new_password": _NEW_PASSWORD,
+    "pate.v1.ChangePasswordRequest.password": _GIVEN_PASSWORD,
+    "pate.v1.ChangePasswordRequest.new_password": _NEW_PASSWORD,
+    "pate.v1.DeleteAccountRequest.password": _GIVEN_PASSWORD,
 }
 
 # Fields without a rule of their own (added later) but with a well-known name take

@@ -50,6 +50,11 @@ EXPECTED_TABLES = {
     "solo_owners",
     "campaign_options",
     "messages_read",
+    "accounts",
+    "account_tokens",
+    "account_sessions",
+    "account_seat_sessions",
+    "account_seats",
 }
 
 
