@@ -9,7 +9,7 @@ damage, escape or capture, experience.  Dice are drawn in the order of
 from __future__ import annotations
 
 from pate.core.rng import Rng
-from pate.core.rules.combat import evasion, outcome, positions
+from pate.core.rules.combat import evasion, harbor, outcome, positions
 from pate.core.rules.combat.model import Battle, BattleResult, Engagement, LineResult, Outcome
 from pate.core.rules.combat.params import CombatRules
 from pate.core.rules.combat.prepare import Columns, Prepared, prepare
@@ -49,6 +49,7 @@ def fight_prepared(p: Prepared, rng: Rng) -> BattleResult:
         captor=tuple(cols.captor),
         engagements=tuple(engagements),
         battery_damaged=damaged,
+        grounded=tuple(cols.grounded) if any(cols.grounded) else (),
     )
 
 
@@ -64,6 +65,9 @@ def _engage(
     if fled is not None or not f0 or not f1:
         return Engagement(tier, False, None, windward, (0.0, 0.0), False, _NO_LINE, fled)
     fighters = (f0, f1)
+    harbor.come_in(p, cols, fighters, rng)  # decision 17: under the batteries
+    if not f0 or not f1:
+        return Engagement(tier, False, None, windward, (0.0, 0.0), False, _NO_LINE)
     positions.set_ranges(p, cols, fighters, windward, rng)
     lines, breakers = positions.break_line(p, cols, fighters, rng)
     totals = outcome.strengths(p, cols, fighters, windward=windward, lines=lines, breakers=breakers)

@@ -117,6 +117,7 @@ class BattleResult:
     captor: tuple[int | None, ...]  # index of the captor of each captured ship
     engagements: tuple[Engagement, ...]
     battery_damaged: bool | None = None  # None: no battery fought
+    grounded: tuple[bool, ...] = ()  # aground under the batteries (decision 17); empty: none
 
     @property
     def fought(self) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from pate.core.rng import Rng
 from pate.core.rules.combat.evasion import evasion_chance
+from pate.core.rules.combat.harbor import grounded_strength
 from pate.core.rules.combat.model import LineResult, Outcome, Where
 from pate.core.rules.combat.params import CaptureRules, OutcomeRules
 from pate.core.rules.combat.prepare import Columns, Prepared
@@ -39,6 +40,8 @@ def strengths(
         LineResult.LOST_COORDINATION: 1.0 + s.break_failure_pct / 100.0,
     }
     harbor = p.battle.where is Where.HARBOR
+    grounded = cols.grounded
+    aground = grounded_strength(p)
     totals = [0.0, 0.0]
     for side in (0, 1):
         gauge = up if side == windward and not harbor else 1.0  # 7.7; no gauge in a harbor
@@ -53,6 +56,8 @@ def strengths(
                 v = p.at_range[i] * gauge
             if i in breakers:
                 v *= lf
+            if grounded[i]:
+                v *= aground  # decision 17: part of her broadside bears
             cols.strength[i] = v
             total += v
         totals[side] = total
@@ -126,9 +131,11 @@ def damage(
         targets = fighters[1 - side]
         safe = _transports_safe(p, targets, fighters[side])
         weights = 0.0
+        exposed = p.rules.harbor.grounded_target_factor
         for i in targets:
             if p.warship[i] or not safe:
-                weights += p.toughness[i] * (o.close_target_factor if cols.close[i] else 1.0)
+                w = p.toughness[i] * (o.close_target_factor if cols.close[i] else 1.0)
+                weights += w * exposed if cols.grounded[i] else w
         if fire <= 0 or weights <= 0:
             continue
         per_weight = fire * luck[side] / weights
@@ -151,12 +158,16 @@ def _scatter(
     o = p.rules.outcome
     ships = p.battle.ships
     close_factor = o.close_target_factor
+    exposed = p.rules.harbor.grounded_target_factor
     per_hull, per_rigging = o.crew_loss_per_hull, o.crew_loss_per_rigging
     close, warship, hull, rigging = cols.close, p.warship, cols.hull, cols.rigging
+    grounded = cols.grounded
     for i in targets:
         if safe and not warship[i]:
             continue  # 7.4: transports with twice the enemy's warships are spared
         lam = per_weight * close_factor if close[i] else per_weight
+        if grounded[i]:
+            lam *= exposed  # decision 17: the batteries concentrate on a ship aground
         x = rng.next_u64()
         u1 = ((x >> 43) + 0.5) * _U21
         u2 = (((x >> 22) & _M21) + 0.5) * _U21
@@ -235,6 +246,8 @@ def settle(
             run_past=p.run_past[i],
             armed=p.warship[i],
         )
+        if cols.grounded[i]:
+            pct = c.max_pct  # decision 17: aground under the guns, she cannot get off
         x = rng.next_u64()  # one draw: the top half decides, the bottom half picks the captor
         if (x >> 32) * _PCT32 < pct:
             cols.outcome[i] = Outcome.CAPTURED

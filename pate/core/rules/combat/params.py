@@ -102,6 +102,17 @@ class CaptureRules:
 
 
 @dataclass(frozen=True, slots=True)
+class HarborRules:
+    """Coming in under the batteries (docs/rules/combat.md, decision 17)."""
+
+    close_pct: Mapping[WindStrength, float]  # chance a ship comes in, by the wind
+    close_quality_pct_per_point: float  # per point of the attackers' mean quality over the defenders'
+    ground_per_defense_pct: float  # chance a ship grounds, per point of the port's defense rating
+    grounded_strength_pct: float  # a grounded ship's strength modifier: part of her broadside bears
+    grounded_target_factor: float  # a grounded ship draws this many times her share of the fire
+
+
+@dataclass(frozen=True, slots=True)
 class CombatRules:
     base_strength: Mapping[ShipType, float]
     max_crew: Mapping[ShipType, int]
@@ -112,6 +123,7 @@ class CombatRules:
     line: LineRules
     outcome: OutcomeRules
     capture: CaptureRules
+    harbor: HarborRules
     experience_thresholds_pct: tuple[float, ...]
     prize_crew_pct: int
     battery_damaged_on_loss_pct: float
@@ -163,6 +175,7 @@ class CombatRules:
             ),
             outcome=_outcome(r),
             capture=_capture(r),
+            harbor=_harbor(r),
             experience_thresholds_pct=r.nums("experience", "gain_thresholds_pct"),
             prize_crew_pct=int(r.num("prize", "crew_pct")),
             battery_damaged_on_loss_pct=r.num("battery", "damaged_on_loss_pct"),
@@ -241,6 +254,26 @@ def _capture(r: _Reader) -> CaptureRules:
         pursuit_max_rigging=int(r.num("capture", "pursuit_max_rigging")),
         max_pct=r.num("capture", "max_pct"),
     )
+
+
+def _harbor(r: _Reader) -> HarborRules:
+    rules = HarborRules(
+        close_pct={w: r.num("harbor", "close_pct", w.value) for w in WindStrength},
+        close_quality_pct_per_point=r.num("harbor", "close_quality_pct_per_point"),
+        ground_per_defense_pct=r.num("harbor", "ground_per_defense_pct"),
+        grounded_strength_pct=r.num("harbor", "grounded_strength_pct"),
+        grounded_target_factor=r.num("harbor", "grounded_target_factor"),
+    )
+    for wind, pct in rules.close_pct.items():
+        if not 0 <= pct <= 100:
+            r.problems.append(f"combat.harbor.close_pct.{wind.value}: a chance in percent, 0 to 100")
+    if rules.ground_per_defense_pct < 0:
+        r.problems.append("combat.harbor.ground_per_defense_pct: cannot be negative")
+    if not -100 <= rules.grounded_strength_pct <= 0:
+        r.problems.append("combat.harbor.grounded_strength_pct: -100 to 0 (grounding never helps)")
+    if rules.grounded_target_factor < 1:
+        r.problems.append("combat.harbor.grounded_target_factor: at least 1 (a grounded ship is exposed)")
+    return rules
 
 
 class _Reader:

@@ -123,6 +123,7 @@ class Columns:
         "close",
         "crew_lost",
         "experience",
+        "grounded",
         "hull",
         "marines_lost",
         "outcome",
@@ -141,3 +142,4 @@ class Columns:
         self.marines_lost: list[int] = [0] * n
         self.experience: list[int] = [0] * n
         self.captor: list[int | None] = [None] * n
+        self.grounded: list[bool] = [False] * n  # decision 17: aground under the batteries
