@@ -137,6 +137,7 @@ def test_every_grpc_service_of_the_image_has_a_port_its_health_check_asks() -> N
         ("PATE_RESOLVER_ADDR", 50052),
         ("PATE_INTEL_ADDR", 50053),
         ("PATE_NOTIFIER_ADDR", 50055),
+        ("PATE_ADMIRAL_ADDR", 50056),  # the bot admiral, a gRPC client that serves only its health
     ]:
         assert env[variable].endswith(f":{port}"), variable
         assert f"127.0.0.1:{port}" in asked, variable
