@@ -40,7 +40,7 @@ from services.platform.config import ConfigError, load_settings
 from services.platform.processes import die_with_launcher
 from services.platform.security.tls import TlsSettings, check_bind, is_loopback, load_tls, server_credentials
 from services.platform.store.db import make_engine
-from services.platform.telemetry import metrics
+from services.platform.telemetry import metrics, tracing
 from services.platform.telemetry.logging import configure_logging, get_logger
 from services.platform.telemetry.observe import MetricsInterceptor
 
@@ -149,6 +149,7 @@ def main() -> int:
         print(f"gitm-reference: {exc}", file=sys.stderr)
         return 2
     metrics.serve_metrics(settings.metrics_addr)  # pate_grpc_server_* of its calls
+    tracing.configure_tracing("gitm-reference", settings.otlp_endpoint)  # a span a call, in PATE's trace
     try:
         running = start(addr, url, scenario=scenario, faults=faults, access=access, tls=tls)
     except (

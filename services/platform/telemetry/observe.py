@@ -28,6 +28,7 @@ WEB_REQUESTS = Counter(
 WEB_SECONDS = Histogram("pate_web_request_seconds", "web desk request duration, by page", ["page"])
 QUIET_PATHS = ("/healthz", "/metrics", "/static/")  # probes and assets: counted, not logged or traced
 log = get_logger("web.requests")
+grpc_log = get_logger("grpc")
 
 
 UNMATCHED = "unmatched"  # the page of every path no route takes: 404s make no new series
@@ -108,26 +109,33 @@ class ObservedAsgi:
 
 
 class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
-    """Counts and times every unary call of a threaded gRPC server (pate_grpc_server_*)."""
+    """Counts and times every unary call of a threaded gRPC server (pate_grpc_server_*), and,
+    health checks and reflection apart, logs it (``grpc.call``, as the asyncio services do) in a
+    server span of the caller's trace."""
 
     def intercept_service(self, continuation: Any, handler_call_details: Any) -> Any:
         handler = continuation(handler_call_details)
         if handler is None or handler.unary_unary is None:
             return handler
         method, inner = handler_call_details.method, handler.unary_unary
+        metadata, watched = handler_call_details.invocation_metadata, tracing.traced(method)
 
         def timed(request: Any, context: grpc.ServicerContext) -> Any:
-            started, code = time.perf_counter(), "OK"
-            try:
-                return inner(request, context)
-            except Exception:
-                code = "UNKNOWN"
-                raise
-            finally:
-                got = context.code() if hasattr(context, "code") else None
-                metrics.grpc_call(
-                    method, got.name if got is not None else code, time.perf_counter() - started
-                )
+            started, code, failed = time.perf_counter(), "OK", None
+            with tracing.server_span(method, metadata if watched else (), context.peer) as span:
+                try:
+                    return inner(request, context)
+                except Exception as exc:
+                    code, failed = "UNKNOWN", exc
+                    raise
+                finally:
+                    got = context.code() if hasattr(context, "code") else None
+                    status = got.name if got is not None else code
+                    seconds = time.perf_counter() - started
+                    metrics.grpc_call(method, status, seconds)
+                    if watched:
+                        tracing.end_call(span, status, failed)
+                        grpc_log.info("grpc.call", method=method, status=status, ms=round(seconds * 1000, 1))
 
         return grpc.unary_unary_rpc_method_handler(
             timed,

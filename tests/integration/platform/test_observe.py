@@ -130,3 +130,19 @@ def test_the_reference_gitm_service_counts_its_calls(tmp_path: Path) -> None:
     finally:
         running.server.stop(None)
     assert _value("pate_grpc_server_calls_total", {"method": method, "code": "OK"}) == before + 1
+
+
+def test_the_reference_gitm_service_logs_its_calls_but_not_its_health(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    running = start("127.0.0.1:0", f"sqlite:///{tmp_path / 'gitm.db'}")
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as ch:
+            health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=5)
+            with pytest.raises(grpc.RpcError):
+                ch.unary_unary("/gitm.v1.LandBridge/UnitsNear")(b"", timeout=5)
+    finally:
+        running.server.stop(None)
+    out = capsys.readouterr()
+    lines = [x for x in (out.err + out.out).splitlines() if "grpc.call" in x]
+    assert len(lines) == 1 and "/gitm.v1.LandBridge/UnitsNear" in lines[0], lines
