@@ -12,7 +12,7 @@ from sqlalchemy import Connection, Engine
 
 from pate.messaging import message_limits
 from pate.v1 import admin_pb2_grpc, bots_pb2_grpc, desk_pb2_grpc, orders_pb2_grpc, sessions_pb2_grpc
-from services.orders import campaigns
+from services.orders import botwork, campaigns
 from services.orders.admirals import BotAdmiralsServicer
 from services.orders.login import SessionsServicer
 from services.orders.pause import GameMasterServicer
@@ -46,7 +46,8 @@ async def _prune_outbox(engine: Engine) -> None:
 
 SERVICE = Service(
     name="orders",
-    stages=(Stage("orders-turns", bus.REPORTS_READY, _open_next_turn),),
+    # a turn opened (TurnOpened queued) wakes the bot admiral's long poll (services/orders/botwork.py)
+    stages=(Stage("orders-turns", bus.REPORTS_READY, _open_next_turn, after_commit=botwork.BELL.ring),),
     grpc=(
         (
             admin_pb2_grpc.add_CampaignAdminServicer_to_server,
