@@ -9,7 +9,7 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from pate.datafiles import load_scenario
 from services.orders import botwork, campaigns, civil
@@ -85,7 +85,12 @@ def test_a_ring_with_nothing_to_do_goes_on_waiting_and_the_timeout_answers_none(
     _solo(engine)
     looks: list[int] = []
     real = botwork.campaigns_with_work
-    monkeypatch.setattr(botwork, "campaigns_with_work", lambda conn: looks.append(1) or real(conn))
+
+    def counted(conn: Connection) -> list[str]:
+        looks.append(1)
+        return real(conn)
+
+    monkeypatch.setattr(botwork, "campaigns_with_work", counted)
     bell = botwork.Bell()
 
     async def scene() -> list[str]:

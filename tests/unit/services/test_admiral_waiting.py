@@ -15,6 +15,7 @@ import pytest
 
 from pate.v1 import bots_pb2
 from services.admiral import main as admiral
+from services.platform.config import ConfigError
 
 
 class Call:
@@ -41,7 +42,7 @@ class Call:
         return True
 
 
-class Unimplemented(grpc.RpcError):
+class Unimplemented(grpc.RpcError):  # type: ignore[misc]
     def code(self) -> grpc.StatusCode:
         return grpc.StatusCode.UNIMPLEMENTED
 
@@ -60,6 +61,14 @@ def _stubs(make_call: Any) -> Any:
 SETTINGS: Any = SimpleNamespace(admin_token="t" * 32)
 
 
+def _counting(swept: list[list[str]]) -> Any:
+    def sweep(stubs: Any, token: str, ctx: Any, level: Any, only: list[str]) -> int:
+        swept.append(only)
+        return 0  # nothing could be played
+
+    return sweep
+
+
 def _serve_for(stubs: Any, seconds: float, poll: float, wait: float) -> None:
     async def scene() -> None:
         stop = asyncio.Event()
@@ -71,7 +80,7 @@ def _serve_for(stubs: Any, seconds: float, poll: float, wait: float) -> None:
 
 def test_work_named_is_swept_alone_and_none_played_pauses_the_asking(monkeypatch: pytest.MonkeyPatch) -> None:
     swept: list[list[str]] = []
-    monkeypatch.setattr(admiral, "sweep", lambda stubs, token, ctx, level, only: swept.append(only) or 0)
+    monkeypatch.setattr(admiral, "sweep", _counting(swept))
     stubs, asked = _stubs(lambda: Call(["c1"]))
     _serve_for(stubs, 1.0, poll=0.4, wait=20)
     # the call answers at once each time, but nothing is played: one ask per pause, not a spin
@@ -81,7 +90,7 @@ def test_work_named_is_swept_alone_and_none_played_pauses_the_asking(monkeypatch
 
 def test_without_the_long_poll_it_looks_every_poll_interval(monkeypatch: pytest.MonkeyPatch) -> None:
     swept: list[list[str]] = []
-    monkeypatch.setattr(admiral, "sweep", lambda stubs, token, ctx, level, only: swept.append(only) or 0)
+    monkeypatch.setattr(admiral, "sweep", _counting(swept))
     stubs, asked = _stubs(lambda: Call(error=Unimplemented()))
     _serve_for(stubs, 1.0, poll=0.4, wait=20)
     assert len(asked) == 1  # an orders service older than WaitForWork is asked once
@@ -107,8 +116,8 @@ def test_the_wait_setting_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATE_ADMIRAL_WAIT_SECONDS", "0")
     assert admiral._wait() == 0  # no long poll
     monkeypatch.setenv("PATE_ADMIRAL_WAIT_SECONDS", "61")
-    with pytest.raises(admiral.ConfigError, match="0 to 60 seconds"):
+    with pytest.raises(ConfigError, match="0 to 60 seconds"):
         admiral._wait()
     monkeypatch.setenv("PATE_ADMIRAL_POLL_SECONDS", "0")
-    with pytest.raises(admiral.ConfigError, match="PATE_ADMIRAL_POLL_SECONDS"):
+    with pytest.raises(ConfigError, match="PATE_ADMIRAL_POLL_SECONDS"):
         admiral._poll()
