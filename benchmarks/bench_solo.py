@@ -145,15 +145,21 @@ def run_cluster(turns: int, thinks: list[float], code: str) -> dict[float, list[
     if code:
         env["PYTHONPATH"] = code
     out = {}
+    here = Path.cwd()
     with tempfile.TemporaryDirectory() as tmp, NatsServer(data_dir=Path(tmp) / "nats") as nats:
         cluster = Cluster(Path(tmp), nats.url, f"sqlite:///{tmp}/solo.db", extra_env=env)
         try:
+            # `python -m` puts the working directory before PYTHONPATH: the services started
+            # must start there to be the other checkout's
+            os.chdir(code or here)
             cluster.start_all()
             cluster.start("admiral")
             cluster.wait_serving()
+            os.chdir(here)
             for n, think in enumerate(thinks):
                 out[think] = play(cluster, turns, think, f"bench-solo-{n}")
         finally:
+            os.chdir(here)
             cluster.stop()
     return out
 
