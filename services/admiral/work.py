@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 
@@ -45,6 +46,7 @@ from services.platform.telemetry.logging import get_logger
 
 log = get_logger("admiral")
 TIMEOUT = 30.0
+SEATS_AT_ONCE = 4
 
 
 @dataclass
@@ -76,12 +78,20 @@ def sweep(stubs: Stubs, admin_token: str, ctx: TurnContext, level: Level, only: 
     """Every bot seat not yet played of the open turns of the campaigns named (of every
     campaign when none are); the number played."""
     admin = (("x-pate-admin-token", admin_token),)
-    played = 0
-    for c, player in _unplayed(stubs, admin, only):
+    seats = _unplayed(stubs, admin, only)
+
+    def one(seat: tuple[admin_pb2.Campaign, str]) -> None:
+        c, player = seat
         with tracing.span("admiral.play", attributes={"campaign": c.id, "turn": c.turn, "player": player}):
             play(stubs, admin, ctx, level, c, player)
-        played += 1
-    return played
+
+    # A few seats at once: a seat's time is mostly waiting on the services (six calls), and a
+    # solo turn closes only when the last is played.  Each seat is its own session and request
+    # id, as before; the orders service serialises the early close under the campaign's lock.
+    with ThreadPoolExecutor(max_workers=max(1, min(SEATS_AT_ONCE, len(seats)))) as pool:
+        for _ in pool.map(one, seats):  # the first failure is raised, once the others are done
+            pass
+    return len(seats)
 
 
 def _unplayed(

@@ -121,3 +121,27 @@ def test_the_wait_setting_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATE_ADMIRAL_POLL_SECONDS", "0")
     with pytest.raises(ConfigError, match="PATE_ADMIRAL_POLL_SECONDS"):
         admiral._poll()
+
+
+def test_a_sweep_plays_every_seat_and_a_failed_seat_does_not_stop_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from services.admiral import work
+
+    seats = [(SimpleNamespace(id="c", turn=2), p) for p in ("a", "b", "c", "d", "e", "f")]
+    monkeypatch.setattr(work, "_unplayed", lambda stubs, admin, only: seats)
+    played: list[str] = []
+
+    def play(stubs: Any, admin: Any, ctx: Any, level: Any, c: Any, player: str) -> None:
+        if player == "b":
+            raise Unimplemented()
+        played.append(player)
+
+    monkeypatch.setattr(work, "play", play)
+    with pytest.raises(grpc.RpcError):
+        work.sweep(None, "t" * 32, None, None)  # type: ignore[arg-type]
+    assert sorted(played) == ["a", "c", "d", "e", "f"]  # the next sweep tries b again
+    played.clear()
+    seats[1:2] = []
+    assert work.sweep(None, "t" * 32, None, None) == 5  # type: ignore[arg-type]
+    assert sorted(played) == ["a", "c", "d", "e", "f"]
