@@ -118,7 +118,11 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
         open turn is unplayed, or the request's timeout (at most a minute)."""
         if not is_admin(context, self.admin_token):
             await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
-        found = await botwork.wait_for_work(self.engine, request.timeout_seconds)
+        try:
+            timeout = botwork.check_timeout(request.timeout_seconds)
+        except DeskError as err:
+            await abort(context, err)
+        found = await botwork.wait_for_work(self.engine, timeout)
         return bots_pb2.WaitForWorkResponse(campaign_ids=found)
 
     async def CreateSolo(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802

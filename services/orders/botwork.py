@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 
 from sqlalchemy import Connection, Engine, and_, func, select
 
+from services.platform.errors import Code, DeskError
 from services.platform.runtime.rpc import in_reader
 from services.platform.store import tables
 
@@ -72,6 +74,13 @@ def campaigns_with_work(conn: Connection) -> list[str]:
         .order_by(c.c.id)
     )
     return list(conn.execute(query).scalars())
+
+
+def check_timeout(seconds: float) -> float:
+    """The request's timeout_seconds, refused unless a number of seconds from 0 to the most."""
+    if not math.isfinite(seconds) or not 0 <= seconds <= MAX_WAIT_SECONDS:
+        raise DeskError(Code.INVALID_ARGUMENT, f"timeout_seconds: 0 to {MAX_WAIT_SECONDS:g} seconds")
+    return seconds
 
 
 async def wait_for_work(

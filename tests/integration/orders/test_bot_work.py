@@ -13,6 +13,7 @@ from sqlalchemy import Connection, Engine
 
 from pate.datafiles import load_scenario
 from services.orders import botwork, campaigns, civil
+from services.platform.errors import Code, DeskError
 from services.platform.store import bots
 from services.platform.store import repository as repo
 from tests.support.passwords import EveryPlayer
@@ -110,3 +111,11 @@ def test_a_timeout_of_zero_looks_once_and_work_already_there_answers_at_once(eng
     assert asyncio.run(botwork.wait_for_work(engine, 0, botwork.Bell())) == []
     _open(engine)
     assert asyncio.run(botwork.wait_for_work(engine, 50, botwork.Bell(), recheck=50)) == ["alone"]
+
+
+def test_the_timeout_asked_is_a_number_of_seconds_up_to_a_minute() -> None:
+    assert botwork.check_timeout(0) == 0 and botwork.check_timeout(60) == 60
+    for bad in (-1.0, 60.5, float("nan"), float("inf"), 1e308):
+        with pytest.raises(DeskError, match=r"^timeout_seconds: ") as err:
+            botwork.check_timeout(bad)
+        assert err.value.code == Code.INVALID_ARGUMENT
