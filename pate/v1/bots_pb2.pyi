@@ -339,3 +339,45 @@ class NoteBotOrdersRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___NoteBotOrdersRequest: _TypeAlias = NoteBotOrdersRequest  # noqa: Y015
+
+@_typing.final
+class WaitForWorkRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TIMEOUT_SECONDS_FIELD_NUMBER: _builtins.int
+    timeout_seconds: _builtins.float
+    """how long to wait for work; 0 = look once; at most 60"""
+    def __init__(
+        self,
+        *,
+        timeout_seconds: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["timeout_seconds", b"timeout_seconds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WaitForWorkRequest: _TypeAlias = WaitForWorkRequest  # noqa: Y015
+
+@_typing.final
+class WaitForWorkResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_IDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def campaign_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """open turns with a bot seat not yet played; none at the timeout"""
+
+    def __init__(
+        self,
+        *,
+        campaign_ids: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_ids", b"campaign_ids"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WaitForWorkResponse: _TypeAlias = WaitForWorkResponse  # noqa: Y015

@@ -78,6 +78,11 @@ class BotAdmiralsStub:
                 request_serializer=pate_dot_v1_dot_bots__pb2.CreateSoloRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_bots__pb2.CreateSoloResponse.FromString,
                 _registered_method=True)
+        self.WaitForWork = channel.unary_unary(
+                '/pate.v1.BotAdmirals/WaitForWork',
+                request_serializer=pate_dot_v1_dot_bots__pb2.WaitForWorkRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_bots__pb2.WaitForWorkResponse.FromString,
+                _registered_method=True)
 
 
 class BotAdmiralsServicer:
@@ -150,6 +155,15 @@ class BotAdmiralsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WaitForWork(self, request, context):
+        """The admiral service's long poll: answers as soon as an open turn has a
+        seat the bot holds and has not played (naming those campaigns), or with
+        none once timeout_seconds (at most 60) have passed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BotAdmiralsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -192,6 +206,11 @@ def add_BotAdmiralsServicer_to_server(servicer, server):
                     servicer.CreateSolo,
                     request_deserializer=pate_dot_v1_dot_bots__pb2.CreateSoloRequest.FromString,
                     response_serializer=pate_dot_v1_dot_bots__pb2.CreateSoloResponse.SerializeToString,
+            ),
+            'WaitForWork': grpc.unary_unary_rpc_method_handler(
+                    servicer.WaitForWork,
+                    request_deserializer=pate_dot_v1_dot_bots__pb2.WaitForWorkRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_bots__pb2.WaitForWorkResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -414,6 +433,33 @@ class BotAdmirals:
             '/pate.v1.BotAdmirals/CreateSolo',
             pate_dot_v1_dot_bots__pb2.CreateSoloRequest.SerializeToString,
             pate_dot_v1_dot_bots__pb2.CreateSoloResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WaitForWork(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.BotAdmirals/WaitForWork',
+            pate_dot_v1_dot_bots__pb2.WaitForWorkRequest.SerializeToString,
+            pate_dot_v1_dot_bots__pb2.WaitForWorkResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -65,6 +65,11 @@ class BotAdmiralsStub:
     named by session_token (his session in any campaign) takes one seat, the
     bot every other; refused past the server's limits (docs/security.md).
     """
+    WaitForWork: _grpc.UnaryUnaryMultiCallable[_bots_pb2.WaitForWorkRequest, _bots_pb2.WaitForWorkResponse]
+    """The admiral service's long poll: answers as soon as an open turn has a
+    seat the bot holds and has not played (naming those campaigns), or with
+    none once timeout_seconds (at most 60) have passed.
+    """
 
 @_typing.type_check_only
 class BotAdmiralsAsyncStub(BotAdmiralsStub):
@@ -102,6 +107,11 @@ class BotAdmiralsAsyncStub(BotAdmiralsStub):
     """A plain player's solo campaign (the web desk, docs/web.md): the player
     named by session_token (his session in any campaign) takes one seat, the
     bot every other; refused past the server's limits (docs/security.md).
+    """
+    WaitForWork: _aio.UnaryUnaryMultiCallable[_bots_pb2.WaitForWorkRequest, _bots_pb2.WaitForWorkResponse]  # type: ignore[assignment]
+    """The admiral service's long poll: answers as soon as an open turn has a
+    seat the bot holds and has not played (naming those campaigns), or with
+    none once timeout_seconds (at most 60) have passed.
     """
 
 class BotAdmiralsServicer(metaclass=_abc_1.ABCMeta):
@@ -185,6 +195,17 @@ class BotAdmiralsServicer(metaclass=_abc_1.ABCMeta):
         """A plain player's solo campaign (the web desk, docs/web.md): the player
         named by session_token (his session in any campaign) takes one seat, the
         bot every other; refused past the server's limits (docs/security.md).
+        """
+
+    @_abc_1.abstractmethod
+    def WaitForWork(
+        self,
+        request: _bots_pb2.WaitForWorkRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_bots_pb2.WaitForWorkResponse, _abc.Awaitable[_bots_pb2.WaitForWorkResponse]]:
+        """The admiral service's long poll: answers as soon as an open turn has a
+        seat the bot holds and has not played (naming those campaigns), or with
+        none once timeout_seconds (at most 60) have passed.
         """
 
 def add_BotAdmiralsServicer_to_server(servicer: BotAdmiralsServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

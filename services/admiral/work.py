@@ -14,6 +14,8 @@ database.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 
@@ -44,6 +46,7 @@ from services.platform.telemetry.logging import get_logger
 
 log = get_logger("admiral")
 TIMEOUT = 30.0
+SEATS_AT_ONCE = 4
 
 
 @dataclass
@@ -71,24 +74,47 @@ def request_id(turn: int, player: str) -> str:
     return f"admiral:{turn}:{player}"
 
 
-def sweep(stubs: Stubs, admin_token: str, ctx: TurnContext, level: Level) -> int:
-    """Every bot seat of every open turn not yet played; the number played."""
+def sweep(stubs: Stubs, admin_token: str, ctx: TurnContext, level: Level, only: Collection[str] = ()) -> int:
+    """Every bot seat not yet played of the open turns of the campaigns named (of every
+    campaign when none are); the number played."""
     admin = (("x-pate-admin-token", admin_token),)
-    played = 0
-    for c, player in _unplayed(stubs, admin):
+    seats = _unplayed(stubs, admin, only)
+
+    def one(seat: tuple[admin_pb2.Campaign, str]) -> None:
+        c, player = seat
         with tracing.span("admiral.play", attributes={"campaign": c.id, "turn": c.turn, "player": player}):
             play(stubs, admin, ctx, level, c, player)
-        played += 1
-    return played
+
+    # A few seats at once: a seat's time is mostly waiting on the services (six calls), and a
+    # solo turn closes only when the last is played.  Each seat is its own session and request
+    # id, as before; the orders service serialises the early close under the campaign's lock.
+    with ThreadPoolExecutor(max_workers=max(1, min(SEATS_AT_ONCE, len(seats)))) as pool:
+        for _ in pool.map(one, seats):  # the first failure is raised, once the others are done
+            pass
+    return len(seats)
 
 
-def _unplayed(stubs: Stubs, admin: tuple[tuple[str, str], ...]) -> list[tuple[admin_pb2.Campaign, str]]:
-    """The bot seats of open turns not yet played.  Looked up untraced: an idle sweep every two
-    seconds would make a trace each time, saying nothing; a seat played is one trace."""
+def _unplayed(
+    stubs: Stubs, admin: tuple[tuple[str, str], ...], only: Collection[str] = ()
+) -> list[tuple[admin_pb2.Campaign, str]]:
+    """The bot seats of open turns not yet played.  Looked up untraced: an idle sweep now and
+    then would make a trace each time, saying nothing; a seat played is one trace."""
     found = []
     with tracing.untraced():
-        listed = stubs.admin.ListCampaigns(admin_pb2.ListCampaignsRequest(), metadata=admin, timeout=TIMEOUT)
-        for c in listed.campaigns:
+        if only:  # the campaigns WaitForWork named: not every campaign on the server
+            listed = [
+                stubs.admin.GetCampaign(
+                    admin_pb2.GetCampaignRequest(campaign_id=c), metadata=admin, timeout=TIMEOUT
+                )
+                for c in only
+            ]
+        else:
+            listed = list(
+                stubs.admin.ListCampaigns(
+                    admin_pb2.ListCampaignsRequest(), metadata=admin, timeout=TIMEOUT
+                ).campaigns
+            )
+        for c in listed:
             if c.status != admin_pb2.TURN_STATUS_OPEN:
                 continue
             seats = stubs.bots.GetBotSeats(

@@ -10,7 +10,7 @@ import grpc
 from sqlalchemy import Connection, Engine
 
 from pate.v1 import bots_pb2, bots_pb2_grpc
-from services.orders import campaigns, civil, earlyclose, solo
+from services.orders import botwork, campaigns, civil, earlyclose, solo
 from services.orders.campaigns import close_turn
 from services.orders.turn_players import players_with_ships
 from services.platform.errors import Code, DeskError
@@ -80,9 +80,11 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
         )
 
     async def HandToBot(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        return await self._run(
+        seats = await self._run(
             context, lambda c: civil.hand_to_bot(c, request.campaign_id, request.player_id)
         )
+        botwork.BELL.ring()  # the open turn is the bot's to play now
+        return seats
 
     async def TakeBack(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         return await self._run(context, lambda c: civil.take_back(c, request.campaign_id, request.player_id))
@@ -105,9 +107,23 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
         return await self._run(context, lambda c: note_bot_orders(c, request, now))
 
     async def MakeSolo(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        return await self._run(
+        seats = await self._run(
             context, lambda c: civil.make_solo(c, request.campaign_id, list(request.humans))
         )
+        botwork.BELL.ring()  # an open turn's seats are the bot's to play now
+        return seats
+
+    async def WaitForWork(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        """The admiral's long poll (services/orders/botwork.py): held until a bot seat of an
+        open turn is unplayed, or the request's timeout (at most a minute)."""
+        if not is_admin(context, self.admin_token):
+            await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
+        try:
+            timeout = botwork.check_timeout(request.timeout_seconds)
+        except DeskError as err:
+            await abort(context, err)
+        found = await botwork.wait_for_work(self.engine, timeout)
+        return bots_pb2.WaitForWorkResponse(campaign_ids=found)
 
     async def CreateSolo(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         """A plain player's solo campaign (services/orders/solo.py); the web desk asks for him.

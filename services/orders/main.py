@@ -20,7 +20,7 @@ from pate.v1 import (
     result_pb2_grpc,
     sessions_pb2_grpc,
 )
-from services.orders import campaigns
+from services.orders import botwork, campaigns
 from services.orders.accounts_rpc import AccountsServicer, accounts_for
 from services.orders.admirals import BotAdmiralsServicer
 from services.orders.login import SessionsServicer
@@ -56,7 +56,8 @@ async def _prune_outbox(engine: Engine) -> None:
 
 SERVICE = Service(
     name="orders",
-    stages=(Stage("orders-turns", bus.REPORTS_READY, _open_next_turn),),
+    # a turn opened (TurnOpened queued) wakes the bot admiral's long poll (services/orders/botwork.py)
+    stages=(Stage("orders-turns", bus.REPORTS_READY, _open_next_turn, after_commit=botwork.BELL.ring),),
     grpc=(
         (
             admin_pb2_grpc.add_CampaignAdminServicer_to_server,

@@ -122,6 +122,13 @@ class OutboxRelay:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Publish until ``stop`` is set; a batch in flight is finished first."""
+        _RUNNING.add(self)
+        try:
+            await self._run(stop)
+        finally:
+            _RUNNING.discard(self)
+
+    async def _run(self, stop: asyncio.Event) -> None:
         loop = asyncio.get_running_loop()
         failures = 0
         while not stop.is_set():
@@ -275,6 +282,16 @@ class OutboxRelay:
                 msg_id=_excerpt(row.msg_id),
                 error=problem,
             )
+
+
+_RUNNING: set[OutboxRelay] = set()  # the relays running in this process's event loop
+
+
+def wake_relays() -> None:
+    """Wake this process's running relays (call in the event loop after committing events
+    outside a consumer: a gRPC call's transaction), so they leave now, not at the next poll."""
+    for relay in _RUNNING:
+        relay.notify()
 
 
 def publish_waves(rows: Sequence[Row[Any]]) -> list[list[Row[Any]]]:

@@ -13,6 +13,8 @@ from typing import Any, NoReturn, TypeVar
 import grpc
 from sqlalchemy import Connection, Engine
 
+from services.platform.bus.outbox import events_added, forget_added
+from services.platform.bus.relay import wake_relays
 from services.platform.errors import Code, DeskError
 from services.platform.security.auth import Authenticator, Credentials, credentials, source_of
 from services.platform.security.quoting import bounded
@@ -46,13 +48,21 @@ STATUS = {
 
 
 async def in_transaction(engine: Engine, work: Callable[[Connection], T]) -> T:
-    """Run ``work`` in one transaction on a worker thread."""
+    """Run ``work`` in one transaction on a worker thread.  Events it queued in the outbox
+    (a turn closed) wake the process's relay once committed, so they leave at once rather
+    than at its next poll."""
 
-    def run() -> T:
+    def run() -> tuple[T, bool]:
         with engine.begin() as conn:
-            return work(conn)
+            forget_added(conn)
+            out = work(conn)
+            added = events_added(conn)
+        return out, added
 
-    return await asyncio.to_thread(run)
+    out, added = await asyncio.to_thread(run)
+    if added:
+        wake_relays()
+    return out
 
 
 async def in_reader(engine: Engine, work: Callable[[Connection], T]) -> T:

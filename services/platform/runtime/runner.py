@@ -37,6 +37,9 @@ class Stage:
     durable: str
     stage: str
     handler: Handler
+    # called in the event loop after a batch whose transactions queued events committed (the
+    # outbox relay is woken then too): what else in the process waits on this stage's work
+    after_commit: Callable[[], None] | None = None
 
 
 WORKER_RELAY_POLL_S = 1.0  # the relay of a worker is woken after each commit; this is its fallback
@@ -137,7 +140,7 @@ def _runners(
             st.handler,
             batch=settings.worker_batch,
             ack_wait=settings.ack_wait_seconds,
-            after_commit=relay.notify,
+            after_commit=relay.notify if st.after_commit is None else _both(relay.notify, st.after_commit),
         )
         runners.append(consumer.run(stop))
     if settings.metrics_addr:
@@ -149,6 +152,14 @@ def _runners(
     for interval, tick in svc.periodic:
         runners.append(_every(interval(settings), tick, engine, stop))
     return runners
+
+
+def _both(first: Callable[[], None], then: Callable[[], None]) -> Callable[[], None]:
+    def both() -> None:
+        first()
+        then()
+
+    return both
 
 
 DB_START_WAIT_S = 60.0  # a failover takes seconds; past this the orchestrator restarts the pod
