@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 import grpc
@@ -122,7 +123,8 @@ class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
 
         def timed(request: Any, context: grpc.ServicerContext) -> Any:
             started, code, failed = time.perf_counter(), "OK", None
-            with tracing.server_span(method, metadata if watched else (), context.peer) as span:
+            opened = tracing.server_span(method, metadata, context.peer) if watched else nullcontext()
+            with opened as span:
                 try:
                     return inner(request, context)
                 except Exception as exc:
@@ -133,8 +135,9 @@ class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
                     status = got.name if got is not None else code
                     seconds = time.perf_counter() - started
                     metrics.grpc_call(method, status, seconds)
-                    if watched:
+                    if span is not None:
                         tracing.end_call(span, status, failed)
+                    if watched:
                         grpc_log.info("grpc.call", method=method, status=status, ms=round(seconds * 1000, 1))
 
         return grpc.unary_unary_rpc_method_handler(
