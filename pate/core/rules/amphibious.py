@@ -13,7 +13,8 @@ Decisions (docs/rules/turn.md, section 9):
   in the order the order names them; supplies as many as fit;
 - loading only in a same-side or actively allied port, only units of the
   group's own state in the port's garrison whose size PATE knows, not a unit
-  another group (lower id first) already takes; supplies from the port's;
+  another group (lower id first) already takes; supplies from the port's, only
+  in a port of the group's own state (an ally's city stock is the ally's depot);
 - unloading in a friendly port or in one held by an enemy (a landing), not
   in a neutral one; units go into the port's garrison (on-GITM-map ports:
   they are back in GITM, which the bridge tells; off-GITM-map ports: they are
@@ -49,6 +50,7 @@ BEGUN = "transfer_begun"
 COMPLETED = "transfer_completed"
 REFUSED = "transfer_refused"
 LOAD, UNLOAD = "load", "unload"
+OWN_STOCK = "supplies are loaded only from a city of the group's own state ({port} is held by {holder})"
 
 
 def transfer_id(world: WorldState, transport: str, n: int) -> str:
@@ -198,6 +200,11 @@ def _loading(
         plan.units.append(u)
         claims.units.add(u)
         plan.space += size
+    if order.load_supplies and relation is not Relation.SAME:
+        # section 9 (decision): a city's stock is its holder's depot; an ally's is not the group's
+        why = OWN_STOCK.format(port=port.name, holder=port.controller)
+        plan.refused.append({"item": "supplies", "reason": why})
+        return plan
     available = port.supplies - claims.supplies.get(plan.port, 0)
     plan.supplies = max(0, min(order.load_supplies, available, (room - plan.space) // space.per_supply))
     if plan.supplies < order.load_supplies:
