@@ -171,6 +171,22 @@ def test_section_9_supplies_are_loaded_only_from_a_city_of_the_groups_own_state(
     ]
 
 
+def test_section_9_loose_supplies_are_not_landed_in_an_enemy_city() -> None:
+    """Section 9 (decision, docs/gitm.md A10): "PATE refuses a landing of loose supplies in a city
+    an enemy holds (they would feed the enemy's depot)". British BR1IN lands at French Brest; the
+    5 supplies aboard stay aboard, refused with the reason."""
+    tr = ship("BR1TR", harbor("Brest"), cargo=Cargo(("BR1IN",), 5, 1100))
+    w = world([tr], units=[infantry("BR1IN", 1000)])
+    assert w.diplomacy.relation("BR", "FR").value == "war"
+    r = run(w, unload("BR1TR", "BR1IN", supplies=5))
+    assert "BR1IN" in r.state.ports["Brest"].garrison
+    assert r.state.ships["BR1TR"].cargo.supplies == 5
+    assert r.state.ports["Brest"].supplies == w.ports["Brest"].supplies
+    why = "supplies are landed only in a city of the group's side or an ally (Brest is held by FR)"
+    assert only(r, "transfer_refused").data["refused"] == [{"item": "supplies", "reason": why}]
+    assert only(r, BEGUN).data["supplies"] == 0
+
+
 def test_rule_1_5_unloading_at_an_on_gitm_map_port_returns_units_to_gitm() -> None:
     """1.5: "Units and supplies may be moved by water in PATE, then placed back into GITM at an
     on-GITM-map port." The transfer is marked for the GITM bridge and the units join the port."""
