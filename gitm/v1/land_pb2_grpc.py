@@ -59,7 +59,10 @@ class LandBridgeStub:
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
     (edition 2, or 3 with PortHolders); a service without it is edition 1. A
-    breaking change is gitm.v2.
+    breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
+    edition PATE speaks. The cities PATE may name, the state codes and the
+    calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
+    beside this file.
     """
 
     def __init__(self, channel):
@@ -159,7 +162,10 @@ class LandBridgeServicer:
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
     (edition 2, or 3 with PortHolders); a service without it is edition 1. A
-    breaking change is gitm.v2.
+    breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
+    edition PATE speaks. The cities PATE may name, the state codes and the
+    calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
+    beside this file.
     """
 
     def BeginTransfer(self, request, context):
@@ -365,7 +371,10 @@ class LandBridge:
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
     (edition 2, or 3 with PortHolders); a service without it is edition 1. A
-    breaking change is gitm.v2.
+    breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
+    edition PATE speaks. The cities PATE may name, the state codes and the
+    calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
+    beside this file.
     """
 
     @staticmethod

@@ -60,7 +60,10 @@ class LandBridgeStub:
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
     (edition 2, or 3 with PortHolders); a service without it is edition 1. A
-    breaking change is gitm.v2.
+    breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
+    edition PATE speaks. The cities PATE may name, the state codes and the
+    calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
+    beside this file.
     """
 
     @_typing.overload
@@ -160,7 +163,10 @@ class LandBridgeAsyncStub(LandBridgeStub):
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
     (edition 2, or 3 with PortHolders); a service without it is edition 1. A
-    breaking change is gitm.v2.
+    breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
+    edition PATE speaks. The cities PATE may name, the state codes and the
+    calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
+    beside this file.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -256,7 +262,10 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
     (edition 2, or 3 with PortHolders); a service without it is edition 1. A
-    breaking change is gitm.v2.
+    breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
+    edition PATE speaks. The cities PATE may name, the state codes and the
+    calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
+    beside this file.
     """
 
     @_abc_1.abstractmethod
