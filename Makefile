@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PROTOS := $(shell find proto -name '*.proto' 2>/dev/null | sort)
 
-.PHONY: install lock lock-check run test lint fmt typecheck imports deploy-lint proto alerts bench chaos clean
+.PHONY: install lock lock-check run test lint fmt typecheck imports deploy-lint proto alerts gitm-data bench chaos clean
 
 LOCK := requirements-dev.lock
 # make test runs the tests in this many processes (pytest-xdist); 0 runs them in this one
@@ -38,6 +38,10 @@ proto: $(STAMP)
 ## Regenerate the Kubernetes PrometheusRule from deploy/prometheus/pate-alerts.yaml (a test fails when stale).
 alerts: $(STAMP)
 	$(PY) -m pate.tools.genalerts
+
+## Regenerate proto/gitm/v1/contract.toml (the gitm.v1 cities, states and calendar; a test fails when stale).
+gitm-data: $(STAMP)
+	$(PY) -m pate.tools.gitmdata
 
 ## Start NATS (embedded), SQLite and the four services; play one demo turn.
 run: $(STAMP)

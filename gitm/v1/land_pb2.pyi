@@ -338,7 +338,7 @@ class Refusal(_message.Message):
     ITEM_FIELD_NUMBER: _builtins.int
     REASON_FIELD_NUMBER: _builtins.int
     item: _builtins.str
-    """a unit id, or "supplies" """
+    """a unit id, "supplies", or "units" (a unit named twice)"""
     reason: _builtins.str
     """e.g. "not in Portsmouth", "a unit of FR, not of BR", "already embarked" """
     def __init__(

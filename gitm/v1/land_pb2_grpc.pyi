@@ -34,7 +34,9 @@ class LandBridgeStub:
     A campaign: OpenCampaign with the initial positions, then ReportSightings
     for turn 0, when PATE creates it; CloseCampaign after its last turn.
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
-    not yet settled, then UnitsNear for each on-map port with PATE ships; after
+    not yet settled, GetCapabilities when its answer is stale, UnitsNear for
+    each on-map port with PATE ships (not asked at all while any earlier
+    transfer is unsettled), then PortHolders (edition 3); after
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
@@ -50,13 +52,18 @@ class LandBridgeStub:
     with other content is ALREADY_EXISTS. A BeginTransfer is accepted or refused
     whole, with reasons; anything wrong about the land is REFUSED, never a status
     code (docs/gitm.md "Answers", "What PATE does when something fails").
-    Callers prove who they are with mutual TLS and the x-pate-gitm-token
-    metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
+    Callers prove who they are with the x-pate-gitm-token metadata (always),
+    over TLS with a client certificate (mutual TLS) wherever PATE's deployment
+    dials another machine; plaintext only on one machine or behind a mesh that
+    provides TLS (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
     (edition 2, or 3 with PortHolders); a service without it is edition 1. A
-    breaking change is gitm.v2.
+    breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
+    edition PATE speaks. The cities PATE may name, the state codes and the
+    calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
+    beside this file.
     """
 
     @_typing.overload
@@ -64,8 +71,9 @@ class LandBridgeStub:
     @_typing.overload
     def __new__(cls, channel: _aio.Channel) -> LandBridgeAsyncStub: ...
     BeginTransfer: _grpc.UnaryUnaryMultiCallable[_land_pb2.BeginTransferRequest, _land_pb2.TransferStatus]
-    """Initial amphibious phase: take units and supplies out of GITM (loading) or
-    reserve a landing (unloading).
+    """Initial amphibious phase: reserve units and supplies in a city for a load
+    (they stay in the city, marked reserved, until CompleteTransfer) or
+    reserve a landing of what is aboard (it stays aboard until then).
     """
     CompleteTransfer: _grpc.UnaryUnaryMultiCallable[_land_pb2.CompleteTransferRequest, _land_pb2.TransferStatus]
     """Final amphibious phase: complete what began."""
@@ -105,8 +113,9 @@ class LandBridgeStub:
     from then on). Idempotent by campaign_id.
     """
     CloseCampaign: _grpc.UnaryUnaryMultiCallable[_land_pb2.CloseCampaignRequest, _land_pb2.CloseCampaignResponse]
-    """A campaign ended after its last turn: open transfers are cancelled; later
-    calls for it are FAILED_PRECONDITION. Idempotent by campaign_id.
+    """A campaign ended after its last turn: open transfers are cancelled; new
+    work for it is FAILED_PRECONDITION, while a repeat of a call answered
+    before the close still gets its stored answer. Idempotent by campaign_id.
     ---- end of edition 2 ----
     """
     PortHolders: _grpc.UnaryUnaryMultiCallable[_land_pb2.PortHoldersRequest, _land_pb2.PortHoldersResponse]
@@ -128,7 +137,9 @@ class LandBridgeAsyncStub(LandBridgeStub):
     A campaign: OpenCampaign with the initial positions, then ReportSightings
     for turn 0, when PATE creates it; CloseCampaign after its last turn.
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
-    not yet settled, then UnitsNear for each on-map port with PATE ships; after
+    not yet settled, GetCapabilities when its answer is stale, UnitsNear for
+    each on-map port with PATE ships (not asked at all while any earlier
+    transfer is unsettled), then PortHolders (edition 3); after
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
@@ -144,19 +155,25 @@ class LandBridgeAsyncStub(LandBridgeStub):
     with other content is ALREADY_EXISTS. A BeginTransfer is accepted or refused
     whole, with reasons; anything wrong about the land is REFUSED, never a status
     code (docs/gitm.md "Answers", "What PATE does when something fails").
-    Callers prove who they are with mutual TLS and the x-pate-gitm-token
-    metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
+    Callers prove who they are with the x-pate-gitm-token metadata (always),
+    over TLS with a client certificate (mutual TLS) wherever PATE's deployment
+    dials another machine; plaintext only on one machine or behind a mesh that
+    provides TLS (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
     (edition 2, or 3 with PortHolders); a service without it is edition 1. A
-    breaking change is gitm.v2.
+    breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
+    edition PATE speaks. The cities PATE may name, the state codes and the
+    calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
+    beside this file.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     BeginTransfer: _aio.UnaryUnaryMultiCallable[_land_pb2.BeginTransferRequest, _land_pb2.TransferStatus]  # type: ignore[assignment]
-    """Initial amphibious phase: take units and supplies out of GITM (loading) or
-    reserve a landing (unloading).
+    """Initial amphibious phase: reserve units and supplies in a city for a load
+    (they stay in the city, marked reserved, until CompleteTransfer) or
+    reserve a landing of what is aboard (it stays aboard until then).
     """
     CompleteTransfer: _aio.UnaryUnaryMultiCallable[_land_pb2.CompleteTransferRequest, _land_pb2.TransferStatus]  # type: ignore[assignment]
     """Final amphibious phase: complete what began."""
@@ -196,8 +213,9 @@ class LandBridgeAsyncStub(LandBridgeStub):
     from then on). Idempotent by campaign_id.
     """
     CloseCampaign: _aio.UnaryUnaryMultiCallable[_land_pb2.CloseCampaignRequest, _land_pb2.CloseCampaignResponse]  # type: ignore[assignment]
-    """A campaign ended after its last turn: open transfers are cancelled; later
-    calls for it are FAILED_PRECONDITION. Idempotent by campaign_id.
+    """A campaign ended after its last turn: open transfers are cancelled; new
+    work for it is FAILED_PRECONDITION, while a repeat of a call answered
+    before the close still gets its stored answer. Idempotent by campaign_id.
     ---- end of edition 2 ----
     """
     PortHolders: _aio.UnaryUnaryMultiCallable[_land_pb2.PortHoldersRequest, _land_pb2.PortHoldersResponse]  # type: ignore[assignment]
@@ -218,7 +236,9 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     A campaign: OpenCampaign with the initial positions, then ReportSightings
     for turn 0, when PATE creates it; CloseCampaign after its last turn.
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
-    not yet settled, then UnitsNear for each on-map port with PATE ships; after
+    not yet settled, GetCapabilities when its answer is stale, UnitsNear for
+    each on-map port with PATE ships (not asked at all while any earlier
+    transfer is unsettled), then PortHolders (edition 3); after
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
@@ -234,13 +254,18 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     with other content is ALREADY_EXISTS. A BeginTransfer is accepted or refused
     whole, with reasons; anything wrong about the land is REFUSED, never a status
     code (docs/gitm.md "Answers", "What PATE does when something fails").
-    Callers prove who they are with mutual TLS and the x-pate-gitm-token
-    metadata (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
+    Callers prove who they are with the x-pate-gitm-token metadata (always),
+    over TLS with a client certificate (mutual TLS) wherever PATE's deployment
+    dials another machine; plaintext only on one machine or behind a mesh that
+    provides TLS (docs/gitm.md "Security"). When GITM is unreachable PATE resolves
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
     (edition 2, or 3 with PortHolders); a service without it is edition 1. A
-    breaking change is gitm.v2.
+    breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
+    edition PATE speaks. The cities PATE may name, the state codes and the
+    calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
+    beside this file.
     """
 
     @_abc_1.abstractmethod
@@ -249,8 +274,9 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
         request: _land_pb2.BeginTransferRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_land_pb2.TransferStatus, _abc.Awaitable[_land_pb2.TransferStatus]]:
-        """Initial amphibious phase: take units and supplies out of GITM (loading) or
-        reserve a landing (unloading).
+        """Initial amphibious phase: reserve units and supplies in a city for a load
+        (they stay in the city, marked reserved, until CompleteTransfer) or
+        reserve a landing of what is aboard (it stays aboard until then).
         """
 
     @_abc_1.abstractmethod
@@ -344,8 +370,9 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
         request: _land_pb2.CloseCampaignRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_land_pb2.CloseCampaignResponse, _abc.Awaitable[_land_pb2.CloseCampaignResponse]]:
-        """A campaign ended after its last turn: open transfers are cancelled; later
-        calls for it are FAILED_PRECONDITION. Idempotent by campaign_id.
+        """A campaign ended after its last turn: open transfers are cancelled; new
+        work for it is FAILED_PRECONDITION, while a repeat of a call answered
+        before the close still gets its stored answer. Idempotent by campaign_id.
         ---- end of edition 2 ----
         """
 

@@ -17,15 +17,26 @@ RESTART_WAIT_SECONDS = 60.0
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("gitm", help="the GITM land bridge (gitm.v1) kit")
     gsub = p.add_subparsers(dest="gitm_command", required=True)
-    c = gsub.add_parser("check", help="run the gitm.v1 conformance suite against a land service")
+    c = gsub.add_parser(
+        "check",
+        help="run the gitm.v1 conformance suite against a land service",
+        description=(
+            "Dials as PATE does: TLS and mutual TLS from PATE_TLS_CA, PATE_TLS_CLIENT_CERT,"
+            " PATE_TLS_CLIENT_KEY, PATE_GITM_TLS_CA and PATE_GITM_TLS_SERVER_NAME (plaintext without"
+            " them); docs/gitm.md 'Checking an implementation'."
+        ),
+    )
     c.add_argument("--addr", required=True, help="HOST:PORT of the land service")
     c.add_argument(
         "--campaign",
         default=None,
-        help="a campaign id of its own, which the suite opens and closes (default: a new id)",
+        help=(
+            "a campaign id of its own, new each run, which the suite opens and closes (default: a new"
+            " conformance-<8 hex>; a run whose open fails, or stopped halfway, leaves it open)"
+        ),
     )
     c.add_argument("--port", default="Portsmouth", help="a port city on the GITM map (default Portsmouth)")
-    c.add_argument("--timeout", type=float, default=5.0, help="seconds per call")
+    c.add_argument("--timeout", type=float, default=5.0, help="seconds per call (default 5, at most 120)")
     c.add_argument(
         "--token",
         default=None,
@@ -37,7 +48,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     c.add_argument(
         "--restart-command",
         default="",
-        help="a command that restarts the land service (the durability row, L16; skipped without it)",
+        help=(
+            "a command that restarts the land service, run without a shell; the suite then waits up to"
+            " 60 s for it to answer (the durability row, L16; skipped without it)"
+        ),
     )
     c.set_defaults(handler=_check)
 

@@ -17,6 +17,9 @@ REQUIRED = frozenset({"BeginTransfer", "CompleteTransfer", "UnitsNear", "GetTran
 EDITION_1 = REQUIRED | {"ReportSightings", "ReportCargoLoss", "ReportCargoMoves"}
 EDITION_2 = EDITION_1 | {"GetCapabilities", "OpenCampaign", "CloseCampaign"}
 EDITION_3 = EDITION_2 | {"PortHolders"}  # docs/gitm.md "Port holders"
+# the edition PATE speaks, sent with every call as CALLER_EDITION (docs/gitm.md, A14): a land
+# service tells an older PATE (an empty OpenCampaignRequest.holders) from "no city has a holder"
+PATE_EDITION = 3
 SKIPPED = "skipped: "  # the reason of a call PATE did not make
 # how long PATE trusts a GetCapabilities answer (docs/gitm.md "Versioning"): a land service
 # upgraded or downgraded is noticed within this, at the latest at the first turn after it

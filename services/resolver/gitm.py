@@ -1,7 +1,8 @@
 """Client of the GITM land service (``gitm.v1.LandBridge``, proto/gitm/v1/land.proto).
 
 PATE is the client.  Calls are synchronous (the bridge runs in a consumer's
-worker thread), carry the W3C ``traceparent`` metadata and PATE's caller
+worker thread), carry the W3C ``traceparent`` metadata, the edition PATE speaks
+(``x-pate-gitm-edition``) and PATE's caller
 token (``x-pate-gitm-token`` = ``PATE_GITM_TOKEN``, or the file
 ``PATE_GITM_TOKEN_FILE`` read again when it changes, docs/gitm.md "Security"),
 over TLS or mutual TLS when ``PATE_TLS_*`` and ``PATE_GITM_TLS_*`` say so, and have a
@@ -25,13 +26,14 @@ from services.platform.config import ConfigError
 from services.platform.runtime.grpcutil import trace_metadata
 from services.platform.security import tls
 from services.platform.security.secretfile import SecretFile
-from services.resolver.editions import Capabilities
+from services.resolver.editions import PATE_EDITION, Capabilities
 
 if TYPE_CHECKING:
     from pate.core.world.state import LandUnit
 
 DIRECTIONS = {"load": land_pb2.DIRECTION_LOAD, "unload": land_pb2.DIRECTION_UNLOAD}
 CALLER_TOKEN = "x-pate-gitm-token"
+CALLER_EDITION = "x-pate-gitm-edition"
 DEFAULT_TIMEOUT = 5.0
 TIMEOUT_RANGE = (0.5, 60.0)
 
@@ -181,7 +183,7 @@ class GitmClient:
         self.clock: Callable[[], float] = time.monotonic
 
     def _md(self) -> list[tuple[str, str]]:
-        md = trace_metadata()
+        md = [*trace_metadata(), (CALLER_EDITION, str(PATE_EDITION))]
         token = self._token()
         return [*md, (CALLER_TOKEN, token)] if token else md
 

@@ -68,11 +68,14 @@ _WORDS = {
 }
 
 
-def transfer_word(client: GitmClient, transfer_id: str, *, told: bool = False) -> str | None:
+def transfer_word(client: GitmClient, transfer: LandTransfer, *, told: bool = False) -> str | None:
     """GITM's word on one earlier transfer for :func:`landsaga.pending_after`: None when GITM
     has not heard of it because the bridge is not yet through.  ``told``: the bridge has made
     the transfer's calls, so a GITM that still does not hold it (NOT_FOUND and the other codes
-    of a refusal: its begin was answered with an error) refused it, and PATE undoes it."""
+    of a refusal: its begin was answered with an error) refused it, and PATE undoes it.  A
+    transfer GITM holds under the id with other units or supplies than PATE's is not PATE's
+    (an id reused, answered ALREADY_EXISTS at its begin): refused, loudly, never adopted."""
+    transfer_id = transfer.transfer
     try:
         status = client.get(transfer_id)
     except grpc.RpcError as exc:
@@ -84,8 +87,30 @@ def transfer_word(client: GitmClient, transfer_id: str, *, told: bool = False) -
         raise
     if not status.accepted or status.state == land_pb2.TRANSFER_STATE_REFUSED:
         return f"refused: {status.reason or 'refused by GITM'}"
+    if _other_content(status, transfer):
+        log.error(
+            "gitm_transfer_mismatch",
+            transfer=transfer_id,
+            pate_units=list(transfer.units),
+            pate_supplies=transfer.supplies,
+            gitm_units=list(status.units)[:50],
+            gitm_supplies=status.supplies,
+        )
+        return f"refused: {MISMATCH}"
     # an implementation without the state field (before the kit) answers accepted only
     return _WORDS.get(status.state, "completed")
+
+
+MISMATCH = "the land side holds other units or supplies under this transfer's id; the transfer is not made"
+
+
+def _other_content(status: land_pb2.TransferStatus, transfer: LandTransfer) -> bool:
+    """GITM's transfer under PATE's id moves other things than PATE's (docs/gitm.md "Answers to
+    the land team's review", B19).  An answer that carries neither units nor supplies (a service
+    older than the fields) tells nothing to compare."""
+    if not status.units and not status.supplies:
+        return False
+    return set(status.units) != set(transfer.units) or status.supplies != transfer.supplies
 
 
 def _name(code: grpc.StatusCode | None) -> str:
@@ -106,8 +131,7 @@ def land_inputs(
     resolves on time; its on-GITM-map transfers are deferred)."""
     try:
         words = {
-            t.transfer: transfer_word(client, t.transfer, told=transfer_turn(t.transfer) in told)
-            for t in earlier
+            t.transfer: transfer_word(client, t, told=transfer_turn(t.transfer) in told) for t in earlier
         }
         pending, refused = pending_after(earlier, words)
         # while an earlier transfer is unsettled GITM's cities are not yet what

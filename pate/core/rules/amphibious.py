@@ -13,9 +13,11 @@ Decisions (docs/rules/turn.md, section 9):
   in the order the order names them; supplies as many as fit;
 - loading only in a same-side or actively allied port, only units of the
   group's own state in the port's garrison whose size PATE knows, not a unit
-  another group (lower id first) already takes; supplies from the port's;
+  another group (lower id first) already takes; supplies from the port's, only
+  in a port of the group's own state (an ally's city stock is the ally's depot);
 - unloading in a friendly port or in one held by an enemy (a landing), not
-  in a neutral one; units go into the port's garrison (on-GITM-map ports:
+  in a neutral one; loose supplies only in a friendly one (an enemy city's
+  stock is the enemy's depot); units go into the port's garrison (on-GITM-map ports:
   they are back in GITM, which the bridge tells; off-GITM-map ports: they are
   the garrison, rule 1.5), supplies into the port's supplies;
 - then combat in off-GITM-map ports (``pate.core.rules.garrison``), rule 2.6
@@ -49,6 +51,10 @@ BEGUN = "transfer_begun"
 COMPLETED = "transfer_completed"
 REFUSED = "transfer_refused"
 LOAD, UNLOAD = "load", "unload"
+OWN_STOCK = "supplies are loaded only from a city of the group's own state ({port} is held by {holder})"
+NOT_TO_ENEMY = (
+    "supplies are landed only in a city of the group's side or an ally ({port} is held by {holder})"
+)
 
 
 def transfer_id(world: WorldState, transport: str, n: int) -> str:
@@ -166,7 +172,14 @@ def _unloading(
     plan.units = [u for u in order.unload_units if u in aboard.units]
     plan.refused = [{"item": u, "reason": "not aboard"} for u in order.unload_units if u not in aboard.units]
     plan.supplies = min(order.unload_supplies, aboard.supplies)
-    if plan.supplies < order.unload_supplies:
+    if order.unload_supplies and relation is Relation.WAR:
+        # section 9 (decision): landed supplies join the city's stock, its holder's depot; a corps
+        # headquarters' own supplies land with it, loose ones would feed the enemy
+        port = world.ports[plan.port]
+        why = NOT_TO_ENEMY.format(port=port.name, holder=port.controller)
+        plan.refused.append({"item": "supplies", "reason": why})
+        plan.supplies = 0
+    elif plan.supplies < order.unload_supplies:
         plan.refused.append({"item": "supplies", "reason": f"only {aboard.supplies} aboard"})
     size = sum(unit_space(world.land_units[u], space) for u in plan.units if u in world.land_units)
     plan.space = size + plan.supplies * space.per_supply
@@ -198,6 +211,11 @@ def _loading(
         plan.units.append(u)
         claims.units.add(u)
         plan.space += size
+    if order.load_supplies and relation is not Relation.SAME:
+        # section 9 (decision): a city's stock is its holder's depot; an ally's is not the group's
+        why = OWN_STOCK.format(port=port.name, holder=port.controller)
+        plan.refused.append({"item": "supplies", "reason": why})
+        return plan
     available = port.supplies - claims.supplies.get(plan.port, 0)
     plan.supplies = max(0, min(order.load_supplies, available, (room - plan.space) // space.per_supply))
     if plan.supplies < order.load_supplies:

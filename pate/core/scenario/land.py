@@ -33,6 +33,10 @@ UNIT_ID = re.compile(r"[A-Z]{2}[A-Za-z0-9_-]{0,30}")
 # any unit a scenario places must be one an order can name (pate.core.rules.validation.orders: 1 to 32
 # characters) and GITM can hold (docs/gitm.md "Ids": at most 64)
 PLACED_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+# ids with an underscore after the state's code are the ones GITM gives the units it creates
+# (docs/gitm.md, "Answers to the land team's review", A6): a scenario never takes one
+GITM_MADE = re.compile(r"[A-Z]{2}_")
+GITM_MADE_WHY = "an underscore after the state's code marks a unit GITM created (FR_12IN): choose another id"
 _HEADQUARTERS = tuple(h.value for h in Headquarters)
 
 
@@ -53,6 +57,8 @@ def _read_unit(uid: str, t: Table, states: Collection[str]) -> LandUnit | None:
     before = t.problems.count
     if not UNIT_ID.fullmatch(uid):
         t.problems.add(t.path, "a land unit id starts with its state's code, e.g. FR1IN (at most 32)")
+    elif GITM_MADE.match(uid):
+        t.problems.add(t.path, GITM_MADE_WHY)
     state = t.str_("state", uid[:2] if uid[:2] in states else None)
     if state is not None and state not in states:
         t.problems.add(t.where("state"), f"unknown state {state!r}")
@@ -110,6 +116,8 @@ def check_land_units(
         for i, uid in enumerate(ids):
             if not PLACED_ID.fullmatch(uid):
                 problems.add(join(at, i), "a unit id is 1 to 32 of A-Z a-z 0-9 _ -")
+            elif GITM_MADE.match(uid):
+                problems.add(join(at, i), GITM_MADE_WHY)
     for uid in sorted(set(paths) - placed):
         problems.add(paths[uid], f"{uid} is in no port's garrison and aboard no transport group")
     space = SpaceRules.of(rules)

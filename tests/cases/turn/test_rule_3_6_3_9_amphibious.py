@@ -146,6 +146,47 @@ def test_section_9_loading_only_own_units_from_the_garrison_of_a_friendly_port()
     assert reasons == {"SP1IN": "a unit of SP, not of FR", "FR2IN": "not in the port's garrison"}
 
 
+def test_section_9_supplies_are_loaded_only_from_a_city_of_the_groups_own_state() -> None:
+    """Section 9 (decision, docs/gitm.md A10): "a transport loads supplies only from the stock of
+    a city its own state holds; an ally's city stock is the ally's depot". A Spanish group in
+    allied French Brest takes its own Spanish unit but none of Brest's 10 supplies; a French group
+    there takes 4."""
+    w = world(
+        [ship("SP1TR", harbor("Brest")), ship("FR1TR", harbor("Brest"))],
+        ports={"Brest": {"garrison": ("SP1IN",), "supplies": 10}},
+        units=[infantry("SP1IN", 1000)],
+    )
+    dip = w.diplomacy
+    w = replace(w, diplomacy=Diplomacy(dip.states, dip.wars, dip.alliances | {("FR", "SP")}))
+    r = run(w, load("SP1TR", "SP1IN", supplies=3), load("FR1TR", supplies=4))
+    assert r.state.ships["SP1TR"].cargo == Cargo(("SP1IN",), 0, 1000)
+    assert r.state.ships["FR1TR"].cargo.supplies == 4
+    assert r.state.ports["Brest"].supplies == 6
+    refused = only(r, "transfer_refused").data["refused"]
+    assert refused == [
+        {
+            "item": "supplies",
+            "reason": "supplies are loaded only from a city of the group's own state (Brest is held by FR)",
+        }
+    ]
+
+
+def test_section_9_loose_supplies_are_not_landed_in_an_enemy_city() -> None:
+    """Section 9 (decision, docs/gitm.md A10): "PATE refuses a landing of loose supplies in a city
+    an enemy holds (they would feed the enemy's depot)". British BR1IN lands at French Brest; the
+    5 supplies aboard stay aboard, refused with the reason."""
+    tr = ship("BR1TR", harbor("Brest"), cargo=Cargo(("BR1IN",), 5, 1100))
+    w = world([tr], units=[infantry("BR1IN", 1000)])
+    assert w.diplomacy.relation("BR", "FR").value == "war"
+    r = run(w, unload("BR1TR", "BR1IN", supplies=5))
+    assert "BR1IN" in r.state.ports["Brest"].garrison
+    assert r.state.ships["BR1TR"].cargo.supplies == 5
+    assert r.state.ports["Brest"].supplies == w.ports["Brest"].supplies
+    why = "supplies are landed only in a city of the group's side or an ally (Brest is held by FR)"
+    assert only(r, "transfer_refused").data["refused"] == [{"item": "supplies", "reason": why}]
+    assert only(r, BEGUN).data["supplies"] == 0
+
+
 def test_rule_1_5_unloading_at_an_on_gitm_map_port_returns_units_to_gitm() -> None:
     """1.5: "Units and supplies may be moved by water in PATE, then placed back into GITM at an
     on-GITM-map port." The transfer is marked for the GITM bridge and the units join the port."""

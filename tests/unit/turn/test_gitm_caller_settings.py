@@ -20,7 +20,7 @@ from services.gitm_reference.servicer import Access
 from services.platform.config import ConfigError
 from services.platform.security.secretfile import SecretFile
 from services.platform.security.tls import TlsSettings
-from services.resolver.gitm import CALLER_TOKEN, GitmClient, caller_token, gitm_tls
+from services.resolver.gitm import CALLER_EDITION, CALLER_TOKEN, GitmClient, caller_token, gitm_tls
 
 
 class Recording:
@@ -28,9 +28,11 @@ class Recording:
 
     def __init__(self) -> None:
         self.tokens: list[str | None] = []
+        self.editions: list[str | None] = []
 
     def GetCapabilities(self, request: Any, timeout: float, metadata: Any) -> land_pb2.Capabilities:  # noqa: N802
         self.tokens.append(dict(metadata).get(CALLER_TOKEN))
+        self.editions.append(dict(metadata).get(CALLER_EDITION))
         return land_pb2.Capabilities(edition=3)
 
 
@@ -146,3 +148,13 @@ def test_mutual_tls_with_a_land_service_of_another_ca(
             assert GitmClient(addr, timeout=5).get_capabilities().edition >= 1
         finally:
             running.server.stop(0)
+
+
+@pytest.mark.parametrize("token", ["", "s3cret"])
+def test_every_call_says_which_edition_pate_speaks(token: str) -> None:
+    """docs/gitm.md, A14: "every call of PATE's carries the metadata x-pate-gitm-edition, the
+    edition PATE speaks (3)", with or without a caller token."""
+    land = Recording()
+    GitmClient("in-process", stub=land, token=token).get_capabilities()
+    assert land.editions == ["3"]
+    assert land.tokens == [token or None]

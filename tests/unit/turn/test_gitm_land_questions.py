@@ -105,3 +105,38 @@ def test_a_turn_sent_again_by_an_administrator_counts_as_delivered(engine: sa.En
             conn.execute(tables.processed_messages.insert().values(consumer=bridge.DURABLE, msg_id=mid))
         assert bridge.delivered_turns(conn, campaign, [1, 2, 3]) == frozenset({2, 3})
         assert not bridge.must_wait(4, 3 in bridge.delivered_turns(conn, campaign, [3]))
+
+
+class Holding(Land):
+    """A land service that holds, under the transfer's id, a COMPLETED transfer of ``units``."""
+
+    def __init__(self, units: tuple[str, ...], supplies: int = 0) -> None:
+        super().__init__(grpc.StatusCode.OK, ports=True)
+        self.units, self.supplies = units, supplies
+
+    def GetTransfer(self, request: Any, **kw: Any) -> land_pb2.TransferStatus:  # noqa: N802
+        return land_pb2.TransferStatus(
+            transfer_id=request.transfer_id,
+            accepted=True,
+            state=land_pb2.TRANSFER_STATE_COMPLETED,
+            units=list(self.units),
+            supplies=self.supplies,
+        )
+
+
+@pytest.mark.parametrize(
+    ("units", "supplies", "refused"),
+    [(("BR1IN",), 0, False), (("BR7IN",), 0, True), (("BR1IN",), 4, True), ((), 0, False)],
+)
+def test_a_transfer_gitm_holds_with_other_content_is_refused_not_adopted(
+    units: tuple[str, ...], supplies: int, refused: bool
+) -> None:
+    """docs/gitm.md, B19: "a transfer GITM holds under PATE's id with other units or supplies
+    than PATE began is not PATE's: PATE takes it as refused and undoes it". The same content
+    settles it; an answer carrying no units and no supplies (a service older than the fields)
+    tells nothing to compare and settles it too."""
+    client = GitmClient("in-process", stub=Holding(units, supplies), token="")
+    w = world([ship("BR1SL", harbor("Portsmouth"))])
+    _, word = land_questions.land_inputs(client, w, CTX.map, [TRANSFER], frozenset({3}))
+    assert word.pending == ()
+    assert [r.reason for r in word.refused] == ([land_questions.MISMATCH] if refused else [])

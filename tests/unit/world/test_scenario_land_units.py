@@ -130,6 +130,21 @@ def test_a_unit_id_is_one_an_order_can_name() -> None:
     )
 
 
+def test_a_scenario_never_takes_the_ids_gitm_gives_the_units_it_creates() -> None:
+    """docs/gitm.md, A6: "a unit GITM creates takes an id with an underscore right after its
+    state's code (FR_12IN), and PATE's scenarios may not use that form", declared or placed only;
+    an underscore further on (FR1_IN) stays allowed."""
+    why = "an underscore after the state's code marks a unit GITM created (FR_12IN): choose another id"
+    data = raw()
+    data["ports"]["Brest"]["garrison"] = ["FR1IN", "FR_12IN"]
+    assert problems(data) == [f"ports.Brest.garrison[1]: {why}"]
+    data["land_units"]["FR_12IN"] = {"infantry": 100}
+    assert f"land_units.FR_12IN: {why}" in problems(data)
+    data = raw()
+    data["ports"]["Brest"]["garrison"] = ["FR1IN", "FR1_IN"]
+    assert "FR1_IN" in parse(data).world.ports["Brest"].garrison
+
+
 def test_a_unit_aboard_is_of_the_group_s_state() -> None:
     data = raw()
     data["land_units"]["BR1IN"]["state"] = "SP"

@@ -1,0 +1,33 @@
+"""The data of the gitm.v1 contract shipped beside its proto (docs/gitm.md, "Answers to the land
+team's review", A1 and A8): a land team reads the cities, the state codes and rule 3.1's calendar
+from ``proto/gitm/v1/contract.toml``, which must say what PATE's data files say."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+
+from pate.datafiles import load_nations, load_world_map
+from pate.tools import gitmdata
+
+
+def test_the_contract_data_file_is_not_stale() -> None:
+    """A8: "the city list and the state codes shipped beside the proto as generated files checked
+    against the data by a test"."""
+    assert gitmdata.main(["--check"]) == 0, "run python -m pate.tools.gitmdata"
+
+
+def test_the_file_lists_every_on_map_city_every_state_and_one_land_turn_per_turn() -> None:
+    """Rule 1.5: "all European ports are on-GITM-map except for Malta and Corfu"; rule 3.1: "PATE
+    turns run at the same time as the GITM turns of the campaign"."""
+    data = tomllib.loads(gitmdata.TARGET.read_text())
+    cities = data["cities"]["names"]
+    ports = load_world_map().ports
+    assert sorted(cities) == sorted(p.name for p in ports.values() if p.on_gitm_map)
+    assert len(cities) == 145 and "Portsmouth" in cities and "Malta" not in cities and "Corfu" not in cities
+    assert set(data["states"]) == set(load_nations().states)
+    assert data["calendar"]["land_turns_per_pate_turn"] == 1
+    codes = sorted(data["states"])
+    expected = hashlib.sha256(json.dumps([cities, codes], separators=(",", ":")).encode()).hexdigest()
+    assert data["data"]["digest"] == expected
