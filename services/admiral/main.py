@@ -24,7 +24,8 @@ from pate.engine.context import turn_context
 from services.admiral.work import Stubs, sweep
 from services.platform.config import ConfigError, load_settings
 from services.platform.runtime.grpcutil import serve_grpc
-from services.platform.security.tls import channel, load_tls
+from services.platform.security.redial import RotatingChannel
+from services.platform.security.tls import load_tls
 from services.platform.telemetry import metrics
 from services.platform.telemetry.logging import configure_logging, get_logger
 
@@ -65,7 +66,8 @@ async def run() -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    orders, reports = channel(settings.orders_addr, tls), channel(settings.reports_addr, tls)
+    # dialled again when the certificate files are renewed, for the stubs made once here
+    orders, reports = RotatingChannel(settings.orders_addr, tls), RotatingChannel(settings.reports_addr, tls)
     stubs = Stubs.of(orders, reports)
     ctx = turn_context()
     log.info("service_started", level=name)

@@ -37,7 +37,8 @@ from services.gitm_reference.seed import scenario_seeder
 from services.gitm_reference.servicer import Access, Admin, LandBridge, set_faults
 from services.gitm_reference.store import LandStore
 from services.platform.config import ConfigError, load_settings
-from services.platform.security.tls import TlsSettings, check_bind, is_loopback, load_tls, server_credentials
+from services.platform.security.certwatch import server_credentials
+from services.platform.security.tls import TlsSettings, check_bind, is_loopback, load_tls
 from services.platform.store.db import make_engine
 from services.platform.telemetry import metrics
 from services.platform.telemetry.logging import configure_logging, get_logger

@@ -1,0 +1,169 @@
+"""A renewed certificate is taken without a restart (docs/security.md, "Renewal").
+
+The certificates live in folders laid out as Kubernetes mounts a Secret, and are renewed as
+cert-manager and the kubelet renew them: new files behind a swapped ``..data`` symlink.  A new
+connection to the server sees the renewed server certificate while a call already open on the
+old one goes on; a client whose own certificate was renewed dials again and presents the new
+one (the server requires client certificates); the expiry gauge shows the new not-after."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import ssl
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from cryptography import x509
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from prometheus_client import REGISTRY
+
+from pate.cli.tls import make_dev_certs
+from services.platform.runtime.grpcutil import bound_port, serve_grpc, set_serving
+from services.platform.security.certwatch import not_after, serial
+from services.platform.security.redial import RotatingChannel
+from services.platform.security.tls import load_tls
+from tests.support.aio import run
+from tests.support.certs import MountedSecret, issue
+
+pytestmark = pytest.mark.integration
+
+PEER = "/test.Peer/ClientSerial"
+
+
+def _client_serial(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+    """The serial of the certificate the caller presented, as the server saw it."""
+    (pem,) = context.auth_context()["x509_pem_cert"]
+    return str(serial(pem)).encode()
+
+
+def _add_peer(_servicer: Any, server: Any) -> None:
+    handler = grpc.unary_unary_rpc_method_handler(_client_serial)
+    server.add_generic_rpc_handlers(
+        [grpc.method_handlers_generic_handler("test.Peer", {"ClientSerial": handler})]
+    )
+
+
+def _server_serial(port: int, ca: bytes, client: dict[str, str]) -> int:
+    """The serial of the certificate the server presents to a new TLS connection."""
+    ctx = ssl.create_default_context(cadata=ca.decode())
+    ctx.load_cert_chain(client["PATE_TLS_CLIENT_CERT"], client["PATE_TLS_CLIENT_KEY"])
+    ctx.set_alpn_protocols(["h2"])
+    with (
+        socket.create_connection(("127.0.0.1", port), timeout=5) as raw,
+        ctx.wrap_socket(raw, server_hostname="localhost") as conn,
+    ):
+        der = conn.getpeercert(binary_form=True)
+    assert der is not None
+    return x509.load_der_x509_certificate(der).serial_number
+
+
+@pytest.fixture
+def mounts(tmp_path: Path) -> dict[str, Any]:
+    make_dev_certs(tmp_path / "ca")
+    ca_dir = tmp_path / "ca"
+    ca = (ca_dir / "ca.pem").read_bytes()
+    server, client = MountedSecret(tmp_path / "server"), MountedSecret(tmp_path / "client")
+    server.publish(*issue(ca_dir, "pate-orders", days=30), ca)
+    client.publish(*issue(ca_dir, "pate-admiral", client=True, days=30), ca)
+    return {"ca_dir": ca_dir, "ca": ca, "server": server, "client": client}
+
+
+def _envs(m: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+    server, client = m["server"], m["client"]
+    serving = {
+        "PATE_TLS_CERT": server.path("tls.crt"),
+        "PATE_TLS_KEY": server.path("tls.key"),
+        "PATE_TLS_CLIENT_CA": server.path("ca.crt"),
+    }
+    dialling = {
+        "PATE_TLS_CA": client.path("ca.crt"),
+        "PATE_TLS_CLIENT_CERT": client.path("tls.crt"),
+        "PATE_TLS_CLIENT_KEY": client.path("tls.key"),
+    }
+    return serving, dialling
+
+
+def test_a_new_connection_sees_the_renewed_server_certificate_and_an_open_call_goes_on(
+    mounts: dict[str, Any],
+) -> None:
+    serving, dialling = _envs(mounts)
+    ca, server_files = mounts["ca"], mounts["server"]
+    renewed = issue(mounts["ca_dir"], "pate-orders", days=60)
+
+    async def scenario() -> dict[str, Any]:
+        server = await serve_grpc([], "127.0.0.1:0", "pate.renewal-test", tls=load_tls(serving))
+        port = bound_port(server)
+        seen: dict[str, Any] = {"before": await asyncio.to_thread(_server_serial, port, ca, dialling)}
+        async with grpc.aio.secure_channel(
+            f"localhost:{port}",
+            grpc.ssl_channel_credentials(ca, *_client_pair(dialling)),
+        ) as old:
+            watch = health_pb2_grpc.HealthStub(old).Watch(health_pb2.HealthCheckRequest())
+            seen["open call"] = [(await watch.read()).status]
+            server_files.publish(*renewed, ca)
+            seen["after"] = await asyncio.to_thread(_server_serial, port, ca, dialling)
+            check = await health_pb2_grpc.HealthStub(old).Check(health_pb2.HealthCheckRequest(), timeout=5)
+            seen["old channel"] = check.status
+            await set_serving(server, False)  # the call opened before the renewal hears of it
+            seen["open call"].append((await watch.read()).status)
+        await server.stop(None)
+        return seen
+
+    seen = run(scenario())
+    first = serial((mounts["server"].root / "..v1" / "tls.crt").read_bytes())
+    assert seen["before"] == first
+    assert seen["after"] == serial(renewed[0]) != first
+    serving_, not_serving = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
+    assert seen["old channel"] == serving_
+    assert seen["open call"] == [serving_, not_serving]
+    expiry = REGISTRY.get_sample_value(
+        "pate_tls_certificate_expiry_timestamp_seconds", {"file": serving["PATE_TLS_CERT"]}
+    )
+    assert expiry == not_after(renewed[0])
+
+
+def _client_pair(env: dict[str, str]) -> tuple[bytes, bytes]:
+    return Path(env["PATE_TLS_CLIENT_KEY"]).read_bytes(), Path(env["PATE_TLS_CLIENT_CERT"]).read_bytes()
+
+
+def test_a_client_whose_certificate_was_renewed_dials_again_and_presents_the_new_one(
+    mounts: dict[str, Any],
+) -> None:
+    serving, dialling = _envs(mounts)
+    ca, client_files = mounts["ca"], mounts["client"]
+    renewed = issue(mounts["ca_dir"], "pate-admiral", client=True, days=60)
+
+    async def scenario() -> dict[str, Any]:
+        server = await serve_grpc(
+            [(None, _add_peer)], "127.0.0.1:0", "pate.renewal-test", tls=load_tls(serving)
+        )
+        channel = RotatingChannel(f"localhost:{bound_port(server)}", load_tls(dialling), every=0)
+        ask = channel.unary_unary(PEER)
+        health = health_pb2_grpc.HealthStub(channel)
+        seen: dict[str, Any] = {"before": int(await asyncio.to_thread(ask, b"", timeout=5))}
+        watch = health.Watch(health_pb2.HealthCheckRequest(), timeout=30)
+        seen["open call"] = [(await asyncio.to_thread(next, watch)).status]
+        client_files.publish(*renewed, ca)
+        seen["after"] = int(await asyncio.to_thread(ask, b"", timeout=5))
+        seen["generation"] = channel.generation
+        await set_serving(server, False)  # the stream opened on the first channel is still served
+        seen["open call"].append((await asyncio.to_thread(next, watch)).status)
+        watch.cancel()
+        channel.close()
+        await server.stop(None)
+        return seen
+
+    seen = run(scenario())
+    first = serial((mounts["client"].root / "..v1" / "tls.crt").read_bytes())
+    assert seen["before"] == first
+    assert seen["after"] == serial(renewed[0]) != first
+    assert seen["generation"] == 1
+    serving_, not_serving = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
+    assert seen["open call"] == [serving_, not_serving]
+    expiry = REGISTRY.get_sample_value(
+        "pate_tls_certificate_expiry_timestamp_seconds", {"file": dialling["PATE_TLS_CLIENT_CERT"]}
+    )
+    assert expiry == not_after(renewed[0])
