@@ -23,7 +23,7 @@ from prometheus_client import REGISTRY
 from pate.cli.tls import make_dev_certs
 from services.platform.runtime.grpcutil import bound_port, serve_grpc, set_serving
 from services.platform.security.certwatch import not_after, serial
-from services.platform.security.redial import RotatingChannel
+from services.platform.security.redial import AioChannels, RotatingChannel
 from services.platform.security.tls import load_tls
 from tests.support.aio import run
 from tests.support.certs import MountedSecret, issue
@@ -167,3 +167,39 @@ def test_a_client_whose_certificate_was_renewed_dials_again_and_presents_the_new
         "pate_tls_certificate_expiry_timestamp_seconds", {"file": dialling["PATE_TLS_CLIENT_CERT"]}
     )
     assert expiry == not_after(renewed[0])
+
+
+def test_the_web_desks_asyncio_channels_follow_a_renewed_client_certificate(mounts: dict[str, Any]) -> None:
+    serving, dialling = _envs(mounts)
+    ca, client_files = mounts["ca"], mounts["client"]
+    renewed = issue(mounts["ca_dir"], "pate-web", client=True, days=60)
+
+    async def scenario() -> dict[str, Any]:
+        server = await serve_grpc(
+            [(None, _add_peer)], "127.0.0.1:0", "pate.renewal-test", tls=load_tls(serving)
+        )
+        channels = AioChannels(f"localhost:{bound_port(server)}", load_tls(dialling), every=0)
+        try:
+            first = channels.current()
+            seen: dict[str, Any] = {"before": int(await first.unary_unary(PEER)(b"", timeout=5))}
+            watch = health_pb2_grpc.HealthStub(first).Watch(health_pb2.HealthCheckRequest())
+            seen["open call"] = [(await watch.read()).status]
+            seen["unchanged"] = channels.current() is first
+            client_files.publish(*renewed, ca)
+            second = channels.current()
+            seen["after"] = int(await second.unary_unary(PEER)(b"", timeout=5))
+            seen["redialled"] = second is not first
+            await set_serving(server, False)  # the old channel closes only after its calls
+            seen["open call"].append((await watch.read()).status)
+            watch.cancel()
+        finally:
+            await channels.close()
+            await server.stop(None)
+        return seen
+
+    seen = run(scenario())
+    assert seen["before"] == serial((mounts["client"].root / "..v1" / "tls.crt").read_bytes())
+    assert seen["after"] == serial(renewed[0]) != seen["before"]
+    assert seen["unchanged"] and seen["redialled"]
+    serving_, not_serving = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
+    assert seen["open call"] == [serving_, not_serving]
