@@ -10,6 +10,10 @@ and ``PATE_TLS_CLIENT_KEY`` are presented where mutual TLS is required.
 Without TLS a server listens only on a loopback address: binding another in
 plaintext refuses to start unless ``PATE_ALLOW_PLAINTEXT=1`` (for a mesh or a
 proxy that terminates TLS in front of the service).
+
+The settings remember the files they were read from and how to read them again:
+servers and long-lived clients take renewed files without a restart
+(``certwatch`` and ``redial`` in this package; docs/security.md, "Renewal").
 """
 
 from __future__ import annotations
