@@ -22,6 +22,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import grpc
 
@@ -29,6 +30,9 @@ from services.platform.config import ConfigError
 from services.platform.security.tls import TlsSettings
 from services.platform.telemetry import metrics
 from services.platform.telemetry.logging import get_logger
+
+if TYPE_CHECKING:  # cryptography is loaded when a certificate is read, not at import
+    from cryptography import x509
 
 log = get_logger(__name__)
 
@@ -113,7 +117,7 @@ class TlsWatch:
         return fresh
 
 
-def _certificate(pem: bytes) -> object:
+def _certificate(pem: bytes) -> x509.Certificate:
     from cryptography import x509
 
     return x509.load_pem_x509_certificate(pem)  # the first of a chain: the leaf
@@ -121,30 +125,19 @@ def _certificate(pem: bytes) -> object:
 
 def not_after(pem: bytes) -> float:
     """The Unix time a PEM certificate (the leaf of a chain) stops being valid."""
-    from cryptography import x509
-
-    cert = _certificate(pem)
-    assert isinstance(cert, x509.Certificate)
-    return cert.not_valid_after_utc.timestamp()
+    return _certificate(pem).not_valid_after_utc.timestamp()
 
 
 def serial(pem: bytes) -> int:
-    from cryptography import x509
-
-    cert = _certificate(pem)
-    assert isinstance(cert, x509.Certificate)
-    return cert.serial_number
+    return _certificate(pem).serial_number
 
 
 def _matches(cert_pem: bytes, key_pem: bytes) -> bool:
-    from cryptography import x509
     from cryptography.hazmat.primitives import serialization
 
-    cert = _certificate(cert_pem)
-    assert isinstance(cert, x509.Certificate)
     key = serialization.load_pem_private_key(key_pem, password=None)
     form = (serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
-    return bool(cert.public_key().public_bytes(*form) == key.public_key().public_bytes(*form))
+    return _certificate(cert_pem).public_key().public_bytes(*form) == key.public_key().public_bytes(*form)
 
 
 def check_pairs(tls: TlsSettings) -> None:
