@@ -203,3 +203,39 @@ def test_the_web_desks_asyncio_channels_follow_a_renewed_client_certificate(moun
     assert seen["unchanged"] and seen["redialled"]
     serving_, not_serving = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
     assert seen["open call"] == [serving_, not_serving]
+
+
+def test_a_renewed_client_ca_bundle_admits_the_new_cas_clients(
+    mounts: dict[str, Any], tmp_path: Path
+) -> None:
+    """Moving to a new CA: the servers' ca.crt becomes both CAs, and a client whose certificate the
+    new CA signed gets in at its next connection, without the server restarting."""
+    serving, _dialling = _envs(mounts)
+    ca, server_files = mounts["ca"], mounts["server"]
+    make_dev_certs(tmp_path / "new-ca")
+    new_ca_dir = tmp_path / "new-ca"
+    client_cert, client_key = issue(new_ca_dir, "pate-admiral", client=True)
+    current = (
+        (server_files.root / "..data" / "tls.crt").read_bytes(),
+        (server_files.root / "..data" / "tls.key").read_bytes(),
+    )
+
+    async def ask(port: int) -> str:
+        creds = grpc.ssl_channel_credentials(ca, client_key, client_cert)
+        async with grpc.aio.secure_channel(f"localhost:{port}", creds) as ch:
+            try:
+                await health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=5)
+            except grpc.aio.AioRpcError as err:
+                return str(err.code().name)
+            return "OK"
+
+    async def scenario() -> tuple[str, str]:
+        server = await serve_grpc([], "127.0.0.1:0", "pate.renewal-test", tls=load_tls(serving))
+        try:
+            before = await ask(bound_port(server))
+            server_files.publish(*current, ca + (new_ca_dir / "ca.pem").read_bytes())
+            return before, await ask(bound_port(server))
+        finally:
+            await server.stop(None)
+
+    assert run(scenario()) == ("UNAVAILABLE", "OK")
