@@ -156,7 +156,7 @@ class AioChannels:
         self._watch = TlsWatch(tls, every=every, clock=clock)
         self._retire_after = retire_after
         self._channel: grpc.aio.Channel | None = None
-        self._closing: set[asyncio.Task[None]] = set()
+        self._closing: dict[asyncio.Task[None], grpc.aio.Channel] = {}  # retired, until their calls end
         self._hurry = False
         self.generation = 0
 
@@ -172,16 +172,23 @@ class AioChannels:
             log.info("tls.redialled", addr=self.addr)
             # close() with a grace lets the calls in flight finish first
             task = asyncio.ensure_future(old.close(grace=self._retire_after))
-            self._closing.add(task)
-            task.add_done_callback(self._closing.discard)
+            self._closing[task] = old
+            task.add_done_callback(self._forget)
         return self._channel
 
     def failed_unavailable(self) -> None:
         self._hurry = True
 
+    def _forget(self, task: asyncio.Task[None]) -> None:
+        self._closing.pop(task, None)
+
     async def close(self) -> None:
-        # the old channels' closing ends with their last call, whose deadline bounds it
-        await asyncio.gather(*self._closing, return_exceptions=True)
+        """Close every channel now, calls in flight on retired ones included (the process stops)."""
+        for task, old in list(self._closing.items()):
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            await old.close()
+        self._closing.clear()
         if self._channel is not None:
             await self._channel.close()
             self._channel = None

@@ -86,6 +86,26 @@ def _envs(m: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
     return serving, dialling
 
 
+async def _renew_under_an_open_call(
+    server: grpc.aio.Server, ca: bytes, dialling: dict[str, str], renew: Any
+) -> dict[str, Any]:
+    """Serials seen by new connections before and after ``renew``, and what a channel and a
+    stream opened before it get afterwards."""
+    port = bound_port(server)
+    seen: dict[str, Any] = {"before": await asyncio.to_thread(_server_serial, port, ca, dialling)}
+    creds = grpc.ssl_channel_credentials(ca, *_client_pair(dialling))
+    async with grpc.aio.secure_channel(f"localhost:{port}", creds) as old:
+        watch = health_pb2_grpc.HealthStub(old).Watch(health_pb2.HealthCheckRequest())
+        seen["open call"] = [(await watch.read()).status]
+        renew()
+        seen["after"] = await asyncio.to_thread(_server_serial, port, ca, dialling)
+        check = await health_pb2_grpc.HealthStub(old).Check(health_pb2.HealthCheckRequest(), timeout=5)
+        seen["old channel"] = check.status
+        await set_serving(server, False)  # the call opened before the renewal hears of it
+        seen["open call"].append((await watch.read()).status)
+    return seen
+
+
 def test_a_new_connection_sees_the_renewed_server_certificate_and_an_open_call_goes_on(
     mounts: dict[str, Any],
 ) -> None:
@@ -95,22 +115,12 @@ def test_a_new_connection_sees_the_renewed_server_certificate_and_an_open_call_g
 
     async def scenario() -> dict[str, Any]:
         server = await serve_grpc([], "127.0.0.1:0", "pate.renewal-test", tls=load_tls(serving))
-        port = bound_port(server)
-        seen: dict[str, Any] = {"before": await asyncio.to_thread(_server_serial, port, ca, dialling)}
-        async with grpc.aio.secure_channel(
-            f"localhost:{port}",
-            grpc.ssl_channel_credentials(ca, *_client_pair(dialling)),
-        ) as old:
-            watch = health_pb2_grpc.HealthStub(old).Watch(health_pb2.HealthCheckRequest())
-            seen["open call"] = [(await watch.read()).status]
-            server_files.publish(*renewed, ca)
-            seen["after"] = await asyncio.to_thread(_server_serial, port, ca, dialling)
-            check = await health_pb2_grpc.HealthStub(old).Check(health_pb2.HealthCheckRequest(), timeout=5)
-            seen["old channel"] = check.status
-            await set_serving(server, False)  # the call opened before the renewal hears of it
-            seen["open call"].append((await watch.read()).status)
-        await server.stop(None)
-        return seen
+        try:
+            return await _renew_under_an_open_call(
+                server, ca, dialling, lambda: server_files.publish(*renewed, ca)
+            )
+        finally:
+            await server.stop(None)
 
     seen = run(scenario())
     first = serial((mounts["server"].root / "..v1" / "tls.crt").read_bytes())
@@ -141,19 +151,20 @@ def test_a_client_whose_certificate_was_renewed_dials_again_and_presents_the_new
             [(None, _add_peer)], "127.0.0.1:0", "pate.renewal-test", tls=load_tls(serving)
         )
         channel = RotatingChannel(f"localhost:{bound_port(server)}", load_tls(dialling), every=0)
-        ask = channel.unary_unary(PEER)
-        health = health_pb2_grpc.HealthStub(channel)
-        seen: dict[str, Any] = {"before": int(await asyncio.to_thread(ask, b"", timeout=5))}
-        watch = health.Watch(health_pb2.HealthCheckRequest(), timeout=30)
-        seen["open call"] = [(await asyncio.to_thread(next, watch)).status]
-        client_files.publish(*renewed, ca)
-        seen["after"] = int(await asyncio.to_thread(ask, b"", timeout=5))
-        seen["generation"] = channel.generation
-        await set_serving(server, False)  # the stream opened on the first channel is still served
-        seen["open call"].append((await asyncio.to_thread(next, watch)).status)
-        watch.cancel()
-        channel.close()
-        await server.stop(None)
+        try:
+            ask = channel.unary_unary(PEER)
+            seen: dict[str, Any] = {"before": int(await asyncio.to_thread(ask, b"", timeout=5))}
+            # a stream (wrapped in a plain generator when a test before has turned tracing on)
+            watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest(), timeout=30)
+            seen["open call"] = [(await asyncio.to_thread(next, watch)).status]
+            client_files.publish(*renewed, ca)
+            seen["after"] = int(await asyncio.to_thread(ask, b"", timeout=5))
+            seen["generation"] = channel.generation
+            await set_serving(server, False)  # the stream opened on the first channel is still served
+            seen["open call"].append((await asyncio.to_thread(next, watch)).status)
+        finally:
+            channel.close()  # every channel it dialled: the stream ends with them
+            await server.stop(None)
         return seen
 
     seen = run(scenario())
@@ -191,7 +202,6 @@ def test_the_web_desks_asyncio_channels_follow_a_renewed_client_certificate(moun
             seen["redialled"] = second is not first
             await set_serving(server, False)  # the old channel closes only after its calls
             seen["open call"].append((await watch.read()).status)
-            watch.cancel()
         finally:
             await channels.close()
             await server.stop(None)
