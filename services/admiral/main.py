@@ -34,7 +34,8 @@ from services.admiral.work import TIMEOUT, Stubs, sweep
 from services.platform.config import ConfigError, Settings, load_settings
 from services.platform.processes import die_with_launcher
 from services.platform.runtime.grpcutil import serve_grpc
-from services.platform.security.tls import channel, load_tls
+from services.platform.security.redial import RotatingChannel
+from services.platform.security.tls import load_tls
 from services.platform.telemetry import metrics, tracing
 from services.platform.telemetry.logging import configure_logging, get_logger
 
@@ -133,7 +134,8 @@ async def run() -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    orders, reports = channel(settings.orders_addr, tls), channel(settings.reports_addr, tls)
+    # dialled again when the certificate files are renewed, for the stubs made once here
+    orders, reports = RotatingChannel(settings.orders_addr, tls), RotatingChannel(settings.reports_addr, tls)
     stubs = Stubs.of(orders, reports)
     log.info("service_started", level=name, wait_s=wait)
     try:

@@ -38,7 +38,8 @@ from services.gitm_reference.servicer import Access, Admin, LandBridge, set_faul
 from services.gitm_reference.store import LandStore
 from services.platform.config import ConfigError, load_settings
 from services.platform.processes import die_with_launcher
-from services.platform.security.tls import TlsSettings, check_bind, is_loopback, load_tls, server_credentials
+from services.platform.security.certwatch import server_credentials
+from services.platform.security.tls import TlsSettings, check_bind, is_loopback, load_tls
 from services.platform.store.db import make_engine
 from services.platform.telemetry import metrics, tracing
 from services.platform.telemetry.logging import configure_logging, get_logger

@@ -25,6 +25,7 @@ from gitm.v1 import land_pb2, land_pb2_grpc
 from services.platform.config import ConfigError
 from services.platform.runtime.grpcutil import trace_metadata
 from services.platform.security import tls
+from services.platform.security.redial import RotatingChannel
 from services.platform.security.secretfile import SecretFile
 from services.resolver.editions import PATE_EDITION, Capabilities
 
@@ -57,11 +58,17 @@ def gitm_tls(env: Mapping[str, str] | None = None) -> tls.TlsSettings:
     ``PATE_GITM_TLS_CA`` (the CA that signed the land service's certificate, when it is not
     PATE's own; default ``PATE_TLS_CA``) and checking the name ``PATE_GITM_TLS_SERVER_NAME``
     (default ``PATE_TLS_SERVER_NAME``, else the dialled host)."""
-    env = os.environ if env is None else env
+    env = tls.tls_environment(os.environ if env is None else env)
     own = tls.load_tls(env)
     ca = tls.pem_file(env, "PATE_GITM_TLS_CA")
     name = env.get("PATE_GITM_TLS_SERVER_NAME", "").strip()
-    return replace(own, ca=ca or own.ca, server_name=name or own.server_name)
+    return replace(
+        own,
+        ca=ca or own.ca,
+        server_name=name or own.server_name,
+        files=own.files + tls.setting_files(env, ("PATE_GITM_TLS_CA",)),
+        reload=lambda: gitm_tls(env),
+    )
 
 
 def configured_timeout(env: Mapping[str, str] | None = None) -> float:
@@ -174,7 +181,8 @@ class GitmClient:
         self.addr = addr
         self.timeout = timeout
         self._token: Callable[[], str] = caller_token() if token is None else (lambda: token)
-        self._channel = None if stub is not None else tls.channel(addr, gitm_tls())
+        # dialled again when the certificate files change, as the token file is read again
+        self._channel = None if stub is not None else RotatingChannel(addr, gitm_tls())
         self._stub = stub if stub is not None else land_pb2_grpc.LandBridgeStub(self._channel)
         # learnt on first need and asked again once older than editions.CAPABILITIES_TTL_SECONDS,
         # so an upgraded (or downgraded) land service is noticed without restarting PATE

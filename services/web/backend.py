@@ -40,7 +40,8 @@ from pate.v1 import (
     sessions_pb2,
     sessions_pb2_grpc,
 )
-from services.platform.security.tls import TlsSettings, aio_channel, load_tls
+from services.platform.security.redial import AioChannels
+from services.platform.security.tls import TlsSettings, load_tls
 from services.web.backend_errors import (
     NotLoggedInError,
     translate,
@@ -92,24 +93,19 @@ class Backend:
         self.admin_token = admin_token
         # PATE_TLS_CA set: TLS to both services, like every other PATE client (docs/security.md)
         self.tls = load_tls() if tls is None else tls
-        self._orders_ch: grpc.aio.Channel | None = None
-        self._reports_ch: grpc.aio.Channel | None = None
+        # dialled again when the CA or client certificate files are renewed (redial.py)
+        self._orders_chs = AioChannels(orders_addr, self.tls)
+        self._reports_chs = AioChannels(reports_addr, self.tls)
 
     def _orders(self) -> grpc.aio.Channel:
-        if self._orders_ch is None:
-            self._orders_ch = aio_channel(self.orders_addr, self.tls)
-        return self._orders_ch
+        return self._orders_chs.current()
 
     def _reports(self) -> grpc.aio.Channel:
-        if self._reports_ch is None:
-            self._reports_ch = aio_channel(self.reports_addr, self.tls)
-        return self._reports_ch
+        return self._reports_chs.current()
 
     async def close(self) -> None:
-        for ch in (self._orders_ch, self._reports_ch):
-            if ch is not None:
-                await ch.close()
-        self._orders_ch = self._reports_ch = None
+        await self._orders_chs.close()
+        await self._reports_chs.close()
 
     @staticmethod
     def _md(session: Session) -> tuple[tuple[str, str], ...]:

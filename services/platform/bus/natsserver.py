@@ -12,6 +12,7 @@ import atexit
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from services.platform.processes import dying_with_launcher
 
 BINARY_ENV = "PATE_NATS_SERVER_BIN"
 READY_LINE = "Server is ready"
+RELOADED_LINE = "Reloaded server configuration"
 
 
 def find_binary() -> Path:
@@ -145,6 +147,24 @@ class NatsServer:
             time.sleep(0.05)
         self.stop()
         raise TimeoutError(f"nats-server not ready after {self.start_timeout} s:\n{self._log_tail(offset)}")
+
+    def reload(self, timeout: float = 10.0) -> None:
+        """SIGHUP: the server reads its configuration again, the TLS files it names included,
+        and keeps its connections (what the reloader sidecar does in Kubernetes when a
+        certificate is renewed).  Returns once the server says it reloaded."""
+        if self._proc is None or not self.running:
+            raise RuntimeError("nats-server is not running")
+        offset = self.log_path.stat().st_size
+        self._proc.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            tail = self._log_tail(offset)
+            if RELOADED_LINE in tail:
+                return
+            if "Failed to reload" in tail:
+                raise RuntimeError(f"nats-server refused the new configuration:\n{tail}")
+            time.sleep(0.05)
+        raise TimeoutError(f"nats-server did not reload within {timeout} s:\n{self._log_tail(offset)}")
 
     def _log_tail(self, offset: int) -> str:
         with self.log_path.open("rb") as f:

@@ -21,8 +21,9 @@ from grpc_reflection.v1alpha import reflection
 from opentelemetry import trace
 
 from services.platform.security import limits, quoting
+from services.platform.security.certwatch import server_credentials
 from services.platform.security.field_rules import LimitError
-from services.platform.security.tls import TlsSettings, check_bind, server_credentials
+from services.platform.security.tls import TlsSettings, check_bind
 from services.platform.telemetry import metrics, tracing
 from services.platform.telemetry.logging import HotLogger, get_logger
 

@@ -10,14 +10,18 @@ and ``PATE_TLS_CLIENT_KEY`` are presented where mutual TLS is required.
 Without TLS a server listens only on a loopback address: binding another in
 plaintext refuses to start unless ``PATE_ALLOW_PLAINTEXT=1`` (for a mesh or a
 proxy that terminates TLS in front of the service).
+
+The settings remember the files they were read from and how to read them again:
+servers and long-lived clients take renewed files without a restart
+(``certwatch`` and ``redial`` in this package; docs/security.md, "Renewal").
 """
 
 from __future__ import annotations
 
 import ipaddress
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
@@ -38,6 +42,10 @@ class TlsSettings:
     allow_plaintext: bool = False
     # checked against the server certificate's names instead of the dialled host
     server_name: str = ""
+    # the files these settings were read from, and how to read them again: a renewed
+    # certificate is taken without a restart (services/platform/security/certwatch.py)
+    files: tuple[tuple[str, str], ...] = ()  # (setting, path)
+    reload: Callable[[], TlsSettings] | None = field(default=None, compare=False, repr=False)
 
     @property
     def serving(self) -> bool:
@@ -46,6 +54,13 @@ class TlsSettings:
     @property
     def dialling(self) -> bool:
         return self.ca is not None
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return tuple(path for _setting, path in self.files)
+
+    def file_of(self, setting: str) -> str:
+        return next((path for name, path in self.files if name == setting), "")
 
 
 def pem_file(env: Mapping[str, str], name: str) -> bytes | None:
@@ -62,8 +77,30 @@ def pem_file(env: Mapping[str, str], name: str) -> bytes | None:
     return data
 
 
+FILE_SETTINGS = (
+    "PATE_TLS_CERT",
+    "PATE_TLS_KEY",
+    "PATE_TLS_CLIENT_CA",
+    "PATE_TLS_CA",
+    "PATE_TLS_CLIENT_CERT",
+    "PATE_TLS_CLIENT_KEY",
+)
+
+
+def tls_environment(env: Mapping[str, str]) -> dict[str, str]:
+    """The TLS settings of ``env`` alone, kept to read their files again later."""
+    return {k: v for k, v in env.items() if k.startswith(("PATE_TLS_", "PATE_GITM_TLS_", "PATE_ALLOW_"))}
+
+
+def setting_files(
+    env: Mapping[str, str], names: tuple[str, ...] = FILE_SETTINGS
+) -> tuple[tuple[str, str], ...]:
+    """(setting, path) of every file the settings ``names`` of ``env`` name."""
+    return tuple((n, env[n].strip()) for n in names if env.get(n, "").strip())
+
+
 def load_tls(environ: Mapping[str, str] | None = None) -> TlsSettings:
-    env = os.environ if environ is None else environ
+    env = tls_environment(os.environ if environ is None else environ)
     out = TlsSettings(
         cert=pem_file(env, "PATE_TLS_CERT"),
         key=pem_file(env, "PATE_TLS_KEY"),
@@ -73,6 +110,8 @@ def load_tls(environ: Mapping[str, str] | None = None) -> TlsSettings:
         client_key=pem_file(env, "PATE_TLS_CLIENT_KEY"),
         allow_plaintext=_flag(env, "PATE_ALLOW_PLAINTEXT"),
         server_name=env.get("PATE_TLS_SERVER_NAME", "").strip(),
+        files=setting_files(env),
+        reload=lambda: load_tls(env),
     )
     if (out.cert is None) != (out.key is None):
         raise ConfigError("PATE_TLS_CERT and PATE_TLS_KEY: give both or neither")
@@ -110,15 +149,6 @@ def check_bind(addr: str, tls: TlsSettings) -> None:
     raise ConfigError(
         f"{addr}: refusing to serve plaintext gRPC on a non-loopback address; set PATE_TLS_CERT and "
         "PATE_TLS_KEY, or PATE_ALLOW_PLAINTEXT=1 when a proxy or mesh provides TLS"
-    )
-
-
-def server_credentials(tls: TlsSettings) -> grpc.ServerCredentials:
-    assert tls.cert is not None and tls.key is not None
-    return grpc.ssl_server_credentials(
-        [(tls.key, tls.cert)],
-        root_certificates=tls.client_ca,
-        require_client_auth=tls.client_ca is not None,
     )
 
 

@@ -67,6 +67,12 @@ OUTBOX_PRUNED = Counter("pate_outbox_pruned_rows", "published outbox rows delete
 CAMPAIGNS = Gauge("pate_campaigns", "campaigns by the status of their current turn", ["status"])
 # A turn that could not be resolved waits for its game master (docs/operations.md, "A failed turn").
 FAILED_TURNS = Gauge("pate_failed_turns", "campaigns whose current turn failed and waits for its game master")
+# set where the certificates are read (services/platform/security/certwatch.py), at start and renewal
+TLS_CERT_EXPIRY = Gauge(
+    "pate_tls_certificate_expiry_timestamp_seconds",
+    "not-after time (Unix seconds) of a certificate this process presents, by its file",
+    ["file"],
+)
 TURN_FAILURES = Counter("pate_turn_failures", "turns marked failed, by the stage that gave up", ["stage"])
 
 

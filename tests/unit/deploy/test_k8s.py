@@ -58,10 +58,14 @@ def test_every_overlay_renders_and_validates_strictly(overlay: str) -> None:
         "Namespace/" + ("pate-dev" if overlay == "dev" else "pate"),
     } <= set(report.strict)
     assert sorted(report.custom) == [
+        "Certificate/pate-admiral",
         "Certificate/pate-ca",
-        "Certificate/pate-client",
+        "Certificate/pate-intel",
         "Certificate/pate-nats",
-        "Certificate/pate-server",
+        "Certificate/pate-notifier",
+        "Certificate/pate-orders",
+        "Certificate/pate-reports",
+        "Certificate/pate-resolver",
         "Cluster/pate-db",
         "Issuer/pate-ca",
         "Issuer/pate-selfsigned",

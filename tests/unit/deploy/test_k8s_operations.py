@@ -45,6 +45,31 @@ def test_everything_is_denied_and_each_component_has_its_own_allow(overlay: str)
         assert own, labels
 
 
+def _reloads_on_renewal(pod: dict[str, Any], containers: dict[str, dict[str, Any]], nats_conf: str) -> None:
+    """nats-server reads its certificate at start and on SIGHUP: the reloader sidecar watches the
+    config and every TLS file the config names, and signals the process the pid file names."""
+    conf = "/etc/nats/nats.conf"
+    (volume,) = [v for v in pod["volumes"] if v["name"] == "config"]
+    assert volume["configMap"]["name"] == "pate-nats-config"  # the nats.conf given to the test
+    assert containers["nats"]["args"] == ["-c", conf]
+    reloader = containers["reloader"]
+    assert reloader["image"].startswith("natsio/nats-server-config-reloader:")
+    args = reloader["args"]
+    watched = {args[i + 1] for i, a in enumerate(args) if a == "-config"}
+    pid = args[args.index("-pid") + 1]
+    assert pod["shareProcessNamespace"] is True  # the pid is nats-server's only in one namespace
+    assert f"pid_file: {pid}" in nats_conf
+    tls_files = set(re.findall(r"(?:cert|key|ca)_file: (\S+)", nats_conf))
+    assert len(tls_files) == 3 and watched == {conf, *tls_files}
+    mounts = {m["mountPath"]: m["name"] for m in containers["nats"]["volumeMounts"]}
+    theirs = {m["mountPath"]: m["name"] for m in reloader["volumeMounts"]}
+    for path in (conf, pid, *tls_files):
+        folder = path.rpartition("/")[0]
+        assert theirs[folder] == mounts[folder], path  # the same files as the server's
+    assert reloader["securityContext"]["runAsUser"] == containers["nats"]["securityContext"]["runAsUser"]
+    assert not any("subPath" in m for c in containers.values() for m in c.get("volumeMounts", []))
+
+
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_nats_asks_for_a_password_speaks_tls_on_clients_and_routes_and_exports_metrics(overlay: str) -> None:
     conf = of_kind(overlay, "ConfigMap")["pate-nats-config"]["data"]["nats.conf"]
@@ -56,6 +81,7 @@ def test_nats_asks_for_a_password_speaks_tls_on_clients_and_routes_and_exports_m
     for c in containers.values():
         assert re.fullmatch(r"[a-z/-]+:\d+\.\d+\.\d+(-alpine)?", c["image"]), c["image"]
     assert {p["name"] for p in containers["metrics"]["ports"]} == {"metrics"}
+    _reloads_on_renewal(nats["spec"]["template"]["spec"], containers, conf)
     for name, d in of_kind(overlay, "Deployment").items():
         if name in ("pate-web", "pate-admiral"):
             continue  # not NATS clients

@@ -1,6 +1,6 @@
-"""TLS in the Kubernetes overlays (docs/security.md, "TLS"): cert-manager makes the certificates,
-every gRPC port serves them (the workers' with mutual TLS), nothing allows plaintext, the probes
-and the web desk dial with the PATE CA, and the certificate names what they dial."""
+"""TLS in the Kubernetes overlays (docs/security.md, "TLS"): cert-manager makes one certificate per
+component, every gRPC port serves its own (the workers' with mutual TLS), nothing allows plaintext,
+the probes and the web desk dial with the PATE CA, and each certificate names its own Service."""
 
 from __future__ import annotations
 
@@ -61,11 +61,12 @@ def test_every_pate_grpc_container_serves_tls_and_none_allows_plaintext(overlay:
         args = c.get("args", [])
         if c["image"].split(":")[0].endswith("/pate") and args[:1] == ["serve"] and args[1] in GRPC_PORTS:
             served.add(args[1])
+            own = f"pate-{args[1]}-tls"  # its own certificate and key, no other component's
             for var in ("PATE_TLS_CERT", "PATE_TLS_KEY"):
                 secret, key = mounted_file(pod, c, env[var])
-                assert secret == "pate-server-tls" and secret in made, (name, var)
+                assert secret == own and secret in made, (name, var)
                 assert key == ("tls.crt" if var == "PATE_TLS_CERT" else "tls.key")
-            assert mounted_file(pod, c, env["PATE_TLS_CA"]) == ("pate-server-tls", "ca.crt")
+            assert mounted_file(pod, c, env["PATE_TLS_CA"]) == (own, "ca.crt")
     assert served == set(GRPC_PORTS)
 
 
@@ -76,34 +77,52 @@ def test_the_worker_ports_require_a_client_certificate_and_the_front_doors_do_no
         pod = pate_deployments(overlay)[name]["spec"]["template"]["spec"]
         (c,) = pod["containers"]
         env = env_of(c)
+        own = f"pate-{name}-tls"
         if name in MUTUAL_TLS:
-            assert mounted_file(pod, c, env["PATE_TLS_CLIENT_CA"]) == ("pate-server-tls", "ca.crt")
-            # the probe runs in the container with its environment: it needs the client certificate
-            cert_secret, _ = mounted_file(pod, c, env["PATE_TLS_CLIENT_CERT"])
-            key_secret, _ = mounted_file(pod, c, env["PATE_TLS_CLIENT_KEY"])
-            assert cert_secret == key_secret == "pate-client-tls"
-            assert made["pate-client-tls"]["usages"] == ["client auth"]
+            assert mounted_file(pod, c, env["PATE_TLS_CLIENT_CA"]) == (own, "ca.crt")
+            # the probe runs in the container with its environment: it presents the pod's own
+            # certificate, which is for client auth too
+            assert mounted_file(pod, c, env["PATE_TLS_CLIENT_CERT"]) == (own, "tls.crt")
+            assert mounted_file(pod, c, env["PATE_TLS_CLIENT_KEY"]) == (own, "tls.key")
+            assert made[own]["usages"] == ["server auth", "client auth"]
         else:
             assert not {"PATE_TLS_CLIENT_CA", "PATE_TLS_CLIENT_CERT"} & set(env), name
-            assert all(v["name"] != "client-tls" for v in pod["volumes"]), name
+            assert made[own]["usages"] == ["server auth"]
+        secrets = {v["secret"]["secretName"] for v in pod["volumes"] if v.get("secret")}
+        assert not {s for s in secrets if s.endswith("-tls")} - {own}, name
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
-def test_the_server_certificate_names_every_service_and_the_probes_loopback(overlay: str) -> None:
-    spec = certificates(overlay)["pate-server-tls"]
-    names = set(spec["dnsNames"])
+def test_each_certificate_names_its_own_service_and_the_probes_loopback_and_no_other(overlay: str) -> None:
     ns = NAMESPACE[overlay]
-    for svc in of_kind(overlay, "Service"):
-        if svc.removeprefix("pate-") in GRPC_PORTS:
-            assert {svc, f"{svc}.{ns}", f"{svc}.{ns}.svc", f"{svc}.{ns}.svc.cluster.local"} <= names, svc
-    assert "127.0.0.1" in spec["ipAddresses"] and "localhost" in names
-    assert spec["usages"] == ["server auth"]
-    assert spec["privateKey"]["rotationPolicy"] == "Always"
-    assert spec["issuerRef"] == {"name": "pate-ca", "kind": "Issuer"}
+    made = certificates(overlay)
+    services = {svc for svc in of_kind(overlay, "Service") if svc.removeprefix("pate-") in GRPC_PORTS}
+    assert len(services) == len(GRPC_PORTS)
+    for svc in services:
+        spec = made[f"{svc}-tls"]
+        names = set(spec["dnsNames"])
+        assert {svc, f"{svc}.{ns}", f"{svc}.{ns}.svc", f"{svc}.{ns}.svc.cluster.local"} <= names, svc
+        assert "127.0.0.1" in spec["ipAddresses"] and "localhost" in names
+        # a component's key cannot pass for another component's Service
+        assert not {n.split(".")[0] for n in names} & (services - {svc}), svc
+        assert spec["commonName"] == svc
+        assert spec["privateKey"]["rotationPolicy"] == "Always"
+        assert spec["issuerRef"] == {"name": "pate-ca", "kind": "Issuer"}
+        # renewed with a month to spare: the expiry alert (14 days) fires only when renewal failed
+        assert spec["duration"] == "2160h" and spec["renewBefore"] == "720h"
     # the CA Issuer signs with the CA Certificate's Secret, bootstrapped by the self-signed Issuer
     assert of_kind(overlay, "Issuer")["pate-ca"]["spec"] == {"ca": {"secretName": "pate-ca"}}
-    ca = certificates(overlay)["pate-ca"]
+    ca = made["pate-ca"]
     assert ca["isCA"] is True and ca["issuerRef"]["name"] == "pate-selfsigned"
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_no_certificate_is_mounted_with_subpath_which_the_kubelet_never_renews(overlay: str) -> None:
+    for name, pod, c in containers(overlay):
+        secrets = {v["name"] for v in pod.get("volumes", []) if v.get("secret")}
+        for mount in c.get("volumeMounts", []):
+            if mount["name"] in secrets:
+                assert "subPath" not in mount, (name, mount)
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
@@ -113,15 +132,15 @@ def test_the_web_desk_dials_the_front_doors_over_tls_and_holds_no_key(overlay: s
     (c,) = pod["containers"]
     env = env_of(c)
     assert c["args"] == ["serve", "web"]
-    assert mounted_file(pod, c, env["PATE_TLS_CA"]) == ("pate-server-tls", "ca.crt")
+    assert mounted_file(pod, c, env["PATE_TLS_CA"]) == ("pate-orders-tls", "ca.crt")
     (volume,) = [v for v in pod["volumes"] if v.get("secret")]
     assert volume["secret"]["items"] == [{"key": "ca.crt", "path": "ca.crt"}]  # not tls.key
     assert "PATE_TLS_CERT" not in env and "PATE_TLS_KEY" not in env  # it serves HTTP, not gRPC
-    names = set(certificates(overlay)["pate-server-tls"]["dnsNames"])
+    made = certificates(overlay)
     services = of_kind(overlay, "Service")
     for var, port in (("PATE_ORDERS_ADDR", 50051), ("PATE_REPORTS_ADDR", 50054)):
         host, _, dialled = env[var].rpartition(":")
-        assert host in names and host in services and int(dialled) == port, var
+        assert host in made[f"{host}-tls"]["dnsNames"] and host in services and int(dialled) == port, var
     assert env["PATE_WEB_ADDR"] == "0.0.0.0:8080"
     secret = next(e for e in c["env"] if e["name"] == "PATE_WEB_SECRET")
     assert secret["valueFrom"]["secretKeyRef"] == {"name": "pate-web", "key": "secret"}
@@ -170,28 +189,26 @@ def test_the_shape_check_follows_the_references_of_the_cert_manager_resources() 
     for r in resources:
         if k8scheck.is_custom(r):
             assert k8scheck.shape_errors(r, resources) == [], k8scheck.name_of(r)
-    server = by_name["Certificate/pate-server"]
+    server = by_name["Certificate/pate-orders"]
     server["spec"]["issuerRef"]["name"] = "nobody"
     assert k8scheck.shape_errors(server, resources) == ["spec.issuerRef: no Issuer 'nobody' in the rendering"]
     issuer = by_name["Issuer/pate-ca"]
     issuer["spec"]["selfSigned"] = {}
     assert "exactly one of" in k8scheck.shape_errors(issuer, resources)[0]
     del issuer["spec"]["selfSigned"]
-    issuer["spec"]["ca"]["secretName"] = "pate-server-tls"  # not a CA's
+    issuer["spec"]["ca"]["secretName"] = "pate-orders-tls"  # not a CA's
     assert k8scheck.shape_errors(issuer, resources) == [
-        "spec.ca.secretName: no CA Certificate makes the Secret 'pate-server-tls'"
+        "spec.ca.secretName: no CA Certificate makes the Secret 'pate-orders-tls'"
     ]
     scaled = by_name["ScaledObject/pate-intel"]
     scaled["spec"]["scaleTargetRef"]["name"] = "pate-gone"
     assert k8scheck.shape_errors(scaled, resources) == [
         "spec.scaleTargetRef.name: no Deployment 'pate-gone' in the rendering"
     ]
-    resources.remove(by_name["Certificate/pate-client"])
+    resources.remove(by_name["Certificate/pate-orders"])
     assert sorted(k8scheck.secret_volume_errors(resources)) == [
-        "Deployment/pate-admiral: volume client-tls: no Certificate makes 'pate-client-tls'",
-        "Deployment/pate-intel: volume client-tls: no Certificate makes 'pate-client-tls'",
-        "Deployment/pate-notifier: volume client-tls: no Certificate makes 'pate-client-tls'",
-        "Deployment/pate-resolver: volume client-tls: no Certificate makes 'pate-client-tls'",
+        "Deployment/pate-orders: volume tls: no Certificate makes 'pate-orders-tls'",
+        "Deployment/pate-web: volume tls-ca: no Certificate makes 'pate-orders-tls'",
     ]
 
 

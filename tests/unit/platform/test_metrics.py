@@ -106,3 +106,28 @@ def test_every_alert_rule_is_complete_parses_and_names_exported_metrics() -> Non
 def test_the_promql_check_catches_a_broken_query() -> None:
     with pytest.raises(ValueError):
         promql_parser.parse("sum by (stage (rate(pate_turn_stage_seconds_count[5m]))")
+
+
+def _slug(heading: str) -> str:
+    """The anchor a Markdown renderer gives a heading (GitHub's rule)."""
+    return re.sub(r"[^a-z0-9 _-]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_the_certificate_alert_has_a_runbook_and_every_runbook_anchor_exists() -> None:
+    import yaml
+
+    root = DASHBOARD.parents[2]
+    groups = yaml.safe_load((root / "deploy" / "prometheus" / "pate-alerts.yaml").read_text())["groups"]
+    rules = {r["alert"]: r for g in groups for r in g["rules"]}
+    # the not-after of the files each process presents, alerting under 14 days
+    expiring = rules["PateCertificateExpiresSoon"]
+    assert "pate_tls_certificate_expiry_timestamp_seconds" in expiring["expr"]
+    assert "14 * 86400" in expiring["expr"]
+    for name, rule in rules.items():
+        url = rule["annotations"].get("runbook_url")
+        if url is None:
+            continue
+        doc, _, anchor = url.partition("#")
+        headings = re.findall(r"^#+ (.+)$", (root / doc).read_text(), flags=re.MULTILINE)
+        assert anchor in {_slug(h) for h in headings}, (name, url)
+    assert expiring["annotations"]["runbook_url"]

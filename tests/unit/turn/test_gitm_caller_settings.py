@@ -113,6 +113,24 @@ def test_the_gitm_settings_replace_only_the_ca_and_the_name(tmp_path: Path) -> N
         gitm_tls({"PATE_GITM_TLS_CA": str(tmp_path / "absent.pem")})
 
 
+def test_a_renewed_gitm_ca_is_read_again_with_the_gitm_settings(tmp_path: Path) -> None:
+    """The resolver's channel to GITM is dialled again when PATE_GITM_TLS_CA changes, as when its
+    own certificate does (docs/security.md, "Renewal")."""
+    from services.platform.security.certwatch import TlsWatch
+
+    pate, land, renewed = (make_dev_certs(tmp_path / n) for n in ("pate", "land", "renewed"))
+    gitm_ca = tmp_path / "gitm-ca.pem"
+    gitm_ca.write_bytes(land["ca.pem"].read_bytes())
+    env = {"PATE_TLS_CA": str(pate["ca.pem"]), "PATE_GITM_TLS_CA": str(gitm_ca)}
+    watch = TlsWatch(gitm_tls(env))
+    swap = tmp_path / "gitm-ca.new"
+    swap.write_bytes(renewed["ca.pem"].read_bytes())
+    os.replace(swap, gitm_ca)
+    fresh = watch.changed()
+    assert fresh is not None and fresh.ca == renewed["ca.pem"].read_bytes()
+    assert fresh.paths == (str(pate["ca.pem"]), str(gitm_ca))
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
