@@ -32,3 +32,19 @@ def test_a_served_pod_leaves_its_service_before_it_stops(component: str, workers
     assert command == ["sleep", str(PRESTOP_S)]
     worst = PRESTOP_S + CALLS_S + (WORKERS_S if workers else 0)
     assert spec["terminationGracePeriodSeconds"] > worst
+
+
+def test_spans_can_leave_for_the_collector_the_production_overlay_names() -> None:
+    """The prod overlay sends spans to PATE_OTLP_ENDPOINT; the default deny must let them out."""
+    from tests.unit.deploy.test_k8s import of_kind
+
+    config = of_kind("prod", "ConfigMap")["pate-config"]["data"]
+    endpoint = config["PATE_OTLP_ENDPOINT"]
+    host, port = endpoint.split("://", 1)[1].rsplit(":", 1)
+    namespace = host.split(".")[1]
+    policy = of_kind("prod", "NetworkPolicy")["pate-traces-out"]["spec"]
+    (rule,) = policy["egress"]
+    assert rule["to"][0]["namespaceSelector"]["matchLabels"] == {"kubernetes.io/metadata.name": namespace}
+    assert rule["ports"] == [{"port": int(port), "protocol": "TCP"}]
+    selects = policy["podSelector"]["matchExpressions"]
+    assert selects == [{"key": "app.kubernetes.io/name", "operator": "In", "values": ["pate"]}]
