@@ -38,4 +38,9 @@ def deadline_near(
 
 
 def campaign_finished(campaign: str, turns: int) -> tuple[str, str]:
-    return (f"{campaign}: the campaign is over", f"Campaign {campaign} ended after {turns} turns.")
+    return (
+        f"{campaign}: the campaign is over",
+        f"Campaign {campaign} ended after {turns} turns. Every side's final account and the result"
+        f" by the account are on the Ship Order Desk, at /c/{campaign}/result (docs/rules/result.md);"
+        " the replay now shows every side, and your view beside the truth.",
+    )
