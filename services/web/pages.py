@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import Request
@@ -219,8 +220,18 @@ async def _refused(
     return await _order_page(desk, request, cid, session, ship_ids, values=form, errors=errors, status=422)
 
 
-async def submit_form(desk: Desk, request: Request) -> Response:
-    cid = campaign_id(request)
+@dataclass(frozen=True, slots=True)
+class PostedOrders:
+    """The order form as posted (to be sent, or previewed), read into orders."""
+
+    form: dict[str, str]
+    session: Session
+    ship_ids: list[str]
+    orders: list[common_pb2.ShipOrder]
+
+
+async def posted_orders(desk: Desk, request: Request, cid: str) -> PostedOrders | Response:
+    """The posted order form's orders, or the form again with what is wrong beside its field."""
     form = await desk.form(request)
     request.state.kept_form = form  # an expired session keeps what was typed
     session = desk.session_for(request, cid)
@@ -235,6 +246,15 @@ async def submit_form(desk: Desk, request: Request) -> Response:
         if not err.name:  # no input shows it (an operation sent where none may be taken)
             errors = forms.FieldErrors(general=[err.message])
         return await _refused(desk, request, cid, session, ship_ids, form, errors)
+    return PostedOrders(form, session, ship_ids, orders)
+
+
+async def submit_form(desk: Desk, request: Request) -> Response:
+    cid = campaign_id(request)
+    posted = await posted_orders(desk, request, cid)
+    if isinstance(posted, Response):
+        return posted
+    form, session, ship_ids, orders = posted.form, posted.session, posted.ship_ids, posted.orders
     turn = _turn(form)
     try:
         await desk.backend.submit(session, turn, orders=orders)

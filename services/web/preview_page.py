@@ -20,12 +20,12 @@ from pate.datafiles import load_world_map
 from pate.render.style import MAP_TITLES, Icon
 from pate.render.svg_map import render_map
 from pate.v1 import common_pb2, orders_pb2, orders_pb2_grpc
-from services.web import forms, operation_form
+from services.web import forms
 from services.web.backend import CALL_TIMEOUT, Backend, Session
 from services.web.backend_errors import RefusedError, translate
 from services.web.campaign_page import campaign_view
 from services.web.desk import Desk
-from services.web.pages import _order_page, _refused, _turn, campaign_id
+from services.web.pages import _order_page, _refused, _turn, campaign_id, posted_orders
 
 LIKELY = "#0b5394"  # the colour of the player's own ships on the desk's maps
 
@@ -95,20 +95,10 @@ def preview_maps(resp: orders_pb2.PreviewOrdersResponse) -> tuple[PreviewMap, ..
 async def preview_form(desk: Desk, request: Request) -> Response:
     """The order form sent with "Preview": answered with the same form and the preview."""
     cid = campaign_id(request)
-    form = await desk.form(request)
-    request.state.kept_form = form
-    session = desk.session_for(request, cid)
-    ship_ids = [s for s in form.get("ships", "").split(",") if s][:50]
-    try:
-        orders = [forms.order_from_form(form, i, sid) for i, sid in enumerate(ship_ids)]
-        if operation_form.chosen(form, len(ship_ids)):
-            mine = await desk.backend.my_campaign(session)
-            operation_form.add_operations(form, orders, {s.id: s for s in mine.ships})
-    except (forms.FormError, operation_form.OperationFormError) as err:
-        errors = forms.FieldErrors(by_input={(err.index, err.name): [err.message]})
-        if not err.name:
-            errors = forms.FieldErrors(general=[err.message])
-        return await _refused(desk, request, cid, session, ship_ids, form, errors)
+    posted = await posted_orders(desk, request, cid)
+    if isinstance(posted, Response):
+        return posted
+    form, session, ship_ids, orders = posted.form, posted.session, posted.ship_ids, posted.orders
     try:
         resp = await preview_orders(desk.backend, session, _turn(form), orders)
     except RefusedError as err:
