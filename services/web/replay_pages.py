@@ -51,8 +51,12 @@ def _render(
     player: str = "",
     **ctx: bool,
 ) -> Response:
-    views = [(which, svg, focus_on(which, frame.places, svg)) for which, svg in frame.maps] if frame else []
-    beside = [(w, svg, focus_on(w, truth.places, svg)) for w, svg in truth.maps] if truth else []
+    places = list(frame.places) if frame else []
+    if truth:
+        # one frame for both maps, so that the picture and the truth show the same water side by side
+        places = sorted(set(places) | set(truth.places))
+    views = [(which, svg, focus_on(which, places, svg)) for which, svg in frame.maps] if frame else []
+    beside = [(w, svg, focus_on(w, places, svg)) for w, svg in truth.maps] if truth else []
     return desk.render(
         request,
         "replay.html",

@@ -7,6 +7,7 @@ master asks as the administrator at any time."""
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -113,3 +114,17 @@ def test_the_game_master_steps_through_the_player_he_named(desk) -> None:  # typ
     assert r.status_code == 200 and "calder's view beside the truth" in r.text
     assert 'name="player" value="calder"' in r.text  # the turn chooser keeps him
     assert 'href="/c/demo/replay/truth?player=calder&amp;turn=1"' in r.text  # and so does the next turn
+
+
+def test_the_picture_and_the_truth_are_framed_on_the_same_water(desk) -> None:  # type: ignore[no-untyped-def]
+
+    client, backend = desk
+    backend.status = admin_pb2.TURN_STATUS_FINISHED
+    r = client.get("/c/demo/replay/truth?turn=0")
+    picture = re.findall(r'id="map-(\w+)"><div class="map-view" data-focus="([^"]*)"', r.text)
+    truth = re.findall(r'id="truth-(\w+)"><div class="map-view" data-focus="([^"]*)"', r.text)
+    assert picture and truth
+    framed = dict(picture)
+    # the truth holds BR4SL in SOC, which his picture missed: both frames take it in
+    for which, focus in truth:
+        assert focus and framed.get(which) == focus
