@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PROTOS := $(shell find proto -name '*.proto' 2>/dev/null | sort)
 
-.PHONY: install lock lock-check run test lint fmt typecheck imports deploy-lint proto alerts gitm-data bench chaos clean
+.PHONY: install lock lock-check run test lint fmt typecheck imports deploy-lint proto alerts gitm-data bench chaos failover clean
 
 LOCK := requirements-dev.lock
 # make test runs the tests in this many processes (pytest-xdist); 0 runs them in this one
@@ -77,6 +77,10 @@ bench: $(STAMP)
 TRIALS ?= 50
 chaos: $(STAMP)
 	$(PY) -m benchmarks.chaos --trials $(TRIALS) --max-seconds 1800
+
+## Kill the PostgreSQL primary in the middle of turns and promote its synchronous replica.
+failover: $(STAMP)
+	$(PY) -m benchmarks.failover --campaigns 4
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

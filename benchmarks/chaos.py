@@ -129,10 +129,12 @@ class Desk:
                 raise TimeoutError(f"{campaign}: turn {turn} not open after {self.timeout} s")
             time.sleep(0.05)
 
-    def submit(self, campaign: str, player: str, orders: list[common_pb2.ShipOrder]) -> list[str]:
+    def submit(
+        self, campaign: str, player: str, orders: list[common_pb2.ShipOrder], turn: int = 1
+    ) -> list[str]:
         rid = uuid.uuid4().hex  # the same id on every retry: a retried submission is not doubled
         req = orders_pb2.SubmitOrdersRequest(
-            campaign_id=campaign, turn=1, orders=orders, client_request_id=rid
+            campaign_id=campaign, turn=turn, orders=orders, client_request_id=rid
         )
         login = sessions_pb2.LoginRequest(campaign_id=campaign, player_id=player, password=_password(player))
         token = self.retry(lambda: self.sessions.Login(login, timeout=30)).token
@@ -140,8 +142,8 @@ class Desk:
         reply = self.retry(lambda: self.desk.SubmitOrders(req, metadata=md, timeout=30))
         return list(reply.ship_ids)
 
-    def close_turn(self, campaign: str) -> None:
-        req = admin_pb2.CloseTurnRequest(campaign_id=campaign, turn=1)
+    def close_turn(self, campaign: str, turn: int = 1) -> None:
+        req = admin_pb2.CloseTurnRequest(campaign_id=campaign, turn=turn)
         self.retry(lambda: self.admin.CloseTurn(req, metadata=self.md, timeout=30))
 
     def close(self) -> None:

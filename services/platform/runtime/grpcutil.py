@@ -8,7 +8,6 @@ import contextvars
 import inspect
 import signal
 import time
-import traceback
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
@@ -19,13 +18,14 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 from opentelemetry import trace
+from sqlalchemy.exc import OperationalError
 
 from services.platform.security import limits, quoting
 from services.platform.security.certwatch import server_credentials
 from services.platform.security.field_rules import LimitError
 from services.platform.security.tls import TlsSettings, check_bind
 from services.platform.telemetry import metrics, tracing
-from services.platform.telemetry.logging import HotLogger, get_logger
+from services.platform.telemetry.logging import HotLogger, failure_fields, get_logger
 
 Adder = Callable[[Any, Any], None]
 log = get_logger(__name__)
@@ -165,14 +165,18 @@ async def _refuse_outside_limits(request: Any, context: Any) -> None:
 async def _internal(context: Any, method: str, exc: Exception) -> None:
     """Last line of defence: an unexpected exception becomes INTERNAL with a generic message.
     The log names the exception's type and where it was raised, never its text, which may
-    quote the input or SQL."""
-    frames = [
-        f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno} {f.name}"
-        for f in traceback.extract_tb(exc.__traceback__)
-    ]
-    log.error("grpc.internal_error", method=method, error=type(exc).__name__, frames=frames[-6:])
+    quote the input or SQL.  A database that cannot be reached (a failover, a restart, a
+    lock not had in time) is UNAVAILABLE instead: gRPC's code for "try again", which every
+    client retries; nothing of the call was committed."""
     ids = tracing.current_ids()
-    await context.abort(grpc.StatusCode.INTERNAL, f"internal error (trace id {ids[0] if ids else '-'})")
+    trace_id = ids[0] if ids else "-"
+    if isinstance(exc, OperationalError):
+        log.warning("grpc.database_unavailable", method=method, **failure_fields(exc))
+        await context.abort(
+            grpc.StatusCode.UNAVAILABLE, f"the database cannot be reached; try again (trace id {trace_id})"
+        )
+    log.error("grpc.internal_error", method=method, **failure_fields(exc))
+    await context.abort(grpc.StatusCode.INTERNAL, f"internal error (trace id {trace_id})")
 
 
 def _unary(behavior: Callable[..., Any], method: str) -> Callable[..., Any]:

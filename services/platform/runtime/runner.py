@@ -25,7 +25,7 @@ from services.platform.runtime.database import check_writable
 from services.platform.security.tls import check_bind, load_tls
 from services.platform.store.db import current_revision, make_engine, migrate
 from services.platform.telemetry import metrics, tracing
-from services.platform.telemetry.logging import configure_logging, get_logger
+from services.platform.telemetry.logging import configure_logging, failure_fields, get_logger
 
 Handler = Callable[[Connection, bytes, dict[str, str]], None]
 
@@ -256,7 +256,9 @@ async def _every(
             # no span per tick: a poll that finds nothing is no trace (a tick that does work,
             # e.g. closing a turn, opens its own root span for it)
             await tick(engine)
-        except Exception:  # a failed tick is retried on the next one
-            log.exception("periodic_failed", tick=name)
+        except OperationalError as exc:  # the database is away (a failover): the next tick tries again
+            log.warning("periodic_database_unavailable", tick=name, **failure_fields(exc))
+        except Exception as exc:  # a failed tick is retried on the next one
+            log.error("periodic_failed", tick=name, **failure_fields(exc))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=seconds)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import traceback
 from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -187,3 +188,11 @@ class HotLogger:
 
     def error(self, event: str, **fields: Any) -> None:
         self._logger().error(event, **fields)
+
+
+def failure_fields(exc: BaseException) -> dict[str, Any]:
+    """What a log line may say of an unexpected exception: its type and where it was raised,
+    never its text, which may quote the input, SQL or a connection string."""
+    tb = traceback.extract_tb(exc.__traceback__)
+    frames = [f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno} {f.name}" for f in tb]
+    return {"error": type(exc).__name__, "frames": frames[-6:]}

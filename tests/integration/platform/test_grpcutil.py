@@ -12,6 +12,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from sqlalchemy.exc import OperationalError
 
 from services.platform.config import load_settings
 from services.platform.runtime.grpcutil import bound_port, run_until_signal, serve_grpc, trace_metadata
@@ -40,6 +41,14 @@ class Echo:
     ) -> bytes:
         raise RuntimeError("a bug")
 
+    async def Away(  # noqa: N802
+        self, request: bytes, context: grpc.aio.ServicerContext
+    ) -> bytes:
+        # what SQLAlchemy raises when the database primary has gone (a failover)
+        raise OperationalError(
+            "SELECT secret FROM players", {}, ConnectionError("server closed the connection")
+        )
+
 
 def add_echo_to_server(servicer: Echo, server: Any) -> None:
     """Shaped like a generated ``add_*Servicer_to_server`` (bytes in, bytes out)."""
@@ -47,6 +56,7 @@ def add_echo_to_server(servicer: Echo, server: Any) -> None:
         "Trace": grpc.unary_unary_rpc_method_handler(servicer.Trace),
         "Missing": grpc.unary_unary_rpc_method_handler(servicer.Missing),
         "Boom": grpc.unary_unary_rpc_method_handler(servicer.Boom),
+        "Away": grpc.unary_unary_rpc_method_handler(servicer.Away),
     }
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(ECHO, handlers),))
     server.add_registered_method_handlers(ECHO, handlers)
@@ -145,3 +155,31 @@ def test_sigterm_stops_the_server_and_lets_workers_finish() -> None:
         return seen
 
     assert run(scenario()) == ["worker finished", "UNAVAILABLE"]
+
+
+def test_a_database_that_cannot_be_reached_is_unavailable_not_internal(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """UNAVAILABLE is the code every gRPC client retries: during a database failover a player's
+    call is tried again, not refused as a bug; neither the reply nor the log quotes the SQL."""
+    configure_logging("testsvc", load_settings({"PATE_LOG_FORMAT": "json"}))
+
+    async def scenario() -> grpc.aio.AioRpcError:
+        server = await serve_grpc([(Echo(), add_echo_to_server)], "127.0.0.1:0", "pate.test")
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{bound_port(server)}") as ch:
+                try:
+                    await ch.unary_unary(f"/{ECHO}/Away")(b"")
+                except grpc.aio.AioRpcError as err:
+                    return err
+                raise AssertionError("the call succeeded")
+        finally:
+            await server.stop(None)
+
+    err = run(scenario())
+    assert err.code() == grpc.StatusCode.UNAVAILABLE
+    assert "try again" in (err.details() or "") and "SELECT" not in (err.details() or "")
+    lines = [json.loads(line) for line in capfd.readouterr().err.splitlines() if line.startswith("{")]
+    away = next(c for c in lines if c.get("event") == "grpc.database_unavailable")
+    assert away["error"] == "OperationalError" and away["level"] == "warning"
+    assert "secret" not in json.dumps(away) and "closed" not in json.dumps(away)
