@@ -23,6 +23,7 @@ COMMANDS: tuple[str, ...] = (
     "pate.cli.orders",
     "pate.cli.battle",
     "pate.cli.serve",
+    "pate.cli.upkeep",
     "pate.cli.gitm",
     "pate.cli.tls",
     "pate.cli.health",
