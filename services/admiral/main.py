@@ -1,7 +1,7 @@
 """The bot admiral service (docs/bots.md): a client of the orders and reports
 services, like a human player, that plays the players the bot holds.
 
-Settings (environment): PATE_ORDERS_ADDR, PATE_REPORTS_ADDR, PATE_ADMIN_TOKEN
+Settings (environment): PATE_ORDERS_ADDR, PATE_REPORTS_ADDR, PATE_ADMIRAL_TOKEN (or PATE_ADMIN_TOKEN)
 (the game master's token: it asks the orders service for its players'
 sessions), PATE_ADMIRAL_LEVEL (cautious | bold; bold), PATE_ADMIRAL_WAIT_SECONDS
 (how long one BotAdmirals.WaitForWork call waits for work; 20 s, at most 60;
@@ -30,7 +30,7 @@ from pate.admiral.levels import Level
 from pate.engine.bots import DEFAULT_LEVEL, load_levels
 from pate.engine.context import turn_context
 from pate.v1 import bots_pb2
-from services.admiral.work import TIMEOUT, Stubs, sweep
+from services.admiral.work import TIMEOUT, Metadata, Stubs, credentials, sweep
 from services.platform.config import ConfigError, Settings, load_settings
 from services.platform.processes import die_with_launcher
 from services.platform.runtime.grpcutil import serve_grpc
@@ -62,11 +62,10 @@ def _wait() -> float:
     return _seconds("PATE_ADMIRAL_WAIT_SECONDS", 20.0, 60, zero=True)
 
 
-async def ask_for_work(stubs: Stubs, admin_token: str, wait: float, stop: asyncio.Event) -> list[str] | None:
+async def ask_for_work(stubs: Stubs, admin: Metadata, wait: float, stop: asyncio.Event) -> list[str] | None:
     """The campaigns the orders service names as having work (none at the call's timeout),
     or None once ``stop`` is set: the call in flight is then cancelled, not waited out."""
     req = bots_pb2.WaitForWorkRequest(timeout_seconds=wait)
-    admin = (("x-pate-admin-token", admin_token),)
     with tracing.untraced():  # an idle server's long polls say nothing: no trace of their own
         call = stubs.bots.WaitForWork.future(req, metadata=admin, timeout=wait + TIMEOUT)
     answer = asyncio.ensure_future(asyncio.to_thread(call.result))
@@ -89,16 +88,17 @@ async def serve_seats(
     """Play the bot's seats until ``stop``: each sweep after the long poll names work (or at
     its timeout, all of them), or every ``poll`` seconds if the server has no long poll."""
     ctx = turn_context()
+    creds = credentials(settings.admin_token, settings.admiral_token)
     long_poll = wait > 0
     while not stop.is_set():
         only: list[str] = []
         try:
             if long_poll:
-                named = await ask_for_work(stubs, settings.admin_token, wait, stop)
+                named = await ask_for_work(stubs, creds, wait, stop)
                 if named is None:
                     return
                 only = named
-            played = await asyncio.to_thread(sweep, stubs, settings.admin_token, ctx, level, only)
+            played = await asyncio.to_thread(sweep, stubs, creds, ctx, level, only)
         except grpc.RpcError as err:  # a service restarting: the next sweep tries again
             if err.code() == grpc.StatusCode.UNIMPLEMENTED and long_poll:
                 long_poll = False  # an orders service older than WaitForWork: look every poll
@@ -119,8 +119,8 @@ async def run() -> int:
         levels = load_levels()
         if name not in levels:
             raise ConfigError(f"PATE_ADMIRAL_LEVEL={name!r}: one of {', '.join(sorted(levels))}")
-        if not settings.admin_token:
-            raise ConfigError("PATE_ADMIN_TOKEN: the admiral needs the game master's token")
+        if not (settings.admiral_token or settings.admin_token):
+            raise ConfigError("PATE_ADMIRAL_TOKEN: the admiral needs its token (or PATE_ADMIN_TOKEN)")
     except ConfigError as err:
         print(f"pate-admiral: {err}", file=sys.stderr)
         return 2

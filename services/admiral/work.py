@@ -74,10 +74,21 @@ def request_id(turn: int, player: str) -> str:
     return f"admiral:{turn}:{player}"
 
 
-def sweep(stubs: Stubs, admin_token: str, ctx: TurnContext, level: Level, only: Collection[str] = ()) -> int:
+Metadata = tuple[tuple[str, str], ...]
+
+
+def credentials(admin_token: str, admiral_token: str) -> Metadata:
+    """What the admiral's calls carry: its own narrower token when it has one
+    (PATE_ADMIRAL_TOKEN: campaigns read, the bot's seats played, nothing a game master does),
+    else the administrator's."""
+    if admiral_token:
+        return (("x-pate-admiral-token", admiral_token),)
+    return (("x-pate-admin-token", admin_token),)
+
+
+def sweep(stubs: Stubs, admin: Metadata, ctx: TurnContext, level: Level, only: Collection[str] = ()) -> int:
     """Every bot seat not yet played of the open turns of the campaigns named (of every
     campaign when none are); the number played."""
-    admin = (("x-pate-admin-token", admin_token),)
     seats = _unplayed(stubs, admin, only)
 
     def one(seat: tuple[admin_pb2.Campaign, str]) -> None:

@@ -14,7 +14,7 @@ from services.orders import botwork, campaigns, civil, earlyclose, solo
 from services.orders.campaigns import close_turn
 from services.orders.turn_players import players_with_ships
 from services.platform.errors import Code, DeskError
-from services.platform.runtime.rpc import abort, in_transaction, is_admin, run_cpu
+from services.platform.runtime.rpc import abort, in_transaction, is_admin, is_admiral, run_cpu
 from services.platform.security.passwords import NO_LOGIN, hash_password
 from services.platform.store import bots as store
 from services.platform.store import repository as repo
@@ -59,15 +59,24 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
         admin_token: str,
         session_seconds: float = 12 * 3600.0,
         limits: solo.SoloLimits | None = None,
+        admiral_token: str = "",
     ) -> None:
         self.engine = engine
         self.admin_token = admin_token
+        self.admiral_token = admiral_token
         self.session_seconds = session_seconds
         self.limits = solo.SoloLimits.from_env() if limits is None else limits
         self._making = asyncio.Semaphore(1)
 
-    async def _run(self, context: grpc.aio.ServicerContext, work):  # type: ignore[no-untyped-def]
-        if not is_admin(context, self.admin_token):
+    async def _run(self, context: grpc.aio.ServicerContext, work, *, admiral: bool = False):  # type: ignore[no-untyped-def]
+        """``work`` in a transaction, for the administrator; ``admiral``: for the bot admiral's
+        own token too (the calls with which it finds and plays the bot's seats)."""
+        allowed = (
+            is_admiral(context, self.admin_token, self.admiral_token)
+            if admiral
+            else is_admin(context, self.admin_token)
+        )
+        if not allowed:
             await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
         try:
             return await in_transaction(self.engine, work)
@@ -94,17 +103,17 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
             civil.check_campaign(conn, request.campaign_id)
             return civil.seats_pb(conn, request.campaign_id)
 
-        return await self._run(context, work)
+        return await self._run(context, work, admiral=True)
 
     async def BotLogin(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         now = datetime.now(UTC)
         return await self._run(
-            context, lambda c: civil.bot_login(c, request.campaign_id, request.player_id, now)
+            context, lambda c: civil.bot_login(c, request.campaign_id, request.player_id, now), admiral=True
         )
 
     async def NoteBotOrders(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         now = datetime.now(UTC)
-        return await self._run(context, lambda c: note_bot_orders(c, request, now))
+        return await self._run(context, lambda c: note_bot_orders(c, request, now), admiral=True)
 
     async def MakeSolo(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         seats = await self._run(
@@ -116,7 +125,7 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
     async def WaitForWork(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         """The admiral's long poll (services/orders/botwork.py): held until a bot seat of an
         open turn is unplayed, or the request's timeout (at most a minute)."""
-        if not is_admin(context, self.admin_token):
+        if not is_admiral(context, self.admin_token, self.admiral_token):
             await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
         try:
             timeout = botwork.check_timeout(request.timeout_seconds)

@@ -61,7 +61,7 @@ SERVICE = Service(
     grpc=(
         (
             admin_pb2_grpc.add_CampaignAdminServicer_to_server,
-            lambda e, s: CampaignAdminServicer(e, s.admin_token, _auth(e, s)),
+            lambda e, s: CampaignAdminServicer(e, s.admin_token, _auth(e, s), s.admiral_token),
         ),
         (
             orders_pb2_grpc.add_OrderDeskServicer_to_server,
@@ -70,7 +70,9 @@ SERVICE = Service(
         (desk_pb2_grpc.add_GameMasterServicer_to_server, lambda e, s: GameMasterServicer(e, s.admin_token)),
         (
             bots_pb2_grpc.add_BotAdmiralsServicer_to_server,
-            lambda e, s: BotAdmiralsServicer(e, s.admin_token, s.session_ttl_seconds),
+            lambda e, s: BotAdmiralsServicer(
+                e, s.admin_token, s.session_ttl_seconds, admiral_token=s.admiral_token
+            ),
         ),
         (
             desk_pb2_grpc.add_PlayerDeskServicer_to_server,

@@ -44,6 +44,7 @@ from services.platform.runtime.rpc import (
     in_reader,
     in_transaction,
     is_admin,
+    is_admiral,
     run_cpu,
 )
 from services.platform.security import sessions
@@ -58,13 +59,22 @@ REFUSALS_KEY = "pate-refusals-bin"  # trailing metadata of a refused SubmitOrder
 
 
 class CampaignAdminServicer(FailedTurnsAdmin, admin_pb2_grpc.CampaignAdminServicer):
-    def __init__(self, engine: Engine, admin_token: str, auth: Authenticator) -> None:
+    def __init__(
+        self, engine: Engine, admin_token: str, auth: Authenticator, admiral_token: str = ""
+    ) -> None:
         self.engine = engine
         self.admin_token = admin_token
+        self.admiral_token = admiral_token
         self.auth = auth  # the order desk's: a new password must end its sessions in memory too
 
-    async def _admin(self, context: grpc.aio.ServicerContext) -> None:
-        if not is_admin(context, self.admin_token):
+    async def _admin(self, context: grpc.aio.ServicerContext, *, admiral: bool = False) -> None:
+        """The administrator; ``admiral``: the bot admiral's own token too (reading campaigns)."""
+        allowed = (
+            is_admiral(context, self.admin_token, self.admiral_token)
+            if admiral
+            else is_admin(context, self.admin_token)
+        )
+        if not allowed:
             await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
 
     async def CreateCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
@@ -106,7 +116,7 @@ class CampaignAdminServicer(FailedTurnsAdmin, admin_pb2_grpc.CampaignAdminServic
         return reply
 
     async def GetCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        await self._admin(context)
+        await self._admin(context, admiral=True)
         try:
             cid = request.campaign_id
             row, failure, held = await in_reader(
@@ -117,7 +127,7 @@ class CampaignAdminServicer(FailedTurnsAdmin, admin_pb2_grpc.CampaignAdminServic
         return campaign_pb(row, failure, paused=held.get(cid) == row.turn)
 
     async def ListCampaigns(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        await self._admin(context)
+        await self._admin(context, admiral=True)
         rows, failed, held = await in_reader(
             self.engine, lambda c: (repo.list_campaigns(c), failures.all_failures(c), paused_turns(c))
         )

@@ -44,6 +44,9 @@ class Settings:
     worker_batch: int
     # shared secret for administrator RPCs (metadata x-pate-admin-token); empty: admin RPCs refused
     admin_token: str = field(default="", repr=False)
+    # the bot admiral's narrower secret (metadata x-pate-admiral-token): reads campaigns, plays the
+    # seats the bot holds, nothing a game master does; empty: only the administrator token serves
+    admiral_token: str = field(default="", repr=False)
     # --- sessions and the login throttle (docs/security.md) ---
     session_ttl_seconds: float = 12 * 3600.0
     # peers (IP addresses) whose x-forwarded-for names the caller's address for the throttle
@@ -156,6 +159,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         deadline_poll_seconds=_positive_float(env, "PATE_DEADLINE_POLL_SECONDS", 5.0),
         worker_batch=_positive_int(env, "PATE_WORKER_BATCH", DEFAULT_WORKER_BATCH),
         admin_token=env.get("PATE_ADMIN_TOKEN", "").strip(),
+        admiral_token=env.get("PATE_ADMIRAL_TOKEN", "").strip(),
         session_ttl_seconds=_positive_float(env, "PATE_SESSION_TTL_SECONDS", 12 * 3600.0),
         trusted_proxies=_addresses(env, "PATE_TRUSTED_PROXIES"),
         account_link_base=_link_base(env),

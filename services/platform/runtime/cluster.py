@@ -39,6 +39,8 @@ class Cluster:
     nats_url: str
     database_url: str
     admin_token: str = field(default_factory=lambda: secrets.token_hex(16))
+    # the bot admiral plays with its own narrower token, as in production
+    admiral_token: str = field(default_factory=lambda: secrets.token_hex(16))
     orders_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     reports_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     web: bool = False  # also start the web Ship Order Desk (services/web)
@@ -63,6 +65,7 @@ class Cluster:
             PATE_REPORTS_ADDR=self.reports_addr,
             PATE_WEB_ADDR=self.web_addr,
             PATE_ADMIN_TOKEN=self.admin_token,
+            PATE_ADMIRAL_TOKEN=self.admiral_token,
             PATE_DEADLINE_POLL_SECONDS=env.get("PATE_DEADLINE_POLL_SECONDS", "1"),
             PYTHONUNBUFFERED="1",
             **launcher_env(),  # each service ends with this launcher, even one killed outright

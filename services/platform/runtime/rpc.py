@@ -99,6 +99,18 @@ def is_admin(context: grpc.aio.ServicerContext, token: str) -> bool:
     return bool(token) and hmac.compare_digest(given.encode(), token.encode())
 
 
+ADMIRAL_TOKEN_KEY = "x-pate-admiral-token"
+
+
+def is_admiral(context: grpc.aio.ServicerContext, admin_token: str, admiral_token: str) -> bool:
+    """The bot admiral's calls: its own narrower token, or the administrator's (which holds
+    every right, the admiral's included)."""
+    given = metadata(context).get(ADMIRAL_TOKEN_KEY, "")
+    if admiral_token and hmac.compare_digest(given.encode(), admiral_token.encode()):
+        return True
+    return is_admin(context, admin_token)
+
+
 async def abort(context: grpc.aio.ServicerContext, err: DeskError) -> NoReturn:
     await context.abort(STATUS[err.code], bounded(err.message))
     raise AssertionError("unreachable")  # context.abort raises

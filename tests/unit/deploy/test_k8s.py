@@ -125,12 +125,16 @@ def test_every_pate_container_is_sized_probed_and_locked_down(overlay: str) -> N
         env = {e["name"]: e for e in c["env"]}
         if name == "admiral":  # a client of the platform: no database (docs/bots.md)
             assert "PATE_DATABASE_URL" not in env and "PATE_NATS_URL" not in env
-            assert env["PATE_ADMIN_TOKEN"]["valueFrom"]["secretKeyRef"] == {
-                "name": "pate-admin",
+            # its own narrower token, never the administrator's (docs/security.md, "Least privilege")
+            assert "PATE_ADMIN_TOKEN" not in env
+            assert env["PATE_ADMIRAL_TOKEN"]["valueFrom"]["secretKeyRef"] == {
+                "name": "pate-admiral",
                 "key": "token",
             }
             continue
         assert env["PATE_DATABASE_URL"]["valueFrom"]["secretKeyRef"] == {"name": "pate-db-app", "key": "uri"}
+        # the administrator's token only where a call is checked against it
+        assert ("PATE_ADMIN_TOKEN" in env) is (name in ("orders", "reports", "web")), name
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)

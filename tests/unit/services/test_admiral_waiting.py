@@ -58,11 +58,12 @@ def _stubs(make_call: Any) -> Any:
     return stubs, asked
 
 
-SETTINGS: Any = SimpleNamespace(admin_token="t" * 32)
+SETTINGS: Any = SimpleNamespace(admin_token="t" * 32, admiral_token="")
+ADMIN = (("x-pate-admin-token", "t" * 32),)
 
 
 def _counting(swept: list[list[str]]) -> Any:
-    def sweep(stubs: Any, token: str, ctx: Any, level: Any, only: list[str]) -> int:
+    def sweep(stubs: Any, creds: Any, ctx: Any, level: Any, only: list[str]) -> int:
         swept.append(only)
         return 0  # nothing could be played
 
@@ -103,7 +104,7 @@ def test_a_stop_cancels_the_call_in_flight() -> None:
 
     async def scene() -> list[str] | None:
         stop = asyncio.Event()
-        asking = asyncio.create_task(admiral.ask_for_work(stubs, "t" * 32, 50, stop))
+        asking = asyncio.create_task(admiral.ask_for_work(stubs, ADMIN, 50, stop))
         await asyncio.sleep(0.1)
         stop.set()
         return await asyncio.wait_for(asking, timeout=20)
@@ -139,9 +140,9 @@ def test_a_sweep_plays_every_seat_and_a_failed_seat_does_not_stop_the_others(
 
     monkeypatch.setattr(work, "play", play)
     with pytest.raises(grpc.RpcError):
-        work.sweep(None, "t" * 32, None, None)  # type: ignore[arg-type]
+        work.sweep(None, ADMIN, None, None)  # type: ignore[arg-type]
     assert sorted(played) == ["a", "c", "d", "e", "f"]  # the next sweep tries b again
     played.clear()
     seats[1:2] = []
-    assert work.sweep(None, "t" * 32, None, None) == 5  # type: ignore[arg-type]
+    assert work.sweep(None, ADMIN, None, None) == 5  # type: ignore[arg-type]
     assert sorted(played) == ["a", "c", "d", "e", "f"]
