@@ -4,7 +4,9 @@ docs/bots.md), and a solo campaign's early close."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import grpc
 from sqlalchemy import Connection, Engine
@@ -14,7 +16,16 @@ from services.orders import botwork, campaigns, civil, earlyclose, solo
 from services.orders.campaigns import close_turn
 from services.orders.turn_players import players_with_ships
 from services.platform.errors import Code, DeskError
-from services.platform.runtime.rpc import abort, in_transaction, is_admin, is_admiral, run_cpu
+from services.platform.runtime.rpc import (
+    NOT_ADMIN,
+    abort,
+    game_master_session,
+    in_transaction,
+    is_admin,
+    is_admiral,
+    run_cpu,
+)
+from services.platform.security.auth import Authenticator
 from services.platform.security.passwords import NO_LOGIN, hash_password
 from services.platform.store import bots as store
 from services.platform.store import repository as repo
@@ -60,24 +71,31 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
         session_seconds: float = 12 * 3600.0,
         limits: solo.SoloLimits | None = None,
         admiral_token: str = "",
+        auth: Authenticator | None = None,
     ) -> None:
         self.engine = engine
         self.admin_token = admin_token
         self.admiral_token = admiral_token
+        self.auth = auth  # a game master's own session for his campaign
         self.session_seconds = session_seconds
         self.limits = solo.SoloLimits.from_env() if limits is None else limits
         self._making = asyncio.Semaphore(1)
 
-    async def _run(self, context: grpc.aio.ServicerContext, work, *, admiral: bool = False):  # type: ignore[no-untyped-def]
+    async def _run(
+        self,
+        context: grpc.aio.ServicerContext,
+        work: Callable[[Connection], Any],
+        *,
+        admiral: bool = False,
+        campaign: str = "",
+    ) -> Any:
         """``work`` in a transaction, for the administrator; ``admiral``: for the bot admiral's
-        own token too (the calls with which it finds and plays the bot's seats)."""
-        allowed = (
-            is_admiral(context, self.admin_token, self.admiral_token)
-            if admiral
-            else is_admin(context, self.admin_token)
-        )
-        if not allowed:
-            await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
+        own token too (the calls with which it finds and plays the bot's seats); ``campaign``:
+        for that campaign's game master's own session too."""
+        if not is_admiral(context, self.admin_token, self.admiral_token if admiral else ""):
+            auth = self.auth
+            if not (auth is not None and campaign and await game_master_session(context, auth, campaign)):
+                await abort(context, DeskError(Code.PERMISSION_DENIED, NOT_ADMIN))
         try:
             return await in_transaction(self.engine, work)
         except DeskError as err:
@@ -85,25 +103,33 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
 
     async def SetCivilDisorder(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         return await self._run(
-            context, lambda c: civil.set_civil_disorder(c, request.campaign_id, request.after_missed)
+            context,
+            lambda c: civil.set_civil_disorder(c, request.campaign_id, request.after_missed),
+            campaign=request.campaign_id,
         )
 
     async def HandToBot(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         seats = await self._run(
-            context, lambda c: civil.hand_to_bot(c, request.campaign_id, request.player_id)
+            context,
+            lambda c: civil.hand_to_bot(c, request.campaign_id, request.player_id),
+            campaign=request.campaign_id,
         )
         botwork.BELL.ring()  # the open turn is the bot's to play now
         return seats
 
     async def TakeBack(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        return await self._run(context, lambda c: civil.take_back(c, request.campaign_id, request.player_id))
+        return await self._run(
+            context,
+            lambda c: civil.take_back(c, request.campaign_id, request.player_id),
+            campaign=request.campaign_id,
+        )
 
     async def GetBotSeats(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         def work(conn: Connection) -> bots_pb2.BotSeats:
             civil.check_campaign(conn, request.campaign_id)
             return civil.seats_pb(conn, request.campaign_id)
 
-        return await self._run(context, work, admiral=True)
+        return await self._run(context, work, admiral=True, campaign=request.campaign_id)
 
     async def BotLogin(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         now = datetime.now(UTC)
@@ -117,7 +143,9 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
 
     async def MakeSolo(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         seats = await self._run(
-            context, lambda c: civil.make_solo(c, request.campaign_id, list(request.humans))
+            context,
+            lambda c: civil.make_solo(c, request.campaign_id, list(request.humans)),
+            campaign=request.campaign_id,
         )
         botwork.BELL.ring()  # an open turn's seats are the bot's to play now
         return seats

@@ -9,7 +9,7 @@ import grpc
 
 from pate.v1 import sessions_pb2, sessions_pb2_grpc
 from services.platform.errors import Code, DeskError
-from services.platform.runtime.rpc import abort, call_credentials, is_admin
+from services.platform.runtime.rpc import abort, call_credentials, require_game_master
 from services.platform.security import sessions
 from services.platform.security.auth import Authenticator, Credentials, check_id
 from services.platform.telemetry.logging import get_logger
@@ -69,13 +69,14 @@ class SessionsServicer(sessions_pb2_grpc.SessionsServicer):
         return sessions_pb2.LogoutResponse(revoked=revoked)
 
     async def RevokeSessions(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        if not is_admin(context, self.admin_token):
-            await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
         try:
             check_id("campaign_id", request.campaign_id)
             check_id("player_id", request.player_id)
         except DeskError as err:
             await abort(context, err)
+        await require_game_master(
+            context, self.admin_token, self.auth, request.campaign_id, self.trusted_proxies
+        )
         revoked = await asyncio.to_thread(self.auth.revoke_player, request.campaign_id, request.player_id)
         log.info(
             "sessions_revoked", campaign=request.campaign_id[:64], player=request.player_id[:64], n=revoked

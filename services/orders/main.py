@@ -67,11 +67,14 @@ SERVICE = Service(
             orders_pb2_grpc.add_OrderDeskServicer_to_server,
             lambda e, s: OrderDeskServicer(e, _auth(e, s), s.trusted_proxies),
         ),
-        (desk_pb2_grpc.add_GameMasterServicer_to_server, lambda e, s: GameMasterServicer(e, s.admin_token)),
+        (
+            desk_pb2_grpc.add_GameMasterServicer_to_server,
+            lambda e, s: GameMasterServicer(e, s.admin_token, _auth(e, s)),
+        ),
         (
             bots_pb2_grpc.add_BotAdmiralsServicer_to_server,
             lambda e, s: BotAdmiralsServicer(
-                e, s.admin_token, s.session_ttl_seconds, admiral_token=s.admiral_token
+                e, s.admin_token, s.session_ttl_seconds, admiral_token=s.admiral_token, auth=_auth(e, s)
             ),
         ),
         (

@@ -16,7 +16,8 @@ from sqlalchemy import Connection, Engine, delete, select
 from pate.v1 import desk_pb2, desk_pb2_grpc
 from services.orders import earlyclose, options
 from services.platform.errors import Code, DeskError
-from services.platform.runtime.rpc import abort, in_transaction, is_admin
+from services.platform.runtime.rpc import abort, in_transaction, require_game_master
+from services.platform.security.auth import Authenticator
 from services.platform.store import repository as repo
 from services.platform.store import tables
 
@@ -84,28 +85,37 @@ def _open(conn: Connection, campaign: str) -> repo.CampaignRow:
 
 
 class GameMasterServicer(desk_pb2_grpc.GameMasterServicer):
-    def __init__(self, engine: Engine, admin_token: str) -> None:
+    def __init__(self, engine: Engine, admin_token: str, auth: Authenticator) -> None:
         self.engine = engine
         self.admin_token = admin_token
+        self.auth = auth
 
-    async def _run(self, context: grpc.aio.ServicerContext, work):  # type: ignore[no-untyped-def]
-        if not is_admin(context, self.admin_token):
-            await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
+    async def _run(self, context: grpc.aio.ServicerContext, campaign: str, work):  # type: ignore[no-untyped-def]
+        """``work`` for the administrator or ``campaign``'s game master, in a transaction."""
+        await require_game_master(context, self.admin_token, self.auth, campaign)
         try:
             return await in_transaction(self.engine, work)
         except DeskError as err:
             await abort(context, err)
 
     async def PauseCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        return await self._run(context, lambda c: pause(c, request.campaign_id, datetime.now(UTC)))
+        return await self._run(
+            context, request.campaign_id, lambda c: pause(c, request.campaign_id, datetime.now(UTC))
+        )
 
     async def ResumeCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        return await self._run(context, lambda c: resume(c, request.campaign_id, datetime.now(UTC)))
+        return await self._run(
+            context, request.campaign_id, lambda c: resume(c, request.campaign_id, datetime.now(UTC))
+        )
 
     async def SetEarlyClose(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         wanted = request.early_close
-        return await self._run(context, lambda c: earlyclose.set_setting(c, request.campaign_id, wanted))
+        return await self._run(
+            context, request.campaign_id, lambda c: earlyclose.set_setting(c, request.campaign_id, wanted)
+        )
 
     async def SetCampaignOptions(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         wanted = request.options
-        return await self._run(context, lambda c: options.set_options(c, request.campaign_id, wanted))
+        return await self._run(
+            context, request.campaign_id, lambda c: options.set_options(c, request.campaign_id, wanted)
+        )

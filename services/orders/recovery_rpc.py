@@ -25,7 +25,7 @@ MAX_TURN = 1000  # above any campaign's length (CreateCampaign allows 100 turns)
 class FailedTurnsAdmin:
     engine: Engine
 
-    async def _admin(self, context: grpc.aio.ServicerContext) -> None:
+    async def _admin(self, context: grpc.aio.ServicerContext, *, campaign: str | None = None) -> None:
         raise NotImplementedError
 
     async def _run(self, context: grpc.aio.ServicerContext, work: Any) -> Any:
@@ -42,12 +42,12 @@ class FailedTurnsAdmin:
         return admin_pb2.ListFailedTurnsResponse(campaigns=await in_reader(self.engine, work))
 
     async def RetryTurn(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        await self._admin(context)
+        await self._admin(context, campaign=request.campaign_id)
         turn = _turn(request.turn)
         return await self._reply(context, lambda c: recovery.retry_turn(c, request.campaign_id, turn))
 
     async def ReopenTurn(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        await self._admin(context)
+        await self._admin(context, campaign=request.campaign_id)
         turn = _turn(request.turn)
         deadline = request.deadline.ToDatetime(tzinfo=UTC) if request.HasField("deadline") else None
         return await self._reply(
@@ -55,7 +55,7 @@ class FailedTurnsAdmin:
         )
 
     async def ResolveWithDefaults(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        await self._admin(context)
+        await self._admin(context, campaign=request.campaign_id)
         turn = _turn(request.turn)
         return await self._reply(
             context,

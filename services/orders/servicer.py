@@ -38,12 +38,13 @@ from services.orders.recovery_rpc import FailedTurnsAdmin
 from services.platform.errors import Code, DeskError
 from services.platform.runtime.grpcutil import annotate_call
 from services.platform.runtime.rpc import (
+    NOT_ADMIN,
     abort,
     call_credentials,
     caller_row,
+    game_master_session,
     in_reader,
     in_transaction,
-    is_admin,
     is_admiral,
     run_cpu,
 )
@@ -67,15 +68,17 @@ class CampaignAdminServicer(FailedTurnsAdmin, admin_pb2_grpc.CampaignAdminServic
         self.admiral_token = admiral_token
         self.auth = auth  # the order desk's: a new password must end its sessions in memory too
 
-    async def _admin(self, context: grpc.aio.ServicerContext, *, admiral: bool = False) -> None:
-        """The administrator; ``admiral``: the bot admiral's own token too (reading campaigns)."""
-        allowed = (
-            is_admiral(context, self.admin_token, self.admiral_token)
-            if admiral
-            else is_admin(context, self.admin_token)
-        )
-        if not allowed:
-            await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
+    async def _admin(
+        self, context: grpc.aio.ServicerContext, *, admiral: bool = False, campaign: str | None = None
+    ) -> None:
+        """The administrator; ``admiral``: the bot admiral's own token too (reading campaigns);
+        ``campaign``: that campaign's game master's own session too."""
+        token = self.admiral_token if admiral else ""
+        if is_admiral(context, self.admin_token, token):
+            return
+        if campaign is not None and await game_master_session(context, self.auth, campaign):
+            return
+        await abort(context, DeskError(Code.PERMISSION_DENIED, NOT_ADMIN))
 
     async def CreateCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         await self._admin(context)
@@ -116,7 +119,7 @@ class CampaignAdminServicer(FailedTurnsAdmin, admin_pb2_grpc.CampaignAdminServic
         return reply
 
     async def GetCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        await self._admin(context, admiral=True)
+        await self._admin(context, admiral=True, campaign=request.campaign_id)
         try:
             cid = request.campaign_id
             row, failure, held = await in_reader(
@@ -136,7 +139,7 @@ class CampaignAdminServicer(FailedTurnsAdmin, admin_pb2_grpc.CampaignAdminServic
         )
 
     async def CloseTurn(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        await self._admin(context)
+        await self._admin(context, campaign=request.campaign_id)
         at = datetime.now(UTC)
         row = await self._run(
             context, lambda c: campaigns.close_turn(c, request.campaign_id, request.turn, "admin", at)
@@ -144,7 +147,7 @@ class CampaignAdminServicer(FailedTurnsAdmin, admin_pb2_grpc.CampaignAdminServic
         return campaign_pb(row)
 
     async def SetDeadline(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        await self._admin(context)
+        await self._admin(context, campaign=request.campaign_id)
         deadline = request.deadline.ToDatetime(tzinfo=UTC) if request.HasField("deadline") else None
 
         def work(conn: Connection) -> repo.CampaignRow:
@@ -159,7 +162,7 @@ class CampaignAdminServicer(FailedTurnsAdmin, admin_pb2_grpc.CampaignAdminServic
         return campaign_pb(await self._run(context, work))
 
     async def SetPlayerPassword(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        await self._admin(context)
+        await self._admin(context, campaign=request.campaign_id)
         if len(request.password) < 8:
             await abort(context, DeskError(Code.INVALID_ARGUMENT, "password: at least 8 characters"))
         hashed = await run_cpu(partial(hash_password, request.password))

@@ -30,6 +30,15 @@ TRUTH_REFUSED = "the truth of the campaign is shown once it has finished"
 log = get_logger("reports")
 
 
+def sees_every_side(conn: Connection, campaign: str, row: Any) -> bool:
+    """The campaign's game master, at any time; any of its players once it is over (the
+    all-sides replay, docs/web.md)."""
+    if Role.ADMIN.value in json.loads(row.roles_json):
+        return True
+    found = repo.get_campaign(conn, campaign)
+    return found is not None and found.status == "FINISHED"
+
+
 def _reader(conn: Connection, campaign: str, row: Any, target: str) -> str:
     """Check the authenticated caller may read ``target``'s reports; returns the target."""
     target = target or row.id
@@ -37,6 +46,8 @@ def _reader(conn: Connection, campaign: str, row: Any, target: str) -> str:
         return target
     other = repo.get_player(conn, campaign, target)
     roles = set(json.loads(row.roles_json))
+    if other is not None and sees_every_side(conn, campaign, row):
+        return target
     if other is not None and Role.NAVAL_MINISTER.value in roles and other.state == row.state:
         return target
     raise DeskError(Code.PERMISSION_DENIED, f"player_id: you may not read the reports of {target!r}")
@@ -121,7 +132,7 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
         caller = await self._caller(context, request.campaign_id)
 
         def work(conn: Connection) -> list[tuple[int, str]]:
-            if caller is None:
+            if caller is None or sees_every_side(conn, request.campaign_id, caller):
                 return repo.list_reports(conn, request.campaign_id, request.player_id or None)
             target = _reader(conn, request.campaign_id, caller, request.player_id)
             return repo.list_reports(conn, request.campaign_id, target)
@@ -140,7 +151,7 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
         caller = await self._caller(context, request.campaign_id)
 
         def work(conn: Connection) -> str:
-            if caller is not None:
+            if caller is not None and Role.ADMIN.value not in json.loads(caller.roles_json):
                 row = repo.get_campaign(conn, request.campaign_id)
                 if row is None or row.status != "FINISHED":
                     raise DeskError(Code.PERMISSION_DENIED, TRUTH_REFUSED)

@@ -19,6 +19,7 @@ import re
 import time
 import uuid
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
@@ -82,6 +83,17 @@ class Session:
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
 
 
+# The game master whose page is being served (set once his role was checked): each request is
+# its own task, so the value never reaches another request.
+_acting_master: ContextVar[Session | None] = ContextVar("pate_acting_master", default=None)
+
+
+def act_as(session: Session) -> None:
+    """The rest of this request's game master calls carry ``session`` (his, for his campaign),
+    not the server's administrator token (docs/security.md, "Least privilege")."""
+    _acting_master.set(session)
+
+
 class Backend:
     """The gRPC clients of the web desk (async, one channel per service)."""
 
@@ -112,6 +124,11 @@ class Backend:
         return (("authorization", f"Bearer {session.token}"),)
 
     def _admin_md(self) -> tuple[tuple[str, str], ...]:
+        """A game master's page calls with his own session (act_as); the services take
+        it for his campaign only.  Elsewhere, the administrator's token."""
+        acting = _acting_master.get()
+        if acting is not None:
+            return self._md(acting)
         return (("x-pate-admin-token", self.admin_token),)
 
     # --- sessions -------------------------------------------------------
@@ -241,20 +258,28 @@ class Backend:
         *,
         combat_rules: str = "",
         naval_rules: str = "",
+        admin_token: str = "",
     ) -> admin_pb2.Campaign:
-        """``combat_rules`` and ``naval_rules`` "" play the scenario's own rule sets."""
+        """``combat_rules`` and ``naval_rules`` "" play the scenario's own rule sets;
+        ``admin_token``: the one the creation form carries (the server administrator's work)."""
         req = admin_pb2.CreateCampaignRequest(id=campaign, scenario=scenario, turn_seconds=turn_seconds)
         req.combat_rules, req.naval_rules = combat_rules, naval_rules
         if first_deadline is not None:
             req.first_deadline.FromDatetime(first_deadline)
-        out: admin_pb2.Campaign = await self.admin_call("CreateCampaign", req, timeout=60)
+        stub = admin_pb2_grpc.CampaignAdminStub(self._orders())
+        md = (("x-pate-admin-token", admin_token),) if admin_token else self._admin_md()
+        try:
+            out: admin_pb2.Campaign = await stub.CreateCampaign(req, metadata=md, timeout=60)
+        except grpc.RpcError as err:
+            raise translate(err, "orders") from None
         return out
 
-    async def make_solo(self, campaign: str, humans: list[str]) -> None:
+    async def make_solo(self, campaign: str, humans: list[str], admin_token: str = "") -> None:
         """Every seat but the humans' played by the bot admiral (docs/bots.md)."""
         req = bots_pb2.MakeSoloRequest(campaign_id=campaign, humans=humans)
+        md = (("x-pate-admin-token", admin_token),) if admin_token else self._admin_md()
         try:
-            await bots_pb2_grpc.BotAdmiralsStub(self._orders()).MakeSolo(req, metadata=self._admin_md())
+            await bots_pb2_grpc.BotAdmiralsStub(self._orders()).MakeSolo(req, metadata=md)
         except grpc.RpcError as err:
             raise translate(err, "orders") from None
 

@@ -22,6 +22,7 @@ from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 from pate.datafiles import list_scenarios
 from pate.v1 import admin_pb2, desk_pb2
 from services.web import bots_calls, create_form, security, wording
+from services.web.backend import act_as
 from services.web.backend_errors import ForbiddenError, RefusedError
 from services.web.desk import Desk
 from services.web.pages import (
@@ -74,9 +75,11 @@ def create_field(message: str) -> str:
 
 async def _master(desk: Desk, request: Request) -> tuple[str, desk_pb2.MyCampaign]:
     cid = campaign_id(request)
-    mine = await desk.backend.my_campaign(desk.session_for(request, cid))
+    session = desk.session_for(request, cid)
+    mine = await desk.backend.my_campaign(session)
     if ADMIN_ROLE not in mine.roles:
         raise ForbiddenError("not a game master")  # shown as 404 like any page not yours
+    act_as(session)
     return cid, mine
 
 
@@ -226,6 +229,8 @@ async def create_campaign(desk: Desk, request: Request) -> Response:
         status = 422 if allowed else 403
         return _create_refused(desk, request, cid, mine, errors, create_values=values, status=status)
     first = parse_utc(values["first_deadline"]) if values["first_deadline"] else None
+    # the typed token goes with the calls: the new campaign is not the one this game master runs
+    typed = form.get("admin_token", "")[:256]
     try:
         created = await desk.backend.create_campaign(
             values["new_id"],
@@ -234,9 +239,10 @@ async def create_campaign(desk: Desk, request: Request) -> Response:
             int(values["turn_hours"] or 0) * 3600,
             combat_rules=values["combat_rules"],
             naval_rules=values["naval_rules"],
+            admin_token=typed,
         )
         if humans:  # docs/bots.md: the bot admiral plays every other seat
-            await desk.backend.make_solo(created.id, humans)
+            await desk.backend.make_solo(created.id, humans, admin_token=typed)
     except (RefusedError, ForbiddenError) as err:
         field = create_field(err.message)
         return _create_refused(

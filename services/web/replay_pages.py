@@ -17,6 +17,7 @@ from pate.datafiles import load_world_map
 from pate.reports.replay import ReplayFrame, all_sides_frame, player_frame
 from pate.reports.truth import read_truth, truth_frame
 from pate.v1 import admin_pb2, desk_pb2
+from services.web.backend import act_as
 from services.web.backend_errors import ForbiddenError
 from services.web.campaign_map import focus_on
 from services.web.desk import Desk
@@ -98,6 +99,8 @@ async def replay_truth(desk: Desk, request: Request) -> Response:
     session = desk.session_for(request, cid)
     mine = await desk.backend.my_campaign(session)
     gm = ADMIN_ROLE in mine.roles
+    if gm:
+        act_as(session)
     player = request.query_params.get("player", "") if gm else ""
     if player:
         turns = sorted({t for t, p in await desk.backend.all_reports(cid) if p == player})
@@ -122,9 +125,13 @@ async def replay_truth(desk: Desk, request: Request) -> Response:
 
 async def replay_all(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
-    mine = await desk.backend.my_campaign(desk.session_for(request, cid))
+    session = desk.session_for(request, cid)
+    mine = await desk.backend.my_campaign(session)
     if not all_sides_open(mine):
         raise ForbiddenError("not a game master")  # shown as 404 like any page not yours
+    # the game master with his own session; a player of a finished campaign with his (the
+    # reports service gives every side's reports to the campaign's players once it is over)
+    act_as(session)
     refs = await desk.backend.all_reports(cid)
     turns = sorted({t for t, _ in refs})
     if not turns:

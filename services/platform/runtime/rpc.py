@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -97,6 +98,45 @@ async def caller_row(
 def is_admin(context: grpc.aio.ServicerContext, token: str) -> bool:
     given = metadata(context).get("x-pate-admin-token", "")
     return bool(token) and hmac.compare_digest(given.encode(), token.encode())
+
+
+ADMIN_ROLE = "admin"  # pate.core.world.state.Role.ADMIN: the campaign's game master
+NOT_ADMIN = "administrator token missing or wrong"
+
+
+async def game_master_session(
+    context: grpc.aio.ServicerContext,
+    auth: Authenticator,
+    campaign: str,
+    trusted_proxies: frozenset[str] = frozenset(),
+) -> bool:
+    """Whether the call carries the session of ``campaign``'s game master (a player with the
+    ``admin`` role there): his own pages act for his campaign with it, so the web desk need
+    not hold the server's administrator token.  False when no session token was sent; a
+    session that is unknown, spent or another campaign's aborts the call as any player call."""
+    creds = call_credentials(context, trusted_proxies)
+    if not creds.token:
+        return False
+    try:
+        row = await asyncio.to_thread(auth.caller, campaign, creds)
+    except DeskError as err:
+        await abort(context, err)
+    return ADMIN_ROLE in json.loads(row.roles_json)
+
+
+async def require_game_master(
+    context: grpc.aio.ServicerContext,
+    admin_token: str,
+    auth: Authenticator,
+    campaign: str,
+    trusted_proxies: frozenset[str] = frozenset(),
+) -> None:
+    """The server's administrator token, or the session of ``campaign``'s game master;
+    PERMISSION_DENIED otherwise.  The token is compared first: no lookup for the administrator."""
+    if is_admin(context, admin_token):
+        return
+    if not await game_master_session(context, auth, campaign, trusted_proxies):
+        await abort(context, DeskError(Code.PERMISSION_DENIED, NOT_ADMIN))
 
 
 ADMIRAL_TOKEN_KEY = "x-pate-admiral-token"
