@@ -84,11 +84,26 @@ def _sqlite_begin(conn: Connection) -> None:
     conn.exec_driver_sql(f"BEGIN {mode}")
 
 
-def make_engine(url: str, **kwargs: Any) -> Engine:
-    """An engine for ``url``; SQLite files get their folder created."""
+def make_engine(
+    url: str,
+    *,
+    application_name: str | None = None,
+    pool_size: int | None = None,
+    max_overflow: int | None = None,
+    **kwargs: Any,
+) -> Engine:
+    """An engine for ``url``; SQLite files get their folder created.  On PostgreSQL the
+    connections carry ``application_name`` and the pool has the sizes given
+    (services/platform/store/pooling.py); SQLite ignores them."""
     url = normalize_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
+        if application_name:
+            kwargs["connect_args"] = {"application_name": application_name, **kwargs.get("connect_args", {})}
+        if pool_size is not None:
+            kwargs["pool_size"] = pool_size
+        if max_overflow is not None:
+            kwargs["max_overflow"] = max_overflow
         engine = create_engine(url, **kwargs)
         if not kwargs.get("pool_pre_ping"):
             event.listen(engine, "connect", _note_checkin)  # a new connection needs no ping

@@ -51,7 +51,10 @@ def two_servers() -> Iterator[tuple[str, Counter[str]]]:
 def _ask(ch: grpc.Channel) -> None:
     stub = health_pb2_grpc.HealthStub(ch)
     for _ in range(CALLS):
-        assert stub.Check(health_pb2.HealthCheckRequest(), timeout=5).status == health_pb2.HealthCheckResponse.SERVING
+        assert (
+            stub.Check(health_pb2.HealthCheckRequest(), timeout=5).status
+            == health_pb2.HealthCheckResponse.SERVING
+        )
 
 
 def test_the_blocking_channel_calls_every_address(two_servers: tuple[str, Counter[str]]) -> None:
@@ -63,7 +66,9 @@ def test_the_blocking_channel_calls_every_address(two_servers: tuple[str, Counte
     assert min(seen.values()) >= CALLS // 4, seen
 
 
-def test_the_redialling_channel_of_the_admiral_calls_every_address(two_servers: tuple[str, Counter[str]]) -> None:
+def test_the_redialling_channel_of_the_admiral_calls_every_address(
+    two_servers: tuple[str, Counter[str]],
+) -> None:
     target, seen = two_servers
     ch = RotatingChannel(target, TlsSettings())
     try:
@@ -73,7 +78,9 @@ def test_the_redialling_channel_of_the_admiral_calls_every_address(two_servers: 
     assert set(seen) == {"first", "second"}, seen
 
 
-def test_the_asyncio_channels_of_the_web_desk_call_every_address(two_servers: tuple[str, Counter[str]]) -> None:
+def test_the_asyncio_channels_of_the_web_desk_call_every_address(
+    two_servers: tuple[str, Counter[str]],
+) -> None:
     target, seen = two_servers
 
     async def scenario() -> None:
