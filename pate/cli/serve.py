@@ -1,4 +1,4 @@
-"""``pate serve SERVICE``: run one service process; ``pate db migrate`` (the other ``db`` commands: dbadmin)."""
+"""``pate serve SERVICE``: run one service process; ``pate db migrate`` (other db commands: dbadmin)."""
 
 from __future__ import annotations
 
