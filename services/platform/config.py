@@ -67,6 +67,9 @@ class Settings:
     # process's own default (services/platform/store/pooling.py)
     db_pool_size: int | None = None
     db_max_overflow: int | None = None
+    # psycopg prepares a statement run 5 times on a connection; 0 turns that off (Kubernetes: the
+    # connections go through PgBouncer in transaction mode, docs/operations.md)
+    db_prepared_statements: bool = True
 
 
 def default_database_url(cwd: Path | None = None) -> str:
@@ -174,6 +177,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         migrate_at_start=_switch(env, "PATE_MIGRATE_AT_START", True),
         db_pool_size=_count(env, "PATE_DB_POOL_SIZE", least=1),
         db_max_overflow=_count(env, "PATE_DB_MAX_OVERFLOW", least=0),
+        db_prepared_statements=_switch(env, "PATE_DB_PREPARED_STATEMENTS", True),
     )
 
 

@@ -50,8 +50,10 @@ def open_engine(url: str, process: str = "cli", settings: Settings | None = None
 
 
 def service_engine(url: str, process: str, settings: Settings | None = None) -> Engine:
-    size, overflow = (settings.db_pool_size, settings.db_max_overflow) if settings else (None, None)
-    return make_engine(url, **engine_options(process, pool_for(process, size, overflow)))
+    if settings is None:
+        return make_engine(url, **engine_options(process, pool_for(process)))
+    pool = pool_for(process, settings.db_pool_size, settings.db_max_overflow)
+    return make_engine(url, **engine_options(process, pool, settings.db_prepared_statements))
 
 
 def _refusal(path: Path, why: str) -> str:

@@ -44,10 +44,11 @@ def application_name(process: str) -> str:
     return f"pate-{process}"[:63]
 
 
-def engine_options(process: str, pool: Pool) -> dict[str, Any]:
+def engine_options(process: str, pool: Pool, prepared_statements: bool = True) -> dict[str, Any]:
     """make_engine's PostgreSQL keywords for ``process``."""
     return {
         "application_name": application_name(process),
         "pool_size": pool.size,
         "max_overflow": pool.overflow,
+        "prepared_statements": prepared_statements,
     }

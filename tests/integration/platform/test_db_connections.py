@@ -41,3 +41,20 @@ def test_the_pool_sizes_follow_the_settings(database_url: str) -> None:
         engine.dispose()
     assert pool_for("orders") == DEFAULTS["orders"]
     assert pool_for("pate-tool", overflow=0).overflow == 0
+
+
+@pytest.mark.parametrize(("setting", "prepared"), [("1", True), ("0", False)])
+def test_psycopg_prepares_nothing_when_told_so(database_url: str, setting: str, prepared: bool) -> None:
+    """Behind PgBouncer in transaction mode (PATE_DB_PREPARED_STATEMENTS=0) a statement run
+    often is still sent whole: no prepared statement is left on the server connection."""
+    if database_url.startswith("sqlite"):
+        pytest.skip("PostgreSQL only")
+    engine = service_engine(database_url, "orders", load_settings({"PATE_DB_PREPARED_STATEMENTS": setting}))
+    try:
+        with engine.connect() as conn:
+            for n in range(8):  # psycopg prepares at the 6th run by default
+                conn.execute(sa.text("SELECT :n + 1"), {"n": n})
+            left = conn.scalar(sa.text("SELECT count(*) FROM pg_prepared_statements"))
+        assert (left > 0) is prepared
+    finally:
+        engine.dispose()
