@@ -1,9 +1,11 @@
-"""``pate serve SERVICE``: run one service process; ``pate db migrate``."""
+"""``pate serve SERVICE``: run one service process; ``pate db migrate`` (other db commands: dbadmin)."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+
+from pate.cli.dbadmin import add_commands
 
 SERVICES = ("orders", "resolver", "intel", "reports", "web", "notifier", "admiral")
 # not a PATE service: the reference GITM land service (docs/gitm.md)
@@ -18,6 +20,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     dbsub = db.add_subparsers(dest="db_command", required=True)
     m = dbsub.add_parser("migrate", help="upgrade the database schema (PATE_DATABASE_URL) to the latest")
     m.set_defaults(handler=_migrate)
+    add_commands(dbsub)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -37,7 +40,7 @@ def _migrate(args: argparse.Namespace) -> int:
 
     settings = load_settings()
     shown = make_url(settings.database_url).render_as_string(hide_password=True)
-    engine = open_engine(settings.database_url)  # a ConfigError names the setting
+    engine = open_engine(settings.database_url, "migrate", settings)  # a ConfigError names the setting
     try:
         before = current_revision(engine)
         migrate(engine)

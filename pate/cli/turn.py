@@ -48,7 +48,7 @@ def _open(database: str | None):  # type: ignore[no-untyped-def]
     where = parsed.render_as_string(hide_password=True)
     if parsed.get_backend_name() == "sqlite" and not Path(parsed.database or "").is_file():
         raise UserError(f"no database at {where} (give --database or PATE_DATABASE_URL)")
-    return make_engine(url)
+    return make_engine(url, application_name="pate-cli")
 
 
 def _stuck(args: argparse.Namespace) -> int:
@@ -110,7 +110,7 @@ def _replay(args: argparse.Namespace) -> int:
     if parsed.get_backend_name() == "sqlite" and not Path(parsed.database or "").is_file():
         # opening it would create an empty database file: say what is missing instead
         raise UserError(f"no database at {where} (give --database or PATE_DATABASE_URL)")
-    engine = make_engine(url)
+    engine = make_engine(url, application_name="pate-cli")
     try:
         with reader(engine) as conn:
             outcome = replay_turn(conn, args.campaign, args.turn)

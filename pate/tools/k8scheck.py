@@ -10,7 +10,10 @@ checked for apiVersion, kind, metadata.name and spec, and the ones PATE depends 
 fields it relies on and their references inside the rendering (a ScaledObject's Deployment, a
 Certificate's Issuer and a CA Issuer's Secret, every Secret volume of a PATE pod made by a
 Certificate, a ScheduledBackup's Cluster and its backup store, a PrometheusRule's rules, a
-PodMonitor's pods and ports); the report says which were checked for shape only.
+PodMonitor's pods and ports; CloudNativePG's Cluster, Pooler and the Barman Cloud plugin's
+ObjectStore against their documented fields, in pate.tools.k8sdb); the report says which were
+checked for shape only.  Across the rendering: the migration Job is named after its release and
+every Deployment using the database waits for it (k8sdb.migration_errors).
 """
 
 from __future__ import annotations
@@ -26,11 +29,19 @@ from typing import Any
 
 import yaml
 
+from pate.tools import k8sdb
+
 ROOT = Path(__file__).resolve().parents[2]
 OVERLAYS = ROOT / "deploy" / "k8s" / "overlays"
 KUBERNETES_VERSION = "1.37.0"
 # API groups of custom resources, which kubernetes-validate has no schema for
-CUSTOM_GROUPS = ("keda.sh", "postgresql.cnpg.io", "cert-manager.io", "monitoring.coreos.com")
+CUSTOM_GROUPS = (
+    "keda.sh",
+    "postgresql.cnpg.io",
+    "barmancloud.cnpg.io",
+    "cert-manager.io",
+    "monitoring.coreos.com",
+)
 
 
 class RenderError(RuntimeError):
@@ -124,14 +135,8 @@ def shape_errors(resource: dict[str, Any], resources: list[dict[str, Any]]) -> l
 
 
 def _scheduled_backup(spec: dict[str, Any], resources: list[dict[str, Any]]) -> list[str]:
-    """Its Cluster is in the rendering and has a backup store; CloudNativePG's cron has six fields."""
-    errors = []
-    name = (spec.get("cluster") or {}).get("name")
-    clusters = [c for c in resources if c.get("kind") == "Cluster" and c["metadata"].get("name") == name]
-    if not clusters:
-        errors.append(f"spec.cluster.name: no Cluster {name!r} in the rendering")
-    elif not _spec(clusters[0]).get("backup"):
-        errors.append(f"spec.cluster.name: the Cluster {name!r} has no spec.backup to write to")
+    """Its Cluster is in the rendering and has a backup target; CloudNativePG's cron has six fields."""
+    errors = k8sdb.backup_target(spec, resources)
     if len(str(spec.get("schedule", "")).split()) != 6:
         errors.append("spec.schedule: six fields (seconds first)")
     return errors
@@ -151,6 +156,9 @@ def _prometheus_rule(spec: dict[str, Any], _resources: list[dict[str, Any]]) -> 
 
 def _pod_monitor(spec: dict[str, Any], resources: list[dict[str, Any]]) -> list[str]:
     """Its selector picks some pod of the rendering, one of which has each port it scrapes."""
+    cnpg = k8sdb.cnpg_pod_monitor(spec, resources)
+    if cnpg is not None:
+        return cnpg
     wanted = (spec.get("selector") or {}).get("matchLabels") or {}
     pods = [
         _spec(_spec(r).get("template") or {})
@@ -173,6 +181,9 @@ _MORE_SHAPES = {
     "ScheduledBackup": _scheduled_backup,
     "PrometheusRule": _prometheus_rule,
     "PodMonitor": _pod_monitor,
+    "Cluster": k8sdb.cluster,
+    "Pooler": k8sdb.pooler,
+    "ObjectStore": k8sdb.object_store,
 }
 
 
@@ -197,6 +208,7 @@ def validate(overlay: Path) -> Report:
     report = Report(overlay=overlay.name)
     resources = render(overlay)
     report.errors.extend(secret_volume_errors(resources))
+    report.errors.extend(k8sdb.migration_errors(resources))
     for resource in resources:
         name = name_of(resource)
         if is_custom(resource):

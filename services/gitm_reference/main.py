@@ -101,7 +101,11 @@ def start(
     if not access.land_token and not is_loopback(addr):
         raise ConfigError(f"{addr}: PATE_GITM_TOKEN is required off a loopback address (docs/gitm.md)")
     faults = faults or Faults()
-    store = LandStore(make_engine(database_url), scenario_seeder(scenario), map_cities())
+    store = LandStore(
+        make_engine(database_url, application_name="pate-gitm-reference"),
+        scenario_seeder(scenario),
+        map_cities(),
+    )
     gate = FaultGate(Faults())
     set_faults(store, gate, faults)
     if faults.mutant == "volatile":  # its answers were only ever in memory: a start has none

@@ -63,6 +63,16 @@ class Settings:
     ack_wait_seconds: float = 2.0  # with in-progress heartbeats every quarter of it (consumer.py)
     # published outbox rows older than this are pruned by the orders process (at least 24 h)
     outbox_retention_hours: float = 168.0
+    # whether the process upgrades the schema at start (make run, compose's services); Kubernetes
+    # sets 0: a Job migrates and the pods wait for it (docs/operations.md, "Upgrades and migrations")
+    migrate_at_start: bool = True
+    # PostgreSQL connections the process keeps, and may open beyond them at a peak; None: the
+    # process's own default (services/platform/store/pooling.py)
+    db_pool_size: int | None = None
+    db_max_overflow: int | None = None
+    # psycopg prepares a statement run 5 times on a connection; 0 turns that off (Kubernetes: the
+    # connections go through PgBouncer in transaction mode, docs/operations.md)
+    db_prepared_statements: bool = True
 
 
 def default_database_url(cwd: Path | None = None) -> str:
@@ -168,7 +178,30 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         stream_replicas=_positive_int(env, "PATE_STREAM_REPLICAS", 1),
         ack_wait_seconds=_positive_float(env, "PATE_ACK_WAIT_SECONDS", 2.0),
         outbox_retention_hours=_retention(env),
+        migrate_at_start=_switch(env, "PATE_MIGRATE_AT_START", True),
+        db_pool_size=_count(env, "PATE_DB_POOL_SIZE", least=1),
+        db_max_overflow=_count(env, "PATE_DB_MAX_OVERFLOW", least=0),
+        db_prepared_statements=_switch(env, "PATE_DB_PREPARED_STATEMENTS", True),
     )
+
+
+def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = _text(env, name, "").lower()
+    if not raw:
+        return default
+    if raw not in ("0", "1"):
+        raise ConfigError(f"{name}={env.get(name)!r}: expected 1 or 0")
+    return raw == "1"
+
+
+def _count(env: Mapping[str, str], name: str, least: int, most: int = 1000) -> int | None:
+    """A whole number from ``least`` to ``most``, or None when the variable is unset."""
+    raw = _text(env, name, "")
+    if not raw:
+        return None
+    if not raw.isdigit() or not least <= int(raw) <= most:
+        raise ConfigError(f"{name}={env.get(name)!r}: expected a whole number from {least} to {most}")
+    return int(raw)
 
 
 def gitm_address(environ: Mapping[str, str] | None = None) -> str | None:

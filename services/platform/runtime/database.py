@@ -14,8 +14,9 @@ from pathlib import Path
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
-from services.platform.config import ConfigError
+from services.platform.config import ConfigError, Settings
 from services.platform.store.db import make_engine, normalize_url
+from services.platform.store.pooling import engine_options, pool_for
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -41,9 +42,18 @@ def check_writable(url: str) -> None:
         raise ConfigError(_refusal(path, "Permission denied"))
 
 
-def open_engine(url: str) -> Engine:
+def open_engine(url: str, process: str = "cli", settings: Settings | None = None) -> Engine:
+    """The engine of ``process`` (its connections named after it, its pool: pooling.py, with
+    the settings' PATE_DB_POOL_SIZE and PATE_DB_MAX_OVERFLOW over the process's defaults)."""
     check_writable(url)
-    return make_engine(url)
+    return service_engine(url, process, settings)
+
+
+def service_engine(url: str, process: str, settings: Settings | None = None) -> Engine:
+    if settings is None:
+        return make_engine(url, **engine_options(process, pool_for(process)))
+    pool = pool_for(process, settings.db_pool_size, settings.db_max_overflow)
+    return make_engine(url, **engine_options(process, pool, settings.db_prepared_statements))
 
 
 def _refusal(path: Path, why: str) -> str:

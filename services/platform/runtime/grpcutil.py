@@ -34,6 +34,8 @@ access = HotLogger(__name__)  # the one line of every call
 # database and bus say (set_serving leaves it alone), so an outage of either
 # makes the pods unready but never restarts them; readiness asks "" instead.
 LIVENESS = "pate.liveness"
+MAX_CONNECTION_AGE_MS = 300_000  # see serve_grpc
+MAX_CONNECTION_AGE_GRACE_MS = 90_000
 _health: weakref.WeakKeyDictionary[grpc.aio.Server, health_aio.HealthServicer] = weakref.WeakKeyDictionary()
 _ports: weakref.WeakKeyDictionary[grpc.aio.Server, int] = weakref.WeakKeyDictionary()
 _names: weakref.WeakKeyDictionary[grpc.aio.Server, tuple[str, ...]] = weakref.WeakKeyDictionary()
@@ -268,6 +270,11 @@ async def serve_grpc(
         options=[
             ("grpc.max_receive_message_length", limits.MAX_MESSAGE_BYTES),
             ("grpc.max_metadata_size", limits.MAX_METADATA_BYTES),
+            # clients balance over the addresses their name resolved to when they connected; a
+            # connection closed after 5 minutes makes them resolve it again, so a pod added by a
+            # scale-up gets calls within minutes (the grace outlasts a 60 s long poll)
+            ("grpc.max_connection_age_ms", MAX_CONNECTION_AGE_MS),
+            ("grpc.max_connection_age_grace_ms", MAX_CONNECTION_AGE_GRACE_MS),
         ],
     )
     recorder = _Recorder(server)

@@ -21,9 +21,9 @@ from services.platform.bus.relay import OutboxRelay
 from services.platform.config import ConfigError, Settings, load_settings
 from services.platform.processes import die_with_launcher
 from services.platform.runtime import gauges, heap
-from services.platform.runtime.database import check_writable
+from services.platform.runtime.database import check_writable, service_engine
 from services.platform.security.tls import check_bind, load_tls
-from services.platform.store.db import current_revision, make_engine, migrate
+from services.platform.store.db import current_revision, head_revision, migrate, schema_is_current
 from services.platform.telemetry import metrics, tracing
 from services.platform.telemetry.logging import configure_logging, failure_fields, get_logger
 
@@ -82,8 +82,9 @@ async def run_service(svc: Service, settings: Settings | None = None) -> int:
     log = get_logger(svc.name)
     tracing.configure_tracing(svc.name, settings.otlp_endpoint)
     metrics.serve_metrics(settings.metrics_addr)
-    engine = make_engine(settings.database_url)
-    if not await migrated_when_reachable(engine, log):
+    engine = service_engine(settings.database_url, svc.name, settings)
+    ready = migrated_when_reachable if settings.migrate_at_start else current_when_reachable
+    if not await ready(engine, log):
         engine.dispose()
         return 1
     if svc.warm_up is not None:
@@ -169,15 +170,37 @@ async def migrated_when_reachable(engine: Engine, log: Any, wait_s: float = DB_S
     """Migrate once the database answers, waiting up to ``wait_s``: each try and the giving
     up are one log line naming the driver's error class, never its text (no traceback, no
     statement, no host)."""
+
+    def upgrade() -> bool:
+        before = current_revision(engine)
+        migrate(engine)
+        after = current_revision(engine)
+        if after != before:  # one line, where Alembic would have written one per step
+            log.info("database_migrated", from_revision=before or "empty", to_revision=after)
+        return True
+
+    return await _when_reachable(upgrade, log, wait_s)
+
+
+async def current_when_reachable(engine: Engine, log: Any, wait_s: float = DB_START_WAIT_S) -> bool:
+    """With PATE_MIGRATE_AT_START=0 (Kubernetes: a Job migrates, ``pate db wait-current`` in an
+    init container waits for it): start only on a database at this release's newest revision."""
+
+    def check() -> bool:
+        _ping(engine)  # an unreachable database is waited for, not taken for an old one
+        if schema_is_current(engine):
+            return True
+        log.error("database_not_current", head=head_revision(), found=current_revision(engine) or "empty")
+        return False
+
+    return await _when_reachable(check, log, wait_s)
+
+
+async def _when_reachable(step: Callable[[], bool], log: Any, wait_s: float) -> bool:
     delay, waited = 0.5, 0.0
     while True:
         try:
-            before = await asyncio.to_thread(current_revision, engine)
-            await asyncio.to_thread(migrate, engine)
-            after = await asyncio.to_thread(current_revision, engine)
-            if after != before:  # one line, where Alembic would have written one per step
-                log.info("database_migrated", from_revision=before or "empty", to_revision=after)
-            return True
+            return await asyncio.to_thread(step)
         except OperationalError as exc:
             error = type(getattr(exc, "orig", None) or exc).__name__
             if waited >= wait_s:

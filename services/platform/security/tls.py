@@ -19,6 +19,7 @@ servers and long-lived clients take renewed files without a restart
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -158,20 +159,34 @@ def channel_credentials(tls: TlsSettings) -> grpc.ChannelCredentials:
     )
 
 
-def _options(tls: TlsSettings) -> list[tuple[str, str]]:
-    return [("grpc.ssl_target_name_override", tls.server_name)] if tls.server_name else []
+# Every client PATE builds spreads its calls over all the addresses its target resolves to (the
+# headless Service of a Kubernetes Deployment resolves to every ready pod): gRPC's default,
+# pick_first, would send every call of a long-lived channel to the first pod for the channel's
+# life.  Set in the channel's own service config, so it holds for every target and every caller
+# (the services, the web desk, the bot admiral, the command line, the GITM bridge).
+SERVICE_CONFIG = json.dumps({"loadBalancingConfig": [{"round_robin": {}}]})
+
+
+def channel_options(tls: TlsSettings) -> list[tuple[str, str]]:
+    """The options of every client channel: the balancing policy, and the name to check in the
+    server's certificate when it is not the host dialled."""
+    options = [("grpc.service_config", SERVICE_CONFIG)]
+    if tls.server_name:
+        options.append(("grpc.ssl_target_name_override", tls.server_name))
+    return options
 
 
 def channel(addr: str, tls: TlsSettings | None = None) -> grpc.Channel:
-    """A blocking client channel: TLS when PATE_TLS_CA is set, else plaintext."""
+    """A blocking client channel: TLS when PATE_TLS_CA is set, else plaintext; round robin over
+    the target's addresses."""
     tls = load_tls() if tls is None else tls
     if tls.dialling:
-        return grpc.secure_channel(addr, channel_credentials(tls), options=_options(tls))
-    return grpc.insecure_channel(addr)
+        return grpc.secure_channel(addr, channel_credentials(tls), options=channel_options(tls))
+    return grpc.insecure_channel(addr, options=channel_options(tls))
 
 
 def aio_channel(addr: str, tls: TlsSettings | None = None) -> grpc.aio.Channel:
     tls = load_tls() if tls is None else tls
     if tls.dialling:
-        return grpc.aio.secure_channel(addr, channel_credentials(tls), options=_options(tls))
-    return grpc.aio.insecure_channel(addr)
+        return grpc.aio.secure_channel(addr, channel_credentials(tls), options=channel_options(tls))
+    return grpc.aio.insecure_channel(addr, options=channel_options(tls))

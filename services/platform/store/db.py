@@ -84,11 +84,33 @@ def _sqlite_begin(conn: Connection) -> None:
     conn.exec_driver_sql(f"BEGIN {mode}")
 
 
-def make_engine(url: str, **kwargs: Any) -> Engine:
-    """An engine for ``url``; SQLite files get their folder created."""
+def make_engine(
+    url: str,
+    *,
+    application_name: str | None = None,
+    pool_size: int | None = None,
+    max_overflow: int | None = None,
+    prepared_statements: bool = True,
+    **kwargs: Any,
+) -> Engine:
+    """An engine for ``url``; SQLite files get their folder created.  On PostgreSQL the
+    connections carry ``application_name`` and the pool has the sizes given
+    (services/platform/store/pooling.py); SQLite ignores them.  ``prepared_statements=False``
+    stops psycopg preparing a statement run often (behind PgBouncer in transaction mode)."""
     url = normalize_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
+        connect_args = dict(kwargs.pop("connect_args", {}))
+        if application_name:
+            connect_args.setdefault("application_name", application_name)
+        if not prepared_statements:
+            connect_args["prepare_threshold"] = None
+        if connect_args:
+            kwargs["connect_args"] = connect_args
+        if pool_size is not None:
+            kwargs["pool_size"] = pool_size
+        if max_overflow is not None:
+            kwargs["max_overflow"] = max_overflow
         engine = create_engine(url, **kwargs)
         if not kwargs.get("pool_pre_ping"):
             event.listen(engine, "connect", _note_checkin)  # a new connection needs no ping

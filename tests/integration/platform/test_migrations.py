@@ -226,27 +226,41 @@ def test_request_ids_stored_before_0003_belong_to_their_orders_author(database_u
         engine.dispose()
 
 
-@pytest.mark.parametrize(("gitm_addr", "expected"), [("gitm:7000", True), ("", False)])
-def test_migration_0014_gives_existing_campaigns_the_gitm_of_the_deployment_that_upgrades(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gitm_addr: str, expected: bool
+def test_migration_0014_gives_existing_campaigns_no_gitm_whoever_runs_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Campaigns made before 0014 are played with GITM when the migrating process has
-    PATE_GITM_ADDR (docs/gitm.md, "Campaigns with and without GITM")."""
+    """Campaigns made before 0014 are naval only even when the migrating process has
+    PATE_GITM_ADDR; ``pate db gitm`` then marks the ones a deployment played with GITM
+    (docs/gitm.md, "Campaigns with and without GITM")."""
     url = f"sqlite:///{tmp_path / 'gitm.db'}"
     db.migrate(url, "0013")
     engine = db.make_engine(url)
     try:
         with engine.begin() as conn:
-            conn.execute(
-                sa.text(
-                    "INSERT INTO campaigns (id, name, scenario, seed, turns, turn, status) "
-                    "VALUES ('old', 'n', 's', 1, 15, 2, 'OPEN')"
+            for cid in ("old", "other"):
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO campaigns (id, name, scenario, seed, turns, turn, status) "
+                        "VALUES (:id, 'n', 's', 1, 15, 2, 'OPEN')"
+                    ),
+                    {"id": cid},
                 )
-            )
-        monkeypatch.setenv("PATE_GITM_ADDR", gitm_addr)
+        monkeypatch.setenv("PATE_GITM_ADDR", "gitm:7000")
         db.migrate(url)
+        gitm = sa.select(tables.campaigns.c.id, tables.campaigns.c.gitm).order_by(tables.campaigns.c.id)
         with db.reader(engine) as conn:
-            assert conn.execute(sa.select(tables.campaigns.c.gitm)).scalar_one() is expected
+            assert conn.execute(gitm).all() == [("old", False), ("other", False)]
+        env = {"PYTHONPATH": str(Path(__file__).resolve().parents[3]), "PATE_DATABASE_URL": url}
+        done = subprocess.run(
+            [sys.executable, "-m", "pate.cli.main", "db", "gitm", "old"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0 and "1 campaign(s) marked played with GITM" in done.stdout, done
+        with db.reader(engine) as conn:
+            assert conn.execute(gitm).all() == [("old", True), ("other", False)]
     finally:
         engine.dispose()
 

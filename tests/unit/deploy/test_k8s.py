@@ -69,8 +69,12 @@ def test_every_overlay_renders_and_validates_strictly(overlay: str) -> None:
         "Cluster/pate-db",
         "Issuer/pate-ca",
         "Issuer/pate-selfsigned",
+        *(["ObjectStore/pate-backups"] if overlay == "prod" else []),
         "PodMonitor/pate",
+        "PodMonitor/pate-db",
+        "PodMonitor/pate-db-pooler",
         "PodMonitor/pate-nats",
+        "Pooler/pate-db-pooler-rw",
         "PrometheusRule/pate-alerts",
         "ScaledObject/pate-intel",
         "ScaledObject/pate-reports",
@@ -132,7 +136,12 @@ def test_every_pate_container_is_sized_probed_and_locked_down(overlay: str) -> N
                 "key": "token",
             }
             continue
-        assert env["PATE_DATABASE_URL"]["valueFrom"]["secretKeyRef"] == {"name": "pate-db-app", "key": "uri"}
+        # through PgBouncer, with the credentials CloudNativePG keeps in pate-db-app
+        assert env["PATE_DATABASE_URL"]["value"].endswith("@pate-db-pooler-rw:5432/pate")
+        assert env["PATE_DB_PASSWORD"]["valueFrom"]["secretKeyRef"] == {
+            "name": "pate-db-app",
+            "key": "password",
+        }
         # the administrator's token only where a call is checked against it
         assert ("PATE_ADMIN_TOKEN" in env) is (name in ("orders", "reports", "web")), name
 
@@ -176,7 +185,12 @@ def test_nats_runs_three_nodes_with_fsync_before_ack_and_the_stream_at_three_rep
         assert "ldm=/var/run/nats/nats.pid" in " ".join(pre_stop["lifecycle"]["preStop"]["exec"]["command"])
         assert of_kind(overlay, "ConfigMap")["pate-config"]["data"]["PATE_STREAM_REPLICAS"] == "3"
     assert of_kind("prod", "Cluster")["pate-db"]["spec"]["instances"] == 3
-    assert "barmanObjectStore" in of_kind("prod", "Cluster")["pate-db"]["spec"]["backup"]
+    # backups through the Barman Cloud plugin, not the deprecated barmanObjectStore
+    cluster = of_kind("prod", "Cluster")["pate-db"]["spec"]
+    assert "backup" not in cluster and "monitoring" not in cluster
+    (plugin,) = cluster["plugins"]
+    assert plugin["name"] == "barman-cloud.cloudnative-pg.io" and plugin["isWALArchiver"] is True
+    assert plugin["parameters"]["barmanObjectName"] in of_kind("prod", "ObjectStore")
 
 
 def test_the_overlays_are_the_only_ones_and_the_check_finds_them() -> None:

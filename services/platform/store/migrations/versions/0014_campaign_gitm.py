@@ -5,10 +5,11 @@ creating process has ``PATE_GITM_ADDR`` (docs/gitm.md, "Campaigns with and
 without GITM"), and never changes after: only such a campaign is opened in
 GITM, asks it for its ports' units and has its turns sent to it.
 
-Campaigns that exist before this revision get the answer of the deployment
-that upgrades them: ``true`` when ``PATE_GITM_ADDR`` is set in the environment
-of the process running the migration (``pate db migrate`` or a service's
-start, with the deployment's settings), ``false`` otherwise.
+Campaigns that exist before this revision are naval only (``false``) whoever
+runs the migration: a migration's result must not depend on the environment of
+the process that happens to run it (a Kubernetes Job, an operator's shell, a
+service's start).  A deployment that played them with GITM says so once with
+``pate db gitm --all`` (or names them) after upgrading (docs/operations.md).
 
 Revision ID: 0014
 Revises: 0013
@@ -16,8 +17,6 @@ Create Date: 2026-12-02
 """
 
 from __future__ import annotations
-
-import os
 
 import sqlalchemy as sa
 from alembic import op
@@ -32,8 +31,6 @@ def upgrade() -> None:
     # a plain ADD COLUMN (SQLite takes one with a constant default): a batch would copy and drop
     # campaigns, which SQLite refuses while other tables' rows refer to it
     op.add_column("campaigns", sa.Column("gitm", sa.Boolean(), nullable=False, server_default=sa.false()))
-    if os.environ.get("PATE_GITM_ADDR", "").strip():
-        op.execute(sa.text("UPDATE campaigns SET gitm = :yes").bindparams(yes=True))
 
 
 def downgrade() -> None:
