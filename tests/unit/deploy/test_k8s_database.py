@@ -164,3 +164,12 @@ def test_the_network_lets_the_services_reach_pgbouncer_and_the_job_only_the_prim
     assert pooler["ingress"][0]["from"] == [
         {"podSelector": {"matchLabels": {"app.kubernetes.io/name": "pate"}}}
     ]
+
+
+def test_production_commits_wait_for_a_synchronous_standby() -> None:
+    """RPO 0 (docs/operations.md, "Database failover"): one of the standbys has every commit."""
+    (cluster,) = of_kind("prod", "Cluster").values()
+    spec = cluster["spec"]
+    assert spec["instances"] >= 3  # one standby may be lost while another stays in step
+    assert spec["postgresql"]["synchronous"] == {"method": "any", "number": 1, "dataDurability": "required"}
+    assert spec["postgresql"]["parameters"]["max_connections"] == "200"  # the base's, kept by the patch
