@@ -18,7 +18,6 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 from opentelemetry import trace
-from sqlalchemy.exc import OperationalError
 
 from services.platform.security import limits, quoting
 from services.platform.security.certwatch import server_credentials
@@ -164,6 +163,14 @@ async def _refuse_outside_limits(request: Any, context: Any) -> None:
         await context.abort(grpc.StatusCode.INVALID_ARGUMENT, quoting.bounded(str(err)))
 
 
+def _database_unreachable(exc: BaseException) -> bool:
+    """SQLAlchemy's OperationalError, found by name: the gRPC layer serves the admiral too, which
+    has no database and may not import one (an import-linter contract)."""
+    return any(
+        c.__name__ == "OperationalError" and c.__module__.startswith("sqlalchemy") for c in type(exc).__mro__
+    )
+
+
 async def _internal(context: Any, method: str, exc: Exception) -> None:
     """Last line of defence: an unexpected exception becomes INTERNAL with a generic message.
     The log names the exception's type and where it was raised, never its text, which may
@@ -172,7 +179,7 @@ async def _internal(context: Any, method: str, exc: Exception) -> None:
     client retries; nothing of the call was committed."""
     ids = tracing.current_ids()
     trace_id = ids[0] if ids else "-"
-    if isinstance(exc, OperationalError):
+    if _database_unreachable(exc):
         log.warning("grpc.database_unavailable", method=method, **failure_fields(exc))
         await context.abort(
             grpc.StatusCode.UNAVAILABLE, f"the database cannot be reached; try again (trace id {trace_id})"
