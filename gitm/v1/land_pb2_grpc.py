@@ -126,6 +126,16 @@ class LandBridgeStub:
                 request_serializer=gitm_dot_v1_dot_land__pb2.PortHoldersRequest.SerializeToString,
                 response_deserializer=gitm_dot_v1_dot_land__pb2.PortHoldersResponse.FromString,
                 _registered_method=True)
+        self.GetLandSnapshot = channel.unary_unary(
+                '/gitm.v1.LandBridge/GetLandSnapshot',
+                request_serializer=gitm_dot_v1_dot_land__pb2.GetLandSnapshotRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.LandSnapshot.FromString,
+                _registered_method=True)
+        self.ListLandEvents = channel.unary_unary(
+                '/gitm.v1.LandBridge/ListLandEvents',
+                request_serializer=gitm_dot_v1_dot_land__pb2.ListLandEventsRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.ListLandEventsResponse.FromString,
+                _registered_method=True)
 
 
 class LandBridgeServicer:
@@ -271,6 +281,28 @@ class LandBridgeServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetLandSnapshot(self, request, context):
+        """---- Edition 4 (docs/gitm.md "Reconciliation" and "Land events"). Additions only. ----
+        Any time, for PATE's operators (`pate gitm reconcile`): one consistent
+        snapshot of what GITM holds for a campaign, read in one state of its game:
+        units in cities and aboard, stocks, holders, the transfers it holds and
+        the land turn it reflects. A question: nothing changes.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLandEvents(self, request, context):
+        """At each turn close, before the turn is resolved: what GITM's own rules did
+        to units, cities and stocks PATE relies on (a reserved unit destroyed or
+        taken, a city taken, a stock lost), in sequence, after after_sequence.
+        A question: the same sequence is the same event for ever.
+        ---- end of edition 4 ----
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LandBridgeServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -328,6 +360,16 @@ def add_LandBridgeServicer_to_server(servicer, server):
                     servicer.PortHolders,
                     request_deserializer=gitm_dot_v1_dot_land__pb2.PortHoldersRequest.FromString,
                     response_serializer=gitm_dot_v1_dot_land__pb2.PortHoldersResponse.SerializeToString,
+            ),
+            'GetLandSnapshot': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLandSnapshot,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.GetLandSnapshotRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.LandSnapshot.SerializeToString,
+            ),
+            'ListLandEvents': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLandEvents,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.ListLandEventsRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.ListLandEventsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -664,6 +706,60 @@ class LandBridge:
             '/gitm.v1.LandBridge/PortHolders',
             gitm_dot_v1_dot_land__pb2.PortHoldersRequest.SerializeToString,
             gitm_dot_v1_dot_land__pb2.PortHoldersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLandSnapshot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/GetLandSnapshot',
+            gitm_dot_v1_dot_land__pb2.GetLandSnapshotRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.LandSnapshot.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLandEvents(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/ListLandEvents',
+            gitm_dot_v1_dot_land__pb2.ListLandEventsRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.ListLandEventsResponse.FromString,
             options,
             channel_credentials,
             insecure,

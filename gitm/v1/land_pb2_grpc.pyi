@@ -127,6 +127,20 @@ class LandBridgeStub:
     A question: nothing changes, any number of times.
     ---- end of edition 3 ----
     """
+    GetLandSnapshot: _grpc.UnaryUnaryMultiCallable[_land_pb2.GetLandSnapshotRequest, _land_pb2.LandSnapshot]
+    """---- Edition 4 (docs/gitm.md "Reconciliation" and "Land events"). Additions only. ----
+    Any time, for PATE's operators (`pate gitm reconcile`): one consistent
+    snapshot of what GITM holds for a campaign, read in one state of its game:
+    units in cities and aboard, stocks, holders, the transfers it holds and
+    the land turn it reflects. A question: nothing changes.
+    """
+    ListLandEvents: _grpc.UnaryUnaryMultiCallable[_land_pb2.ListLandEventsRequest, _land_pb2.ListLandEventsResponse]
+    """At each turn close, before the turn is resolved: what GITM's own rules did
+    to units, cities and stocks PATE relies on (a reserved unit destroyed or
+    taken, a city taken, a stock lost), in sequence, after after_sequence.
+    A question: the same sequence is the same event for ever.
+    ---- end of edition 4 ----
+    """
 
 @_typing.type_check_only
 class LandBridgeAsyncStub(LandBridgeStub):
@@ -226,6 +240,20 @@ class LandBridgeAsyncStub(LandBridgeStub):
     amphibious phase (a port captured on land: EiA rule 12.2.8.2's hulks).
     A question: nothing changes, any number of times.
     ---- end of edition 3 ----
+    """
+    GetLandSnapshot: _aio.UnaryUnaryMultiCallable[_land_pb2.GetLandSnapshotRequest, _land_pb2.LandSnapshot]  # type: ignore[assignment]
+    """---- Edition 4 (docs/gitm.md "Reconciliation" and "Land events"). Additions only. ----
+    Any time, for PATE's operators (`pate gitm reconcile`): one consistent
+    snapshot of what GITM holds for a campaign, read in one state of its game:
+    units in cities and aboard, stocks, holders, the transfers it holds and
+    the land turn it reflects. A question: nothing changes.
+    """
+    ListLandEvents: _aio.UnaryUnaryMultiCallable[_land_pb2.ListLandEventsRequest, _land_pb2.ListLandEventsResponse]  # type: ignore[assignment]
+    """At each turn close, before the turn is resolved: what GITM's own rules did
+    to units, cities and stocks PATE relies on (a reserved unit destroyed or
+    taken, a city taken, a stock lost), in sequence, after after_sequence.
+    A question: the same sequence is the same event for ever.
+    ---- end of edition 4 ----
     """
 
 class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
@@ -389,6 +417,32 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
         amphibious phase (a port captured on land: EiA rule 12.2.8.2's hulks).
         A question: nothing changes, any number of times.
         ---- end of edition 3 ----
+        """
+
+    @_abc_1.abstractmethod
+    def GetLandSnapshot(
+        self,
+        request: _land_pb2.GetLandSnapshotRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.LandSnapshot, _abc.Awaitable[_land_pb2.LandSnapshot]]:
+        """---- Edition 4 (docs/gitm.md "Reconciliation" and "Land events"). Additions only. ----
+        Any time, for PATE's operators (`pate gitm reconcile`): one consistent
+        snapshot of what GITM holds for a campaign, read in one state of its game:
+        units in cities and aboard, stocks, holders, the transfers it holds and
+        the land turn it reflects. A question: nothing changes.
+        """
+
+    @_abc_1.abstractmethod
+    def ListLandEvents(
+        self,
+        request: _land_pb2.ListLandEventsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.ListLandEventsResponse, _abc.Awaitable[_land_pb2.ListLandEventsResponse]]:
+        """At each turn close, before the turn is resolved: what GITM's own rules did
+        to units, cities and stocks PATE relies on (a reserved unit destroyed or
+        taken, a city taken, a stock lost), in sequence, after after_sequence.
+        A question: the same sequence is the same event for ever.
+        ---- end of edition 4 ----
         """
 
 def add_LandBridgeServicer_to_server(servicer: LandBridgeServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
