@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pate.core.orders.model import Amphibious, ShipOrder
+from services.gitm_reference import tables as gt
 from services.resolver import bridge
 from services.resolver.gitm import Begin, Complete
 from services.resolver.reconcile import reconcile
@@ -113,3 +114,23 @@ def test_a_transfer_gitm_completed_that_pate_never_committed_is_left_to_the_oper
     left = {(d.what, d.subject, d.settles) for d in fixed.left}
     assert ("transfer", stray.transfer_id, OPERATOR) in left
     assert ("aboard", "BR2TR", OPERATOR) in left
+
+
+def test_a_campaign_gitm_lost_whole_is_opened_again_and_every_turn_sent_again(tmp_path: Path) -> None:
+    """R1 for a GITM restored from a backup older than the campaign: GetLandSnapshot answers
+    NOT_FOUND; ``--repair`` sends turn 0 (the open, under the same id) and every delivered turn
+    again, in order, and the two sides agree."""
+    r = restorable(tmp_path)
+    c = r.campaign
+    c.close_turn(LOAD, None, "")
+    with c.store.engine.begin() as conn:
+        for table in reversed(gt.metadata.sorted_tables):
+            conn.execute(table.delete())
+    c.store.reopen()
+
+    found = reconcile(c.client, r.side(), CTX.map)
+    assert [(d.what, d.settles) for d in found.found] == [("campaign", REPAIR)] and not found.settled
+    fixed = reconcile(c.client, r.side(), CTX.map, repair=True)
+    assert fixed.repairs == ["turn 0's calls sent again", "turn 1's calls sent again"]
+    assert fixed.settled and fixed.left == [], [d.line() for d in fixed.left]
+    assert _place(c.store, "BR5IN") == "BR2TR"
