@@ -18,7 +18,8 @@ from services.resolver.gitm import GitmClient
 
 log = get_logger("gitm-land-events")
 CALL = "ListLandEvents"
-MAX_PAGES = 20  # 10,000 events a close at GITM's largest page: the rest are read at the next
+PAGE = 500  # the largest page a land service answers (docs/gitm.md "Land events")
+MAX_PAGES = 20  # 10,000 events a close at the largest page: the rest are read at the next close
 _NOT_ANSWERED = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.NOT_FOUND}
 KINDS = {
     land_pb2.LAND_EVENT_UNIT_DESTROYED: le.UNIT_DESTROYED,
