@@ -7,15 +7,23 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
 
 from gitm.v1 import land_pb2
 from pate.core.intel.knowledge import knowledge_for
 from pate.core.orders.model import Amphibious, ShipOrder
 from pate.core.world.state import Player, Role
 from pate.reports.events import event_sentence
+from services.gitm_reference.store import LandStore, StoreError
 from services.resolver import bridge, land_questions
-from services.resolver.gitm import Begin
+from services.resolver.editions import Capabilities
+from services.resolver.gitm import Begin, GitmClient
+from services.resolver.land_events import land_events
 from tests.cases.turn.turn_world import CTX
+from tests.unit.turn.gitm_fault_campaign import start_world
 from tests.unit.turn.gitm_restored import CAMPAIGN, restorable
 
 PORT = "Portsmouth"
@@ -23,8 +31,8 @@ UNLOAD = {"BR1TR": ShipOrder("BR1TR", amphibious=Amphibious(unload_units=("BR1IN
 LOAD = {"BR2TR": ShipOrder("BR2TR", amphibious=Amphibious(load_units=("BR5IN",), load_supplies=2))}
 
 
-def _inject(store, kind: int, **fields: object) -> land_pb2.LandEvent:  # type: ignore[no-untyped-def]
-    return store.inject_land_event(CAMPAIGN, land_pb2.LandEvent(kind=kind, **fields))  # type: ignore[arg-type]
+def _inject(store: LandStore, kind: land_pb2.LandEventKind.ValueType, **fields: Any) -> land_pb2.LandEvent:
+    return store.inject_land_event(CAMPAIGN, land_pb2.LandEvent(kind=kind, **fields))
 
 
 def _between_begin_and_completion(c, orders) -> None:  # type: ignore[no-untyped-def]
@@ -115,3 +123,81 @@ def test_the_feed_is_read_after_the_last_sequence_and_a_stock_lost_counts_once(t
     assert event.data["supplies"] == 1 and "spoiled" in _told(c, 2)[0]
     assert c.store.snapshot(CAMPAIGN).units  # the campaign's land is still there
     assert before >= 1
+
+
+def _code(call) -> tuple[grpc.StatusCode | None, str]:  # type: ignore[no-untyped-def]
+    try:
+        call()
+    except grpc.RpcError as exc:
+        assert isinstance(exc, grpc.Call)
+        return exc.code(), exc.details() or ""
+    return None, ""
+
+
+def test_bad_questions_and_bad_events_are_refused_naming_the_field_and_change_nothing(
+    tmp_path: Path,
+) -> None:
+    """Hostile input to the new calls of the reference service: a clear error naming the field,
+    before any work, and the feed unchanged."""
+    c = restorable(tmp_path).campaign
+    stub = c.stub
+    bad = [
+        (
+            lambda: stub.ListLandEvents(
+                land_pb2.ListLandEventsRequest(campaign_id=CAMPAIGN, after_sequence=-1)
+            ),
+            "after_sequence",
+        ),
+        (
+            lambda: stub.ListLandEvents(land_pb2.ListLandEventsRequest(campaign_id=CAMPAIGN, limit=501)),
+            "limit",
+        ),
+        (lambda: stub.ListLandEvents(land_pb2.ListLandEventsRequest(campaign_id="a b")), "campaign_id"),
+        (lambda: stub.GetLandSnapshot(land_pb2.GetLandSnapshotRequest(campaign_id="x" * 300)), "campaign_id"),
+    ]
+    for call, field in bad:
+        code, details = _code(call)
+        assert code == grpc.StatusCode.INVALID_ARGUMENT and field in details, (code, details)
+    never = land_pb2.ListLandEventsRequest(campaign_id=f"{CAMPAIGN}.never-opened")
+    assert _code(lambda: stub.ListLandEvents(never))[0] == grpc.StatusCode.NOT_FOUND
+    events = [
+        (land_pb2.LandEvent(unit_id="BR1IN"), "event.kind"),
+        (land_pb2.LandEvent(kind=land_pb2.LAND_EVENT_UNIT_CAPTURED, unit_id="BR1IN"), "event.captor"),
+        (land_pb2.LandEvent(kind=land_pb2.LAND_EVENT_UNIT_DESTROYED, unit_id="NO1IN"), "event.unit_id"),
+        (land_pb2.LandEvent(kind=land_pb2.LAND_EVENT_STOCK_LOST, city=PORT, reason="a\nb"), "event.reason"),
+        (land_pb2.LandEvent(kind=land_pb2.LAND_EVENT_STOCK_LOST, city=PORT, supplies=-1), "event.supplies"),
+    ]
+    for event, field in events:
+        with pytest.raises(StoreError, match=field.replace(".", r"\.")):
+            c.store.inject_land_event(CAMPAIGN, event)
+    assert c.client.land_events(CAMPAIGN, 1, 0).last_sequence == 0  # nothing was stored
+
+
+class _Loud:
+    """A land service whose feed carries oversized strings and an unknown kind."""
+
+    def ListLandEvents(  # noqa: N802
+        self, request: land_pb2.ListLandEventsRequest, **_: object
+    ) -> land_pb2.ListLandEventsResponse:
+        return land_pb2.ListLandEventsResponse(
+            events=[
+                land_pb2.LandEvent(sequence=3, kind=land_pb2.LandEventKind.ValueType(99)),
+                land_pb2.LandEvent(
+                    sequence=4, kind=land_pb2.LAND_EVENT_STOCK_LOST, city=PORT, supplies=10**9,
+                    reason="x" * 10_000 + "\nSELECT 1",
+                ),
+                land_pb2.LandEvent(sequence=2, kind=land_pb2.LAND_EVENT_STOCK_LOST, city=PORT, supplies=1),
+            ],
+            last_sequence=4,
+        )  # fmt: skip
+
+
+def test_gitms_strings_are_bounded_and_a_kind_pate_does_not_know_is_passed_over() -> None:
+    client = GitmClient("loud", stub=_Loud())
+    client.capabilities = Capabilities(4, frozenset({"ListLandEvents"}))
+    client.capabilities_at = client.clock()
+    world = start_world(CAMPAIGN)
+    events, cursor = land_events(client, world, client.capabilities, after=2)
+    assert cursor == 4 and [e.sequence for e in events] == [4]  # 2 is a repeat, 3 of no kind PATE knows
+    (e,) = events
+    assert len(e.reason) == 300 and "\n" not in e.reason and e.supplies == 1_000_000

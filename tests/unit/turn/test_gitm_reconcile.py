@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pate.core.orders.model import Amphibious, ShipOrder
 from services.gitm_reference import tables as gt
+from services.gitm_reference.store import LandStore
 from services.resolver import bridge
 from services.resolver.gitm import Begin, Complete
 from services.resolver.reconcile import reconcile
@@ -20,9 +21,9 @@ LOAD = {"BR2TR": ShipOrder("BR2TR", amphibious=Amphibious(load_units=("BR5IN",),
 UNLOAD = {"BR1TR": ShipOrder("BR1TR", amphibious=Amphibious(unload_units=("BR1IN",)))}
 
 
-def _place(store, unit: str) -> str:  # type: ignore[no-untyped-def]
+def _place(store: LandStore, unit: str) -> str:
     u = next(x for x in store.snapshot(CAMPAIGN).units if x.id == unit)
-    return u.transport_id or u.city
+    return str(u.transport_id or u.city)
 
 
 def test_a_gitm_restored_from_a_backup_gets_the_transfers_it_lost_sent_again(tmp_path: Path) -> None:
