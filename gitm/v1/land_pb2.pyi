@@ -741,7 +741,8 @@ class Capabilities(_message.Message):
     CALLS_FIELD_NUMBER: _builtins.int
     IMPLEMENTATION_FIELD_NUMBER: _builtins.int
     edition: _builtins.int
-    """2, or 3 with PortHolders (a service without GetCapabilities is edition 1);
+    """2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents (a service
+    without GetCapabilities is edition 1);
     PATE reads UnitsNearResponse.supplies from edition 2
     """
     implementation: _builtins.str
