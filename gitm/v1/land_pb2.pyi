@@ -85,6 +85,35 @@ CARGO_FATE_CAPTURED: CargoFate.ValueType  # 2
 """the transport was taken: units are prisoners of the captor"""
 Global___CargoFate: _TypeAlias = CargoFate  # noqa: Y015
 
+class _LandEventKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _LandEventKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_LandEventKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    LAND_EVENT_KIND_UNSPECIFIED: _LandEventKind.ValueType  # 0
+    LAND_EVENT_UNIT_DESTROYED: _LandEventKind.ValueType  # 1
+    """a unit ceased to exist by GITM's rules"""
+    LAND_EVENT_UNIT_CAPTURED: _LandEventKind.ValueType  # 2
+    """a unit was taken: a prisoner of captor"""
+    LAND_EVENT_CITY_TAKEN: _LandEventKind.ValueType  # 3
+    """a city passed to captor; its stock with it"""
+    LAND_EVENT_STOCK_LOST: _LandEventKind.ValueType  # 4
+    """supplies of a city were lost (spoiled, burnt, consumed)"""
+
+class LandEventKind(_LandEventKind, metaclass=_LandEventKindEnumTypeWrapper): ...
+
+LAND_EVENT_KIND_UNSPECIFIED: LandEventKind.ValueType  # 0
+LAND_EVENT_UNIT_DESTROYED: LandEventKind.ValueType  # 1
+"""a unit ceased to exist by GITM's rules"""
+LAND_EVENT_UNIT_CAPTURED: LandEventKind.ValueType  # 2
+"""a unit was taken: a prisoner of captor"""
+LAND_EVENT_CITY_TAKEN: LandEventKind.ValueType  # 3
+"""a city passed to captor; its stock with it"""
+LAND_EVENT_STOCK_LOST: LandEventKind.ValueType  # 4
+"""supplies of a city were lost (spoiled, burnt, consumed)"""
+Global___LandEventKind: _TypeAlias = LandEventKind  # noqa: Y015
+
 @_typing.final
 class BeginTransferRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
@@ -712,7 +741,8 @@ class Capabilities(_message.Message):
     CALLS_FIELD_NUMBER: _builtins.int
     IMPLEMENTATION_FIELD_NUMBER: _builtins.int
     edition: _builtins.int
-    """2, or 3 with PortHolders (a service without GetCapabilities is edition 1);
+    """2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents (a service
+    without GetCapabilities is edition 1);
     PATE reads UnitsNearResponse.supplies from edition 2
     """
     implementation: _builtins.str
@@ -1001,3 +1031,321 @@ class PortHoldersResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PortHoldersResponse: _TypeAlias = PortHoldersResponse  # noqa: Y015
+
+@_typing.final
+class GetLandSnapshotRequest(_message.Message):
+    """---- Edition 4 (docs/gitm.md "Reconciliation" and "Land events"). Additions only. ----"""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetLandSnapshotRequest: _TypeAlias = GetLandSnapshotRequest  # noqa: Y015
+
+@_typing.final
+class SnapshotUnit(_message.Message):
+    """Where a unit stands in GITM's land game."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    UNIT_FIELD_NUMBER: _builtins.int
+    CITY_FIELD_NUMBER: _builtins.int
+    TRANSPORT_ID_FIELD_NUMBER: _builtins.int
+    FATE_FIELD_NUMBER: _builtins.int
+    CAPTOR_FIELD_NUMBER: _builtins.int
+    RESERVED_BY_FIELD_NUMBER: _builtins.int
+    city: _builtins.str
+    """in this city (or only its strategic square); "" when aboard or gone"""
+    transport_id: _builtins.str
+    """aboard this transport group; "" otherwise"""
+    fate: _builtins.str
+    """"" (standing), "lost", "captured" or "destroyed" """
+    captor: _builtins.str
+    """captured: the state that holds it"""
+    reserved_by: _builtins.str
+    """the open (BEGUN) transfer that reserves it, else "" """
+    @_builtins.property
+    def unit(self) -> Global___Unit:
+        """its size, tactical_square and reserved as UnitsNear gives them"""
+
+    def __init__(
+        self,
+        *,
+        unit: Global___Unit | None = ...,
+        city: _builtins.str = ...,
+        transport_id: _builtins.str = ...,
+        fate: _builtins.str = ...,
+        captor: _builtins.str = ...,
+        reserved_by: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["unit", b"unit"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["captor", b"captor", "city", b"city", "fate", b"fate", "reserved_by", b"reserved_by", "transport_id", b"transport_id", "unit", b"unit"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SnapshotUnit: _TypeAlias = SnapshotUnit  # noqa: Y015
+
+@_typing.final
+class SnapshotStock(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CITY_FIELD_NUMBER: _builtins.int
+    TRANSPORT_ID_FIELD_NUMBER: _builtins.int
+    SUPPLIES_FIELD_NUMBER: _builtins.int
+    RESERVED_FIELD_NUMBER: _builtins.int
+    city: _builtins.str
+    """one of city and transport_id"""
+    transport_id: _builtins.str
+    supplies: _builtins.int
+    """the whole stock, reserved ones included"""
+    reserved: _builtins.int
+    """of which held by open transfers"""
+    def __init__(
+        self,
+        *,
+        city: _builtins.str = ...,
+        transport_id: _builtins.str = ...,
+        supplies: _builtins.int = ...,
+        reserved: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["city", b"city", "reserved", b"reserved", "supplies", b"supplies", "transport_id", b"transport_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SnapshotStock: _TypeAlias = SnapshotStock  # noqa: Y015
+
+@_typing.final
+class SnapshotTransfer(_message.Message):
+    """A transfer GITM holds, by PATE's id, as GetTransfer would answer it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TRANSFER_ID_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    DIRECTION_FIELD_NUMBER: _builtins.int
+    PORT_FIELD_NUMBER: _builtins.int
+    TRANSPORT_ID_FIELD_NUMBER: _builtins.int
+    UNITS_FIELD_NUMBER: _builtins.int
+    SUPPLIES_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    transfer_id: _builtins.str
+    state: Global___TransferState.ValueType
+    direction: Global___Direction.ValueType
+    port: _builtins.str
+    transport_id: _builtins.str
+    supplies: _builtins.int
+    turn: _builtins.int
+    """the PATE turn of its BeginTransfer"""
+    @_builtins.property
+    def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        transfer_id: _builtins.str = ...,
+        state: Global___TransferState.ValueType = ...,
+        direction: Global___Direction.ValueType = ...,
+        port: _builtins.str = ...,
+        transport_id: _builtins.str = ...,
+        units: _abc.Iterable[_builtins.str] | None = ...,
+        supplies: _builtins.int = ...,
+        turn: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["direction", b"direction", "port", b"port", "state", b"state", "supplies", b"supplies", "transfer_id", b"transfer_id", "transport_id", b"transport_id", "turn", b"turn", "units", b"units"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SnapshotTransfer: _TypeAlias = SnapshotTransfer  # noqa: Y015
+
+@_typing.final
+class LandSnapshot(_message.Message):
+    """One consistent state of GITM's game for a campaign (read in one transaction,
+    between two of its own turn resolutions): every unit GITM holds for it,
+    every stock, every holder, every transfer, and what it reflects.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    UNITS_FIELD_NUMBER: _builtins.int
+    STOCKS_FIELD_NUMBER: _builtins.int
+    HOLDERS_FIELD_NUMBER: _builtins.int
+    TRANSFERS_FIELD_NUMBER: _builtins.int
+    PATE_TURN_FIELD_NUMBER: _builtins.int
+    LAND_TURN_FIELD_NUMBER: _builtins.int
+    TAKEN_AT_UNIX_FIELD_NUMBER: _builtins.int
+    LAST_EVENT_SEQUENCE_FIELD_NUMBER: _builtins.int
+    CLOSED_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    pate_turn: _builtins.int
+    """the last PATE turn whose calls GITM received (its ReportSightings), 0 before any"""
+    land_turn: _builtins.int
+    """GITM's own turn counter the snapshot reflects"""
+    taken_at_unix: _builtins.int
+    """when the snapshot was read, seconds since 1970 (for the logs)"""
+    last_event_sequence: _builtins.int
+    """the highest sequence of ListLandEvents so far, 0 before any"""
+    closed: _builtins.bool
+    """CloseCampaign was received"""
+    @_builtins.property
+    def units(self) -> _containers.RepeatedCompositeFieldContainer[Global___SnapshotUnit]: ...
+    @_builtins.property
+    def stocks(self) -> _containers.RepeatedCompositeFieldContainer[Global___SnapshotStock]:
+        """every place GITM holds a stock for, 0 too"""
+
+    @_builtins.property
+    def holders(self) -> _containers.RepeatedCompositeFieldContainer[Global___PortHolder]:
+        """as PortHolders would answer now"""
+
+    @_builtins.property
+    def transfers(self) -> _containers.RepeatedCompositeFieldContainer[Global___SnapshotTransfer]:
+        """every transfer GITM holds for the campaign, by id"""
+
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        units: _abc.Iterable[Global___SnapshotUnit] | None = ...,
+        stocks: _abc.Iterable[Global___SnapshotStock] | None = ...,
+        holders: _abc.Iterable[Global___PortHolder] | None = ...,
+        transfers: _abc.Iterable[Global___SnapshotTransfer] | None = ...,
+        pate_turn: _builtins.int = ...,
+        land_turn: _builtins.int = ...,
+        taken_at_unix: _builtins.int = ...,
+        last_event_sequence: _builtins.int = ...,
+        closed: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "closed", b"closed", "holders", b"holders", "land_turn", b"land_turn", "last_event_sequence", b"last_event_sequence", "pate_turn", b"pate_turn", "stocks", b"stocks", "taken_at_unix", b"taken_at_unix", "transfers", b"transfers", "units", b"units"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LandSnapshot: _TypeAlias = LandSnapshot  # noqa: Y015
+
+@_typing.final
+class ListLandEventsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    AFTER_SEQUENCE_FIELD_NUMBER: _builtins.int
+    LIMIT_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    turn: _builtins.int
+    """the PATE turn being closed (for GITM's logs)"""
+    after_sequence: _builtins.int
+    """the events with a higher sequence; 0: from the first"""
+    limit: _builtins.int
+    """at most this many (0: GITM's own page size, at most 500)"""
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        turn: _builtins.int = ...,
+        after_sequence: _builtins.int = ...,
+        limit: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_sequence", b"after_sequence", "campaign_id", b"campaign_id", "limit", b"limit", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListLandEventsRequest: _TypeAlias = ListLandEventsRequest  # noqa: Y015
+
+@_typing.final
+class LandEvent(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEQUENCE_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    UNIT_ID_FIELD_NUMBER: _builtins.int
+    TRANSFER_ID_FIELD_NUMBER: _builtins.int
+    CITY_FIELD_NUMBER: _builtins.int
+    CAPTOR_FIELD_NUMBER: _builtins.int
+    SUPPLIES_FIELD_NUMBER: _builtins.int
+    LAND_TURN_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    sequence: _builtins.int
+    """from 1, strictly increasing per campaign, never reused"""
+    kind: Global___LandEventKind.ValueType
+    unit_id: _builtins.str
+    """UNIT_DESTROYED, UNIT_CAPTURED"""
+    transfer_id: _builtins.str
+    """the open transfer that reserved the unit or supplies, else "" """
+    city: _builtins.str
+    """where it happened (CITY_TAKEN, STOCK_LOST: the city)"""
+    captor: _builtins.str
+    """UNIT_CAPTURED, CITY_TAKEN: the state's two-letter code"""
+    supplies: _builtins.int
+    """CITY_TAKEN: the stock taken with the city; STOCK_LOST: how many"""
+    land_turn: _builtins.int
+    """GITM's turn it happened in (for the logs)"""
+    reason: _builtins.str
+    """one line a player may read ("stormed by FR_3IN"); PATE shows it"""
+    def __init__(
+        self,
+        *,
+        sequence: _builtins.int = ...,
+        kind: Global___LandEventKind.ValueType = ...,
+        unit_id: _builtins.str = ...,
+        transfer_id: _builtins.str = ...,
+        city: _builtins.str = ...,
+        captor: _builtins.str = ...,
+        supplies: _builtins.int = ...,
+        land_turn: _builtins.int = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["captor", b"captor", "city", b"city", "kind", b"kind", "land_turn", b"land_turn", "reason", b"reason", "sequence", b"sequence", "supplies", b"supplies", "transfer_id", b"transfer_id", "unit_id", b"unit_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LandEvent: _TypeAlias = LandEvent  # noqa: Y015
+
+@_typing.final
+class ListLandEventsResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EVENTS_FIELD_NUMBER: _builtins.int
+    MORE_FIELD_NUMBER: _builtins.int
+    LAST_SEQUENCE_FIELD_NUMBER: _builtins.int
+    more: _builtins.bool
+    """more events follow the last one listed (ask again after it)"""
+    last_sequence: _builtins.int
+    """the highest sequence so far (0 before any)"""
+    @_builtins.property
+    def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___LandEvent]:
+        """in sequence order, every one above after_sequence"""
+
+    def __init__(
+        self,
+        *,
+        events: _abc.Iterable[Global___LandEvent] | None = ...,
+        more: _builtins.bool = ...,
+        last_sequence: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "last_sequence", b"last_sequence", "more", b"more"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListLandEventsResponse: _TypeAlias = ListLandEventsResponse  # noqa: Y015

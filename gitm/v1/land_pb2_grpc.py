@@ -35,7 +35,8 @@ class LandBridgeStub:
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3); after
+    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
+    (edition 4); after
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
@@ -58,7 +59,8 @@ class LandBridgeStub:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, or 3 with PortHolders); a service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
+    service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -126,6 +128,16 @@ class LandBridgeStub:
                 request_serializer=gitm_dot_v1_dot_land__pb2.PortHoldersRequest.SerializeToString,
                 response_deserializer=gitm_dot_v1_dot_land__pb2.PortHoldersResponse.FromString,
                 _registered_method=True)
+        self.GetLandSnapshot = channel.unary_unary(
+                '/gitm.v1.LandBridge/GetLandSnapshot',
+                request_serializer=gitm_dot_v1_dot_land__pb2.GetLandSnapshotRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.LandSnapshot.FromString,
+                _registered_method=True)
+        self.ListLandEvents = channel.unary_unary(
+                '/gitm.v1.LandBridge/ListLandEvents',
+                request_serializer=gitm_dot_v1_dot_land__pb2.ListLandEventsRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.ListLandEventsResponse.FromString,
+                _registered_method=True)
 
 
 class LandBridgeServicer:
@@ -138,7 +150,8 @@ class LandBridgeServicer:
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3); after
+    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
+    (edition 4); after
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
@@ -161,7 +174,8 @@ class LandBridgeServicer:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, or 3 with PortHolders); a service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
+    service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -271,6 +285,28 @@ class LandBridgeServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetLandSnapshot(self, request, context):
+        """---- Edition 4 (docs/gitm.md "Reconciliation" and "Land events"). Additions only. ----
+        Any time, for PATE's operators (`pate gitm reconcile`): one consistent
+        snapshot of what GITM holds for a campaign, read in one state of its game:
+        units in cities and aboard, stocks, holders, the transfers it holds and
+        the land turn it reflects. A question: nothing changes.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLandEvents(self, request, context):
+        """At each turn close, before the turn is resolved: what GITM's own rules did
+        to units, cities and stocks PATE relies on (a reserved unit destroyed or
+        taken, a city taken, a stock lost), in sequence, after after_sequence.
+        A question: the same sequence is the same event for ever.
+        ---- end of edition 4 ----
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LandBridgeServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -329,6 +365,16 @@ def add_LandBridgeServicer_to_server(servicer, server):
                     request_deserializer=gitm_dot_v1_dot_land__pb2.PortHoldersRequest.FromString,
                     response_serializer=gitm_dot_v1_dot_land__pb2.PortHoldersResponse.SerializeToString,
             ),
+            'GetLandSnapshot': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLandSnapshot,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.GetLandSnapshotRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.LandSnapshot.SerializeToString,
+            ),
+            'ListLandEvents': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLandEvents,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.ListLandEventsRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.ListLandEventsResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'gitm.v1.LandBridge', rpc_method_handlers)
@@ -347,7 +393,8 @@ class LandBridge:
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3); after
+    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
+    (edition 4); after
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
@@ -370,7 +417,8 @@ class LandBridge:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, or 3 with PortHolders); a service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
+    service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -664,6 +712,60 @@ class LandBridge:
             '/gitm.v1.LandBridge/PortHolders',
             gitm_dot_v1_dot_land__pb2.PortHoldersRequest.SerializeToString,
             gitm_dot_v1_dot_land__pb2.PortHoldersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLandSnapshot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/GetLandSnapshot',
+            gitm_dot_v1_dot_land__pb2.GetLandSnapshotRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.LandSnapshot.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLandEvents(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/ListLandEvents',
+            gitm_dot_v1_dot_land__pb2.ListLandEventsRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.ListLandEventsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -36,7 +36,8 @@ class LandBridgeStub:
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3); after
+    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
+    (edition 4); after
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
@@ -59,7 +60,8 @@ class LandBridgeStub:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, or 3 with PortHolders); a service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
+    service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -127,6 +129,20 @@ class LandBridgeStub:
     A question: nothing changes, any number of times.
     ---- end of edition 3 ----
     """
+    GetLandSnapshot: _grpc.UnaryUnaryMultiCallable[_land_pb2.GetLandSnapshotRequest, _land_pb2.LandSnapshot]
+    """---- Edition 4 (docs/gitm.md "Reconciliation" and "Land events"). Additions only. ----
+    Any time, for PATE's operators (`pate gitm reconcile`): one consistent
+    snapshot of what GITM holds for a campaign, read in one state of its game:
+    units in cities and aboard, stocks, holders, the transfers it holds and
+    the land turn it reflects. A question: nothing changes.
+    """
+    ListLandEvents: _grpc.UnaryUnaryMultiCallable[_land_pb2.ListLandEventsRequest, _land_pb2.ListLandEventsResponse]
+    """At each turn close, before the turn is resolved: what GITM's own rules did
+    to units, cities and stocks PATE relies on (a reserved unit destroyed or
+    taken, a city taken, a stock lost), in sequence, after after_sequence.
+    A question: the same sequence is the same event for ever.
+    ---- end of edition 4 ----
+    """
 
 @_typing.type_check_only
 class LandBridgeAsyncStub(LandBridgeStub):
@@ -139,7 +155,8 @@ class LandBridgeAsyncStub(LandBridgeStub):
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3); after
+    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
+    (edition 4); after
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
@@ -162,7 +179,8 @@ class LandBridgeAsyncStub(LandBridgeStub):
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, or 3 with PortHolders); a service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
+    service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -227,6 +245,20 @@ class LandBridgeAsyncStub(LandBridgeStub):
     A question: nothing changes, any number of times.
     ---- end of edition 3 ----
     """
+    GetLandSnapshot: _aio.UnaryUnaryMultiCallable[_land_pb2.GetLandSnapshotRequest, _land_pb2.LandSnapshot]  # type: ignore[assignment]
+    """---- Edition 4 (docs/gitm.md "Reconciliation" and "Land events"). Additions only. ----
+    Any time, for PATE's operators (`pate gitm reconcile`): one consistent
+    snapshot of what GITM holds for a campaign, read in one state of its game:
+    units in cities and aboard, stocks, holders, the transfers it holds and
+    the land turn it reflects. A question: nothing changes.
+    """
+    ListLandEvents: _aio.UnaryUnaryMultiCallable[_land_pb2.ListLandEventsRequest, _land_pb2.ListLandEventsResponse]  # type: ignore[assignment]
+    """At each turn close, before the turn is resolved: what GITM's own rules did
+    to units, cities and stocks PATE relies on (a reserved unit destroyed or
+    taken, a city taken, a stock lost), in sequence, after after_sequence.
+    A question: the same sequence is the same event for ever.
+    ---- end of edition 4 ----
+    """
 
 class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     """The bridge to the GITM land-warfare module for amphibious operations
@@ -238,7 +270,8 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3); after
+    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
+    (edition 4); after
     it is committed, BeginTransfer then CompleteTransfer for each transfer,
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
@@ -261,7 +294,8 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, or 3 with PortHolders); a service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
+    service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -389,6 +423,32 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
         amphibious phase (a port captured on land: EiA rule 12.2.8.2's hulks).
         A question: nothing changes, any number of times.
         ---- end of edition 3 ----
+        """
+
+    @_abc_1.abstractmethod
+    def GetLandSnapshot(
+        self,
+        request: _land_pb2.GetLandSnapshotRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.LandSnapshot, _abc.Awaitable[_land_pb2.LandSnapshot]]:
+        """---- Edition 4 (docs/gitm.md "Reconciliation" and "Land events"). Additions only. ----
+        Any time, for PATE's operators (`pate gitm reconcile`): one consistent
+        snapshot of what GITM holds for a campaign, read in one state of its game:
+        units in cities and aboard, stocks, holders, the transfers it holds and
+        the land turn it reflects. A question: nothing changes.
+        """
+
+    @_abc_1.abstractmethod
+    def ListLandEvents(
+        self,
+        request: _land_pb2.ListLandEventsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.ListLandEventsResponse, _abc.Awaitable[_land_pb2.ListLandEventsResponse]]:
+        """At each turn close, before the turn is resolved: what GITM's own rules did
+        to units, cities and stocks PATE relies on (a reserved unit destroyed or
+        taken, a city taken, a stock lost), in sequence, after after_sequence.
+        A question: the same sequence is the same event for ever.
+        ---- end of edition 4 ----
         """
 
 def add_LandBridgeServicer_to_server(servicer: LandBridgeServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

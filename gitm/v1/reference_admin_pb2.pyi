@@ -20,6 +20,31 @@ else:
 DESCRIPTOR: _descriptor.FileDescriptor
 
 @_typing.final
+class InjectLandEventRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    EVENT_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    @_builtins.property
+    def event(self) -> _land_pb2.LandEvent:
+        """sequence is set by the service"""
+
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        event: _land_pb2.LandEvent | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["event", b"event"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "event", b"event"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___InjectLandEventRequest: _TypeAlias = InjectLandEventRequest  # noqa: Y015
+
+@_typing.final
 class ReopenRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 

@@ -3,6 +3,7 @@
 import grpc
 import warnings
 
+from gitm.v1 import land_pb2 as gitm_dot_v1_dot_land__pb2
 from gitm.v1 import reference_admin_pb2 as gitm_dot_v1_dot_reference__admin__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
@@ -60,6 +61,11 @@ class ReferenceAdminStub:
                 request_serializer=gitm_dot_v1_dot_reference__admin__pb2.ReopenRequest.SerializeToString,
                 response_deserializer=gitm_dot_v1_dot_reference__admin__pb2.ReopenResponse.FromString,
                 _registered_method=True)
+        self.InjectLandEvent = channel.unary_unary(
+                '/gitm.v1.ReferenceAdmin/InjectLandEvent',
+                request_serializer=gitm_dot_v1_dot_reference__admin__pb2.InjectLandEventRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.LandEvent.FromString,
+                _registered_method=True)
 
 
 class ReferenceAdminServicer:
@@ -102,6 +108,14 @@ class ReferenceAdminServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def InjectLandEvent(self, request, context):
+        """Make GITM's own rules do something to a unit, a city or a stock (a land
+        event, edition 4): applied to the land and added to ListLandEvents.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ReferenceAdminServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -124,6 +138,11 @@ def add_ReferenceAdminServicer_to_server(servicer, server):
                     servicer.Reopen,
                     request_deserializer=gitm_dot_v1_dot_reference__admin__pb2.ReopenRequest.FromString,
                     response_serializer=gitm_dot_v1_dot_reference__admin__pb2.ReopenResponse.SerializeToString,
+            ),
+            'InjectLandEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.InjectLandEvent,
+                    request_deserializer=gitm_dot_v1_dot_reference__admin__pb2.InjectLandEventRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.LandEvent.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -240,6 +259,33 @@ class ReferenceAdmin:
             '/gitm.v1.ReferenceAdmin/Reopen',
             gitm_dot_v1_dot_reference__admin__pb2.ReopenRequest.SerializeToString,
             gitm_dot_v1_dot_reference__admin__pb2.ReopenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def InjectLandEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.ReferenceAdmin/InjectLandEvent',
+            gitm_dot_v1_dot_reference__admin__pb2.InjectLandEventRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.LandEvent.FromString,
             options,
             channel_credentials,
             insecure,

@@ -4,6 +4,7 @@ isort:skip_file
 """
 
 from collections import abc as _abc
+from gitm.v1 import land_pb2 as _land_pb2
 from gitm.v1 import reference_admin_pb2 as _reference_admin_pb2
 from grpc import aio as _aio
 import abc as _abc_1
@@ -52,6 +53,10 @@ class ReferenceAdminStub:
     restart of the process would (the conformance suite's durability row in
     PATE's own tests; a land team restarts its real process instead).
     """
+    InjectLandEvent: _grpc.UnaryUnaryMultiCallable[_reference_admin_pb2.InjectLandEventRequest, _land_pb2.LandEvent]
+    """Make GITM's own rules do something to a unit, a city or a stock (a land
+    event, edition 4): applied to the land and added to ListLandEvents.
+    """
 
 @_typing.type_check_only
 class ReferenceAdminAsyncStub(ReferenceAdminStub):
@@ -76,6 +81,10 @@ class ReferenceAdminAsyncStub(ReferenceAdminStub):
     """Drop everything the service holds in memory and reopen its store, as a
     restart of the process would (the conformance suite's durability row in
     PATE's own tests; a land team restarts its real process instead).
+    """
+    InjectLandEvent: _aio.UnaryUnaryMultiCallable[_reference_admin_pb2.InjectLandEventRequest, _land_pb2.LandEvent]  # type: ignore[assignment]
+    """Make GITM's own rules do something to a unit, a city or a stock (a land
+    event, edition 4): applied to the land and added to ListLandEvents.
     """
 
 class ReferenceAdminServicer(metaclass=_abc_1.ABCMeta):
@@ -122,6 +131,16 @@ class ReferenceAdminServicer(metaclass=_abc_1.ABCMeta):
         """Drop everything the service holds in memory and reopen its store, as a
         restart of the process would (the conformance suite's durability row in
         PATE's own tests; a land team restarts its real process instead).
+        """
+
+    @_abc_1.abstractmethod
+    def InjectLandEvent(
+        self,
+        request: _reference_admin_pb2.InjectLandEventRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.LandEvent, _abc.Awaitable[_land_pb2.LandEvent]]:
+        """Make GITM's own rules do something to a unit, a city or a stock (a land
+        event, edition 4): applied to the land and added to ListLandEvents.
         """
 
 def add_ReferenceAdminServicer_to_server(servicer: ReferenceAdminServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -1,4 +1,5 @@
-"""``pate gitm check --addr HOST:PORT``: the gitm.v1 conformance suite (docs/gitm.md)."""
+"""``pate gitm check --addr HOST:PORT``: the gitm.v1 conformance suite; ``pate gitm reconcile
+CAMPAIGN [--repair]``: PATE's world beside GITM's snapshot (docs/gitm.md "Reconciliation")."""
 
 from __future__ import annotations
 
@@ -8,8 +9,12 @@ import subprocess
 import time
 import uuid
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pate.cli.main import UserError
+
+if TYPE_CHECKING:
+    from services.resolver.reconcile import Outcome
 
 RESTART_WAIT_SECONDS = 60.0
 
@@ -54,6 +59,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         ),
     )
     c.set_defaults(handler=_check)
+    r = gsub.add_parser(
+        "reconcile",
+        help="list every disagreement between PATE's world and GITM's snapshot of a campaign",
+        description=(
+            "Compares PATE's store with GITM's GetLandSnapshot (edition 4): transfers, units aboard,"
+            " garrisons and stocks where PATE's ships lie, holders. --repair settles what a rule lets"
+            " PATE settle (docs/gitm.md 'Reconciliation', R1 to R3) with the contract's own calls."
+            " Exit status 1 while a disagreement needs a repair or the operators."
+        ),
+    )
+    r.add_argument("campaign", help="the campaign id")
+    r.add_argument(
+        "--repair", action="store_true", help="settle what rules R1 to R3 settle, then compare again"
+    )
+    r.add_argument("--addr", default=None, help="HOST:PORT of the land service (default: PATE_GITM_ADDR)")
+    r.add_argument("--database", default=None, help="database URL (default: PATE_DATABASE_URL)")
+    r.set_defaults(handler=_reconcile)
 
 
 def restarter(command: str, addr: str) -> Callable[[], None]:
@@ -125,3 +147,49 @@ def _check(args: argparse.Namespace) -> int:
     print(table(rows))
     print(f"{time.monotonic() - started:.1f} s")
     return 0 if passed(rows) else 1
+
+
+def _reconcile(args: argparse.Namespace) -> int:
+    from pate.cli.turn import _open
+    from pate.engine.context import turn_context
+    from services.platform.config import ConfigError, gitm_address
+    from services.platform.store.db import reader
+    from services.resolver.gitm import GitmClient, configured_timeout
+    from services.resolver.reconcile import pate_side, reconcile
+
+    addr = args.addr or gitm_address()
+    if not addr:
+        raise UserError("--addr: no land service (give --addr or set PATE_GITM_ADDR)")
+    engine = _open(args.database)
+    try:
+        with reader(engine) as conn:
+            side = pate_side(conn, args.campaign)
+    except LookupError as exc:
+        raise UserError(str(exc)) from None
+    finally:
+        engine.dispose()
+    try:
+        client = GitmClient(addr, timeout=configured_timeout())
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        outcome = reconcile(client, side, turn_context().map, repair=args.repair)
+    finally:
+        client.close()
+    print(report(args.campaign, addr, outcome))
+    return 0 if outcome.settled else 1
+
+
+def report(campaign: str, addr: str, outcome: Outcome) -> str:
+    """What was found, what was sent, what is left: one line each."""
+    lines = [f"gitm reconcile of {campaign} against {addr}: {len(outcome.found)} disagreement(s) found"]
+    lines += [f"  {d.line()}" for d in outcome.found]
+    if outcome.repairs:
+        lines.append(f"repairs ({len(outcome.repairs)}):")
+        lines += [f"  {r}" for r in outcome.repairs]
+        lines.append(f"after the repairs: {len(outcome.left)} left")
+        lines += [f"  {d.line()}" for d in outcome.left]
+    lines.append(
+        "settled" if outcome.settled else "NOT settled: a repair to make (--repair) or the operators"
+    )
+    return "\n".join(lines)

@@ -29,6 +29,7 @@ class BridgedLand:
     ) -> None:
         self.client, self.campaign, self.last = client, campaign, last
         self._pending: tuple[LandTransfer, ...] = ()
+        self._events_after = 0  # the last land event applied (edition 4)
         self._last: tuple[Event, ...] = ()
         opening: list[bridge.Call] = [
             bridge.open_call(world, wmap, "simulated", last, campaign),
@@ -41,8 +42,10 @@ class BridgedLand:
         earlier = [*self._pending, *land_questions.begun_on_map(self._last)]
         # every earlier turn's calls were made in after(), before this turn closed
         told = frozenset(range(world.turn))
-        reports, word = land_questions.land_inputs(self.client, world, ctx.map, earlier, told)
-        self._pending = word.pending
+        reports, word = land_questions.land_inputs(
+            self.client, world, ctx.map, earlier, told, self._events_after
+        )
+        self._pending, self._events_after = word.pending, word.events_after
         return reports, word
 
     def after(self, start: WorldState, result: TurnResult) -> None:

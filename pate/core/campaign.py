@@ -20,6 +20,7 @@ from pate.core.orders.model import StoresMove
 from pate.core.orders.whose import mark_orders
 from pate.core.rng import Rng
 from pate.core.rules.context import TurnContext
+from pate.core.rules.landevents import apply_land_events
 from pate.core.rules.landsaga import LandWord, undo_refused
 from pate.core.rules.landsync import PortLandReport, apply_land_reports
 from pate.core.rules.placement import place_at_start
@@ -82,7 +83,11 @@ def resolve_effective(
     applied first."""
     undone: list[Event] = []
     if land_word is not None:
-        world, undone = undo_refused(world, land_word.refused, SpaceRules.of(ctx.rules))
+        space = SpaceRules.of(ctx.rules)
+        world, undone = undo_refused(world, land_word.refused, space)
+        # what GITM's own rules did on land since (edition 4), before the land reports set the ports
+        world, hit = apply_land_events(world, land_word.land_events, 0, space)
+        undone += hit
         ctx = replace(ctx, gitm_answered=land_word.answered, land_captures=land_word.captures)
     if land_reports:  # GITM's word on the garrisons, fetched once and stored with the orders
         world = apply_land_reports(ctx.map, world, land_reports)

@@ -185,6 +185,9 @@ EVENT_KEYS: dict[str, frozenset[str] | None] = {
     ),
     "joined_allies": frozenset({"allies"}),
     "joined_battle": frozenset({"from", "to"}),
+    "land_event": frozenset(
+        {"aboard", "captor", "event", "holder", "port", "reason", "sequence", "supplies", "transfer", "unit"}
+    ),
     "land_units_sighted": None,
     "loaded_stores": frozenset({"stores"}),
     "lost_en_route": frozenset({"state", "type"}),

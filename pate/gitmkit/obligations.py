@@ -29,6 +29,8 @@ OBLIGATIONS: dict[str, str] = {
     "L23": "calls without PATE's caller token are UNAUTHENTICATED",
     "L24": "gRPC health: SERVING for gitm.v1.LandBridge",
     "L25": "port holders (edition 3): the open's holders, occupied by their units",
+    "L26": "land snapshot (edition 4): one consistent state, open transfers and reservations as held",
+    "L27": "land events (edition 4): in sequence, after the cursor, the same when asked again",
 }
 
 

@@ -165,6 +165,35 @@ def transfer_undone(t: Telling) -> str:
     return f"The land side refused the {_verb(t)} of {t.subject} at {port}{why}; {_cargo(t)} {back}"
 
 
+_LAND_FATES = {"unit_destroyed": "destroyed on land", "unit_captured": "taken on land"}
+
+
+def land_event(t: Telling) -> str:
+    """GITM's land rules hit a unit or a city PATE relies on (docs/rules/turn.md, "Land events
+    at the close"): the load or landing fails for that unit, or the city's stock is gone."""
+    port = t.get("port") or t.place()
+    why = f": {t.get('reason')}" if t.get("reason") else ""
+    unit, kind = t.get("unit"), t.get("event")
+    if kind in _LAND_FATES:
+        fate = _LAND_FATES[kind] + (
+            f" by {t.get('captor')}" if kind == "unit_captured" and t.get("captor") else ""
+        )
+        if t.get("aboard"):
+            return (
+                f"{unit} was {fate} before it embarked on {t.subject} at {port}{why}; the load failed for it"
+            )
+        if t.get("transfer"):
+            return f"The landing of {unit} at {port} failed: {unit} was {fate}{why}"
+        return f"{unit} was {fate} at {port}{why}"
+    amount = supplies_text(t.number("supplies")) if t.number("supplies") else "no supplies"
+    if kind == "city_taken":
+        taken = f"{port} was taken on land by {t.get('captor')}{why}"
+        return f"{taken}; its stock ({amount}) can no longer be loaded"
+    return (
+        f"{amount} of the stock at {port} {'was' if t.number('supplies') == 1 else 'were'} lost on land{why}"
+    )
+
+
 # -- stores (3.4, 3.5) -------------------------------------------------------
 def _stores_move(t: Telling) -> str:
     amount = stores_text(t.number("amount")) if t.number("amount") else "Stores"
@@ -239,6 +268,7 @@ PHRASES: dict[str, Phrase] = {
     "transfer_refused": transfer_refused,
     "transfer_completed": transfer_completed,
     "transfer_undone": transfer_undone,
+    "land_event": land_event,
     "stores_moved": stores_moved,
     "stores_move_refused": stores_move_refused,
     "out_of_stores": out_of_stores,

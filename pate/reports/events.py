@@ -238,7 +238,7 @@ def _merged(run: list[ObservedEvent]) -> ObservedEvent:
 # Orders that came to nothing: a loading or unloading refused by PATE or by
 # the land side.  Nothing happens that anyone could see (5.1: a player learns
 # what his ships saw), so only the player whose ships were ordered is told.
-UNSEEN = frozenset({"transfer_refused", "transfer_undone"})
+UNSEEN = frozenset({"transfer_refused", "transfer_undone", "land_event"})
 
 
 def _seen(k: PlayerKnowledge, own: frozenset[str]) -> tuple[ObservedEvent, ...]:

@@ -39,21 +39,24 @@ class Holders:
 
         def read(conn: Connection) -> land_pb2.PortHoldersResponse:
             self.ledger.known(conn, r.campaign_id)
-            c, u = t.holders.c, t.units.c
-            rows = conn.execute(select(t.holders).where(c.campaign == r.campaign_id).order_by(c.city)).all()
-            if self.ledger.behaviour.broken("holders_forgotten"):
-                rows = []
-            standing = conn.execute(
-                select(u.city, u.state).where(
-                    and_(u.campaign == r.campaign_id, u.tactical, u.fate == "", u.transport == "")
-                )
-            ).all()
-            present = {(x.city, x.state) for x in standing}
-            return land_pb2.PortHoldersResponse(
-                holders=[
-                    land_pb2.PortHolder(port=h.city, state=h.state, occupied=(h.city, h.state) in present)
-                    for h in rows
-                ]
-            )
+            return land_pb2.PortHoldersResponse(holders=self.read(conn, r.campaign_id))
 
         return self.ledger.tx(read)  # type: ignore[no-any-return]
+
+    def read(self, conn: Connection, campaign: str) -> list[land_pb2.PortHolder]:
+        """Each city's holder now, and whether the holder's land force stands in it (one
+        transaction's view: ``GetLandSnapshot`` reads it beside the units)."""
+        c, u = t.holders.c, t.units.c
+        rows = conn.execute(select(t.holders).where(c.campaign == campaign).order_by(c.city)).all()
+        if self.ledger.behaviour.broken("holders_forgotten"):
+            rows = []
+        standing = conn.execute(
+            select(u.city, u.state).where(
+                and_(u.campaign == campaign, u.tactical, u.fate == "", u.transport == "")
+            )
+        ).all()
+        present = {(x.city, x.state) for x in standing}
+        return [
+            land_pb2.PortHolder(port=h.city, state=h.state, occupied=(h.city, h.state) in present)
+            for h in rows
+        ]

@@ -111,3 +111,11 @@ class InProcessStub:
 
     def PortHolders(self, r: land_pb2.PortHoldersRequest, **_: Any) -> land_pb2.PortHoldersResponse:  # noqa: N802
         return self._do("PortHolders", r.campaign_id, lambda: self.store.port_holders(r))
+
+    def GetLandSnapshot(self, r: land_pb2.GetLandSnapshotRequest, **_: Any) -> land_pb2.LandSnapshot:  # noqa: N802
+        return self._do("GetLandSnapshot", r.campaign_id, lambda: self.store.land_snapshot(r))
+
+    def ListLandEvents(  # noqa: N802
+        self, r: land_pb2.ListLandEventsRequest, **_: Any
+    ) -> land_pb2.ListLandEventsResponse:
+        return self._do("ListLandEvents", r.campaign_id, lambda: self.store.list_land_events(r))

@@ -20,7 +20,7 @@ from services.gitm_reference.checks import (
 from services.gitm_reference.holders import set_holders
 from services.gitm_reference.ledger import Ledger, closed, set_stock, station_unit
 
-EDITION = 3
+EDITION = 4  # docs/gitm.md "Versioning": edition 4 adds GetLandSnapshot and ListLandEvents
 CALLS = tuple(m.name for m in land_pb2.DESCRIPTOR.services_by_name["LandBridge"].methods)
 OPENED = "opened by PATE"
 

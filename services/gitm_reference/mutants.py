@@ -42,4 +42,6 @@ MUTANTS: dict[str, tuple[str, str]] = {
     "no_auth": ("L23", "takes calls without PATE's caller token"),
     "no_health": ("L24", "serves no gRPC health"),
     "holders_forgotten": ("L25", "serves PortHolders but answers no city's holder"),
+    "snapshot_hides_open": ("L26", "GetLandSnapshot leaves out the transfers still open"),
+    "events_unopened_ok": ("L27", "ListLandEvents of a campaign never opened answers OK, not NOT_FOUND"),
 }

@@ -113,6 +113,16 @@ class LandBridge(land_pb2_grpc.LandBridgeServicer):
     ) -> land_pb2.PortHoldersResponse:
         return self._serve(context, lambda: self.store.port_holders(request))
 
+    def GetLandSnapshot(  # noqa: N802
+        self, request: land_pb2.GetLandSnapshotRequest, context: Any
+    ) -> land_pb2.LandSnapshot:
+        return self._serve(context, lambda: self.store.land_snapshot(request))
+
+    def ListLandEvents(  # noqa: N802
+        self, request: land_pb2.ListLandEventsRequest, context: Any
+    ) -> land_pb2.ListLandEventsResponse:
+        return self._serve(context, lambda: self.store.list_land_events(request))
+
 
 class Admin(reference_admin_pb2_grpc.ReferenceAdminServicer):
     def __init__(self, store: LandStore, gate: FaultGate, access: Access | None = None) -> None:
@@ -145,6 +155,12 @@ class Admin(reference_admin_pb2_grpc.ReferenceAdminServicer):
     ) -> reference_admin_pb2.SnapshotResponse:
         self._admit(context)
         return self.store.snapshot(request.campaign_id)
+
+    def InjectLandEvent(  # noqa: N802
+        self, request: reference_admin_pb2.InjectLandEventRequest, context: Any
+    ) -> land_pb2.LandEvent:
+        self._admit(context)
+        return _answer(context, lambda: self.store.inject_land_event(request.campaign_id, request.event))
 
     def Reopen(  # noqa: N802
         self, request: reference_admin_pb2.ReopenRequest, context: Any

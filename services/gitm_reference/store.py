@@ -27,6 +27,8 @@ from services.gitm_reference.checks import (
     UnknownTransferError,
 )
 from services.gitm_reference.holders import Holders
+from services.gitm_reference.landevents import LandEvents
+from services.gitm_reference.landsnap import LandSnapshots
 from services.gitm_reference.ledger import Behaviour, Ledger, Seeder, station_unit
 from services.gitm_reference.lifecycle import Lifecycle
 from services.gitm_reference.moves import CargoMoves
@@ -64,6 +66,8 @@ class LandStore:
         self.lifecycle = Lifecycle(ledger)
         self.admin = Administration(ledger)
         self.holders = Holders(ledger)
+        self.snapshots = LandSnapshots(ledger, self.holders)
+        self.land_events = LandEvents(ledger)
 
     def reopen(self) -> None:
         """What a restart of the process leaves: the database, nothing held in memory."""
@@ -128,6 +132,16 @@ class LandStore:
 
     def report_cargo_moves(self, r: land_pb2.ReportCargoMovesRequest) -> land_pb2.ReportCargoMovesResponse:
         return self.moves.report(r)
+
+    # ------------------------------------------------------------ edition 4: reconciliation, land events
+    def land_snapshot(self, r: land_pb2.GetLandSnapshotRequest) -> land_pb2.LandSnapshot:
+        return self.snapshots.answer(r)
+
+    def list_land_events(self, r: land_pb2.ListLandEventsRequest) -> land_pb2.ListLandEventsResponse:
+        return self.land_events.list(r)
+
+    def inject_land_event(self, campaign: str, event: land_pb2.LandEvent) -> land_pb2.LandEvent:
+        return self.land_events.inject(campaign, event)
 
     # ------------------------------------------------------------ administration
     def station(self, r: reference_admin_pb2.StationRequest) -> reference_admin_pb2.StationResponse:

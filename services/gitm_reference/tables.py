@@ -121,3 +121,20 @@ closed_campaigns = Table(
     Column("last_turn", Integer, nullable=False),
     Column("cancelled", Integer, nullable=False),
 )
+
+# What GITM's own rules did to units, cities and stocks PATE relies on (edition 4,
+# ListLandEvents), numbered from 1 per campaign; a sequence is never reused.
+land_events = Table(
+    "gitm_land_events",
+    metadata,
+    Column("campaign", String(128), primary_key=True),
+    Column("sequence", Integer, primary_key=True),
+    Column("kind", Integer, nullable=False),
+    Column("unit", String(64), nullable=False, default=""),
+    Column("transfer_id", String(256), nullable=False, default=""),
+    Column("city", String(64), nullable=False, default=""),
+    Column("captor", String(8), nullable=False, default=""),
+    Column("supplies", Integer, nullable=False, default=0),
+    Column("land_turn", Integer, nullable=False, default=0),
+    Column("reason", Text, nullable=False, default=""),
+)

@@ -17,9 +17,11 @@ REQUIRED = frozenset({"BeginTransfer", "CompleteTransfer", "UnitsNear", "GetTran
 EDITION_1 = REQUIRED | {"ReportSightings", "ReportCargoLoss", "ReportCargoMoves"}
 EDITION_2 = EDITION_1 | {"GetCapabilities", "OpenCampaign", "CloseCampaign"}
 EDITION_3 = EDITION_2 | {"PortHolders"}  # docs/gitm.md "Port holders"
+# docs/gitm.md "Reconciliation" and "Land events"
+EDITION_4 = EDITION_3 | {"GetLandSnapshot", "ListLandEvents"}
 # the edition PATE speaks, sent with every call as CALLER_EDITION (docs/gitm.md, A14): a land
 # service tells an older PATE (an empty OpenCampaignRequest.holders) from "no city has a holder"
-PATE_EDITION = 3
+PATE_EDITION = 4  # edition 4: PATE reads ListLandEvents at each close
 SKIPPED = "skipped: "  # the reason of a call PATE did not make
 # how long PATE trusts a GetCapabilities answer (docs/gitm.md "Versioning"): a land service
 # upgraded or downgraded is noticed within this, at the latest at the first turn after it
@@ -43,4 +45,4 @@ FIRST_EDITION = Capabilities(1, EDITION_1)
 
 def from_answer(edition: int, calls: list[str]) -> Capabilities:
     """A service's own word; an edition below 2 or a list of unknown names is read as it is."""
-    return Capabilities(max(1, edition), frozenset(c for c in calls if c in EDITION_3))
+    return Capabilities(max(1, edition), frozenset(c for c in calls if c in EDITION_4))

@@ -316,6 +316,20 @@ class GitmClient:
         )
         return answer
 
+    def land_snapshot(self, campaign: str) -> land_pb2.LandSnapshot:
+        answer: land_pb2.LandSnapshot = self._stub.GetLandSnapshot(
+            land_pb2.GetLandSnapshotRequest(campaign_id=campaign), timeout=self.timeout, metadata=self._md()
+        )
+        return answer
+
+    def land_events(self, campaign: str, turn: int, after: int) -> land_pb2.ListLandEventsResponse:
+        answer: land_pb2.ListLandEventsResponse = self._stub.ListLandEvents(
+            land_pb2.ListLandEventsRequest(campaign_id=campaign, turn=turn, after_sequence=after),
+            timeout=self.timeout,
+            metadata=self._md(),
+        )
+        return answer
+
     def close_campaign(self, call: CloseCampaign) -> land_pb2.CloseCampaignResponse:
         answer: land_pb2.CloseCampaignResponse = self._stub.CloseCampaign(
             land_pb2.CloseCampaignRequest(campaign_id=call.campaign, last_turn=call.last_turn),

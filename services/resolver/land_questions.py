@@ -26,6 +26,7 @@ from services.resolver.bridge import OUTAGES, REFUSALS, capabilities, status_cod
 from services.resolver.gitm import GitmClient
 from services.resolver.gitm_calls import BEGUN, COMPLETED
 from services.resolver.holders import land_captures
+from services.resolver.land_events import land_events
 
 log = get_logger("gitm-questions")
 
@@ -123,10 +124,12 @@ def land_inputs(
     wmap: WorldMap,
     earlier: Sequence[LandTransfer],
     told: frozenset[int] = frozenset(),
+    after: int = 0,
 ) -> tuple[list[PortLandReport], LandWord]:
     """What GITM says before a turn is resolved: the units in the ports (5.3)
     and where the earlier transfers stand (``told``: the turns the bridge has
-    delivered).  GITM unreachable, slow, or answering any question with an
+    delivered), who holds the cities and GITM's land events after the sequence ``after``
+    (edition 4).  GITM unreachable, slow, or answering any question with an
     error code: no report, and GITM has not answered (docs/gitm.md: the turn
     resolves on time; its on-GITM-map transfers are deferred)."""
     try:
@@ -138,12 +141,20 @@ def land_inputs(
         # PATE's world already shows: its report would count those units twice
         reports = [] if pending else land_reports(client, world, wmap)
         captures = land_captures(client, world, wmap, capabilities(client))
+        hits, cursor = land_events(client, world, capabilities(client), after)
     except (TransientError, grpc.RpcError) as exc:
         # an error code is GITM not answering this turn: the turn still resolves on time
         error = f"{status_code(exc)}: {exc.details()}" if isinstance(exc, grpc.Call) else str(exc)
         log.warning("gitm_unanswered", campaign=world.campaign, turn=world.turn, error=error[:300])
-        return [], LandWord(answered=False, pending=tuple(earlier))
-    return reports, LandWord(answered=not pending, refused=refused, pending=pending, captures=captures)
+        return [], LandWord(answered=False, pending=tuple(earlier), events_after=after)
+    return reports, LandWord(
+        answered=not pending,
+        refused=refused,
+        pending=pending,
+        captures=captures,
+        land_events=hits,
+        events_after=cursor,
+    )
 
 
 def _in(t: LandTransfer, turns: frozenset[int]) -> bool:

@@ -156,7 +156,20 @@ def fetch_land_inputs(conn: Connection, world: WorldState) -> tuple[list[PortLan
     earlier = earlier_transfers(conn, world.campaign, world.turn)
     turns = (transfer_turn(t.transfer) for t in earlier)
     told = bridge.delivered_turns(conn, world.campaign, (t for t in turns if t is not None))
-    return land_questions.land_inputs(client_for(addr), world, turn_context().map, earlier, told)
+    after = events_read(conn, world.campaign, world.turn)
+    return land_questions.land_inputs(client_for(addr), world, turn_context().map, earlier, told, after)
+
+
+def events_read(conn: Connection, campaign: str, turn: int) -> int:
+    """The last sequence of GITM's land events PATE applied (docs/gitm.md "Land events"): the
+    ``events_after`` of the latest turn resolved with GITM's word, so that a turn resolved
+    without GITM configured in between does not read the feed again from its start."""
+    for earlier in range(turn - 1, 0, -1):
+        stored = repo.load_resolution(conn, campaign, earlier)
+        word = json.loads(stored[0]).get("land_word") if stored is not None else None
+        if word:
+            return int(word.get("events_after", 0))
+    return 0
 
 
 def earlier_transfers(conn: Connection, campaign: str, turn: int) -> list[LandTransfer]:

@@ -77,6 +77,7 @@ PUBLIC: Mapping[str, frozenset[str]] = {
     "transfer_completed": frozenset({"direction", "port", "cancelled"}),
     "transfer_refused": frozenset(),
     "transfer_undone": frozenset(),
+    "land_event": frozenset(),  # told only to the players whose ships it names (reports.events.UNSEEN)
     "garrison_battle": frozenset({"port", "attackers", "defenders", "attackers_won", "surrendered"}),
     "port_captured": frozenset({"port", "from", "to"}),
     "inactive_captured": frozenset({"prize", "state"}),

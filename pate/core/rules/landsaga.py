@@ -26,6 +26,7 @@ from typing import Any
 
 from pate.core.events import Event, Phase
 from pate.core.rules.captures import LandCapture
+from pate.core.rules.landevents import LandEvent
 from pate.core.rules.transport import SpaceRules, unit_space
 from pate.core.world.ships import Cargo, describe
 from pate.core.world.state import PortState, WorldState
@@ -79,6 +80,10 @@ class LandWord:
     pending: tuple[LandTransfer, ...] = field(default=())
     # the ports GITM holds for another state than PATE's world does (docs/gitm.md "Port holders")
     captures: tuple[LandCapture, ...] = field(default=())
+    # edition 4: GITM's land events read at this close (docs/gitm.md "Land events"), and the
+    # sequence the next close reads after (the highest applied so far, carried when unanswered)
+    land_events: tuple[LandEvent, ...] = field(default=())
+    events_after: int = 0
 
 
 def undo_refused(

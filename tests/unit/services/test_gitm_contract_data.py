@@ -31,3 +31,17 @@ def test_the_file_lists_every_on_map_city_every_state_and_one_land_turn_per_turn
     codes = sorted(data["states"])
     expected = hashlib.sha256(json.dumps([cities, codes], separators=(",", ":")).encode()).hexdigest()
     assert data["data"]["digest"] == expected
+
+
+def test_the_file_lists_each_editions_calls_and_the_land_event_kinds() -> None:
+    """docs/gitm.md "Versioning": an edition is its calls, and the header names the one PATE
+    speaks; "Land events": every kind of the proto but the unspecified one, as PATE reads it."""
+    from gitm.v1 import land_pb2
+
+    data = tomllib.loads(gitmdata.TARGET.read_text())
+    served = {m.name for m in land_pb2.DESCRIPTOR.services_by_name["LandBridge"].methods}
+    assert set(data["editions"]["edition_4"]) == served
+    assert set(data["editions"]["edition_3"]) == served - {"GetLandSnapshot", "ListLandEvents"}
+    assert data["editions"]["pate_speaks"] == 4
+    kinds = {v.name for v in land_pb2.LandEventKind.DESCRIPTOR.values if v.number}
+    assert set(data["land_events"]) - {"largest_page"} == kinds

@@ -171,8 +171,8 @@ def test_mutual_tls_with_a_land_service_of_another_ca(
 @pytest.mark.parametrize("token", ["", "s3cret"])
 def test_every_call_says_which_edition_pate_speaks(token: str) -> None:
     """docs/gitm.md, A14: "every call of PATE's carries the metadata x-pate-gitm-edition, the
-    edition PATE speaks (3)", with or without a caller token."""
+    edition PATE speaks (4)", with or without a caller token."""
     land = Recording()
     GitmClient("in-process", stub=land, token=token).get_capabilities()
-    assert land.editions == ["3"]
+    assert land.editions == ["4"]
     assert land.tokens == [token or None]
