@@ -23,10 +23,11 @@ from pate.v1 import (
 from services.orders import botwork, campaigns
 from services.orders.accounts_rpc import AccountsServicer, accounts_for
 from services.orders.admirals import BotAdmiralsServicer
+from services.orders.campaign_admin import CampaignAdminServicer
 from services.orders.login import SessionsServicer
 from services.orders.pause import GameMasterServicer
 from services.orders.result import CampaignResultsServicer
-from services.orders.servicer import CampaignAdminServicer, OrderDeskServicer, PlayerDeskServicer
+from services.orders.servicer import OrderDeskServicer, PlayerDeskServicer
 from services.platform import bus
 from services.platform.bus.outbox import prune_published
 from services.platform.config import Settings, load_settings

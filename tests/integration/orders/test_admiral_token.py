@@ -13,7 +13,7 @@ from sqlalchemy import Engine
 
 from pate.v1 import admin_pb2, bots_pb2
 from services.orders import admirals
-from services.orders.servicer import CampaignAdminServicer
+from services.orders.campaign_admin import CampaignAdminServicer
 from services.platform.security.auth import authenticator_for
 
 ADMIN, ADMIRAL = "a" * 32, "b" * 32
@@ -30,6 +30,9 @@ class Context:
 
     def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
         return self.md
+
+    def peer(self) -> str:
+        return "ipv4:127.0.0.1:5000"
 
     async def abort(self, code: grpc.StatusCode, details: str) -> None:
         self.code = code
