@@ -7,7 +7,6 @@ form before a campaign is read."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import grpc
@@ -111,7 +110,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             ask = listing.check_publish(request)
         except DeskError as err:
             await abort(context, err)
-        now = datetime.now(UTC)
+        now = self.auth.clock()
 
         def work(conn: Connection) -> lobby_pb2.Listing:
             listing.publish(conn, ask, now)
@@ -122,7 +121,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         return out
 
     async def StartCampaign(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        now = datetime.now(UTC)
+        now = self.auth.clock()
 
         def work(conn: Connection) -> lobby_pb2.Listing:
             listing.start(conn, request.campaign_id, now)
@@ -142,7 +141,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
 
     async def TakeSeat(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         me = await self._me(context)
-        now = datetime.now(UTC)
+        now = self.auth.clock()
         r = request
         took = await self._tx(context, lambda conn: taking.take(conn, me.id, r.campaign_id, r.player_id, now))
         self.auth.live.forget_player(took.campaign, took.player)
@@ -157,7 +156,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
 
     async def AskSeat(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         me = await self._me(context)
-        now = datetime.now(UTC)
+        now = self.auth.clock()
         r = request
 
         def work(conn: Connection) -> lobby_pb2.SeatAsk:
@@ -174,7 +173,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         return await self._gm(context, work)
 
     async def _decide(self, request, context, approve: bool):  # type: ignore[no-untyped-def]
-        now = datetime.now(UTC)
+        now = self.auth.clock()
 
         def work(conn: Connection) -> lobby_pb2.SeatAsk:
             return ask_pb(conn, taking.decide(conn, request.campaign_id, request.ask_id, approve, now))
@@ -191,7 +190,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         return await self._decide(request, context, False)
 
     async def OpenReplacementSeat(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        now = datetime.now(UTC)
+        now = self.auth.clock()
         r = request
 
         def work(conn: Connection) -> lobby_pb2.Listing:
@@ -202,7 +201,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
 
     async def LeaveSeat(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         me = await self._me(context)
-        now = datetime.now(UTC)
+        now = self.auth.clock()
         r = request
         await self._tx(context, lambda conn: taking.leave(conn, me.id, r.campaign_id, r.player_id, now))
         self.auth.live.forget_player(r.campaign_id, r.player_id)
@@ -230,7 +229,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             await abort(context, err)
         me = await self._me(context)
         owner = (ACCOUNT_OWNER, me.id)
-        now = datetime.now(UTC)
+        now = self.auth.clock()
         await self._read(context, lambda conn: solo.check_limits(conn, owner, now, self.limits))
         try:
             scenario = await run_cpu(lambda: solo.scenario_for(ask))

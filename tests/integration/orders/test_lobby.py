@@ -120,6 +120,7 @@ def test_approval_asks_are_listed_with_the_record_and_answered(desk: Desk) -> No
     first = desk.me("AskSeat", seat("ap", "allemand"), a)
     assert first.state == "waiting" and first.reliability.percent == 100
     assert refused(desk.me, "AskSeat", seat("ap", "allemand"), a).code == StatusCode.ALREADY_EXISTS
+    desk.world.clock.advance(seconds=1)
     other = desk.me("AskSeat", seat("ap", "allemand"), b)
     asks = desk.gm("ListRequests", lobby_pb2.LobbyCampaignRequest(campaign_id="ap")).asks
     assert [x.display_name for x in asks] == ["Alice", "Bob"]
