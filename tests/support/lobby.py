@@ -5,6 +5,7 @@ campaign, and turns closed and opened as the services would."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,11 +15,12 @@ from typing import Any
 import grpc
 from sqlalchemy import Engine, insert
 
-from pate.v1 import accounts_pb2, lobby_pb2
+from pate.v1 import accounts_pb2, accounts_pb2_grpc, lobby_pb2, lobby_pb2_grpc
 from services.notifier import work
 from services.orders import campaigns, solo
 from services.orders.accounts_rpc import AccountsServicer
 from services.orders.lobby.rpc import LobbyServicer
+from services.platform.runtime.grpcutil import bound_port, serve_grpc
 from services.platform.security.throttle import ThrottlePolicy
 from services.platform.store import desk_tables
 from services.platform.store import repository as repo
@@ -126,3 +128,23 @@ def confirm(engine: Engine, campaign: str, turn: int, player: str) -> None:
                 campaign=campaign, turn=turn, player=player, confirmed_at=datetime.now(UTC)
             )
         )
+
+
+@contextmanager
+def serve_lobby(desk: Desk) -> Iterator[str]:
+    """pate.v1.Lobby and pate.v1.Accounts of the desk on a loopback port of their own loop."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    served = [
+        (desk.lobby, lobby_pb2_grpc.add_LobbyServicer_to_server),
+        (desk.accounts, accounts_pb2_grpc.add_AccountsServicer_to_server),
+    ]
+    server = asyncio.run_coroutine_threadsafe(serve_grpc(served, "127.0.0.1:0", "orders"), loop).result(30)
+    try:
+        yield f"127.0.0.1:{bound_port(server)}"
+    finally:
+        asyncio.run_coroutine_threadsafe(server.stop(None), loop).result(30)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()
