@@ -118,7 +118,7 @@ async def _act(desk: Desk, request: Request, method: str, done: str) -> Response
         out = await lobby_calls.call(desk.backend, method, req, token=token)
     except NotLoggedInError:
         return desk.redirect_with(request, "/account", said="log in to your account first", error=True)
-    except RefusedError as err:
+    except (RefusedError, ForbiddenError) as err:  # a refusal, a seat not offered, a low record
         return desk.redirect_with(request, back, said=err.message[:300], error=True)
     if method == "TakeSeat" and out.plays_from:
         done += f" You play it from turn {out.plays_from}; its reports from turn {out.reports_from} on."
@@ -157,7 +157,7 @@ async def solo(desk: Desk, request: Request) -> Response:
         )
     except NotLoggedInError:
         return desk.redirect_with(request, "/account", said="log in to your account first", error=True)
-    except RefusedError as err:
+    except (RefusedError, ForbiddenError) as err:
         return desk.redirect_with(request, HOME, said=err.message[:300], error=True)
     session = Session(out.token, out.campaign_id, out.player_id, float(out.expires_at.ToSeconds()))
     others = [s for s in desk.logged_in(request) if s.campaign != session.campaign]
@@ -184,8 +184,8 @@ async def gm_page(desk: Desk, request: Request) -> Response:
             desk.backend, "ListRequests", pb.LobbyCampaignRequest(campaign_id=cid), admin=True
         )
         asks = list(listed.asks)
-    except RefusedError:
-        found = None  # not in the lobby yet: the publish form
+    except ForbiddenError:
+        found = None  # not in the lobby yet (NOT_FOUND): the publish form
     flash = desk.flash(request)
     return desk.render(
         request,
@@ -202,7 +202,7 @@ async def _gm_call(desk: Desk, request: Request, cid: str, method: str, req: Any
     back = f"/c/{cid}/gm/lobby"
     try:
         await lobby_calls.call(desk.backend, method, req, admin=True)
-    except RefusedError as err:
+    except (RefusedError, ForbiddenError) as err:
         return desk.redirect_with(request, back, said=err.message[:300], error=True)
     return desk.redirect_with(request, back, said=done)
 
