@@ -90,13 +90,13 @@ def publish(conn: Connection, ask: Publish, now: datetime) -> None:
         raise DeskError(
             Code.FAILED_PRECONDITION, "campaign_id: only a campaign still at its start is published"
         )
-    listed = lt.lobby_listings.c.campaign == ask.campaign
-    if conn.execute(select(lt.lobby_listings.c.campaign).where(listed)).first() is not None:
-        raise DeskError(Code.ALREADY_EXISTS, f"campaign_id: {ask.campaign!r} is in the lobby already")
     states = {p.id for p in repo.load_world(conn, ask.campaign, 1).players.values() if p.state}
     unknown = [pid for pid in ask.seats if pid not in states]
     if unknown:
         raise DeskError(Code.INVALID_ARGUMENT, f"seats: no player {unknown[0]!r} of a state in the campaign")
+    listed = lt.lobby_listings.c.campaign == ask.campaign
+    if conn.execute(select(lt.lobby_listings.c.campaign).where(listed)).first() is not None:
+        raise DeskError(Code.ALREADY_EXISTS, f"campaign_id: {ask.campaign!r} is in the lobby already")
     s = at.account_seats
     claimed = {r.player: r.account for r in conn.execute(select(s).where(s.c.campaign == ask.campaign))}
     conn.execute(

@@ -27,6 +27,7 @@ from services.platform.runtime.rpc import (
 from services.platform.security import account_store, sessions
 from services.platform.security.accounts import Account, Accounts
 from services.platform.security.auth import Authenticator
+from services.platform.security.limits import CAMPAIGN_ID
 from services.platform.security.passwords import NO_LOGIN
 from services.platform.store import account_tables as at
 from services.platform.telemetry.logging import get_logger
@@ -224,6 +225,10 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             naval_rules=r.naval_rules,
         )
         try:
+            if not CAMPAIGN_ID.fullmatch(r.campaign_id):
+                raise DeskError(
+                    Code.INVALID_ARGUMENT, "campaign_id: 1 to 40 lowercase letters, digits and dashes"
+                )
             ask = solo.check_form(form)
         except DeskError as err:
             await abort(context, err)
