@@ -182,4 +182,5 @@ class AccountSeats:
                     conn.execute(
                         delete(t).where(and_(t.c.campaign == seat.campaign, t.c.player == seat.player))
                     )
+            seat_holds.forget_account(conn, me.id)  # the lobby's seats, asks and record (docs/lobby.md)
             account_store.forget_account(conn, me.id)

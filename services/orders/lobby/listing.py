@@ -8,6 +8,7 @@ deadline is then one turn length away.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -160,17 +161,22 @@ def free_seats(conn: Connection, campaign: str) -> int:
 # Seats said in words, per (campaign, turn): a world is read once for every browse of a turn.
 _FACTS: OrderedDict[tuple[str, int], dict[str, SeatFacts]] = OrderedDict()
 _FACTS_KEPT = 128
+_FACTS_LOCK = threading.Lock()  # browses run on worker threads
 
 
 def _facts(conn: Connection, campaign: str, turn: int) -> dict[str, SeatFacts]:
     key = (campaign, turn)
-    if key not in _FACTS:
+    with _FACTS_LOCK:
+        found = _FACTS.get(key)
+    if found is None:
         world = repo.load_world(conn, campaign, turn)
         states = load_nations().states
-        _FACTS[key] = {pid: seat_facts(world, pid, states) for pid, p in world.players.items() if p.state}
-        while len(_FACTS) > _FACTS_KEPT:
-            _FACTS.popitem(last=False)
-    return _FACTS[key]
+        found = {pid: seat_facts(world, pid, states) for pid, p in world.players.items() if p.state}
+        with _FACTS_LOCK:
+            _FACTS[key] = found
+            while len(_FACTS) > _FACTS_KEPT:
+                _FACTS.popitem(last=False)
+    return found
 
 
 def status_of(started: bool, row: repo.CampaignRow) -> str:

@@ -5,9 +5,9 @@ again: its last newcomer holds it until someone takes it."""
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, and_, select
+from sqlalchemy import Connection, and_, delete, select, update
 
-from services.platform.store.lobby_tables import lobby_seats
+from services.platform.store.lobby_tables import lobby_asks, lobby_seats, reliability_left, reliability_turns
 
 
 def _bound(conn: Connection, column: str, campaign: str, player: str) -> int:
@@ -26,3 +26,14 @@ def reports_from(conn: Connection, campaign: str, player: str) -> int:
 def plays_from(conn: Connection, campaign: str, player: str) -> int:
     """The first turn the seat's present holder plays (opens the seat)."""
     return _bound(conn, "plays_from", campaign, player)
+
+
+def forget_account(conn: Connection, account: str) -> None:
+    """A deleted account leaves the lobby: its seats there are free again (a running campaign's
+    game master gives the seat to the next player, as a claimed seat's), its asks and its record
+    go with the person."""
+    conn.execute(
+        update(lobby_seats).where(lobby_seats.c.account == account).values(account=None, taken_at=None)
+    )
+    for t in (lobby_asks, reliability_turns, reliability_left):
+        conn.execute(delete(t).where(t.c.account == account))

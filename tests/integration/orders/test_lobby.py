@@ -204,3 +204,24 @@ def test_an_account_starts_a_solo_game_within_the_limits(desk: Desk, engine: Eng
     assert refused(desk.me, "StartSolo", second, token).code == StatusCode.RESOURCE_EXHAUSTED
     nobody = refused(desk.call, desk.lobby, "StartSolo", second)
     assert nobody.code == StatusCode.UNAUTHENTICATED
+
+
+def test_a_deleted_account_leaves_the_lobby_and_its_record(desk: Desk, engine: Engine) -> None:
+    from tests.support.accounts import PASSWORD
+    from tests.support.lobby import next_turn
+
+    publish(desk, "del", seats=["allemand", "calder"], start="by_game_master", seat_policy="first_come")
+    token = desk.world.member("gone@example.org")
+    me = desk.world.accounts.authenticate(token).id
+    desk.me("TakeSeat", seat("del", "allemand"), token)
+    desk.gm("StartCampaign", lobby_pb2.LobbyCampaignRequest(campaign_id="del"))
+    next_turn(engine, "del")
+    assert desk.me("GetReliability", lobby_pb2.GetReliabilityRequest(), token).turns_due == 1
+    desk.call(
+        desk.accounts, "DeleteAccount", accounts_pb2.DeleteAccountRequest(password=PASSWORD), token=token
+    )
+    listing = desk.call(desk.lobby, "GetListing", lobby_pb2.LobbyCampaignRequest(campaign_id="del"))
+    assert not next(s for s in listing.seats if s.player_id == "allemand").taken
+    with engine.begin() as conn:
+        for t in (lt.reliability_turns, lt.lobby_seats):
+            assert conn.execute(select(t).where(t.c.account == me)).first() is None
