@@ -80,6 +80,7 @@ def account_login(client: TestClient, email: str) -> None:
 def test_publish_browse_take_and_my_campaigns(stack: Stack, gm: TestClient, player: TestClient) -> None:
     c = stack.campaign
     login(gm, c, "admin", stack.passwords["admin"])
+    assert f'href="/c/{c}/gm/lobby"' in gm.get(f"/c/{c}/gm").text
     assert 'id="lobby-publish"' in gm.get(f"/c/{c}/gm/lobby").text
     page = post(
         gm, f"/c/{c}/gm/lobby", f"/c/{c}/gm/lobby/publish",
