@@ -155,8 +155,9 @@ def _offer_civil_disorder(conn: Connection, campaign: str) -> None:
     """A listed campaign's seats in civil disorder are offered to newcomers; an offer not taken
     is withdrawn once its holder plays again."""
     listed = lt.lobby_listings.c.campaign == campaign
-    if conn.execute(select(lt.lobby_listings.c.campaign).where(listed)).first() is None:
-        return
+    started = conn.execute(select(lt.lobby_listings.c.started_at).where(listed)).first()
+    if started is None or started.started_at is None:
+        return  # not in the lobby, or its seats still offered from the start
     t = lt.lobby_seats
     bots = store.bot_players(conn, campaign).values()
     disorder = {p.player for p in bots if p.reason == store.CIVIL_DISORDER}
