@@ -20,6 +20,7 @@ COMMANDS: tuple[str, ...] = (
     "pate.cli.cases",
     "pate.cli.login",
     "pate.cli.account",
+    "pate.cli.lobby",
     "pate.cli.orders",
     "pate.cli.battle",
     "pate.cli.serve",

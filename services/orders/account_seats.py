@@ -24,7 +24,7 @@ from services.platform.security.auth import Authenticator, check_id
 from services.platform.security.passwords import NO_LOGIN
 from services.platform.store import account_tables as at
 from services.platform.store import repository as repo
-from services.platform.store import tables
+from services.platform.store import seat_holds, tables
 from services.platform.store.db import reader
 
 FORMER_PLAYER = "former player"  # what a seat shows once its account is deleted
@@ -64,6 +64,17 @@ def seat_holder(conn: Connection, campaign: str, player: str) -> str | None:
     if row is None:
         return None
     return FORMER_PLAYER if row.account is None else str(row.display_name)
+
+
+def _check_playing(conn: Connection, campaign: str, player: str) -> None:
+    """A newcomer who took the seat as a replacement opens it from the turn he plays
+    (docs/lobby.md): the bot plays it until then."""
+    first = seat_holds.plays_from(conn, campaign, player)
+    camp = repo.get_campaign(conn, campaign)
+    if camp is not None and camp.turn < first:
+        raise DeskError(
+            Code.FAILED_PRECONDITION, f"you play this seat from turn {first}; the bot plays it until then"
+        )
 
 
 class AccountSeats:
@@ -124,6 +135,7 @@ class AccountSeats:
             row = repo.get_player(conn, campaign, player) if mine is not None else None
             if row is None:
                 raise DeskError(Code.NOT_FOUND, "no such seat of yours: claim it first")
+            _check_playing(conn, campaign, player)
             seat_token, session = sessions.issue(conn, campaign, player, now=now, ttl=self.auth.session_ttl)
             account_store.link_seat_session(conn, me.id, seat_token)
         return seat_token, session, row
@@ -170,4 +182,5 @@ class AccountSeats:
                     conn.execute(
                         delete(t).where(and_(t.c.campaign == seat.campaign, t.c.player == seat.player))
                     )
+            seat_holds.forget_account(conn, me.id)  # the lobby's seats, asks and record (docs/lobby.md)
             account_store.forget_account(conn, me.id)

@@ -22,7 +22,7 @@ from pate.core.scenario.parse import Scenario
 from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS, WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
-from services.orders import civil, schedule
+from services.orders import civil, reliability, schedule
 from services.platform import bus
 from services.platform.bus.outbox import emit_event
 from services.platform.config import gitm_address
@@ -187,6 +187,7 @@ def close_turn(conn: Connection, campaign: str, turn: int, reason: str, at: date
         raise DeskError(Code.FAILED_PRECONDITION, f"turn {row.turn} is {row.status}, not OPEN")
     repo.set_status(conn, campaign, turn=row.turn, expect=("OPEN",), status="CLOSED")
     civil.count_missed(conn, campaign, row.turn)  # civil disorder: who missed this deadline
+    reliability.at_close(conn, campaign, row.turn)  # accounts' records, the lobby's replacement seats
     closed = events_pb2.TurnClosed(campaign_id=campaign, turn=row.turn, reason=reason)
     closed.closed_at.FromDatetime(at)
     if not emit_event(conn, bus.TURN_CLOSED, campaign, row.turn, closed):

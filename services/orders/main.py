@@ -16,6 +16,7 @@ from pate.v1 import (
     admin_pb2_grpc,
     bots_pb2_grpc,
     desk_pb2_grpc,
+    lobby_pb2_grpc,
     orders_pb2_grpc,
     result_pb2_grpc,
     sessions_pb2_grpc,
@@ -24,6 +25,7 @@ from services.orders import botwork, campaigns
 from services.orders.accounts_rpc import AccountsServicer, accounts_for
 from services.orders.admirals import BotAdmiralsServicer
 from services.orders.campaign_admin import CampaignAdminServicer
+from services.orders.lobby.rpc import LobbyServicer
 from services.orders.login import SessionsServicer
 from services.orders.pause import GameMasterServicer
 from services.orders.result import CampaignResultsServicer
@@ -94,6 +96,16 @@ SERVICE = Service(
             accounts_pb2_grpc.add_AccountsServicer_to_server,
             lambda e, s: AccountsServicer(
                 accounts_for(e, s.session_ttl_seconds, s.account_link_base), _auth(e, s), s.trusted_proxies
+            ),
+        ),
+        (
+            lobby_pb2_grpc.add_LobbyServicer_to_server,
+            lambda e, s: LobbyServicer(
+                e,
+                s.admin_token,
+                accounts_for(e, s.session_ttl_seconds, s.account_link_base),
+                _auth(e, s),
+                s.trusted_proxies,
             ),
         ),
     ),

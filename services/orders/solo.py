@@ -179,9 +179,27 @@ def create_solo(
     session_seconds: float,
 ) -> tuple[str, float]:
     """Make the campaign in this transaction; (his new session token, its expiry)."""
+    lock_solo(conn)
+    make_solo(conn, owner_of(conn, token, now), ask, hashes, now, limits)
+    new_token, session = sessions.issue(conn, ask.campaign, ask.seat, now=now, ttl=session_seconds)
+    return new_token, session.expires_at.timestamp()
+
+
+def lock_solo(conn: Connection) -> None:
     if conn.dialect.name == "postgresql":
         conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_SOLO_LOCK})
-    owner = owner_of(conn, token, now)
+
+
+def make_solo(
+    conn: Connection,
+    owner: tuple[str, str],
+    ask: SoloAsk,
+    hashes: Mapping[str, str],
+    now: datetime,
+    limits: SoloLimits,
+) -> None:
+    """The solo campaign, counted against ``owner`` (a seat, or an account: the lobby's
+    StartSolo), its limits checked again under the lock :func:`lock_solo` took."""
     check_limits(conn, owner, now, limits)
     turn = limits.turn_hours * 3600
     scenario = scenario_for(ask)
@@ -204,5 +222,3 @@ def create_solo(
             campaign=ask.campaign, owner_campaign=owner[0], owner_player=owner[1], created_at=now
         )
     )
-    new_token, session = sessions.issue(conn, ask.campaign, ask.seat, now=now, ttl=session_seconds)
-    return new_token, session.expires_at.timestamp()

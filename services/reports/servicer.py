@@ -20,7 +20,7 @@ from pate.v1 import reports_pb2, reports_pb2_grpc
 from services.platform.errors import Code, DeskError
 from services.platform.runtime.rpc import abort, caller_row, in_reader, is_admin, run_cpu
 from services.platform.security.auth import Authenticator
-from services.platform.store import bots
+from services.platform.store import bots, seat_holds
 from services.platform.store import repository as repo
 from services.platform.telemetry.logging import get_logger
 from services.reports import rendering
@@ -51,6 +51,15 @@ def _reader(conn: Connection, campaign: str, row: Any, target: str) -> str:
     if other is not None and Role.NAVAL_MINISTER.value in roles and other.state == row.state:
         return target
     raise DeskError(Code.PERMISSION_DENIED, f"player_id: you may not read the reports of {target!r}")
+
+
+def _first_turn(conn: Connection, campaign: str, row: Any) -> int:
+    """The first turn whose reports the caller's seat may read: a newcomer who took the seat as
+    a replacement (docs/lobby.md) reads none of his predecessor's."""
+    return seat_holds.reports_from(conn, campaign, row.id)
+
+
+EARLIER_REFUSED = "turn: the reports before you took this seat were its former holder's"
 
 
 class ReportsServicer(reports_pb2_grpc.ReportsServicer):
@@ -103,6 +112,8 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
                 target = request.player_id
             else:
                 target = _reader(conn, request.campaign_id, caller, request.player_id)
+                if request.turn < _first_turn(conn, request.campaign_id, caller):
+                    raise DeskError(Code.PERMISSION_DENIED, EARLIER_REFUSED)
             body = repo.load_report(conn, request.campaign_id, request.turn, target, fmt)
             source = None
             if body is None and fmt in rendering.RENDERED:
@@ -135,7 +146,8 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
             if caller is None or sees_every_side(conn, request.campaign_id, caller):
                 return repo.list_reports(conn, request.campaign_id, request.player_id or None)
             target = _reader(conn, request.campaign_id, caller, request.player_id)
-            return repo.list_reports(conn, request.campaign_id, target)
+            first = _first_turn(conn, request.campaign_id, caller)
+            return [(t, p) for t, p in repo.list_reports(conn, request.campaign_id, target) if t >= first]
 
         try:
             refs = await in_reader(self.engine, work)

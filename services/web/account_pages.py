@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from pate.v1 import accounts_pb2 as pb
-from services.web import account_calls, security
+from services.web import account_calls, lobby_calls, security
 from services.web.backend_errors import NotLoggedInError, RefusedError
 from services.web.desk import Desk, Handler, redirect
 from services.web.pages import ID_PATTERN, MAX_PASSWORD
@@ -43,7 +43,7 @@ def _said(desk: Desk, request: Request, text: str, *, error: bool = False) -> Re
 async def account(desk: Desk, request: Request) -> Response:
     """Logged in: the account, its seats and sessions; else the forms that get him in."""
     token = _token(request)
-    ctx: dict[str, Any] = {"me": None, "seats": [], "sessions": []}
+    ctx: dict[str, Any] = {"me": None, "seats": [], "sessions": [], "record": None}
     if token:
         try:
             ctx["me"] = await account_calls.call(
@@ -54,6 +54,7 @@ async def account(desk: Desk, request: Request) -> Response:
             )
             ctx["sessions"] = list(listed.sessions)
             ctx["seats"] = list(ctx["me"].seats)
+            ctx["record"] = await lobby_calls.record(desk.backend, token)  # docs/lobby.md
         except NotLoggedInError:
             token = ""
     flash = desk.flash(request)

@@ -9,10 +9,9 @@ import re
 from collections.abc import Mapping
 from functools import cache
 
-from pate.core.world.diplomacy import State
-from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS, Role, WorldState
+from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 from pate.datafiles import list_scenarios, load_nations, load_shipped_scenario
-from pate.reports.words import and_list
+from pate.reports.seat_words import SEAT_NAMES_SHOWN, seat_words  # noqa: F401 (the solo form's words)
 
 CAMPAIGN_ID = re.compile(r"[a-z0-9-]{1,40}")  # matched whole, as every id
 PLAYER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")  # as the desk's ID_PATTERN
@@ -111,30 +110,6 @@ def check_solo(values: Mapping[str, str]) -> tuple[dict[str, str], str, str]:
     elif seat not in scenario_seats(scenario):
         errors["seat"] = said("seat", f"no player {seat[:64]!r} of a state in the scenario {scenario}")
     return errors, scenario, seat
-
-
-SEAT_NAMES_SHOWN = 3  # ship names a seat of the solo form shows; the rest only counted
-
-
-def seat_words(world: WorldState, pid: str, states: Mapping[str, State]) -> str:
-    """A seat as the solo form offers it: the player, his side and role, and his ships (the
-    scenario's public start), e.g. "ganteaume: French commander, 4 ships (Imperial, Alexandre,
-    Patriote and 1 more)"."""
-    player = world.players[pid]
-    code = player.state or ""
-    side = states[code].name if code in states else code
-    minister = Role.NAVAL_MINISTER in player.roles
-    ships = sorted((s for s in world.ships.values() if pid in (s.commander, s.deputy)), key=lambda s: s.id)
-    names = [s.name or s.id for s in ships[:SEAT_NAMES_SHOWN]]
-    if len(ships) > SEAT_NAMES_SHOWN:
-        names.append(f"{len(ships) - SEAT_NAMES_SHOWN} more")
-    listed = f" ({and_list(names)})" if names else ""
-    words = f"{pid}: {side} {'naval minister' if minister else 'commander'}"
-    words += f", {len(ships)} ship{'' if len(ships) == 1 else 's'}{listed}"
-    if minister:
-        every = sum(1 for s in world.ships.values() if s.state == code)
-        words += f"; orders all {every} {side} ships"
-    return words
 
 
 @cache

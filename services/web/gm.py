@@ -73,7 +73,9 @@ def create_field(message: str) -> str:
     return _CREATE_FIELD.get(name.strip(), "") if sep else ""
 
 
-async def _master(desk: Desk, request: Request) -> tuple[str, desk_pb2.MyCampaign]:
+async def master_of_campaign(desk: Desk, request: Request) -> tuple[str, desk_pb2.MyCampaign]:
+    """The campaign of a game master's page, once his role there is checked (any other caller
+    is shown "Not found"); the rest of the request calls with his own session."""
     cid = campaign_id(request)
     session = desk.session_for(request, cid)
     mine = await desk.backend.my_campaign(session)
@@ -120,11 +122,11 @@ def hand_choices(mine: desk_pb2.MyCampaign) -> list[str]:
 
 
 async def master(desk: Desk, request: Request) -> Response:
-    cid, mine = await _master(desk, request)
+    cid, mine = await master_of_campaign(desk, request)
     return await page_with(desk, request, cid, mine)
 
 
-guarded = _master  # the hand-over's forms (services/web/handover.py) check the role the same way
+guarded = master_of_campaign  # the hand-over's forms (services/web/handover.py) check the role the same way
 
 
 async def page_with(
@@ -137,7 +139,7 @@ async def page_with(
 
 async def close_turn(desk: Desk, request: Request) -> Response:
     form = await desk.form(request)
-    cid, mine = await _master(desk, request)
+    cid, mine = await master_of_campaign(desk, request)
     turn = form.get("turn", "")
     try:
         if not turn.isdigit() or len(turn) > 3:
@@ -159,7 +161,7 @@ def parse_utc(text: str) -> datetime:
 async def set_deadline(desk: Desk, request: Request) -> Response:
     """Set the open turn's deadline, extend it by hours, or remove it."""
     form = await desk.form(request)
-    cid, mine = await _master(desk, request)
+    cid, mine = await master_of_campaign(desk, request)
     current = deadline_of(mine.campaign)
     try:
         if form.get("clear") == "on":
@@ -180,7 +182,7 @@ async def set_deadline(desk: Desk, request: Request) -> Response:
 
 async def set_password(desk: Desk, request: Request) -> Response:
     form = await desk.form(request)
-    cid, mine = await _master(desk, request)
+    cid, mine = await master_of_campaign(desk, request)
     player, password = form.get("player", ""), form.get("password", "")
     try:
         if not ID_PATTERN.fullmatch(player):
@@ -219,7 +221,7 @@ def _create_refused(
 async def create_campaign(desk: Desk, request: Request) -> Response:
     """The server administrator's work, not a game master's (docs/security.md)."""
     form = await desk.form(request)
-    cid, mine = await _master(desk, request)
+    cid, mine = await master_of_campaign(desk, request)
     values = {k: form.get(k, "").strip()[:64] for k in CREATE_INPUTS}
     errors, humans = create_form.check_create(values)  # every error at once (docs/web.md)
     allowed = _server_administrator(desk, form)
@@ -269,13 +271,13 @@ async def create_campaign(desk: Desk, request: Request) -> Response:
 
 
 async def all_reports(desk: Desk, request: Request) -> Response:
-    cid, _mine = await _master(desk, request)
+    cid, _mine = await master_of_campaign(desk, request)
     refs = await desk.backend.all_reports(cid)
     return desk.render(request, "gm_reports.html", cid=cid, refs=refs)
 
 
 async def report_of(desk: Desk, request: Request) -> Response:
-    cid, _mine = await _master(desk, request)
+    cid, _mine = await master_of_campaign(desk, request)
     turn, player = turn_of(request), str(request.path_params["player"])
     if not ID_PATTERN.fullmatch(player):
         raise ForbiddenError("no such report")
@@ -286,7 +288,7 @@ async def report_of(desk: Desk, request: Request) -> Response:
 async def pause(desk: Desk, request: Request) -> Response:
     """Pause (the deadline stops) or resume (the time left runs again from now)."""
     form = await desk.form(request)
-    cid, mine = await _master(desk, request)
+    cid, mine = await master_of_campaign(desk, request)
     resume = form.get("action") == "resume"
     try:
         state = await desk.backend.pause(cid, resume=resume)
@@ -308,7 +310,7 @@ async def recover_turn(desk: Desk, request: Request) -> Response:
     """A failed turn: retry it, reopen it, or resolve it with one player's orders
     replaced by the defaults of rule 4.11 (docs/operations.md, "A failed turn")."""
     form = await desk.form(request)
-    cid, mine = await _master(desk, request)
+    cid, mine = await master_of_campaign(desk, request)
     action, turn, player = form.get("action", ""), form.get("turn", ""), form.get("player", "")
     try:
         if action not in _RECOVERY:

@@ -17,7 +17,7 @@ from pate.messaging import message_limits
 from services.web import desk_calls, wording
 from services.web.backend_errors import RefusedError
 from services.web.desk import Desk, redirect
-from services.web.gm import _master
+from services.web.gm import master_of_campaign
 from services.web.pages import campaign_id
 
 
@@ -71,7 +71,7 @@ def readable(message: str) -> str:
 
 async def early_close(desk: Desk, request: Request) -> Response:
     form = await desk.form(request)
-    cid, _ = await _master(desk, request)
+    cid, _ = await master_of_campaign(desk, request)
     enabled, keep = form.get("enabled") == "on", form.get("after") == "schedule"
     await desk_calls.set_early_close(desk.backend, cid, enabled, keep)
     return desk.redirect_with(request, f"/c/{cid}/gm", done=early_close_said(enabled, keep))
@@ -91,7 +91,7 @@ def early_close_said(enabled: bool, keep_schedule: bool) -> str:
 async def campaign_options(desk: Desk, request: Request) -> Response:
     """The game master's campaign options: whether players see who has confirmed."""
     form = await desk.form(request)
-    cid, _ = await _master(desk, request)
+    cid, _ = await master_of_campaign(desk, request)
     show = form.get("show_ready") == "on"
     public = form.get("spectators_see_result") == "on"
     await desk_calls.set_options(desk.backend, cid, show, public)

@@ -21,6 +21,7 @@ from services.web import (
     account_pages,
     gm,
     handover,
+    lobby_pages,
     minister,
     notify_page,
     pages,
@@ -121,6 +122,24 @@ def _account_routes(desk: Desk) -> list[Route]:
         Route("/account/play", page(desk, g(a.play)), methods=["POST"]),
         Route("/account/revoke", page(desk, g(a.revoke)), methods=["POST"]),
         Route("/account/delete", page(desk, g(a.delete)), methods=["POST"]),
+        *_lobby_routes(desk),
+    ]
+
+
+def _lobby_routes(desk: Desk) -> list[Route]:
+    lp = lobby_pages
+    return [
+        Route("/lobby", page(desk, lp.browse), methods=["GET"]),
+        Route("/lobby/solo", page(desk, lp.solo), methods=["POST"]),
+        Route("/lobby/{campaign}", page(desk, lp.listing), methods=["GET"]),
+        Route("/lobby/{campaign}/take", page(desk, account_pages.guarded(lp.take)), methods=["POST"]),
+        Route("/lobby/{campaign}/ask", page(desk, account_pages.guarded(lp.ask)), methods=["POST"]),
+        Route("/lobby/{campaign}/leave", page(desk, account_pages.guarded(lp.leave)), methods=["POST"]),
+        Route("/c/{campaign}/gm/lobby", page(desk, lp.gm_page), methods=["GET"]),
+        Route("/c/{campaign}/gm/lobby/publish", page(desk, lp.gm_publish), methods=["POST"]),
+        Route("/c/{campaign}/gm/lobby/start", page(desk, lp.gm_start), methods=["POST"]),
+        Route("/c/{campaign}/gm/lobby/decide", page(desk, lp.gm_decide), methods=["POST"]),
+        Route("/c/{campaign}/gm/lobby/replace", page(desk, lp.gm_replace), methods=["POST"]),
     ]
 
 

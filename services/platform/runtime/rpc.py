@@ -101,7 +101,7 @@ def is_admin(context: grpc.aio.ServicerContext, token: str) -> bool:
 
 
 ADMIN_ROLE = "admin"  # pate.core.world.state.Role.ADMIN: the campaign's game master
-NOT_ADMIN = "administrator token missing or wrong"
+NOT_ADMIN = "administrator token missing or wrong (or not the session of this campaign's game master)"
 
 
 async def game_master_session(
@@ -112,15 +112,16 @@ async def game_master_session(
 ) -> bool:
     """Whether the call carries the session of ``campaign``'s game master (a player with the
     ``admin`` role there): his own pages act for his campaign with it, so the web desk need
-    not hold the server's administrator token.  False when no session token was sent; a
-    session that is unknown, spent or another campaign's aborts the call as any player call."""
+    not hold the server's administrator token.  False when no session token was sent, and for
+    a token that is no live session of ``campaign`` (an account's, a spent one, another
+    campaign's): the caller is then refused as anyone without the right is, PERMISSION_DENIED."""
     creds = call_credentials(context, trusted_proxies)
     if not creds.token:
         return False
     try:
         row = await asyncio.to_thread(auth.caller, campaign, creds)
-    except DeskError as err:
-        await abort(context, err)
+    except DeskError:
+        return False
     return ADMIN_ROLE in json.loads(row.roles_json)
 
 

@@ -58,6 +58,10 @@ EMAIL = re.compile(r"[^\s@<>,;]{1,64}@[^\s@<>,;]{1,189}")  # the outer bound; ac
 TIME_ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+/-]{0,63}")  # the shape of an IANA name; the list decides
 LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,100}")  # a mailed link's token (43 characters)
 SESSION_ID = re.compile(r"[0-9a-f]{16}")
+ASK_ID = re.compile(r"[0-9a-f]{16}")  # a lobby ask (docs/lobby.md)
+RULE_SET = re.compile(r"[a-z0-9_-]{1,64}")
+PAGE_TOKEN = re.compile(r"[0-9]{1,5}")
+SOLO_SCENARIO = re.compile(r"[a-z0-9_-]{1,40}")  # a shipped scenario's file name (services/orders/solo.py)
 
 
 Rule = Text | Number | Many | Moment
@@ -188,6 +192,31 @@ RULES: dict[str, Rule] = {
     "pate.v1.ChangePasswordRequest.password": _GIVEN_PASSWORD,
     "pate.v1.ChangePasswordRequest.new_password": _NEW_PASSWORD,
     "pate.v1.DeleteAccountRequest.password": _GIVEN_PASSWORD,
+    # pate.v1.Lobby (docs/lobby.md; services/orders/lobby checks the words and the numbers)
+    "pate.v1.PublishRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.PublishRequest.description": Text(2000, lines=True),
+    "pate.v1.PublishRequest.time_zone": Text(64, TIME_ZONE, what="an IANA time zone name"),
+    "pate.v1.PublishRequest.seat_policy": _WORD,
+    "pate.v1.PublishRequest.min_reliability": Number(0, 100),
+    "pate.v1.PublishRequest.start": _WORD,
+    "pate.v1.PublishRequest.seats": Many(200),
+    "pate.v1.PublishRequest.seats[]": _SEAT,
+    "pate.v1.LobbyCampaignRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.LobbySeatRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.LobbySeatRequest.player_id": _SEAT,
+    "pate.v1.BrowseRequest.scenario": Text(64, SCENARIO_NAME, what="a scenario name ([a-z0-9_]{1,64})"),
+    "pate.v1.BrowseRequest.combat_rules": Text(64, RULE_SET, what="a rule set's name"),
+    "pate.v1.BrowseRequest.naval_rules": Text(64, RULE_SET, what="a rule set's name"),
+    "pate.v1.BrowseRequest.max_turn_hours": Number(0, MAX_TURN_SECONDS // 3600),
+    "pate.v1.BrowseRequest.page_size": Number(0, 50),
+    "pate.v1.BrowseRequest.page_token": Text(5, PAGE_TOKEN, what="a previous page's next_page_token"),
+    "pate.v1.DecideRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.DecideRequest.ask_id": Text(16, ASK_ID, required=True, what="an ask id (16 hex digits)"),
+    "pate.v1.StartSoloRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.StartSoloRequest.scenario": Text(40, SOLO_SCENARIO, required=True, what="a shipped scenario"),
+    "pate.v1.StartSoloRequest.seat": _SEAT,
+    "pate.v1.StartSoloRequest.combat_rules": Text(64, RULE_SET, what="a rule set's name"),
+    "pate.v1.StartSoloRequest.naval_rules": Text(64, RULE_SET, what="a rule set's name"),
 }
 
 # Fields without a rule of their own (added later) but with a well-known name take

@@ -55,6 +55,12 @@ EXPECTED_TABLES = {
     "account_sessions",
     "account_seat_sessions",
     "account_seats",
+    # migration 0018, the lobby (docs/lobby.md)
+    "lobby_listings",
+    "lobby_seats",
+    "lobby_asks",
+    "reliability_turns",
+    "reliability_left",
 }
 
 
@@ -68,7 +74,7 @@ def _assert_matches_metadata(url: str) -> None:
             inspector = sa.inspect(conn)
             checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
             assert checks == {"ck_campaigns_status", "ck_reports_format"}
-        assert db.current_revision(engine) == "0017"
+        assert db.current_revision(engine) == "0018"
     finally:
         engine.dispose()
 
