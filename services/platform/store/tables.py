@@ -279,6 +279,8 @@ sessions = Table(
     _created(),
     Column("expires_at", UtcDateTime(), nullable=False),
     Column("revoked_at", UtcDateTime(), nullable=True),
+    # opened by a read-only API token (migration 0020): Reports take it, OrderDesk refuses it
+    Column("read_only", Boolean(create_constraint=False), nullable=False, server_default=false()),
 )
 Index(None, sessions.c.campaign, sessions.c.player)
 Index(None, sessions.c.expires_at)

@@ -55,6 +55,7 @@ EXPECTED_TABLES = {
     "account_sessions",
     "account_seat_sessions",
     "account_seats",
+    "api_tokens",
 }
 
 
@@ -68,7 +69,7 @@ def _assert_matches_metadata(url: str) -> None:
             inspector = sa.inspect(conn)
             checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
             assert checks == {"ck_campaigns_status", "ck_reports_format"}
-        assert db.current_revision(engine) == "0017"
+        assert db.current_revision(engine) == "0020_api_tokens"
     finally:
         engine.dispose()
 
