@@ -9,6 +9,7 @@
     pate account sessions | revoke [SESSION_ID]    list, end one or all sessions
     pate account reset --email E | --token TOKEN   ask for a link, or set a new password with it
     pate account password | delete | logout
+    pate account token create|list|revoke, update, prune-unverified   (pate/cli/account_tokens.py)
 
 Passwords come from PATE_PASSWORD (a new one from PATE_NEW_PASSWORD) or a prompt without echo,
 never from an argument.  The account's token is kept in the token file (pate/cli/tokens.py) as
@@ -70,6 +71,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     group.add_argument("--email")
     group.add_argument("--token")
     rs.set_defaults(handler=_reset)
+    from pate.cli import account_tokens
+
+    account_tokens.add_actions(acts)  # token create|list|revoke, update, prune-unverified
 
 
 def _secret(variable: str, prompt: str) -> str:
