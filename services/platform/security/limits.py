@@ -58,6 +58,7 @@ EMAIL = re.compile(r"[^\s@<>,;]{1,64}@[^\s@<>,;]{1,189}")  # the outer bound; ac
 TIME_ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+/-]{0,63}")  # the shape of an IANA name; the list decides
 LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,100}")  # a mailed link's token (43 characters)
 SESSION_ID = re.compile(r"[0-9a-f]{16}")
+API_TOKEN_ID = re.compile(r"(pate_at_)?[0-9a-f]{12}")
 
 
 Rule = Text | Number | Many | Moment
@@ -188,6 +189,26 @@ RULES: dict[str, Rule] = {
     "pate.v1.ChangePasswordRequest.password": _GIVEN_PASSWORD,
     "pate.v1.ChangePasswordRequest.new_password": _NEW_PASSWORD,
     "pate.v1.DeleteAccountRequest.password": _GIVEN_PASSWORD,
+    # API tokens and account edits (docs/api.md; api_tokens.py and account_edits.py check more)
+    "pate.v1.CreateApiTokenRequest.name": Text(64, required=True),
+    "pate.v1.CreateApiTokenRequest.read_only": Number(0, 1),
+    "pate.v1.CreateApiTokenRequest.all_seats": Number(0, 1),
+    "pate.v1.CreateApiTokenRequest.seats": Many(50),
+    "pate.v1.CreateApiTokenRequest.expires_in_days": Number(0, 365),
+    "pate.v1.ApiTokenSeat.campaign_id": _CAMPAIGN,
+    "pate.v1.ApiTokenSeat.player_id": _SEAT,
+    "pate.v1.RevokeApiTokenRequest.token_id": Text(
+        20, API_TOKEN_ID, what="an API token's id (12 hex digits, or pate_at_ and them)"
+    ),
+    "pate.v1.UpdateAccountRequest.display_name": Text(100),
+    "pate.v1.UpdateAccountRequest.time_zone": Text(64, TIME_ZONE, what="an IANA time zone name"),
+    "pate.v1.UpdateAccountRequest.clear_time_zone": Number(0, 1),
+    "pate.v1.UpdateAccountRequest.email": Text(254, EMAIL, what="an email address"),
+    "pate.v1.UpdateAccountRequest.password": Text(1024),
+    # the public archive (services/orders/archive.py)
+    "pate.v1.ListArchiveRequest.page_size": Number(0, 50),
+    "pate.v1.ListArchiveRequest.page_token": Text(40, CAMPAIGN_ID, what="the next_page_token of the last page"),
+    "pate.v1.GetArchivedRequest.campaign_id": _CAMPAIGN,
 }
 
 # Fields without a rule of their own (added later) but with a well-known name take
