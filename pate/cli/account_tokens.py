@@ -60,7 +60,8 @@ def _seats(given: list[str]) -> list[Any]:
 
 
 def _create(args: argparse.Namespace) -> int:
-    from pate.cli.account import _rpc, _token
+    from pate.cli.account_client import rpc as _rpc
+    from pate.cli.account_client import token as _token
     from pate.v1 import accounts_pb2 as pb
 
     req = pb.CreateApiTokenRequest(
@@ -81,7 +82,8 @@ def _create(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from pate.cli.account import _rpc, _token
+    from pate.cli.account_client import rpc as _rpc
+    from pate.cli.account_client import token as _token
     from pate.v1 import accounts_pb2 as pb
 
     for t in _rpc(args, "ListApiTokens", pb.ListApiTokensRequest(), token=_token()).tokens:
@@ -98,7 +100,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _revoke(args: argparse.Namespace) -> int:
-    from pate.cli.account import _rpc, _token
+    from pate.cli.account_client import rpc as _rpc
+    from pate.cli.account_client import token as _token
     from pate.v1 import accounts_pb2 as pb
 
     out = _rpc(args, "RevokeApiToken", pb.RevokeApiTokenRequest(token_id=args.token_id), token=_token())
@@ -107,7 +110,9 @@ def _revoke(args: argparse.Namespace) -> int:
 
 
 def _update(args: argparse.Namespace) -> int:
-    from pate.cli.account import _rpc, _secret, _token
+    from pate.cli.account_client import rpc as _rpc
+    from pate.cli.account_client import secret as _secret
+    from pate.cli.account_client import token as _token
     from pate.v1 import accounts_pb2 as pb
 
     password = _secret("PATE_PASSWORD", "your password: ") if args.email else ""
