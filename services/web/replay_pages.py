@@ -55,6 +55,7 @@ def _render(
 ) -> Response:
     views = [(which, svg, focus_on(which, frame.places, svg)) for which, svg in frame.maps] if frame else []
     beside = [(w, svg, focus_on(w, truth.places, svg)) for w, svg in truth.maps] if truth else []
+    ctx.setdefault("spectator", False)  # a visitor of the archive (archive_pages.py)
     return desk.render(
         request,
         "replay.html",
