@@ -207,7 +207,9 @@ RULES: dict[str, Rule] = {
     "pate.v1.UpdateAccountRequest.password": Text(1024),
     # the public archive (services/orders/archive.py)
     "pate.v1.ListArchiveRequest.page_size": Number(0, 50),
-    "pate.v1.ListArchiveRequest.page_token": Text(40, CAMPAIGN_ID, what="the next_page_token of the last page"),
+    "pate.v1.ListArchiveRequest.page_token": Text(
+        40, CAMPAIGN_ID, what="the next_page_token of the last page"
+    ),
     "pate.v1.GetArchivedRequest.campaign_id": _CAMPAIGN,
 }
 
