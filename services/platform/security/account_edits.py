@@ -55,7 +55,7 @@ def update_account(accounts: Accounts, token: str, change: Change, source: str) 
         if not change.password:
             raise DeskError(Code.INVALID_ARGUMENT, "password: needed to change the address")
         accounts.check_password(me.email, change.password, source)  # throttled as a login
-        accounts._mail_request(email or "", source)
+        accounts.mail_request(email or "", source)
     values: dict[str, Any] = {}
     if name is not None:
         values["display_name"] = name
@@ -87,7 +87,7 @@ def _mail_move(accounts: Accounts, conn: Connection, me: Account, email: str, no
         conn.execute(update(t).where(t.c.token_sha256 == token_digest(token)).values(detail=email))
         body = (
             "Confirm this address for your PATE account with this link (valid "
-            f"{EMAIL_TTL.days} days, once):\n{accounts._link('verify', token)}\n\n"
+            f"{EMAIL_TTL.days} days, once):\n{accounts.link('verify', token)}\n\n"
             "If you did not ask for it, ignore this mail: nothing changes."
         )
         store.queue_mail(

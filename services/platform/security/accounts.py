@@ -115,6 +115,14 @@ class Accounts:
     def _link(self, what: str, token: str) -> str:
         return f"{self.link_base}/{what}?token={token}" if self.link_base else token
 
+    def link(self, what: str, token: str) -> str:
+        """What a mail carries for a link token (account_edits.py mails one too)."""
+        return self._link(what, token)
+
+    def mail_request(self, email: str, source: str) -> None:
+        """Take a mail-sending request from the mail throttle (RESOURCE_EXHAUSTED past it)."""
+        self._mail_request(email, source)
+
     # --- sign-up and verification ---------------------------------------------------------
 
     def sign_up(self, display_name: str, email: str, password: str, time_zone: str, source: str) -> None:
