@@ -9,6 +9,7 @@
     pate account sessions | revoke [SESSION_ID]    list, end one or all sessions
     pate account reset --email E | --token TOKEN   ask for a link, or set a new password with it
     pate account password | delete | logout
+    pate account token create|list|revoke, update, prune-unverified   (pate/cli/account_tokens.py)
 
 Passwords come from PATE_PASSWORD (a new one from PATE_NEW_PASSWORD) or a prompt without echo,
 never from an argument.  The account's token is kept in the token file (pate/cli/tokens.py) as
@@ -18,17 +19,16 @@ the session of campaign ``@account``; ``play`` keeps a seat's session as ``pate 
 from __future__ import annotations
 
 import argparse
-import getpass
 import hashlib
 import os
-import sys
-from collections.abc import Callable
 from datetime import UTC
 from typing import Any
 
+from pate.cli.account_client import ACCOUNT
+from pate.cli.account_client import rpc as _rpc
+from pate.cli.account_client import secret as _secret
+from pate.cli.account_client import token as _token
 from pate.cli.main import UserError
-
-ACCOUNT = "@account"  # the token file's campaign of account sessions: no campaign id has '@'
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,33 +70,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     group.add_argument("--email")
     group.add_argument("--token")
     rs.set_defaults(handler=_reset)
+    from pate.cli import account_tokens
 
-
-def _secret(variable: str, prompt: str) -> str:
-    value = os.environ.get(variable, "")
-    if value:
-        return value
-    if not sys.stdin.isatty():
-        raise UserError(f"set {variable} or run this in a terminal (a password is never an argument)")
-    return getpass.getpass(prompt)
-
-
-def _rpc(args: argparse.Namespace, method: str, request: Any, *, token: str = "") -> Any:
-    from pate.cli.client import bearer, call, orders_channel
-    from pate.v1 import accounts_pb2_grpc
-
-    with orders_channel(args.server) as ch:
-        fn: Callable[..., Any] = getattr(accounts_pb2_grpc.AccountsStub(ch), method)
-        return call(fn, request, bearer(token) if token else ())
-
-
-def _token() -> str:
-    from pate.cli import tokens
-
-    stored = [s for s in tokens.load() if s.campaign == ACCOUNT and not s.expired()]
-    if not stored:
-        raise UserError("not logged in to your account: run pate account login --email YOU")
-    return stored[-1].token
+    account_tokens.add_actions(acts)  # token create|list|revoke, update, prune-unverified
 
 
 def _keep(args: argparse.Namespace, campaign: str, who: str, reply: Any) -> str:

@@ -80,7 +80,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _rpc(
     args: argparse.Namespace, method: str, request: Any, *, account: bool = False, gm: bool = False
 ) -> Any:
-    from pate.cli.account import _token
+    from pate.cli.account_client import token as _token
     from pate.cli.client import admin_metadata, bearer, call, orders_channel
     from pate.v1 import lobby_pb2_grpc
 

@@ -541,3 +541,277 @@ class DeleteAccountResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___DeleteAccountResponse: _TypeAlias = DeleteAccountResponse  # noqa: Y015
+
+@_typing.final
+class ApiTokenSeat(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    player_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ApiTokenSeat: _TypeAlias = ApiTokenSeat  # noqa: Y015
+
+@_typing.final
+class CreateApiTokenRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    READ_ONLY_FIELD_NUMBER: _builtins.int
+    ALL_SEATS_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    EXPIRES_IN_DAYS_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """1 to 64 characters"""
+    read_only: _builtins.bool
+    """reports only: its seat sessions send no orders"""
+    all_seats: _builtins.bool
+    """every seat the account holds when the token is used"""
+    expires_in_days: _builtins.int
+    """1 to 365; 0: 90"""
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___ApiTokenSeat]:
+        """else these seats of the account (1 to 50)"""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        read_only: _builtins.bool = ...,
+        all_seats: _builtins.bool = ...,
+        seats: _abc.Iterable[Global___ApiTokenSeat] | None = ...,
+        expires_in_days: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["all_seats", b"all_seats", "expires_in_days", b"expires_in_days", "name", b"name", "read_only", b"read_only", "seats", b"seats"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateApiTokenRequest: _TypeAlias = CreateApiTokenRequest  # noqa: Y015
+
+@_typing.final
+class ApiTokenInfo(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_ID_FIELD_NUMBER: _builtins.int
+    PREFIX_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    READ_ONLY_FIELD_NUMBER: _builtins.int
+    ALL_SEATS_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    CREATED_AT_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    LAST_USED_AT_FIELD_NUMBER: _builtins.int
+    token_id: _builtins.str
+    """12 hex digits: names the token, logs nobody in"""
+    prefix: _builtins.str
+    """pate_at_<token_id>: how the token starts"""
+    name: _builtins.str
+    read_only: _builtins.bool
+    all_seats: _builtins.bool
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___ApiTokenSeat]: ...
+    @_builtins.property
+    def created_at(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def last_used_at(self) -> _timestamp_pb2.Timestamp:
+        """unset: never used"""
+
+    def __init__(
+        self,
+        *,
+        token_id: _builtins.str = ...,
+        prefix: _builtins.str = ...,
+        name: _builtins.str = ...,
+        read_only: _builtins.bool = ...,
+        all_seats: _builtins.bool = ...,
+        seats: _abc.Iterable[Global___ApiTokenSeat] | None = ...,
+        created_at: _timestamp_pb2.Timestamp | None = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+        last_used_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "expires_at", b"expires_at", "last_used_at", b"last_used_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["all_seats", b"all_seats", "created_at", b"created_at", "expires_at", b"expires_at", "last_used_at", b"last_used_at", "name", b"name", "prefix", b"prefix", "read_only", b"read_only", "seats", b"seats", "token_id", b"token_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ApiTokenInfo: _TypeAlias = ApiTokenInfo  # noqa: Y015
+
+@_typing.final
+class CreateApiTokenResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_FIELD_NUMBER: _builtins.int
+    INFO_FIELD_NUMBER: _builtins.int
+    token: _builtins.str
+    """pate_at_<id>_<secret>: keep it, it is shown once"""
+    @_builtins.property
+    def info(self) -> Global___ApiTokenInfo: ...
+    def __init__(
+        self,
+        *,
+        token: _builtins.str = ...,
+        info: Global___ApiTokenInfo | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["info", b"info"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["info", b"info", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateApiTokenResponse: _TypeAlias = CreateApiTokenResponse  # noqa: Y015
+
+@_typing.final
+class ListApiTokensRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListApiTokensRequest: _TypeAlias = ListApiTokensRequest  # noqa: Y015
+
+@_typing.final
+class ListApiTokensResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKENS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def tokens(self) -> _containers.RepeatedCompositeFieldContainer[Global___ApiTokenInfo]: ...
+    def __init__(
+        self,
+        *,
+        tokens: _abc.Iterable[Global___ApiTokenInfo] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tokens", b"tokens"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListApiTokensResponse: _TypeAlias = ListApiTokensResponse  # noqa: Y015
+
+@_typing.final
+class RevokeApiTokenRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_ID_FIELD_NUMBER: _builtins.int
+    token_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        token_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["token_id", b"token_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevokeApiTokenRequest: _TypeAlias = RevokeApiTokenRequest  # noqa: Y015
+
+@_typing.final
+class RevokeApiTokenResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REVOKED_FIELD_NUMBER: _builtins.int
+    revoked: _builtins.int
+    def __init__(
+        self,
+        *,
+        revoked: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["revoked", b"revoked"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevokeApiTokenResponse: _TypeAlias = RevokeApiTokenResponse  # noqa: Y015
+
+@_typing.final
+class UpdateAccountRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    TIME_ZONE_FIELD_NUMBER: _builtins.int
+    CLEAR_TIME_ZONE_FIELD_NUMBER: _builtins.int
+    EMAIL_FIELD_NUMBER: _builtins.int
+    PASSWORD_FIELD_NUMBER: _builtins.int
+    display_name: _builtins.str
+    """empty: unchanged"""
+    time_zone: _builtins.str
+    """IANA name; empty: unchanged"""
+    clear_time_zone: _builtins.bool
+    """back to UTC"""
+    email: _builtins.str
+    """a new address; empty: unchanged"""
+    password: _builtins.str
+    """needed for a new address only"""
+    def __init__(
+        self,
+        *,
+        display_name: _builtins.str = ...,
+        time_zone: _builtins.str = ...,
+        clear_time_zone: _builtins.bool = ...,
+        email: _builtins.str = ...,
+        password: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clear_time_zone", b"clear_time_zone", "display_name", b"display_name", "email", b"email", "password", b"password", "time_zone", b"time_zone"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___UpdateAccountRequest: _TypeAlias = UpdateAccountRequest  # noqa: Y015
+
+@_typing.final
+class UpdateAccountResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    TIME_ZONE_FIELD_NUMBER: _builtins.int
+    EMAIL_FIELD_NUMBER: _builtins.int
+    EMAIL_PENDING_FIELD_NUMBER: _builtins.int
+    display_name: _builtins.str
+    time_zone: _builtins.str
+    email: _builtins.str
+    """still the old address until the new one is confirmed"""
+    email_pending: _builtins.bool
+    """a confirmation link went to the new address"""
+    def __init__(
+        self,
+        *,
+        display_name: _builtins.str = ...,
+        time_zone: _builtins.str = ...,
+        email: _builtins.str = ...,
+        email_pending: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["display_name", b"display_name", "email", b"email", "email_pending", b"email_pending", "time_zone", b"time_zone"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___UpdateAccountResponse: _TypeAlias = UpdateAccountResponse  # noqa: Y015

@@ -104,6 +104,26 @@ class AccountsStub:
                 request_serializer=pate_dot_v1_dot_accounts__pb2.DeleteAccountRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_accounts__pb2.DeleteAccountResponse.FromString,
                 _registered_method=True)
+        self.CreateApiToken = channel.unary_unary(
+                '/pate.v1.Accounts/CreateApiToken',
+                request_serializer=pate_dot_v1_dot_accounts__pb2.CreateApiTokenRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_accounts__pb2.CreateApiTokenResponse.FromString,
+                _registered_method=True)
+        self.ListApiTokens = channel.unary_unary(
+                '/pate.v1.Accounts/ListApiTokens',
+                request_serializer=pate_dot_v1_dot_accounts__pb2.ListApiTokensRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_accounts__pb2.ListApiTokensResponse.FromString,
+                _registered_method=True)
+        self.RevokeApiToken = channel.unary_unary(
+                '/pate.v1.Accounts/RevokeApiToken',
+                request_serializer=pate_dot_v1_dot_accounts__pb2.RevokeApiTokenRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_accounts__pb2.RevokeApiTokenResponse.FromString,
+                _registered_method=True)
+        self.UpdateAccount = channel.unary_unary(
+                '/pate.v1.Accounts/UpdateAccount',
+                request_serializer=pate_dot_v1_dot_accounts__pb2.UpdateAccountRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_accounts__pb2.UpdateAccountResponse.FromString,
+                _registered_method=True)
 
 
 class AccountsServicer:
@@ -203,6 +223,38 @@ class AccountsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateApiToken(self, request, context):
+        """--- API tokens (docs/api.md) and account edits ---
+        A token for the account's own programs: shown in this reply and never again. A program
+        presents it ("authorization: Bearer pate_at_...") to OpenSeat only, which then gives a seat
+        session for a seat in its scope (read-only: Reports only); every other call refuses it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListApiTokens(self, request, context):
+        """The account's live tokens: ids and prefixes, never the secrets.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeApiToken(self, request, context):
+        """Revoke one token by id (or every one, token_id empty); the seat sessions it opened end.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UpdateAccount(self, request, context):
+        """Display name, time zone; a new email address needs the password and is confirmed by a
+        link mailed to it (Verify spends it), the old address gets a note.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AccountsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -265,6 +317,26 @@ def add_AccountsServicer_to_server(servicer, server):
                     servicer.DeleteAccount,
                     request_deserializer=pate_dot_v1_dot_accounts__pb2.DeleteAccountRequest.FromString,
                     response_serializer=pate_dot_v1_dot_accounts__pb2.DeleteAccountResponse.SerializeToString,
+            ),
+            'CreateApiToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateApiToken,
+                    request_deserializer=pate_dot_v1_dot_accounts__pb2.CreateApiTokenRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_accounts__pb2.CreateApiTokenResponse.SerializeToString,
+            ),
+            'ListApiTokens': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListApiTokens,
+                    request_deserializer=pate_dot_v1_dot_accounts__pb2.ListApiTokensRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_accounts__pb2.ListApiTokensResponse.SerializeToString,
+            ),
+            'RevokeApiToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeApiToken,
+                    request_deserializer=pate_dot_v1_dot_accounts__pb2.RevokeApiTokenRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_accounts__pb2.RevokeApiTokenResponse.SerializeToString,
+            ),
+            'UpdateAccount': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateAccount,
+                    request_deserializer=pate_dot_v1_dot_accounts__pb2.UpdateAccountRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_accounts__pb2.UpdateAccountResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -601,6 +673,114 @@ class Accounts:
             '/pate.v1.Accounts/DeleteAccount',
             pate_dot_v1_dot_accounts__pb2.DeleteAccountRequest.SerializeToString,
             pate_dot_v1_dot_accounts__pb2.DeleteAccountResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateApiToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.Accounts/CreateApiToken',
+            pate_dot_v1_dot_accounts__pb2.CreateApiTokenRequest.SerializeToString,
+            pate_dot_v1_dot_accounts__pb2.CreateApiTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListApiTokens(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.Accounts/ListApiTokens',
+            pate_dot_v1_dot_accounts__pb2.ListApiTokensRequest.SerializeToString,
+            pate_dot_v1_dot_accounts__pb2.ListApiTokensResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeApiToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.Accounts/RevokeApiToken',
+            pate_dot_v1_dot_accounts__pb2.RevokeApiTokenRequest.SerializeToString,
+            pate_dot_v1_dot_accounts__pb2.RevokeApiTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateAccount(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.Accounts/UpdateAccount',
+            pate_dot_v1_dot_accounts__pb2.UpdateAccountRequest.SerializeToString,
+            pate_dot_v1_dot_accounts__pb2.UpdateAccountResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -67,6 +67,20 @@ class AccountsStub:
     """Every session ends; the reply carries a new one."""
     DeleteAccount: _grpc.UnaryUnaryMultiCallable[_accounts_pb2.DeleteAccountRequest, _accounts_pb2.DeleteAccountResponse]
     """Remove the person; finished campaigns keep a former player in the seat."""
+    CreateApiToken: _grpc.UnaryUnaryMultiCallable[_accounts_pb2.CreateApiTokenRequest, _accounts_pb2.CreateApiTokenResponse]
+    """--- API tokens (docs/api.md) and account edits ---
+    A token for the account's own programs: shown in this reply and never again. A program
+    presents it ("authorization: Bearer pate_at_...") to OpenSeat only, which then gives a seat
+    session for a seat in its scope (read-only: Reports only); every other call refuses it.
+    """
+    ListApiTokens: _grpc.UnaryUnaryMultiCallable[_accounts_pb2.ListApiTokensRequest, _accounts_pb2.ListApiTokensResponse]
+    """The account's live tokens: ids and prefixes, never the secrets."""
+    RevokeApiToken: _grpc.UnaryUnaryMultiCallable[_accounts_pb2.RevokeApiTokenRequest, _accounts_pb2.RevokeApiTokenResponse]
+    """Revoke one token by id (or every one, token_id empty); the seat sessions it opened end."""
+    UpdateAccount: _grpc.UnaryUnaryMultiCallable[_accounts_pb2.UpdateAccountRequest, _accounts_pb2.UpdateAccountResponse]
+    """Display name, time zone; a new email address needs the password and is confirmed by a
+    link mailed to it (Verify spends it), the old address gets a note.
+    """
 
 @_typing.type_check_only
 class AccountsAsyncStub(AccountsStub):
@@ -107,6 +121,20 @@ class AccountsAsyncStub(AccountsStub):
     """Every session ends; the reply carries a new one."""
     DeleteAccount: _aio.UnaryUnaryMultiCallable[_accounts_pb2.DeleteAccountRequest, _accounts_pb2.DeleteAccountResponse]  # type: ignore[assignment]
     """Remove the person; finished campaigns keep a former player in the seat."""
+    CreateApiToken: _aio.UnaryUnaryMultiCallable[_accounts_pb2.CreateApiTokenRequest, _accounts_pb2.CreateApiTokenResponse]  # type: ignore[assignment]
+    """--- API tokens (docs/api.md) and account edits ---
+    A token for the account's own programs: shown in this reply and never again. A program
+    presents it ("authorization: Bearer pate_at_...") to OpenSeat only, which then gives a seat
+    session for a seat in its scope (read-only: Reports only); every other call refuses it.
+    """
+    ListApiTokens: _aio.UnaryUnaryMultiCallable[_accounts_pb2.ListApiTokensRequest, _accounts_pb2.ListApiTokensResponse]  # type: ignore[assignment]
+    """The account's live tokens: ids and prefixes, never the secrets."""
+    RevokeApiToken: _aio.UnaryUnaryMultiCallable[_accounts_pb2.RevokeApiTokenRequest, _accounts_pb2.RevokeApiTokenResponse]  # type: ignore[assignment]
+    """Revoke one token by id (or every one, token_id empty); the seat sessions it opened end."""
+    UpdateAccount: _aio.UnaryUnaryMultiCallable[_accounts_pb2.UpdateAccountRequest, _accounts_pb2.UpdateAccountResponse]  # type: ignore[assignment]
+    """Display name, time zone; a new email address needs the password and is confirmed by a
+    link mailed to it (Verify spends it), the old address gets a note.
+    """
 
 class AccountsServicer(metaclass=_abc_1.ABCMeta):
     """Accounts that span campaigns (docs/accounts.md), served by the orders process.
@@ -216,5 +244,43 @@ class AccountsServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_accounts_pb2.DeleteAccountResponse, _abc.Awaitable[_accounts_pb2.DeleteAccountResponse]]:
         """Remove the person; finished campaigns keep a former player in the seat."""
+
+    @_abc_1.abstractmethod
+    def CreateApiToken(
+        self,
+        request: _accounts_pb2.CreateApiTokenRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_accounts_pb2.CreateApiTokenResponse, _abc.Awaitable[_accounts_pb2.CreateApiTokenResponse]]:
+        """--- API tokens (docs/api.md) and account edits ---
+        A token for the account's own programs: shown in this reply and never again. A program
+        presents it ("authorization: Bearer pate_at_...") to OpenSeat only, which then gives a seat
+        session for a seat in its scope (read-only: Reports only); every other call refuses it.
+        """
+
+    @_abc_1.abstractmethod
+    def ListApiTokens(
+        self,
+        request: _accounts_pb2.ListApiTokensRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_accounts_pb2.ListApiTokensResponse, _abc.Awaitable[_accounts_pb2.ListApiTokensResponse]]:
+        """The account's live tokens: ids and prefixes, never the secrets."""
+
+    @_abc_1.abstractmethod
+    def RevokeApiToken(
+        self,
+        request: _accounts_pb2.RevokeApiTokenRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_accounts_pb2.RevokeApiTokenResponse, _abc.Awaitable[_accounts_pb2.RevokeApiTokenResponse]]:
+        """Revoke one token by id (or every one, token_id empty); the seat sessions it opened end."""
+
+    @_abc_1.abstractmethod
+    def UpdateAccount(
+        self,
+        request: _accounts_pb2.UpdateAccountRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_accounts_pb2.UpdateAccountResponse, _abc.Awaitable[_accounts_pb2.UpdateAccountResponse]]:
+        """Display name, time zone; a new email address needs the password and is confirmed by a
+        link mailed to it (Verify spends it), the old address gets a note.
+        """
 
 def add_AccountsServicer_to_server(servicer: AccountsServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -29,7 +29,7 @@ from pate.v1 import orders_pb2 as pate_dot_v1_dot_orders__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12pate/v1/desk.proto\x12\x07pate.v1\x1a\x13pate/v1/admin.proto\x1a\x12pate/v1/bots.proto\x1a\x14pate/v1/common.proto\x1a\x14pate/v1/orders.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"+\n\x14GetMyCampaignRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"\x9e\x05\n\nMyCampaign\x12#\n\x08\x63\x61mpaign\x18\x01 \x01(\x0b\x32\x11.pate.v1.Campaign\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x13\n\x0bplayer_name\x18\x03 \x01(\t\x12\r\n\x05state\x18\x04 \x01(\t\x12\r\n\x05roles\x18\x05 \x03(\t\x12\x1e\n\x05ships\x18\x06 \x03(\x0b\x32\x0f.pate.v1.MyShip\x12\x1e\n\x05ports\x18\x07 \x03(\x0b\x32\x0f.pate.v1.MyPort\x12\x0f\n\x07players\x18\x08 \x03(\t\x12\x15\n\rstate_players\x18\t \x03(\t\x12\x37\n\x13pending_assignments\x18\n \x03(\x0b\x32\x1a.pate.v1.OfficerAssignment\x12\x0e\n\x06paused\x18\x0b \x01(\x08\x12\x11\n\tconfirmed\x18\x0c \x01(\x08\x12,\n\rconfirmations\x18\r \x03(\x0b\x32\x15.pate.v1.Confirmation\x12(\n\x0b\x65\x61rly_close\x18\x0e \x01(\x0b\x32\x13.pate.v1.EarlyClose\x12)\n\x07options\x18\x0f \x01(\x0b\x32\x18.pate.v1.CampaignOptions\x12$\n\x05ready\x18\x10 \x03(\x0b\x32\x15.pate.v1.Confirmation\x12\x17\n\x0funread_messages\x18\x11 \x01(\x05\x12\x36\n\x14pending_stores_moves\x18\x12 \x03(\x0b\x32\x18.pate.v1.StoresMoveOrder\x12\r\n\x05seats\x18\x13 \x03(\t\x12\x15\n\rplayed_by_bot\x18\x14 \x01(\t\x12\x1c\n\x14\x62ot_orders_this_turn\x18\x15 \x01(\x08\x12#\n\tbot_seats\x18\x16 \x03(\x0b\x32\x10.pate.v1.BotSeat\"A\n\x0c\x43onfirmation\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x11\n\tconfirmed\x18\x02 \x01(\x08\x12\x0b\n\x03\x62ot\x18\x03 \x01(\x08\"4\n\nEarlyClose\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x15\n\rkeep_schedule\x18\x02 \x01(\x08\"D\n\x0f\x43\x61mpaignOptions\x12\x12\n\nshow_ready\x18\x01 \x01(\x08\x12\x1d\n\x15spectators_see_result\x18\x02 \x01(\x08\"L\n\x14\x43onfirmOrdersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x11\n\tconfirmed\x18\x03 \x01(\x08\"?\n\x15\x43onfirmOrdersResponse\x12\x11\n\tconfirmed\x18\x01 \x01(\x08\x12\x13\n\x0bturn_closed\x18\x02 \x01(\x08\"\xa7\x01\n\rPlayerMessage\x12\n\n\x02id\x18\x01 \x01(\x03\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x0e\n\x06sender\x18\x03 \x01(\t\x12\x14\n\x0csender_state\x18\x04 \x01(\t\x12\x0f\n\x07to_kind\x18\x05 \x01(\t\x12\n\n\x02to\x18\x06 \x01(\t\x12\x0c\n\x04\x62ody\x18\x07 \x01(\t\x12+\n\x07sent_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"T\n\x12SendMessageRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0f\n\x07to_kind\x18\x02 \x01(\t\x12\n\n\x02to\x18\x03 \x01(\t\x12\x0c\n\x04\x62ody\x18\x04 \x01(\t\"=\n\x13ListMessagesRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tmark_read\x18\x02 \x01(\x08\"X\n\x0bMessageList\x12(\n\x08messages\x18\x01 \x03(\x0b\x32\x16.pate.v1.PlayerMessage\x12\x0f\n\x07players\x18\x02 \x03(\t\x12\x0e\n\x06states\x18\x03 \x03(\t\"\x92\x04\n\x06MyShip\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04type\x18\x03 \x01(\t\x12\x10\n\x08location\x18\x04 \x01(\t\x12\x15\n\rlocation_kind\x18\x05 \x01(\t\x12\x10\n\x08sea_area\x18\x06 \x01(\t\x12\x0c\n\x04port\x18\x07 \x01(\t\x12\x0e\n\x06harbor\x18\x08 \x01(\x08\x12\x0e\n\x06stores\x18\t \x01(\x05\x12\x0c\n\x04hull\x18\n \x01(\x05\x12\x0f\n\x07rigging\x18\x0b \x01(\x05\x12\x11\n\tcommander\x18\x0c \x01(\t\x12\x0e\n\x06\x64\x65puty\x18\r \x01(\t\x12\x13\n\x0b\x61ttached_to\x18\x0e \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x0f \x01(\x08\x12\x11\n\tauthority\x18\x10 \x01(\t\x12\x12\n\nhas_orders\x18\x11 \x01(\x08\x12*\n\teffective\x18\x12 \x01(\x0b\x32\x17.pate.v1.EffectiveOrder\x12\'\n\x0b\x65xplanation\x18\x13 \x03(\x0b\x32\x12.pate.v1.OrderPart\x12\x10\n\x08warnings\x18\x14 \x03(\t\x12\x10\n\x08\x63\x61pacity\x18\x15 \x01(\x05\x12\x13\n\x0b\x63\x61rgo_units\x18\x16 \x03(\t\x12\x16\n\x0e\x63\x61rgo_supplies\x18\x17 \x01(\x05\x12\x1b\n\x13reachable_sea_areas\x18\x18 \x03(\t\x12&\n\noperations\x18\x19 \x03(\x0b\x32\x12.pate.v1.Operation\"9\n\tOrderPart\x12\x0c\n\x04part\x18\x01 \x01(\t\x12\x0e\n\x06source\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"Z\n\x06MyPort\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08sea_area\x18\x02 \x01(\t\x12\x0e\n\x06stores\x18\x03 \x01(\x05\x12\x0c\n\x04yard\x18\x04 \x01(\x05\x12\x12\n\ncontroller\x18\x05 \x01(\t\"1\n\x0bRefusalList\x12\"\n\x08refusals\x18\x01 \x03(\x0b\x32\x10.pate.v1.Refusal\">\n\rNotifications\x12\r\n\x05\x65mail\x18\x01 \x01(\t\x12\x0f\n\x07webhook\x18\x02 \x01(\t\x12\r\n\x05kinds\x18\x03 \x03(\t\".\n\x17GetNotificationsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"]\n\x17SetNotificationsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12-\n\rnotifications\x18\x02 \x01(\x0b\x32\x16.pate.v1.Notifications\"G\n\x11OfficerAssignment\x12\x0f\n\x07ship_id\x18\x01 \x01(\t\x12\x11\n\tcommander\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65puty\x18\x03 \x01(\t\"k\n\x15\x41ssignOfficersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12/\n\x0b\x61ssignments\x18\x03 \x03(\x0b\x32\x1a.pate.v1.OfficerAssignment\"*\n\x16\x41ssignOfficersResponse\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x05\"U\n\x14SetEarlyCloseRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12(\n\x0b\x65\x61rly_close\x18\x02 \x01(\x0b\x32\x13.pate.v1.EarlyClose\"[\n\x19SetCampaignOptionsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12)\n\x07options\x18\x02 \x01(\x0b\x32\x18.pate.v1.CampaignOptions\"#\n\x0cPauseRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"7\n\nPauseState\x12\x0e\n\x06paused\x18\x01 \x01(\x08\x12\x19\n\x11remaining_seconds\x18\x02 \x01(\x03\x32\x98\x04\n\nPlayerDesk\x12\x43\n\rGetMyCampaign\x12\x1d.pate.v1.GetMyCampaignRequest\x1a\x13.pate.v1.MyCampaign\x12L\n\x10GetNotifications\x12 .pate.v1.GetNotificationsRequest\x1a\x16.pate.v1.Notifications\x12L\n\x10SetNotifications\x12 .pate.v1.SetNotificationsRequest\x1a\x16.pate.v1.Notifications\x12Q\n\x0e\x41ssignOfficers\x12\x1e.pate.v1.AssignOfficersRequest\x1a\x1f.pate.v1.AssignOfficersResponse\x12N\n\rConfirmOrders\x12\x1d.pate.v1.ConfirmOrdersRequest\x1a\x1e.pate.v1.ConfirmOrdersResponse\x12\x42\n\x0bSendMessage\x12\x1b.pate.v1.SendMessageRequest\x1a\x16.pate.v1.PlayerMessage\x12\x42\n\x0cListMessages\x12\x1c.pate.v1.ListMessagesRequest\x1a\x14.pate.v1.MessageList2\xa0\x02\n\nGameMaster\x12;\n\rPauseCampaign\x12\x15.pate.v1.PauseRequest\x1a\x13.pate.v1.PauseState\x12<\n\x0eResumeCampaign\x12\x15.pate.v1.PauseRequest\x1a\x13.pate.v1.PauseState\x12\x43\n\rSetEarlyClose\x12\x1d.pate.v1.SetEarlyCloseRequest\x1a\x13.pate.v1.EarlyClose\x12R\n\x12SetCampaignOptions\x12\".pate.v1.SetCampaignOptionsRequest\x1a\x18.pate.v1.CampaignOptionsb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12pate/v1/desk.proto\x12\x07pate.v1\x1a\x13pate/v1/admin.proto\x1a\x12pate/v1/bots.proto\x1a\x14pate/v1/common.proto\x1a\x14pate/v1/orders.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"+\n\x14GetMyCampaignRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"\x9e\x05\n\nMyCampaign\x12#\n\x08\x63\x61mpaign\x18\x01 \x01(\x0b\x32\x11.pate.v1.Campaign\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x13\n\x0bplayer_name\x18\x03 \x01(\t\x12\r\n\x05state\x18\x04 \x01(\t\x12\r\n\x05roles\x18\x05 \x03(\t\x12\x1e\n\x05ships\x18\x06 \x03(\x0b\x32\x0f.pate.v1.MyShip\x12\x1e\n\x05ports\x18\x07 \x03(\x0b\x32\x0f.pate.v1.MyPort\x12\x0f\n\x07players\x18\x08 \x03(\t\x12\x15\n\rstate_players\x18\t \x03(\t\x12\x37\n\x13pending_assignments\x18\n \x03(\x0b\x32\x1a.pate.v1.OfficerAssignment\x12\x0e\n\x06paused\x18\x0b \x01(\x08\x12\x11\n\tconfirmed\x18\x0c \x01(\x08\x12,\n\rconfirmations\x18\r \x03(\x0b\x32\x15.pate.v1.Confirmation\x12(\n\x0b\x65\x61rly_close\x18\x0e \x01(\x0b\x32\x13.pate.v1.EarlyClose\x12)\n\x07options\x18\x0f \x01(\x0b\x32\x18.pate.v1.CampaignOptions\x12$\n\x05ready\x18\x10 \x03(\x0b\x32\x15.pate.v1.Confirmation\x12\x17\n\x0funread_messages\x18\x11 \x01(\x05\x12\x36\n\x14pending_stores_moves\x18\x12 \x03(\x0b\x32\x18.pate.v1.StoresMoveOrder\x12\r\n\x05seats\x18\x13 \x03(\t\x12\x15\n\rplayed_by_bot\x18\x14 \x01(\t\x12\x1c\n\x14\x62ot_orders_this_turn\x18\x15 \x01(\x08\x12#\n\tbot_seats\x18\x16 \x03(\x0b\x32\x10.pate.v1.BotSeat\"A\n\x0c\x43onfirmation\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x11\n\tconfirmed\x18\x02 \x01(\x08\x12\x0b\n\x03\x62ot\x18\x03 \x01(\x08\"4\n\nEarlyClose\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x15\n\rkeep_schedule\x18\x02 \x01(\x08\"\\\n\x0f\x43\x61mpaignOptions\x12\x12\n\nshow_ready\x18\x01 \x01(\x08\x12\x1d\n\x15spectators_see_result\x18\x02 \x01(\x08\x12\x16\n\x0e\x61rchive_public\x18\x03 \x01(\x08\"L\n\x14\x43onfirmOrdersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x11\n\tconfirmed\x18\x03 \x01(\x08\"?\n\x15\x43onfirmOrdersResponse\x12\x11\n\tconfirmed\x18\x01 \x01(\x08\x12\x13\n\x0bturn_closed\x18\x02 \x01(\x08\"\xa7\x01\n\rPlayerMessage\x12\n\n\x02id\x18\x01 \x01(\x03\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x0e\n\x06sender\x18\x03 \x01(\t\x12\x14\n\x0csender_state\x18\x04 \x01(\t\x12\x0f\n\x07to_kind\x18\x05 \x01(\t\x12\n\n\x02to\x18\x06 \x01(\t\x12\x0c\n\x04\x62ody\x18\x07 \x01(\t\x12+\n\x07sent_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"T\n\x12SendMessageRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0f\n\x07to_kind\x18\x02 \x01(\t\x12\n\n\x02to\x18\x03 \x01(\t\x12\x0c\n\x04\x62ody\x18\x04 \x01(\t\"=\n\x13ListMessagesRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tmark_read\x18\x02 \x01(\x08\"X\n\x0bMessageList\x12(\n\x08messages\x18\x01 \x03(\x0b\x32\x16.pate.v1.PlayerMessage\x12\x0f\n\x07players\x18\x02 \x03(\t\x12\x0e\n\x06states\x18\x03 \x03(\t\"\x92\x04\n\x06MyShip\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04type\x18\x03 \x01(\t\x12\x10\n\x08location\x18\x04 \x01(\t\x12\x15\n\rlocation_kind\x18\x05 \x01(\t\x12\x10\n\x08sea_area\x18\x06 \x01(\t\x12\x0c\n\x04port\x18\x07 \x01(\t\x12\x0e\n\x06harbor\x18\x08 \x01(\x08\x12\x0e\n\x06stores\x18\t \x01(\x05\x12\x0c\n\x04hull\x18\n \x01(\x05\x12\x0f\n\x07rigging\x18\x0b \x01(\x05\x12\x11\n\tcommander\x18\x0c \x01(\t\x12\x0e\n\x06\x64\x65puty\x18\r \x01(\t\x12\x13\n\x0b\x61ttached_to\x18\x0e \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x0f \x01(\x08\x12\x11\n\tauthority\x18\x10 \x01(\t\x12\x12\n\nhas_orders\x18\x11 \x01(\x08\x12*\n\teffective\x18\x12 \x01(\x0b\x32\x17.pate.v1.EffectiveOrder\x12\'\n\x0b\x65xplanation\x18\x13 \x03(\x0b\x32\x12.pate.v1.OrderPart\x12\x10\n\x08warnings\x18\x14 \x03(\t\x12\x10\n\x08\x63\x61pacity\x18\x15 \x01(\x05\x12\x13\n\x0b\x63\x61rgo_units\x18\x16 \x03(\t\x12\x16\n\x0e\x63\x61rgo_supplies\x18\x17 \x01(\x05\x12\x1b\n\x13reachable_sea_areas\x18\x18 \x03(\t\x12&\n\noperations\x18\x19 \x03(\x0b\x32\x12.pate.v1.Operation\"9\n\tOrderPart\x12\x0c\n\x04part\x18\x01 \x01(\t\x12\x0e\n\x06source\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"Z\n\x06MyPort\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08sea_area\x18\x02 \x01(\t\x12\x0e\n\x06stores\x18\x03 \x01(\x05\x12\x0c\n\x04yard\x18\x04 \x01(\x05\x12\x12\n\ncontroller\x18\x05 \x01(\t\"1\n\x0bRefusalList\x12\"\n\x08refusals\x18\x01 \x03(\x0b\x32\x10.pate.v1.Refusal\">\n\rNotifications\x12\r\n\x05\x65mail\x18\x01 \x01(\t\x12\x0f\n\x07webhook\x18\x02 \x01(\t\x12\r\n\x05kinds\x18\x03 \x03(\t\".\n\x17GetNotificationsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"]\n\x17SetNotificationsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12-\n\rnotifications\x18\x02 \x01(\x0b\x32\x16.pate.v1.Notifications\"G\n\x11OfficerAssignment\x12\x0f\n\x07ship_id\x18\x01 \x01(\t\x12\x11\n\tcommander\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65puty\x18\x03 \x01(\t\"k\n\x15\x41ssignOfficersRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12/\n\x0b\x61ssignments\x18\x03 \x03(\x0b\x32\x1a.pate.v1.OfficerAssignment\"*\n\x16\x41ssignOfficersResponse\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x05\"U\n\x14SetEarlyCloseRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12(\n\x0b\x65\x61rly_close\x18\x02 \x01(\x0b\x32\x13.pate.v1.EarlyClose\"[\n\x19SetCampaignOptionsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12)\n\x07options\x18\x02 \x01(\x0b\x32\x18.pate.v1.CampaignOptions\"#\n\x0cPauseRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"7\n\nPauseState\x12\x0e\n\x06paused\x18\x01 \x01(\x08\x12\x19\n\x11remaining_seconds\x18\x02 \x01(\x03\x32\x98\x04\n\nPlayerDesk\x12\x43\n\rGetMyCampaign\x12\x1d.pate.v1.GetMyCampaignRequest\x1a\x13.pate.v1.MyCampaign\x12L\n\x10GetNotifications\x12 .pate.v1.GetNotificationsRequest\x1a\x16.pate.v1.Notifications\x12L\n\x10SetNotifications\x12 .pate.v1.SetNotificationsRequest\x1a\x16.pate.v1.Notifications\x12Q\n\x0e\x41ssignOfficers\x12\x1e.pate.v1.AssignOfficersRequest\x1a\x1f.pate.v1.AssignOfficersResponse\x12N\n\rConfirmOrders\x12\x1d.pate.v1.ConfirmOrdersRequest\x1a\x1e.pate.v1.ConfirmOrdersResponse\x12\x42\n\x0bSendMessage\x12\x1b.pate.v1.SendMessageRequest\x1a\x16.pate.v1.PlayerMessage\x12\x42\n\x0cListMessages\x12\x1c.pate.v1.ListMessagesRequest\x1a\x14.pate.v1.MessageList2\xa0\x02\n\nGameMaster\x12;\n\rPauseCampaign\x12\x15.pate.v1.PauseRequest\x1a\x13.pate.v1.PauseState\x12<\n\x0eResumeCampaign\x12\x15.pate.v1.PauseRequest\x1a\x13.pate.v1.PauseState\x12\x43\n\rSetEarlyClose\x12\x1d.pate.v1.SetEarlyCloseRequest\x1a\x13.pate.v1.EarlyClose\x12R\n\x12SetCampaignOptions\x12\".pate.v1.SetCampaignOptionsRequest\x1a\x18.pate.v1.CampaignOptionsb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -45,49 +45,49 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_EARLYCLOSE']._serialized_start=934
   _globals['_EARLYCLOSE']._serialized_end=986
   _globals['_CAMPAIGNOPTIONS']._serialized_start=988
-  _globals['_CAMPAIGNOPTIONS']._serialized_end=1056
-  _globals['_CONFIRMORDERSREQUEST']._serialized_start=1058
-  _globals['_CONFIRMORDERSREQUEST']._serialized_end=1134
-  _globals['_CONFIRMORDERSRESPONSE']._serialized_start=1136
-  _globals['_CONFIRMORDERSRESPONSE']._serialized_end=1199
-  _globals['_PLAYERMESSAGE']._serialized_start=1202
-  _globals['_PLAYERMESSAGE']._serialized_end=1369
-  _globals['_SENDMESSAGEREQUEST']._serialized_start=1371
-  _globals['_SENDMESSAGEREQUEST']._serialized_end=1455
-  _globals['_LISTMESSAGESREQUEST']._serialized_start=1457
-  _globals['_LISTMESSAGESREQUEST']._serialized_end=1518
-  _globals['_MESSAGELIST']._serialized_start=1520
-  _globals['_MESSAGELIST']._serialized_end=1608
-  _globals['_MYSHIP']._serialized_start=1611
-  _globals['_MYSHIP']._serialized_end=2141
-  _globals['_ORDERPART']._serialized_start=2143
-  _globals['_ORDERPART']._serialized_end=2200
-  _globals['_MYPORT']._serialized_start=2202
-  _globals['_MYPORT']._serialized_end=2292
-  _globals['_REFUSALLIST']._serialized_start=2294
-  _globals['_REFUSALLIST']._serialized_end=2343
-  _globals['_NOTIFICATIONS']._serialized_start=2345
-  _globals['_NOTIFICATIONS']._serialized_end=2407
-  _globals['_GETNOTIFICATIONSREQUEST']._serialized_start=2409
-  _globals['_GETNOTIFICATIONSREQUEST']._serialized_end=2455
-  _globals['_SETNOTIFICATIONSREQUEST']._serialized_start=2457
-  _globals['_SETNOTIFICATIONSREQUEST']._serialized_end=2550
-  _globals['_OFFICERASSIGNMENT']._serialized_start=2552
-  _globals['_OFFICERASSIGNMENT']._serialized_end=2623
-  _globals['_ASSIGNOFFICERSREQUEST']._serialized_start=2625
-  _globals['_ASSIGNOFFICERSREQUEST']._serialized_end=2732
-  _globals['_ASSIGNOFFICERSRESPONSE']._serialized_start=2734
-  _globals['_ASSIGNOFFICERSRESPONSE']._serialized_end=2776
-  _globals['_SETEARLYCLOSEREQUEST']._serialized_start=2778
-  _globals['_SETEARLYCLOSEREQUEST']._serialized_end=2863
-  _globals['_SETCAMPAIGNOPTIONSREQUEST']._serialized_start=2865
-  _globals['_SETCAMPAIGNOPTIONSREQUEST']._serialized_end=2956
-  _globals['_PAUSEREQUEST']._serialized_start=2958
-  _globals['_PAUSEREQUEST']._serialized_end=2993
-  _globals['_PAUSESTATE']._serialized_start=2995
-  _globals['_PAUSESTATE']._serialized_end=3050
-  _globals['_PLAYERDESK']._serialized_start=3053
-  _globals['_PLAYERDESK']._serialized_end=3589
-  _globals['_GAMEMASTER']._serialized_start=3592
-  _globals['_GAMEMASTER']._serialized_end=3880
+  _globals['_CAMPAIGNOPTIONS']._serialized_end=1080
+  _globals['_CONFIRMORDERSREQUEST']._serialized_start=1082
+  _globals['_CONFIRMORDERSREQUEST']._serialized_end=1158
+  _globals['_CONFIRMORDERSRESPONSE']._serialized_start=1160
+  _globals['_CONFIRMORDERSRESPONSE']._serialized_end=1223
+  _globals['_PLAYERMESSAGE']._serialized_start=1226
+  _globals['_PLAYERMESSAGE']._serialized_end=1393
+  _globals['_SENDMESSAGEREQUEST']._serialized_start=1395
+  _globals['_SENDMESSAGEREQUEST']._serialized_end=1479
+  _globals['_LISTMESSAGESREQUEST']._serialized_start=1481
+  _globals['_LISTMESSAGESREQUEST']._serialized_end=1542
+  _globals['_MESSAGELIST']._serialized_start=1544
+  _globals['_MESSAGELIST']._serialized_end=1632
+  _globals['_MYSHIP']._serialized_start=1635
+  _globals['_MYSHIP']._serialized_end=2165
+  _globals['_ORDERPART']._serialized_start=2167
+  _globals['_ORDERPART']._serialized_end=2224
+  _globals['_MYPORT']._serialized_start=2226
+  _globals['_MYPORT']._serialized_end=2316
+  _globals['_REFUSALLIST']._serialized_start=2318
+  _globals['_REFUSALLIST']._serialized_end=2367
+  _globals['_NOTIFICATIONS']._serialized_start=2369
+  _globals['_NOTIFICATIONS']._serialized_end=2431
+  _globals['_GETNOTIFICATIONSREQUEST']._serialized_start=2433
+  _globals['_GETNOTIFICATIONSREQUEST']._serialized_end=2479
+  _globals['_SETNOTIFICATIONSREQUEST']._serialized_start=2481
+  _globals['_SETNOTIFICATIONSREQUEST']._serialized_end=2574
+  _globals['_OFFICERASSIGNMENT']._serialized_start=2576
+  _globals['_OFFICERASSIGNMENT']._serialized_end=2647
+  _globals['_ASSIGNOFFICERSREQUEST']._serialized_start=2649
+  _globals['_ASSIGNOFFICERSREQUEST']._serialized_end=2756
+  _globals['_ASSIGNOFFICERSRESPONSE']._serialized_start=2758
+  _globals['_ASSIGNOFFICERSRESPONSE']._serialized_end=2800
+  _globals['_SETEARLYCLOSEREQUEST']._serialized_start=2802
+  _globals['_SETEARLYCLOSEREQUEST']._serialized_end=2887
+  _globals['_SETCAMPAIGNOPTIONSREQUEST']._serialized_start=2889
+  _globals['_SETCAMPAIGNOPTIONSREQUEST']._serialized_end=2980
+  _globals['_PAUSEREQUEST']._serialized_start=2982
+  _globals['_PAUSEREQUEST']._serialized_end=3017
+  _globals['_PAUSESTATE']._serialized_start=3019
+  _globals['_PAUSESTATE']._serialized_end=3074
+  _globals['_PLAYERDESK']._serialized_start=3077
+  _globals['_PLAYERDESK']._serialized_end=3613
+  _globals['_GAMEMASTER']._serialized_start=3616
+  _globals['_GAMEMASTER']._serialized_end=3904
 # @@protoc_insertion_point(module_scope)

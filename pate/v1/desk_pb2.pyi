@@ -231,21 +231,27 @@ class CampaignOptions(_message.Message):
 
     SHOW_READY_FIELD_NUMBER: _builtins.int
     SPECTATORS_SEE_RESULT_FIELD_NUMBER: _builtins.int
+    ARCHIVE_PUBLIC_FIELD_NUMBER: _builtins.int
     show_ready: _builtins.bool
     """players see who has confirmed the open turn (off by default)"""
     spectators_see_result: _builtins.bool
     """spectators (anyone not a player of the campaign) may read its result once it is finished
     (CampaignResults.GetCampaignResult); off by default
     """
+    archive_public: _builtins.bool
+    """once finished, the campaign is in the public archive (CampaignResults.ListArchive): its
+    result and every side's replay open to anyone; off by default, never before the end
+    """
     def __init__(
         self,
         *,
         show_ready: _builtins.bool = ...,
         spectators_see_result: _builtins.bool = ...,
+        archive_public: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["show_ready", b"show_ready", "spectators_see_result", b"spectators_see_result"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["archive_public", b"archive_public", "show_ready", b"show_ready", "spectators_see_result", b"spectators_see_result"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -22,23 +22,32 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14pate/v1/result.proto\x12\x07pate.v1\"/\n\x18GetCampaignResultRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"<\n\nShipCounts\x12\n\n\x02\x66l\x18\x01 \x01(\x05\x12\n\n\x02sl\x18\x02 \x01(\x05\x12\n\n\x02\x66r\x18\x03 \x01(\x05\x12\n\n\x02tr\x18\x04 \x01(\x05\"\xb1\x05\n\x0bSideAccount\x12\x0c\n\x04side\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0e\n\x06states\x18\x03 \x03(\t\x12(\n\x0bships_start\x18\x04 \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12&\n\tships_end\x18\x05 \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12!\n\x04sunk\x18\x06 \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12(\n\x0blost_to_sea\x18\x07 \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12%\n\x08scuttled\x18\x08 \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12\"\n\x05taken\x18\t \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12!\n\x04sank\x18\n \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12#\n\x06prizes\x18\x0b \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12\'\n\nunrecorded\x18\x0c \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12\x16\n\x0emerchants_lost\x18\r \x01(\x05\x12\x17\n\x0fmerchants_taken\x18\x0e \x01(\x05\x12\x14\n\x0ctrade_sailed\x18\x0f \x01(\x05\x12\x15\n\rtrade_arrived\x18\x10 \x01(\x05\x12\x15\n\rtroops_landed\x18\x11 \x01(\x05\x12\x1e\n\x16troops_landed_on_enemy\x18\x12 \x01(\x05\x12\x13\n\x0btroops_lost\x18\x13 \x01(\x05\x12\x10\n\x08men_lost\x18\x14 \x01(\x05\x12\x13\n\x0bports_taken\x18\x15 \x03(\t\x12\x12\n\nports_lost\x18\x16 \x03(\t\x12\x12\n\npoints_won\x18\x17 \x01(\x05\x12\x13\n\x0bpoints_lost\x18\x18 \x01(\x05\x12\r\n\x05score\x18\x19 \x01(\x05\"\xc2\x01\n\x0e\x43\x61mpaignResult\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\r\n\x05turns\x18\x02 \x01(\x05\x12\r\n\x05\x66inal\x18\x03 \x01(\x08\x12#\n\x05sides\x18\x04 \x03(\x0b\x32\x14.pate.v1.SideAccount\x12\x0e\n\x06result\x18\x05 \x01(\t\x12\x0e\n\x06winner\x18\x06 \x01(\t\x12\x0e\n\x06margin\x18\x07 \x01(\x05\x12\x16\n\x0epoints_in_play\x18\x08 \x01(\x05\x12\x10\n\x08sentence\x18\t \x01(\t2b\n\x0f\x43\x61mpaignResults\x12O\n\x11GetCampaignResult\x12!.pate.v1.GetCampaignResultRequest\x1a\x17.pate.v1.CampaignResultb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14pate/v1/result.proto\x12\x07pate.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"/\n\x18GetCampaignResultRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"<\n\nShipCounts\x12\n\n\x02\x66l\x18\x01 \x01(\x05\x12\n\n\x02sl\x18\x02 \x01(\x05\x12\n\n\x02\x66r\x18\x03 \x01(\x05\x12\n\n\x02tr\x18\x04 \x01(\x05\"\xb1\x05\n\x0bSideAccount\x12\x0c\n\x04side\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0e\n\x06states\x18\x03 \x03(\t\x12(\n\x0bships_start\x18\x04 \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12&\n\tships_end\x18\x05 \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12!\n\x04sunk\x18\x06 \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12(\n\x0blost_to_sea\x18\x07 \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12%\n\x08scuttled\x18\x08 \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12\"\n\x05taken\x18\t \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12!\n\x04sank\x18\n \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12#\n\x06prizes\x18\x0b \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12\'\n\nunrecorded\x18\x0c \x01(\x0b\x32\x13.pate.v1.ShipCounts\x12\x16\n\x0emerchants_lost\x18\r \x01(\x05\x12\x17\n\x0fmerchants_taken\x18\x0e \x01(\x05\x12\x14\n\x0ctrade_sailed\x18\x0f \x01(\x05\x12\x15\n\rtrade_arrived\x18\x10 \x01(\x05\x12\x15\n\rtroops_landed\x18\x11 \x01(\x05\x12\x1e\n\x16troops_landed_on_enemy\x18\x12 \x01(\x05\x12\x13\n\x0btroops_lost\x18\x13 \x01(\x05\x12\x10\n\x08men_lost\x18\x14 \x01(\x05\x12\x13\n\x0bports_taken\x18\x15 \x03(\t\x12\x12\n\nports_lost\x18\x16 \x03(\t\x12\x12\n\npoints_won\x18\x17 \x01(\x05\x12\x13\n\x0bpoints_lost\x18\x18 \x01(\x05\x12\r\n\x05score\x18\x19 \x01(\x05\"\xc2\x01\n\x0e\x43\x61mpaignResult\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\r\n\x05turns\x18\x02 \x01(\x05\x12\r\n\x05\x66inal\x18\x03 \x01(\x08\x12#\n\x05sides\x18\x04 \x03(\x0b\x32\x14.pate.v1.SideAccount\x12\x0e\n\x06result\x18\x05 \x01(\t\x12\x0e\n\x06winner\x18\x06 \x01(\t\x12\x0e\n\x06margin\x18\x07 \x01(\x05\x12\x16\n\x0epoints_in_play\x18\x08 \x01(\x05\x12\x10\n\x08sentence\x18\t \x01(\t\";\n\x12ListArchiveRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"y\n\x10\x41rchivedCampaign\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x10\n\x08scenario\x18\x02 \x01(\t\x12\r\n\x05turns\x18\x03 \x01(\x05\x12/\n\x0b\x66inished_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\\\n\x13ListArchiveResponse\x12,\n\tcampaigns\x18\x01 \x03(\x0b\x32\x19.pate.v1.ArchivedCampaign\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\")\n\x12GetArchivedRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t2\xf3\x01\n\x0f\x43\x61mpaignResults\x12O\n\x11GetCampaignResult\x12!.pate.v1.GetCampaignResultRequest\x1a\x17.pate.v1.CampaignResult\x12H\n\x0bListArchive\x12\x1b.pate.v1.ListArchiveRequest\x1a\x1c.pate.v1.ListArchiveResponse\x12\x45\n\x0bGetArchived\x12\x1b.pate.v1.GetArchivedRequest\x1a\x19.pate.v1.ArchivedCampaignb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'pate.v1.result_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GETCAMPAIGNRESULTREQUEST']._serialized_start=33
-  _globals['_GETCAMPAIGNRESULTREQUEST']._serialized_end=80
-  _globals['_SHIPCOUNTS']._serialized_start=82
-  _globals['_SHIPCOUNTS']._serialized_end=142
-  _globals['_SIDEACCOUNT']._serialized_start=145
-  _globals['_SIDEACCOUNT']._serialized_end=834
-  _globals['_CAMPAIGNRESULT']._serialized_start=837
-  _globals['_CAMPAIGNRESULT']._serialized_end=1031
-  _globals['_CAMPAIGNRESULTS']._serialized_start=1033
-  _globals['_CAMPAIGNRESULTS']._serialized_end=1131
+  _globals['_GETCAMPAIGNRESULTREQUEST']._serialized_start=66
+  _globals['_GETCAMPAIGNRESULTREQUEST']._serialized_end=113
+  _globals['_SHIPCOUNTS']._serialized_start=115
+  _globals['_SHIPCOUNTS']._serialized_end=175
+  _globals['_SIDEACCOUNT']._serialized_start=178
+  _globals['_SIDEACCOUNT']._serialized_end=867
+  _globals['_CAMPAIGNRESULT']._serialized_start=870
+  _globals['_CAMPAIGNRESULT']._serialized_end=1064
+  _globals['_LISTARCHIVEREQUEST']._serialized_start=1066
+  _globals['_LISTARCHIVEREQUEST']._serialized_end=1125
+  _globals['_ARCHIVEDCAMPAIGN']._serialized_start=1127
+  _globals['_ARCHIVEDCAMPAIGN']._serialized_end=1248
+  _globals['_LISTARCHIVERESPONSE']._serialized_start=1250
+  _globals['_LISTARCHIVERESPONSE']._serialized_end=1342
+  _globals['_GETARCHIVEDREQUEST']._serialized_start=1344
+  _globals['_GETARCHIVEDREQUEST']._serialized_end=1385
+  _globals['_CAMPAIGNRESULTS']._serialized_start=1388
+  _globals['_CAMPAIGNRESULTS']._serialized_end=1631
 # @@protoc_insertion_point(module_scope)

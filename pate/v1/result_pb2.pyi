@@ -6,6 +6,7 @@ isort:skip_file
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 import builtins as _builtins
 import sys
@@ -239,3 +240,102 @@ class CampaignResult(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CampaignResult: _TypeAlias = CampaignResult  # noqa: Y015
+
+@_typing.final
+class ListArchiveRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    page_size: _builtins.int
+    """1 to 50; 0: 20"""
+    page_token: _builtins.str
+    """next_page_token of the previous page; empty: the first"""
+    def __init__(
+        self,
+        *,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_size", b"page_size", "page_token", b"page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListArchiveRequest: _TypeAlias = ListArchiveRequest  # noqa: Y015
+
+@_typing.final
+class ArchivedCampaign(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    SCENARIO_FIELD_NUMBER: _builtins.int
+    TURNS_FIELD_NUMBER: _builtins.int
+    FINISHED_AT_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    scenario: _builtins.str
+    turns: _builtins.int
+    """the last turn played"""
+    @_builtins.property
+    def finished_at(self) -> _timestamp_pb2.Timestamp:
+        """when its last world was stored"""
+
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        scenario: _builtins.str = ...,
+        turns: _builtins.int = ...,
+        finished_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["finished_at", b"finished_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "finished_at", b"finished_at", "scenario", b"scenario", "turns", b"turns"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ArchivedCampaign: _TypeAlias = ArchivedCampaign  # noqa: Y015
+
+@_typing.final
+class ListArchiveResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGNS_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """empty: the last page"""
+    @_builtins.property
+    def campaigns(self) -> _containers.RepeatedCompositeFieldContainer[Global___ArchivedCampaign]: ...
+    def __init__(
+        self,
+        *,
+        campaigns: _abc.Iterable[Global___ArchivedCampaign] | None = ...,
+        next_page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaigns", b"campaigns", "next_page_token", b"next_page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListArchiveResponse: _TypeAlias = ListArchiveResponse  # noqa: Y015
+
+@_typing.final
+class GetArchivedRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetArchivedRequest: _TypeAlias = GetArchivedRequest  # noqa: Y015

@@ -49,6 +49,16 @@ class CampaignResultsStub:
                 request_serializer=pate_dot_v1_dot_result__pb2.GetCampaignResultRequest.SerializeToString,
                 response_deserializer=pate_dot_v1_dot_result__pb2.CampaignResult.FromString,
                 _registered_method=True)
+        self.ListArchive = channel.unary_unary(
+                '/pate.v1.CampaignResults/ListArchive',
+                request_serializer=pate_dot_v1_dot_result__pb2.ListArchiveRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_result__pb2.ListArchiveResponse.FromString,
+                _registered_method=True)
+        self.GetArchived = channel.unary_unary(
+                '/pate.v1.CampaignResults/GetArchived',
+                request_serializer=pate_dot_v1_dot_result__pb2.GetArchivedRequest.SerializeToString,
+                response_deserializer=pate_dot_v1_dot_result__pb2.ArchivedCampaign.FromString,
+                _registered_method=True)
 
 
 class CampaignResultsServicer:
@@ -70,6 +80,22 @@ class CampaignResultsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListArchive(self, request, context):
+        """Unauthenticated: the public archive, finished campaigns whose game master chose
+        CampaignOptions.archive_public, in campaign id order, paged. A running campaign is never in it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetArchived(self, request, context):
+        """Unauthenticated: one campaign of the archive; NOT_FOUND (the words of GetCampaignResult's
+        refusal) for any other, running, unknown or not public.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CampaignResultsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -77,6 +103,16 @@ def add_CampaignResultsServicer_to_server(servicer, server):
                     servicer.GetCampaignResult,
                     request_deserializer=pate_dot_v1_dot_result__pb2.GetCampaignResultRequest.FromString,
                     response_serializer=pate_dot_v1_dot_result__pb2.CampaignResult.SerializeToString,
+            ),
+            'ListArchive': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListArchive,
+                    request_deserializer=pate_dot_v1_dot_result__pb2.ListArchiveRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_result__pb2.ListArchiveResponse.SerializeToString,
+            ),
+            'GetArchived': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetArchived,
+                    request_deserializer=pate_dot_v1_dot_result__pb2.GetArchivedRequest.FromString,
+                    response_serializer=pate_dot_v1_dot_result__pb2.ArchivedCampaign.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -116,6 +152,60 @@ class CampaignResults:
             '/pate.v1.CampaignResults/GetCampaignResult',
             pate_dot_v1_dot_result__pb2.GetCampaignResultRequest.SerializeToString,
             pate_dot_v1_dot_result__pb2.CampaignResult.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListArchive(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.CampaignResults/ListArchive',
+            pate_dot_v1_dot_result__pb2.ListArchiveRequest.SerializeToString,
+            pate_dot_v1_dot_result__pb2.ListArchiveResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetArchived(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/pate.v1.CampaignResults/GetArchived',
+            pate_dot_v1_dot_result__pb2.GetArchivedRequest.SerializeToString,
+            pate_dot_v1_dot_result__pb2.ArchivedCampaign.FromString,
             options,
             channel_credentials,
             insecure,

@@ -44,6 +44,14 @@ class CampaignResultsStub:
     @_typing.overload
     def __new__(cls, channel: _aio.Channel) -> CampaignResultsAsyncStub: ...
     GetCampaignResult: _grpc.UnaryUnaryMultiCallable[_result_pb2.GetCampaignResultRequest, _result_pb2.CampaignResult]
+    ListArchive: _grpc.UnaryUnaryMultiCallable[_result_pb2.ListArchiveRequest, _result_pb2.ListArchiveResponse]
+    """Unauthenticated: the public archive, finished campaigns whose game master chose
+    CampaignOptions.archive_public, in campaign id order, paged. A running campaign is never in it.
+    """
+    GetArchived: _grpc.UnaryUnaryMultiCallable[_result_pb2.GetArchivedRequest, _result_pb2.ArchivedCampaign]
+    """Unauthenticated: one campaign of the archive; NOT_FOUND (the words of GetCampaignResult's
+    refusal) for any other, running, unknown or not public.
+    """
 
 @_typing.type_check_only
 class CampaignResultsAsyncStub(CampaignResultsStub):
@@ -61,6 +69,14 @@ class CampaignResultsAsyncStub(CampaignResultsStub):
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     GetCampaignResult: _aio.UnaryUnaryMultiCallable[_result_pb2.GetCampaignResultRequest, _result_pb2.CampaignResult]  # type: ignore[assignment]
+    ListArchive: _aio.UnaryUnaryMultiCallable[_result_pb2.ListArchiveRequest, _result_pb2.ListArchiveResponse]  # type: ignore[assignment]
+    """Unauthenticated: the public archive, finished campaigns whose game master chose
+    CampaignOptions.archive_public, in campaign id order, paged. A running campaign is never in it.
+    """
+    GetArchived: _aio.UnaryUnaryMultiCallable[_result_pb2.GetArchivedRequest, _result_pb2.ArchivedCampaign]  # type: ignore[assignment]
+    """Unauthenticated: one campaign of the archive; NOT_FOUND (the words of GetCampaignResult's
+    refusal) for any other, running, unknown or not public.
+    """
 
 class CampaignResultsServicer(metaclass=_abc_1.ABCMeta):
     """The end of a campaign (docs/rules/result.md, docs/web.md "The result of a campaign"): every
@@ -81,5 +97,25 @@ class CampaignResultsServicer(metaclass=_abc_1.ABCMeta):
         request: _result_pb2.GetCampaignResultRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_result_pb2.CampaignResult, _abc.Awaitable[_result_pb2.CampaignResult]]: ...
+
+    @_abc_1.abstractmethod
+    def ListArchive(
+        self,
+        request: _result_pb2.ListArchiveRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_result_pb2.ListArchiveResponse, _abc.Awaitable[_result_pb2.ListArchiveResponse]]:
+        """Unauthenticated: the public archive, finished campaigns whose game master chose
+        CampaignOptions.archive_public, in campaign id order, paged. A running campaign is never in it.
+        """
+
+    @_abc_1.abstractmethod
+    def GetArchived(
+        self,
+        request: _result_pb2.GetArchivedRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_result_pb2.ArchivedCampaign, _abc.Awaitable[_result_pb2.ArchivedCampaign]]:
+        """Unauthenticated: one campaign of the archive; NOT_FOUND (the words of GetCampaignResult's
+        refusal) for any other, running, unknown or not public.
+        """
 
 def add_CampaignResultsServicer_to_server(servicer: CampaignResultsServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

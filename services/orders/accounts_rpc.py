@@ -15,9 +15,12 @@ import grpc
 from sqlalchemy import Engine
 
 from pate.v1 import accounts_pb2, accounts_pb2_grpc
+from services.orders.account_api import AccountApi
+from services.orders.account_api_rpc import ApiTokenRpcs
 from services.orders.account_seats import AccountSeats, Seat
 from services.platform.errors import DeskError
 from services.platform.runtime.rpc import abort, call_credentials
+from services.platform.security import api_tokens
 from services.platform.security.accounts import MAIL_ON_ITS_WAY, Accounts
 from services.platform.security.auth import Authenticator, Credentials
 from services.platform.telemetry.logging import get_logger
@@ -44,12 +47,13 @@ def _login_reply(token: str, expires: datetime, name: str, zone: str) -> account
     return out
 
 
-class AccountsServicer(accounts_pb2_grpc.AccountsServicer):
+class AccountsServicer(ApiTokenRpcs, accounts_pb2_grpc.AccountsServicer):
     def __init__(
         self, accounts: Accounts, auth: Authenticator, trusted_proxies: frozenset[str] = frozenset()
     ) -> None:
         self.accounts = accounts
         self.seats = AccountSeats(accounts, auth)
+        self.api = AccountApi(accounts, auth)
         self.trusted_proxies = trusted_proxies
 
     async def _creds(self, context: grpc.aio.ServicerContext) -> Credentials:
@@ -113,9 +117,15 @@ class AccountsServicer(accounts_pb2_grpc.AccountsServicer):
 
     async def OpenSeat(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         c = await self._creds(context)
-        token, session, row = await self._run(
-            context, "open_seat", self.seats.open_seat, c.token, request.campaign_id, request.player_id
-        )
+        r = request
+        if api_tokens.looks_like(c.token):  # a player's own program (docs/api.md)
+            token, session, row = await self._run(
+                context, "open_seat_api", self.api.open_seat, c.token, r.campaign_id, r.player_id, c.source
+            )
+        else:
+            token, session, row = await self._run(
+                context, "open_seat", self.seats.open_seat, c.token, r.campaign_id, r.player_id
+            )
         out = accounts_pb2.OpenSeatResponse(token=token, state=row.state or "")
         out.expires_at.FromDatetime(session.expires_at)
         return out

@@ -1,7 +1,8 @@
 """The game master's campaign options that players see the effect of (docs/web.md, "Ready for
 the turn"): ``show_ready``, every player sees who has confirmed the open turn, as Diplicity
 offers it; ``spectators_see_result``, anyone reads the finished campaign's result (docs/web.md,
-"The result of a campaign").  Off by default; stored with the campaign (``campaign_options``)."""
+"The result of a campaign"); ``archive_public``, once finished the campaign is in the public
+archive (archive.py).  Off by default; stored with the campaign (``campaign_options``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ def options(conn: Connection, campaign: str) -> desk_pb2.CampaignOptions:
     if row is None:
         return desk_pb2.CampaignOptions()
     return desk_pb2.CampaignOptions(
-        show_ready=bool(row.show_ready), spectators_see_result=bool(row.spectators_see_result)
+        show_ready=bool(row.show_ready),
+        spectators_see_result=bool(row.spectators_see_result),
+        archive_public=bool(row.archive_public),
     )
 
 
@@ -31,7 +34,11 @@ def set_options(
     if repo.get_campaign(conn, campaign, lock=True) is None:
         raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
     t = desk_tables.campaign_options
-    values = {"show_ready": wanted.show_ready, "spectators_see_result": wanted.spectators_see_result}
+    values = {
+        "show_ready": wanted.show_ready,
+        "spectators_see_result": wanted.spectators_see_result,
+        "archive_public": wanted.archive_public,
+    }
     if conn.execute(select(t.c.campaign).where(t.c.campaign == campaign)).first() is None:
         conn.execute(t.insert().values(campaign=campaign, **values))
     else:

@@ -19,7 +19,7 @@ from pate.core.result import TYPES, CampaignResult, SideAccount, campaign_result
 from pate.core.world.state import Role
 from pate.datafiles import load_rule_data
 from pate.v1 import result_pb2, result_pb2_grpc
-from services.orders import desk, options
+from services.orders import archive, desk, options
 from services.platform.errors import Code, DeskError
 from services.platform.runtime.rpc import abort, call_credentials, caller_row, in_reader, is_admin
 from services.platform.security.auth import Authenticator
@@ -151,7 +151,9 @@ class CampaignResultsServicer(result_pb2_grpc.CampaignResultsServicer):
 
         def work(conn: Connection) -> result_pb2.CampaignResult:
             row = repo.get_campaign(conn, campaign)
-            spectators = options.options(conn, campaign).spectators_see_result
+            chosen = options.options(conn, campaign)
+            # the archive opens a finished campaign's result to anyone (archive.py)
+            spectators = chosen.spectators_see_result or chosen.archive_public
             if row is None or not may_read(row.status, reader, spectators):
                 raise DeskError(Code.NOT_FOUND, HIDDEN)
             return result_pb(campaign, compute(conn, campaign), row.status == "FINISHED")
@@ -161,3 +163,28 @@ class CampaignResultsServicer(result_pb2_grpc.CampaignResultsServicer):
             return await in_reader(self.engine, work)
         except DeskError as err:
             await abort(context, err)
+
+    async def ListArchive(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        try:  # no credentials: the fields are checked, the read is one bounded page
+            size = archive.page_size(request.page_size)
+            after = archive.check_page_token(request.page_token)
+            found, following = await in_reader(self.engine, lambda conn: archive.listed(conn, size, after))
+        except DeskError as err:
+            await abort(context, err)
+        return result_pb2.ListArchiveResponse(
+            campaigns=[_archived_pb(a) for a in found], next_page_token=following
+        )
+
+    async def GetArchived(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        try:
+            found = await in_reader(self.engine, lambda conn: archive.archived(conn, request.campaign_id))
+        except DeskError as err:
+            await abort(context, err)
+        return _archived_pb(found)
+
+
+def _archived_pb(a: archive.Archived) -> result_pb2.ArchivedCampaign:
+    out = result_pb2.ArchivedCampaign(campaign_id=a.campaign, scenario=a.scenario, turns=a.turns)
+    if a.finished_at is not None:
+        out.finished_at.FromDatetime(a.finished_at)
+    return out

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from pate.v1 import accounts_pb2 as pb
-from services.web import account_calls, lobby_calls, security
+from services.web import account_calls, lobby_calls, security, time_zones
 from services.web.backend_errors import NotLoggedInError, RefusedError
 from services.web.desk import Desk, Handler, redirect
 from services.web.pages import ID_PATTERN, MAX_PASSWORD
@@ -43,7 +43,7 @@ def _said(desk: Desk, request: Request, text: str, *, error: bool = False) -> Re
 async def account(desk: Desk, request: Request) -> Response:
     """Logged in: the account, its seats and sessions; else the forms that get him in."""
     token = _token(request)
-    ctx: dict[str, Any] = {"me": None, "seats": [], "sessions": [], "record": None}
+    ctx: dict[str, Any] = {"me": None, "seats": [], "sessions": [], "record": None, "api_tokens": []}
     if token:
         try:
             ctx["me"] = await account_calls.call(
@@ -55,6 +55,10 @@ async def account(desk: Desk, request: Request) -> Response:
             ctx["sessions"] = list(listed.sessions)
             ctx["seats"] = list(ctx["me"].seats)
             ctx["record"] = await lobby_calls.record(desk.backend, token)  # docs/lobby.md
+            tokens = await account_calls.call(
+                desk.backend, "ListApiTokens", pb.ListApiTokensRequest(), token=token
+            )
+            ctx["api_tokens"] = list(tokens.tokens)
         except NotLoggedInError:
             token = ""
     flash = desk.flash(request)
@@ -63,6 +67,9 @@ async def account(desk: Desk, request: Request) -> Response:
     )
     if not token:
         response.delete_cookie(ACCOUNT_COOKIE, path="/")
+        response.delete_cookie(time_zones.ZONE_COOKIE, path="/")
+    else:  # the zone the deadlines are shown in follows the account's, wherever it was changed
+        time_zones.keep(response, request, ctx["me"].time_zone)
     return response
 
 
@@ -102,6 +109,7 @@ async def log_in(desk: Desk, request: Request) -> Response:
     response = redirect(HOME)
     age = max(1, int(out.expires_at.ToSeconds() - time.time()))
     security.set_cookie(response, request, ACCOUNT_COOKIE, out.token, max_age=age)
+    time_zones.keep(response, request, out.time_zone, max_age=age)
     desk.store_sessions(request, response, desk.logged_in(request))
     return response
 
@@ -119,6 +127,7 @@ async def log_out(desk: Desk, request: Request) -> Response:
     desk.renew_browser(request)
     response = desk.redirect_with(request, HOME, said="You are logged out of your account.")
     response.delete_cookie(ACCOUNT_COOKIE, path="/")
+    response.delete_cookie(time_zones.ZONE_COOKIE, path="/")
     return response
 
 

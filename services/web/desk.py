@@ -26,7 +26,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.templating import Jinja2Templates
 
-from services.web import security, wording
+from services.web import security, time_zones, wording
 from services.web.backend import Backend, Session
 from services.web.backend_errors import NotLoggedInError
 from services.web.config import WebSettings
@@ -52,10 +52,12 @@ class Desk:
         )
         env.filters["roles"] = wording.roles
         env.filters["ship_type"] = wording.ship_type
+        env.filters["in_zone"] = time_zones.in_zone
         self.templates = Jinja2Templates(env=env)
 
     def render(self, request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         ctx.setdefault("campaigns", self.logged_in(request))
+        ctx.setdefault("zone", time_zones.zone_of(request))  # the account's, for deadlines
         ctx["csrf_token"] = self.csrf.token_for(security.browser_id(request), self.bound_session(request))
         ctx["csrf_field"] = security.CSRF_FIELD
         response: HTMLResponse = self.templates.TemplateResponse(request, name, ctx, status_code=status)

@@ -61,9 +61,15 @@ async def set_early_close(
 
 
 async def set_options(
-    b: Backend, campaign: str, show_ready: bool, spectators_see_result: bool = False
+    b: Backend,
+    campaign: str,
+    show_ready: bool,
+    spectators_see_result: bool = False,
+    archive_public: bool = False,
 ) -> desk_pb2.CampaignOptions:
-    wanted = desk_pb2.CampaignOptions(show_ready=show_ready, spectators_see_result=spectators_see_result)
+    wanted = desk_pb2.CampaignOptions(
+        show_ready=show_ready, spectators_see_result=spectators_see_result, archive_public=archive_public
+    )
     req = desk_pb2.SetCampaignOptionsRequest(campaign_id=campaign, options=wanted)
     out: desk_pb2.CampaignOptions = await _master_call(b, "SetCampaignOptions", req)
     return out

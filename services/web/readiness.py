@@ -94,9 +94,12 @@ async def campaign_options(desk: Desk, request: Request) -> Response:
     cid, _ = await master_of_campaign(desk, request)
     show = form.get("show_ready") == "on"
     public = form.get("spectators_see_result") == "on"
-    await desk_calls.set_options(desk.backend, cid, show, public)
+    archived = form.get("archive_public") == "on"
+    await desk_calls.set_options(desk.backend, cid, show, public, archived)
     said = "players now see who has confirmed" if show else "players no longer see who has confirmed"
     said += (
         "; anyone may read the finished campaign's result" if public else "; only its players read its result"
     )
+    if archived:
+        said += "; once finished it is in the public archive"
     return desk.redirect_with(request, f"/c/{cid}/gm", done=f"options saved: {said}")

@@ -17,8 +17,9 @@ from pate.datafiles import load_world_map
 from pate.reports.replay import ReplayFrame, all_sides_frame, player_frame
 from pate.reports.truth import read_truth, truth_frame
 from pate.v1 import admin_pb2, desk_pb2
-from services.web.backend import act_as
-from services.web.backend_errors import ForbiddenError
+from services.web import archive_pages
+from services.web.backend import Session, act_as
+from services.web.backend_errors import ForbiddenError, NotLoggedInError
 from services.web.campaign_map import focus_on
 from services.web.desk import Desk
 from services.web.gm import ADMIN_ROLE
@@ -58,6 +59,7 @@ def _render(
         places = sorted(set(places) | set(truth.places))
     views = [(which, svg, focus_on(which, places, svg)) for which, svg in frame.maps] if frame else []
     beside = [(w, svg, focus_on(w, places, svg)) for w, svg in truth.maps] if truth else []
+    ctx.setdefault("spectator", False)  # a visitor of the archive (archive_pages.py)
     return desk.render(
         request,
         "replay.html",
@@ -125,18 +127,25 @@ async def replay_truth(desk: Desk, request: Request) -> Response:
 
 async def replay_all(desk: Desk, request: Request) -> Response:
     cid = campaign_id(request)
-    session = desk.session_for(request, cid)
-    mine = await desk.backend.my_campaign(session)
-    if not all_sides_open(mine):
-        raise ForbiddenError("not a game master")  # shown as 404 like any page not yours
-    # the game master with his own session; a player of a finished campaign with his (the
-    # reports service gives every side's reports to the campaign's players once it is over)
-    act_as(session)
+    session: Session | None = None
+    try:
+        session = desk.session_for(request, cid)
+    except NotLoggedInError:
+        # anyone, once the orders service says the campaign is finished and in the archive;
+        # it refuses every other one (NOT_FOUND, the 404 page) before a report is read
+        await archive_pages.archived(desk.backend, cid)
+    else:
+        if not all_sides_open(await desk.backend.my_campaign(session)):
+            raise ForbiddenError("not a game master")  # shown as 404 like any page not yours
+        # the game master with his own session; a player of a finished campaign with his (the
+        # reports service gives every side's reports to the campaign's players once it is over)
+        act_as(session)
+    spectator = session is None
     refs = await desk.backend.all_reports(cid)
     turns = sorted({t for t, _ in refs})
     if not turns:
-        return _render(desk, request, cid, None, [], all_sides=True, every=True)
+        return _render(desk, request, cid, None, [], all_sides=True, every=True, spectator=spectator)
     turn = _chosen(request, turns)
     bodies = [await desk.backend.report_of(cid, turn, p, "json") for t, p in refs if t == turn]
     frame = all_sides_frame([_knowledge(b) for b in bodies], load_world_map())
-    return _render(desk, request, cid, frame, turns, all_sides=True, every=True)
+    return _render(desk, request, cid, frame, turns, all_sides=True, every=True, spectator=spectator)

@@ -19,6 +19,8 @@ from starlette.staticfiles import StaticFiles
 
 from services.web import (
     account_pages,
+    account_tokens_page,
+    archive_pages,
     gm,
     handover,
     lobby_pages,
@@ -108,7 +110,7 @@ def _game_master_routes(desk: Desk) -> list[Route]:
 
 
 def _account_routes(desk: Desk) -> list[Route]:
-    a, g = account_pages, account_pages.guarded
+    a, g, t = account_pages, account_pages.guarded, account_tokens_page
     return [
         Route("/account", page(desk, a.account), methods=["GET"]),
         Route("/account/login", page(desk, a.log_in), methods=["POST"]),
@@ -122,6 +124,9 @@ def _account_routes(desk: Desk) -> list[Route]:
         Route("/account/play", page(desk, g(a.play)), methods=["POST"]),
         Route("/account/revoke", page(desk, g(a.revoke)), methods=["POST"]),
         Route("/account/delete", page(desk, g(a.delete)), methods=["POST"]),
+        Route("/account/update", page(desk, g(t.update_account)), methods=["POST"]),
+        Route("/account/tokens", page(desk, g(t.create_token)), methods=["POST"]),
+        Route("/account/tokens/revoke", page(desk, g(t.revoke_token)), methods=["POST"]),
         *_lobby_routes(desk),
     ]
 
@@ -167,6 +172,7 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/replay/all", page(desk, replay_pages.replay_all)),
         Route("/c/{campaign}/replay/truth", page(desk, replay_pages.replay_truth)),
         Route("/c/{campaign}/result", page(desk, result_page.result)),
+        Route("/archive", page(desk, archive_pages.archive)),
         Route("/c/{campaign}/notifications", page(desk, notify_page.notifications), methods=["GET", "POST"]),
         Route("/c/{campaign}/minister", page(desk, minister.minister), methods=["GET"]),
         Route("/c/{campaign}/minister/stores", page(desk, minister.move_stores), methods=["POST"]),

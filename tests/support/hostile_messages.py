@@ -123,6 +123,11 @@ PLAUSIBLE: dict[str, list[Any]] = {
     "amount": [1, 5],
     "webhook": ["https://hooks.example.org/pate", "http://[::1]/", "http://localhost:8080/x"],
     "email": ["", "cornwallis@fleet.test"],
+    "time_zone": ["Europe/Paris", "UTC", ""],
+    "expires_in_days": [0, 1, 365],
+    "page_size": [0, 1, 50],
+    "page_token": ["", CAMPAIGN],
+    "token_id": ["", "0123456789ab"],
 }
 
 
@@ -228,10 +233,29 @@ def metadata(admin_token: str) -> st.SearchStrategy[tuple[tuple[str, str], ...]]
     )
     passwords = st.sampled_from([PASSWORD, PASSWORD, PASSWORD, "", "wrong", "p" * 2000])
     tokens = st.sampled_from([admin_token, admin_token, "", "wrong"])
-    return st.tuples(players, passwords, tokens).map(
+    # bearer tokens shaped as API tokens (docs/api.md), and broken ones: OpenSeat reads them
+    bearers = st.sampled_from(
+        [
+            "",
+            "",
+            "",
+            "Bearer pate_at_0123456789ab_" + "A" * 43,
+            "Bearer pate_at_' OR 1=1 --",
+            "Bearer pate_at_",
+            "Bearer pate_at_" + "f" * 5000,
+            "Bearer " + "x" * 101,
+            "Basic abc",
+        ]
+    )
+    return st.tuples(players, passwords, tokens, bearers).map(
         lambda t: tuple(
             (k, v)
-            for k, v in (("x-pate-player", t[0]), ("x-pate-password", t[1]), ("x-pate-admin-token", t[2]))
+            for k, v in (
+                ("x-pate-player", t[0]),
+                ("x-pate-password", t[1]),
+                ("x-pate-admin-token", t[2]),
+                ("authorization", t[3]),
+            )
             if v
         )
     )

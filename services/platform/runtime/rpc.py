@@ -4,6 +4,7 @@ event loop, reading credentials, and turning errors into statuses."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import json
 import os
@@ -87,12 +88,18 @@ def call_credentials(context: grpc.aio.ServicerContext, trusted_proxies: frozens
 
 
 async def caller_row(
-    auth: Authenticator, context: grpc.aio.ServicerContext, campaign: str, trusted_proxies: frozenset[str]
+    auth: Authenticator,
+    context: grpc.aio.ServicerContext,
+    campaign: str,
+    trusted_proxies: frozenset[str],
+    *,
+    read_only_ok: bool = False,
 ) -> Any:
     """The player row behind a call's session token (or password), off the event loop;
-    DeskError when there is none (UNAUTHENTICATED, NOT_FOUND, RESOURCE_EXHAUSTED)."""
+    DeskError when there is none (UNAUTHENTICATED, NOT_FOUND, RESOURCE_EXHAUSTED), or when the
+    session is read-only and the call is not a read of reports (PERMISSION_DENIED)."""
     creds = call_credentials(context, trusted_proxies)
-    return await asyncio.to_thread(auth.caller, campaign, creds)
+    return await asyncio.to_thread(functools.partial(auth.caller, campaign, creds, read_only_ok=read_only_ok))
 
 
 def is_admin(context: grpc.aio.ServicerContext, token: str) -> bool:

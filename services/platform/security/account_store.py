@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection, and_, delete, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from services.platform.errors import Code, DeskError
 from services.platform.security.passwords import MAX_PASSWORD_LENGTH
@@ -136,6 +137,24 @@ def queue_mail(
     notifications.enqueue(conn, ACCOUNT_MAIL, account, key, prefs, subject, body, now)
 
 
+def confirm_email(conn: Connection, token: str, *, now: datetime) -> bool:
+    """Spend an email change's link: the account's address becomes the new one.  False when the
+    link is no live one of this kind, or the address was taken meanwhile (nothing changes)."""
+    account = spend_link(conn, token, "email", now=now)
+    if account is None:
+        return False
+    t = at.account_tokens
+    new = conn.execute(select(t.c.detail).where(t.c.token_sha256 == token_digest(token))).scalar()
+    if not new:
+        return False
+    try:
+        with conn.begin_nested():
+            conn.execute(update(at.accounts).where(at.accounts.c.id == account).values(email=new))
+    except IntegrityError:
+        return False
+    return True
+
+
 # --- the account's own sessions ----------------------------------------------------------
 
 
@@ -160,13 +179,13 @@ def session_account(conn: Connection, token: str, *, now: datetime) -> str | Non
     return str(row.account)
 
 
-def link_seat_session(conn: Connection, account: str, token: str) -> None:
-    """Remember that the account opened this seat session; the links of sessions pruned since
-    (sessions.prune) go."""
+def link_seat_session(conn: Connection, account: str, token: str, api_token: str | None = None) -> None:
+    """Remember that the account (through ``api_token``, if one) opened this seat session; the
+    links of sessions pruned since (sessions.prune) go."""
     link, s = at.account_seat_sessions, tables.sessions
     gone = and_(link.c.account == account, link.c.token_sha256.not_in(select(s.c.token_sha256)))
     conn.execute(delete(link).where(gone))
-    conn.execute(insert(link).values(token_sha256=token_digest(token), account=account))
+    conn.execute(insert(link).values(token_sha256=token_digest(token), account=account, api_token=api_token))
 
 
 def list_sessions(conn: Connection, account: str, *, now: datetime) -> list[SessionInfo]:
@@ -221,6 +240,7 @@ def forget_account(conn: Connection, account: str) -> None:
     conn.execute(delete(link).where(link.c.account == account))
     conn.execute(delete(_S).where(_S.c.account == account))
     conn.execute(delete(_T).where(_T.c.account == account))
+    conn.execute(delete(at.api_tokens).where(at.api_tokens.c.account == account))
     n = tables.notifications
     conn.execute(delete(n).where(and_(n.c.campaign == ACCOUNT_MAIL, n.c.player == account)))
     conn.execute(delete(at.accounts).where(at.accounts.c.id == account))

@@ -41,6 +41,7 @@ DEFAULT_SESSION_TTL = 12 * 3600.0  # seconds (PATE_SESSION_TTL_SECONDS)
 MAX_ID_LENGTH = 64  # campaign and player ids (the width of their columns)
 BEARER = "bearer "
 _UNKNOWN = "unknown player or wrong password"
+READ_ONLY = "session token: opened by a read-only API token, it reads reports only"
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,19 +229,24 @@ class Authenticator:
 
     # --- every authenticated call -----------------------------------------------------
 
-    def caller(self, campaign: str, creds: Credentials) -> Any:
-        """The player row behind a call to ``campaign`` (blocking)."""
+    def caller(self, campaign: str, creds: Credentials, *, read_only_ok: bool = False) -> Any:
+        """The player row behind a call to ``campaign`` (blocking).  A read-only session (an
+        API token's, docs/api.md) is taken only where ``read_only_ok``: the reports service."""
         if not creds.token:
             return self.check_password(campaign, creds.player, creds.password, creds.source)
         with reader(self.engine) as conn:
-            return self.token_caller(conn, campaign, creds)
+            return self.token_caller(conn, campaign, creds, read_only_ok=read_only_ok)
 
-    def token_caller(self, conn: Connection, campaign: str, creds: Credentials) -> Any:
+    def token_caller(
+        self, conn: Connection, campaign: str, creds: Credentials, *, read_only_ok: bool = False
+    ) -> Any:
         """The player row behind a session token, read on the caller's own
         connection (so a request can authenticate and read in one transaction)."""
         found = sessions.lookup(conn, creds.token, now=self.clock())
         if found is None:
             raise DeskError(Code.UNAUTHENTICATED, "session token unknown, expired or revoked: log in again")
+        if found.read_only and not read_only_ok:
+            raise DeskError(Code.PERMISSION_DENIED, READ_ONLY)
         if found.campaign != campaign:
             raise DeskError(Code.UNAUTHENTICATED, "session token: it is for another campaign")
         if creds.player and creds.player != found.player:
@@ -259,6 +265,10 @@ class Authenticator:
         if found is None:
             return None
         session, row = found
-        if session.campaign != campaign or (creds.player and creds.player != session.player):
+        if (
+            session.read_only
+            or session.campaign != campaign
+            or (creds.player and creds.player != session.player)
+        ):
             return None
         return row

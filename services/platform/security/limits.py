@@ -62,6 +62,7 @@ ASK_ID = re.compile(r"[0-9a-f]{16}")  # a lobby ask (docs/lobby.md)
 RULE_SET = re.compile(r"[a-z0-9_-]{1,64}")
 PAGE_TOKEN = re.compile(r"[0-9]{1,5}")
 SOLO_SCENARIO = re.compile(r"[a-z0-9_-]{1,40}")  # a shipped scenario's file name (services/orders/solo.py)
+API_TOKEN_ID = re.compile(r"(pate_at_)?[0-9a-f]{12}")
 
 
 Rule = Text | Number | Many | Moment
@@ -217,6 +218,28 @@ RULES: dict[str, Rule] = {
     "pate.v1.StartSoloRequest.seat": _SEAT,
     "pate.v1.StartSoloRequest.combat_rules": Text(64, RULE_SET, what="a rule set's name"),
     "pate.v1.StartSoloRequest.naval_rules": Text(64, RULE_SET, what="a rule set's name"),
+    # API tokens and account edits (docs/api.md; api_tokens.py and account_edits.py check more)
+    "pate.v1.CreateApiTokenRequest.name": Text(64, required=True),
+    "pate.v1.CreateApiTokenRequest.read_only": Number(0, 1),
+    "pate.v1.CreateApiTokenRequest.all_seats": Number(0, 1),
+    "pate.v1.CreateApiTokenRequest.seats": Many(50),
+    "pate.v1.CreateApiTokenRequest.expires_in_days": Number(0, 365),
+    "pate.v1.ApiTokenSeat.campaign_id": _CAMPAIGN,
+    "pate.v1.ApiTokenSeat.player_id": _SEAT,
+    "pate.v1.RevokeApiTokenRequest.token_id": Text(
+        20, API_TOKEN_ID, what="an API token's id (12 hex digits, or pate_at_ and them)"
+    ),
+    "pate.v1.UpdateAccountRequest.display_name": Text(100),
+    "pate.v1.UpdateAccountRequest.time_zone": Text(64, TIME_ZONE, what="an IANA time zone name"),
+    "pate.v1.UpdateAccountRequest.clear_time_zone": Number(0, 1),
+    "pate.v1.UpdateAccountRequest.email": Text(254, EMAIL, what="an email address"),
+    "pate.v1.UpdateAccountRequest.password": Text(1024),
+    # the public archive (services/orders/archive.py)
+    "pate.v1.ListArchiveRequest.page_size": Number(0, 50),
+    "pate.v1.ListArchiveRequest.page_token": Text(
+        40, CAMPAIGN_ID, what="the next_page_token of the last page"
+    ),
+    "pate.v1.GetArchivedRequest.campaign_id": _CAMPAIGN,
 }
 
 # Fields without a rule of their own (added later) but with a well-known name take

@@ -32,16 +32,29 @@ class Session:
     campaign: str
     player: str
     expires_at: datetime
+    read_only: bool = False  # opened by a read-only API token: reports only (docs/api.md)
 
 
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def issue(conn: Connection, campaign: str, player: str, *, now: datetime, ttl: float) -> tuple[str, Session]:
-    """A new session for the player; the token is returned here and never again."""
+def issue(
+    conn: Connection,
+    campaign: str,
+    player: str,
+    *,
+    now: datetime,
+    ttl: float,
+    read_only: bool = False,
+    until: datetime | None = None,
+) -> tuple[str, Session]:
+    """A new session for the player; the token is returned here and never again.  ``until``:
+    it ends then at the latest (an API token's own expiry)."""
     token = secrets.token_urlsafe(TOKEN_BYTES)
     expires = now + timedelta(seconds=ttl)
+    if until is not None:
+        expires = min(expires, until)
     prune(conn, now)
     conn.execute(
         insert(_S).values(
@@ -50,9 +63,10 @@ def issue(conn: Connection, campaign: str, player: str, *, now: datetime, ttl: f
             player=player,
             created_at=now,
             expires_at=expires,
+            read_only=read_only,
         )
     )
-    return token, Session(campaign, player, expires)
+    return token, Session(campaign, player, expires, read_only)
 
 
 def lookup(conn: Connection, token: str, *, now: datetime) -> Session | None:
@@ -62,7 +76,7 @@ def lookup(conn: Connection, token: str, *, now: datetime) -> Session | None:
     row = conn.execute(select(_S).where(_S.c.token_sha256 == token_digest(token))).first()
     if row is None or row.revoked_at is not None or row.expires_at <= now:
         return None
-    return Session(row.campaign, row.player, row.expires_at)
+    return Session(row.campaign, row.player, row.expires_at, bool(row.read_only))
 
 
 def revoke(conn: Connection, token: str, *, now: datetime) -> int:

@@ -8,7 +8,7 @@ are: mail tokens and session tokens only as SHA-256 digests (they have 256 rando
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Index, String, Table
+from sqlalchemy import Boolean, Column, Index, String, Table, Text, false
 
 from services.platform.store.tables import UtcDateTime, _created, metadata
 
@@ -34,6 +34,8 @@ account_tokens = Table(
     _created(),
     Column("expires_at", UtcDateTime(), nullable=False),
     Column("used_at", UtcDateTime(), nullable=True),
+    # what the link carries besides the account: the new address of an email change (0020)
+    Column("detail", String(254), nullable=True),
 )
 Index(None, account_tokens.c.account)
 
@@ -55,6 +57,8 @@ account_seat_sessions = Table(
     metadata,
     Column("token_sha256", String(64), primary_key=True),
     Column("account", String(32), nullable=False),
+    # the API token that opened it (migration 0020): revoking the token ends the session
+    Column("api_token", String(16), nullable=True),
 )
 Index(None, account_seat_sessions.c.account)
 
@@ -69,3 +73,23 @@ account_seats = Table(
     Column("claimed_at", UtcDateTime(), nullable=False),
 )
 Index(None, account_seats.c.account)
+
+# An account's API tokens (migration 0020; docs/api.md): a name, the SHA-256 of the secret
+# (256 random bits), the seats it reaches (all_seats, else ``seats``: a JSON list of
+# [campaign, player]), read-only (reports only) or orders too, an expiry.
+api_tokens = Table(
+    "api_tokens",
+    metadata,
+    Column("id", String(16), primary_key=True),  # public: shown in lists, part of the token
+    Column("account", String(32), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("token_sha256", String(64), nullable=False),
+    Column("read_only", Boolean(create_constraint=False), nullable=False, server_default=false()),
+    Column("all_seats", Boolean(create_constraint=False), nullable=False, server_default=false()),
+    Column("seats", Text, nullable=False),
+    _created(),
+    Column("expires_at", UtcDateTime(), nullable=False),
+    Column("revoked_at", UtcDateTime(), nullable=True),
+    Column("last_used_at", UtcDateTime(), nullable=True),
+)
+Index(None, api_tokens.c.account)

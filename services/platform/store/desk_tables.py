@@ -59,6 +59,8 @@ campaign_options = Table(
     Column("campaign", String(64), primary_key=True),
     Column("show_ready", Boolean(create_constraint=False), nullable=False),
     Column("spectators_see_result", Boolean(create_constraint=False), nullable=False, server_default=false()),
+    # migration 0020: once finished, the campaign is in the public archive (docs/web.md, "Archive")
+    Column("archive_public", Boolean(create_constraint=False), nullable=False, server_default=false()),
 )
 
 # What each player has read of the messages (migration 0015): the highest message id among those

@@ -268,8 +268,8 @@ processed_messages = Table(
 
 # --- sessions and the login throttle (migration 0004; docs/security.md) ---
 
-# A player's session: only the SHA-256 of the token is stored (the token has
-# 256 random bits, so a fast hash is enough), bound to one campaign and player.
+# A player's session: only the SHA-256 of the token is stored (the token has 256 random bits, so a
+# fast hash is enough), bound to one campaign and player; read_only (0020): an API token's, reports only
 sessions = Table(
     "sessions",
     metadata,
@@ -279,14 +279,14 @@ sessions = Table(
     _created(),
     Column("expires_at", UtcDateTime(), nullable=False),
     Column("revoked_at", UtcDateTime(), nullable=True),
+    Column("read_only", Boolean(create_constraint=False), nullable=False, server_default=false()),
 )
 Index(None, sessions.c.campaign, sessions.c.player)
 Index(None, sessions.c.expires_at)
 
-# Token buckets of password checks, shared by every replica: one row per
-# (account, source) and one per account (source "*").  Keys are SHA-256 digests,
-# so their size does not depend on the input; a row whose bucket is full again
-# and whose source is not trusted says nothing and is pruned (idle_at).
+# Token buckets of password checks, shared by every replica: one row per (account, source) and one
+# per account (source "*").  Keys are SHA-256 digests, so their size does not depend on the input;
+# a row whose bucket is full again and whose source is not trusted says nothing and is pruned (idle_at).
 login_throttle = Table(
     "login_throttle",
     metadata,

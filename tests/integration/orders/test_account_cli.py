@@ -78,3 +78,43 @@ def test_an_account_from_sign_up_to_deletion(
     assert pate(monkeypatch, "login", "--email", EMAIL, password=second) == 0
     assert pate(monkeypatch, "delete", password=second) == 0
     assert pate(monkeypatch, "login", "--email", EMAIL, password=second) == 2
+
+
+def test_tokens_and_account_edits_from_the_command_line(
+    cli: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game_master_campaign(cli.engine, "cli-tokens")
+    pw = "first password!"
+    assert pate(monkeypatch, "signup", "--name", "Jervis", "--email", EMAIL, password=pw) == 0
+    assert pate(monkeypatch, "verify", cli.last_token(EMAIL)) == 0
+    assert pate(monkeypatch, "login", "--email", EMAIL, password=pw) == 0
+    assert (
+        pate(monkeypatch, "claim", "--campaign", "cli-tokens", "--player", "calder", password=SEAT_PASSWORD)
+        == 0
+    )
+    capsys.readouterr()
+    assert (
+        pate(monkeypatch, "token", "create", "--name", "bot", "--seat", "cli-tokens/calder", "--days", "7")
+        == 0
+    )
+    made = capsys.readouterr()
+    # alone on its line of standard output (the in-process server's log lines share it here)
+    secret = made.out.strip().splitlines()[-1]
+    assert re.fullmatch(r"pate_at_[0-9a-f]{12}_[A-Za-z0-9_-]{43}", secret) and "shown this once" in made.err
+    assert pate(monkeypatch, "token", "list") == 0
+    listed = capsys.readouterr().out
+    assert secret[8:20] in listed and secret not in listed and "cli-tokens/calder" in listed
+    assert pate(monkeypatch, "token", "revoke", secret[8:20]) == 0
+    assert "revoked 1 API token(s)" in capsys.readouterr().out
+    assert pate(monkeypatch, "update", "--name", "Sir John", "--time-zone", "Europe/Lisbon") == 0
+    assert "Sir John <jervis@example.org>, Europe/Lisbon" in capsys.readouterr().out
+    assert pate(monkeypatch, "token", "create", "--name", "x", "--seat", "no-slash") != 0  # CAMPAIGN/PLAYER
+
+
+def test_prune_unverified_runs_on_the_database(
+    cli: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cli.accounts.sign_up("Late", "late@example.org", "a long enough pw", "", cli.addr)
+    url = cli.engine.url.render_as_string(hide_password=False)
+    assert main(["account", "prune-unverified", "--days", "7", "--database", url]) == 0
+    assert "deleted 0 account(s)" in capsys.readouterr().out  # signed up just now

@@ -61,6 +61,7 @@ EXPECTED_TABLES = {
     "lobby_asks",
     "reliability_turns",
     "reliability_left",
+    "api_tokens",
 }
 
 
@@ -74,7 +75,7 @@ def _assert_matches_metadata(url: str) -> None:
             inspector = sa.inspect(conn)
             checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
             assert checks == {"ck_campaigns_status", "ck_reports_format"}
-        assert db.current_revision(engine) == "0018"
+        assert db.current_revision(engine) == "0020_api_tokens"
     finally:
         engine.dispose()
 
