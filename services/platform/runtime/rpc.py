@@ -122,10 +122,10 @@ async def game_master_session(
     not hold the server's administrator token.  False when no session token was sent, and for
     a token that is no live session of ``campaign`` (an account's, a spent one, another
     campaign's): the caller is then refused as anyone without the right is, PERMISSION_DENIED."""
-    creds = call_credentials(context, trusted_proxies)
-    if not creds.token:
-        return False
     try:
+        creds = call_credentials(context, trusted_proxies)  # a malformed header is no session either
+        if not creds.token:
+            return False
         row = await asyncio.to_thread(auth.caller, campaign, creds)
     except DeskError:
         return False
