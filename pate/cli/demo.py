@@ -13,8 +13,10 @@ import argparse
 import shutil
 import signal
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
+from pate.cli.demo_lobby import mailbox, publish_demo_campaign
 from pate.cli.main import UserError
 
 DEMO_CAMPAIGN = "demo"
@@ -40,11 +42,17 @@ def _demo(args: argparse.Namespace) -> int:
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
     nats = None if args.nats_url else NatsServer(data_dir=workdir / "nats")
-    try:
+    web_addr = f"127.0.0.1:{free_port()}"
+    with ExitStack() as closing:
+        closing.callback(lambda: nats.stop() if nats is not None else None)
         if nats is not None:
             nats.start()
         url = args.nats_url or nats.url  # type: ignore[union-attr]
         print(f"NATS JetStream at {url}; database {workdir / 'pate.db'}", flush=True)
+        smtp = closing.enter_context(mailbox(workdir / "mail", free_port()))
+        env = {"PATE_ACCOUNT_LINK_BASE": f"http://{web_addr}/account"}
+        if smtp:  # the accounts' mail (verification, reset) lands in <workdir>/mail
+            env["PATE_SMTP_URL"] = smtp
         cluster = Cluster(
             workdir=workdir,
             nats_url=url,
@@ -52,6 +60,8 @@ def _demo(args: argparse.Namespace) -> int:
             gitm_addr=f"127.0.0.1:{free_port()}",  # the reference GITM land service (docs/gitm.md)
             web=True,
             notifier=True,
+            web_addr=web_addr,
+            extra_env=env,
         )
         try:
             cluster.start_all()
@@ -69,6 +79,9 @@ def _demo(args: argparse.Namespace) -> int:
             from pate.cli.demo_bots import play_bot_turn
 
             print("\n".join(play_bot_turn(cluster, DEMO_CAMPAIGN)), flush=True)
+            print("\n".join(publish_demo_campaign(cluster)), flush=True)
+            if smtp:
+                print(f"  mail the server sends (the sign-up's link) is written to {workdir / 'mail'}")
             if not args.exit:
                 _print_explore(cluster)
                 while True:  # a service that dies is told at once, not left defunct
@@ -80,9 +93,6 @@ def _demo(args: argparse.Namespace) -> int:
             raise UserError(str(err)) from None
         finally:
             cluster.stop()
-    finally:
-        if nats is not None:
-            nats.stop()
     print("stopped cleanly", flush=True)
     return 0
 

@@ -25,6 +25,9 @@ def test_the_demo_plays_a_turn_and_stops_cleanly(tmp_path: Path) -> None:
     assert "turn 1 closed, resolved and reported" in run.stdout
     assert "stopped cleanly" in run.stdout
     assert "turn 2: the French side (allemand, decres, ganteaume) played by the bot admiral" in run.stdout
+    # a new user finds a published campaign in the lobby, and the sign-up's mail in a folder
+    assert "the lobby: demo-lobby is published with 6 open seats, first come" in run.stdout
+    assert f"is written to {work / 'mail'}" in run.stdout
     html = (work / "reports" / "cornwallis-turn-1.html").read_text()
     assert "<svg" in html and "BR1FR" in html
     text = (work / "reports" / "barham-turn-1.txt").read_text()
