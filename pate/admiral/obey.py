@@ -18,6 +18,7 @@ player's own report replaces the bot's order for it.  The numbers:
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 from pate.admiral import navigation as nav
 from pate.admiral import tactics
 from pate.admiral.plan import FULL_STORES, Plan

@@ -1,6 +1,7 @@
 """Cornwallis's report of the training scenario's start (his Channel squadron in ECH: BR1FL
-leading BR1SL and BR2SL, and the frigate BR1FR) with the French out of sight, and what the bot orders for him with
-standing instructions; the enemy is added to the report as his frigates would sight it."""
+leading BR1SL and BR2SL, and the frigate BR1FR) with the French out of sight, and what the
+bot orders for him with standing instructions; the enemy is added to the report as his
+frigates would sight it."""
 
 from __future__ import annotations
 

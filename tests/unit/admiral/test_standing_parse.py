@@ -33,7 +33,11 @@ def refused(text: str) -> str:
 
 
 def test_one_instruction_a_line_blank_lines_and_comments_ignored() -> None:
-    text = "# when I am away\n\nif superior enemy sighted then return Plymouth for BR1FL BR1FR  # run\nkeep blockade Brest\n"
+    text = (
+        "# when I am away\n\n"
+        "if superior enemy sighted then return Plymouth for BR1FL BR1FR  # run\n"
+        "keep blockade Brest\n"
+    )
     assert parse_standing(text) == (
         Instruction(3, Condition.SUPERIOR, Action.RETURN, "Plymouth", ("BR1FL", "BR1FR")),
         Instruction(4, Condition.ALWAYS, Action.BLOCKADE, "Brest", ()),
