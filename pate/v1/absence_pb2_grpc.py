@@ -91,7 +91,8 @@ class AbsencesServicer:
 
     def CancelAbsence(self, request, context):
         """Ends an absence (named by its from_turn) early, at to_turn, or as soon as it may (to_turn 0):
-        the turns already opened stay spent, the others go back to his allowance.
+        the turns already closed stay spent; the open turn and the later ones go back to his
+        allowance, and he plays them himself.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -45,7 +45,8 @@ class AbsencesStub:
     """
     CancelAbsence: _grpc.UnaryUnaryMultiCallable[_absence_pb2.CancelAbsenceRequest, _absence_pb2.AbsenceState]
     """Ends an absence (named by its from_turn) early, at to_turn, or as soon as it may (to_turn 0):
-    the turns already opened stay spent, the others go back to his allowance.
+    the turns already closed stay spent; the open turn and the later ones go back to his
+    allowance, and he plays them himself.
     """
     GetAbsence: _grpc.UnaryUnaryMultiCallable[_absence_pb2.GetAbsenceRequest, _absence_pb2.AbsenceState]
     SetStandingInstructions: _grpc.UnaryUnaryMultiCallable[_absence_pb2.SetStandingInstructionsRequest, _absence_pb2.StandingInstructions]
@@ -73,7 +74,8 @@ class AbsencesAsyncStub(AbsencesStub):
     """
     CancelAbsence: _aio.UnaryUnaryMultiCallable[_absence_pb2.CancelAbsenceRequest, _absence_pb2.AbsenceState]  # type: ignore[assignment]
     """Ends an absence (named by its from_turn) early, at to_turn, or as soon as it may (to_turn 0):
-    the turns already opened stay spent, the others go back to his allowance.
+    the turns already closed stay spent; the open turn and the later ones go back to his
+    allowance, and he plays them himself.
     """
     GetAbsence: _aio.UnaryUnaryMultiCallable[_absence_pb2.GetAbsenceRequest, _absence_pb2.AbsenceState]  # type: ignore[assignment]
     SetStandingInstructions: _aio.UnaryUnaryMultiCallable[_absence_pb2.SetStandingInstructionsRequest, _absence_pb2.StandingInstructions]  # type: ignore[assignment]
@@ -110,7 +112,8 @@ class AbsencesServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_absence_pb2.AbsenceState, _abc.Awaitable[_absence_pb2.AbsenceState]]:
         """Ends an absence (named by its from_turn) early, at to_turn, or as soon as it may (to_turn 0):
-        the turns already opened stay spent, the others go back to his allowance.
+        the turns already closed stay spent; the open turn and the later ones go back to his
+        allowance, and he plays them himself.
         """
 
     @_abc_1.abstractmethod

@@ -5,8 +5,8 @@ An absence is a range of turns, both ends included.  The bot holds him (bot_play
 "absent") from the opening of its first turn to the opening of the turn after its last, unless
 the game master handed him to the bot, which comes first.  His own orders of an absent turn
 still replace the bot's (rule 4.1), and an absent turn is no deadline missed
-(civil.count_missed).  A turn is spent once it has opened: cancelling gives back only those
-still to come.
+(civil.count_missed).  A turn is spent once it has closed: cancelling gives back the open
+turn (he is back before its deadline, which is his again) and those still to come.
 """
 
 from __future__ import annotations
@@ -77,13 +77,13 @@ def cancel(
     conn: Connection, campaign: str, player: str, from_turn: int, to_turn: int
 ) -> absence_pb2.AbsenceState:
     """Shorten the absence to end at ``to_turn``, or as early as may be (0): the turns already
-    opened are spent."""
+    closed are spent."""
     check_turns(from_turn, to_turn)
     row = _live(conn, campaign)
     found = next((a for a in store.of_campaign(conn, campaign, player) if a.from_turn == from_turn), None)
     if found is None:
         raise DeskError(Code.NOT_FOUND, f"from_turn: you declared no absence from turn {from_turn}")
-    soonest = earliest(row) - 1  # the last turn already opened, or before
+    soonest = earliest(row) - 1  # the last turn closed, or before
     if found.to_turn <= soonest:
         raise DeskError(Code.FAILED_PRECONDITION, "from_turn: that absence is over")
     end = soonest if to_turn == 0 else to_turn

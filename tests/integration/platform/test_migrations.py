@@ -50,6 +50,9 @@ EXPECTED_TABLES = {
     "solo_owners",
     "campaign_options",
     "messages_read",
+    "absence_rules",
+    "absences",
+    "standing_instructions",
     "accounts",
     "account_tokens",
     "account_sessions",
@@ -68,7 +71,7 @@ def _assert_matches_metadata(url: str) -> None:
             inspector = sa.inspect(conn)
             checks = {c["name"] for t in ("campaigns", "reports") for c in inspector.get_check_constraints(t)}
             assert checks == {"ck_campaigns_status", "ck_reports_format"}
-        assert db.current_revision(engine) == "0017"
+        assert db.current_revision(engine) == "0019_absence"
     finally:
         engine.dispose()
 
