@@ -21,6 +21,7 @@ COMMANDS: tuple[str, ...] = (
     "pate.cli.login",
     "pate.cli.account",
     "pate.cli.orders",
+    "pate.cli.absence",
     "pate.cli.battle",
     "pate.cli.serve",
     "pate.cli.gitm",

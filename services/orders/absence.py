@@ -18,12 +18,12 @@ from sqlalchemy import Connection
 from pate.v1 import absence_pb2
 from services.orders import civil
 from services.platform.errors import Code, DeskError
+from services.platform.security.limits import MAX_TURN  # a bigger number is refused before any read
 from services.platform.store import absences as store
 from services.platform.store import bots
 from services.platform.store import repository as repo
 
 MAX_ALLOWANCE = 15  # rule 3.1: a campaign lasts 15 turns
-MAX_TURN = 10_000  # far past any campaign: a bigger number is refused before any read
 
 
 def earliest(row: repo.CampaignRow) -> int:

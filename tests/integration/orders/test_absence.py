@@ -135,7 +135,7 @@ def test_turns_closed_are_spent_and_a_shortened_absence_gives_the_rest_back(engi
         ((2, 7), Code.INVALID_ARGUMENT, "to_turn"),  # past the campaign's 6 turns
         ((3, 2), Code.INVALID_ARGUMENT, "to_turn"),
         ((2, 5), Code.FAILED_PRECONDITION, "to_turn"),  # 4 turns, 3 allowed
-        ((2, 10_001), Code.INVALID_ARGUMENT, "to_turn"),
+        ((2, 101), Code.INVALID_ARGUMENT, "to_turn"),  # past any campaign's (limits.MAX_TURN)
         ((-5, 2), Code.INVALID_ARGUMENT, "from_turn"),
     ],
 )
