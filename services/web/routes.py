@@ -19,6 +19,7 @@ from starlette.staticfiles import StaticFiles
 
 from services.web import (
     account_pages,
+    away_page,
     gm,
     handover,
     minister,
@@ -149,6 +150,9 @@ def create_app(backend: Backend, settings: WebSettings) -> Starlette:
         Route("/c/{campaign}/replay/truth", page(desk, replay_pages.replay_truth)),
         Route("/c/{campaign}/result", page(desk, result_page.result)),
         Route("/c/{campaign}/notifications", page(desk, notify_page.notifications), methods=["GET", "POST"]),
+        Route("/c/{campaign}/away", page(desk, away_page.away), methods=["GET"]),
+        Route("/c/{campaign}/away/absence", page(desk, away_page.absence), methods=["POST"]),
+        Route("/c/{campaign}/away/standing", page(desk, away_page.standing), methods=["POST"]),
         Route("/c/{campaign}/minister", page(desk, minister.minister), methods=["GET"]),
         Route("/c/{campaign}/minister/stores", page(desk, minister.move_stores), methods=["POST"]),
         Route("/c/{campaign}/minister/officers", page(desk, minister.assign_officers), methods=["POST"]),
