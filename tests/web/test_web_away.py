@@ -45,10 +45,11 @@ def test_a_player_declares_an_absence_ends_it_and_writes_his_instructions(web, s
     r = client.post(f"{page}/standing", data={"csrf": token, "text": text})
     assert r.status_code == 200 and "2 standing instructions kept" in r.text
     assert "keep blockade Brest</textarea>" in r.text
-    bad = "keep in port for BR1FL\nsail home"
-    r = client.post(f"{page}/standing", data={"csrf": token, "text": bad})
+    r = client.post(f"{page}/standing", data={"csrf": token, "text": "keep in port\nsail home"})
     assert r.status_code == 422 and 'id="standing-error"' in r.text
-    assert "line 1: for: BR1FL is not a ship you order" in r.text and "sail home</textarea>" in r.text
+    assert "line 2: action: " in r.text and "sail home</textarea>" in r.text
+    r = client.post(f"{page}/standing", data={"csrf": token, "text": "keep in port for BR1FL"})
+    assert r.status_code == 422 and "line 1: for: BR1FL is not a ship you order" in r.text
     r = client.post(f"{page}/standing", data={"csrf": token, "text": ""})
     assert r.status_code == 200 and "standing instructions cleared" in r.text
 
