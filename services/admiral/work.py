@@ -147,6 +147,7 @@ def play(
             metadata=md,
             timeout=TIMEOUT,
         )
+        standing = standing_for(seat.standing_instructions, c.id, player)
         decision = decide(
             json.loads(got.body),
             ctx.map,
@@ -156,7 +157,7 @@ def play(
             turn_kind(c.scenario, c.turn),
             c.combat_rules or "pate",
             c.naval_rules or "pate",
-            standing_for(seat.standing_instructions, c.id, player),
+            standing,
         )
         rid = request_id(c.turn, player)
         _send(stubs, md, c, decision, rid)
@@ -164,7 +165,14 @@ def play(
             campaign_id=c.id, turn=c.turn, player_id=player, client_request_id=rid
         )
         stubs.bots.NoteBotOrders(note, metadata=admin, timeout=TIMEOUT)
-        log.info("bot_played", campaign=c.id, turn=c.turn, player=player, orders=len(decision.orders))
+        log.info(
+            "bot_played",
+            campaign=c.id,
+            turn=c.turn,
+            player=player,
+            orders=len(decision.orders),
+            standing=len(standing),
+        )
     finally:
         stubs.sessions.Logout(sessions_pb2.LogoutRequest(), metadata=md, timeout=TIMEOUT)
 
