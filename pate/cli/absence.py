@@ -98,7 +98,9 @@ def _absence(args: argparse.Namespace) -> int:
 
 
 def describe(state: Any) -> str:
-    lines = [f"{state.player_id} in {state.campaign_id}, turn {state.turn}"]
+    lines = [f"{state.player_id} in {state.campaign_id}, turn {state.turn} of {state.last_turn}"]
+    if state.HasField("deadline"):
+        lines.append(f"deadline of turn {state.turn}: {state.deadline.ToDatetime():%Y-%m-%d %H:%M} UTC")
     lines += [f"away: turns {a.from_turn} to {a.to_turn}" for a in state.absences] or ["no absence declared"]
     lines.append(f"allowance: {state.used} of {state.allowance} turns used")
     if state.absent_now:

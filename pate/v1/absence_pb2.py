@@ -22,35 +22,36 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15pate/v1/absence.proto\x12\x07pate.v1\"c\n\x15\x44\x65\x63lareAbsenceRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x11\n\tfrom_turn\x18\x03 \x01(\x05\x12\x0f\n\x07to_turn\x18\x04 \x01(\x05\"b\n\x14\x43\x61ncelAbsenceRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x11\n\tfrom_turn\x18\x03 \x01(\x05\x12\x0f\n\x07to_turn\x18\x04 \x01(\x05\";\n\x11GetAbsenceRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"-\n\x07\x41\x62sence\x12\x11\n\tfrom_turn\x18\x01 \x01(\x05\x12\x0f\n\x07to_turn\x18\x02 \x01(\x05\"\x9d\x01\n\x0c\x41\x62senceState\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x11\n\tallowance\x18\x03 \x01(\x05\x12\x0c\n\x04used\x18\x04 \x01(\x05\x12\"\n\x08\x61\x62sences\x18\x05 \x03(\x0b\x32\x10.pate.v1.Absence\x12\x0c\n\x04turn\x18\x06 \x01(\x05\x12\x12\n\nabsent_now\x18\x07 \x01(\x08\"V\n\x1eSetStandingInstructionsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\"H\n\x1eGetStandingInstructionsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"b\n\x14StandingInstructions\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\x12\x14\n\x0cinstructions\x18\x04 \x01(\x05\"D\n\x1aSetAbsenceAllowanceRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tallowance\x18\x02 \x01(\x05\":\n\x10\x41\x62senceAllowance\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tallowance\x18\x02 \x01(\x05\x32\xf8\x03\n\x08\x41\x62sences\x12G\n\x0e\x44\x65\x63lareAbsence\x12\x1e.pate.v1.DeclareAbsenceRequest\x1a\x15.pate.v1.AbsenceState\x12\x45\n\rCancelAbsence\x12\x1d.pate.v1.CancelAbsenceRequest\x1a\x15.pate.v1.AbsenceState\x12?\n\nGetAbsence\x12\x1a.pate.v1.GetAbsenceRequest\x1a\x15.pate.v1.AbsenceState\x12\x61\n\x17SetStandingInstructions\x12\'.pate.v1.SetStandingInstructionsRequest\x1a\x1d.pate.v1.StandingInstructions\x12\x61\n\x17GetStandingInstructions\x12\'.pate.v1.GetStandingInstructionsRequest\x1a\x1d.pate.v1.StandingInstructions\x12U\n\x13SetAbsenceAllowance\x12#.pate.v1.SetAbsenceAllowanceRequest\x1a\x19.pate.v1.AbsenceAllowanceb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15pate/v1/absence.proto\x12\x07pate.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"c\n\x15\x44\x65\x63lareAbsenceRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x11\n\tfrom_turn\x18\x03 \x01(\x05\x12\x0f\n\x07to_turn\x18\x04 \x01(\x05\"b\n\x14\x43\x61ncelAbsenceRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x11\n\tfrom_turn\x18\x03 \x01(\x05\x12\x0f\n\x07to_turn\x18\x04 \x01(\x05\";\n\x11GetAbsenceRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"-\n\x07\x41\x62sence\x12\x11\n\tfrom_turn\x18\x01 \x01(\x05\x12\x0f\n\x07to_turn\x18\x02 \x01(\x05\"\xde\x01\n\x0c\x41\x62senceState\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x11\n\tallowance\x18\x03 \x01(\x05\x12\x0c\n\x04used\x18\x04 \x01(\x05\x12\"\n\x08\x61\x62sences\x18\x05 \x03(\x0b\x32\x10.pate.v1.Absence\x12\x0c\n\x04turn\x18\x06 \x01(\x05\x12\x12\n\nabsent_now\x18\x07 \x01(\x08\x12,\n\x08\x64\x65\x61\x64line\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tlast_turn\x18\t \x01(\x05\"V\n\x1eSetStandingInstructionsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\"H\n\x1eGetStandingInstructionsRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"b\n\x14StandingInstructions\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\x12\x14\n\x0cinstructions\x18\x04 \x01(\x05\"D\n\x1aSetAbsenceAllowanceRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tallowance\x18\x02 \x01(\x05\":\n\x10\x41\x62senceAllowance\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x11\n\tallowance\x18\x02 \x01(\x05\x32\xf8\x03\n\x08\x41\x62sences\x12G\n\x0e\x44\x65\x63lareAbsence\x12\x1e.pate.v1.DeclareAbsenceRequest\x1a\x15.pate.v1.AbsenceState\x12\x45\n\rCancelAbsence\x12\x1d.pate.v1.CancelAbsenceRequest\x1a\x15.pate.v1.AbsenceState\x12?\n\nGetAbsence\x12\x1a.pate.v1.GetAbsenceRequest\x1a\x15.pate.v1.AbsenceState\x12\x61\n\x17SetStandingInstructions\x12\'.pate.v1.SetStandingInstructionsRequest\x1a\x1d.pate.v1.StandingInstructions\x12\x61\n\x17GetStandingInstructions\x12\'.pate.v1.GetStandingInstructionsRequest\x1a\x1d.pate.v1.StandingInstructions\x12U\n\x13SetAbsenceAllowance\x12#.pate.v1.SetAbsenceAllowanceRequest\x1a\x19.pate.v1.AbsenceAllowanceb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'pate.v1.absence_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_DECLAREABSENCEREQUEST']._serialized_start=34
-  _globals['_DECLAREABSENCEREQUEST']._serialized_end=133
-  _globals['_CANCELABSENCEREQUEST']._serialized_start=135
-  _globals['_CANCELABSENCEREQUEST']._serialized_end=233
-  _globals['_GETABSENCEREQUEST']._serialized_start=235
-  _globals['_GETABSENCEREQUEST']._serialized_end=294
-  _globals['_ABSENCE']._serialized_start=296
-  _globals['_ABSENCE']._serialized_end=341
-  _globals['_ABSENCESTATE']._serialized_start=344
-  _globals['_ABSENCESTATE']._serialized_end=501
-  _globals['_SETSTANDINGINSTRUCTIONSREQUEST']._serialized_start=503
-  _globals['_SETSTANDINGINSTRUCTIONSREQUEST']._serialized_end=589
-  _globals['_GETSTANDINGINSTRUCTIONSREQUEST']._serialized_start=591
-  _globals['_GETSTANDINGINSTRUCTIONSREQUEST']._serialized_end=663
-  _globals['_STANDINGINSTRUCTIONS']._serialized_start=665
-  _globals['_STANDINGINSTRUCTIONS']._serialized_end=763
-  _globals['_SETABSENCEALLOWANCEREQUEST']._serialized_start=765
-  _globals['_SETABSENCEALLOWANCEREQUEST']._serialized_end=833
-  _globals['_ABSENCEALLOWANCE']._serialized_start=835
-  _globals['_ABSENCEALLOWANCE']._serialized_end=893
-  _globals['_ABSENCES']._serialized_start=896
-  _globals['_ABSENCES']._serialized_end=1400
+  _globals['_DECLAREABSENCEREQUEST']._serialized_start=67
+  _globals['_DECLAREABSENCEREQUEST']._serialized_end=166
+  _globals['_CANCELABSENCEREQUEST']._serialized_start=168
+  _globals['_CANCELABSENCEREQUEST']._serialized_end=266
+  _globals['_GETABSENCEREQUEST']._serialized_start=268
+  _globals['_GETABSENCEREQUEST']._serialized_end=327
+  _globals['_ABSENCE']._serialized_start=329
+  _globals['_ABSENCE']._serialized_end=374
+  _globals['_ABSENCESTATE']._serialized_start=377
+  _globals['_ABSENCESTATE']._serialized_end=599
+  _globals['_SETSTANDINGINSTRUCTIONSREQUEST']._serialized_start=601
+  _globals['_SETSTANDINGINSTRUCTIONSREQUEST']._serialized_end=687
+  _globals['_GETSTANDINGINSTRUCTIONSREQUEST']._serialized_start=689
+  _globals['_GETSTANDINGINSTRUCTIONSREQUEST']._serialized_end=761
+  _globals['_STANDINGINSTRUCTIONS']._serialized_start=763
+  _globals['_STANDINGINSTRUCTIONS']._serialized_end=861
+  _globals['_SETABSENCEALLOWANCEREQUEST']._serialized_start=863
+  _globals['_SETABSENCEALLOWANCEREQUEST']._serialized_end=931
+  _globals['_ABSENCEALLOWANCE']._serialized_start=933
+  _globals['_ABSENCEALLOWANCE']._serialized_end=991
+  _globals['_ABSENCES']._serialized_start=994
+  _globals['_ABSENCES']._serialized_end=1498
 # @@protoc_insertion_point(module_scope)

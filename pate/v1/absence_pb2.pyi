@@ -6,6 +6,7 @@ isort:skip_file
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 import builtins as _builtins
 import sys
@@ -134,6 +135,8 @@ class AbsenceState(_message.Message):
     ABSENCES_FIELD_NUMBER: _builtins.int
     TURN_FIELD_NUMBER: _builtins.int
     ABSENT_NOW_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
+    LAST_TURN_FIELD_NUMBER: _builtins.int
     campaign_id: _builtins.str
     player_id: _builtins.str
     allowance: _builtins.int
@@ -144,9 +147,15 @@ class AbsenceState(_message.Message):
     """the campaign's current turn"""
     absent_now: _builtins.bool
     """the bot plays him for his absence in the current turn"""
+    last_turn: _builtins.int
+    """the campaign's last turn"""
     @_builtins.property
     def absences(self) -> _containers.RepeatedCompositeFieldContainer[Global___Absence]:
         """by from_turn"""
+
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp:
+        """the current turn's deadline, when it has one"""
 
     def __init__(
         self,
@@ -158,10 +167,12 @@ class AbsenceState(_message.Message):
         absences: _abc.Iterable[Global___Absence] | None = ...,
         turn: _builtins.int = ...,
         absent_now: _builtins.bool = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
+        last_turn: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["absences", b"absences", "absent_now", b"absent_now", "allowance", b"allowance", "campaign_id", b"campaign_id", "player_id", b"player_id", "turn", b"turn", "used", b"used"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["absences", b"absences", "absent_now", b"absent_now", "allowance", b"allowance", "campaign_id", b"campaign_id", "deadline", b"deadline", "last_turn", b"last_turn", "player_id", b"player_id", "turn", b"turn", "used", b"used"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

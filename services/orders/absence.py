@@ -115,18 +115,21 @@ def seat_absentees(conn: Connection, campaign: str, turn: int) -> None:
 
 def state_pb(conn: Connection, campaign: str, player: str) -> absence_pb2.AbsenceState:
     row = repo.get_campaign(conn, campaign)
-    turn = row.turn if row is not None else 0
     mine = store.of_campaign(conn, campaign, player)
     seat = bots.bot_players(conn, campaign).get(player)
-    return absence_pb2.AbsenceState(
+    out = absence_pb2.AbsenceState(
         campaign_id=campaign,
         player_id=player,
         allowance=store.allowance(conn, campaign),
         used=sum(a.turns for a in mine),
         absences=[absence_pb2.Absence(from_turn=a.from_turn, to_turn=a.to_turn) for a in mine],
-        turn=turn,
+        turn=row.turn if row is not None else 0,
         absent_now=seat is not None and seat.reason == bots.ABSENT,
+        last_turn=row.turns if row is not None else 0,
     )
+    if row is not None and row.deadline is not None:
+        out.deadline.FromDatetime(row.deadline)  # to turn a date he has in mind into a turn
+    return out
 
 
 def set_allowance(conn: Connection, campaign: str, turns: int) -> absence_pb2.AbsenceAllowance:

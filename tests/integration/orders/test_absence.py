@@ -82,6 +82,7 @@ def test_the_bot_plays_an_absent_turn_and_no_deadline_is_missed(engine: Engine) 
     _campaign(engine)
     state = _do(engine, absence.declare, "cornwallis", 2, 3, AT)
     assert (state.allowance, state.used, state.absent_now) == (3, 2, False)
+    assert (state.turn, state.last_turn, state.HasField("deadline")) == (1, 6, False)  # no deadline set
     _next_turn(engine, 1)  # he sent nothing in turn 1: one deadline missed
     seat = _seat(engine)
     assert seat == bots.BotPlayer("cornwallis", 1, "absent", 2)
