@@ -84,7 +84,7 @@ def decide(
             orders.append(frigate_orders(plan, s))
         elif s.lead is None and s.type == "TR":
             orders.append(transport_orders(plan, s))
-    if standing:
+    if standing and naval_rules != OPERATIONS:  # there fleets move by operations alone: not yet read
         orders = follow(standing, plan, mine, orders)
     if turn_kind is TurnKind.PEACE:
         orders = [_peaceful(o) for o in orders]

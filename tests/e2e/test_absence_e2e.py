@@ -85,8 +85,16 @@ def test_an_absent_turn_is_played_by_the_bot_with_his_instructions_and_he_comes_
     client.create(CAMPAIGN)
     client.wait_open(CAMPAIGN, 1)
     _cli_session(client, monkeypatch, tmp_path, cluster)
+    assert pate(["absence", "allowance", CAMPAIGN, "4"]) == 0  # the game master's
+    assert "each player may be away 4 turns" in capsys.readouterr().out
     assert pate(["absence", "declare", "--campaign", CAMPAIGN, "2", "2"]) == 0
     assert "away: turns 2 to 2" in capsys.readouterr().out
+    assert pate(["absence", "declare", "--campaign", CAMPAIGN, "4", "6"]) == 0
+    assert "allowance: 4 of 4 turns used" in capsys.readouterr().out
+    assert pate(["absence", "cancel", "--campaign", CAMPAIGN, "4"]) == 0  # thought better of it
+    assert "allowance: 1 of 4 turns used" in capsys.readouterr().out
+    assert pate(["absence", "declare", "--campaign", CAMPAIGN, "3", "7"]) == 2  # 5 turns, 3 left
+    assert "FAILED_PRECONDITION: to_turn: 5 turns asked, 3 left" in capsys.readouterr().err
     orders_file = tmp_path / "standing.txt"
     orders_file.write_text("# while I am away\nreturn Portsmouth for all\n")
     assert pate(["standing", "set", "--campaign", CAMPAIGN, str(orders_file)]) == 0

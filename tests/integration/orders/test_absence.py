@@ -187,6 +187,15 @@ def test_standing_instructions_are_checked_kept_and_handed_to_the_bot_for_an_abs
     assert _do(engine, civil.standing_for_bot, "calder") == ""
 
 
+def test_standing_instructions_are_handed_to_the_bot_in_civil_disorder_too(engine: Engine) -> None:
+    _campaign(engine)
+    _do(engine, civil.set_civil_disorder, 1)
+    _do(engine, standing.set_text, _player(engine, "calder"), "keep in port", AT)
+    _next_turn(engine, 1)  # calder sent nothing: the bot plays him from turn 2
+    assert _seat(engine, "calder").reason == "civil_disorder"  # type: ignore[union-attr]
+    assert _do(engine, civil.standing_for_bot, "calder") == "keep in port"
+
+
 @pytest.mark.parametrize(
     ("player", "text", "message"),
     [

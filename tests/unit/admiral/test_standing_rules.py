@@ -10,6 +10,7 @@ from typing import Any
 
 from pate.admiral.decide import decide
 from pate.admiral.obey import SUPERIOR_RATIO
+from pate.admiral.operations import OPERATIONS
 from pate.admiral.standing import parse_standing
 from pate.core.orders.model import CombatStance, ContactMode, ShipOrder
 from pate.core.world.state import TurnKind
@@ -132,3 +133,16 @@ def test_on_a_peace_turn_the_instructions_move_is_cut_as_the_bots() -> None:
     """Rule 6.12: one sea area or one port; a return into the port's harbor is one port."""
     got = orders(report(), "return Portsmouth", TurnKind.PEACE)["BR1FL"]
     assert got.movement.port == "Portsmouth" and not got.movement.sea_areas
+
+
+def test_under_the_eia_operations_rules_the_bot_plays_its_own_operations() -> None:
+    """Fleets move by their operation alone there (docs/rules/eia-operations.md): the
+    instructions, which name moves, are not read, rather than half followed."""
+    r = report()
+    plain = decide(r, CTX.map, CTX.rules, LEVEL, 7, naval_rules=OPERATIONS)
+    told = decide(
+        r, CTX.map, CTX.rules, LEVEL, 7, naval_rules=OPERATIONS, standing=parse_standing("keep in port")
+    )
+    assert told == plain and all(
+        o.operation is not None for o in told.orders if o.ship_id in ("BR1FL", "BR1FR")
+    )
