@@ -61,3 +61,11 @@ def test_without_csrf_nothing_changes(web, stack: Stack) -> None:  # noqa: F811
         f"/c/{stack.campaign}/away/absence", data={"action": "declare", "from_turn": "2", "to_turn": "2"}
     )
     assert r.status_code == 403 and list(_state(stack, "calder").absences) == []
+
+
+def test_the_game_master_without_a_state_has_no_away_page(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    login(client, stack.campaign, "admin", stack.passwords["admin"])
+    assert 'id="away-link"' not in client.get(f"/c/{stack.campaign}").text
+    r = client.get(f"/c/{stack.campaign}/away")
+    assert r.status_code == 404 and "There is nothing here for you." in r.text
