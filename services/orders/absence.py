@@ -39,11 +39,12 @@ def _live(conn: Connection, campaign: str) -> repo.CampaignRow:
     return row
 
 
-def check_turns(from_turn: int, to_turn: int, field_to: str = "to_turn") -> None:
+def check_turns(from_turn: int, to_turn: int) -> None:
+    """The numbers' bounds, before any read (the request's limits hold them too, over gRPC)."""
     if not 1 <= from_turn <= MAX_TURN:
         raise DeskError(Code.INVALID_ARGUMENT, f"from_turn: a turn from 1 to {MAX_TURN}")
     if not 0 <= to_turn <= MAX_TURN:
-        raise DeskError(Code.INVALID_ARGUMENT, f"{field_to}: a turn from 1 to {MAX_TURN}")
+        raise DeskError(Code.INVALID_ARGUMENT, f"to_turn: a turn up to {MAX_TURN}")
 
 
 def declare(
