@@ -48,3 +48,16 @@ async def set_standing(b: Backend, s: Session, text: str) -> pb.StandingInstruct
     req = pb.SetStandingInstructionsRequest(campaign_id=s.campaign, text=text)
     out: pb.StandingInstructions = await _call(b, s, "SetStandingInstructions", req)
     return out
+
+
+async def set_allowance(b: Backend, campaign: str, turns: int) -> pb.AbsenceAllowance:
+    """The game master's: the web calls it only after checking his role on the campaign."""
+    stub = absence_pb2_grpc.AbsencesStub(b._orders())
+    req = pb.SetAbsenceAllowanceRequest(campaign_id=campaign, allowance=turns)
+    try:
+        out: pb.AbsenceAllowance = await stub.SetAbsenceAllowance(
+            req, metadata=b._admin_md(), timeout=CALL_TIMEOUT
+        )
+    except grpc.RpcError as err:
+        raise translate(err, "orders") from None
+    return out

@@ -99,6 +99,7 @@ def _game_master_routes(desk: Desk) -> list[Route]:
         Route("/c/{campaign}/gm/create", page(desk, gm.create_campaign), methods=["POST"]),
         Route("/c/{campaign}/gm/bots/seats", page(desk, handover.seats), methods=["POST"]),
         Route("/c/{campaign}/gm/bots/civil-disorder", page(desk, handover.civil_disorder), methods=["POST"]),
+        Route("/c/{campaign}/gm/bots/absence", page(desk, handover.absence_allowance), methods=["POST"]),
         Route("/c/{campaign}/gm/reports", page(desk, gm.all_reports)),
         Route("/c/{campaign}/gm/replay", page(desk, replay_pages.replay_all)),
         Route("/c/{campaign}/gm/reports/{turn:int}/{player}", page(desk, gm.report_of)),
