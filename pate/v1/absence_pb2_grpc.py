@@ -31,7 +31,8 @@ class AbsencesStub:
 
     The player's calls carry "authorization: Bearer <token>": his seat session in the campaign,
     or his account session (docs/accounts.md) with player_id naming one of his seats there.
-    SetAbsenceAllowance is the game master's: metadata "x-pate-admin-token".
+    SetAbsenceAllowance is the game master's: metadata "x-pate-admin-token", or his own session in
+    the campaign ("authorization: Bearer <token>" of a player with the admin role there).
     """
 
     def __init__(self, channel):
@@ -78,7 +79,8 @@ class AbsencesServicer:
 
     The player's calls carry "authorization: Bearer <token>": his seat session in the campaign,
     or his account session (docs/accounts.md) with player_id naming one of his seats there.
-    SetAbsenceAllowance is the game master's: metadata "x-pate-admin-token".
+    SetAbsenceAllowance is the game master's: metadata "x-pate-admin-token", or his own session in
+    the campaign ("authorization: Bearer <token>" of a player with the admin role there).
     """
 
     def DeclareAbsence(self, request, context):
@@ -172,7 +174,8 @@ class Absences:
 
     The player's calls carry "authorization: Bearer <token>": his seat session in the campaign,
     or his account session (docs/accounts.md) with player_id naming one of his seats there.
-    SetAbsenceAllowance is the game master's: metadata "x-pate-admin-token".
+    SetAbsenceAllowance is the game master's: metadata "x-pate-admin-token", or his own session in
+    the campaign ("authorization: Bearer <token>" of a player with the admin role there).
     """
 
     @staticmethod

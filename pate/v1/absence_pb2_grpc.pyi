@@ -32,7 +32,8 @@ class AbsencesStub:
 
     The player's calls carry "authorization: Bearer <token>": his seat session in the campaign,
     or his account session (docs/accounts.md) with player_id naming one of his seats there.
-    SetAbsenceAllowance is the game master's: metadata "x-pate-admin-token".
+    SetAbsenceAllowance is the game master's: metadata "x-pate-admin-token", or his own session in
+    the campaign ("authorization: Bearer <token>" of a player with the admin role there).
     """
 
     @_typing.overload
@@ -64,7 +65,8 @@ class AbsencesAsyncStub(AbsencesStub):
 
     The player's calls carry "authorization: Bearer <token>": his seat session in the campaign,
     or his account session (docs/accounts.md) with player_id naming one of his seats there.
-    SetAbsenceAllowance is the game master's: metadata "x-pate-admin-token".
+    SetAbsenceAllowance is the game master's: metadata "x-pate-admin-token", or his own session in
+    the campaign ("authorization: Bearer <token>" of a player with the admin role there).
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -92,7 +94,8 @@ class AbsencesServicer(metaclass=_abc_1.ABCMeta):
 
     The player's calls carry "authorization: Bearer <token>": his seat session in the campaign,
     or his account session (docs/accounts.md) with player_id naming one of his seats there.
-    SetAbsenceAllowance is the game master's: metadata "x-pate-admin-token".
+    SetAbsenceAllowance is the game master's: metadata "x-pate-admin-token", or his own session in
+    the campaign ("authorization: Bearer <token>" of a player with the admin role there).
     """
 
     @_abc_1.abstractmethod

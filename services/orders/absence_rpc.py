@@ -7,6 +7,7 @@ A player calls with his seat's session, or with his account's session naming one
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -14,6 +15,7 @@ from typing import Any, TypeVar
 import grpc
 from sqlalchemy import Connection, Engine, and_, select
 
+from pate.core.world.state import Role
 from pate.v1 import absence_pb2_grpc
 from services.orders import absence, botwork, standing
 from services.platform.errors import Code, DeskError
@@ -62,6 +64,17 @@ def seat_caller(conn: Connection, campaign: str, player: str, creds: Credentials
     if not row.state:
         raise DeskError(Code.FAILED_PRECONDITION, "player_id: only a player with a state has ships to leave")
     return row
+
+
+def is_game_master(conn: Connection, campaign: str, creds: Credentials, now: datetime) -> bool:
+    """Whether the call carries the session of ``campaign``'s game master (a player with the
+    ``admin`` role there): his own page sets the allowance with it, without the server's
+    administrator token."""
+    found = sessions.lookup(conn, creds.token, now=now) if creds.token else None
+    if found is None or found.campaign != campaign:
+        return False
+    row = repo.get_player(conn, campaign, found.player)
+    return row is not None and Role.ADMIN.value in json.loads(row.roles_json)
 
 
 class AbsencesServicer(absence_pb2_grpc.AbsencesServicer):
@@ -138,9 +151,17 @@ class AbsencesServicer(absence_pb2_grpc.AbsencesServicer):
         )
 
     async def SetAbsenceAllowance(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
-        if not is_admin(context, self.admin_token):
-            await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
+        """The administrator's, or the campaign's game master's with his own session."""
         r = request
+        if not is_admin(context, self.admin_token):
+            try:
+                check_id("campaign_id", r.campaign_id)
+                creds = call_credentials(context, self.trusted_proxies)
+            except DeskError as err:
+                await abort(context, err)
+            now = datetime.now(UTC)
+            if not await in_reader(self.engine, lambda c: is_game_master(c, r.campaign_id, creds, now)):
+                await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator or game master only"))
         try:
             return await in_transaction(
                 self.engine, lambda c: absence.set_allowance(c, r.campaign_id, r.allowance)

@@ -155,9 +155,16 @@ def test_a_seat_session_acts_for_its_own_seat_only(
 
 
 def test_the_allowance_is_the_game_masters(engine: Engine, stub: absence_pb2_grpc.AbsencesStub) -> None:
+    """The administrator's token, or the campaign's game master's own session (his page); a
+    player's session, a forged one or another campaign's game master are refused."""
     ask = pb.SetAbsenceAllowanceRequest(campaign_id=CID, allowance=5)
-    for md in ((), (("x-pate-admin-token", "wrong"),), _token(engine, "admin")):
+    forged = (("authorization", "Bearer forged"),)
+    for md in ((), (("x-pate-admin-token", "wrong"),), _token(engine, "cornwallis"), forged):
         assert _refused(stub.SetAbsenceAllowance, ask, md).code() is grpc.StatusCode.PERMISSION_DENIED
+    elsewhere = pb.SetAbsenceAllowanceRequest(campaign_id="another-campaign", allowance=5)
+    err = _refused(stub.SetAbsenceAllowance, elsewhere, _token(engine, "admin"))
+    assert err.code() is grpc.StatusCode.PERMISSION_DENIED
+    assert stub.SetAbsenceAllowance(ask, metadata=_token(engine, "admin"), timeout=20).allowance == 5
     got = stub.SetAbsenceAllowance(ask, metadata=(("x-pate-admin-token", ADMIN),), timeout=20)
     assert got.allowance == 5
     missing = pb.SetAbsenceAllowanceRequest(campaign_id="no-such-campaign", allowance=5)
