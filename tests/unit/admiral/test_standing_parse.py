@@ -32,6 +32,7 @@ def refused(text: str) -> str:
     return str(err.value)
 
 
+# docs/formats/standing.md, statement 1
 def test_one_instruction_a_line_blank_lines_and_comments_ignored() -> None:
     text = (
         "# when I am away\n\n"
@@ -44,21 +45,25 @@ def test_one_instruction_a_line_blank_lines_and_comments_ignored() -> None:
     )
 
 
+# docs/formats/standing.md, statement 2
 def test_keywords_in_any_case_ids_upper_cased_for_all_is_every_ship() -> None:
     (ins,) = parse_standing("IF Enemy Sighted THEN Keep In Port FOR br1fl")
     assert (ins.condition, ins.action, ins.ships) == (Condition.ENEMY, Action.KEEP_IN_PORT, ("BR1FL",))
     assert parse_standing("keep in port for ALL")[0].ships == ()
 
 
+# docs/formats/standing.md, statement 3
 def test_an_empty_text_is_no_instruction() -> None:
     assert parse_standing("") == () and parse_standing("  \n# nothing\n") == ()
 
 
+# docs/formats/standing.md, statement 4
 def test_port_names_of_several_words_are_matched_to_the_maps_spelling() -> None:
     got = read_standing("keep blockade  la   coruna", MINE, MAP, {"BR"})
     assert got[0].port == "La Coruna"
 
 
+# docs/formats/standing.md, statement 5
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -83,11 +88,13 @@ def test_hostile_lines_are_refused_naming_the_line_and_the_field(text: str, expe
     assert refused(text).startswith(expected)
 
 
+# docs/formats/standing.md, statement 5
 def test_every_bad_line_is_named_at_once() -> None:
     message = refused("return\nkeep in port\nfly away\n")
     assert "line 1: port:" in message and "line 3: action:" in message and "line 2" not in message
 
 
+# docs/formats/standing.md, statement 6
 def test_the_limits() -> None:
     assert refused("x" * (MAX_TEXT_CHARS + 1)).startswith("line 0: text: at most 2000 characters")
     assert refused("\n" * (MAX_TEXT_LINES + 1)).startswith("line 0: text: at most 40 lines")
@@ -100,6 +107,7 @@ def test_the_limits() -> None:
     assert refused("return " + "P" * (MAX_PORT_CHARS + 1)).startswith("line 1: port: at most 40")
 
 
+# docs/formats/standing.md, statement 6
 def test_checks_against_his_knowledge_name_the_line_and_field() -> None:
     parsed = parse_standing(
         "return Brest\nkeep blockade Plymouth\nreturn Atlantis\nkeep in port for FR1FL\nreturn plymouth"
