@@ -124,6 +124,10 @@ def test_an_absent_turn_is_played_by_the_bot_with_his_instructions_and_he_comes_
     assert my_desk(client, CAMPAIGN, "cornwallis").played_by_bot == "absent"
     assert pate(["absence", "show", "--campaign", CAMPAIGN]) == 0
     assert "the bot admiral plays your seat this turn" in capsys.readouterr().out
+    # an order he sends himself in his absence replaces the bot's (4.1: the same voice, later)
+    assert client.submit(CAMPAIGN, 2, "cornwallis", [common_pb2.ShipOrder(ship_id="BR1FR")]).accepted == 1
+    assert _effective(client, 2, "cornwallis")["BR1FR"].order.movement.port == ""
+    assert _effective(client, 2, "cornwallis")["BR1FL"].order.movement.port == "Portsmouth"
     client.close_turn(CAMPAIGN, 2)
     after = {s.player_id: s.reason for s in seats(client, CAMPAIGN).seats}
     assert seats(client, CAMPAIGN).missed.get("cornwallis", 0) == 0  # the absent turn: none missed
