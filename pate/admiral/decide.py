@@ -10,15 +10,18 @@ is made in a fixed order (ships by id) and every die comes from
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from pate.admiral.cruisers import frigate_orders, transport_orders
 from pate.admiral.levels import Level
 from pate.admiral.minister import assignments, stores_moves
 from pate.admiral.navigation import Chart
+from pate.admiral.obey import follow
 from pate.admiral.operations import OPERATIONS, with_operations
 from pate.admiral.plan import Plan
 from pate.admiral.squadrons import LINE, form_squadrons, retreat, squadron_orders
+from pate.admiral.standing import Instruction
 from pate.admiral.view import OwnShip, Report, read_view
 from pate.core.orders.model import Movement, ShipOrder, StoresMove
 from pate.core.orders.textout import format_orders
@@ -53,13 +56,16 @@ def decide(
     turn_kind: TurnKind = TurnKind.CAMPAIGN,
     combat_rules: str = "pate",
     naval_rules: str = "pate",
+    standing: Sequence[Instruction] = (),
 ) -> Decision:
     """``turn_kind``: whether the coming turn is a campaign or a peace turn
     (6.12), from the campaign's published calendar (the scenario's
     ``turn_kinds``), which every player knows; ``combat_rules``: the
     campaign's combat rule set, as public as its scenario (the level may
     judge its battles otherwise, data/bots.toml); ``naval_rules``: the campaign's naval rule
-    set, under which every fleet marker also takes an operation (pate/admiral/operations.py)."""
+    set, under which every fleet marker also takes an operation (pate/admiral/operations.py);
+    ``standing``: the player's standing instructions (pate/admiral/standing.py), followed
+    before the bot's own judgement for the ships they cover (pate/admiral/obey.py)."""
     if not report.get("state"):
         return Decision(str(report["player"]), ())  # the administrator: no ships of his own
     view = read_view(report, world_map)
@@ -78,6 +84,8 @@ def decide(
             orders.append(frigate_orders(plan, s))
         elif s.lead is None and s.type == "TR":
             orders.append(transport_orders(plan, s))
+    if standing and naval_rules != OPERATIONS:  # there fleets move by operations alone: not yet read
+        orders = follow(standing, plan, mine, orders)
     if turn_kind is TurnKind.PEACE:
         orders = [_peaceful(o) for o in orders]
     if naval_rules == OPERATIONS:

@@ -22,6 +22,7 @@ COMMANDS: tuple[str, ...] = (
     "pate.cli.account",
     "pate.cli.lobby",
     "pate.cli.orders",
+    "pate.cli.absence",
     "pate.cli.battle",
     "pate.cli.serve",
     "pate.cli.upkeep",

@@ -190,7 +190,7 @@ class BotSeat(_message.Message):
     SINCE_TURN_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     reason: _builtins.str
-    """game_master | civil_disorder"""
+    """game_master | civil_disorder | absent"""
     since_turn: _builtins.int
     """the first turn the bot plays him"""
     def __init__(
@@ -297,16 +297,22 @@ class BotLoginResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     TOKEN_FIELD_NUMBER: _builtins.int
+    STANDING_INSTRUCTIONS_FIELD_NUMBER: _builtins.int
     token: _builtins.str
     """a session token bound to the campaign and the player"""
+    standing_instructions: _builtins.str
+    """The player's standing instructions (docs/formats/standing.md) when the bot plays him for an
+    absence or civil disorder; "" for a game master's hand-over, or when he wrote none.
+    """
     def __init__(
         self,
         *,
         token: _builtins.str = ...,
+        standing_instructions: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["standing_instructions", b"standing_instructions", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -5,10 +5,10 @@ for each player the bot holds in an open turn and has not yet played, it
 opens a session for him (BotAdmirals.BotLogin, with the administrator token
 the game master's tools hold too), reads his report of the turn before
 through the Reports API, decides with the pure bot admiral
-(``pate.admiral``), sends the orders through the OrderDesk under one request
-id a turn (a retry is answered as the first time), tells the orders service
-they were the bot's (NoteBotOrders) and logs out.  It never reads the
-database.
+(``pate.admiral``) and the player's standing instructions BotLogin hands it,
+sends the orders through the OrderDesk under one request id a turn (a retry
+is answered as the first time), tells the orders service they were the bot's
+(NoteBotOrders) and logs out.  It never reads the database.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import grpc
 
 from pate.admiral.decide import Decision, decide
 from pate.admiral.levels import Level
+from pate.admiral.standing import Instruction, StandingError, parse_standing
 from pate.core.rules.context import TurnContext
 from pate.core.world.state import TurnKind
 from pate.datafiles import load_shipped_scenario
@@ -149,14 +150,15 @@ def play(
     player: str,
 ) -> None:
     login = bots_pb2.BotSeatRequest(campaign_id=c.id, player_id=player)
-    token = stubs.bots.BotLogin(login, metadata=admin, timeout=TIMEOUT).token
-    md = (("authorization", f"Bearer {token}"),)
+    seat = stubs.bots.BotLogin(login, metadata=admin, timeout=TIMEOUT)
+    md = (("authorization", f"Bearer {seat.token}"),)
     try:
         got = stubs.reports.GetReport(
             reports_pb2.GetReportRequest(campaign_id=c.id, turn=c.turn - 1, format="json"),
             metadata=md,
             timeout=TIMEOUT,
         )
+        standing = standing_for(seat.standing_instructions, c.id, player)
         decision = decide(
             json.loads(got.body),
             ctx.map,
@@ -166,6 +168,7 @@ def play(
             turn_kind(c.scenario, c.turn),
             c.combat_rules or "pate",
             c.naval_rules or "pate",
+            standing,
         )
         rid = request_id(c.turn, player)
         _send(stubs, md, c, decision, rid)
@@ -173,9 +176,26 @@ def play(
             campaign_id=c.id, turn=c.turn, player_id=player, client_request_id=rid
         )
         stubs.bots.NoteBotOrders(note, metadata=admin, timeout=TIMEOUT)
-        log.info("bot_played", campaign=c.id, turn=c.turn, player=player, orders=len(decision.orders))
+        log.info(
+            "bot_played",
+            campaign=c.id,
+            turn=c.turn,
+            player=player,
+            orders=len(decision.orders),
+            standing=len(standing),
+        )
     finally:
         stubs.sessions.Logout(sessions_pb2.LogoutRequest(), metadata=md, timeout=TIMEOUT)
+
+
+def standing_for(text: str, campaign: str, player: str) -> tuple[Instruction, ...]:
+    """The player's standing instructions, which the orders service checked when he set them;
+    a text that no longer parses (a format changed since) is logged and not followed."""
+    try:
+        return parse_standing(text)
+    except StandingError as err:
+        log.warning("standing_unreadable", campaign=campaign, player=player, refusals=len(err.refusals))
+        return ()
 
 
 def _send(

@@ -22,7 +22,7 @@ from pate.core.scenario.parse import Scenario
 from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS, WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
-from services.orders import civil, reliability, schedule
+from services.orders import absence, civil, reliability, schedule
 from services.platform import bus
 from services.platform.bus.outbox import emit_event
 from services.platform.config import gitm_address
@@ -247,5 +247,6 @@ def handle_reports_ready(conn: Connection, data: bytes, headers: dict[str, str],
     opened = events_pb2.TurnOpened(campaign_id=campaign, turn=nxt)
     if deadline is not None:
         opened.deadline.FromDatetime(deadline)
+    absence.seat_absentees(conn, campaign, nxt)  # the bot holds who declared this turn absent
     emit_event(conn, bus.TURN_OPENED, campaign, nxt, opened, headers)
     log.info("turn_opened", campaign=campaign, turn=nxt)

@@ -6,7 +6,8 @@ the campaign's ``civil_disorder_after`` deadlines missed in a row the bot
 plays him from the next turn, until a turn in which he sends orders again:
 from the turn after that one he plays himself (his own orders of that turn,
 sent after the bot's, already replace them, rule 4.1).  The game master may
-hand any player to the bot, and take him back, at any time.
+hand any player to the bot, and take him back, at any time.  A player who declared an
+absence (services/orders/absence.py) misses no deadline in its turns.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from services.orders.turn_players import players_with_ships
 from services.platform.errors import Code, DeskError
 from services.platform.security import sessions
 from services.platform.security.auth import check_id
+from services.platform.store import absences, desk_tables
 from services.platform.store import bots as store
-from services.platform.store import desk_tables
 from services.platform.store import repository as repo
 
 MAX_AFTER = 15  # rule 3.1: a campaign lasts 15 turns
@@ -49,6 +50,8 @@ def count_missed(conn: Connection, campaign: str, turn: int) -> None:
                 store.BotPlayer(pid, 0, None if back else p.reason, None if back else p.since_turn),
             )
             continue
+        if p.reason == store.ABSENT:
+            continue  # an absence he declared (services/orders/absence.py): no deadline missed
         missed = p.missed + 1
         if p.reason is None and after and missed >= after:
             p = store.BotPlayer(pid, missed, store.CIVIL_DISORDER, turn + 1)
@@ -127,7 +130,19 @@ def _seated(conn: Connection, campaign: str, player: str) -> repo.CampaignRow:
 def bot_login(conn: Connection, campaign: str, player: str, now: datetime) -> bots_pb2.BotLoginResponse:
     _seated(conn, campaign, player)
     token, _ = sessions.issue(conn, campaign, player, now=now, ttl=BOT_SESSION_SECONDS)
-    return bots_pb2.BotLoginResponse(token=token)
+    return bots_pb2.BotLoginResponse(
+        token=token, standing_instructions=standing_for_bot(conn, campaign, player)
+    )
+
+
+def standing_for_bot(conn: Connection, campaign: str, player: str) -> str:
+    """The player's standing instructions (docs/formats/standing.md) when the bot plays him for
+    an absence or civil disorder: his wishes for when he is away; a game master's hand-over
+    is the game master's, and the bot judges alone."""
+    seat = store.bot_players(conn, campaign).get(player)
+    if seat is None or seat.reason not in (store.ABSENT, store.CIVIL_DISORDER):
+        return ""
+    return absences.standing_text(conn, campaign, player)
 
 
 def note_bot_orders(conn: Connection, request: bots_pb2.NoteBotOrdersRequest) -> None:

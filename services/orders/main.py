@@ -12,6 +12,7 @@ from sqlalchemy import Connection, Engine
 
 from pate.messaging import message_limits
 from pate.v1 import (
+    absence_pb2_grpc,
     accounts_pb2_grpc,
     admin_pb2_grpc,
     bots_pb2_grpc,
@@ -22,6 +23,7 @@ from pate.v1 import (
     sessions_pb2_grpc,
 )
 from services.orders import botwork, campaigns
+from services.orders.absence_rpc import AbsencesServicer
 from services.orders.accounts_rpc import AccountsServicer, accounts_for
 from services.orders.admirals import BotAdmiralsServicer
 from services.orders.campaign_admin import CampaignAdminServicer
@@ -107,6 +109,10 @@ SERVICE = Service(
                 _auth(e, s),
                 s.trusted_proxies,
             ),
+        ),
+        (
+            absence_pb2_grpc.add_AbsencesServicer_to_server,
+            lambda e, s: AbsencesServicer(e, _auth(e, s), s.admin_token, s.trusted_proxies),
         ),
     ),
     grpc_addr=lambda s: s.orders_addr,

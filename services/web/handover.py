@@ -1,18 +1,20 @@
 """The game master's hand-over on his page (docs/bots.md): hand a player to the bot admiral,
-take him back, and set the campaign's civil-disorder rule.  CSRF-protected forms like every
-other; a refusal is shown beside the field it is about (docs/web.md)."""
+take him back, set the campaign's civil-disorder rule and the players' allowance of absent
+turns.  CSRF-protected forms like every other; a refusal is shown beside the field it is about
+(docs/web.md)."""
 
 from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
 
-from services.web import bots_calls, gm, wording
+from services.web import away_calls, bots_calls, gm, wording
 from services.web.backend_errors import ForbiddenError, RefusedError
 from services.web.desk import Desk
 from services.web.pages import ID_PATTERN
 
 MAX_AFTER = 15  # the orders service's bound (a campaign of rule 3.1 lasts 15 turns)
+MAX_ALLOWANCE = 15  # absent turns a player may declare: the orders service's bound too
 _ACTIONS = {"hand": "hand-player", "take": "take-player"}
 
 
@@ -54,6 +56,24 @@ async def civil_disorder(desk: Desk, request: Request) -> Response:
         )
     said = "never" if after == "0" else f"after {int(after)} deadline(s) missed in a row"
     return desk.redirect_with(request, f"/c/{cid}/gm", done=f"civil disorder: the bot plays a player {said}")
+
+
+async def absence_allowance(desk: Desk, request: Request) -> Response:
+    """Each player's allowance of absent turns in the campaign (docs/bots.md "Absence")."""
+    form = await desk.form(request)
+    cid, mine = await gm.guarded(desk, request)
+    turns = form.get("allowance", "").strip()
+    try:
+        if not turns.isdigit() or int(turns) > MAX_ALLOWANCE:
+            raise RefusedError(f"allowance: 0 (no absence) to {MAX_ALLOWANCE} turns")
+        await away_calls.set_allowance(desk.backend, cid, int(turns))
+    except (RefusedError, ForbiddenError) as err:
+        return await gm.page_with(
+            desk, request, cid, mine, status=422, bot_errors={"allowance": _plain(err.message)}
+        )
+    return desk.redirect_with(
+        request, f"/c/{cid}/gm", done=f"absence: each player may be away {int(turns)} turns"
+    )
 
 
 def _plain(message: str) -> str:

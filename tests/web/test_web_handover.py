@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pate.v1 import bots_pb2, bots_pb2_grpc
+from pate.v1 import absence_pb2, absence_pb2_grpc, bots_pb2, bots_pb2_grpc
 from tests.web.conftest import Stack
 from tests.web.test_web_http import csrf, login, web  # noqa: F401 (the fixture)
 
@@ -68,3 +68,23 @@ def test_without_csrf_or_as_a_plain_player_nothing_changes(web, stack: Stack) ->
     r = client.post(f"{gm}/bots/civil-disorder", data={"csrf": token, "after": "1"})
     assert r.status_code == 404
     assert list(_seats(stack).seats) == [] and _seats(stack).civil_disorder_after == 0
+
+
+def test_the_master_sets_the_absence_allowance(web, stack: Stack) -> None:  # noqa: F811
+    client, _ = web
+    login(client, stack.campaign, "admin", stack.passwords["admin"])
+    gm = f"/c/{stack.campaign}/gm"
+    token = csrf(client.get(gm).text)
+    r = client.post(f"{gm}/bots/absence", data={"csrf": token, "allowance": "99"})
+    assert (
+        r.status_code == 422
+        and 'id="err-bots-allowance"' in r.text
+        and "0 (no absence) to 15 turns" in r.text
+    )
+    r = client.post(f"{gm}/bots/absence", data={"csrf": token, "allowance": "5"})
+    assert r.status_code == 200 and "absence: each player may be away 5 turns" in r.text
+    stub = absence_pb2_grpc.AbsencesStub(stack.client.orders_ch)
+    req = absence_pb2.GetAbsenceRequest(campaign_id=stack.campaign)
+    got = stub.GetAbsence(req, metadata=stack.client.player_md(stack.campaign, "barham"), timeout=10)
+    assert got.allowance == 5
+    client.post(f"{gm}/bots/absence", data={"csrf": token, "allowance": "3"})  # as the other tests expect

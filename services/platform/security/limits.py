@@ -162,6 +162,13 @@ RULES: dict[str, Rule] = {
     "pate.v1.PreviewOrdersRequest.orders_text": Text(MAX_ORDERS_TEXT_CHARS, lines=True),
     "pate.v1.PreviewOrdersRequest.runs": Number(0, MAX_RUNS),
     "pate.v1.SendMessageRequest.body": Text(20_000, lines=True),  # data/messages.toml holds the real limit
+    # pate.v1.Absences (docs/bots.md "Absence", docs/formats/standing.md: pate/admiral/standing.py)
+    "pate.v1.DeclareAbsenceRequest.from_turn": _TURN,
+    "pate.v1.DeclareAbsenceRequest.to_turn": _TURN,
+    "pate.v1.CancelAbsenceRequest.from_turn": _TURN,
+    "pate.v1.CancelAbsenceRequest.to_turn": _TURN,
+    "pate.v1.SetStandingInstructionsRequest.text": Text(2000, lines=True),
+    "pate.v1.SetAbsenceAllowanceRequest.allowance": Number(0, 15),
     # pate.v1.Reports
     "pate.v1.GetReportRequest.campaign_id": _CAMPAIGN,
     "pate.v1.GetReportRequest.turn": _TURN,

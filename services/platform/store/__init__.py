@@ -6,6 +6,7 @@ for the values it stores. Knows nothing of gRPC or NATS.
 """
 
 # The tables kept beside tables.py join the same metadata whenever the store is imported.
+from services.platform.store import absence_tables as _absence_tables  # noqa: F401 (on the metadata)
 from services.platform.store import account_tables as _account_tables  # noqa: F401 (on the metadata)
 from services.platform.store import desk_tables as _desk_tables  # noqa: F401
 from services.platform.store import lobby_tables as _lobby_tables  # noqa: F401 (on the metadata)

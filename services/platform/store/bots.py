@@ -12,6 +12,7 @@ from services.platform.store import tables
 
 GAME_MASTER = "game_master"
 CIVIL_DISORDER = "civil_disorder"
+ABSENT = "absent"  # an absence the player declared (services/orders/absence.py)
 
 
 @dataclass(frozen=True, slots=True)

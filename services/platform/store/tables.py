@@ -375,7 +375,7 @@ bot_rules = Table(
 )
 
 # Each player's deadlines missed in a row, and whether the bot holds him now
-# (reason "game_master" or "civil_disorder", from turn since_turn).
+# (reason "game_master", "civil_disorder" or "absent", from turn since_turn).
 bot_players = Table(
     "bot_players",
     metadata,

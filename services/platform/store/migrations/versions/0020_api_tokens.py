@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0020_api_tokens"
-down_revision = "0018"
+down_revision = "0019_absence"
 branch_labels = None
 depends_on = None
 
