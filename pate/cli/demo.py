@@ -15,9 +15,12 @@ import signal
 import time
 from contextlib import ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pate.cli.demo_lobby import mailbox, publish_demo_campaign
 from pate.cli.main import UserError
+
+if TYPE_CHECKING:
+    from services.platform.runtime.cluster import Cluster
 
 DEMO_CAMPAIGN = "demo"
 
@@ -31,8 +34,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _demo(args: argparse.Namespace) -> int:
+    from pate.cli.demo_lobby import mailbox, publish_demo_campaign
     from services.platform.bus.natsserver import NatsServer, free_port
-    from services.platform.runtime.cluster import Cluster
 
     # a process manager, CI or `timeout` stops the demo with SIGTERM: the same clean
     # stop as Ctrl-C (the services and nats-server are stopped in the finally blocks)
@@ -50,19 +53,7 @@ def _demo(args: argparse.Namespace) -> int:
         url = args.nats_url or nats.url  # type: ignore[union-attr]
         print(f"NATS JetStream at {url}; database {workdir / 'pate.db'}", flush=True)
         smtp = closing.enter_context(mailbox(workdir / "mail", free_port()))
-        env = {"PATE_ACCOUNT_LINK_BASE": f"http://{web_addr}/account"}
-        if smtp:  # the accounts' mail (verification, reset) lands in <workdir>/mail
-            env["PATE_SMTP_URL"] = smtp
-        cluster = Cluster(
-            workdir=workdir,
-            nats_url=url,
-            database_url=f"sqlite:///{workdir / 'pate.db'}",
-            gitm_addr=f"127.0.0.1:{free_port()}",  # the reference GITM land service (docs/gitm.md)
-            web=True,
-            notifier=True,
-            web_addr=web_addr,
-            extra_env=env,
-        )
+        cluster = _cluster(workdir, url, web_addr, smtp)
         try:
             cluster.start_all()
             cluster.start("admiral")  # the bot admiral service (docs/bots.md)
@@ -98,6 +89,27 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 WATCH_SECONDS = 2.0
+
+
+def _cluster(workdir: Path, nats_url: str, web_addr: str, smtp: str | None) -> Cluster:
+    """Every process on one machine: SQLite, the reference GITM land service, the web desk and
+    the notifier, whose account mail goes to the demo's mailbox."""
+    from services.platform.bus.natsserver import free_port
+    from services.platform.runtime.cluster import Cluster
+
+    env = {"PATE_ACCOUNT_LINK_BASE": f"http://{web_addr}/account"}
+    if smtp:  # the accounts' mail (verification, reset) lands in <workdir>/mail
+        env["PATE_SMTP_URL"] = smtp
+    return Cluster(
+        workdir=workdir,
+        nats_url=nats_url,
+        database_url=f"sqlite:///{workdir / 'pate.db'}",
+        gitm_addr=f"127.0.0.1:{free_port()}",  # the reference GITM land service (docs/gitm.md)
+        web=True,
+        notifier=True,
+        web_addr=web_addr,
+        extra_env=env,
+    )
 
 
 class _Terminated(BaseException):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from services.platform.security.limits import MAX_SEED, MAX_TURN, MAX_TURN_SECONDS
+from services.platform.security.field_shapes import MAX_SEED, MAX_TURN, MAX_TURN_SECONDS
 
 
 def whole(low: int, high: int, what: str) -> Callable[[str], int]:

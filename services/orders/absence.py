@@ -18,7 +18,7 @@ from sqlalchemy import Connection
 from pate.v1 import absence_pb2
 from services.orders import civil
 from services.platform.errors import Code, DeskError
-from services.platform.security.limits import MAX_TURN  # a bigger number is refused before any read
+from services.platform.security.field_shapes import MAX_TURN  # a bigger number is refused before any read
 from services.platform.store import absences as store
 from services.platform.store import bots
 from services.platform.store import repository as repo

@@ -27,7 +27,7 @@ from services.platform import bus
 from services.platform.bus.outbox import emit_event
 from services.platform.config import gitm_address
 from services.platform.errors import Code, DeskError
-from services.platform.security import limits
+from services.platform.security import field_shapes
 from services.platform.security.passwords import MAX_PASSWORD_LENGTH
 from services.platform.security.quoting import excerpt
 from services.platform.store import repository as repo
@@ -36,7 +36,7 @@ from services.platform.telemetry.logging import get_logger
 
 log = get_logger("orders")
 
-CAMPAIGN_ID = limits.CAMPAIGN_ID
+CAMPAIGN_ID = field_shapes.CAMPAIGN_ID
 CLOSE_FAILURES = Counter(
     "pate_deadline_close_failures", "Turns past their deadline that could not be closed (bad data)"
 )
@@ -48,7 +48,7 @@ def check_fits(scenario: Scenario) -> None:
     if len(scenario.name) > 200:
         raise DeskError(Code.INVALID_ARGUMENT, "scenario: its name is longer than 200 characters")
     for p in scenario.world.players.values():
-        if not limits.PLAYER_ID.fullmatch(p.id):
+        if not field_shapes.PLAYER_ID.fullmatch(p.id):
             raise DeskError(
                 Code.INVALID_ARGUMENT,
                 f"scenario: player id {excerpt(p.id)} is not [A-Za-z0-9_.-]{{1,64}}",
@@ -120,8 +120,8 @@ def _check_settings(*, seed: int, turns: int, turn_seconds: int, combat_rules: s
         raise DeskError(Code.INVALID_ARGUMENT, "turns: must be between 1 and 100")
     if not 0 <= seed < 2**63:
         raise DeskError(Code.INVALID_ARGUMENT, "seed: must be below 2^63")
-    if not 0 <= turn_seconds <= limits.MAX_TURN_SECONDS:
-        raise DeskError(Code.INVALID_ARGUMENT, f"turn_seconds: between 0 and {limits.MAX_TURN_SECONDS}")
+    if not 0 <= turn_seconds <= field_shapes.MAX_TURN_SECONDS:
+        raise DeskError(Code.INVALID_ARGUMENT, f"turn_seconds: between 0 and {field_shapes.MAX_TURN_SECONDS}")
     if combat_rules and combat_rules not in COMBAT_RULESETS:
         known = ", ".join(COMBAT_RULESETS)
         raise DeskError(

@@ -22,7 +22,7 @@ from services.platform import bus
 from services.platform.bus.outbox import add_to_outbox, emit_event
 from services.platform.errors import Code, DeskError
 from services.platform.runtime import stuck
-from services.platform.security import limits
+from services.platform.security import field_shapes
 from services.platform.store import failures
 from services.platform.store import repository as repo
 from services.platform.telemetry.logging import get_logger
@@ -35,7 +35,7 @@ UNRESOLVED = ("CLOSED", "RESOLVING")  # a failure here leaves the orders still o
 
 def failed_turn(conn: Connection, campaign: str, turn: int) -> tuple[repo.CampaignRow, failures.TurnFailure]:
     """The campaign and its failure, when ``turn`` is the turn that failed; refused by field otherwise."""
-    if not limits.CAMPAIGN_ID.fullmatch(campaign):
+    if not field_shapes.CAMPAIGN_ID.fullmatch(campaign):
         raise DeskError(Code.INVALID_ARGUMENT, "campaign_id: 1 to 40 lowercase letters, digits and dashes")
     row = repo.get_campaign(conn, campaign, lock=True)
     if row is None:
@@ -55,7 +55,7 @@ def retry_turn(conn: Connection, campaign: str, turn: int) -> repo.CampaignRow:
     event was lost: a stream rebuilt after a restore), as ``pate turn stuck`` lists them.
     A stage that finds its work already stored does only what is missing, so a retry of a
     turn that was merely slow is harmless.  Anything else is refused by the turn field."""
-    if not limits.CAMPAIGN_ID.fullmatch(campaign):
+    if not field_shapes.CAMPAIGN_ID.fullmatch(campaign):
         raise DeskError(Code.INVALID_ARGUMENT, "campaign_id: 1 to 40 lowercase letters, digits and dashes")
     if failures.get_failure(conn, campaign) is not None:
         failed, failure = failed_turn(conn, campaign, turn)
@@ -96,7 +96,7 @@ def reopen_turn(conn: Connection, campaign: str, turn: int, deadline: datetime |
 
 
 def resolve_with_defaults(conn: Connection, campaign: str, turn: int, player: str) -> repo.CampaignRow:
-    if not limits.PLAYER_ID.fullmatch(player):
+    if not field_shapes.PLAYER_ID.fullmatch(player):
         raise DeskError(Code.INVALID_ARGUMENT, "player_id: [A-Za-z0-9_.-]{1,64}")
     row, failure = _unresolved_failure(conn, campaign, turn, "resolve with defaults")
     if repo.get_player(conn, campaign, player) is None:

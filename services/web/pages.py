@@ -13,7 +13,7 @@ from starlette.responses import Response
 
 from pate.core.world.state import COMBAT_RULESETS, NAVAL_RULESETS
 from pate.v1 import common_pb2, desk_pb2
-from services.platform.security.limits import CAMPAIGN_ID
+from services.platform.security.field_shapes import CAMPAIGN_ID
 from services.web import create_form, forms, operation_form, wording
 from services.web.backend import Session
 from services.web.backend_errors import ForbiddenError, NotLoggedInError, RefusedError

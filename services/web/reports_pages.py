@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
 from pate.v1 import admin_pb2
-from services.platform.security.limits import MAX_TURN
+from services.platform.security.field_shapes import MAX_TURN
 from services.web import security
 from services.web.backend_errors import ForbiddenError
 from services.web.desk import Desk

@@ -75,16 +75,9 @@ def _cli_session(client: Client, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     tokens.remember(tokens.StoredSession(CAMPAIGN, "cornwallis", client.token(CAMPAIGN, "cornwallis"), later))
 
 
-def test_an_absent_turn_is_played_by_the_bot_with_his_instructions_and_he_comes_back(
-    client: Client,
-    cluster: Cluster,
-    monkeypatch: pytest.MonkeyPatch,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    client.create(CAMPAIGN)
-    client.wait_open(CAMPAIGN, 1)
-    _cli_session(client, monkeypatch, tmp_path, cluster)
+def _he_declares_with_the_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The game master's allowance, his absence (declared, over-asked, cancelled in part) and
+    his standing instruction, all with the command line."""
     assert pate(["absence", "allowance", CAMPAIGN, "4"]) == 0  # the game master's
     assert "each player may be away 4 turns" in capsys.readouterr().out
     assert pate(["absence", "declare", "--campaign", CAMPAIGN, "2", "2"]) == 0
@@ -101,6 +94,19 @@ def test_an_absent_turn_is_played_by_the_bot_with_his_instructions_and_he_comes_
     assert "1 standing instructions kept" in capsys.readouterr().out
     assert pate(["standing", "show", "--campaign", CAMPAIGN]) == 0
     assert "return Portsmouth for all" in capsys.readouterr().out
+
+
+def test_an_absent_turn_is_played_by_the_bot_with_his_instructions_and_he_comes_back(
+    client: Client,
+    cluster: Cluster,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    client.create(CAMPAIGN)
+    client.wait_open(CAMPAIGN, 1)
+    _cli_session(client, monkeypatch, tmp_path, cluster)
+    _he_declares_with_the_cli(capsys, tmp_path)
 
     # Turn 1: he plays himself.
     assert client.submit(CAMPAIGN, 1, "cornwallis", [common_pb2.ShipOrder(ship_id="BR1FL")]).accepted == 1

@@ -11,12 +11,12 @@ from sqlalchemy import Connection, and_, func, or_, select
 from pate.v1 import lobby_pb2
 from services.orders.lobby.listing import listing_pb
 from services.platform.errors import Code, DeskError
-from services.platform.security import limits
+from services.platform.security import field_shapes
 from services.platform.store import lobby_tables as lt
 from services.platform.store import tables
 
 PAGE_SIZE, MAX_PAGE_SIZE, MAX_OFFSET = 20, 50, 10_000
-MAX_TURN_HOURS = limits.MAX_TURN_SECONDS // 3600
+MAX_TURN_HOURS = field_shapes.MAX_TURN_SECONDS // 3600
 RULE_NAME = re.compile(r"[a-z0-9_-]{1,64}")
 
 
@@ -32,7 +32,7 @@ class BrowseAsk:
 
 
 def check_browse(r: lobby_pb2.BrowseRequest) -> BrowseAsk:
-    if r.scenario and not limits.SCENARIO_NAME.fullmatch(r.scenario):
+    if r.scenario and not field_shapes.SCENARIO_NAME.fullmatch(r.scenario):
         raise DeskError(Code.INVALID_ARGUMENT, "scenario: a scenario name ([a-z0-9_]{1,64})")
     for name in ("combat_rules", "naval_rules"):
         value = getattr(r, name)

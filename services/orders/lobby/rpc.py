@@ -27,7 +27,7 @@ from services.platform.runtime.rpc import (
 from services.platform.security import account_store, sessions
 from services.platform.security.accounts import Account, Accounts
 from services.platform.security.auth import Authenticator
-from services.platform.security.limits import CAMPAIGN_ID
+from services.platform.security.field_shapes import CAMPAIGN_ID
 from services.platform.security.passwords import NO_LOGIN
 from services.platform.store import account_tables as at
 from services.platform.telemetry.logging import get_logger

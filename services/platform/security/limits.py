@@ -16,7 +16,6 @@ the core, with its own refusals.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +24,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from pate.core.preview.model import MAX_RUNS
-from pate.datafiles import MAX_SCENARIO_CHARS
+from services.platform.security.account_limits import ACCOUNT_RULES
 from services.platform.security.field_rules import (
     LimitError,
     Many,
@@ -33,72 +32,50 @@ from services.platform.security.field_rules import (
     Number,
     Text,
 )
+from services.platform.security.field_shapes import (
+    AMOUNT_RULE,
+    CAMPAIGN_RULE,
+    MAX_ORDERS_TEXT_CHARS,
+    MAX_SCENARIO_TOML_CHARS,
+    MAX_SEED,
+    MAX_TURN_SECONDS,
+    NEW_CAMPAIGN_RULE,
+    PLACE_RULE,
+    PLAYER_ID,
+    PLAYER_RULE,
+    REQUEST_ID,
+    SCENARIO_NAME,
+    SEA_AREA,
+    TOKEN_RULE,
+    TRACE_ID,
+    TURN_RULE,
+    WORD_RULE,
+    Rule,
+)
 
 # The whole request, serialized: grpc.max_receive_message_length of every server.
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 # All call metadata together (grpc.max_metadata_size).
 MAX_METADATA_BYTES = 16 * 1024
 
-MAX_TURN = 100  # campaigns have at most 100 turns (rule 3.1 says 15)
-MAX_SCENARIO_TOML_CHARS = MAX_SCENARIO_CHARS  # 1 MiB; nested at most MAX_SCENARIO_NESTING (32) deep
-MAX_ORDERS_TEXT_CHARS = 256 * 1024
-MAX_TURN_SECONDS = 366 * 24 * 3600  # a turn lasts at most a (leap) year; fits a 32-bit column
-MAX_AMOUNT = 1_000_000  # stores, supplies, crews: far above any fleet's
-MAX_SEED = 2**63 - 1  # a campaign seed: a uint64 field kept within a signed 64-bit column
-
-CAMPAIGN_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
-PLAYER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-SCENARIO_NAME = re.compile(r"[a-z0-9_]{1,64}")
-TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")  # ship, unit and admin-order targets
-WORD = re.compile(r"[A-Za-z_]{1,32}")  # enumerated words (engage, leeward, ...)
-SEA_AREA = re.compile(r"[A-Za-z]{1,8}")
-REQUEST_ID = re.compile(r"[!-~]{1,100}")  # printable ASCII, no spaces
-TRACE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-EMAIL = re.compile(r"[^\s@<>,;]{1,64}@[^\s@<>,;]{1,189}")  # the outer bound; account_store checks more
-TIME_ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+/-]{0,63}")  # the shape of an IANA name; the list decides
-LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,100}")  # a mailed link's token (43 characters)
-SESSION_ID = re.compile(r"[0-9a-f]{16}")
-ASK_ID = re.compile(r"[0-9a-f]{16}")  # a lobby ask (docs/lobby.md)
-RULE_SET = re.compile(r"[a-z0-9_-]{1,64}")
-PAGE_TOKEN = re.compile(r"[0-9]{1,5}")
-SOLO_SCENARIO = re.compile(r"[a-z0-9_-]{1,40}")  # a shipped scenario's file name (services/orders/solo.py)
-API_TOKEN_ID = re.compile(r"(pate_at_)?[0-9a-f]{12}")
-
-
-Rule = Text | Number | Many | Moment
-
-_CAMPAIGN = Text(40, CAMPAIGN_ID, required=True, what="a campaign id ([a-z0-9][a-z0-9-]{0,39})")
-_NEW_CAMPAIGN = _CAMPAIGN
-_PLAYER = Text(64, PLAYER_ID, what="a player id ([A-Za-z0-9][A-Za-z0-9_.-]{0,63})")
-_TURN = Number(0, MAX_TURN)
-_TOKEN = Text(32, TOKEN, what="an id of letters, digits, '_' and '-'")
-_WORD = Text(32, WORD, what="a word of letters and '_'")
-_PLACE = Text(64)  # a port's name: any printable text
-_AMOUNT = Number(0, MAX_AMOUNT)
-_SEAT = Text(64, PLAYER_ID, required=True, what="a player id ([A-Za-z0-9][A-Za-z0-9_.-]{0,63})")
-_EMAIL = Text(254, EMAIL, required=True, what="an email address")
-_GIVEN_PASSWORD = Text(1024, required=True)
-_NEW_PASSWORD = Text(1024, required=True, min_chars=10)  # account_store.MIN_PASSWORD_LENGTH
-_LINK = Text(100, LINK_TOKEN, required=True, what="the token of a mailed link")
-
 RULES: dict[str, Rule] = {
     # pate.v1.CampaignAdmin
-    "pate.v1.CreateCampaignRequest.id": _NEW_CAMPAIGN,
+    "pate.v1.CreateCampaignRequest.id": NEW_CAMPAIGN_RULE,
     "pate.v1.CreateCampaignRequest.scenario": Text(
         64, SCENARIO_NAME, what="a scenario name ([a-z0-9_]{1,64})"
     ),
     "pate.v1.CreateCampaignRequest.scenario_toml": Text(MAX_SCENARIO_TOML_CHARS, lines=True),
     "pate.v1.CreateCampaignRequest.seed": Number(0, MAX_SEED),
-    "pate.v1.CreateCampaignRequest.turns": _TURN,
+    "pate.v1.CreateCampaignRequest.turns": TURN_RULE,
     "pate.v1.CreateCampaignRequest.first_deadline": Moment(),
     "pate.v1.CreateCampaignRequest.turn_seconds": Number(0, MAX_TURN_SECONDS),
-    "pate.v1.GetCampaignRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.CloseTurnRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.CloseTurnRequest.turn": _TURN,
-    "pate.v1.SetDeadlineRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.SetDeadlineRequest.turn": _TURN,
+    "pate.v1.GetCampaignRequest.campaign_id": CAMPAIGN_RULE,
+    "pate.v1.CloseTurnRequest.campaign_id": CAMPAIGN_RULE,
+    "pate.v1.CloseTurnRequest.turn": TURN_RULE,
+    "pate.v1.SetDeadlineRequest.campaign_id": CAMPAIGN_RULE,
+    "pate.v1.SetDeadlineRequest.turn": TURN_RULE,
     "pate.v1.SetDeadlineRequest.deadline": Moment(),
-    "pate.v1.SetPlayerPasswordRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.SetPlayerPasswordRequest.campaign_id": CAMPAIGN_RULE,
     "pate.v1.SetPlayerPasswordRequest.player_id": Text(
         64, PLAYER_ID, required=True, what="a player id ([A-Za-z0-9][A-Za-z0-9_.-]{0,63})"
     ),
@@ -113,151 +90,83 @@ RULES: dict[str, Rule] = {
     "pate.v1.Notifications.email": Text(320),
     "pate.v1.Notifications.webhook": Text(500),
     # pate.v1.OrderDesk
-    "pate.v1.SubmitOrdersRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.SubmitOrdersRequest.turn": _TURN,
+    "pate.v1.SubmitOrdersRequest.campaign_id": CAMPAIGN_RULE,
+    "pate.v1.SubmitOrdersRequest.turn": TURN_RULE,
     "pate.v1.SubmitOrdersRequest.client_request_id": Text(
         100, REQUEST_ID, required=True, what="1 to 100 printable ASCII characters without spaces"
     ),
     "pate.v1.SubmitOrdersRequest.orders": Many(500),
     "pate.v1.SubmitOrdersRequest.orders_text": Text(MAX_ORDERS_TEXT_CHARS, lines=True),
     "pate.v1.SubmitOrdersRequest.stores_moves": Many(100),
-    "pate.v1.ShipOrder.ship_id": _TOKEN,
-    "pate.v1.ShipOrder.attach_to": _TOKEN,
-    "pate.v1.ShipOrder.commerce": _WORD,
-    "pate.v1.ShipOrder.stores": _AMOUNT,
+    "pate.v1.ShipOrder.ship_id": TOKEN_RULE,
+    "pate.v1.ShipOrder.attach_to": TOKEN_RULE,
+    "pate.v1.ShipOrder.commerce": WORD_RULE,
+    "pate.v1.ShipOrder.stores": AMOUNT_RULE,
     "pate.v1.ShipOrder.admin": Many(16),
     "pate.v1.Movement.sea_areas": Many(4),
     "pate.v1.Movement.sea_areas[]": Text(8, SEA_AREA, what="a sea area code"),
-    "pate.v1.Movement.port": _PLACE,
-    "pate.v1.Contact.mode": _WORD,
+    "pate.v1.Movement.port": PLACE_RULE,
+    "pate.v1.Contact.mode": WORD_RULE,
     "pate.v1.Contact.minimum": Number(0, 1000),
     "pate.v1.Contact.maximum": Number(0, 1000),
-    "pate.v1.Contact.gauge": _WORD,
-    "pate.v1.Combat.stance": _WORD,
-    "pate.v1.Combat.range": _WORD,
-    "pate.v1.Combat.line": _WORD,
-    "pate.v1.Combat.aim": _WORD,
-    "pate.v1.Combat.flee_to": _WORD,
+    "pate.v1.Contact.gauge": WORD_RULE,
+    "pate.v1.Combat.stance": WORD_RULE,
+    "pate.v1.Combat.range": WORD_RULE,
+    "pate.v1.Combat.line": WORD_RULE,
+    "pate.v1.Combat.aim": WORD_RULE,
+    "pate.v1.Combat.flee_to": WORD_RULE,
     "pate.v1.Amphibious.load_units": Many(64),
-    "pate.v1.Amphibious.load_units[]": _TOKEN,
+    "pate.v1.Amphibious.load_units[]": TOKEN_RULE,
     "pate.v1.Amphibious.unload_units": Many(64),
-    "pate.v1.Amphibious.unload_units[]": _TOKEN,
-    "pate.v1.Amphibious.load_supplies": _AMOUNT,
-    "pate.v1.Amphibious.unload_supplies": _AMOUNT,
-    "pate.v1.AdminOrder.kind": _WORD,
-    "pate.v1.AdminOrder.target": _TOKEN,
-    "pate.v1.AdminOrder.amount": _AMOUNT,
-    "pate.v1.StoresMoveOrder.origin": _PLACE,
-    "pate.v1.StoresMoveOrder.destination": _PLACE,
-    "pate.v1.StoresMoveOrder.amount": _AMOUNT,
-    "pate.v1.GetEffectiveOrdersRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.GetEffectiveOrdersRequest.turn": _TURN,
+    "pate.v1.Amphibious.unload_units[]": TOKEN_RULE,
+    "pate.v1.Amphibious.load_supplies": AMOUNT_RULE,
+    "pate.v1.Amphibious.unload_supplies": AMOUNT_RULE,
+    "pate.v1.AdminOrder.kind": WORD_RULE,
+    "pate.v1.AdminOrder.target": TOKEN_RULE,
+    "pate.v1.AdminOrder.amount": AMOUNT_RULE,
+    "pate.v1.StoresMoveOrder.origin": PLACE_RULE,
+    "pate.v1.StoresMoveOrder.destination": PLACE_RULE,
+    "pate.v1.StoresMoveOrder.amount": AMOUNT_RULE,
+    "pate.v1.GetEffectiveOrdersRequest.campaign_id": CAMPAIGN_RULE,
+    "pate.v1.GetEffectiveOrdersRequest.turn": TURN_RULE,
     "pate.v1.GetEffectiveOrdersRequest.ship_ids": Many(500),
-    "pate.v1.GetEffectiveOrdersRequest.ship_ids[]": _TOKEN,
+    "pate.v1.GetEffectiveOrdersRequest.ship_ids[]": TOKEN_RULE,
     # a preview plays at most MAX_RUNS runs (pate.core.preview.model), of at most as many orders
     # as a player has ships in the grand campaign
-    "pate.v1.PreviewOrdersRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.PreviewOrdersRequest.turn": _TURN,
+    "pate.v1.PreviewOrdersRequest.campaign_id": CAMPAIGN_RULE,
+    "pate.v1.PreviewOrdersRequest.turn": TURN_RULE,
     "pate.v1.PreviewOrdersRequest.orders": Many(500),
     "pate.v1.PreviewOrdersRequest.orders_text": Text(MAX_ORDERS_TEXT_CHARS, lines=True),
     "pate.v1.PreviewOrdersRequest.runs": Number(0, MAX_RUNS),
     "pate.v1.SendMessageRequest.body": Text(20_000, lines=True),  # data/messages.toml holds the real limit
     # pate.v1.Absences (docs/bots.md "Absence", docs/formats/standing.md: pate/admiral/standing.py)
-    "pate.v1.DeclareAbsenceRequest.from_turn": _TURN,
-    "pate.v1.DeclareAbsenceRequest.to_turn": _TURN,
-    "pate.v1.CancelAbsenceRequest.from_turn": _TURN,
-    "pate.v1.CancelAbsenceRequest.to_turn": _TURN,
+    "pate.v1.DeclareAbsenceRequest.from_turn": TURN_RULE,
+    "pate.v1.DeclareAbsenceRequest.to_turn": TURN_RULE,
+    "pate.v1.CancelAbsenceRequest.from_turn": TURN_RULE,
+    "pate.v1.CancelAbsenceRequest.to_turn": TURN_RULE,
     "pate.v1.SetStandingInstructionsRequest.text": Text(2000, lines=True),
     "pate.v1.SetAbsenceAllowanceRequest.allowance": Number(0, 15),
     # pate.v1.Reports
-    "pate.v1.GetReportRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.GetReportRequest.turn": _TURN,
-    "pate.v1.GetReportRequest.player_id": _PLAYER,
-    "pate.v1.GetReportRequest.format": _WORD,
-    "pate.v1.ListReportsRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.ListReportsRequest.player_id": _PLAYER,
-    "pate.v1.GetTruthRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.GetTruthRequest.turn": _TURN,
-    # pate.v1.Accounts (docs/accounts.md; services/platform/security/account_store.py checks more)
-    "pate.v1.SignUpRequest.display_name": Text(100, required=True),
-    "pate.v1.SignUpRequest.email": _EMAIL,
-    "pate.v1.SignUpRequest.password": _NEW_PASSWORD,
-    "pate.v1.SignUpRequest.time_zone": Text(64, TIME_ZONE, what="an IANA time zone name"),
-    "pate.v1.VerifyRequest.token": _LINK,
-    "pate.v1.AccountLoginRequest.email": _EMAIL,
-    "pate.v1.AccountLoginRequest.password": _GIVEN_PASSWORD,
-    "pate.v1.ClaimSeatRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.ClaimSeatRequest.player_id": _SEAT,
-    "pate.v1.ClaimSeatRequest.password": _GIVEN_PASSWORD,
-    "pate.v1.OpenSeatRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.OpenSeatRequest.player_id": _SEAT,
-    "pate.v1.RevokeAccountSessionsRequest.session_id": Text(
-        16, SESSION_ID, what="a session id (16 hex digits)"
-    ),
-    "pate.v1.RequestResetRequest.email": _EMAIL,
-    "pate.v1.ResetPasswordRequest.token": _LINK,
-    "pate.v1.ResetPasswordRequest.new_password": _NEW_PASSWORD,
-    "pate.v1.ChangePasswordRequest.password": _GIVEN_PASSWORD,
-    "pate.v1.ChangePasswordRequest.new_password": _NEW_PASSWORD,
-    "pate.v1.DeleteAccountRequest.password": _GIVEN_PASSWORD,
-    # pate.v1.Lobby (docs/lobby.md; services/orders/lobby checks the words and the numbers)
-    "pate.v1.PublishRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.PublishRequest.description": Text(2000, lines=True),
-    "pate.v1.PublishRequest.time_zone": Text(64, TIME_ZONE, what="an IANA time zone name"),
-    "pate.v1.PublishRequest.seat_policy": _WORD,
-    "pate.v1.PublishRequest.min_reliability": Number(0, 100),
-    "pate.v1.PublishRequest.start": _WORD,
-    "pate.v1.PublishRequest.seats": Many(200),
-    "pate.v1.PublishRequest.seats[]": _SEAT,
-    "pate.v1.LobbyCampaignRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.LobbySeatRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.LobbySeatRequest.player_id": _SEAT,
-    "pate.v1.BrowseRequest.scenario": Text(64, SCENARIO_NAME, what="a scenario name ([a-z0-9_]{1,64})"),
-    "pate.v1.BrowseRequest.combat_rules": Text(64, RULE_SET, what="a rule set's name"),
-    "pate.v1.BrowseRequest.naval_rules": Text(64, RULE_SET, what="a rule set's name"),
-    "pate.v1.BrowseRequest.max_turn_hours": Number(0, MAX_TURN_SECONDS // 3600),
-    "pate.v1.BrowseRequest.page_size": Number(0, 50),
-    "pate.v1.BrowseRequest.page_token": Text(5, PAGE_TOKEN, what="a previous page's next_page_token"),
-    "pate.v1.DecideRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.DecideRequest.ask_id": Text(16, ASK_ID, required=True, what="an ask id (16 hex digits)"),
-    "pate.v1.StartSoloRequest.campaign_id": _CAMPAIGN,
-    "pate.v1.StartSoloRequest.scenario": Text(40, SOLO_SCENARIO, required=True, what="a shipped scenario"),
-    "pate.v1.StartSoloRequest.seat": _SEAT,
-    "pate.v1.StartSoloRequest.combat_rules": Text(64, RULE_SET, what="a rule set's name"),
-    "pate.v1.StartSoloRequest.naval_rules": Text(64, RULE_SET, what="a rule set's name"),
-    # API tokens and account edits (docs/api.md; api_tokens.py and account_edits.py check more)
-    "pate.v1.CreateApiTokenRequest.name": Text(64, required=True),
-    "pate.v1.CreateApiTokenRequest.read_only": Number(0, 1),
-    "pate.v1.CreateApiTokenRequest.all_seats": Number(0, 1),
-    "pate.v1.CreateApiTokenRequest.seats": Many(50),
-    "pate.v1.CreateApiTokenRequest.expires_in_days": Number(0, 365),
-    "pate.v1.ApiTokenSeat.campaign_id": _CAMPAIGN,
-    "pate.v1.ApiTokenSeat.player_id": _SEAT,
-    "pate.v1.RevokeApiTokenRequest.token_id": Text(
-        20, API_TOKEN_ID, what="an API token's id (12 hex digits, or pate_at_ and them)"
-    ),
-    "pate.v1.UpdateAccountRequest.display_name": Text(100),
-    "pate.v1.UpdateAccountRequest.time_zone": Text(64, TIME_ZONE, what="an IANA time zone name"),
-    "pate.v1.UpdateAccountRequest.clear_time_zone": Number(0, 1),
-    "pate.v1.UpdateAccountRequest.email": Text(254, EMAIL, what="an email address"),
-    "pate.v1.UpdateAccountRequest.password": Text(1024),
-    # the public archive (services/orders/archive.py)
-    "pate.v1.ListArchiveRequest.page_size": Number(0, 50),
-    "pate.v1.ListArchiveRequest.page_token": Text(
-        40, CAMPAIGN_ID, what="the next_page_token of the last page"
-    ),
-    "pate.v1.GetArchivedRequest.campaign_id": _CAMPAIGN,
+    "pate.v1.GetReportRequest.campaign_id": CAMPAIGN_RULE,
+    "pate.v1.GetReportRequest.turn": TURN_RULE,
+    "pate.v1.GetReportRequest.player_id": PLAYER_RULE,
+    "pate.v1.GetReportRequest.format": WORD_RULE,
+    "pate.v1.ListReportsRequest.campaign_id": CAMPAIGN_RULE,
+    "pate.v1.ListReportsRequest.player_id": PLAYER_RULE,
+    "pate.v1.GetTruthRequest.campaign_id": CAMPAIGN_RULE,
+    "pate.v1.GetTruthRequest.turn": TURN_RULE,
+    **ACCOUNT_RULES,  # accounts, the lobby, API tokens, the archive (account_limits.py)
 }
 
 # Fields without a rule of their own (added later) but with a well-known name take
 # that name's rule, so a new RPC's campaign_id or password is held like the others'.
 BY_NAME: dict[str, Rule] = {
-    "campaign_id": _CAMPAIGN,
-    "player_id": _PLAYER,
+    "campaign_id": CAMPAIGN_RULE,
+    "player_id": PLAYER_RULE,
     "password": Text(1024),
-    "turn": _TURN,
+    "turn": TURN_RULE,
     "client_request_id": RULES["pate.v1.SubmitOrdersRequest.client_request_id"],
-    "ship_id": _TOKEN,
+    "ship_id": TOKEN_RULE,
 }
 
 # Any other field without a rule of its own: the default of its type.
@@ -269,7 +178,7 @@ MAX_DEPTH = 16  # messages inside messages
 
 # Call metadata: every value is bounded before it keys any lookup or throttle.
 METADATA: dict[str, Text] = {
-    "x-pate-player": _PLAYER,
+    "x-pate-player": PLAYER_RULE,
     "x-pate-password": Text(1024),
     "x-pate-admin-token": Text(256),
     "x-trace-id": Text(64, TRACE_ID, what="a trace id ([A-Za-z0-9_-]{1,64})"),

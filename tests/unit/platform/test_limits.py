@@ -13,7 +13,7 @@ from pate.v1 import admin_pb2, common_pb2, desk_pb2, orders_pb2, reports_pb2
 from services.orders.intake import orders_of
 from services.orders.servicer import refusals_bin
 from services.platform.errors import DeskError
-from services.platform.security import limits
+from services.platform.security import field_shapes, limits
 from services.platform.security.limits import LimitError, check_metadata, check_request
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "security.md"
@@ -78,7 +78,7 @@ def test_timestamps_out_of_range_are_refused(seconds: int, nanos: int) -> None:
 def test_numbers_have_ranges() -> None:
     assert _refused(orders_pb2.GetEffectiveOrdersRequest(campaign_id="c", turn=-1)).startswith("turn:")
     assert _refused(admin_pb2.CreateCampaignRequest(id="c", turn_seconds=2**40)).startswith("turn_seconds:")
-    assert limits.MAX_TURN_SECONDS < 2**31  # fits PostgreSQL's INTEGER column
+    assert field_shapes.MAX_TURN_SECONDS < 2**31  # fits PostgreSQL's INTEGER column
     assert _refused(admin_pb2.CreateCampaignRequest(id="c", seed=2**63)).startswith("seed:")
 
 
