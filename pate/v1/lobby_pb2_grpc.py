@@ -32,7 +32,7 @@ class LobbyStub:
     each account's reliability record.
 
     Who may call what:
-    game master (metadata "x-pate-admin-token"): Publish, StartCampaign,
+    game master ("x-pate-admin-token", or his own session in the campaign): Publish, StartCampaign,
     ListRequests, Approve, Refuse, OpenReplacementSeat;
     anyone: Browse, GetListing;
     an account ("authorization: Bearer <account session>"): TakeSeat, AskSeat,
@@ -119,7 +119,7 @@ class LobbyServicer:
     each account's reliability record.
 
     Who may call what:
-    game master (metadata "x-pate-admin-token"): Publish, StartCampaign,
+    game master ("x-pate-admin-token", or his own session in the campaign): Publish, StartCampaign,
     ListRequests, Approve, Refuse, OpenReplacementSeat;
     anyone: Browse, GetListing;
     an account ("authorization: Bearer <account session>"): TakeSeat, AskSeat,
@@ -293,7 +293,7 @@ class Lobby:
     each account's reliability record.
 
     Who may call what:
-    game master (metadata "x-pate-admin-token"): Publish, StartCampaign,
+    game master ("x-pate-admin-token", or his own session in the campaign): Publish, StartCampaign,
     ListRequests, Approve, Refuse, OpenReplacementSeat;
     anyone: Browse, GetListing;
     an account ("authorization: Bearer <account session>"): TakeSeat, AskSeat,

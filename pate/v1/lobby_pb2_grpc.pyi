@@ -33,7 +33,7 @@ class LobbyStub:
     each account's reliability record.
 
     Who may call what:
-      game master (metadata "x-pate-admin-token"): Publish, StartCampaign,
+      game master ("x-pate-admin-token", or his own session in the campaign): Publish, StartCampaign,
         ListRequests, Approve, Refuse, OpenReplacementSeat;
       anyone: Browse, GetListing;
       an account ("authorization: Bearer <account session>"): TakeSeat, AskSeat,
@@ -72,7 +72,7 @@ class LobbyAsyncStub(LobbyStub):
     each account's reliability record.
 
     Who may call what:
-      game master (metadata "x-pate-admin-token"): Publish, StartCampaign,
+      game master ("x-pate-admin-token", or his own session in the campaign): Publish, StartCampaign,
         ListRequests, Approve, Refuse, OpenReplacementSeat;
       anyone: Browse, GetListing;
       an account ("authorization: Bearer <account session>"): TakeSeat, AskSeat,
@@ -107,7 +107,7 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
     each account's reliability record.
 
     Who may call what:
-      game master (metadata "x-pate-admin-token"): Publish, StartCampaign,
+      game master ("x-pate-admin-token", or his own session in the campaign): Publish, StartCampaign,
         ListRequests, Approve, Refuse, OpenReplacementSeat;
       anyone: Browse, GetListing;
       an account ("authorization: Bearer <account session>"): TakeSeat, AskSeat,
