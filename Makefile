@@ -26,6 +26,8 @@ install: $(STAMP)
 lock: $(STAMP)
 	$(VENV)/bin/uv pip compile --quiet --python-version 3.11 --generate-hashes --extra dev pyproject.toml -o requirements-dev.lock
 	$(VENV)/bin/uv pip compile --quiet --python-version 3.11 --generate-hashes pyproject.toml -o requirements.lock
+	$(PY) -c "import tomllib; print('\\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires']))" \
+		| $(VENV)/bin/uv pip compile - --quiet --python-version 3.11 --generate-hashes -o requirements-build.lock
 
 ## Fail when the lock files do not match pyproject.toml (part of make test).
 lock-check: $(STAMP)

@@ -4,7 +4,10 @@ The lock files are produced by uv (``make lock``: ``uv pip compile --generate-ha
 installed with ``pip install --require-hashes``; this check needs no network: every dependency
 pyproject.toml declares is pinned (``==``) in the lock at a version its specifier allows, and
 every pin carries hashes.  ``requirements.lock`` holds the runtime dependencies (the image),
-``requirements-dev.lock`` those and the dev extra (``make install``, CI).
+``requirements-dev.lock`` those and the dev extra (``make install``, CI), and
+``requirements-build.lock`` what building PATE's own package needs (pyproject.toml's
+``build-system.requires``: the image installs it hashed and builds without isolation, so no
+build tool is fetched unchecked).
 """
 
 from __future__ import annotations
@@ -52,11 +55,18 @@ def problems(declared: list[str], lock: str, name: str) -> list[str]:
 
 
 def main() -> int:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    project = pyproject["project"]
     runtime = list(project["dependencies"])
     dev = runtime + list(project["optional-dependencies"]["dev"])
+    build = list(pyproject["build-system"]["requires"])
     found: list[str] = []
-    for name, declared in (("requirements.lock", runtime), ("requirements-dev.lock", dev)):
+    locks = (
+        ("requirements.lock", runtime),
+        ("requirements-dev.lock", dev),
+        ("requirements-build.lock", build),
+    )
+    for name, declared in locks:
         path = ROOT / name
         if not path.exists():
             found.append(f"{name}: missing: run make lock")
@@ -65,7 +75,7 @@ def main() -> int:
     for line in found:
         print(f"lockcheck: {line}", file=sys.stderr)
     if not found:
-        print("lockcheck: requirements.lock and requirements-dev.lock match pyproject.toml, every pin hashed")
+        print("lockcheck: the runtime, dev and build locks match pyproject.toml, every pin hashed")
     return 1 if found else 0
 
 

@@ -49,7 +49,17 @@ def test_the_dependencies_are_installed_before_any_code_is_copied() -> None:
     # the dependencies from the lock file, every one checked against its hashes
     deps_install = next(i for i, line in enumerate(lines) if "--require-hashes -r requirements.lock" in line)
     assert deps_install < first_code
-    assert [line for i, line in copies if i < deps_install] == ["COPY requirements.lock ./"]
+    assert [line for i, line in copies if i < deps_install] == [
+        "COPY requirements.lock requirements-build.lock ./"
+    ]
+    # the build tools too (setuptools, wheel): hashed, and the package built without isolation,
+    # which would fetch them again unchecked
+    build_tools = next(
+        i for i, line in enumerate(lines) if "--require-hashes -r requirements-build.lock" in line
+    )
+    assert build_tools < first_code
+    (build,) = [line for line in lines if "--no-deps" in line and line.endswith(" .")]
+    assert "--no-build-isolation" in build
     (user,) = [line for line in lines if line.startswith("USER ")]
     assert re.fullmatch(r"USER \d+:\d+", user)
     assert any(line.startswith("HEALTHCHECK ") for line in lines)
