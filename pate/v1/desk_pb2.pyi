@@ -68,6 +68,7 @@ class MyCampaign(_message.Message):
     PLAYED_BY_BOT_FIELD_NUMBER: _builtins.int
     BOT_ORDERS_THIS_TURN_FIELD_NUMBER: _builtins.int
     BOT_SEATS_FIELD_NUMBER: _builtins.int
+    HOLDERS_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     player_name: _builtins.str
     state: _builtins.str
@@ -141,6 +142,13 @@ class MyCampaign(_message.Message):
     def bot_seats(self) -> _containers.RepeatedCompositeFieldContainer[_bots_pb2.BotSeat]:
         """game masters: every player the bot plays now"""
 
+    @_builtins.property
+    def holders(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatHolder]:
+        """--- accounts (docs/accounts.md) ---
+        game masters: every seat an account holds, by its display name ("former player" once the
+        account was deleted); a seat no account holds is not listed
+        """
+
     def __init__(
         self,
         *,
@@ -166,14 +174,37 @@ class MyCampaign(_message.Message):
         played_by_bot: _builtins.str = ...,
         bot_orders_this_turn: _builtins.bool = ...,
         bot_seats: _abc.Iterable[_bots_pb2.BotSeat] | None = ...,
+        holders: _abc.Iterable[Global___SeatHolder] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["campaign", b"campaign", "early_close", b"early_close", "options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_orders_this_turn", b"bot_orders_this_turn", "bot_seats", b"bot_seats", "campaign", b"campaign", "confirmations", b"confirmations", "confirmed", b"confirmed", "early_close", b"early_close", "options", b"options", "paused", b"paused", "pending_assignments", b"pending_assignments", "pending_stores_moves", b"pending_stores_moves", "played_by_bot", b"played_by_bot", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "ready", b"ready", "roles", b"roles", "seats", b"seats", "ships", b"ships", "state", b"state", "state_players", b"state_players", "unread_messages", b"unread_messages"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_orders_this_turn", b"bot_orders_this_turn", "bot_seats", b"bot_seats", "campaign", b"campaign", "confirmations", b"confirmations", "confirmed", b"confirmed", "early_close", b"early_close", "holders", b"holders", "options", b"options", "paused", b"paused", "pending_assignments", b"pending_assignments", "pending_stores_moves", b"pending_stores_moves", "played_by_bot", b"played_by_bot", "player_id", b"player_id", "player_name", b"player_name", "players", b"players", "ports", b"ports", "ready", b"ready", "roles", b"roles", "seats", b"seats", "ships", b"ships", "state", b"state", "state_players", b"state_players", "unread_messages", b"unread_messages"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MyCampaign: _TypeAlias = MyCampaign  # noqa: Y015
+
+@_typing.final
+class SeatHolder(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    HOLDER_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    holder: _builtins.str
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        holder: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["holder", b"holder", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatHolder: _TypeAlias = SeatHolder  # noqa: Y015
 
 @_typing.final
 class Confirmation(_message.Message):

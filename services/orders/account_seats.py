@@ -55,15 +55,23 @@ def list_seats(conn: Connection, account: str) -> list[Seat]:
 def seat_holder(conn: Connection, campaign: str, player: str) -> str | None:
     """Who holds a seat: None when no account claimed it, FORMER_PLAYER after a deletion, else
     the display name of the account."""
+    return seat_holders(conn, campaign, player).get(player)
+
+
+def seat_holders(conn: Connection, campaign: str, player: str | None = None) -> dict[str, str]:
+    """Player id -> who holds that seat of ``campaign`` (of ``player``'s alone when given), for
+    the seats an account claimed or took: its display name, or FORMER_PLAYER after a deletion."""
     a = at.accounts
-    row = conn.execute(
-        select(_SEATS.c.account, a.c.display_name)
-        .outerjoin(a, a.c.id == _SEATS.c.account)
-        .where(and_(_SEATS.c.campaign == campaign, _SEATS.c.player == player))
-    ).first()
-    if row is None:
-        return None
-    return FORMER_PLAYER if row.account is None else str(row.display_name)
+    query = select(_SEATS.c.player, _SEATS.c.account, a.c.display_name).outerjoin(
+        a, a.c.id == _SEATS.c.account
+    )
+    query = query.where(_SEATS.c.campaign == campaign)
+    if player is not None:
+        query = query.where(_SEATS.c.player == player)
+    return {
+        r.player: FORMER_PLAYER if r.account is None else str(r.display_name)
+        for r in conn.execute(query.order_by(_SEATS.c.player))
+    }
 
 
 def _check_playing(conn: Connection, campaign: str, player: str) -> None:

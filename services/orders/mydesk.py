@@ -27,7 +27,7 @@ from pate.core.world.ships import AtSea, InAtlantic, InPort, Ship, describe
 from pate.core.world.state import EIA_OPERATIONS, Role, WorldState
 from pate.engine.context import turn_context
 from pate.v1 import bots_pb2, common_pb2, desk_pb2, orders_pb2
-from services.orders import confirm, earlyclose, letters, options, pause
+from services.orders import account_seats, confirm, earlyclose, letters, options, pause
 from services.orders.mapping import operation_to_pb, order_to_pb
 from services.platform.errors import Code, DeskError
 from services.platform.store import assignments, bots
@@ -73,6 +73,8 @@ def my_campaign(conn: Connection, row: repo.CampaignRow, caller: Actor) -> desk_
         out.players.extend(sorted(world.players))
         out.seats.extend(sorted(pid for pid, p in world.players.items() if p.state))
         out.confirmations.extend(confirm.confirmations(conn, row.id, row.turn, world))
+        held = account_seats.seat_holders(conn, row.id)
+        out.holders.extend(desk_pb2.SeatHolder(player_id=p, holder=h) for p, h in held.items())
     if Role.NAVAL_MINISTER in caller.roles and caller.state:
         _minister(conn, row, world, caller.state, out)
     return out

@@ -247,6 +247,8 @@ def test_newcomers_take_seats_play_replace_go_away_and_read_the_end(browser, sta
     _newcomers_take_seats(driver, stack, cid, cid2, who)
     _master_page(driver, stack, cid, "gm/lobby")
     _submit(driver, driver.find_element(By.ID, "lobby-start"))
+    driver.get(f"{stack.url}/c/{cid}/gm")  # who holds his seats, by their names
+    assert "cornwallis: Horatio Nelson" in driver.find_element(By.ID, "seat-holders").text
 
     _log_in(driver, stack, who["nelson"])  # turn 1: he plays; Hardy's seat is the bot's
     _play(driver, stack, cid, "cornwallis")

@@ -226,3 +226,28 @@ def test_the_mailed_link_points_at_the_desk_when_a_link_base_is_set(world: World
     world.accounts.sign_up("Horatio", EMAIL, PASSWORD, "", world.addr)
     token = world.last_token(EMAIL)
     assert f"https://desk.example.org/account/verify?token={token}" in text(world.inbox.to(EMAIL)[-1])
+
+
+def _holders(world: World, campaign: str) -> list[tuple[str, str]]:
+    """The game master's desk: who holds the seats of his campaign."""
+    from pate.core.rules.validation.orders import Actor
+    from pate.core.world.state import Role
+    from services.orders.mydesk import my_campaign
+
+    with reader(world.engine) as conn:
+        row = repo.get_campaign(conn, campaign)
+        assert row is not None
+        mine = my_campaign(conn, row, Actor(player="admin", state=None, roles=frozenset({Role.ADMIN})))
+    return [(h.player_id, h.holder) for h in mine.holders]
+
+
+def test_the_game_master_sees_who_holds_each_seat_and_a_former_player_after_a_deletion(world: World) -> None:
+    game_master_campaign(world.engine, "ended")
+    assert _holders(world, "ended") == []  # the seats' passwords are the game master's
+    mine = world.member(EMAIL, "Horatio Nelson")
+    world.seats.claim(mine, "ended", "cornwallis", SEAT_PASSWORD, world.addr)
+    assert _holders(world, "ended") == [("cornwallis", "Horatio Nelson")]
+    with world.engine.begin() as conn:
+        repo.set_status(conn, "ended", turn=1, expect=("OPEN",), status="FINISHED", deadline=None)
+    world.seats.delete(mine, PASSWORD, world.addr)
+    assert _holders(world, "ended") == [("cornwallis", FORMER_PLAYER)]  # no name, no address
