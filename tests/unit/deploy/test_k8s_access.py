@@ -87,9 +87,17 @@ def test_every_pod_runs_under_a_service_account_of_its_own_without_a_token(overl
     assert all(len(names) == 1 for names in by_component.values()), by_component
     used = [n for names in by_component.values() for n in names]
     assert len(used) == len(set(used)) == len(accounts)
-    assert {"orders", "resolver", "intel", "reports", "web", "notifier", "admiral", "migrate", "upkeep"} <= set(
-        by_component
-    )
+    assert {
+        "orders",
+        "resolver",
+        "intel",
+        "reports",
+        "web",
+        "notifier",
+        "admiral",
+        "migrate",
+        "upkeep",
+    } <= set(by_component)
     # no account holds a role: nothing in the rendering binds one
     assert not [r for r in rendered(overlay) if r["kind"] in ("RoleBinding", "ClusterRoleBinding")]
 
@@ -100,7 +108,9 @@ def _gitm_patch(overlay: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
-def test_the_resolver_reaches_gitm_only_in_the_namespace_and_on_the_port_the_overlay_sets(overlay: str) -> None:
+def test_the_resolver_reaches_gitm_only_in_the_namespace_and_on_the_port_the_overlay_sets(
+    overlay: str,
+) -> None:
     (rule,) = of_kind(overlay, "NetworkPolicy")["pate-resolver-to-gitm"]["spec"]["egress"]
     (peer,) = rule["to"]
     wanted = _gitm_patch(overlay)
@@ -152,7 +162,9 @@ def test_the_notifier_reaches_mail_and_webhooks_on_public_addresses_only(overlay
 def _documented_mail_patch() -> str:
     """The JSON patch docs/security.md gives to send mail to one relay only."""
     text = (ROOT / "docs" / "security.md").read_text()
-    block = re.search(r"\n((?:    .*\n)*    - op: replace\n    +path: /spec/egress/0/to\n(?:    .*\n)*)", text)
+    block = re.search(
+        r"\n((?:    .*\n)*    - op: replace\n    +path: /spec/egress/0/to\n(?:    .*\n)*)", text
+    )
     assert block, "docs/security.md lost the mail relay's patch"
     return "\n".join(line[4:] for line in block.group(1).splitlines()) + "\n"
 
@@ -181,10 +193,16 @@ def test_an_overlay_narrows_the_mail_rule_to_its_relay_with_the_documented_patch
         )
     )
     out = subprocess.run(
-        [k8scheck.kubectl(), "kustomize", str(tmp_path)], capture_output=True, text=True, check=True, timeout=120
+        [k8scheck.kubectl(), "kustomize", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     ).stdout
     policy = next(
-        d for d in yaml.safe_load_all(out) if d and d["kind"] == "NetworkPolicy" and d["metadata"]["name"] == "pate-notifier-out"
+        d
+        for d in yaml.safe_load_all(out)
+        if d and d["kind"] == "NetworkPolicy" and d["metadata"]["name"] == "pate-notifier-out"
     )
     mail, webhooks = policy["spec"]["egress"]
     relays = [ipaddress.ip_network(p["ipBlock"]["cidr"]) for p in mail["to"]]
@@ -234,7 +252,9 @@ def test_prod_lets_players_programs_in_through_a_grpc_ingress_to_their_services_
         labels = d["spec"]["template"]["metadata"]["labels"]
         assert _selects(policy["podSelector"], labels) == (name in ("orders", "reports")), name
     (allowed,) = policy["ingress"]
-    assert allowed["from"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "ingress-nginx"}}}]
+    assert allowed["from"] == [
+        {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "ingress-nginx"}}}
+    ]
     assert sorted(p["port"] for p in allowed["ports"]) == [GRPC_PORTS["orders"], GRPC_PORTS["reports"]]
     # development exposes nothing: kubectl port-forward
     assert not of_kind("dev", "Ingress") and "pate-api-from-ingress" not in of_kind("dev", "NetworkPolicy")
