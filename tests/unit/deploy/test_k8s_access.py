@@ -260,3 +260,23 @@ def test_prod_lets_players_programs_in_through_a_grpc_ingress_to_their_services_
     assert not of_kind("dev", "Ingress") and "pate-api-from-ingress" not in of_kind("dev", "NetworkPolicy")
     api_doc = (ROOT / "docs" / "api.md").read_text()
     assert "api.pate.example.org:443" in api_doc
+
+
+def test_the_postgres_podmonitors_give_the_series_the_labels_the_alerts_select_on() -> None:
+    """CloudNativePG's exporters name no cluster nor pooler: the PodMonitors copy them from the
+    pods' labels, so cluster="pate-db" in the alerts and dashboards matches something."""
+    monitors = of_kind("prod", "PodMonitor")
+    for name, pod_label, target in (
+        ("pate-db", "cnpg.io/cluster", "cluster"),
+        ("pate-db-pooler", "cnpg.io/poolerName", "pooler"),
+    ):
+        spec = monitors[name]["spec"]
+        (endpoint,) = spec["podMetricsEndpoints"]
+        source = "__meta_kubernetes_pod_label_" + re.sub(r"[^A-Za-z0-9_]", "_", pod_label)
+        assert {"sourceLabels": [source], "targetLabel": target} in endpoint["relabelings"], name
+        value = spec["selector"]["matchLabels"][pod_label]
+        rules = (ROOT / "deploy" / "prometheus" / "pate-alerts.yaml").read_text()
+        dashboard = (ROOT / "deploy" / "grafana" / "pate-postgres-dashboard.json").read_text()
+        assert f'{target}=\\"{value}\\"' in dashboard, name
+        if target == "cluster":
+            assert f'cluster="{value}"' in rules
