@@ -1,11 +1,12 @@
 """Render every Kubernetes overlay with kustomize and validate it (``make deploy-lint``).
 
 ``python -m pate.tools.k8scheck [OVERLAY_DIR ...]`` (default: every folder under
-deploy/k8s/overlays).  Rendering uses the kustomize built into ``kubectl``
-(``$PATE_KUBECTL``, else ``kubectl`` on PATH; Debian's ``kubernetes-client`` package
-provides one): no PyPI package ships kustomize itself.  Built-in kinds are validated by
-kubernetes-validate in strict mode (unknown fields are errors).  The custom resources
-(KEDA, CloudNativePG, cert-manager, Prometheus operator) have no schema there: they are
+deploy/k8s/overlays, then deploy/grafana, the dashboards' ConfigMaps).  Rendering uses the
+kustomize built into ``kubectl`` (``$PATE_KUBECTL``, else ``kubectl`` on PATH; Debian's
+``kubernetes-client`` package provides one): no PyPI package ships kustomize itself.
+Built-in kinds are validated by kubernetes-validate in strict mode (unknown fields are
+errors).  The custom resources (KEDA, CloudNativePG, cert-manager, Prometheus operator) have
+no schema there: they are
 checked for apiVersion, kind, metadata.name and spec, and the ones PATE depends on for the
 fields it relies on and their references inside the rendering (a ScaledObject's Deployment, a
 Certificate's Issuer and a CA Issuer's Secret, every Secret volume of a PATE pod made by a
@@ -13,12 +14,14 @@ Certificate, a ScheduledBackup's Cluster and its backup store, a PrometheusRule'
 PodMonitor's pods and ports; CloudNativePG's Cluster, Pooler and the Barman Cloud plugin's
 ObjectStore against their documented fields, in pate.tools.k8sdb); the report says which were
 checked for shape only.  Across the rendering: the migration Job is named after its release and
-every Deployment using the database waits for it (k8sdb.migration_errors).
+every Deployment using the database waits for it (k8sdb.migration_errors).  The dashboards'
+ConfigMaps: each labelled for Grafana's sidecar, every dashboard in one, no uid twice.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -33,6 +36,7 @@ from pate.tools import k8sdb
 
 ROOT = Path(__file__).resolve().parents[2]
 OVERLAYS = ROOT / "deploy" / "k8s" / "overlays"
+DASHBOARDS = ROOT / "deploy" / "grafana"
 KUBERNETES_VERSION = "1.37.0"
 # API groups of custom resources, which kubernetes-validate has no schema for
 CUSTOM_GROUPS = (
@@ -202,13 +206,35 @@ def secret_volume_errors(resources: list[dict[str, Any]]) -> list[str]:
     return errors
 
 
+def dashboard_errors(resources: list[dict[str, Any]]) -> list[str]:
+    """Each dashboard ConfigMap is labelled for Grafana's sidecar and holds one dashboard, every
+    dashboard of deploy/grafana is in one, and no two share a uid (the sidecar keeps one)."""
+    errors, uids = [], []
+    for r in resources:
+        if (r.get("metadata") or {}).get("labels", {}).get("grafana_dashboard") != "1":
+            errors.append(f'{name_of(r)}: no label grafana_dashboard: "1"')
+        for key, text in (r.get("data") or {}).items():
+            try:
+                uids.append(json.loads(text)["uid"])
+            except (ValueError, KeyError, TypeError):
+                errors.append(f"{name_of(r)}: {key} is no dashboard with a uid")
+    files = {p.name for p in DASHBOARDS.glob("*.json")}
+    packed = {k for r in resources for k in r.get("data") or {}}
+    errors += [f"deploy/grafana/{f}: in no ConfigMap" for f in sorted(files - packed)]
+    errors += [f"dashboard uid {u!r} used twice" for u in sorted({u for u in uids if uids.count(u) > 1})]
+    return errors
+
+
 def validate(overlay: Path) -> Report:
     import kubernetes_validate
 
     report = Report(overlay=overlay.name)
     resources = render(overlay)
-    report.errors.extend(secret_volume_errors(resources))
-    report.errors.extend(k8sdb.migration_errors(resources))
+    if overlay.resolve() == DASHBOARDS.resolve():
+        report.errors.extend(dashboard_errors(resources))
+    else:
+        report.errors.extend(secret_volume_errors(resources))
+        report.errors.extend(k8sdb.migration_errors(resources))
     for resource in resources:
         name = name_of(resource)
         if is_custom(resource):
@@ -228,7 +254,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("overlays", nargs="*", type=Path)
     args = parser.parse_args(argv)
-    overlays = args.overlays or sorted(p for p in OVERLAYS.iterdir() if (p / "kustomization.yaml").exists())
+    overlays = args.overlays or [
+        *sorted(p for p in OVERLAYS.iterdir() if (p / "kustomization.yaml").exists()),
+        DASHBOARDS,
+    ]
     failed = False
     for overlay in overlays:
         try:

@@ -161,7 +161,7 @@ def test_the_web_desk_dials_the_front_doors_over_tls_and_holds_no_key(overlay: s
 
 
 def test_prod_exposes_the_web_desk_through_a_tls_ingress_only_from_the_controller() -> None:
-    (ingress,) = of_kind("prod", "Ingress").values()
+    ingress = of_kind("prod", "Ingress")["pate-web"]
     (tls,) = ingress["spec"]["tls"]
     (rule,) = ingress["spec"]["rules"]
     assert rule["host"] in tls["hosts"] and tls["secretName"]
