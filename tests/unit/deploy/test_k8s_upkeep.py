@@ -17,6 +17,10 @@ def test_the_runbook_cronjobs_are_rendered(overlay: str) -> None:
     prune, rebuild = jobs["pate-prune-claims"]["spec"], jobs["pate-stream-rebuild"]["spec"]
     assert not prune.get("suspend") and prune["schedule"] == "0 4 1 * *"
     assert rebuild["suspend"] is True  # never on its own: the services must be stopped first
+    accounts = jobs["pate-prune-accounts"]["spec"]
+    assert accounts["schedule"] == "30 3 * * *" and not accounts.get("suspend")
+    (c,) = accounts["jobTemplate"]["spec"]["template"]["spec"]["containers"]
+    assert c["args"] == ["account", "prune-unverified", "--days", "7"]
     image = next(iter(pate_deployments(overlay).values()))["spec"]["template"]["spec"]["containers"][0][
         "image"
     ]
