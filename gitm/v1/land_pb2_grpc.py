@@ -138,6 +138,11 @@ class LandBridgeStub:
                 request_serializer=gitm_dot_v1_dot_land__pb2.ListLandEventsRequest.SerializeToString,
                 response_deserializer=gitm_dot_v1_dot_land__pb2.ListLandEventsResponse.FromString,
                 _registered_method=True)
+        self.ReleaseHold = channel.unary_unary(
+                '/gitm.v1.LandBridge/ReleaseHold',
+                request_serializer=gitm_dot_v1_dot_land__pb2.ReleaseHoldRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.ReleaseHoldResponse.FromString,
+                _registered_method=True)
 
 
 class LandBridgeServicer:
@@ -301,6 +306,15 @@ class LandBridgeServicer:
         to units, cities and stocks PATE relies on (a reserved unit destroyed or
         taken, a city taken, a stock lost), in sequence, after after_sequence.
         A question: the same sequence is the same event for ever.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReleaseHold(self, request, context):
+        """At the end of a turn's begins: the holds UnitsNear gave at the close
+        (UnitsNearRequest.hold) that no longer need keeping; what a BeginTransfer
+        naming the hold reserved stays reserved. Idempotent by hold_id.
         ---- end of edition 4 ----
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -374,6 +388,11 @@ def add_LandBridgeServicer_to_server(servicer, server):
                     servicer.ListLandEvents,
                     request_deserializer=gitm_dot_v1_dot_land__pb2.ListLandEventsRequest.FromString,
                     response_serializer=gitm_dot_v1_dot_land__pb2.ListLandEventsResponse.SerializeToString,
+            ),
+            'ReleaseHold': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReleaseHold,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.ReleaseHoldRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.ReleaseHoldResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -766,6 +785,33 @@ class LandBridge:
             '/gitm.v1.LandBridge/ListLandEvents',
             gitm_dot_v1_dot_land__pb2.ListLandEventsRequest.SerializeToString,
             gitm_dot_v1_dot_land__pb2.ListLandEventsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReleaseHold(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/ReleaseHold',
+            gitm_dot_v1_dot_land__pb2.ReleaseHoldRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.ReleaseHoldResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -141,6 +141,11 @@ class LandBridgeStub:
     to units, cities and stocks PATE relies on (a reserved unit destroyed or
     taken, a city taken, a stock lost), in sequence, after after_sequence.
     A question: the same sequence is the same event for ever.
+    """
+    ReleaseHold: _grpc.UnaryUnaryMultiCallable[_land_pb2.ReleaseHoldRequest, _land_pb2.ReleaseHoldResponse]
+    """At the end of a turn's begins: the holds UnitsNear gave at the close
+    (UnitsNearRequest.hold) that no longer need keeping; what a BeginTransfer
+    naming the hold reserved stays reserved. Idempotent by hold_id.
     ---- end of edition 4 ----
     """
 
@@ -257,6 +262,11 @@ class LandBridgeAsyncStub(LandBridgeStub):
     to units, cities and stocks PATE relies on (a reserved unit destroyed or
     taken, a city taken, a stock lost), in sequence, after after_sequence.
     A question: the same sequence is the same event for ever.
+    """
+    ReleaseHold: _aio.UnaryUnaryMultiCallable[_land_pb2.ReleaseHoldRequest, _land_pb2.ReleaseHoldResponse]  # type: ignore[assignment]
+    """At the end of a turn's begins: the holds UnitsNear gave at the close
+    (UnitsNearRequest.hold) that no longer need keeping; what a BeginTransfer
+    naming the hold reserved stays reserved. Idempotent by hold_id.
     ---- end of edition 4 ----
     """
 
@@ -448,6 +458,17 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
         to units, cities and stocks PATE relies on (a reserved unit destroyed or
         taken, a city taken, a stock lost), in sequence, after after_sequence.
         A question: the same sequence is the same event for ever.
+        """
+
+    @_abc_1.abstractmethod
+    def ReleaseHold(
+        self,
+        request: _land_pb2.ReleaseHoldRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.ReleaseHoldResponse, _abc.Awaitable[_land_pb2.ReleaseHoldResponse]]:
+        """At the end of a turn's begins: the holds UnitsNear gave at the close
+        (UnitsNearRequest.hold) that no longer need keeping; what a BeginTransfer
+        naming the hold reserved stays reserved. Idempotent by hold_id.
         ---- end of edition 4 ----
         """
 

@@ -19,6 +19,7 @@ from services.resolver.gitm import (
     CloseCampaign,
     Complete,
     OpenCampaign,
+    ReleaseHold,
     Sightings,
 )
 
@@ -33,7 +34,7 @@ UNDONE = "transfer_undone"  # pate.core.rules.landsaga: "lost" when its transpor
 # rule 2.5: groups divided or combined; their data["cargo_moves"] says what changed group
 REGROUPED = ("group_divided", "groups_combined")
 
-Call = Begin | Complete | CargoLoss | CargoMoves | Sightings | OpenCampaign | CloseCampaign
+Call = Begin | Complete | ReleaseHold | CargoLoss | CargoMoves | Sightings | OpenCampaign | CloseCampaign
 
 
 def open_call(
