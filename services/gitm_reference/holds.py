@@ -75,7 +75,7 @@ class Holds:
             return f"{UNKNOWN}: no hold {r.hold_id[:64]} for {r.port} in this campaign"
         if row.state == "released" and not self.ledger.behaviour.broken("hold_released_confirms"):
             return f"{RELEASED}: the hold on {r.port} was released; ask UnitsNear again"
-        if row.expires_at <= self.now() and row.state != "confirmed":
+        if row.expires_at <= self.now():
             return f"{EXPIRED}: the hold on {r.port} ended at {row.expires_at}; ask UnitsNear again"
         conn.execute(update(t.holds).where(c.hold_id == r.hold_id).values(state="confirmed"))
         return ""
@@ -94,7 +94,7 @@ class Holds:
             if row.state == "released":
                 return land_pb2.ReleaseHoldResponse(hold_id=r.hold_id, state="released", duplicate=True)
             conn.execute(update(t.holds).where(c.hold_id == r.hold_id).values(state="released"))
-            ended = row.expires_at <= self.now() and row.state != "confirmed"
+            ended = row.expires_at <= self.now()
             return land_pb2.ReleaseHoldResponse(hold_id=r.hold_id, state="expired" if ended else "released")
 
         return self.ledger.tx(write)  # type: ignore[no-any-return]

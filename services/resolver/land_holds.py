@@ -18,6 +18,10 @@ import grpc
 
 from services.resolver.gitm import Begin, Complete, GitmClient, ReleaseHold
 
+# the contract's numbers (docs/gitm.md "Holds"; proto/gitm/v1/contract.toml [holds]): how long a hold
+# lasts unless confirmed, and the reason codes of a begin naming a hold that no longer holds
+HOLD_SECONDS = 600
+CODES = ("hold_expired", "hold_released", "hold_unknown")
 # seconds before a hold's end at which PATE no longer names it: more than a begin's round trip
 # and a clock drift PATE tolerates between the two services
 MARGIN = 60
