@@ -35,9 +35,10 @@ class LandBridgeStub:
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
-    (edition 4); after
-    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    transfer is unsettled; edition 4: with hold), then PortHolders (edition 3),
+    then ListLandEvents (edition 4); after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer
+    (edition 4: naming the port's hold), ReleaseHold for each hold (edition 4),
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
@@ -59,8 +60,8 @@ class LandBridgeStub:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
-    service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents, and
+    holds when it lists ReleaseHold); a service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -155,9 +156,10 @@ class LandBridgeServicer:
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
-    (edition 4); after
-    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    transfer is unsettled; edition 4: with hold), then PortHolders (edition 3),
+    then ListLandEvents (edition 4); after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer
+    (edition 4: naming the port's hold), ReleaseHold for each hold (edition 4),
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
@@ -179,8 +181,8 @@ class LandBridgeServicer:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
-    service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents, and
+    holds when it lists ReleaseHold); a service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -412,9 +414,10 @@ class LandBridge:
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
-    (edition 4); after
-    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    transfer is unsettled; edition 4: with hold), then PortHolders (edition 3),
+    then ListLandEvents (edition 4); after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer
+    (edition 4: naming the port's hold), ReleaseHold for each hold (edition 4),
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
@@ -436,8 +439,8 @@ class LandBridge:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
-    service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents, and
+    holds when it lists ReleaseHold); a service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
