@@ -6,6 +6,7 @@ that gives no hold leaves PATE as it was."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -14,11 +15,13 @@ import grpc
 from sqlalchemy import select
 
 from gitm.v1 import land_pb2
+from pate.core.codec import to_plain
 from pate.core.orders.model import Amphibious, ShipOrder
+from pate.core.rules.landsync import PortLandReport
 from services.gitm_reference import tables as gt
 from services.gitm_reference.holds import HOLD_SECONDS
 from services.gitm_reference.inprocess import LocalRpcError
-from services.resolver import bridge
+from services.resolver import bridge, land_holds
 from services.resolver.gitm import Begin, ReleaseHold
 from tests.unit.turn.gitm_fault_campaign import Campaign
 from tests.unit.turn.gitm_restored import CAMPAIGN, restorable
@@ -106,3 +109,15 @@ def test_a_land_service_that_gives_no_hold_leaves_pate_as_before(tmp_path: Path)
 
 def _unavailable(r: Any, **_: Any) -> Any:
     raise LocalRpcError(grpc.StatusCode.UNAVAILABLE, "GITM is down")
+
+
+def test_the_bridge_reads_the_holds_from_the_turns_stored_inputs() -> None:
+    """The resolver stores the close's reports with the turn (``resolutions.orders_json``); the
+    bridge, a separate consumer, finds each port's hold there, and none where GITM gave none."""
+    reports = [
+        PortLandReport(PORT, (), (), 3, hold="hold-1", hold_expires_at=1_900_000_600),
+        PortLandReport("Brest", (), (), 0),
+    ]
+    stored = json.dumps({"orders": {}, "land_reports": [to_plain(r) for r in reports]})
+    assert land_holds.holds_of_inputs(stored) == {PORT: ("hold-1", 1_900_000_600)}
+    assert land_holds.holds_of_inputs(json.dumps({"orders": {}})) == {}  # a turn stored before holds
