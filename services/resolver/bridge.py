@@ -57,7 +57,6 @@ from services.resolver.gitm import (
     Complete,
     GitmClient,
     OpenCampaign,
-    ReleaseHold,
     client_for,
 )
 from services.resolver.gitm_calls import (
@@ -68,6 +67,7 @@ from services.resolver.gitm_calls import (
     sightings_call,
     transfer_calls,
 )
+from services.resolver.land_holds import ReleaseHold
 
 log = get_logger("gitm-bridge")
 DURABLE = "gitm-bridge"  # the bridge's durable consumer (services/resolver/main.py)

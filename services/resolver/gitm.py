@@ -165,17 +165,6 @@ class OpenCampaign:
 
 
 @dataclass(frozen=True, slots=True)
-class ReleaseHold:
-    """ReleaseHold (edition 4): the turn's begins at ``port`` are made; what the hold of the
-    close kept and no begin reserved is GITM's again."""
-
-    campaign: str
-    turn: int
-    port: str
-    hold_id: str
-
-
-@dataclass(frozen=True, slots=True)
 class CloseCampaign:
     """CloseCampaign: the campaign's last turn is delivered."""
 
@@ -308,8 +297,8 @@ class GitmClient:
         )
         return answer
 
-    def release_hold(self, call: ReleaseHold) -> land_pb2.ReleaseHoldResponse:
-        request = land_pb2.ReleaseHoldRequest(campaign_id=call.campaign, hold_id=call.hold_id)
+    def release_hold(self, campaign: str, hold_id: str) -> land_pb2.ReleaseHoldResponse:
+        request = land_pb2.ReleaseHoldRequest(campaign_id=campaign, hold_id=hold_id)
         answer: land_pb2.ReleaseHoldResponse = self._stub.ReleaseHold(
             request, timeout=self.timeout, metadata=self._md()
         )

@@ -19,9 +19,9 @@ from services.resolver.gitm import (
     CloseCampaign,
     Complete,
     OpenCampaign,
-    ReleaseHold,
     Sightings,
 )
+from services.resolver.land_holds import ReleaseHold
 
 BEGUN, COMPLETED = "transfer_begun", "transfer_completed"
 # fixed for every helper (BRIEF): the core emits these when a transport group

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import grpc
 
-from services.resolver.gitm import Begin, Complete, GitmClient, ReleaseHold
+from services.resolver.gitm import Begin, Complete, GitmClient
 
 # the contract's numbers (docs/gitm.md "Holds"; proto/gitm/v1/contract.toml [holds]): how long a hold
 # lasts unless confirmed, and the reason codes of a begin naming a hold that no longer holds
@@ -31,6 +31,18 @@ REFUSED_FOR_GOOD = {
     grpc.StatusCode.NOT_FOUND,
     grpc.StatusCode.UNIMPLEMENTED,
 }
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseHold:
+    """ReleaseHold (edition 4): the turn's begins at ``port`` are made; what the hold of the
+    close kept and no begin reserved is GITM's again."""
+
+    campaign: str
+    turn: int
+    port: str
+    hold_id: str
+
 
 Holds = Mapping[str, tuple[str, int]]  # port -> (hold id, expires at, seconds since 1970)
 
@@ -88,5 +100,5 @@ def release(client: GitmClient, call: ReleaseHold) -> tuple[bool, str]:
     """Release the close's hold and the one asked again in its place, if any."""
     fresh = client.fresh_holds.pop(call.hold_id, None)
     for hold in (call.hold_id, *((fresh[0],) if fresh else ())):
-        client.release_hold(replace(call, hold_id=hold))
+        client.release_hold(call.campaign, hold)
     return True, ""

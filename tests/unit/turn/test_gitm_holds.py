@@ -22,7 +22,8 @@ from services.gitm_reference import tables as gt
 from services.gitm_reference.holds import HOLD_SECONDS
 from services.gitm_reference.inprocess import LocalRpcError
 from services.resolver import bridge, land_holds
-from services.resolver.gitm import Begin, ReleaseHold
+from services.resolver.gitm import Begin
+from services.resolver.land_holds import ReleaseHold
 from tests.unit.turn.gitm_fault_campaign import Campaign
 from tests.unit.turn.gitm_restored import CAMPAIGN, restorable
 
