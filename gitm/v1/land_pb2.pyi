@@ -127,6 +127,7 @@ class BeginTransferRequest(_message.Message):
     UNITS_FIELD_NUMBER: _builtins.int
     SUPPLIES_FIELD_NUMBER: _builtins.int
     STATE_FIELD_NUMBER: _builtins.int
+    HOLD_ID_FIELD_NUMBER: _builtins.int
     transfer_id: _builtins.str
     campaign_id: _builtins.str
     turn: _builtins.int
@@ -137,6 +138,12 @@ class BeginTransferRequest(_message.Message):
     state: _builtins.str
     """integration kit addition: the transport group's state (PATE always sends it);
     never read a transport's state from transport_id
+    """
+    hold_id: _builtins.str
+    """edition 4: the hold UnitsNear gave for this port at the turn's close
+    (UnitsNearResponse.hold_id); "" when none. A hold expired, released or
+    unknown is REFUSED with the item "hold" and a reason beginning with its
+    code: "hold_expired", "hold_released", "hold_unknown" (docs/gitm.md "Holds")
     """
     @_builtins.property
     def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
@@ -152,10 +159,11 @@ class BeginTransferRequest(_message.Message):
         units: _abc.Iterable[_builtins.str] | None = ...,
         supplies: _builtins.int = ...,
         state: _builtins.str = ...,
+        hold_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "direction", b"direction", "port", b"port", "state", b"state", "supplies", b"supplies", "transfer_id", b"transfer_id", "transport_id", b"transport_id", "turn", b"turn", "units", b"units"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "direction", b"direction", "hold_id", b"hold_id", "port", b"port", "state", b"state", "supplies", b"supplies", "transfer_id", b"transfer_id", "transport_id", b"transport_id", "turn", b"turn", "units", b"units"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -246,19 +254,32 @@ class UnitsNearRequest(_message.Message):
     CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
     TURN_FIELD_NUMBER: _builtins.int
     PORT_FIELD_NUMBER: _builtins.int
+    HOLD_FIELD_NUMBER: _builtins.int
+    HOLD_REQUEST_ID_FIELD_NUMBER: _builtins.int
     campaign_id: _builtins.str
     turn: _builtins.int
     port: _builtins.str
+    hold: _builtins.bool
+    """edition 4 (docs/gitm.md "Holds"): hold what the answer reports (the units
+    and the city's stock) until a BeginTransfer naming the hold, ReleaseHold or
+    the expiry; a service that ignores it answers without hold_id
+    """
+    hold_request_id: _builtins.str
+    """edition 4, with hold: the hold is idempotent by (campaign_id, turn,
+    hold_request_id); PATE sends "<campaign>:<turn>:<port>:hold"
+    """
     def __init__(
         self,
         *,
         campaign_id: _builtins.str = ...,
         turn: _builtins.int = ...,
         port: _builtins.str = ...,
+        hold: _builtins.bool = ...,
+        hold_request_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "port", b"port", "turn", b"turn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "hold", b"hold", "hold_request_id", b"hold_request_id", "port", b"port", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -337,10 +358,16 @@ class UnitsNearResponse(_message.Message):
     UNITS_FIELD_NUMBER: _builtins.int
     SUPPLIES_FIELD_NUMBER: _builtins.int
     RESERVED_SUPPLIES_FIELD_NUMBER: _builtins.int
+    HOLD_ID_FIELD_NUMBER: _builtins.int
+    HOLD_EXPIRES_AT_FIELD_NUMBER: _builtins.int
     supplies: _builtins.int
     """edition 2: the city's supply stock, reserved ones included"""
     reserved_supplies: _builtins.int
     """edition 2: of which held by open transfers"""
+    hold_id: _builtins.str
+    """edition 4, when the request asked a hold: its id ("" when none is held)"""
+    hold_expires_at: _builtins.int
+    """edition 4: when the hold ends unless confirmed, seconds since 1970 (600 s after it was first given)"""
     @_builtins.property
     def units(self) -> _containers.RepeatedCompositeFieldContainer[Global___Unit]:
         """in the city (tactical_square) and in its strategic square"""
@@ -351,10 +378,12 @@ class UnitsNearResponse(_message.Message):
         units: _abc.Iterable[Global___Unit] | None = ...,
         supplies: _builtins.int = ...,
         reserved_supplies: _builtins.int = ...,
+        hold_id: _builtins.str = ...,
+        hold_expires_at: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["reserved_supplies", b"reserved_supplies", "supplies", b"supplies", "units", b"units"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hold_expires_at", b"hold_expires_at", "hold_id", b"hold_id", "reserved_supplies", b"reserved_supplies", "supplies", b"supplies", "units", b"units"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -741,7 +770,8 @@ class Capabilities(_message.Message):
     CALLS_FIELD_NUMBER: _builtins.int
     IMPLEMENTATION_FIELD_NUMBER: _builtins.int
     edition: _builtins.int
-    """2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents (a service
+    """2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents (holds:
+    ReleaseHold listed) (a service
     without GetCapabilities is edition 1);
     PATE reads UnitsNearResponse.supplies from edition 2
     """
@@ -1349,3 +1379,52 @@ class ListLandEventsResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListLandEventsResponse: _TypeAlias = ListLandEventsResponse  # noqa: Y015
+
+@_typing.final
+class ReleaseHoldRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
+    HOLD_ID_FIELD_NUMBER: _builtins.int
+    campaign_id: _builtins.str
+    hold_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        campaign_id: _builtins.str = ...,
+        hold_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "hold_id", b"hold_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReleaseHoldRequest: _TypeAlias = ReleaseHoldRequest  # noqa: Y015
+
+@_typing.final
+class ReleaseHoldResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HOLD_ID_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    DUPLICATE_FIELD_NUMBER: _builtins.int
+    hold_id: _builtins.str
+    state: _builtins.str
+    """"released" (this call or an earlier one), "expired" (it had ended on its own)"""
+    duplicate: _builtins.bool
+    """already released; nothing changed"""
+    def __init__(
+        self,
+        *,
+        hold_id: _builtins.str = ...,
+        state: _builtins.str = ...,
+        duplicate: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["duplicate", b"duplicate", "hold_id", b"hold_id", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReleaseHoldResponse: _TypeAlias = ReleaseHoldResponse  # noqa: Y015

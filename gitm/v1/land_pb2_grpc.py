@@ -35,9 +35,10 @@ class LandBridgeStub:
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
-    (edition 4); after
-    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    transfer is unsettled; edition 4: with hold), then PortHolders (edition 3),
+    then ListLandEvents (edition 4); after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer
+    (edition 4: naming the port's hold), ReleaseHold for each hold (edition 4),
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
@@ -59,8 +60,8 @@ class LandBridgeStub:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
-    service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents, and
+    holds when it lists ReleaseHold); a service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -138,6 +139,11 @@ class LandBridgeStub:
                 request_serializer=gitm_dot_v1_dot_land__pb2.ListLandEventsRequest.SerializeToString,
                 response_deserializer=gitm_dot_v1_dot_land__pb2.ListLandEventsResponse.FromString,
                 _registered_method=True)
+        self.ReleaseHold = channel.unary_unary(
+                '/gitm.v1.LandBridge/ReleaseHold',
+                request_serializer=gitm_dot_v1_dot_land__pb2.ReleaseHoldRequest.SerializeToString,
+                response_deserializer=gitm_dot_v1_dot_land__pb2.ReleaseHoldResponse.FromString,
+                _registered_method=True)
 
 
 class LandBridgeServicer:
@@ -150,9 +156,10 @@ class LandBridgeServicer:
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
-    (edition 4); after
-    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    transfer is unsettled; edition 4: with hold), then PortHolders (edition 3),
+    then ListLandEvents (edition 4); after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer
+    (edition 4: naming the port's hold), ReleaseHold for each hold (edition 4),
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
@@ -174,8 +181,8 @@ class LandBridgeServicer:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
-    service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents, and
+    holds when it lists ReleaseHold); a service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -301,6 +308,15 @@ class LandBridgeServicer:
         to units, cities and stocks PATE relies on (a reserved unit destroyed or
         taken, a city taken, a stock lost), in sequence, after after_sequence.
         A question: the same sequence is the same event for ever.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReleaseHold(self, request, context):
+        """At the end of a turn's begins: the holds UnitsNear gave at the close
+        (UnitsNearRequest.hold) that no longer need keeping; what a BeginTransfer
+        naming the hold reserved stays reserved. Idempotent by hold_id.
         ---- end of edition 4 ----
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -375,6 +391,11 @@ def add_LandBridgeServicer_to_server(servicer, server):
                     request_deserializer=gitm_dot_v1_dot_land__pb2.ListLandEventsRequest.FromString,
                     response_serializer=gitm_dot_v1_dot_land__pb2.ListLandEventsResponse.SerializeToString,
             ),
+            'ReleaseHold': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReleaseHold,
+                    request_deserializer=gitm_dot_v1_dot_land__pb2.ReleaseHoldRequest.FromString,
+                    response_serializer=gitm_dot_v1_dot_land__pb2.ReleaseHoldResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'gitm.v1.LandBridge', rpc_method_handlers)
@@ -393,9 +414,10 @@ class LandBridge:
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
-    (edition 4); after
-    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    transfer is unsettled; edition 4: with hold), then PortHolders (edition 3),
+    then ListLandEvents (edition 4); after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer
+    (edition 4: naming the port's hold), ReleaseHold for each hold (edition 4),
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
@@ -417,8 +439,8 @@ class LandBridge:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
-    service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents, and
+    holds when it lists ReleaseHold); a service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -766,6 +788,33 @@ class LandBridge:
             '/gitm.v1.LandBridge/ListLandEvents',
             gitm_dot_v1_dot_land__pb2.ListLandEventsRequest.SerializeToString,
             gitm_dot_v1_dot_land__pb2.ListLandEventsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReleaseHold(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gitm.v1.LandBridge/ReleaseHold',
+            gitm_dot_v1_dot_land__pb2.ReleaseHoldRequest.SerializeToString,
+            gitm_dot_v1_dot_land__pb2.ReleaseHoldResponse.FromString,
             options,
             channel_credentials,
             insecure,

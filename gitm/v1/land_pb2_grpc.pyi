@@ -36,9 +36,10 @@ class LandBridgeStub:
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
-    (edition 4); after
-    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    transfer is unsettled; edition 4: with hold), then PortHolders (edition 3),
+    then ListLandEvents (edition 4); after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer
+    (edition 4: naming the port's hold), ReleaseHold for each hold (edition 4),
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
@@ -60,8 +61,8 @@ class LandBridgeStub:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
-    service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents, and
+    holds when it lists ReleaseHold); a service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -141,6 +142,11 @@ class LandBridgeStub:
     to units, cities and stocks PATE relies on (a reserved unit destroyed or
     taken, a city taken, a stock lost), in sequence, after after_sequence.
     A question: the same sequence is the same event for ever.
+    """
+    ReleaseHold: _grpc.UnaryUnaryMultiCallable[_land_pb2.ReleaseHoldRequest, _land_pb2.ReleaseHoldResponse]
+    """At the end of a turn's begins: the holds UnitsNear gave at the close
+    (UnitsNearRequest.hold) that no longer need keeping; what a BeginTransfer
+    naming the hold reserved stays reserved. Idempotent by hold_id.
     ---- end of edition 4 ----
     """
 
@@ -155,9 +161,10 @@ class LandBridgeAsyncStub(LandBridgeStub):
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
-    (edition 4); after
-    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    transfer is unsettled; edition 4: with hold), then PortHolders (edition 3),
+    then ListLandEvents (edition 4); after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer
+    (edition 4: naming the port's hold), ReleaseHold for each hold (edition 4),
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
@@ -179,8 +186,8 @@ class LandBridgeAsyncStub(LandBridgeStub):
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
-    service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents, and
+    holds when it lists ReleaseHold); a service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -257,6 +264,11 @@ class LandBridgeAsyncStub(LandBridgeStub):
     to units, cities and stocks PATE relies on (a reserved unit destroyed or
     taken, a city taken, a stock lost), in sequence, after after_sequence.
     A question: the same sequence is the same event for ever.
+    """
+    ReleaseHold: _aio.UnaryUnaryMultiCallable[_land_pb2.ReleaseHoldRequest, _land_pb2.ReleaseHoldResponse]  # type: ignore[assignment]
+    """At the end of a turn's begins: the holds UnitsNear gave at the close
+    (UnitsNearRequest.hold) that no longer need keeping; what a BeginTransfer
+    naming the hold reserved stays reserved. Idempotent by hold_id.
     ---- end of edition 4 ----
     """
 
@@ -270,9 +282,10 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
-    transfer is unsettled), then PortHolders (edition 3), then ListLandEvents
-    (edition 4); after
-    it is committed, BeginTransfer then CompleteTransfer for each transfer,
+    transfer is unsettled; edition 4: with hold), then PortHolders (edition 3),
+    then ListLandEvents (edition 4); after
+    it is committed, BeginTransfer then CompleteTransfer for each transfer
+    (edition 4: naming the port's hold), ReleaseHold for each hold (edition 4),
     ReportCargoLoss for each transport lost or taken with cargo,
     ReportCargoMoves once when groups divided or combined with cargo aboard,
     ReportSightings once. GetCapabilities before the first call that needs it
@@ -294,8 +307,8 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents); a
-    service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents, and
+    holds when it lists ReleaseHold); a service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -448,6 +461,17 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
         to units, cities and stocks PATE relies on (a reserved unit destroyed or
         taken, a city taken, a stock lost), in sequence, after after_sequence.
         A question: the same sequence is the same event for ever.
+        """
+
+    @_abc_1.abstractmethod
+    def ReleaseHold(
+        self,
+        request: _land_pb2.ReleaseHoldRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_land_pb2.ReleaseHoldResponse, _abc.Awaitable[_land_pb2.ReleaseHoldResponse]]:
+        """At the end of a turn's begins: the holds UnitsNear gave at the close
+        (UnitsNearRequest.hold) that no longer need keeping; what a BeginTransfer
+        naming the hold reserved stays reserved. Idempotent by hold_id.
         ---- end of edition 4 ----
         """
 

@@ -31,6 +31,7 @@ class BridgedLand:
         self._pending: tuple[LandTransfer, ...] = ()
         self._events_after = 0  # the last land event applied (edition 4)
         self._last: tuple[Event, ...] = ()
+        self._holds: dict[str, tuple[str, int]] = {}
         opening: list[bridge.Call] = [
             bridge.open_call(world, wmap, "simulated", last, campaign),
             bridge.sightings_call(campaign, 0, (), world),
@@ -46,10 +47,13 @@ class BridgedLand:
             self.client, world, ctx.map, earlier, told, self._events_after
         )
         self._pending, self._events_after = word.pending, word.events_after
+        # edition 4: the close's holds, named by the turn's begins and released after them
+        self._holds = {r.port: (r.hold, r.hold_expires_at) for r in reports if r.hold}
         return reports, word
 
     def after(self, start: WorldState, result: TurnResult) -> None:
-        calls = bridge.calls_of(start.campaign, start.turn, result.events, start, result.state)
+        holds, self._holds = self._holds, {}
+        calls = bridge.calls_of(start.campaign, start.turn, result.events, start, result.state, holds)
         if start.turn >= self.last:
             calls.append(CloseCampaign(start.campaign, start.turn))
         self.refused += bridge.deliver(self.client, calls)

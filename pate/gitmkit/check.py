@@ -18,7 +18,7 @@ import grpc
 from grpc_health.v1 import health_pb2_grpc
 
 from gitm.v1 import land_pb2_grpc
-from pate.gitmkit import cargo_rows, edition4_rows, lifecycle_rows, repeat_rows, transfer_rows
+from pate.gitmkit import cargo_rows, edition4_rows, hold_rows, lifecycle_rows, repeat_rows, transfer_rows
 from pate.gitmkit.land import Land
 from pate.gitmkit.obligations import OBLIGATIONS, title
 from pate.gitmkit.rows import DETAIL, CheckFailedError, Row, SkippedError, bounded
@@ -34,6 +34,7 @@ ORDER: list[tuple[str, Check]] = [
     ("L25", lifecycle_rows.port_holders),
     ("L26", edition4_rows.land_snapshot),
     ("L27", edition4_rows.land_events),
+    ("L28", hold_rows.holds),
     ("L21", repeat_rows.malformed),
     ("L14", transfer_rows.unknown),
     ("L4", transfer_rows.unit_refusals),

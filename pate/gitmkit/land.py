@@ -120,6 +120,7 @@ class Land:
         transport: str = "",
         port: str = "",
         state: str = "",
+        hold: str = "",
     ) -> Any:
         request = land_pb2.BeginTransferRequest(
             transfer_id=tid,
@@ -131,6 +132,7 @@ class Land:
             units=units,
             supplies=supplies,
             state=state or self.layout.state,
+            hold_id=hold,
         )
         return self.call("BeginTransfer", request)
 

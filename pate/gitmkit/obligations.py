@@ -31,6 +31,7 @@ OBLIGATIONS: dict[str, str] = {
     "L25": "port holders (edition 3): the open's holders, occupied by their units",
     "L26": "land snapshot (edition 4): one consistent state, open transfers and reservations as held",
     "L27": "land events (edition 4): in sequence, after the cursor, the same when asked again",
+    "L28": "holds (edition 4): one per request, ten minutes, confirmed by a begin, released for good",
 }
 
 

@@ -36,7 +36,7 @@ def contract_text() -> str:
     digest = hashlib.sha256(
         json.dumps([cities, [s.code for s in states]], separators=(",", ":")).encode()
     ).hexdigest()
-    lines = [*_head(), *_editions(), *_land_events(), *_cities_and_states(cities, states, digest)]
+    lines = [*_head(), *_editions(), *_land_events(), *_holds(), *_cities_and_states(cities, states, digest)]
     return "\n".join(lines) + "\n"
 
 
@@ -58,6 +58,19 @@ def _land_events() -> list[str]:
     lines = ["[land_events]  # ListLandEvents (edition 4): LandEventKind = the word of PATE's reports"]
     lines += [f'{land_pb2.LandEventKind.Name(k)} = "{word}"' for k, word in sorted(KINDS.items())]
     return [*lines, f"largest_page = {PAGE}  # the most events PATE expects in one answer", ""]
+
+
+def _holds() -> list[str]:
+    from services.resolver.land_holds import CODES, HOLD_SECONDS, MARGIN
+
+    codes = ", ".join(f'"{c}"' for c in CODES)
+    return [
+        "[holds]  # UnitsNear with hold (edition 4): what GITM keeps from its own rules until the begins",
+        f"hold_seconds = {HOLD_SECONDS}  # a hold ends this long after it was first given unless released",
+        f"pate_margin_seconds = {MARGIN}  # PATE names no hold with less than this left; it asks again",
+        f'refusal_codes = [{codes}]  # a BeginTransfer\'s refusal of item "hold" begins with one',
+        "",
+    ]
 
 
 def _head() -> list[str]:

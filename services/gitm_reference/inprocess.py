@@ -119,3 +119,8 @@ class InProcessStub:
         self, r: land_pb2.ListLandEventsRequest, **_: Any
     ) -> land_pb2.ListLandEventsResponse:
         return self._do("ListLandEvents", r.campaign_id, lambda: self.store.list_land_events(r))
+
+    def ReleaseHold(  # noqa: N802
+        self, r: land_pb2.ReleaseHoldRequest, **_: Any
+    ) -> land_pb2.ReleaseHoldResponse:
+        return self._do("ReleaseHold", r.campaign_id, lambda: self.store.release_hold(r))

@@ -20,6 +20,7 @@ from services.gitm_reference.checks import (
     check_opaque,
 )
 from services.gitm_reference.holders import set_holders
+from services.gitm_reference.holds import HeldError, Holds
 from services.gitm_reference.ledger import Ledger, move_units, set_stock, stock, units
 
 PAGE = 500  # the most events one answer lists (docs/gitm.md "Land events")
@@ -95,6 +96,10 @@ class LandEvents:
 
         def write(conn: Connection) -> land_pb2.LandEvent:
             self.ledger.campaign(conn, campaign)
+            unit = [e.unit_id] if e.kind in UNIT_KINDS else []
+            hold = Holds(self.ledger).holding(conn, campaign, unit, e.city if e.kind in CITY_KINDS else "")
+            if hold:  # edition 4: GITM's own rules wait while PATE holds the land (docs/gitm.md "Holds")
+                raise HeldError(f"held by {hold} until its begins, its release or its expiry")
             event = land_pb2.LandEvent()
             event.CopyFrom(e)
             _apply(conn, campaign, event)

@@ -9,6 +9,7 @@ record)."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,7 @@ class Ledger:
         self.cities = cities  # the port cities on GITM's map; None: any name is a city
         self.behaviour = Behaviour()
         self._lock = threading.RLock()
+        self.clock: Callable[[], float] = time.time  # the holds' expiry (edition 4); tests move it
         t.metadata.create_all(engine)
 
     def tx(self, fn: Callable[[Connection], Any]) -> Any:

@@ -44,4 +44,6 @@ MUTANTS: dict[str, tuple[str, str]] = {
     "holders_forgotten": ("L25", "serves PortHolders but answers no city's holder"),
     "snapshot_hides_open": ("L26", "GetLandSnapshot leaves out the transfers still open"),
     "events_unopened_ok": ("L27", "ListLandEvents of a campaign never opened answers OK, not NOT_FOUND"),
+    "hold_not_repeatable": ("L28", "UnitsNear asked again with the same hold request gives another hold"),
+    "hold_released_confirms": ("L28", "a BeginTransfer naming a released hold is accepted"),
 }

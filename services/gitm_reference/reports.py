@@ -21,6 +21,7 @@ from services.gitm_reference.checks import (
     check_id,
     check_opaque,
 )
+from services.gitm_reference.holds import Holds
 from services.gitm_reference.ledger import Ledger, move_units, set_stock, stock, units
 
 
@@ -47,9 +48,12 @@ class TurnReports:
             if self.ledger.behaviour.broken("near_hides_reserved"):
                 rows = [u for u in rows if not u.reserved_by]
             have, reserved = stock(conn, r.campaign_id, "city", r.port)
-            return land_pb2.UnitsNearResponse(
+            answer = land_pb2.UnitsNearResponse(
                 units=[_unit_pb(u) for u in rows], supplies=have, reserved_supplies=reserved
             )
+            if r.hold:  # edition 4: what it reports is kept from GITM's own rules until the begins
+                Holds(self.ledger).give(conn, r, answer)
+            return answer
 
         return self.ledger.tx(read)  # type: ignore[no-any-return]
 

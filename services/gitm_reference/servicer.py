@@ -123,6 +123,11 @@ class LandBridge(land_pb2_grpc.LandBridgeServicer):
     ) -> land_pb2.ListLandEventsResponse:
         return self._serve(context, lambda: self.store.list_land_events(request))
 
+    def ReleaseHold(  # noqa: N802
+        self, request: land_pb2.ReleaseHoldRequest, context: Any
+    ) -> land_pb2.ReleaseHoldResponse:
+        return self._serve(context, lambda: self.store.release_hold(request))
+
 
 class Admin(reference_admin_pb2_grpc.ReferenceAdminServicer):
     def __init__(self, store: LandStore, gate: FaultGate, access: Access | None = None) -> None:

@@ -27,6 +27,7 @@ from services.gitm_reference.checks import (
     UnknownTransferError,
 )
 from services.gitm_reference.holders import Holders
+from services.gitm_reference.holds import Holds
 from services.gitm_reference.landevents import LandEvents
 from services.gitm_reference.landsnap import LandSnapshots
 from services.gitm_reference.ledger import Behaviour, Ledger, Seeder, station_unit
@@ -68,12 +69,14 @@ class LandStore:
         self.holders = Holders(ledger)
         self.snapshots = LandSnapshots(ledger, self.holders)
         self.land_events = LandEvents(ledger)
+        self.holds = Holds(ledger)
 
     def reopen(self) -> None:
         """What a restart of the process leaves: the database, nothing held in memory."""
         old = self.ledger
         fresh = Ledger(old.engine, old.seeder, old.cities)
         fresh.behaviour = old.behaviour
+        fresh.clock = old.clock
         if old.behaviour.broken("volatile"):  # its answers were only ever in memory
             with old.engine.begin() as conn:
                 for table in (t.transfers, t.cargo_losses, t.cargo_moves, t.sighting_reports, t.request_shas):
@@ -139,6 +142,9 @@ class LandStore:
 
     def list_land_events(self, r: land_pb2.ListLandEventsRequest) -> land_pb2.ListLandEventsResponse:
         return self.land_events.list(r)
+
+    def release_hold(self, r: land_pb2.ReleaseHoldRequest) -> land_pb2.ReleaseHoldResponse:
+        return self.holds.release(r)
 
     def inject_land_event(self, campaign: str, event: land_pb2.LandEvent) -> land_pb2.LandEvent:
         return self.land_events.inject(campaign, event)

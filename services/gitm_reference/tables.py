@@ -138,3 +138,18 @@ land_events = Table(
     Column("land_turn", Integer, nullable=False, default=0),
     Column("reason", Text, nullable=False, default=""),
 )
+
+# Holds UnitsNear gave at a close (edition 4, docs/gitm.md "Holds"): what the answer reported,
+# kept from GITM's own rules until a BeginTransfer naming the hold, ReleaseHold or the expiry.
+holds = Table(
+    "gitm_holds",
+    metadata,
+    Column("hold_id", String(64), primary_key=True),
+    Column("campaign", String(128), nullable=False),
+    Column("turn", Integer, nullable=False),
+    Column("request_id", String(256), nullable=False),
+    Column("port", String(64), nullable=False),
+    Column("units_json", Text, nullable=False, default="[]"),
+    Column("expires_at", Integer, nullable=False),
+    Column("state", String(16), nullable=False),  # held | confirmed | released
+)

@@ -26,6 +26,7 @@ from services.gitm_reference.checks import (
     check_opaque,
     request_sha,
 )
+from services.gitm_reference.holds import Holds
 from services.gitm_reference.ledger import Ledger, move_units, set_stock, stock, units
 
 STATES = {
@@ -53,6 +54,8 @@ class Transfers:
             raise BadRequestError("a transfer moves at least one unit or one supply")
         for u in r.units:
             check_id("units[]", u)
+        if r.hold_id:
+            check_opaque("hold_id", r.hold_id)
         if self.ledger.behaviour.broken("racy"):
             return self._racy_begin(r)
         return self.ledger.tx(lambda conn: self._begin(conn, r))  # type: ignore[no-any-return]
@@ -70,7 +73,11 @@ class Transfers:
     def _begin(
         self, conn: Connection, r: land_pb2.BeginTransferRequest, fresh: bool = False
     ) -> land_pb2.TransferStatus:
-        sha = request_sha(r)
+        same = land_pb2.BeginTransferRequest()
+        same.CopyFrom(r)
+        # the hold is not the begin's content: a repeat after its hold ended is the same begin
+        same.ClearField("hold_id")
+        sha = request_sha(same)
         row = conn.execute(select(t.transfers).where(t.transfers.c.transfer_id == r.transfer_id)).first()
         if row is None or self.ledger.behaviour.forget or fresh:
             self.ledger.campaign(conn, r.campaign_id)  # new work: not for a closed campaign
@@ -112,6 +119,9 @@ class Transfers:
             return []
         found = units(conn, r.campaign_id, r.units)
         out: list[tuple[str, str]] = []
+        held = Holds(self.ledger).refusal(conn, r) if r.hold_id else ""
+        if held:  # edition 4: a hold ended or unknown is not the land PATE planned against
+            return [("hold", held)]
         load = r.direction == land_pb2.DIRECTION_LOAD
         broken = self.ledger.behaviour.broken
         blind = broken("ignore_reservations")

@@ -48,7 +48,7 @@ from services.platform.store import repository as repo
 from services.platform.store import tables
 from services.platform.store.writes import record_audit
 from services.platform.telemetry.logging import get_logger
-from services.resolver import editions
+from services.resolver import editions, land_holds
 from services.resolver.gitm import (
     Begin,
     CargoLoss,
@@ -67,6 +67,7 @@ from services.resolver.gitm_calls import (
     sightings_call,
     transfer_calls,
 )
+from services.resolver.land_holds import ReleaseHold
 
 log = get_logger("gitm-bridge")
 DURABLE = "gitm-bridge"  # the bridge's durable consumer (services/resolver/main.py)
@@ -103,21 +104,30 @@ def turn_calls(conn: Connection, campaign: repo.CampaignRow, turn: int) -> list[
             sightings_call(name, 0, (), world),
         ]
     events = repo.load_events(conn, name, turn)
-    calls = calls_of(name, turn, events, _world(conn, name, turn), _world(conn, name, turn + 1))
+    stored = repo.load_resolution(conn, name, turn)
+    holds = land_holds.holds_of_inputs(stored[0]) if stored else {}
+    calls = calls_of(name, turn, events, _world(conn, name, turn), _world(conn, name, turn + 1), holds)
     if turn >= campaign.turns:
         calls.append(CloseCampaign(name, turn))
     return calls
 
 
 def calls_of(
-    campaign: str, turn: int, events: Sequence[Event], start: WorldState | None, end: WorldState | None
+    campaign: str,
+    turn: int,
+    events: Sequence[Event],
+    start: WorldState | None,
+    end: WorldState | None,
+    holds: land_holds.Holds | None = None,
 ) -> list[Call]:
     """Every call of a turn, in the order docs/gitm.md gives: the transfers
-    (begin before complete), the cargo lost or taken, the cargo moved between
+    (begin before complete, each begin naming its port's hold of the close), the holds
+    released (edition 4), the cargo lost or taken, the cargo moved between
     transport groups (rule 2.5, after the amphibious phases), the sightings."""
     states = {sid: s.state for w in (start, end) if w for sid, s in w.ships.items()}
+    transfers = transfer_calls(campaign, turn, events, states)
     calls: list[Call] = [
-        *transfer_calls(campaign, turn, events, states),
+        *land_holds.with_holds(campaign, turn, transfers, holds or {}),
         *cargo_calls(campaign, turn, events),
     ]
     moves = cargo_moves_call(campaign, turn, events)
@@ -193,6 +203,7 @@ def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str])
 METHODS: dict[type, str] = {
     Begin: "BeginTransfer",
     Complete: "CompleteTransfer",
+    ReleaseHold: "ReleaseHold",
     CargoLoss: "ReportCargoLoss",
     CargoMoves: "ReportCargoMoves",
     OpenCampaign: "OpenCampaign",
@@ -202,11 +213,13 @@ METHODS: dict[type, str] = {
 
 def _send(client: GitmClient, call: Call) -> tuple[bool, str]:
     if isinstance(call, Begin):
-        status = client.begin(call)
+        status = client.begin(land_holds.live_hold(client, call))
         return status.accepted, status.reason
     if isinstance(call, Complete):
         status = client.complete(call)
         return status.accepted, status.reason
+    if isinstance(call, ReleaseHold):
+        return land_holds.release(client, call)
     if isinstance(call, CargoLoss):
         answer = client.report_cargo_loss(call)
         return answer.accepted, answer.reason

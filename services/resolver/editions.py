@@ -17,8 +17,8 @@ REQUIRED = frozenset({"BeginTransfer", "CompleteTransfer", "UnitsNear", "GetTran
 EDITION_1 = REQUIRED | {"ReportSightings", "ReportCargoLoss", "ReportCargoMoves"}
 EDITION_2 = EDITION_1 | {"GetCapabilities", "OpenCampaign", "CloseCampaign"}
 EDITION_3 = EDITION_2 | {"PortHolders"}  # docs/gitm.md "Port holders"
-# docs/gitm.md "Reconciliation" and "Land events"
-EDITION_4 = EDITION_3 | {"GetLandSnapshot", "ListLandEvents"}
+# docs/gitm.md "Reconciliation", "Land events" and "Holds" (a service that gives holds lists ReleaseHold)
+EDITION_4 = EDITION_3 | {"GetLandSnapshot", "ListLandEvents", "ReleaseHold"}
 # the edition PATE speaks, sent with every call as CALLER_EDITION (docs/gitm.md, A14): a land
 # service tells an older PATE (an empty OpenCampaignRequest.holders) from "no city has a holder"
 PATE_EDITION = 4  # edition 4: PATE reads ListLandEvents at each close

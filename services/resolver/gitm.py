@@ -99,6 +99,8 @@ class Begin:
     units: tuple[str, ...]
     supplies: int
     state: str = ""  # the transport group's state, so GITM can refuse others' units
+    hold_id: str = ""  # edition 4: the hold UnitsNear gave for the port at the close ("" none)
+    hold_expires_at: int = 0  # when that hold ends, seconds since 1970
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +191,10 @@ class GitmClient:
         self.capabilities: Capabilities | None = None
         self.capabilities_at = 0.0
         self.clock: Callable[[], float] = time.monotonic
+        # the holds' expiry is GITM's wall clock (seconds since 1970), not this process's monotonic one
+        self.wall: Callable[[], float] = time.time
+        # a hold the bridge asked again because the close's had ended: the close's id -> the new one
+        self.fresh_holds: dict[str, tuple[str, int]] = {}
 
     def _md(self) -> list[tuple[str, str]]:
         md = [*trace_metadata(), (CALLER_EDITION, str(PATE_EDITION))]
@@ -206,6 +212,7 @@ class GitmClient:
             units=list(call.units),
             supplies=call.supplies,
             state=call.state,
+            hold_id=call.hold_id,
         )
         status: land_pb2.TransferStatus = self._stub.BeginTransfer(
             request, timeout=self.timeout, metadata=self._md()
@@ -278,9 +285,21 @@ class GitmClient:
         )
         return answer
 
-    def units_near(self, campaign: str, turn: int, port: str) -> land_pb2.UnitsNearResponse:
-        request = land_pb2.UnitsNearRequest(campaign_id=campaign, turn=turn, port=port)
+    def units_near(
+        self, campaign: str, turn: int, port: str, hold_request: str = ""
+    ) -> land_pb2.UnitsNearResponse:
+        """``hold_request``: ask a hold (edition 4) idempotent by this id; "" asks none."""
+        request = land_pb2.UnitsNearRequest(
+            campaign_id=campaign, turn=turn, port=port, hold=bool(hold_request), hold_request_id=hold_request
+        )
         answer: land_pb2.UnitsNearResponse = self._stub.UnitsNear(
+            request, timeout=self.timeout, metadata=self._md()
+        )
+        return answer
+
+    def release_hold(self, campaign: str, hold_id: str) -> land_pb2.ReleaseHoldResponse:
+        request = land_pb2.ReleaseHoldRequest(campaign_id=campaign, hold_id=hold_id)
+        answer: land_pb2.ReleaseHoldResponse = self._stub.ReleaseHold(
             request, timeout=self.timeout, metadata=self._md()
         )
         return answer

@@ -21,6 +21,7 @@ from services.resolver.gitm import (
     OpenCampaign,
     Sightings,
 )
+from services.resolver.land_holds import ReleaseHold
 
 BEGUN, COMPLETED = "transfer_begun", "transfer_completed"
 # fixed for every helper (BRIEF): the core emits these when a transport group
@@ -33,7 +34,7 @@ UNDONE = "transfer_undone"  # pate.core.rules.landsaga: "lost" when its transpor
 # rule 2.5: groups divided or combined; their data["cargo_moves"] says what changed group
 REGROUPED = ("group_divided", "groups_combined")
 
-Call = Begin | Complete | CargoLoss | CargoMoves | Sightings | OpenCampaign | CloseCampaign
+Call = Begin | Complete | ReleaseHold | CargoLoss | CargoMoves | Sightings | OpenCampaign | CloseCampaign
 
 
 def open_call(

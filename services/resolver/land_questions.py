@@ -9,6 +9,7 @@ resolves on time without it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import grpc
 
@@ -48,7 +49,7 @@ def land_reports(client: GitmClient, world: WorldState, wmap: WorldMap) -> list[
     stocks = capabilities(client).edition >= 2  # edition 1 answers carry no city stock
     for port in ports:
         try:
-            answer = client.units_near(world.campaign, world.turn, port)
+            answer = client.units_near(world.campaign, world.turn, port, hold_request(world, port))
         except grpc.RpcError as exc:
             if isinstance(exc, grpc.Call) and exc.code() in OUTAGES:
                 raise TransientError(f"GITM at {client.addr}: {exc.code()}") from exc
@@ -58,8 +59,17 @@ def land_reports(client: GitmClient, world: WorldState, wmap: WorldMap) -> list[
             raise
         city = tuple(land_unit(u) for u in answer.units if u.tactical_square)
         near = tuple(u.id for u in answer.units if not u.tactical_square)
-        out.append(PortLandReport(port, city, near, max(0, answer.supplies) if stocks else None))
+        report = PortLandReport(port, city, near, max(0, answer.supplies) if stocks else None)
+        if answer.hold_id:  # edition 4: GITM keeps what it reported until the turn's begins
+            report = replace(report, hold=answer.hold_id, hold_expires_at=answer.hold_expires_at)
+        out.append(report)
     return out
+
+
+def hold_request(world: WorldState, port: str) -> str:
+    """The close's hold on ``port`` (docs/gitm.md "Holds"): one per campaign, turn and port, so a
+    close asked again (the resolver retried) gets the same hold."""
+    return f"{world.campaign}:{world.turn}:{port}:hold"
 
 
 _WORDS = {

@@ -26,6 +26,9 @@ class PortLandReport:
     city: tuple[LandUnit, ...]  # in the city's tactical square: the garrison
     near: tuple[str, ...] = ()  # elsewhere in its strategic square (5.3)
     supplies: int | None = None  # the city's stock; None: not reported (an edition 1 land service)
+    # edition 4: the hold GITM gave with the answer ("" none: PATE behaves as before holds)
+    hold: str = ""
+    hold_expires_at: int = 0  # when the hold ends, seconds since 1970
 
 
 def _sized(unit: LandUnit) -> bool:

@@ -41,7 +41,10 @@ def test_the_file_lists_each_editions_calls_and_the_land_event_kinds() -> None:
     data = tomllib.loads(gitmdata.TARGET.read_text())
     served = {m.name for m in land_pb2.DESCRIPTOR.services_by_name["LandBridge"].methods}
     assert set(data["editions"]["edition_4"]) == served
-    assert set(data["editions"]["edition_3"]) == served - {"GetLandSnapshot", "ListLandEvents"}
+    assert set(data["editions"]["edition_3"]) == served - {"GetLandSnapshot", "ListLandEvents", "ReleaseHold"}
     assert data["editions"]["pate_speaks"] == 4
     kinds = {v.name for v in land_pb2.LandEventKind.DESCRIPTOR.values if v.number}
     assert set(data["land_events"]) - {"largest_page"} == kinds
+    # "Holds": ten minutes, and the codes a begin naming a hold that no longer holds is refused with
+    assert data["holds"]["hold_seconds"] == 600
+    assert data["holds"]["refusal_codes"] == ["hold_expired", "hold_released", "hold_unknown"]

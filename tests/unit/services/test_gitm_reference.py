@@ -41,6 +41,7 @@ def _begin(**kw: object) -> land_pb2.BeginTransferRequest:
         ({"units": [], "supplies": 0}, "at least one"),
         ({"supplies": -1}, "supplies"),
         ({"units": ["u"] * 501}, "units"),
+        ({"hold_id": "x" * 300}, "hold_id"),
     ],
 )
 def test_hostile_input_is_invalid_argument_naming_the_field(

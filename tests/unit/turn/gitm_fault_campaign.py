@@ -131,6 +131,13 @@ class FaultyStub:
         except StoreError as exc:
             raise LocalRpcError(exc.code, str(exc)) from None
 
+    def ReleaseHold(self, r: Any, **_: Any) -> Any:  # noqa: N802
+        # edition 4's release, outside the schedule as PortHolders is, for the same reason
+        try:
+            return self.store.release_hold(r)
+        except StoreError as exc:
+            raise LocalRpcError(exc.code, str(exc)) from None
+
 
 @contextmanager
 def transport_lost(transport: str | None, fate: str) -> Iterator[None]:
@@ -174,6 +181,7 @@ class Campaign:
     events: dict[int, tuple[Event, ...]] = field(default_factory=dict)
     starts: dict[int, WorldState] = field(default_factory=dict)
     pending: dict[int, tuple[LandTransfer, ...]] = field(default_factory=dict)
+    holds: dict[int, dict[str, tuple[str, int]]] = field(default_factory=dict)  # edition 4, by turn
     delivered: set[int] = field(default_factory=set)
     closed: bool = False
     _client: GitmClient | None = None
@@ -205,6 +213,7 @@ class Campaign:
             for e in result.events:
                 assert e.kind != "transfer_begun" or not e.data["gitm"]
         self.starts[turn], self.events[turn], self.pending[turn] = self.world, result.events, word.pending
+        self.holds[turn] = {r.port: (r.hold, r.hold_expires_at) for r in reports if r.hold}
         self.world = result.state
         assert_nowhere_twice(self.world)  # at every turn's end, not only once settled
         if deliver:
@@ -220,7 +229,9 @@ class Campaign:
                 bridge.sightings_call(self.world.campaign, 0, (), None),
             ]
         else:
-            calls = bridge.calls_of(self.world.campaign, turn, self.events[turn], self.starts[turn], None)
+            calls = bridge.calls_of(
+                self.world.campaign, turn, self.events[turn], self.starts[turn], None, self.holds.get(turn)
+            )
         if turn > 0 and self.closed:
             calls.append(bridge.CloseCampaign(self.world.campaign, turn))
         try:

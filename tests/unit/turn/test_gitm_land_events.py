@@ -5,6 +5,7 @@ it at the next close, once, and tells the player."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from pate.core.intel.knowledge import knowledge_for
 from pate.core.orders.model import Amphibious, ShipOrder
 from pate.core.world.state import Player, Role
 from pate.reports.events import event_sentence
+from services.gitm_reference.holds import HOLD_SECONDS
 from services.gitm_reference.store import LandStore, StoreError
 from services.resolver import bridge, land_questions
 from services.resolver.editions import Capabilities
@@ -32,6 +34,9 @@ LOAD = {"BR2TR": ShipOrder("BR2TR", amphibious=Amphibious(load_units=("BR5IN",),
 
 
 def _inject(store: LandStore, kind: land_pb2.LandEventKind.ValueType, **fields: Any) -> land_pb2.LandEvent:
+    """GITM's own rules act, the bridge stuck past the close's holds (edition 4: while a hold
+    lasts they wait, docs/gitm.md "Holds"), so its clock stands past their ten minutes."""
+    store.ledger.clock = lambda: time.time() + HOLD_SECONDS + 1
     return store.inject_land_event(CAMPAIGN, land_pb2.LandEvent(kind=kind, **fields))
 
 

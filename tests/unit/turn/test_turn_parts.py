@@ -133,8 +133,12 @@ def test_the_bridge_reads_land_reports_from_gitm() -> None:
     stub = InProcessStub(store)
     w = world([ship("FR1SL", harbor("Brest")), ship("FR2SL", harbor("Martinique"))], campaign="c1")
     reports = land_reports(GitmClient("in-process", stub=stub), w, CTX.map)
-    # edition 2: the city stock too (none here)
-    assert reports == [PortLandReport("Brest", (LandUnit("FR1IN", "FR"),), ("FR4CA",), 0)]
+    # edition 2: the city stock too (none here); edition 4: the hold GITM gave with the answer
+    (report,) = reports
+    assert report.hold.startswith("hold-") and report.hold_expires_at > 0
+    assert replace(report, hold="", hold_expires_at=0) == PortLandReport(
+        "Brest", (LandUnit("FR1IN", "FR"),), ("FR4CA",), 0
+    )
     assert stub.calls == [("GetCapabilities", ""), ("UnitsNear", "Brest")]  # what it serves, asked once
 
 
