@@ -14,7 +14,8 @@ from gitm.v1 import land_pb2_grpc
 from services.gitm_reference.store import LandStore
 from services.platform.store.db import make_engine
 from tests.support.gitm_reference import Reference, land_channel, reference_process
-from tests.unit.turn.gitm_fault_campaign import Campaign, _orders, assert_conserved, seed_store
+from tests.unit.turn.gitm_fault_campaign import Campaign, _orders, seed_store
+from tests.unit.turn.gitm_fault_checks import assert_conserved
 
 pytestmark = pytest.mark.e2e
 

@@ -23,10 +23,10 @@ from tests.unit.turn.gitm_fault_campaign import (
     Campaign,
     FaultyStub,
     _orders,
-    assert_conserved,
     play,
     seed_store,
 )
+from tests.unit.turn.gitm_fault_checks import assert_conserved
 
 
 def test_gitm_down_at_the_turn_close_defers_the_transfer_and_tells_the_player() -> None:

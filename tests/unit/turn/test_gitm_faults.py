@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.unit.turn.gitm_fault_campaign import assert_conserved, random_campaign
+from tests.unit.turn.gitm_fault_campaign import random_campaign
+from tests.unit.turn.gitm_fault_checks import assert_conserved
 
 
 @pytest.mark.slow
