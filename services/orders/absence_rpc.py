@@ -21,7 +21,7 @@ from services.orders import absence, botwork, standing
 from services.platform.errors import Code, DeskError
 from services.platform.runtime.rpc import abort, call_credentials, in_reader, in_transaction, is_admin
 from services.platform.security import account_store, sessions
-from services.platform.security.auth import Authenticator, Credentials, check_id
+from services.platform.security.auth import READ_ONLY, Authenticator, Credentials, check_id
 from services.platform.store import repository as repo
 from services.platform.store.account_tables import account_seats
 
@@ -39,6 +39,8 @@ def seat_caller(conn: Connection, campaign: str, player: str, creds: Credentials
         raise DeskError(Code.UNAUTHENTICATED, "authorization: a seat or account session token is needed")
     found = sessions.lookup(conn, creds.token, now=now)
     if found is not None:
+        if found.read_only:  # an API token's that may only read reports (docs/api.md)
+            raise DeskError(Code.PERMISSION_DENIED, READ_ONLY)
         if found.campaign != campaign or (player and player != found.player):
             raise DeskError(Code.UNAUTHENTICATED, "session token: it is for another seat")
         player = found.player

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, insert, select, update
+from sqlalchemy import Connection, and_, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from services.orders import reliability
+from services.orders import absence, reliability
 from services.orders.lobby import listing
 from services.platform.errors import Code, DeskError
 from services.platform.security import sessions
@@ -32,6 +32,10 @@ from services.platform.store import tables
 
 _SEATS, _LOBBY, _ASKS = at.account_seats, lt.lobby_seats, lt.lobby_asks
 ASK_ID_HEX = 16
+# Asks waiting for a game master's answer: an account's across every campaign, and a campaign's
+# from every account (each of its game master's ListRequests reads them all).
+MAX_WAITING_PER_ACCOUNT = 10
+MAX_WAITING_PER_CAMPAIGN = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +134,7 @@ def _become_holder(
         update(p).where(and_(p.c.campaign == campaign, p.c.id == player)).values(password_hash=NO_LOGIN)
     )
     sessions.revoke_player(conn, campaign, player, now=now)
+    absence.seat_changes_hands(conn, campaign, player, now)
 
 
 def _bot_until(conn: Connection, campaign: str, player: str, row: repo.CampaignRow) -> None:
@@ -138,7 +143,7 @@ def _bot_until(conn: Connection, campaign: str, player: str, row: repo.CampaignR
     held = botstore.bot_players(conn, campaign).get(player)
     if row.status != "OPEN":
         botstore.put_player(conn, campaign, botstore.BotPlayer(player, 0, None, None))
-    elif held is None or held.reason is None:
+    elif held is None or held.reason in (None, botstore.ABSENT):  # his predecessor's absence ended
         missed = held.missed if held else 0
         botstore.put_player(
             conn, campaign, botstore.BotPlayer(player, missed, botstore.GAME_MASTER, row.turn)
@@ -150,6 +155,7 @@ def ask(conn: Connection, account: str, campaign: str, player: str, now: datetim
     check_may_take(conn, account, campaign, player)
     if listing.listing_row(conn, campaign).seat_policy != "approval":
         raise DeskError(Code.FAILED_PRECONDITION, "player_id: this campaign's seats are first come: take it")
+    _check_waiting(conn, account, campaign)
     ask_id = secrets.token_hex(ASK_ID_HEX // 2)
     try:
         with conn.begin_nested():
@@ -168,6 +174,24 @@ def ask(conn: Connection, account: str, campaign: str, player: str, now: datetim
             Code.ALREADY_EXISTS, "campaign_id: you asked for a seat in this campaign already"
         ) from None
     return ask_id
+
+
+def _waiting(conn: Connection, where: Any) -> int:
+    count = select(func.count()).select_from(_ASKS).where(and_(where, _ASKS.c.state == "waiting"))
+    return int(conn.execute(count).scalar() or 0)
+
+
+def _check_waiting(conn: Connection, account: str, campaign: str) -> None:
+    if _waiting(conn, _ASKS.c.account == account) >= MAX_WAITING_PER_ACCOUNT:
+        raise DeskError(
+            Code.RESOURCE_EXHAUSTED,
+            f"campaign_id: {MAX_WAITING_PER_ACCOUNT} of your asks wait for an answer already",
+        )
+    if _waiting(conn, _ASKS.c.campaign == campaign) >= MAX_WAITING_PER_CAMPAIGN:
+        raise DeskError(
+            Code.RESOURCE_EXHAUSTED,
+            f"campaign_id: {MAX_WAITING_PER_CAMPAIGN} asks wait for this game master's answer already",
+        )
 
 
 def asks(conn: Connection, campaign: str) -> list[Any]:

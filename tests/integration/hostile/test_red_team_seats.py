@@ -1,0 +1,162 @@
+"""The red team against a seat's absences and standing instructions (docs/bots.md "Absence",
+docs/formats/standing.md) as the lobby and API tokens hand seats around: a read-only API
+token's seat session changes nothing of the seat, a newcomer inherits neither his
+predecessor's standing instructions (written from reports he may not read) nor the absences
+still to come (which would hand his seat to the bot), and a refusal of standing instructions
+naming an enemy ship says no more than one naming a ship nobody has (docs/security.md,
+"Attacks the red team tried")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import grpc
+import pytest
+import sqlalchemy as sa
+from sqlalchemy import Engine
+
+from pate.v1 import absence_pb2 as apb
+from pate.v1 import accounts_pb2, lobby_pb2
+from services.orders.absence_rpc import AbsencesServicer
+from services.platform.store import absence_tables
+from services.platform.store import bots as botstore
+from services.platform.store.db import reader
+from tests.support.lobby import ADMIN, Desk, RefusedError, lobby_desk, publish
+
+pytestmark = pytest.mark.integration
+INSTRUCTIONS = "if enemy sighted then keep in port for FR2FL"  # Allemand's squadron
+
+
+@pytest.fixture
+def desk(engine: Engine) -> Iterator[tuple[Desk, AbsencesServicer]]:
+    with lobby_desk(engine) as d:
+        d.world.clock.now = datetime.now(UTC)  # the Absences service reads the real clock
+        yield d, AbsencesServicer(engine, d.world.auth, ADMIN)
+
+
+def refused(fn: Any, *args: Any) -> RefusedError:
+    with pytest.raises(RefusedError) as err:
+        fn(*args)
+    return err.value
+
+
+def seat(campaign: str, player: str) -> lobby_pb2.LobbySeatRequest:
+    return lobby_pb2.LobbySeatRequest(campaign_id=campaign, player_id=player)
+
+
+def stored(engine: Engine) -> tuple[list[Any], list[Any]]:
+    with reader(engine) as conn:
+        away = conn.execute(sa.select(absence_tables.absences)).all()
+        standing = conn.execute(sa.select(absence_tables.standing_instructions)).all()
+    return [tuple(r) for r in away], [tuple(r) for r in standing]
+
+
+def api_token(d: Desk, account: str, read_only: bool) -> str:
+    made = d.call(
+        d.accounts,
+        "CreateApiToken",
+        accounts_pb2.CreateApiTokenRequest(name="bot", read_only=read_only, all_seats=True),
+        token=account,
+    )
+    return str(made.token)
+
+
+def test_a_read_only_tokens_seat_session_changes_nothing_of_the_seat(
+    desk: tuple[Desk, AbsencesServicer], engine: Engine
+) -> None:
+    d, away = desk
+    publish(d, "ro", seats=["allemand"], start="by_game_master")
+    owner = d.world.member("owner@example.org")
+    d.me("TakeSeat", seat("ro", "allemand"), owner)
+    reading = d.open_seat(api_token(d, owner, read_only=True), "ro", "allemand")
+    before = stored(engine)
+    writes = [
+        ("DeclareAbsence", apb.DeclareAbsenceRequest(campaign_id="ro", from_turn=1, to_turn=2)),
+        ("CancelAbsence", apb.CancelAbsenceRequest(campaign_id="ro", from_turn=1)),
+        ("SetStandingInstructions", apb.SetStandingInstructionsRequest(campaign_id="ro", text=INSTRUCTIONS)),
+    ]
+    for method, request in writes:
+        err = refused(d.call, away, method, request, reading)
+        assert err.code == grpc.StatusCode.PERMISSION_DENIED and "read-only" in err.details, method
+    assert stored(engine) == before
+    with engine.begin() as conn:
+        assert botstore.bot_players(conn, "ro") == {}  # the bot was handed nothing
+    # the lobby takes an account's session only: neither the API token nor its seat session
+    for token in (api_token(d, owner, read_only=True), reading):
+        err = refused(d.me, "LeaveSeat", seat("ro", "allemand"), token)
+        assert err.code == grpc.StatusCode.UNAUTHENTICATED
+    # a token that may send orders acts on the seat's absence as its owner would
+    acting = d.open_seat(api_token(d, owner, read_only=False), "ro", "allemand")
+    done = d.call(away, "DeclareAbsence", writes[0][1], acting)
+    assert [(a.from_turn, a.to_turn) for a in done.absences] == [(1, 2)]
+
+
+def test_a_newcomer_inherits_no_standing_instructions_nor_absence_to_come(
+    desk: tuple[Desk, AbsencesServicer], engine: Engine
+) -> None:
+    d, away = desk
+    publish(d, "heir", seats=["allemand", "calder"], start="by_game_master")
+    d.call(
+        away,
+        "SetAbsenceAllowance",
+        apb.SetAbsenceAllowanceRequest(campaign_id="heir", allowance=5),
+        admin=True,
+    )
+    old, new = d.world.member("old@example.org", "Old"), d.world.member("new@example.org", "New")
+    d.me("TakeSeat", seat("heir", "allemand"), old)
+    d.gm("StartCampaign", lobby_pb2.LobbyCampaignRequest(campaign_id="heir"))
+    mine = d.open_seat(old, "heir", "allemand")
+    d.call(
+        away,
+        "SetStandingInstructions",
+        apb.SetStandingInstructionsRequest(campaign_id="heir", text=INSTRUCTIONS),
+        mine,
+    )
+    d.call(
+        away, "DeclareAbsence", apb.DeclareAbsenceRequest(campaign_id="heir", from_turn=1, to_turn=5), mine
+    )
+    with engine.begin() as conn:
+        assert botstore.bot_players(conn, "heir")["allemand"].reason == botstore.ABSENT
+    d.gm("OpenReplacementSeat", seat("heir", "allemand"))  # the game master replaces him
+    d.me("TakeSeat", seat("heir", "allemand"), new)
+    assert stored(engine) == ([], [])
+    with engine.begin() as conn:  # the bot plays the open turn for the newcomer, not for an absence
+        assert botstore.bot_players(conn, "heir")["allemand"].reason == botstore.GAME_MASTER
+    state = d.call(away, "GetAbsence", apb.GetAbsenceRequest(campaign_id="heir", player_id="allemand"), new)
+    assert (list(state.absences), state.used, state.allowance) == ([], 0, 5)
+    got = d.call(
+        away,
+        "GetStandingInstructions",
+        apb.GetStandingInstructionsRequest(campaign_id="heir", player_id="allemand"),
+        new,
+    )
+    assert (got.text, got.instructions) == ("", 0)
+
+
+def test_an_enemy_ship_in_standing_instructions_is_refused_as_a_ship_nobody_has(
+    desk: tuple[Desk, AbsencesServicer], engine: Engine
+) -> None:
+    d, away = desk
+    publish(d, "fog", seats=["allemand"], start="by_game_master")
+    owner = d.world.member("fog@example.org")
+    d.me("TakeSeat", seat("fog", "allemand"), owner)
+    mine = d.open_seat(owner, "fog", "allemand")
+    answers = []
+    for ship in ("BR2FL", "BR9FL"):  # Calder's flagship, and an id no ship has
+        text = f"if enemy sighted then keep in port for {ship}"
+        err = refused(
+            d.call,
+            away,
+            "SetStandingInstructions",
+            apb.SetStandingInstructionsRequest(campaign_id="fog", text=text),
+            mine,
+        )
+        answers.append((err.code, err.details.replace(ship, "<ship>")))
+    assert (
+        answers[0]
+        == answers[1]
+        == (grpc.StatusCode.INVALID_ARGUMENT, "text: line 1: for: <ship> is not a ship you order")
+    )
+    assert stored(engine) == ([], [])
