@@ -134,7 +134,16 @@ def _become_holder(
         update(p).where(and_(p.c.campaign == campaign, p.c.id == player)).values(password_hash=NO_LOGIN)
     )
     sessions.revoke_player(conn, campaign, player, now=now)
+    _forget_holder_address(conn, campaign, player)
     absence.seat_changes_hands(conn, campaign, player, now)
+
+
+def _forget_holder_address(conn: Connection, campaign: str, player: str) -> None:
+    """The seat's notification choices and the mail queued by them hold its holder's address:
+    a holder who leaves or is replaced hears no more of the seat (its allies' messages, its
+    reports), as when he deletes his account (services/orders/account_seats.py)."""
+    for t in (tables.notify_prefs, tables.notifications):
+        conn.execute(delete(t).where(and_(t.c.campaign == campaign, t.c.player == player)))
 
 
 def _bot_until(conn: Connection, campaign: str, player: str, row: repo.CampaignRow) -> None:
@@ -288,6 +297,7 @@ def leave(conn: Connection, account: str, campaign: str, player: str, now: datet
     running = listed is None or listed.started_at is not None
     conn.execute(delete(_SEATS).where(key))
     sessions.revoke_player(conn, campaign, player, now=now)
+    _forget_holder_address(conn, campaign, player)
     if running:
         reliability.note_left(conn, account, campaign, player, row.turn, now)
         held = botstore.bot_players(conn, campaign).get(player)

@@ -19,11 +19,14 @@ from sqlalchemy import Engine
 
 from pate.v1 import absence_pb2 as apb
 from pate.v1 import accounts_pb2, lobby_pb2
+from pate.v1 import desk_pb2 as dpb
 from services.orders.absence_rpc import AbsencesServicer
-from services.platform.store import absence_tables
+from services.orders.servicer import PlayerDeskServicer
+from services.platform.security import sessions
+from services.platform.store import absence_tables, notifications, tables
 from services.platform.store import bots as botstore
 from services.platform.store.db import reader
-from tests.support.lobby import ADMIN, Desk, RefusedError, lobby_desk, publish
+from tests.support.lobby import ADMIN, Desk, RefusedError, lobby_desk, next_turn, publish
 
 pytestmark = pytest.mark.integration
 INSTRUCTIONS = "if enemy sighted then keep in port for FR2FL"  # Allemand's squadron
@@ -160,3 +163,54 @@ def test_an_enemy_ship_in_standing_instructions_is_refused_as_a_ship_nobody_has(
         == (grpc.StatusCode.INVALID_ARGUMENT, "text: line 1: for: <ship> is not a ship you order")
     )
     assert stored(engine) == ([], [])
+
+
+def test_the_former_holder_hears_no_more_and_the_newcomer_reads_none_of_his_messages(
+    desk: tuple[Desk, AbsencesServicer], engine: Engine
+) -> None:
+    """A replaced player kept the seat's mail (his address in its notification choices): every
+    message his former allies sent the seat reached him. And his successor read the seat's
+    whole correspondence, what it had learnt before he came."""
+    d, _ = desk
+    post = PlayerDeskServicer(engine, d.world.auth)
+    publish(d, "post", seats=["allemand"], start="by_game_master")
+    old, new = d.world.member("spy@example.org", "Spy"), d.world.member("heir@example.org", "Heir")
+    d.me("TakeSeat", seat("post", "allemand"), old)
+    d.gm("StartCampaign", lobby_pb2.LobbyCampaignRequest(campaign_id="post"))
+    mine = d.open_seat(old, "post", "allemand")
+    mail = notifications.Prefs("spy@example.org", "", ("messages",))
+    with engine.begin() as conn:
+        notifications.set_prefs(conn, "post", "allemand", mail, d.world.clock())
+        ally, _ = sessions.issue(conn, "post", "ganteaume", now=d.world.clock(), ttl=86400)
+
+    def say(body: str) -> None:
+        d.call(
+            post,
+            "SendMessage",
+            dpb.SendMessageRequest(campaign_id="post", to_kind="state", to="FR", body=body),
+            ally,
+        )
+
+    say("the squadron sails for Ferrol")
+    d.call(
+        post, "SendMessage", dpb.SendMessageRequest(campaign_id="post", to_kind="allies", body="mine"), mine
+    )
+    assert queued(engine) == 1  # his copy of the first, by mail
+    d.gm("OpenReplacementSeat", seat("post", "allemand"))
+    d.world.clock.now = datetime.now(UTC)  # the messages carry the real time, the take the clock's
+    d.me("TakeSeat", seat("post", "allemand"), new)
+    assert queued(engine) == 0  # what was queued for him is gone with his address
+    next_turn(engine, "post")
+    say("the squadron is at Ferrol")
+    assert queued(engine) == 0
+    theirs = d.open_seat(new, "post", "allemand")
+    listed = d.call(post, "ListMessages", dpb.ListMessagesRequest(campaign_id="post"), theirs)
+    assert [m.body for m in listed.messages] == ["the squadron is at Ferrol"]
+    me = d.call(post, "GetMyCampaign", dpb.GetMyCampaignRequest(campaign_id="post"), theirs)
+    assert me.unread_messages == 1
+
+
+def queued(engine: Engine) -> int:
+    t = tables.notifications
+    with reader(engine) as conn:
+        return len(conn.execute(sa.select(t).where(t.c.player == "allemand")).all())
