@@ -188,7 +188,9 @@ def status_of(started: bool, row: repo.CampaignRow) -> str:
 def listing_pb(conn: Connection, campaign: str) -> lobby_pb2.Listing:
     row = campaign_row(conn, campaign)
     found = listing_row(conn, campaign)
-    facts = _facts(conn, campaign, row.turn)
+    # a seat's ships as the campaign began (its scenario is public), never as they are now: which
+    # ships a side has lost, or still has, is the fog of war's (rule 3.11), and anyone reads this
+    facts = _facts(conn, campaign, 1)
     t = lt.lobby_seats
     out = lobby_pb2.Listing(
         campaign_id=campaign,

@@ -8,17 +8,21 @@ never an internal error."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
 import grpc
 import pytest
+import sqlalchemy as sa
 from sqlalchemy import Engine
 
 from pate.v1 import lobby_pb2
 from services.orders.lobby import taking
 from services.platform.security import sessions
-from tests.support.lobby import Call, Desk, RefusedError, lobby_desk, publish
+from services.platform.store import repository as repo
+from services.platform.store import tables
+from tests.support.lobby import Call, Desk, RefusedError, lobby_desk, next_turn, publish
 
 pytestmark = pytest.mark.integration
 DENIED = grpc.StatusCode.PERMISSION_DENIED
@@ -128,3 +132,31 @@ def test_only_a_live_session_of_this_campaigns_game_master_acts_for_it(desk: Des
     # the game master of "theirs" publishes, starts or replaces nothing of "mine"
     listing = desk.call(desk.lobby, "GetListing", requests)
     assert listing.status == "open" and [s.kind for s in listing.seats] == ["start"]
+
+
+def test_a_running_campaigns_listing_tells_nobody_which_ships_a_side_has_now(
+    desk: Desk, engine: Engine
+) -> None:
+    """Anyone reads a listing; an enemy reading it learnt the seat's ships of the turn open
+    (a ship lost, taken or laid up in a battle his reports never saw)."""
+    publish(desk, "fogged", seats=["allemand"], start="by_game_master")
+    desk.gm("StartCampaign", lobby_pb2.LobbyCampaignRequest(campaign_id="fogged"))
+    before = {s.player_id: (s.ships, s.words) for s in listing(desk, "fogged").seats}
+    assert before["allemand"][0] == 3 and "Magnanime" in before["allemand"][1]
+    turn = next_turn(engine, "fogged")
+    with engine.begin() as conn:  # Magnanime lost in a battle the other side never saw
+        world = repo.load_world(conn, "fogged", turn)
+        lost = dataclasses.replace(world, ships={k: v for k, v in world.ships.items() if k != "FR4SL"})
+        w = tables.world_states
+        conn.execute(sa.delete(w).where(sa.and_(w.c.campaign == "fogged", w.c.turn == turn)))
+        repo.save_world(conn, "fogged", turn, lost)
+    after = listing(desk, "fogged")
+    assert after.turn == turn
+    assert {s.player_id: (s.ships, s.words) for s in after.seats} == before
+    browsed = desk.call(desk.lobby, "Browse", lobby_pb2.BrowseRequest())
+    shown = {s.player_id: s.ships for x in browsed.listings if x.campaign_id == "fogged" for s in x.seats}
+    assert shown == {"allemand": 3}
+
+
+def listing(desk: Desk, campaign: str) -> lobby_pb2.Listing:
+    return desk.call(desk.lobby, "GetListing", lobby_pb2.LobbyCampaignRequest(campaign_id=campaign))
