@@ -10,6 +10,7 @@ under the campaign's row lock, and one account holds one seat per campaign (a un
 
 from __future__ import annotations
 
+import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,6 +19,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from pate.core.world.state import Role
 from services.orders import absence, reliability
 from services.orders.lobby import listing
 from services.platform.errors import Code, DeskError
@@ -54,9 +56,16 @@ def _seat_key(t: Any, campaign: str, player: str) -> Any:
 def offered(conn: Connection, campaign: str, player: str) -> Any:
     check_id("player_id", player)
     row = conn.execute(select(_LOBBY).where(_seat_key(_LOBBY, campaign, player))).first()
-    if row is None:
+    if row is None or _game_masters(conn, campaign, player):
         raise DeskError(Code.NOT_FOUND, f"player_id: no seat {player!r} offered in {campaign}")
     return row
+
+
+def _game_masters(conn: Connection, campaign: str, player: str) -> bool:
+    """Whether the seat is its campaign's game master's (a scenario may give him a side to play
+    too): never the lobby's to give, however it came to be offered."""
+    pl = repo.get_player(conn, campaign, player)
+    return pl is not None and Role.ADMIN.value in json.loads(pl.roles_json)
 
 
 def check_may_take(conn: Connection, account: str, campaign: str, player: str, minimum: bool = True) -> Any:
@@ -256,6 +265,8 @@ def open_replacement(conn: Connection, campaign: str, player: str, now: datetime
     pl = repo.get_player(conn, campaign, player)
     if pl is None or not pl.state:
         raise DeskError(Code.NOT_FOUND, f"player_id: no player {player!r} with a state in {campaign}")
+    if _game_masters(conn, campaign, player):  # whoever took it would run the campaign
+        raise DeskError(Code.FAILED_PRECONDITION, "player_id: the game master's own seat is never offered")
     listed = lt.lobby_listings.c.campaign == campaign
     if conn.execute(select(lt.lobby_listings.c.campaign).where(listed)).first() is None:
         conn.execute(

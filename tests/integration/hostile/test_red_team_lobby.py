@@ -17,12 +17,19 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import Engine
 
+from pate.core.world.state import Role
+from pate.datafiles import load_scenario
 from pate.v1 import lobby_pb2
+from services.orders import campaigns, reliability
 from services.orders.lobby import taking
 from services.platform.security import sessions
+from services.platform.store import account_tables as at
+from services.platform.store import bots as botstore
+from services.platform.store import lobby_tables as lt
 from services.platform.store import repository as repo
 from services.platform.store import tables
 from tests.support.lobby import Call, Desk, RefusedError, lobby_desk, next_turn, publish
+from tests.support.passwords import EveryPlayer
 
 pytestmark = pytest.mark.integration
 DENIED = grpc.StatusCode.PERMISSION_DENIED
@@ -160,3 +167,56 @@ def test_a_running_campaigns_listing_tells_nobody_which_ships_a_side_has_now(
 
 def listing(desk: Desk, campaign: str) -> lobby_pb2.Listing:
     return desk.call(desk.lobby, "GetListing", lobby_pb2.LobbyCampaignRequest(campaign_id=campaign))
+
+
+def playing_master_campaign(engine: Engine, campaign: str) -> None:
+    """A campaign whose game master plays a side too: Allemand's seat has the admin role."""
+    scenario = load_scenario("training")
+    allemand = scenario.world.players["allemand"]
+    master = dataclasses.replace(allemand, roles=allemand.roles | {Role.ADMIN})
+    world = dataclasses.replace(scenario.world, players={**scenario.world.players, "allemand": master})
+    with engine.begin() as conn:
+        campaigns.create_campaign(
+            conn,
+            campaign,
+            dataclasses.replace(scenario, world=world),
+            "training",
+            seed=1,
+            turns=15,
+            first_deadline=None,
+            turn_seconds=0,
+            password_hashes=EveryPlayer(),
+        )
+        repo.set_status(conn, campaign, turn=1, expect=("STARTING",), status="OPEN")
+
+
+def test_the_game_masters_own_seat_is_never_offered_nor_taken(desk: Desk, engine: Engine) -> None:
+    """A stranger who took it would run the campaign: its turns, deadlines, every report."""
+    playing_master_campaign(engine, "gmplays")
+    asked = lobby_pb2.PublishRequest(
+        campaign_id="gmplays", seat_policy="first_come", start="by_game_master", seats=["allemand"]
+    )
+    err = refused(desk.gm, "Publish", asked)
+    assert err.code == grpc.StatusCode.INVALID_ARGUMENT and "game master's" in err.details
+    del asked.seats[:]
+    offered = {s.player_id for s in desk.gm("Publish", asked).seats}
+    assert "allemand" not in offered and {"calder", "ganteaume"} <= offered
+    desk.gm("StartCampaign", lobby_pb2.LobbyCampaignRequest(campaign_id="gmplays"))
+    err = refused(desk.gm, "OpenReplacementSeat", seat("gmplays", "allemand"))
+    assert err.code == grpc.StatusCode.FAILED_PRECONDITION and "game master" in err.details
+    with engine.begin() as conn:  # he misses his deadlines: civil disorder offers him no more
+        botstore.put_player(conn, "gmplays", botstore.BotPlayer("allemand", 3, botstore.CIVIL_DISORDER, 1))
+        reliability.at_close(conn, "gmplays", 1)
+        assert "allemand" not in {s.player_id for s in listing(desk, "gmplays").seats}
+        # and were it offered all the same (a row of an older server), nobody takes it
+        conn.execute(
+            sa.insert(lt.lobby_seats).values(
+                campaign="gmplays", player="allemand", kind="civil_disorder", opened_at=desk.world.clock()
+            )
+        )
+    stranger = desk.world.member("usurper@example.org")
+    err = refused(desk.me, "TakeSeat", seat("gmplays", "allemand"), stranger)
+    assert err.code == grpc.StatusCode.NOT_FOUND
+    with engine.begin() as conn:
+        held = conn.execute(sa.select(at.account_seats).where(at.account_seats.c.campaign == "gmplays")).all()
+    assert held == []
