@@ -18,6 +18,7 @@ from sqlalchemy import Connection, Engine, and_, select
 from pate.core.world.state import Role
 from pate.v1 import absence_pb2_grpc
 from services.orders import absence, botwork, standing
+from services.orders.account_seats import check_playing
 from services.platform.errors import Code, DeskError
 from services.platform.runtime.rpc import abort, call_credentials, in_reader, in_transaction, is_admin
 from services.platform.security import account_store, sessions
@@ -60,6 +61,7 @@ def seat_caller(conn: Connection, campaign: str, player: str, creds: Credentials
         ).first()
         if held is None:
             raise DeskError(Code.NOT_FOUND, "player_id: no such seat of yours in this campaign")
+        check_playing(conn, campaign, player)  # as OpenSeat: the bot plays it until his first turn
     row = repo.get_player(conn, campaign, player)
     if row is None:
         raise DeskError(Code.UNAUTHENTICATED, "session token: the player no longer exists")

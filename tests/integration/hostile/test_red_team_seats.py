@@ -127,6 +127,7 @@ def test_a_newcomer_inherits_no_standing_instructions_nor_absence_to_come(
     assert stored(engine) == ([], [])
     with engine.begin() as conn:  # the bot plays the open turn for the newcomer, not for an absence
         assert botstore.bot_players(conn, "heir")["allemand"].reason == botstore.GAME_MASTER
+    next_turn(engine, "heir")  # his first turn: the seat opens to him
     state = d.call(away, "GetAbsence", apb.GetAbsenceRequest(campaign_id="heir", player_id="allemand"), new)
     assert (list(state.absences), state.used, state.allowance) == ([], 0, 5)
     got = d.call(
@@ -214,3 +215,27 @@ def queued(engine: Engine) -> int:
     t = tables.notifications
     with reader(engine) as conn:
         return len(conn.execute(sa.select(t).where(t.c.player == "allemand")).all())
+
+
+def test_a_newcomer_acts_on_his_seat_by_no_door_before_the_turn_he_plays(
+    desk: tuple[Desk, AbsencesServicer], engine: Engine
+) -> None:
+    """OpenSeat refused his account until the turn he plays; his API token and the Absences
+    service (standing instructions the bot would follow in the turn it plays for him) did not."""
+    d, away = desk
+    publish(d, "early", seats=["allemand", "calder"], start="by_game_master")
+    d.gm("StartCampaign", lobby_pb2.LobbyCampaignRequest(campaign_id="early"))
+    new = d.world.member("eager@example.org")
+    assert d.me("TakeSeat", seat("early", "allemand"), new).plays_from == 2
+    token = api_token(d, new, read_only=False)
+    text = apb.SetStandingInstructionsRequest(campaign_id="early", player_id="allemand", text=INSTRUCTIONS)
+    for attempt in (
+        lambda: d.open_seat(token, "early", "allemand"),
+        lambda: d.call(away, "SetStandingInstructions", text, new),
+    ):
+        err = refused(attempt)
+        assert err.code == grpc.StatusCode.FAILED_PRECONDITION and "from turn 2" in err.details
+    assert stored(engine) == ([], [])
+    next_turn(engine, "early")
+    assert d.open_seat(token, "early", "allemand")
+    assert d.call(away, "SetStandingInstructions", text, new).instructions == 1
