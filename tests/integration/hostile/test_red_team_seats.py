@@ -8,6 +8,7 @@ naming an enemy ship says no more than one naming a ship nobody has (docs/securi
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -26,7 +27,7 @@ from services.platform.security import sessions
 from services.platform.store import absence_tables, notifications, tables
 from services.platform.store import bots as botstore
 from services.platform.store.db import reader
-from tests.support.lobby import ADMIN, Desk, RefusedError, lobby_desk, next_turn, publish
+from tests.support.lobby import ADMIN, Call, Desk, RefusedError, lobby_desk, next_turn, publish
 
 pytestmark = pytest.mark.integration
 INSTRUCTIONS = "if enemy sighted then keep in port for FR2FL"  # Allemand's squadron
@@ -239,3 +240,24 @@ def test_a_newcomer_acts_on_his_seat_by_no_door_before_the_turn_he_plays(
     next_turn(engine, "early")
     assert d.open_seat(token, "early", "allemand")
     assert d.call(away, "SetStandingInstructions", text, new).instructions == 1
+
+
+def test_the_allowance_takes_a_game_masters_live_session_and_nothing_else(
+    desk: tuple[Desk, AbsencesServicer], engine: Engine
+) -> None:
+    """A malformed header answered UNAUTHENTICATED here where every other game master's call
+    says PERMISSION_DENIED; a session of his with another player's name passed."""
+    d, away = desk
+    publish(d, "allow", seats=["allemand"], start="by_game_master")
+    with engine.begin() as conn:
+        own, _ = sessions.issue(conn, "allow", "admin", now=d.world.clock(), ttl=3600)
+    ask = apb.SetAbsenceAllowanceRequest(campaign_id="allow", allowance=9)
+    for md in (
+        {"authorization": "Basic YWRtaW46YWRtaW4="},
+        {"authorization": "Bearer "},
+        {"authorization": f"Bearer {own}", "x-pate-player": "allemand"},
+    ):
+        with pytest.raises(RefusedError) as err:
+            asyncio.run(away.SetAbsenceAllowance(ask, Call(md)))
+        assert err.value.code == grpc.StatusCode.PERMISSION_DENIED, md
+    assert asyncio.run(away.SetAbsenceAllowance(ask, Call({"authorization": f"Bearer {own}"}))).allowance == 9
