@@ -112,6 +112,8 @@ def test_a_newcomer_inherits_no_standing_instructions_nor_absence_to_come(
     d.me("TakeSeat", seat("heir", "allemand"), old)
     d.gm("StartCampaign", lobby_pb2.LobbyCampaignRequest(campaign_id="heir"))
     mine = d.open_seat(old, "heir", "allemand")
+    his_program = api_token(d, old, read_only=False)
+    programs_seat = d.open_seat(his_program, "heir", "allemand")
     d.call(
         away,
         "SetStandingInstructions",
@@ -126,6 +128,12 @@ def test_a_newcomer_inherits_no_standing_instructions_nor_absence_to_come(
     d.gm("OpenReplacementSeat", seat("heir", "allemand"))  # the game master replaces him
     d.me("TakeSeat", seat("heir", "allemand"), new)
     assert stored(engine) == ([], [])
+    # the former holder acts on it no more: not with a session, not with his program's token
+    for gone in (mine, programs_seat):
+        err = refused(d.call, away, "GetAbsence", apb.GetAbsenceRequest(campaign_id="heir"), gone)
+        assert err.code == grpc.StatusCode.UNAUTHENTICATED
+    assert refused(d.open_seat, his_program, "heir", "allemand").code == grpc.StatusCode.NOT_FOUND
+    assert refused(d.open_seat, old, "heir", "allemand").code == grpc.StatusCode.NOT_FOUND
     with engine.begin() as conn:  # the bot plays the open turn for the newcomer, not for an absence
         assert botstore.bot_players(conn, "heir")["allemand"].reason == botstore.GAME_MASTER
     next_turn(engine, "heir")  # his first turn: the seat opens to him
