@@ -123,6 +123,7 @@ class LobbySeat(_message.Message):
     role: _builtins.str
     """commander | naval minister"""
     ships: _builtins.int
+    """at the campaign's first turn (its public scenario), never now"""
     words: _builtins.str
     """as the solo picker says it"""
     kind: _builtins.str

@@ -99,6 +99,18 @@ def cancel(
     return state_pb(conn, campaign, player)
 
 
+def seat_changes_hands(conn: Connection, campaign: str, player: str, now: datetime) -> None:
+    """A newcomer holds the seat now: his predecessor's standing instructions go (they told the
+    bot what he meant, from what he saw), and so do the turns of his absences not yet closed
+    (the newcomer never asked the bot to play them for him).  Turns closed stay spent."""
+    row = civil.check_campaign(conn, campaign)
+    store.set_standing_text(conn, campaign, player, "", now)
+    soonest = earliest(row) - 1
+    for a in store.of_campaign(conn, campaign, player):
+        if a.to_turn > soonest:
+            store.shorten(conn, campaign, a, max(soonest, a.from_turn - 1))
+
+
 def seat_absentees(conn: Connection, campaign: str, turn: int) -> None:
     """At the opening of ``turn`` (and when an absence covering the open turn is declared or
     ended): the bot holds the players absent in it and lets go of those back from an absence.

@@ -7,7 +7,6 @@ A player calls with his seat's session, or with his account's session naming one
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -15,13 +14,19 @@ from typing import Any, TypeVar
 import grpc
 from sqlalchemy import Connection, Engine, and_, select
 
-from pate.core.world.state import Role
 from pate.v1 import absence_pb2_grpc
 from services.orders import absence, botwork, standing
+from services.orders.account_seats import check_playing
 from services.platform.errors import Code, DeskError
-from services.platform.runtime.rpc import abort, call_credentials, in_reader, in_transaction, is_admin
+from services.platform.runtime.rpc import (
+    abort,
+    call_credentials,
+    in_reader,
+    in_transaction,
+    require_game_master,
+)
 from services.platform.security import account_store, sessions
-from services.platform.security.auth import Authenticator, Credentials, check_id
+from services.platform.security.auth import READ_ONLY, Authenticator, Credentials, check_id
 from services.platform.store import repository as repo
 from services.platform.store.account_tables import account_seats
 
@@ -39,6 +44,8 @@ def seat_caller(conn: Connection, campaign: str, player: str, creds: Credentials
         raise DeskError(Code.UNAUTHENTICATED, "authorization: a seat or account session token is needed")
     found = sessions.lookup(conn, creds.token, now=now)
     if found is not None:
+        if found.read_only:  # an API token's that may only read reports (docs/api.md)
+            raise DeskError(Code.PERMISSION_DENIED, READ_ONLY)
         if found.campaign != campaign or (player and player != found.player):
             raise DeskError(Code.UNAUTHENTICATED, "session token: it is for another seat")
         player = found.player
@@ -58,23 +65,13 @@ def seat_caller(conn: Connection, campaign: str, player: str, creds: Credentials
         ).first()
         if held is None:
             raise DeskError(Code.NOT_FOUND, "player_id: no such seat of yours in this campaign")
+        check_playing(conn, campaign, player)  # as OpenSeat: the bot plays it until his first turn
     row = repo.get_player(conn, campaign, player)
     if row is None:
         raise DeskError(Code.UNAUTHENTICATED, "session token: the player no longer exists")
     if not row.state:
         raise DeskError(Code.FAILED_PRECONDITION, "player_id: only a player with a state has ships to leave")
     return row
-
-
-def is_game_master(conn: Connection, campaign: str, creds: Credentials, now: datetime) -> bool:
-    """Whether the call carries the session of ``campaign``'s game master (a player with the
-    ``admin`` role there): his own page sets the allowance with it, without the server's
-    administrator token."""
-    found = sessions.lookup(conn, creds.token, now=now) if creds.token else None
-    if found is None or found.campaign != campaign:
-        return False
-    row = repo.get_player(conn, campaign, found.player)
-    return row is not None and Role.ADMIN.value in json.loads(row.roles_json)
 
 
 class AbsencesServicer(absence_pb2_grpc.AbsencesServicer):
@@ -153,15 +150,12 @@ class AbsencesServicer(absence_pb2_grpc.AbsencesServicer):
     async def SetAbsenceAllowance(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         """The administrator's, or the campaign's game master's with his own session."""
         r = request
-        if not is_admin(context, self.admin_token):
-            try:
-                check_id("campaign_id", r.campaign_id)
-                creds = call_credentials(context, self.trusted_proxies)
-            except DeskError as err:
-                await abort(context, err)
-            now = datetime.now(UTC)
-            if not await in_reader(self.engine, lambda c: is_game_master(c, r.campaign_id, creds, now)):
-                await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator or game master only"))
+        try:
+            check_id("campaign_id", r.campaign_id)
+        except DeskError as err:
+            await abort(context, err)
+        # a malformed header, a spent session or another campaign's: PERMISSION_DENIED alike
+        await require_game_master(context, self.admin_token, self.auth, r.campaign_id, self.trusted_proxies)
         try:
             return await in_transaction(
                 self.engine, lambda c: absence.set_allowance(c, r.campaign_id, r.allowance)

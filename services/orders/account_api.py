@@ -15,6 +15,7 @@ from sqlalchemy import and_, select
 
 from pate.core.world.state import Role
 from services.orders import desk
+from services.orders.account_seats import check_playing
 from services.platform.errors import Code, DeskError
 from services.platform.security import account_store, api_tokens, sessions
 from services.platform.security.accounts import Accounts
@@ -117,6 +118,7 @@ class AccountApi:
                 raise DeskError(Code.NOT_FOUND, NOT_YOURS)
             if Role.ADMIN in desk.actor_of(row).roles:
                 raise DeskError(Code.PERMISSION_DENIED, "an API token never opens a game master's seat")
+            check_playing(conn, campaign, player)  # a replacement's newcomer: not before his turn
             seat_token, session = sessions.issue(
                 conn,
                 campaign,

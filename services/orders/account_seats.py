@@ -74,7 +74,7 @@ def seat_holders(conn: Connection, campaign: str, player: str | None = None) -> 
     }
 
 
-def _check_playing(conn: Connection, campaign: str, player: str) -> None:
+def check_playing(conn: Connection, campaign: str, player: str) -> None:
     """A newcomer who took the seat as a replacement opens it from the turn he plays
     (docs/lobby.md): the bot plays it until then."""
     first = seat_holds.plays_from(conn, campaign, player)
@@ -143,7 +143,7 @@ class AccountSeats:
             row = repo.get_player(conn, campaign, player) if mine is not None else None
             if row is None:
                 raise DeskError(Code.NOT_FOUND, "no such seat of yours: claim it first")
-            _check_playing(conn, campaign, player)
+            check_playing(conn, campaign, player)
             seat_token, session = sessions.issue(conn, campaign, player, now=now, ttl=self.auth.session_ttl)
             account_store.link_seat_session(conn, me.id, seat_token)
         return seat_token, session, row

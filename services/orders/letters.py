@@ -8,7 +8,9 @@ addressees are fixed when it is sent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Connection, func, select
 
@@ -16,7 +18,7 @@ from pate.core.world.state import WorldState
 from pate.messaging import message_limits
 from pate.v1 import desk_pb2
 from services.platform.errors import Code, DeskError
-from services.platform.store import desk_tables, notifications
+from services.platform.store import desk_tables, notifications, seat_holds
 from services.platform.store import repository as repo
 from services.platform.store.writes import upsert
 
@@ -147,15 +149,25 @@ def _last_read(conn: Connection, campaign: str, player: str) -> int:
     return int(found.scalar() or 0)
 
 
+def _before_him(conn: Connection, campaign: str, player: str) -> Callable[[Any], bool]:
+    """Whether a message of the seat was its former holder's: a newcomer who took the seat as a
+    replacement reads none sent before he took it, as none of its earlier reports (docs/lobby.md)."""
+    first, taken = seat_holds.held_since(conn, campaign, player)
+    return lambda r: r.turn < first or (taken is not None and r.created_at < taken)
+
+
 def unread(conn: Connection, campaign: str, player: str, state: str | None) -> int:
     """Messages to him (not his own) sent since he last opened his messages."""
     t = desk_tables.messages
     later = conn.execute(
-        select(t.c.sender, t.c.to_kind, t.c.to_value).where(
+        select(t.c.sender, t.c.to_kind, t.c.to_value, t.c.turn, t.c.created_at).where(
             t.c.campaign == campaign, t.c.id > _last_read(conn, campaign, player), t.c.sender != player
         )
     )
-    return sum(1 for r in later if may_read(player, state, r.sender, r.to_kind, r.to_value))
+    earlier = _before_him(conn, campaign, player)
+    return sum(
+        1 for r in later if may_read(player, state, r.sender, r.to_kind, r.to_value) and not earlier(r)
+    )
 
 
 def mark_read(conn: Connection, campaign: str, player: str, newest: int) -> None:
@@ -180,10 +192,11 @@ def listing(
         out.states.extend(states)
     t = desk_tables.messages
     rows = conn.execute(select(t).where(t.c.campaign == campaign).order_by(t.c.id.desc()))
+    earlier = _before_him(conn, campaign, player)
     for r in rows:
         if len(out.messages) >= message_limits().max_shown:
             break
-        if not may_read(player, state, r.sender, r.to_kind, r.to_value):
+        if not may_read(player, state, r.sender, r.to_kind, r.to_value) or earlier(r):
             continue
         m = desk_pb2.PlayerMessage(
             id=r.id,

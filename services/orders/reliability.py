@@ -11,6 +11,7 @@ came in, or its orders were confirmed, as civil disorder counts presence.  One r
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -160,7 +161,12 @@ def _offer_civil_disorder(conn: Connection, campaign: str) -> None:
         return  # not in the lobby, or its seats still offered from the start
     t = lt.lobby_seats
     bots = store.bot_players(conn, campaign).values()
-    disorder = {p.player for p in bots if p.reason == store.CIVIL_DISORDER}
+    pl = tables.players
+    found = conn.execute(select(pl.c.id, pl.c.roles_json).where(pl.c.campaign == campaign))
+    masters = {r.id for r in found if "admin" in json.loads(r.roles_json)}
+    # a game master who plays a side keeps his seat in civil disorder: whoever took it would run
+    # the campaign (services/orders/lobby/taking.py refuses it too)
+    disorder = {p.player for p in bots if p.reason == store.CIVIL_DISORDER} - masters
     rows = {r.player: r for r in conn.execute(select(t).where(t.c.campaign == campaign))}
     now = tables.utcnow()
     for player in sorted(disorder):

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
+from pate.core.world.state import Role
 from pate.datafiles import load_nations
 from pate.reports.seat_words import SeatFacts, seat_facts
 from pate.v1 import lobby_pb2
@@ -91,10 +92,16 @@ def publish(conn: Connection, ask: Publish, now: datetime) -> None:
         raise DeskError(
             Code.FAILED_PRECONDITION, "campaign_id: only a campaign still at its start is published"
         )
-    states = {p.id for p in repo.load_world(conn, ask.campaign, 1).players.values() if p.state}
+    players = repo.load_world(conn, ask.campaign, 1).players.values()
+    # a game master who plays a side too (admin and a state) keeps his seat: whoever took it
+    # would run the campaign
+    states = {p.id for p in players if p.state and Role.ADMIN not in p.roles}
     unknown = [pid for pid in ask.seats if pid not in states]
     if unknown:
-        raise DeskError(Code.INVALID_ARGUMENT, f"seats: no player {unknown[0]!r} of a state in the campaign")
+        raise DeskError(
+            Code.INVALID_ARGUMENT,
+            f"seats: no player {unknown[0]!r} of a state in the campaign (nor the game master's)",
+        )
     listed = lt.lobby_listings.c.campaign == ask.campaign
     if conn.execute(select(lt.lobby_listings.c.campaign).where(listed)).first() is not None:
         raise DeskError(Code.ALREADY_EXISTS, f"campaign_id: {ask.campaign!r} is in the lobby already")
@@ -188,7 +195,9 @@ def status_of(started: bool, row: repo.CampaignRow) -> str:
 def listing_pb(conn: Connection, campaign: str) -> lobby_pb2.Listing:
     row = campaign_row(conn, campaign)
     found = listing_row(conn, campaign)
-    facts = _facts(conn, campaign, row.turn)
+    # a seat's ships as the campaign began (its scenario is public), never as they are now: which
+    # ships a side has lost, or still has, is the fog of war's (rule 3.11), and anyone reads this
+    facts = _facts(conn, campaign, 1)
     t = lt.lobby_seats
     out = lobby_pb2.Listing(
         campaign_id=campaign,

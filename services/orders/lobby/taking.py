@@ -10,15 +10,17 @@ under the campaign's row lock, and one account holds one seat per campaign (a un
 
 from __future__ import annotations
 
+import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, insert, select, update
+from sqlalchemy import Connection, and_, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from services.orders import reliability
+from pate.core.world.state import Role
+from services.orders import absence, reliability
 from services.orders.lobby import listing
 from services.platform.errors import Code, DeskError
 from services.platform.security import sessions
@@ -32,6 +34,10 @@ from services.platform.store import tables
 
 _SEATS, _LOBBY, _ASKS = at.account_seats, lt.lobby_seats, lt.lobby_asks
 ASK_ID_HEX = 16
+# Asks waiting for a game master's answer: an account's across every campaign, and a campaign's
+# from every account (each of its game master's ListRequests reads them all).
+MAX_WAITING_PER_ACCOUNT = 10
+MAX_WAITING_PER_CAMPAIGN = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +56,16 @@ def _seat_key(t: Any, campaign: str, player: str) -> Any:
 def offered(conn: Connection, campaign: str, player: str) -> Any:
     check_id("player_id", player)
     row = conn.execute(select(_LOBBY).where(_seat_key(_LOBBY, campaign, player))).first()
-    if row is None:
+    if row is None or _game_masters(conn, campaign, player):
         raise DeskError(Code.NOT_FOUND, f"player_id: no seat {player!r} offered in {campaign}")
     return row
+
+
+def _game_masters(conn: Connection, campaign: str, player: str) -> bool:
+    """Whether the seat is its campaign's game master's (a scenario may give him a side to play
+    too): never the lobby's to give, however it came to be offered."""
+    pl = repo.get_player(conn, campaign, player)
+    return pl is not None and Role.ADMIN.value in json.loads(pl.roles_json)
 
 
 def check_may_take(conn: Connection, account: str, campaign: str, player: str, minimum: bool = True) -> Any:
@@ -130,6 +143,16 @@ def _become_holder(
         update(p).where(and_(p.c.campaign == campaign, p.c.id == player)).values(password_hash=NO_LOGIN)
     )
     sessions.revoke_player(conn, campaign, player, now=now)
+    _forget_holder_address(conn, campaign, player)
+    absence.seat_changes_hands(conn, campaign, player, now)
+
+
+def _forget_holder_address(conn: Connection, campaign: str, player: str) -> None:
+    """The seat's notification choices and the mail queued by them hold its holder's address:
+    a holder who leaves or is replaced hears no more of the seat (its allies' messages, its
+    reports), as when he deletes his account (services/orders/account_seats.py)."""
+    for t in (tables.notify_prefs, tables.notifications):
+        conn.execute(delete(t).where(and_(t.c.campaign == campaign, t.c.player == player)))
 
 
 def _bot_until(conn: Connection, campaign: str, player: str, row: repo.CampaignRow) -> None:
@@ -138,7 +161,7 @@ def _bot_until(conn: Connection, campaign: str, player: str, row: repo.CampaignR
     held = botstore.bot_players(conn, campaign).get(player)
     if row.status != "OPEN":
         botstore.put_player(conn, campaign, botstore.BotPlayer(player, 0, None, None))
-    elif held is None or held.reason is None:
+    elif held is None or held.reason in (None, botstore.ABSENT):  # his predecessor's absence ended
         missed = held.missed if held else 0
         botstore.put_player(
             conn, campaign, botstore.BotPlayer(player, missed, botstore.GAME_MASTER, row.turn)
@@ -150,6 +173,7 @@ def ask(conn: Connection, account: str, campaign: str, player: str, now: datetim
     check_may_take(conn, account, campaign, player)
     if listing.listing_row(conn, campaign).seat_policy != "approval":
         raise DeskError(Code.FAILED_PRECONDITION, "player_id: this campaign's seats are first come: take it")
+    _check_waiting(conn, account, campaign)
     ask_id = secrets.token_hex(ASK_ID_HEX // 2)
     try:
         with conn.begin_nested():
@@ -168,6 +192,24 @@ def ask(conn: Connection, account: str, campaign: str, player: str, now: datetim
             Code.ALREADY_EXISTS, "campaign_id: you asked for a seat in this campaign already"
         ) from None
     return ask_id
+
+
+def _waiting(conn: Connection, where: Any) -> int:
+    count = select(func.count()).select_from(_ASKS).where(and_(where, _ASKS.c.state == "waiting"))
+    return int(conn.execute(count).scalar() or 0)
+
+
+def _check_waiting(conn: Connection, account: str, campaign: str) -> None:
+    if _waiting(conn, _ASKS.c.account == account) >= MAX_WAITING_PER_ACCOUNT:
+        raise DeskError(
+            Code.RESOURCE_EXHAUSTED,
+            f"campaign_id: {MAX_WAITING_PER_ACCOUNT} of your asks wait for an answer already",
+        )
+    if _waiting(conn, _ASKS.c.campaign == campaign) >= MAX_WAITING_PER_CAMPAIGN:
+        raise DeskError(
+            Code.RESOURCE_EXHAUSTED,
+            f"campaign_id: {MAX_WAITING_PER_CAMPAIGN} asks wait for this game master's answer already",
+        )
 
 
 def asks(conn: Connection, campaign: str) -> list[Any]:
@@ -223,6 +265,8 @@ def open_replacement(conn: Connection, campaign: str, player: str, now: datetime
     pl = repo.get_player(conn, campaign, player)
     if pl is None or not pl.state:
         raise DeskError(Code.NOT_FOUND, f"player_id: no player {player!r} with a state in {campaign}")
+    if _game_masters(conn, campaign, player):  # whoever took it would run the campaign
+        raise DeskError(Code.FAILED_PRECONDITION, "player_id: the game master's own seat is never offered")
     listed = lt.lobby_listings.c.campaign == campaign
     if conn.execute(select(lt.lobby_listings.c.campaign).where(listed)).first() is None:
         conn.execute(
@@ -264,6 +308,7 @@ def leave(conn: Connection, account: str, campaign: str, player: str, now: datet
     running = listed is None or listed.started_at is not None
     conn.execute(delete(_SEATS).where(key))
     sessions.revoke_player(conn, campaign, player, now=now)
+    _forget_holder_address(conn, campaign, player)
     if running:
         reliability.note_left(conn, account, campaign, player, row.turn, now)
         held = botstore.bot_players(conn, campaign).get(player)

@@ -5,6 +5,8 @@ again: its last newcomer holds it until someone takes it."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import Connection, and_, delete, select, update
 
 from services.platform.store.lobby_tables import lobby_asks, lobby_seats, reliability_left, reliability_turns
@@ -26,6 +28,18 @@ def reports_from(conn: Connection, campaign: str, player: str) -> int:
 def plays_from(conn: Connection, campaign: str, player: str) -> int:
     """The first turn the seat's present holder plays (opens the seat)."""
     return _bound(conn, "plays_from", campaign, player)
+
+
+def held_since(conn: Connection, campaign: str, player: str) -> tuple[int, datetime | None]:
+    """(reports_from, taken_at) of a seat taken as a replacement: what its holder may read of
+    the seat's past (its messages too) starts there; (0, None) for a seat never replaced."""
+    t = lobby_seats
+    found = conn.execute(
+        select(t.c.reports_from, t.c.taken_at).where(and_(t.c.campaign == campaign, t.c.player == player))
+    ).first()
+    if found is None or found.reports_from is None:
+        return 0, None
+    return int(found.reports_from), found.taken_at
 
 
 def forget_account(conn: Connection, account: str) -> None:
