@@ -6,17 +6,14 @@ hulks)."""
 
 from __future__ import annotations
 
-import grpc
-
 from pate.core.rules.captures import LandCapture
 from pate.core.world.geography import WorldMap
 from pate.core.world.state import WorldState
-from services.platform.bus.consumer import TransientError
 from services.resolver.editions import Capabilities
 from services.resolver.gitm import GitmClient
+from services.resolver.optional_calls import ask_optional
 
 CALL = "PortHolders"
-_NOT_ANSWERED = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.NOT_FOUND}
 
 
 def land_captures(
@@ -28,15 +25,8 @@ def land_captures(
     answer must not break a turn."""
     if not served.serves(CALL):
         return ()
-    try:
-        answer = client.port_holders(world.campaign, world.turn)
-    except grpc.RpcError as exc:
-        code = exc.code() if isinstance(exc, grpc.Call) else None
-        if code in _NOT_ANSWERED:
-            raise TransientError(f"GITM at {client.addr}: {code}") from exc
-        if code != grpc.StatusCode.UNIMPLEMENTED:
-            raise
-        client.capabilities = served.without(CALL)  # skipped until capabilities are asked again
+    answer = ask_optional(client, served, CALL, lambda: client.port_holders(world.campaign, world.turn))
+    if answer is None:
         return ()
     states = world.diplomacy.states
     out: dict[str, LandCapture] = {}

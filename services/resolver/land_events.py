@@ -6,21 +6,18 @@ is left waits for the next close, in order."""
 
 from __future__ import annotations
 
-import grpc
-
 from gitm.v1 import land_pb2
 from pate.core.rules import landevents as le
 from pate.core.world.state import WorldState
-from services.platform.bus.consumer import TransientError
 from services.platform.telemetry.logging import get_logger
 from services.resolver.editions import Capabilities
 from services.resolver.gitm import GitmClient
+from services.resolver.optional_calls import ask_optional
 
 log = get_logger("gitm-land-events")
 CALL = "ListLandEvents"
 PAGE = 500  # the largest page a land service answers (docs/gitm.md "Land events")
 MAX_PAGES = 20  # 10,000 events a close at the largest page: the rest are read at the next close
-_NOT_ANSWERED = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.NOT_FOUND}
 KINDS = {
     land_pb2.LAND_EVENT_UNIT_DESTROYED: le.UNIT_DESTROYED,
     land_pb2.LAND_EVENT_UNIT_CAPTURED: le.UNIT_CAPTURED,
@@ -80,13 +77,4 @@ def land_events(
 def _page(
     client: GitmClient, world: WorldState, served: Capabilities, after: int
 ) -> land_pb2.ListLandEventsResponse | None:
-    try:
-        return client.land_events(world.campaign, world.turn, after)
-    except grpc.RpcError as exc:
-        code = exc.code() if isinstance(exc, grpc.Call) else None
-        if code in _NOT_ANSWERED:
-            raise TransientError(f"GITM at {client.addr}: {code}") from exc
-        if code != grpc.StatusCode.UNIMPLEMENTED:
-            raise
-        client.capabilities = served.without(CALL)  # skipped until capabilities are asked again
-        return None
+    return ask_optional(client, served, CALL, lambda: client.land_events(world.campaign, world.turn, after))
