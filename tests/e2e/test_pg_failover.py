@@ -23,7 +23,6 @@ def test_a_primary_killed_mid_turn_loses_nothing_once_its_replica_is_promoted(tm
     # each campaign's turns 1 and 2, and the one whose orders were sent through the kill
     assert len(out.accepted) == 2 * 4
     assert out.late, "orders were being accepted while the primary was lost"
-    assert out.recovered < 60
 
 
 def test_the_pair_replicates_synchronously_and_the_url_follows_the_primary() -> None:
