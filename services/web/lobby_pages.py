@@ -22,7 +22,6 @@ from services.web.gm import master_of_campaign
 from services.web.pages import ID_PATTERN, campaign_id
 
 HOME = "/lobby"
-ADMIN_ROLE = "admin"
 FILTERS = ("scenario", "combat_rules", "naval_rules", "max_turn_hours", "free", "page")
 
 
