@@ -15,6 +15,7 @@ from typing import Any, NoReturn, TypeVar
 import grpc
 from sqlalchemy import Connection, Engine
 
+from pate.core.world.state import Role
 from services.platform.bus.outbox import events_added, forget_added
 from services.platform.bus.relay import wake_relays
 from services.platform.errors import Code, DeskError
@@ -107,7 +108,6 @@ def is_admin(context: grpc.aio.ServicerContext, token: str) -> bool:
     return bool(token) and hmac.compare_digest(given.encode(), token.encode())
 
 
-ADMIN_ROLE = "admin"  # pate.core.world.state.Role.ADMIN: the campaign's game master
 NOT_ADMIN = "administrator token missing or wrong (or not the session of this campaign's game master)"
 
 
@@ -129,7 +129,7 @@ async def game_master_session(
         row = await asyncio.to_thread(auth.caller, campaign, creds)
     except DeskError:
         return False
-    return ADMIN_ROLE in json.loads(row.roles_json)
+    return Role.ADMIN.value in json.loads(row.roles_json)  # the campaign's game master
 
 
 async def require_game_master(
