@@ -5,6 +5,7 @@
     pate outbox release ROW_ID              publish a set-aside row again, its cause fixed
     pate stream prune-claims --older-than-days 90
     pate stream rebuild --yes               after a database restore, services stopped
+    pate stream ensure                      create the stream or bring its limits and replicas in line
 """
 
 from __future__ import annotations
@@ -38,6 +39,34 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     b.set_defaults(handler=_rebuild)
     for parser in (q, r, p, b):
         parser.add_argument("--database", default=None, help="database URL (default: PATE_DATABASE_URL)")
+    e = ss.add_parser(
+        "ensure",
+        help="create the stream, or bring its limits and replicas (PATE_STREAM_REPLICAS) in line;"
+        " the services' own NATS users may not change it",
+    )
+    e.set_defaults(handler=_ensure)
+
+
+def _ensure(args: argparse.Namespace) -> int:
+    from services.platform.config import load_settings
+
+    settings = load_settings()
+    asyncio.run(_ensured(settings.nats_url, settings.stream_replicas))
+    print(f"stream PATE as this release sets it, {settings.stream_replicas} replica(s)")
+    return 0
+
+
+async def _ensured(url: str, replicas: int) -> None:
+    from services.platform import bus
+
+    nc, js = await bus.connect(url, "pate-stream-ensure")
+    try:
+        await bus.ensure_stream(js, replicas)
+        info = await js.stream_info(bus.STREAM)
+    finally:
+        await nc.close()
+    if bus.stream_differs(info.config, bus.stream_config(replicas), replicas):
+        raise UserError("the stream could not be changed: run this as the operator's NATS user (upkeep)")
 
 
 def _quarantined(args: argparse.Namespace) -> int:

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import nats
+import nats.errors
 from nats.aio.client import Client as NatsClient
 from nats.js import JetStreamContext
 from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
@@ -162,7 +163,7 @@ def stream_config(replicas: int = 1) -> StreamConfig:
     )
 
 
-def _differs(have: Any, want: StreamConfig, replicas: int | None) -> bool:
+def stream_differs(have: Any, want: StreamConfig, replicas: int | None) -> bool:
     return bool(
         have.subjects != want.subjects
         or have.duplicate_window != want.duplicate_window
@@ -188,8 +189,25 @@ async def ensure_stream(js: JetStreamContext, replicas: int | None = None) -> No
                 return
             except BadRequestError:
                 continue  # another process created it first: look again
-        if _differs(info.config, want, replicas):
-            await js.update_stream(config=want)
-            log.info("nats.stream_updated", stream=STREAM)
+        if stream_differs(info.config, want, replicas):
+            await _update_stream(js, want)
         return
     raise RuntimeError(f"could not create or read JetStream stream {STREAM}")
+
+
+async def _update_stream(js: JetStreamContext, want: StreamConfig) -> None:
+    """Bring the stream's limits in line where this process's NATS user may.
+
+    A service's own user may not change the stream (services/platform/bus/permissions.py): the
+    server drops the request unanswered. The stream works as it is, so the service starts and
+    says what differs; the operator's ``pate stream ensure`` changes it."""
+    try:
+        await js.update_stream(config=want)
+    except (TimeoutError, nats.errors.TimeoutError):
+        log.warning(
+            "nats.stream_differs",
+            stream=STREAM,
+            hint="this user may not change the stream: run `pate stream ensure` as the operator's user",
+        )
+        return
+    log.info("nats.stream_updated", stream=STREAM)

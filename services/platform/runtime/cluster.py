@@ -47,6 +47,8 @@ class Cluster:
     notifier: bool = False  # also start the notifier worker (services/notifier)
     web_addr: str = field(default_factory=lambda: f"127.0.0.1:{free_port()}")
     extra_env: Mapping[str, str] = field(default_factory=dict)
+    # a service's own NATS URL (its own user, as in production); the others take nats_url
+    nats_urls: Mapping[str, str] = field(default_factory=dict)
     # set: the reference GITM land service is started there first (docs/gitm.md)
     gitm_addr: str = ""
     # PATE's caller token between the resolver and the land service (docs/gitm.md "Security")
@@ -99,6 +101,8 @@ class Cluster:
         if addr is None:  # a worker: its own port for health checks
             addr = f"127.0.0.1:{free_port()}"
             env[f"PATE_{service.upper()}_ADDR"] = addr
+        if service in self.nats_urls:
+            env["PATE_NATS_URL"] = self.nats_urls[service]
         if "PATE_METRICS_ADDR" not in self.extra_env:  # each process its own metrics port
             env["PATE_METRICS_ADDR"] = f"127.0.0.1:{free_port()}"
         proc = subprocess.Popen(

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from pate.tools import k8scheck
+from services.platform.bus.permissions import SERVICE_DURABLES, USERS, authorization_block, password_variable
 from tests.unit.deploy.test_k8s import OVERLAYS, of_kind, rendered
 
 ALERTS = Path(k8scheck.ROOT) / "deploy" / "prometheus" / "pate-alerts.yaml"
@@ -73,7 +74,7 @@ def _reloads_on_renewal(pod: dict[str, Any], containers: dict[str, dict[str, Any
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_nats_asks_for_a_password_speaks_tls_on_clients_and_routes_and_exports_metrics(overlay: str) -> None:
     conf = of_kind(overlay, "ConfigMap")["pate-nats-config"]["data"]["nats.conf"]
-    assert re.search(r"authorization \{\s+users: \[\s+\{ user: pate, password: \$PATE_NATS_PASSWORD \}", conf)
+    assert authorization_block(password_variable) in conf  # one user per service
     assert conf.count("tls {") == 2 and "verify: true" in conf  # clients, and mutual TLS on routes
     assert "nats://" not in conf  # the routes are tls://
     (nats,) = of_kind(overlay, "StatefulSet").values()
@@ -86,8 +87,31 @@ def test_nats_asks_for_a_password_speaks_tls_on_clients_and_routes_and_exports_m
         if name in ("pate-web", "pate-admiral"):
             continue  # not NATS clients
         env = {e["name"]: e for e in d["spec"]["template"]["spec"]["containers"][0]["env"]}
-        assert env["PATE_NATS_URL"]["value"].startswith("tls://pate:$(PATE_NATS_PASSWORD)@"), name
-        assert env["PATE_NATS_PASSWORD"]["valueFrom"]["secretKeyRef"]["name"] == "pate-nats-auth"
+        user = name.removeprefix("pate-")
+        assert env["PATE_NATS_URL"]["value"].startswith(f"tls://{user}:$(PATE_NATS_PASSWORD)@"), name
+        assert env["PATE_NATS_PASSWORD"]["valueFrom"]["secretKeyRef"] == {
+            "name": "pate-nats-auth",
+            "key": user,
+        }
+    server_env = {e["name"]: e for e in containers["nats"]["env"]}
+    for user in USERS:  # every user's password reaches the server, from its own key
+        ref = server_env[password_variable(user)[1:]]["valueFrom"]["secretKeyRef"]
+        assert ref == {"name": "pate-nats-auth", "key": user}
+
+
+def test_each_service_user_may_use_exactly_the_durables_its_stages_declare() -> None:
+    import importlib
+
+    def stages(service: str) -> set[str]:
+        main = importlib.import_module(f"services.{service}.main")
+        if service == "resolver":
+            svc = main.service("gitm:50060")  # with GITM: the bridge's consumer too
+        else:
+            svc = main.build() if service == "notifier" else main.SERVICE
+        return {st.durable for st in svc.stages}
+
+    for service, durables in SERVICE_DURABLES.items():
+        assert stages(service) == set(durables), service
 
 
 def test_prod_backs_up_the_database_every_night_and_the_check_refuses_a_wrong_cluster() -> None:
