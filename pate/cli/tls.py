@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from cryptography import x509
     from cryptography.hazmat.primitives.asymmetric import ec
 
+DEV_CLIENT_URI = "spiffe://pate/client"  # the development client certificate's identity
 FILES = ("ca.pem", "ca-key.pem", "server.pem", "server-key.pem", "client.pem", "client-key.pem")
 
 
@@ -42,6 +43,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def make_dev_certs(out: Path, hosts: list[str] | tuple[str, ...] = (), days: int = 30) -> dict[str, Path]:
     """Write the six PEM files into ``out``; their paths by file name."""
+    from cryptography import x509
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.x509.oid import ExtendedKeyUsageOID
@@ -51,7 +53,9 @@ def make_dev_certs(out: Path, hosts: list[str] | tuple[str, ...] = (), days: int
     ca_key = ec.generate_private_key(ec.SECP256R1())
     ca = _ca_certificate(ca_key, valid)
     server = _leaf(ca, ca_key, valid, "pate server", ExtendedKeyUsageOID.SERVER_AUTH, _server_names(hosts))
-    client = _leaf(ca, ca_key, valid, "pate client", ExtendedKeyUsageOID.CLIENT_AUTH, [])
+    # PATE's client is named by a URI SAN, which a land service checks (docs/gitm.md, "Security")
+    client_id: list[x509.GeneralName] = [x509.UniformResourceIdentifier(DEV_CLIENT_URI)]
+    client = _leaf(ca, ca_key, valid, "pate client", ExtendedKeyUsageOID.CLIENT_AUTH, client_id)
     blobs = {
         "ca.pem": ca.public_bytes(serialization.Encoding.PEM),
         "ca-key.pem": _key_pem(ca_key),

@@ -11,7 +11,9 @@ Configuration (environment, docs/gitm.md):
   allowed only on a loopback address;
 - PATE_ADMIN_TOKEN: the administrator token ReferenceAdmin asks for;
 - PATE_TLS_CERT, PATE_TLS_KEY, PATE_TLS_CLIENT_CA: TLS and mutual TLS, as
-  every PATE server (docs/security.md).
+  every PATE server (docs/security.md);
+- PATE_GITM_CLIENT_URI: the URI SAN PATE's client certificate must carry
+  (spiffe://pate/resolver in PATE's Kubernetes deployment); empty: not checked.
 Serves gitm.v1.LandBridge, gitm.v1.ReferenceAdmin, gRPC health and reflection;
 SIGTERM or SIGINT stops it cleanly.
 """
@@ -144,7 +146,9 @@ def main() -> int:
         print(f"gitm-reference: {exc}", file=sys.stderr)
         return 2
     access = Access(
-        os.environ.get("PATE_GITM_TOKEN", "").strip(), os.environ.get("PATE_ADMIN_TOKEN", "").strip()
+        os.environ.get("PATE_GITM_TOKEN", "").strip(),
+        os.environ.get("PATE_ADMIN_TOKEN", "").strip(),
+        os.environ.get("PATE_GITM_CLIENT_URI", "").strip(),
     )
     try:
         settings = load_settings()

@@ -30,6 +30,14 @@ ADMIN_TOKEN = "x-pate-admin-token"
 class Access:
     land_token: str = field(default="", repr=False)  # empty: loopback development only (main.py)
     admin_token: str = field(default="", repr=False)  # empty: every administration call refused
+    # PATE's client certificate's URI SAN (PATE_GITM_CLIENT_URI); empty: the certificate's CA only
+    client_uri: str = ""
+
+
+def _peer_is(context: Any, uri: str) -> bool:
+    """The caller's certificate names ``uri`` among its URI SANs (never its CN, docs/gitm.md)."""
+    names = (context.auth_context() or {}).get("peer_uri", [])
+    return any(n.decode("utf-8", "replace") == uri for n in names)
 
 
 def _given(context: Any, key: str) -> str:
@@ -60,6 +68,8 @@ class LandBridge(land_pb2_grpc.LandBridgeServicer):
         wanted = self.access.land_token
         if wanted and not broken("no_auth") and not _same(_given(context, CALLER_TOKEN), wanted):
             context.abort(grpc.StatusCode.UNAUTHENTICATED, f"{CALLER_TOKEN}: missing or wrong")
+        if self.access.client_uri and not _peer_is(context, self.access.client_uri):
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, "client certificate: not PATE's (URI SAN)")
         return _answer(context, lambda: self.gate(work), bad_is_unknown=broken("unknown_on_bad"))
 
     def BeginTransfer(self, request: land_pb2.BeginTransferRequest, context: Any) -> land_pb2.TransferStatus:  # noqa: N802

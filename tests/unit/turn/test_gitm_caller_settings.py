@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import socket
 import tempfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -176,3 +177,48 @@ def test_every_call_says_which_edition_pate_speaks(token: str) -> None:
     GitmClient("in-process", stub=land, token=token).get_capabilities()
     assert land.editions == ["4"]
     assert land.tokens == [token or None]
+
+
+def test_the_land_service_knows_pate_by_its_uri_san_not_its_cn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A land service that checks PATE's URI SAN takes PATE's client certificate and refuses
+    another certificate of the same CA with the same CN, UNAUTHENTICATED, before any work."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.x509.oid import ExtendedKeyUsageOID
+
+    from pate.cli import tls as devcerts
+
+    pate = make_dev_certs(tmp_path / "pate")
+    served = TlsSettings(
+        cert=pate["server.pem"].read_bytes(),
+        key=pate["server-key.pem"].read_bytes(),
+        client_ca=pate["ca.pem"].read_bytes(),
+    )
+    ca = x509.load_pem_x509_certificate(pate["ca.pem"].read_bytes())
+    ca_key = serialization.load_pem_private_key(pate["ca-key.pem"].read_bytes(), password=None)
+    valid = (datetime.now(UTC) - timedelta(minutes=5), datetime.now(UTC) + timedelta(days=1))
+    other = [x509.UniformResourceIdentifier("spiffe://pate/web")]  # same CA, same CN, another service
+    cert, key = devcerts._leaf(ca, ca_key, valid, "pate client", ExtendedKeyUsageOID.CLIENT_AUTH, other)  # type: ignore[arg-type]
+    (tmp_path / "other.pem").write_bytes(cert)
+    (tmp_path / "other-key.pem").write_bytes(key)
+    addr = f"127.0.0.1:{_free_port()}"
+    access = Access("land-token", client_uri=devcerts.DEV_CLIENT_URI)
+    with tempfile.TemporaryDirectory() as db:
+        running = start(addr, f"sqlite:///{db}/land.db", access=access, tls=served)
+        try:
+            monkeypatch.delenv("PATE_GITM_TOKEN_FILE", raising=False)
+            monkeypatch.setenv("PATE_GITM_TOKEN", "land-token")
+            monkeypatch.setenv("PATE_TLS_CA", str(pate["ca.pem"]))
+            monkeypatch.setenv("PATE_TLS_CLIENT_CERT", str(pate["client.pem"]))
+            monkeypatch.setenv("PATE_TLS_CLIENT_KEY", str(pate["client-key.pem"]))
+            assert GitmClient(addr, timeout=5).get_capabilities().edition >= 1
+            monkeypatch.setenv("PATE_TLS_CLIENT_CERT", str(tmp_path / "other.pem"))
+            monkeypatch.setenv("PATE_TLS_CLIENT_KEY", str(tmp_path / "other-key.pem"))
+            with pytest.raises(grpc.RpcError) as refused:
+                GitmClient(addr, timeout=5).get_capabilities()
+            assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+            assert "URI SAN" in (refused.value.details() or "")
+        finally:
+            running.server.stop(0)
