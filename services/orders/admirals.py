@@ -19,6 +19,7 @@ from services.platform.errors import Code, DeskError
 from services.platform.runtime.rpc import (
     NOT_ADMIN,
     abort,
+    carries_session,
     game_master_session,
     in_transaction,
     is_admin,
@@ -29,6 +30,8 @@ from services.platform.security.auth import Authenticator
 from services.platform.security.passwords import NO_LOGIN, hash_password
 from services.platform.store import bots as store
 from services.platform.store import repository as repo
+
+SOLO_CALLER = "send the session named in the request as the call's bearer token (or the administrator token)"
 
 
 def close_if_all_confirmed(conn: Connection, campaign: str, turn: int, now: datetime) -> bool:
@@ -96,6 +99,10 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
             auth = self.auth
             if not (auth is not None and campaign and await game_master_session(context, auth, campaign)):
                 await abort(context, DeskError(Code.PERMISSION_DENIED, NOT_ADMIN))
+        return await self._transaction(context, work)
+
+    async def _transaction(self, context: grpc.aio.ServicerContext, work: Callable[[Connection], Any]) -> Any:
+        """``work`` in a transaction, its DeskError the call's answer (the caller is checked)."""
         try:
             return await in_transaction(self.engine, work)
         except DeskError as err:
@@ -169,14 +176,14 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
         scenario and the one password hash his seat needs (the bots' seats get none, since no one
         logs in to them).  One solo campaign is made at a time in this process, so one caller's
         hashing cannot take the CPU pool from the others."""
-        if not is_admin(context, self.admin_token):
-            await abort(context, DeskError(Code.PERMISSION_DENIED, "administrator token missing or wrong"))
+        if not (is_admin(context, self.admin_token) or carries_session(context, request.session_token)):
+            await abort(context, DeskError(Code.PERMISSION_DENIED, SOLO_CALLER))
         try:
             ask = solo.check_form(request)
         except DeskError as err:
             await abort(context, err)
         now = datetime.now(UTC)
-        await self._run(context, lambda c: solo.authorise(c, request.session_token, now, self.limits))
+        await self._transaction(context, lambda c: solo.authorise(c, request.session_token, now, self.limits))
         async with self._making:
             try:
                 scenario = await run_cpu(lambda: solo.scenario_for(ask))
@@ -191,7 +198,7 @@ class BotAdmiralsServicer(bots_pb2_grpc.BotAdmiralsServicer):
                     conn, request.session_token, ask, hashes, now, self.limits, self.session_seconds
                 )
 
-            token, expires = await self._run(context, work)
+            token, expires = await self._transaction(context, work)
         return bots_pb2.CreateSoloResponse(
             campaign_id=ask.campaign, player_id=ask.seat, token=token, expires_at=expires, password=password
         )

@@ -78,12 +78,3 @@ def archived(conn: Connection, campaign: str) -> Archived:
     if not found:
         raise DeskError(Code.NOT_FOUND, HIDDEN)
     return found[0]
-
-
-def is_public(conn: Connection, campaign: str, status: str | None) -> bool:
-    """Whether anyone may read this campaign's result and replay: finished and archived."""
-    if status != "FINISHED":
-        return False
-    o = desk_tables.campaign_options
-    row = conn.execute(select(o.c.archive_public).where(o.c.campaign == campaign)).first()
-    return row is not None and bool(row.archive_public)

@@ -18,10 +18,11 @@ from pate.core.world.state import Role
 from pate.reports.truth import truth_json
 from pate.v1 import reports_pb2, reports_pb2_grpc
 from services.platform.errors import Code, DeskError
-from services.platform.runtime.rpc import abort, caller_row, in_reader, is_admin, run_cpu
-from services.platform.security.auth import Authenticator
+from services.platform.runtime.rpc import abort, caller_row, in_reader, is_admin, metadata, run_cpu
+from services.platform.security.auth import Authenticator, check_id
 from services.platform.store import bots, seat_holds
 from services.platform.store import repository as repo
+from services.platform.store.archive_reads import in_public_archive
 from services.platform.telemetry.logging import get_logger
 from services.reports import rendering
 
@@ -91,14 +92,30 @@ class ReportsServicer(reports_pb2_grpc.ReportsServicer):
             log.warning("reports.keep_failed", error=type(task.exception()).__name__)
 
     async def _caller(self, context: grpc.aio.ServicerContext, campaign: str) -> Any:
-        """The authenticated player row, or None for an administrator."""
+        """The authenticated player row, or None for an administrator, and for anyone who sends
+        no credentials at all to read a campaign of the public archive (every side, as the web
+        desk's archive shows it, which holds no administrator token)."""
         if is_admin(context, self.admin_token):
+            return None
+        if self._anonymous(context) and await self._archived(campaign):
             return None
         try:
             # a read-only API token's session reads reports: that is what it is for (docs/api.md)
             return await caller_row(self.auth, context, campaign, self.trusted_proxies, read_only_ok=True)
         except DeskError as err:
             await abort(context, err)
+
+    @staticmethod
+    def _anonymous(context: grpc.aio.ServicerContext) -> bool:
+        md = metadata(context)
+        return not any(md.get(k) for k in ("authorization", "x-pate-player", "x-pate-password"))
+
+    async def _archived(self, campaign: str) -> bool:
+        try:
+            check_id("campaign_id", campaign)  # before any query
+        except DeskError:
+            return False
+        return await in_reader(self.engine, lambda conn: in_public_archive(conn, campaign))
 
     async def GetReport(self, request, context):  # type: ignore[no-untyped-def]  # noqa: N802
         caller = await self._caller(context, request.campaign_id)  # who asks, before anything else

@@ -97,12 +97,9 @@ def act_as(session: Session) -> None:
 class Backend:
     """The gRPC clients of the web desk (async, one channel per service)."""
 
-    def __init__(
-        self, orders_addr: str, reports_addr: str, admin_token: str, tls: TlsSettings | None = None
-    ) -> None:
+    def __init__(self, orders_addr: str, reports_addr: str, tls: TlsSettings | None = None) -> None:
         self.orders_addr = orders_addr
         self.reports_addr = reports_addr
-        self.admin_token = admin_token
         # PATE_TLS_CA set: TLS to both services, like every other PATE client (docs/security.md)
         self.tls = load_tls() if tls is None else tls
         # dialled again when the CA or client certificate files are renewed (redial.py)
@@ -124,12 +121,12 @@ class Backend:
         return (("authorization", f"Bearer {session.token}"),)
 
     def _admin_md(self) -> tuple[tuple[str, str], ...]:
-        """A game master's page calls with his own session (act_as); the services take
-        it for his campaign only.  Elsewhere, the administrator's token."""
+        """A game master's page calls with his own session (act_as); the services take it for
+        his campaign only.  The web holds no administrator token (docs/security.md, "Least
+        privilege"): outside such a page a call carries no credentials, which the services grant
+        nothing but the reports of a campaign in the public archive (a spectator's replay)."""
         acting = _acting_master.get()
-        if acting is not None:
-            return self._md(acting)
-        return (("x-pate-admin-token", self.admin_token),)
+        return () if acting is None else self._md(acting)
 
     # --- sessions -------------------------------------------------------
 
@@ -258,7 +255,7 @@ class Backend:
         *,
         combat_rules: str = "",
         naval_rules: str = "",
-        admin_token: str = "",
+        admin_token: str,
     ) -> admin_pb2.Campaign:
         """``combat_rules`` and ``naval_rules`` "" play the scenario's own rule sets;
         ``admin_token``: the one the creation form carries (the server administrator's work)."""
@@ -267,17 +264,17 @@ class Backend:
         if first_deadline is not None:
             req.first_deadline.FromDatetime(first_deadline)
         stub = admin_pb2_grpc.CampaignAdminStub(self._orders())
-        md = (("x-pate-admin-token", admin_token),) if admin_token else self._admin_md()
+        md = (("x-pate-admin-token", admin_token),)  # the token typed into the creation form
         try:
             out: admin_pb2.Campaign = await stub.CreateCampaign(req, metadata=md, timeout=60)
         except grpc.RpcError as err:
             raise translate(err, "orders") from None
         return out
 
-    async def make_solo(self, campaign: str, humans: list[str], admin_token: str = "") -> None:
+    async def make_solo(self, campaign: str, humans: list[str], admin_token: str) -> None:
         """Every seat but the humans' played by the bot admiral (docs/bots.md)."""
         req = bots_pb2.MakeSoloRequest(campaign_id=campaign, humans=humans)
-        md = (("x-pate-admin-token", admin_token),) if admin_token else self._admin_md()
+        md = (("x-pate-admin-token", admin_token),)
         try:
             await bots_pb2_grpc.BotAdmiralsStub(self._orders()).MakeSolo(req, metadata=md)
         except grpc.RpcError as err:

@@ -1,7 +1,7 @@
 """The web's calls of the bot admirals (pate.v1.BotAdmirals, docs/bots.md): a player's solo
 campaign, and the game master's hand-over and civil-disorder rule, beside the Backend they go
-through.  Every call carries the administrator token: the web makes them only after checking
-the player's session (CreateSolo checks it again) or the game master's role."""
+through.  A solo campaign is asked with the player's own session; the game master's calls with
+his (``act_as``), once the web checked his role there."""
 
 from __future__ import annotations
 
@@ -36,7 +36,13 @@ async def create_solo(
         combat_rules=combat_rules,
         naval_rules=naval_rules,
     )
-    out: bots_pb2.CreateSoloResponse = await _call(b, "CreateSolo", req, SOLO_TIMEOUT)
+    stub = bots_pb2_grpc.BotAdmiralsStub(b._orders())
+    try:  # his own session: the web holds no administrator token for him
+        out: bots_pb2.CreateSoloResponse = await stub.CreateSolo(
+            req, metadata=b._md(asker), timeout=SOLO_TIMEOUT
+        )
+    except grpc.RpcError as err:
+        raise translate(err, "orders") from None
     return Session(out.token, out.campaign_id, out.player_id, out.expires_at), out.password
 
 

@@ -18,7 +18,6 @@ class WebSettings:
     addr: str
     orders_addr: str
     reports_addr: str
-    admin_token: str = field(repr=False)
     secret: bytes = field(repr=False)  # signs the CSRF tokens; random per process when not given
     max_body_bytes: int = 256 * 1024  # the order text limit of the desk is well inside this
     guard: Guard = field(default_factory=Guard)  # slow and many connections (services/web/server.py)
@@ -75,7 +74,6 @@ def load_web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
         addr=addr,
         orders_addr=base.orders_addr,
         reports_addr=base.reports_addr,
-        admin_token=base.admin_token,
         secret=secret,
         max_body_bytes=_int(env, "PATE_WEB_MAX_BODY_BYTES", 256 * 1024),
         guard=_guard(env),

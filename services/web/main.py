@@ -39,7 +39,7 @@ def main() -> int:
     except (ConfigError, DataError) as err:
         print(f"pate web: {err}", file=sys.stderr)
         return 2
-    backend = Backend(settings.orders_addr, settings.reports_addr, settings.admin_token, tls)
+    backend = Backend(settings.orders_addr, settings.reports_addr, tls)
     # /metrics on PATE_METRICS_ADDR as every process; each request counted, logged and traced
     tracing.configure_tracing("web", platform.otlp_endpoint)
     metrics.serve_metrics(platform.metrics_addr)

@@ -95,7 +95,7 @@ def test_the_archive_opens_a_finished_campaign_to_anyone_and_never_a_running_one
     gm.SetCampaignOptions(req, metadata=(("x-pate-admin-token", stack.cluster.admin_token),), timeout=30)
     s = settings(stack)
     with TestClient(
-        create_app(Backend(s.orders_addr, s.reports_addr, s.admin_token), s), base_url="http://desk.test"
+        create_app(Backend(s.orders_addr, s.reports_addr), s), base_url="http://desk.test"
     ) as anyone:
         assert cid not in anyone.get("/archive").text  # running: not in it, whatever its option
         for page in (f"/c/{cid}/replay/all", f"/c/{cid}/result"):

@@ -29,7 +29,6 @@ def settings(stack: Stack | None, **kw: object) -> WebSettings:
         "addr": "127.0.0.1:0",
         "orders_addr": stack.cluster.orders_addr if stack else "127.0.0.1:1",
         "reports_addr": stack.cluster.reports_addr if stack else "127.0.0.1:1",
-        "admin_token": stack.cluster.admin_token if stack else "",
         "secret": b"s" * 32,
         "max_body_bytes": 64 * 1024,
     }
@@ -40,7 +39,7 @@ def settings(stack: Stack | None, **kw: object) -> WebSettings:
 @pytest.fixture
 def web(stack: Stack) -> Iterator[tuple[TestClient, Backend]]:
     s = settings(stack)
-    backend = Backend(s.orders_addr, s.reports_addr, s.admin_token)
+    backend = Backend(s.orders_addr, s.reports_addr)
     with TestClient(create_app(backend, s), base_url="http://desk.test") as client:
         yield client, backend
 
@@ -100,7 +99,7 @@ def test_the_campaign_and_game_master_pages_say_which_rules_it_plays(web, stack:
 
 def test_under_tls_the_cookies_are_secure(stack: Stack) -> None:
     s = settings(stack)
-    backend = Backend(s.orders_addr, s.reports_addr, s.admin_token)
+    backend = Backend(s.orders_addr, s.reports_addr)
     with TestClient(create_app(backend, s), base_url="https://desk.test") as client:
         page = client.get("/login")
         assert "Secure" in page.headers["set-cookie"]  # the browser cookie the CSRF token is bound to
@@ -310,7 +309,7 @@ def test_reports_archive_and_text_download(web, stack: Stack) -> None:
 
 def test_a_service_down_gives_a_clear_page_and_the_web_keeps_serving() -> None:
     s = settings(None)
-    backend = Backend(s.orders_addr, s.reports_addr, "")
+    backend = Backend(s.orders_addr, s.reports_addr)
     with TestClient(create_app(backend, s)) as client:
         token = csrf(client.get("/login").text)
         r = client.post(

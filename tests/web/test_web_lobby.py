@@ -42,7 +42,7 @@ def player(stack: Stack) -> Iterator[TestClient]:
 
 def _client(stack: Stack) -> Iterator[TestClient]:
     s = settings(stack)
-    backend = Backend(s.orders_addr, s.reports_addr, s.admin_token)
+    backend = Backend(s.orders_addr, s.reports_addr)
     with TestClient(create_app(backend, s), base_url="http://desk.test") as client:
         yield client
 

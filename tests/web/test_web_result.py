@@ -39,7 +39,7 @@ def one_turn(stack: Stack) -> Stack:
 @pytest.fixture
 def spectator(stack: Stack) -> Iterator[TestClient]:
     """A browser with no session in any campaign."""
-    backend = Backend(stack.cluster.orders_addr, stack.cluster.reports_addr, stack.cluster.admin_token)
+    backend = Backend(stack.cluster.orders_addr, stack.cluster.reports_addr)
     with TestClient(create_app(backend, settings(stack)), base_url="http://desk.test") as client:
         yield client
 

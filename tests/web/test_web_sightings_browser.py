@@ -88,7 +88,7 @@ def desk() -> Iterator[str]:
     import uvicorn
 
     s = settings(None)
-    backend = Reports(s.orders_addr, s.reports_addr, s.admin_token)
+    backend = Reports(s.orders_addr, s.reports_addr)
     backend.knowledge, backend.truth_body = _turns()
     port = free_port()
     server = uvicorn.Server(

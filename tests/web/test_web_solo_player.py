@@ -50,7 +50,7 @@ def test_a_player_makes_a_solo_campaign_plays_a_turn_and_it_is_his_alone(web, st
     stack.client.wait_open(new, 2)  # closed by his confirmation, resolved, the next one opened
 
     s = settings(stack)
-    other = TestClient(create_app(Backend(s.orders_addr, s.reports_addr, s.admin_token), s))
+    other = TestClient(create_app(Backend(s.orders_addr, s.reports_addr), s))
     with other:
         login(other, stack.campaign, "calder", stack.passwords["calder"])
         seen = other.get(f"/c/{new}")

@@ -108,6 +108,13 @@ def is_admin(context: grpc.aio.ServicerContext, token: str) -> bool:
     return bool(token) and hmac.compare_digest(given.encode(), token.encode())
 
 
+def carries_session(context: grpc.aio.ServicerContext, token: str) -> bool:
+    """The call's own bearer token is ``token`` (a session the request names, which the call's
+    work then checks): a player asks for himself, with no administrator behind him."""
+    given = metadata(context).get("authorization", "")
+    return bool(token) and hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
+
+
 NOT_ADMIN = "administrator token missing or wrong (or not the session of this campaign's game master)"
 
 

@@ -27,12 +27,13 @@ class AbortedError(Exception):
 class Context:
     """The little of grpc.aio.ServicerContext that the servicer reads."""
 
-    def __init__(self) -> None:
+    def __init__(self, metadata: tuple[tuple[str, str], ...] = (("x-pate-admin-token", ADMIN),)) -> None:
         self.code: grpc.StatusCode | None = None
         self.details = ""
+        self.metadata = metadata
 
     def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
-        return (("x-pate-admin-token", ADMIN),)
+        return self.metadata
 
     async def abort(self, code: grpc.StatusCode, details: str) -> None:
         self.code, self.details = code, details
@@ -57,11 +58,13 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     return calls
 
 
-def _ask(servicer: admirals.BotAdmiralsServicer, token: str, cid: str) -> tuple[Any, Context]:
+def _ask(
+    servicer: admirals.BotAdmiralsServicer, token: str, cid: str, context: Context | None = None
+) -> tuple[Any, Context]:
     request = bots_pb2.CreateSoloRequest(
         session_token=token, campaign_id=cid, scenario="grand1805", seat="nelson"
     )
-    context = Context()
+    context = context or Context()
     try:
         reply = asyncio.run(servicer.CreateSolo(request, context))
     except AbortedError:
@@ -88,3 +91,20 @@ def test_a_real_session_pays_for_one_hash_whatever_the_seats(engine: Engine, cou
     with engine.begin() as conn:
         session = sessions.lookup(conn, reply.token, now=datetime.now(UTC))
         assert session is not None and (session.campaign, session.player) == ("big", "nelson")
+
+
+def test_a_player_asks_for_himself_with_his_own_session_and_no_administrator_token(
+    engine: Engine, counted: dict[str, int]
+) -> None:
+    """The web desk holds no administrator token: the session the request names, sent as the
+    call's bearer token, is the right to ask. Another bearer, or none, is refused before any work."""
+    servicer = admirals.BotAdmiralsServicer(engine, ADMIN, limits=ROOMY)
+    _token(engine)
+    with engine.begin() as conn:
+        token, _ = sessions.issue(conn, "home", "cornwallis", now=datetime.now(UTC), ttl=3600)
+    for metadata in ((), (("authorization", "Bearer s1." + "B" * 40),)):
+        reply, context = _ask(servicer, token, "not-his", Context(metadata))
+        assert reply is None and context.code == grpc.StatusCode.PERMISSION_DENIED, metadata
+    assert counted == {"hash": 0, "scenario": 0}
+    reply, context = _ask(servicer, token, "his-own", Context((("authorization", f"Bearer {token}"),)))
+    assert reply is not None and reply.campaign_id == "his-own", context.details

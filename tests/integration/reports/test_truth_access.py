@@ -87,3 +87,38 @@ def test_a_wrong_admin_token_is_a_player_call_and_is_refused(engine: sa.Engine) 
     with pytest.raises(RefusedError) as refused:
         _truth(servicer, {"x-pate-admin-token": "guess"}, 0)
     assert refused.value.code != grpc.StatusCode.OK and "BR1FL" not in refused.value.details
+
+
+def _list(servicer: ReportsServicer, md: dict[str, str]) -> reports_pb2.ListReportsResponse:
+    return asyncio.run(
+        servicer.ListReports(reports_pb2.ListReportsRequest(campaign_id=CAMPAIGN), Context(md))
+    )
+
+
+def test_no_credentials_read_a_campaign_only_once_it_is_finished_and_in_the_public_archive(
+    engine: sa.Engine,
+) -> None:
+    """The spectator's replay of the archive carries no credentials (the web holds no
+    administrator token): the reports service answers it for a finished campaign its game master
+    put in the archive, and refuses it, as any caller without a session, for any other."""
+    with engine.begin() as conn:
+        open_training_campaign(conn, CAMPAIGN)
+    servicer = ReportsServicer(engine, ADMIN, Authenticator(engine))
+    public = sa.text(
+        "INSERT INTO campaign_options (campaign, show_ready, archive_public) VALUES (:c, :p, :p)"
+    )
+    finished = sa.text("UPDATE campaigns SET status = 'FINISHED' WHERE id = :c")
+    for step in ("running", "finished, not public", "public"):
+        if step == "finished, not public":
+            with engine.begin() as conn:
+                conn.execute(finished, {"c": CAMPAIGN})
+        if step == "public":
+            with engine.begin() as conn:
+                conn.execute(public, {"c": CAMPAIGN, "p": True})
+            break
+        with pytest.raises(RefusedError) as refused:
+            _list(servicer, {})
+        assert refused.value.code == grpc.StatusCode.UNAUTHENTICATED, step
+    assert _truth(servicer, {}, 0).body  # every ship's place, as for a player once it is over
+    with pytest.raises(RefusedError):
+        _list(servicer, {"authorization": "Bearer s1." + "C" * 40})  # a bad session stays refused

@@ -33,7 +33,7 @@ class RefusingBackend(Backend):
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     s = settings(None)
-    app = create_app(RefusingBackend(s.orders_addr, s.reports_addr, s.admin_token), s)
+    app = create_app(RefusingBackend(s.orders_addr, s.reports_addr), s)
     with TestClient(app, base_url="http://desk.test") as c:
         session = Session("t" * 24, "demo", "nelson", time.time() + 3600)
         c.cookies.set(security.SESSION_COOKIE, session.cookie())

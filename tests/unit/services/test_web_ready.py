@@ -42,7 +42,7 @@ def test_ready_while_both_answer_and_not_when_one_is_gone() -> None:
     async def scenario() -> None:
         orders, orders_port = await _health_server()
         reports, reports_port = await _health_server()
-        backend = Backend(f"127.0.0.1:{orders_port}", f"127.0.0.1:{reports_port}", "", tls=None)
+        backend = Backend(f"127.0.0.1:{orders_port}", f"127.0.0.1:{reports_port}", tls=None)
         clock = [0.0]
         ready = Readiness(backend, clock=lambda: clock[0])
         app = health_app(ready.down)

@@ -73,7 +73,7 @@ class TruthBackend(Backend):
 @pytest.fixture
 def desk() -> Iterator[tuple[TestClient, TruthBackend]]:
     s = settings(None)
-    backend = TruthBackend(s.orders_addr, s.reports_addr, s.admin_token)
+    backend = TruthBackend(s.orders_addr, s.reports_addr)
     backend.asked = []
     with TestClient(create_app(backend, s), base_url="http://desk.test") as c:
         session = Session("t" * 24, "demo", "villeneuve", time.time() + 3600)
