@@ -195,6 +195,18 @@ class GitmClient:
         self.wall: Callable[[], float] = time.time
         # a hold the bridge asked again because the close's had ended: the close's id -> the new one
         self.fresh_holds: dict[str, tuple[str, int]] = {}
+        # the wait before a question of the close is asked again (services/resolver/gitm_errors.py)
+        self.pause: Callable[[float], None] = time.sleep
+        self._budget = threading.local()  # this thread's call deadline while a retry spends what is left
+
+    def deadline(self) -> float:
+        """The deadline of this thread's next call: the configured one, or what a retry has left."""
+        left: float | None = getattr(self._budget, "seconds", None)
+        return self.timeout if left is None else left
+
+    def within(self, seconds: float | None) -> None:
+        """This thread's calls from now on get ``seconds`` (None: the configured deadline)."""
+        self._budget.seconds = seconds
 
     def _md(self) -> list[tuple[str, str]]:
         md = [*trace_metadata(), (CALLER_EDITION, str(PATE_EDITION))]
@@ -215,21 +227,21 @@ class GitmClient:
             hold_id=call.hold_id,
         )
         status: land_pb2.TransferStatus = self._stub.BeginTransfer(
-            request, timeout=self.timeout, metadata=self._md()
+            request, timeout=self.deadline(), metadata=self._md()
         )
         return status
 
     def complete(self, call: Complete) -> land_pb2.TransferStatus:
         request = land_pb2.CompleteTransferRequest(transfer_id=call.transfer_id, cancelled=call.cancelled)
         status: land_pb2.TransferStatus = self._stub.CompleteTransfer(
-            request, timeout=self.timeout, metadata=self._md()
+            request, timeout=self.deadline(), metadata=self._md()
         )
         return status
 
     def get(self, transfer_id: str) -> land_pb2.TransferStatus:
         status: land_pb2.TransferStatus = self._stub.GetTransfer(
             land_pb2.GetTransferRequest(transfer_id=transfer_id),
-            timeout=self.timeout,
+            timeout=self.deadline(),
             metadata=self._md(),
         )
         return status
@@ -247,7 +259,7 @@ class GitmClient:
             captor=call.captor,
         )
         answer: land_pb2.ReportCargoLossResponse = self._stub.ReportCargoLoss(
-            request, timeout=self.timeout, metadata=self._md()
+            request, timeout=self.deadline(), metadata=self._md()
         )
         return answer
 
@@ -262,7 +274,7 @@ class GitmClient:
             ],
         )
         answer: land_pb2.ReportCargoMovesResponse = self._stub.ReportCargoMoves(
-            request, timeout=self.timeout, metadata=self._md()
+            request, timeout=self.deadline(), metadata=self._md()
         )
         return answer
 
@@ -281,7 +293,7 @@ class GitmClient:
             ],
         )
         answer: land_pb2.ReportSightingsResponse = self._stub.ReportSightings(
-            request, timeout=self.timeout, metadata=self._md()
+            request, timeout=self.deadline(), metadata=self._md()
         )
         return answer
 
@@ -293,20 +305,20 @@ class GitmClient:
             campaign_id=campaign, turn=turn, port=port, hold=bool(hold_request), hold_request_id=hold_request
         )
         answer: land_pb2.UnitsNearResponse = self._stub.UnitsNear(
-            request, timeout=self.timeout, metadata=self._md()
+            request, timeout=self.deadline(), metadata=self._md()
         )
         return answer
 
     def release_hold(self, campaign: str, hold_id: str) -> land_pb2.ReleaseHoldResponse:
         request = land_pb2.ReleaseHoldRequest(campaign_id=campaign, hold_id=hold_id)
         answer: land_pb2.ReleaseHoldResponse = self._stub.ReleaseHold(
-            request, timeout=self.timeout, metadata=self._md()
+            request, timeout=self.deadline(), metadata=self._md()
         )
         return answer
 
     def get_capabilities(self) -> land_pb2.Capabilities:
         answer: land_pb2.Capabilities = self._stub.GetCapabilities(
-            land_pb2.GetCapabilitiesRequest(), timeout=self.timeout, metadata=self._md()
+            land_pb2.GetCapabilitiesRequest(), timeout=self.deadline(), metadata=self._md()
         )
         return answer
 
@@ -323,28 +335,30 @@ class GitmClient:
             holders=[land_pb2.PortHolder(port=c, state=s) for c, s in call.holders],
         )
         answer: land_pb2.OpenCampaignResponse = self._stub.OpenCampaign(
-            request, timeout=self.timeout, metadata=self._md()
+            request, timeout=self.deadline(), metadata=self._md()
         )
         return answer
 
     def port_holders(self, campaign: str, turn: int) -> land_pb2.PortHoldersResponse:
         answer: land_pb2.PortHoldersResponse = self._stub.PortHolders(
             land_pb2.PortHoldersRequest(campaign_id=campaign, turn=turn),
-            timeout=self.timeout,
+            timeout=self.deadline(),
             metadata=self._md(),
         )
         return answer
 
     def land_snapshot(self, campaign: str) -> land_pb2.LandSnapshot:
         answer: land_pb2.LandSnapshot = self._stub.GetLandSnapshot(
-            land_pb2.GetLandSnapshotRequest(campaign_id=campaign), timeout=self.timeout, metadata=self._md()
+            land_pb2.GetLandSnapshotRequest(campaign_id=campaign),
+            timeout=self.deadline(),
+            metadata=self._md(),
         )
         return answer
 
     def land_events(self, campaign: str, turn: int, after: int) -> land_pb2.ListLandEventsResponse:
         answer: land_pb2.ListLandEventsResponse = self._stub.ListLandEvents(
             land_pb2.ListLandEventsRequest(campaign_id=campaign, turn=turn, after_sequence=after),
-            timeout=self.timeout,
+            timeout=self.deadline(),
             metadata=self._md(),
         )
         return answer
@@ -352,7 +366,7 @@ class GitmClient:
     def close_campaign(self, call: CloseCampaign) -> land_pb2.CloseCampaignResponse:
         answer: land_pb2.CloseCampaignResponse = self._stub.CloseCampaign(
             land_pb2.CloseCampaignRequest(campaign_id=call.campaign, last_turn=call.last_turn),
-            timeout=self.timeout,
+            timeout=self.deadline(),
             metadata=self._md(),
         )
         return answer
