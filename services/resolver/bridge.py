@@ -36,6 +36,7 @@ end with CloseCampaign.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import grpc
 from sqlalchemy import Connection, or_, select
@@ -219,30 +220,43 @@ METHODS: dict[type, str] = {
 }
 
 
-def _send(client: GitmClient, call: Call) -> tuple[bool, str]:
+def _send(client: GitmClient, call: Call) -> tuple[bool, str, Sequence[Any]]:
+    """(accepted, the reason to audit, the answer's refusals, whose codes the audit groups)."""
     if isinstance(call, Begin):
         status = client.begin(land_holds.live_hold(client, call))
-        return status.accepted, status.reason
+        return status.accepted, status.reason, status.refusals
     if isinstance(call, Complete):
         status = client.complete(call)
-        return status.accepted, status.reason
+        return status.accepted, status.reason, status.refusals
     if isinstance(call, ReleaseHold):
-        return land_holds.release(client, call)
+        return (*land_holds.release(client, call), ())
     if isinstance(call, CargoLoss):
         answer = client.report_cargo_loss(call)
-        return answer.accepted, answer.reason
+        return answer.accepted, answer.reason, answer.refusals
     if isinstance(call, CargoMoves):
         moved = client.report_cargo_moves(call)
-        return moved.accepted, "; ".join(f"{r.item}: {r.reason}" for r in moved.refusals)
+        return moved.accepted, "; ".join(f"{r.item}: {r.reason}" for r in moved.refusals), moved.refusals
     if isinstance(call, OpenCampaign):
         client.open_campaign(call)
-        return True, ""
+        return True, "", ()
     if isinstance(call, CloseCampaign):
         closed = client.close_campaign(call)
         stuck = closed.cancelled_transfers
-        return not stuck, f"{stuck} open transfers cancelled by the close" if stuck else ""
+        return not stuck, f"{stuck} open transfers cancelled by the close" if stuck else "", ()
     client.report_sightings(call)
-    return True, ""
+    return True, "", ()
+
+
+MAX_CODED = 50  # refusals grouped into one audit row
+
+
+def refusal_codes(refusals: Sequence[Any]) -> dict[str, list[str]]:
+    """The items refused, grouped by ``Refusal.code`` (edition 4; "" from an older service), for
+    the audit row: the administrators group by the code, the players read the reason."""
+    out: dict[str, list[str]] = {}
+    for r in list(refusals)[:MAX_CODED]:
+        out.setdefault(str(r.code)[:16], []).append(str(r.item)[:64])
+    return out
 
 
 def capabilities(client: GitmClient) -> editions.Capabilities:
@@ -272,7 +286,8 @@ def deliver(
 ) -> list[tuple[Call, str]]:
     """Make every call in order; return those GITM refused, with its reason,
     and those it does not serve (reason ``editions.SKIPPED``...); ``errors``: filled, by
-    position in that list, with the code and details of each refused by a status code.
+    position in that list, with what its audit row adds: the code and details of one refused
+    by a status code, the items of one refused in an answer grouped by their refusal codes.
     GITM unreachable or slow past the deadline: :class:`TransientError`; busy:
     :class:`BusyError` (the consumer retries the whole turn later; the ids make repeats
     harmless)."""
@@ -284,7 +299,7 @@ def deliver(
             refused.append((call, f"{editions.SKIPPED}the land service does not serve {method}"))
             continue
         try:
-            accepted, reason = _send(client, call)
+            accepted, reason, refusals = _send(client, call)
         except grpc.RpcError as exc:
             code = status_code(exc)
             again = retry_error(client, exc)
@@ -301,6 +316,8 @@ def deliver(
             refused.append((call, f"{code.name}: {details}"))
             continue
         if not accepted:
+            if refusals:
+                errors[len(refused)] = {"refusal_codes": refusal_codes(refusals)}
             refused.append((call, reason or "refused"))
     return refused
 

@@ -25,7 +25,7 @@ from pate.core.world.ships import InPort
 from pate.core.world.state import Headquarters, LandUnit, WorldState
 from services.platform.bus.consumer import BusyError, TransientError
 from services.platform.telemetry.logging import get_logger
-from services.resolver.bridge import OUTAGES, REFUSALS, capabilities, status_code
+from services.resolver.bridge import OUTAGES, REFUSALS, capabilities, refusal_codes, status_code
 from services.resolver.gitm import GitmClient
 from services.resolver.gitm_calls import BEGUN, COMPLETED
 from services.resolver.gitm_errors import asked_twice, plain
@@ -103,6 +103,8 @@ def transfer_word(client: GitmClient, transfer: LandTransfer, *, told: bool = Fa
             return f"refused: the land side does not hold the transfer ({_name(code)})" if told else None
         raise
     if not status.accepted or status.state == land_pb2.TRANSFER_STATE_REFUSED:
+        # the player reads the reason as GITM gave it; the log groups the refusals by their codes
+        log.info("gitm_transfer_refused", transfer=transfer_id, refusal_codes=refusal_codes(status.refusals))
         return f"refused: {status.reason or 'refused by GITM'}"
     if _other_content(status, transfer):
         log.error(

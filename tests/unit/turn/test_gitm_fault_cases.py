@@ -86,7 +86,14 @@ def test_gitms_city_report_waits_until_the_earlier_transfers_are_settled() -> No
 def test_a_refused_load_whose_transport_was_then_taken_recovers_the_units() -> None:
     """GITM refused BR2TR's load of BR5IN; before PATE heard it BR2TR was taken with BR5IN aboard (as
     PATE thought). BR5IN never left Portsmouth: its capture is void (transfer_undone, recovered)."""
-    schedule = ["ok", "refuse", "ok", "ok", "down", "down"]  # turn 2's close: GetTransfer down, asked again, down
+    schedule = [
+        "ok",
+        "refuse",
+        "ok",
+        "ok",
+        "down",
+        "down",
+    ]  # turn 2's close: GetTransfer down, asked again, down
     turns = [
         {"BR2TR": ("load", 1, 1), "BR1TR": ("none", 0, 0)},
         {"BR2TR": ("none", 0, 0), "BR1TR": ("none", 0, 0)},
