@@ -218,13 +218,13 @@ def test_the_second_try_gets_what_is_left_of_the_deadline() -> None:
     deadlines: list[float] = []
 
     def ask() -> str:
-        deadlines.append(client.deadline())
+        deadlines.append(client.timeout)
         now[0] += 1.0
         raise _error(C.RESOURCE_EXHAUSTED, retry=0.5)
 
     with pytest.raises(grpc.RpcError):
         asked_twice(client, ask)
-    assert deadlines == [5.0, 3.5] and client.deadline() == 5.0
+    assert deadlines == [5.0, 3.5] and client.timeout == 5.0
 
 
 def test_one_outage_of_the_reference_service_no_longer_defers_the_turn() -> None:
