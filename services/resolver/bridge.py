@@ -203,7 +203,7 @@ def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str])
             accepted=False,
             campaign=msg.campaign_id,
             turn=msg.turn,
-            # an error's code and its details' reason and fields, for grouping (docs/gitm.md "Status codes")
+            # what an error (code, reason, fields) or the refusals (by code) add, docs/gitm.md
             detail={"call": type(call).__name__, "reason": reason, **errors.get(i, {}), **to_plain(call)},
         )
     log.info("gitm_turn_delivered", calls=len(calls), refused=len(refused))
