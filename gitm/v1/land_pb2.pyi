@@ -395,19 +395,28 @@ class Refusal(_message.Message):
 
     ITEM_FIELD_NUMBER: _builtins.int
     REASON_FIELD_NUMBER: _builtins.int
+    CODE_FIELD_NUMBER: _builtins.int
     item: _builtins.str
     """a unit id, "supplies", or "units" (a unit named twice)"""
     reason: _builtins.str
     """e.g. "not in Portsmouth", "a unit of FR, not of BR", "already embarked" """
+    code: _builtins.str
+    """edition 4 (docs/gitm.md "Refusal codes"): what kind of refusal, one word of: "unknown" (no
+    such unit, or lost or captured), "elsewhere" (not in the city's tactical square, not aboard
+    the transport), "foreign" (another state's), "embarked" (already aboard), "reserved" (held
+    by another open transfer), "twice" (named twice), "supplies" (short of free supplies),
+    "refused" (anything else); "" from an older service. PATE groups by it; players read reason
+    """
     def __init__(
         self,
         *,
         item: _builtins.str = ...,
         reason: _builtins.str = ...,
+        code: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["item", b"item", "reason", b"reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "item", b"item", "reason", b"reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

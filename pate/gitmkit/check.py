@@ -18,10 +18,18 @@ import grpc
 from grpc_health.v1 import health_pb2_grpc
 
 from gitm.v1 import land_pb2_grpc
-from pate.gitmkit import cargo_rows, edition4_rows, hold_rows, lifecycle_rows, repeat_rows, transfer_rows
+from pate.gitmkit import (
+    cargo_rows,
+    detail_rows,
+    edition4_rows,
+    hold_rows,
+    lifecycle_rows,
+    repeat_rows,
+    transfer_rows,
+)
 from pate.gitmkit.land import Land
 from pate.gitmkit.obligations import OBLIGATIONS, title
-from pate.gitmkit.rows import DETAIL, CheckFailedError, Row, SkippedError, bounded
+from pate.gitmkit.rows import DETAIL, CheckFailedError, NeedsError, Row, SkippedError, bounded
 
 Check = Callable[[Land], str]
 # in the order they run: the service, the campaign, then each transfer and report
@@ -36,6 +44,9 @@ ORDER: list[tuple[str, Check]] = [
     ("L27", edition4_rows.land_events),
     ("L28", hold_rows.holds),
     ("L21", repeat_rows.malformed),
+    ("L29", detail_rows.error_details),
+    ("L30", detail_rows.error_reasons),
+    ("L31", detail_rows.refusal_codes),
     ("L14", transfer_rows.unknown),
     ("L4", transfer_rows.unit_refusals),
     ("L5", transfer_rows.reserved_elsewhere),
@@ -75,6 +86,9 @@ def run_row(land: Land, n: str, fn: Check) -> Row:
         return Row(name, True, fn(land))
     except SkippedError as exc:
         return Row(name, False, f"skipped: {exc}", skipped=True)
+    except NeedsError as exc:
+        why = bounded(str(exc), 120)
+        return Row(name, False, f"not run: needs {exc.needed}, which failed: {why}", needs=exc.needed)
     except CheckFailedError as exc:
         return Row(name, False, bounded(str(exc), 2 * DETAIL))
     except grpc.RpcError as exc:

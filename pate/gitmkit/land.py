@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import grpc
+
 from gitm.v1 import land_pb2
 
 CALLER_TOKEN = "x-pate-gitm-token"  # docs/gitm.md "Security"
@@ -64,6 +66,21 @@ class Land:
     health: Any = None  # a grpc.health.v1 HealthStub on the same channel
     opened: bool = False  # the first OpenCampaign was answered OK (whatever L2 found next)
     _n: int = 0
+    _edition: int = 0
+
+    def edition(self) -> int:
+        """The service's edition by its capabilities (1 without GetCapabilities), asked once: the
+        rows check the details of edition 4 only of a service that says it is of edition 4."""
+        if not self._edition:
+            try:
+                self._edition = max(
+                    1, int(self.call("GetCapabilities", land_pb2.GetCapabilitiesRequest()).edition)
+                )
+            except grpc.RpcError as exc:
+                if not (isinstance(exc, grpc.Call) and exc.code() == grpc.StatusCode.UNIMPLEMENTED):
+                    raise
+                self._edition = 1
+        return self._edition
 
     def other_campaign(self, what: str) -> str:
         """A campaign id of the suite's that is never opened (an opaque id of at most 256)."""

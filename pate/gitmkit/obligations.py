@@ -32,6 +32,9 @@ OBLIGATIONS: dict[str, str] = {
     "L26": "land snapshot (edition 4): one consistent state, open transfers and reservations as held",
     "L27": "land events (edition 4): in sequence, after the cursor, the same when asked again",
     "L28": "holds (edition 4): one per request, ten minutes, confirmed by a begin, released for good",
+    "L29": "error details (edition 4): every error carries its google.rpc.Status, fields named",
+    "L30": "error reasons (edition 4): ErrorInfo.reason from the table, the right one for the case",
+    "L31": "refusal codes (edition 4): every refusal carries the code of its kind",
 }
 
 

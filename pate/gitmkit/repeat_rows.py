@@ -12,8 +12,10 @@ from typing import Any
 import grpc
 
 from gitm.v1 import land_pb2
+from pate.gitmkit import detail_rows
 from pate.gitmkit.land import CITY_SUPPLIES, LOAD, NO_CITY, UNLOAD, Land
-from pate.gitmkit.rows import CheckFailedError, SkippedError, expect, short
+from pate.gitmkit.rows import CheckFailedError, SkippedError, bounded, expect, short
+from pate.gitmkit.status_details import details_of
 
 COPIES = 8  # concurrent copies of one call
 COMPLETED = land_pb2.TRANSFER_STATE_COMPLETED
@@ -133,7 +135,10 @@ def _unmapped(land: Land) -> land_pb2.OpenCampaignRequest:
 
 
 def malformed(land: Land) -> str:
+    """L21; of a service of edition 4 the field is read from the BadRequest's field violations
+    (the whole path, ``units[0].city``), of an earlier one from the status message (its last name)."""
     lay = land.layout
+    rich = detail_rows.edition(land) >= 4
     cases: list[tuple[str, str, Callable[[], Any]]] = [
         ("transfer_id", "an empty transfer_id", lambda: land.begin("", LOAD, [lay.a])),
         ("transfer_id", "a transfer_id with a space", lambda: land.begin("a b", LOAD, [lay.a])),
@@ -157,7 +162,11 @@ def malformed(land: Land) -> str:
                 ),
             ),
         ),
-        ("city", f"an OpenCampaign naming {NO_CITY}", lambda: land.call("OpenCampaign", _unmapped(land))),
+        (
+            "units[0].city",
+            f"an OpenCampaign naming {NO_CITY}",
+            lambda: land.call("OpenCampaign", _unmapped(land)),
+        ),
     ]
     for fieldname, what, call in cases:
         try:
@@ -166,7 +175,14 @@ def malformed(land: Land) -> str:
             code = exc.code() if isinstance(exc, grpc.Call) else None
             details = exc.details() if isinstance(exc, grpc.Call) else ""
             expect(code == grpc.StatusCode.INVALID_ARGUMENT, f"{what}: {code.name if code else '?'}")
-            expect(fieldname in (details or ""), f"{what}: INVALID_ARGUMENT without naming {fieldname}")
+            if rich:
+                named = [f for f, _ in details_of(exc).fields]
+                said = ", ".join(bounded(f, 40) for f in named[:3]) or "no field violation"
+                expect(fieldname in named, f"{what}: the BadRequest names {said}, not {fieldname}")
+            else:
+                last = fieldname.rsplit(".", 1)[-1]
+                expect(last in (details or ""), f"{what}: INVALID_ARGUMENT without naming {last}")
             continue
         raise CheckFailedError(f"{what} answered OK: {short(answer)}")
-    return f"{len(cases)} malformed requests: INVALID_ARGUMENT naming the field"
+    where = "in its BadRequest" if rich else "in the message"
+    return f"{len(cases)} malformed requests: INVALID_ARGUMENT naming the field {where}"

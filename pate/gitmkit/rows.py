@@ -29,6 +29,14 @@ class SkippedError(Exception):
     """A check that cannot run with what it was given (its message says what to give)."""
 
 
+class NeedsError(Exception):
+    """A check that cannot run because another row's call failed: a knock-on failure, naming it."""
+
+    def __init__(self, needed: str, why: str) -> None:
+        super().__init__(why)
+        self.needed = needed
+
+
 def expect(ok: object, why: str) -> None:
     if not ok:
         raise CheckFailedError(why)

@@ -1,7 +1,7 @@
 """Write the data the gitm.v1 contract depends on beside its proto (docs/gitm.md, "Answers to
 the land team's review", A1 and A8): the cities PATE may name (the ports with ``on_gitm_map``),
-the state codes, the calendar of rule 3.1, the calls of each edition and the kinds of edition 4's
-land events.  A land team reads ``proto/gitm/v1/contract.toml``
+the state codes, the calendar of rule 3.1, the calls of each edition, the kinds of edition 4's
+land events and its error reasons and refusal codes.  A land team reads ``proto/gitm/v1/contract.toml``
 with the proto, not PATE's data files; a test fails when the file is stale.
 
     python -m pate.tools.gitmdata           # rewrite proto/gitm/v1/contract.toml
@@ -36,7 +36,8 @@ def contract_text() -> str:
     digest = hashlib.sha256(
         json.dumps([cities, [s.code for s in states]], separators=(",", ":")).encode()
     ).hexdigest()
-    lines = [*_head(), *_editions(), *_land_events(), *_holds(), *_cities_and_states(cities, states, digest)]
+    lines = [*_head(), *_editions(), *_land_events(), *_holds(), *_errors()]
+    lines += _cities_and_states(cities, states, digest)
     return "\n".join(lines) + "\n"
 
 
@@ -69,6 +70,19 @@ def _holds() -> list[str]:
         f"hold_seconds = {HOLD_SECONDS}  # a hold ends this long after it was first given unless released",
         f"pate_margin_seconds = {MARGIN}  # PATE names no hold with less than this left; it asks again",
         f'refusal_codes = [{codes}]  # a BeginTransfer\'s refusal of item "hold" begins with one',
+        "",
+    ]
+
+
+def _errors() -> list[str]:
+    from pate.gitmkit.status_details import DOMAIN, REASONS, REFUSAL_CODES
+
+    codes = ", ".join(f'"{c}"' for c in REFUSAL_CODES)
+    return [
+        '[errors]  # edition 4 (docs/gitm.md "Error details"): ErrorInfo.reason = the code it goes with',
+        f'domain = "{DOMAIN}"  # ErrorInfo.domain',
+        *(f'{reason} = "{code.name}"' for reason, (code, _when) in REASONS.items()),
+        f'refusal_codes = [{codes}]  # Refusal.code (docs/gitm.md "Refusal codes")',
         "",
     ]
 

@@ -20,9 +20,18 @@ OPAQUE_ID = re.compile(r"[A-Za-z0-9_.:-]{1,256}")
 
 
 class StoreError(Exception):
-    """A call the store answers with a gRPC status other than OK."""
+    """A call the store answers with a gRPC status other than OK, and the ErrorInfo reason of
+    its details (pate/gitmkit/status_details.py ``REASONS``; docs/gitm.md "Status codes")."""
 
     code = grpc.StatusCode.INVALID_ARGUMENT
+    reason = "MALFORMED_REQUEST"
+
+    def __init__(self, message: str, *, reason: str = "", field: str = "", **meta: str) -> None:
+        super().__init__(message)
+        self.reason = reason or type(self).reason
+        self.meta = {k: v[:64] for k, v in meta.items()}
+        # the request's field a BadRequest names: given, else the message's first word
+        self.field = field or re.split(r"[ :]", message, maxsplit=1)[0]
 
 
 class BadRequestError(StoreError):
@@ -31,37 +40,41 @@ class BadRequestError(StoreError):
 
 class UnknownTransferError(StoreError):
     code = grpc.StatusCode.NOT_FOUND
+    reason = "TRANSFER_NOT_FOUND"
 
 
 class ReusedIdError(StoreError):
     code = grpc.StatusCode.ALREADY_EXISTS
+    reason = "ID_REUSED"
 
 
 class ClosedCampaignError(StoreError):
     code = grpc.StatusCode.FAILED_PRECONDITION
+    reason = "CAMPAIGN_CLOSED"
 
 
 class UnknownCityError(StoreError):
     code = grpc.StatusCode.NOT_FOUND
+    reason = "CITY_NOT_ON_MAP"
 
 
 def check_id(field: str, value: str) -> None:
     if not value:
-        raise BadRequestError(f"{field} is required")
+        raise BadRequestError(f"{field} is required", field=field)
     if len(value) > MAX_ID:
-        raise BadRequestError(f"{field} is longer than {MAX_ID} characters")
+        raise BadRequestError(f"{field} is longer than {MAX_ID} characters", field=field)
 
 
 def check_opaque(field: str, value: str) -> None:
     """An id PATE makes (transfer, loss, move, report, campaign): opaque, bounded, plain characters."""
     check_id(field, value)
     if not OPAQUE_ID.fullmatch(value):
-        raise BadRequestError(f"{field} may hold only letters, digits and _ . : -")
+        raise BadRequestError(f"{field} may hold only letters, digits and _ . : -", field=field)
 
 
 def check_count(field: str, n: int, limit: int) -> None:
     if n < 0 or n > limit:
-        raise BadRequestError(f"{field} must be between 0 and {limit}")
+        raise BadRequestError(f"{field} must be between 0 and {limit}", field=field)
 
 
 def request_sha(msg: Any) -> str:

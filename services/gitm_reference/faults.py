@@ -11,8 +11,10 @@ from dataclasses import dataclass, fields
 from typing import TypeVar
 
 import grpc
+from google.rpc import status_pb2
 
 from gitm.v1 import reference_admin_pb2
+from pate.gitmkit.status_details import rich_status
 from services.gitm_reference.ledger import Behaviour
 
 T = TypeVar("T")
@@ -145,11 +147,32 @@ class FaultGate:
         return self.call(work)
 
 
-def status_of(exc: Exception) -> tuple[grpc.StatusCode, str]:
+# RetryInfo of an outage on demand: it passes at the next call, so "at once"
+OUTAGE_RETRY_SECONDS = 0.0
+INTERNAL_MESSAGE = "internal fault of the land service"  # never the exception's text or stack
+
+
+def status_of(
+    exc: Exception, *, internal: bool = False, broken: Callable[[str], bool] = lambda _n: False
+) -> status_pb2.Status:
+    """The ``google.rpc.Status`` an error is answered with (docs/gitm.md "Status codes").
+    ``internal``: any other exception is INTERNAL with INTERNAL_FAULT (the servicer); else it is
+    raised as it is (the in-process stub, whose tests want the bug itself).  ``broken``: the
+    mutants that break the details (services/gitm_reference/mutants.py)."""
     from services.gitm_reference.checks import StoreError
 
     if isinstance(exc, UnavailableError):
-        return grpc.StatusCode.UNAVAILABLE, str(exc)
-    if isinstance(exc, StoreError):
-        return exc.code, str(exc)
-    raise exc
+        return rich_status(
+            grpc.StatusCode.UNAVAILABLE, str(exc), reason="LAND_UNAVAILABLE", retry_after=OUTAGE_RETRY_SECONDS
+        )
+    if not isinstance(exc, StoreError):
+        if not internal:
+            raise exc
+        return rich_status(grpc.StatusCode.INTERNAL, INTERNAL_MESSAGE, reason="INTERNAL_FAULT")
+    reason = exc.reason
+    if broken("wrong_reason") and exc.code == grpc.StatusCode.NOT_FOUND:
+        reason = "CAMPAIGN_NOT_OPENED"
+    if exc.code != grpc.StatusCode.INVALID_ARGUMENT:
+        return rich_status(exc.code, str(exc), reason=reason, metadata=exc.meta)
+    field = "request" if broken("vague_field") else exc.field
+    return rich_status(exc.code, str(exc), reason=reason, fields=[(field, str(exc))])

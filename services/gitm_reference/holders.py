@@ -18,10 +18,10 @@ from services.gitm_reference.ledger import Ledger
 def set_holders(conn: Connection, campaign: str, holders: Iterable[land_pb2.PortHolder]) -> None:
     """Each city's holder from now on, written in one statement (an open names every city)."""
     rows: dict[str, str] = {}
-    for h in holders:
-        check_id("holders[].port", h.port)
+    for i, h in enumerate(holders):
+        check_id(f"holders[{i}].port", h.port)
         if len(h.state) != 2 or not h.state.isalpha() or not h.state.isupper():
-            raise BadRequestError("holders[].state must be a state's two-letter code")
+            raise BadRequestError(f"holders[{i}].state must be a state's two-letter code")
         rows[h.port] = h.state
     if not rows:
         return

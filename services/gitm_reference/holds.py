@@ -27,6 +27,7 @@ class HeldError(StoreError):
     """GITM's own rule would move, destroy or give away what a live hold keeps: it waits."""
 
     code = grpc.StatusCode.FAILED_PRECONDITION
+    reason = "LAND_HELD"
 
 
 class Holds:
@@ -90,7 +91,11 @@ class Holds:
                 select(c.state, c.expires_at).where(and_(c.hold_id == r.hold_id, c.campaign == r.campaign_id))
             ).first()
             if row is None:
-                raise UnknownCityError(f"no hold {r.hold_id[:64]} in campaign {r.campaign_id[:64]}")
+                raise UnknownCityError(
+                    f"no hold {r.hold_id[:64]} in campaign {r.campaign_id[:64]}",
+                    reason="HOLD_NOT_FOUND",
+                    hold_id=r.hold_id,
+                )
             if row.state == "released":
                 return land_pb2.ReleaseHoldResponse(hold_id=r.hold_id, state="released", duplicate=True)
             conn.execute(update(t.holds).where(c.hold_id == r.hold_id).values(state="released"))

@@ -14,6 +14,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.pool import StaticPool
 
 from gitm.v1 import land_pb2
+from pate.gitmkit.status_details import code_of, trailer
 from services.gitm_reference.faults import FaultGate, Faults, status_of
 from services.gitm_reference.ledger import Seeder
 from services.gitm_reference.store import LandStore
@@ -24,9 +25,9 @@ T = TypeVar("T")
 class LocalRpcError(grpc.RpcError, grpc.Call):  # type: ignore[misc]
     """A failed call, as a channel would raise it."""
 
-    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+    def __init__(self, code: grpc.StatusCode, details: str, trailer: Any = ()) -> None:
         super().__init__(details)
-        self._code, self._details = code, details
+        self._code, self._details, self._trailer = code, details, tuple(trailer)
 
     def code(self) -> grpc.StatusCode:
         return self._code
@@ -38,7 +39,7 @@ class LocalRpcError(grpc.RpcError, grpc.Call):  # type: ignore[misc]
         return ()
 
     def trailing_metadata(self) -> Any:
-        return ()
+        return self._trailer
 
     def is_active(self) -> bool:
         return False
@@ -70,8 +71,8 @@ class InProcessStub:
         try:
             return self.gate(work)
         except Exception as exc:  # mapped to a status as the servicer maps it
-            code, details = status_of(exc)
-            raise LocalRpcError(code, details) from None
+            status = status_of(exc)  # with its details, as the servicer answers (docs/gitm.md "Status codes")
+            raise LocalRpcError(code_of(status), status.message, trailer(status)) from None
 
     def BeginTransfer(self, r: land_pb2.BeginTransferRequest, **_: Any) -> land_pb2.TransferStatus:  # noqa: N802
         return self._do("BeginTransfer", r.transfer_id, lambda: self.store.begin(r))

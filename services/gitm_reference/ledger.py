@@ -63,7 +63,7 @@ class Ledger:
         service was started with: PATE_GITM_SCENARIO) unless PATE opens it
         (OpenCampaign); a closed campaign takes no more calls."""
         if closed(conn, campaign) and not self.behaviour.broken("close_ignored"):
-            raise ClosedCampaignError(f"campaign {campaign} is closed")
+            raise ClosedCampaignError(f"campaign {campaign} is closed", campaign_id=campaign)
         if conn.execute(select(t.campaigns.c.campaign).where(t.campaigns.c.campaign == campaign)).first():
             return
         source = self.seeder(conn, campaign) if self.seeder else ""
@@ -75,11 +75,15 @@ class Ledger:
         if self.seeder is not None or self.behaviour.broken("near_unopened_ok"):
             return
         if not conn.execute(select(c.campaign).where(c.campaign == campaign)).first():
-            raise UnknownCityError(f"no campaign {campaign!r}: PATE has not opened it")
+            raise UnknownCityError(
+                f"no campaign {campaign!r}: PATE has not opened it",
+                reason="CAMPAIGN_NOT_OPENED",
+                campaign_id=campaign,
+            )
 
     def city(self, port: str) -> None:
         if not self.on_map(port):
-            raise UnknownCityError(f"no city {port!r} on the GITM map")
+            raise UnknownCityError(f"no city {port!r} on the GITM map", port=port)
 
     def on_map(self, port: str) -> bool:
         return self.cities is None or port in self.cities
@@ -94,7 +98,7 @@ class Ledger:
             conn.execute(insert(t.request_shas).values(kind=kind, id=key, sha=sha))
             return True
         if row.sha != sha and not self.behaviour.broken("accept_reused"):
-            raise ReusedIdError(f"{kind} {key} was received before with other content")
+            raise ReusedIdError(f"{kind} {key} was received before with other content", call=kind, id=key)
         return False
 
 

@@ -39,14 +39,14 @@ class Lifecycle:
         check_opaque("campaign_id", r.campaign_id)
         check_count("units", len(r.units), 10 * MAX_UNITS)
         check_count("stocks", len(r.stocks), 10 * MAX_UNITS)
-        for u in r.units:
-            check_id("units[].unit.id", u.unit.id)
+        for i, u in enumerate(r.units):
+            check_id(f"units[{i}].unit.id", u.unit.id)
             if bool(u.city) == bool(u.transport_id):
-                raise BadRequestError(f"units[] {u.unit.id[:64]}: give one of city and transport_id")
-        for k in r.stocks:
+                raise BadRequestError(f"units[{i}] {u.unit.id[:64]}: give one of city and transport_id")
+        for i, k in enumerate(r.stocks):
             if bool(k.city) == bool(k.transport_id):
-                raise BadRequestError("stocks[]: give one of city and transport_id")
-            check_count("stocks[].supplies", k.supplies, MAX_SUPPLIES)
+                raise BadRequestError(f"stocks[{i}]: give one of city and transport_id")
+            check_count(f"stocks[{i}].supplies", k.supplies, MAX_SUPPLIES)
         if not self.ledger.behaviour.broken("open_unmapped_ok"):
             self._on_map(r)
         return self.ledger.tx(lambda conn: self._open(conn, r))  # type: ignore[no-any-return]

@@ -32,15 +32,15 @@ class CargoMoves:
         check_opaque("move_id", r.move_id)
         check_opaque("campaign_id", r.campaign_id)
         check_count("moves", len(r.moves), MAX_MOVES)
-        for m in r.moves:
-            check_id("moves[].from_transport", m.from_transport)
-            check_id("moves[].to_transport", m.to_transport)
+        for i, m in enumerate(r.moves):
+            check_id(f"moves[{i}].from_transport", m.from_transport)
+            check_id(f"moves[{i}].to_transport", m.to_transport)
             if m.from_transport == m.to_transport:
-                raise BadRequestError("moves[].to_transport must differ from moves[].from_transport")
-            check_count("moves[].units", len(m.units), MAX_UNITS)
-            for u in m.units:
-                check_id("moves[].units[]", u)
-            check_count("moves[].supplies", m.supplies, MAX_SUPPLIES)
+                raise BadRequestError(f"moves[{i}].to_transport must differ from moves[{i}].from_transport")
+            check_count(f"moves[{i}].units", len(m.units), MAX_UNITS)
+            for j, u in enumerate(m.units):
+                check_id(f"moves[{i}].units[{j}]", u)
+            check_count(f"moves[{i}].supplies", m.supplies, MAX_SUPPLIES)
         return self.ledger.tx(lambda conn: self._apply(conn, r))  # type: ignore[no-any-return]
 
     def _apply(
@@ -84,22 +84,23 @@ def _move(
     for uid in m.units:
         x = found.get(uid)
         if x is None or x.fate:
-            why = "no such unit" if x is None else f"already {x.fate}"
+            code, why = "unknown", "no such unit" if x is None else f"already {x.fate}"
         elif x.transport != m.from_transport:
-            why = f"not aboard {m.from_transport}" + (f" (aboard {x.transport})" if x.transport else "")
+            aboard = f" (aboard {x.transport})" if x.transport else ""
+            code, why = "elsewhere", f"not aboard {m.from_transport}{aboard}"
         elif x.reserved_by:
-            why = "reserved by an open transfer"
+            code, why = "reserved", "reserved by an open transfer"
         else:
             moved.append(uid)
             continue
-        refusals.append(land_pb2.Refusal(item=uid, reason=why))
+        refusals.append(land_pb2.Refusal(item=uid, reason=why, code=code))
     move_units(conn, campaign, moved, transport=m.to_transport)
     supplies = 0
     if m.supplies and not units_only:
         have, reserved = stock(conn, campaign, "transport", m.from_transport)
         if have - reserved < m.supplies:
             why = f"{m.from_transport} holds {have - reserved} free supplies, not {m.supplies}"
-            refusals.append(land_pb2.Refusal(item="supplies", reason=why))
+            refusals.append(land_pb2.Refusal(item="supplies", reason=why, code="supplies"))
         else:
             supplies = m.supplies
             set_stock(conn, campaign, "transport", m.from_transport, have - supplies, reserved)

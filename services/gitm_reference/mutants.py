@@ -46,4 +46,11 @@ MUTANTS: dict[str, tuple[str, str]] = {
     "events_unopened_ok": ("L27", "ListLandEvents of a campaign never opened answers OK, not NOT_FOUND"),
     "hold_not_repeatable": ("L28", "UnitsNear asked again with the same hold request gives another hold"),
     "hold_released_confirms": ("L28", "a BeginTransfer naming a released hold is accepted"),
+    "vague_field": ("L21", 'edition 4: a BadRequest names the field "request", the message the real one'),
+    "bare_errors": ("L29", "edition 4: errors carry no google.rpc.Status details"),
+    "wrong_reason": (
+        "L30",
+        "edition 4: every NOT_FOUND says CAMPAIGN_NOT_OPENED, a transfer never begun too",
+    ),
+    "refusal_no_code": ("L31", "edition 4: refusals carry no code"),
 }

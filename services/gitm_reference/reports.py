@@ -61,12 +61,12 @@ class TurnReports:
         check_opaque("report_id", r.report_id)
         check_opaque("campaign_id", r.campaign_id)
         check_count("sightings", len(r.sightings), MAX_SIGHTINGS)
-        for s in r.sightings:
-            check_id("sightings[].port", s.port)
-            check_id("sightings[].for_state", s.for_state)
-            check_count("sightings[].ships", len(s.ships), MAX_UNITS)
-            for x in s.ships:
-                check_id("sightings[].ships[].id", x.id)
+        for i, s in enumerate(r.sightings):
+            check_id(f"sightings[{i}].port", s.port)
+            check_id(f"sightings[{i}].for_state", s.for_state)
+            check_count(f"sightings[{i}].ships", len(s.ships), MAX_UNITS)
+            for j, x in enumerate(s.ships):
+                check_id(f"sightings[{i}].ships[{j}].id", x.id)
 
         def write(conn: Connection) -> land_pb2.ReportSightingsResponse:
             c = t.sighting_reports.c
@@ -154,12 +154,14 @@ def _record_loss(
     set_stock(conn, r.campaign_id, "transport", r.transport_id, have - gone, 0)
     _add_lost(conn, r.campaign_id, gone)
     refusals = [
-        land_pb2.Refusal(item=u, reason=f"not aboard {r.transport_id} in GITM")
+        land_pb2.Refusal(item=u, reason=f"not aboard {r.transport_id} in GITM", code="elsewhere")
         for u in sorted(set(r.units) - set(aboard))
     ]
     if gone < r.supplies:
         refusals.append(
-            land_pb2.Refusal(item="supplies", reason=f"{r.transport_id} held {have}, not {r.supplies}")
+            land_pb2.Refusal(
+                item="supplies", reason=f"{r.transport_id} held {have}, not {r.supplies}", code="supplies"
+            )
         )
     reason = "; ".join(f"{x.item}: {x.reason}" for x in refusals)
     return land_pb2.ReportCargoLossResponse(

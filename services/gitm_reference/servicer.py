@@ -16,12 +16,17 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import grpc
+from google.rpc import status_pb2
+from grpc_status import rpc_status
 
 from gitm.v1 import land_pb2, land_pb2_grpc, reference_admin_pb2, reference_admin_pb2_grpc
+from pate.gitmkit.status_details import code_of, rich_status
 from services.gitm_reference.faults import FaultError, FaultGate, Faults, status_of
 from services.gitm_reference.store import LandStore
+from services.platform.telemetry.logging import get_logger
 
 T = TypeVar("T")
+log = get_logger("gitm-reference")
 CALLER_TOKEN = "x-pate-gitm-token"  # docs/gitm.md "Security"
 ADMIN_TOKEN = "x-pate-admin-token"
 
@@ -48,15 +53,32 @@ def _same(given: str, wanted: str) -> bool:
     return bool(wanted) and hmac.compare_digest(given.encode(), wanted.encode())
 
 
-def _answer(context: Any, fn: Callable[[], T], *, bad_is_unknown: bool = False) -> T:
+def _answer(context: Any, fn: Callable[[], T], broken: Callable[[str], bool] = lambda _n: False) -> T:
+    """``fn()``, or its error as a status with its details (docs/gitm.md "Status codes"): a
+    fault of the service's own is INTERNAL, its stack in this service's log only."""
     try:
         return fn()
-    except Exception as exc:  # mapped to a status; anything else is re-raised
-        code, details = status_of(exc)
-        if bad_is_unknown and code == grpc.StatusCode.INVALID_ARGUMENT:  # the mutant unknown_on_bad
-            code, details = grpc.StatusCode.UNKNOWN, "error"
-        context.abort(code, details)
+    except Exception as exc:
+        status = status_of(exc, internal=True, broken=broken)
+        if status.code == grpc.StatusCode.INTERNAL.value[0]:
+            log.error("gitm_reference.internal_fault", error=type(exc).__name__, exc_info=exc)
+        if broken("unknown_on_bad") and status.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]:
+            status = rich_status(grpc.StatusCode.UNKNOWN, "error")
+        _abort(context, status, broken)
         raise  # pragma: no cover - abort raises
+
+
+def _abort(context: Any, status: status_pb2.Status, broken: Callable[[str], bool]) -> None:
+    if broken("bare_errors"):  # the mutant whose errors carry no details
+        context.abort(code_of(status), status.message)
+    context.abort_with_status(rpc_status.to_status(status))
+
+
+def _without_codes(answer: T) -> T:
+    """The mutant refusal_no_code: every refusal of an answer without its code."""
+    for r in getattr(answer, "refusals", ()):
+        r.ClearField("code")
+    return answer
 
 
 class LandBridge(land_pb2_grpc.LandBridgeServicer):
@@ -67,10 +89,17 @@ class LandBridge(land_pb2_grpc.LandBridgeServicer):
         broken = self.store.behaviour.broken
         wanted = self.access.land_token
         if wanted and not broken("no_auth") and not _same(_given(context, CALLER_TOKEN), wanted):
-            context.abort(grpc.StatusCode.UNAUTHENTICATED, f"{CALLER_TOKEN}: missing or wrong")
+            denied = rich_status(
+                grpc.StatusCode.UNAUTHENTICATED, f"{CALLER_TOKEN}: missing or wrong", reason="CALLER_REJECTED"
+            )
+            _abort(context, denied, broken)
         if self.access.client_uri and not _peer_is(context, self.access.client_uri):
-            context.abort(grpc.StatusCode.UNAUTHENTICATED, "client certificate: not PATE's (URI SAN)")
-        return _answer(context, lambda: self.gate(work), bad_is_unknown=broken("unknown_on_bad"))
+            stranger = rich_status(
+                grpc.StatusCode.UNAUTHENTICATED, "client certificate: not PATE's (URI SAN)", reason="CALLER_REJECTED"
+            )
+            _abort(context, stranger, broken)
+        answer = _answer(context, lambda: self.gate(work), broken)
+        return _without_codes(answer) if broken("refusal_no_code") else answer
 
     def BeginTransfer(self, request: land_pb2.BeginTransferRequest, context: Any) -> land_pb2.TransferStatus:  # noqa: N802
         return self._serve(context, lambda: self.store.begin(request))

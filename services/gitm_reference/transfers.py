@@ -51,9 +51,9 @@ class Transfers:
         check_count("units", len(r.units), MAX_UNITS)
         check_count("supplies", r.supplies, MAX_SUPPLIES)
         if not r.units and not r.supplies:
-            raise BadRequestError("a transfer moves at least one unit or one supply")
-        for u in r.units:
-            check_id("units[]", u)
+            raise BadRequestError("a transfer moves at least one unit or one supply", field="units")
+        for i, u in enumerate(r.units):
+            check_id(f"units[{i}]", u)
         if r.hold_id:
             check_opaque("hold_id", r.hold_id)
         if self.ledger.behaviour.broken("racy"):
@@ -84,7 +84,9 @@ class Transfers:
         broken = self.ledger.behaviour.broken
         if row is not None and not (self.ledger.behaviour.forget or fresh):
             if row.request_sha != sha and not broken("accept_reused"):
-                raise ReusedIdError(f"transfer {r.transfer_id} was begun with other content")
+                raise ReusedIdError(
+                    f"transfer {r.transfer_id} was begun with other content", id=r.transfer_id
+                )
             return self._status(conn, row.transfer_id)
         if row is not None:  # forget (or racy): the old record is dropped and the call is done again
             conn.execute(t.transfers.delete().where(t.transfers.c.transfer_id == r.transfer_id))
@@ -93,9 +95,9 @@ class Transfers:
         if state == "begun" and not broken("no_reserve"):
             _reserve(conn, r)
         elif state == "refused" and broken("partial"):  # the good items taken, the transfer refused
-            bad = {item for item, _ in refusals}
+            bad = {item for item, *_ in refusals}
             move_units(conn, r.campaign_id, [u for u in r.units if u not in bad], reserved_by=r.transfer_id)
-        reason = "; ".join(f"{item}: {why}" for item, why in refusals)
+        reason = "; ".join(f"{item}: {why}" for item, why, _code in refusals)
         try:
             conn.execute(
                 insert(t.transfers).values(
@@ -112,30 +114,33 @@ class Transfers:
             raise ReusedIdError(f"transfer {r.transfer_id} begun twice at once") from None
         return self._status(conn, r.transfer_id)
 
-    def _refusals(self, conn: Connection, r: land_pb2.BeginTransferRequest) -> list[tuple[str, str]]:
+    def _refusals(self, conn: Connection, r: land_pb2.BeginTransferRequest) -> list[tuple[str, str, str]]:
+        """(item, reason, Refusal.code) of each faulty item (docs/gitm.md "Refusal codes")."""
         if self.ledger.behaviour.refuse_all:
-            return [("transfer", "refused on demand")]
+            return [("transfer", "refused on demand", "refused")]
         if self.ledger.behaviour.no_refusals:
             return []
         found = units(conn, r.campaign_id, r.units)
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, str, str]] = []
         held = Holds(self.ledger).refusal(conn, r) if r.hold_id else ""
         if held:  # edition 4: a hold ended or unknown is not the land PATE planned against
-            return [("hold", held)]
+            return [("hold", held, "refused")]
         load = r.direction == land_pb2.DIRECTION_LOAD
         broken = self.ledger.behaviour.broken
         blind = broken("ignore_reservations")
         for uid in r.units:
-            why = _unit_refusal(found.get(uid), r, load, blind, broken("reason_names_holder"))
+            code, why = _unit_refusal(found.get(uid), r, load, blind, broken("reason_names_holder"))
             if why:
-                out.append((uid, why))
+                out.append((uid, why, code))
         if len(set(r.units)) != len(r.units) and not broken("twice_taken"):
-            out.append(("units", "a unit is named twice"))
+            out.append(("units", "a unit is named twice", "twice"))
         kind, place = ("city", r.port) if load else ("transport", r.transport_id)
         have, reserved = stock(conn, r.campaign_id, kind, place)
         if r.supplies > have - reserved and not self.ledger.behaviour.broken("no_supply_check"):
             where = f"in {r.port}" if load else f"aboard {r.transport_id}"
-            out.append(("supplies", f"{r.supplies} asked, {max(0, have - reserved)} free {where}"))
+            out.append(
+                ("supplies", f"{r.supplies} asked, {max(0, have - reserved)} free {where}", "supplies")
+            )
         return out
 
     def _status(self, conn: Connection, transfer_id: str) -> land_pb2.TransferStatus:
@@ -151,7 +156,7 @@ class Transfers:
         if row is None:
             if b.broken("unknown_ok"):
                 return land_pb2.TransferStatus(transfer_id=r.transfer_id)
-            raise UnknownTransferError(f"no transfer {r.transfer_id}")
+            raise UnknownTransferError(f"no transfer {r.transfer_id}", transfer_id=r.transfer_id)
         flipped = b.broken("flip_completion") and row.state == "cancelled" and not r.cancelled
         if row.state != "begun" and not (b.forget and row.state == "completed") and not flipped:
             return self._status(conn, r.transfer_id)  # done already: the first answer stands
@@ -175,7 +180,7 @@ class Transfers:
             ).first():
                 if self.ledger.behaviour.broken("unknown_ok"):
                     return land_pb2.TransferStatus(transfer_id=r.transfer_id)
-                raise UnknownTransferError(f"no transfer {r.transfer_id}")
+                raise UnknownTransferError(f"no transfer {r.transfer_id}", transfer_id=r.transfer_id)
             return self._status(conn, r.transfer_id)
 
         return self.ledger.tx(read)  # type: ignore[no-any-return]
@@ -237,36 +242,40 @@ def _status(conn: Connection, transfer_id: str, echo_refused: bool = False) -> l
         units=[] if empty else req["units"],
         supplies=0 if empty else req["supplies"],
         state=STATES[row.state],
-        refusals=[land_pb2.Refusal(item=i, reason=w) for i, w in json.loads(row.refusals_json)],
+        # a row of an older store holds (item, reason) without the code
+        refusals=[
+            land_pb2.Refusal(item=i, reason=w, code=c[0] if c else "")
+            for i, w, *c in json.loads(row.refusals_json)
+        ],
     )
 
 
 def _unit_refusal(
     row: Any, r: land_pb2.BeginTransferRequest, load: bool, blind: bool = False, tell: bool = False
-) -> str:
-    """What a land game refuses, unit by unit (``blind``: the mutant that ignores reservations;
-    ``tell``: the mutant whose reason names the transfer holding the unit)."""
+) -> tuple[str, str]:
+    """What a land game refuses, unit by unit, as (Refusal.code, reason); ("", "") when nothing
+    (``blind``: the mutant that ignores reservations; ``tell``: the mutant whose reason names the
+    transfer holding the unit)."""
     if row is None:
-        return "no such unit"
+        return "unknown", "no such unit"
     # the reason reaches the player whose transport it is (docs/gitm.md "Answers"): another
     # state's unit is refused as that, before anything says what became of it or who moves it
     if load and r.state and row.state != r.state:
-        return f"a unit of {row.state}, not of {r.state}"
+        return "foreign", f"a unit of {row.state}, not of {r.state}"
     if row.fate:
-        return f"the unit was {row.fate}"
+        return "unknown", f"the unit was {row.fate}"
     if row.reserved_by and not blind:
-        return (
-            f"already being moved by {row.reserved_by}" if tell else "already being moved by another transfer"
-        )
+        holder = row.reserved_by if tell else "another transfer"
+        return "reserved", f"already being moved by {holder}"
     if load:
         if row.transport:
-            return f"already embarked on {row.transport}"
+            return "embarked", f"already embarked on {row.transport}"
         if row.city != r.port or not row.tactical:
-            return f"not in {r.port}"
-        return ""
+            return "elsewhere", f"not in {r.port}"
+        return "", ""
     if row.transport != r.transport_id:
-        return f"not aboard {r.transport_id}"
-    return ""
+        return "elsewhere", f"not aboard {r.transport_id}"
+    return "", ""
 
 
 def _request_plain(r: land_pb2.BeginTransferRequest) -> dict[str, Any]:

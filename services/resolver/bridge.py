@@ -15,12 +15,16 @@ off-map ports have no GITM side).  Add it to the resolver's stages::
 - GITM unreachable (UNAVAILABLE, DEADLINE_EXCEEDED, connection refused):
   :class:`TransientError`, so the consumer rolls back and retries for ever.
   Calls already made are made again; the transfer ids make them harmless.
+  GITM busy (RESOURCE_EXHAUSTED, ABORTED): the same, set aside after 20
+  deliveries (services/resolver/gitm_errors.py); a RetryInfo's delay is honoured.
 - GITM answering no (``accepted`` false, or INVALID_ARGUMENT,
   FAILED_PRECONDITION, NOT_FOUND, ALREADY_EXISTS): an audit row
   ``gitm_transfer_refused`` for the administrators, and the next call goes on.
   The committed turn stands: PATE's world is the record of the naval side.
 - A call the land service does not serve (docs/gitm.md "Versioning",
   services/resolver/editions.py): not made, an audit row ``gitm_call_skipped``.
+  One it lists but answers UNIMPLEMENTED: its capabilities are asked again; still
+  listed, the turn's calls are made again later (never lost), else skipped.
 - Any other error is raised as it is: the consumer retries it a few times and
   then records the message as poison.
 
@@ -32,6 +36,7 @@ end with CloseCampaign.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import grpc
 from sqlalchemy import Connection, or_, select
@@ -42,7 +47,7 @@ from pate.core.world.state import WorldState
 from pate.engine.context import turn_context
 from pate.v1 import events_pb2
 from services.platform import bus
-from services.platform.bus.consumer import TransientError
+from services.platform.bus.consumer import BusyError, TransientError
 from services.platform.config import gitm_address
 from services.platform.store import repository as repo
 from services.platform.store import tables
@@ -67,6 +72,7 @@ from services.resolver.gitm_calls import (
     sightings_call,
     transfer_calls,
 )
+from services.resolver.gitm_errors import GIVE_UP_AFTER, OUTAGES, plain, retry_error, status_code
 from services.resolver.land_holds import ReleaseHold
 
 log = get_logger("gitm-bridge")
@@ -77,8 +83,8 @@ REFUSALS = {
     grpc.StatusCode.NOT_FOUND,
     grpc.StatusCode.ALREADY_EXISTS,
 }
-OUTAGES = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
 __all__ = [
+    "OUTAGES",
     "Call",
     "CloseCampaign",
     "cargo_calls",
@@ -87,6 +93,7 @@ __all__ = [
     "handle_turn_resolved",
     "open_call",
     "sightings_call",
+    "status_code",
     "transfer_calls",
 ]
 
@@ -186,8 +193,9 @@ def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str])
     if must_wait(msg.turn, _delivered(conn, msg.campaign_id, msg.turn - 1)):
         raise TransientError(f"turn {msg.turn - 1} of {msg.campaign_id} is not yet delivered to GITM")
     calls = turn_calls(conn, campaign, msg.turn)
-    refused = deliver(client_for(addr), calls)
-    for call, reason in refused:
+    errors: dict[int, dict[str, object]] = {}
+    refused = deliver(client_for(addr), calls, errors)
+    for i, (call, reason) in enumerate(refused):
         action = "gitm_transfer_refused" if isinstance(call, Begin | Complete) else "gitm_call_refused"
         record_audit(
             conn,
@@ -195,7 +203,8 @@ def handle_turn_resolved(conn: Connection, data: bytes, headers: dict[str, str])
             accepted=False,
             campaign=msg.campaign_id,
             turn=msg.turn,
-            detail={"call": type(call).__name__, "reason": reason, **to_plain(call)},
+            # what an error (code, reason, fields) or the refusals (by code) add, docs/gitm.md
+            detail={"call": type(call).__name__, "reason": reason, **errors.get(i, {}), **to_plain(call)},
         )
     log.info("gitm_turn_delivered", calls=len(calls), refused=len(refused))
 
@@ -211,34 +220,43 @@ METHODS: dict[type, str] = {
 }
 
 
-def _send(client: GitmClient, call: Call) -> tuple[bool, str]:
+def _send(client: GitmClient, call: Call) -> tuple[bool, str, Sequence[Any]]:
+    """(accepted, the reason to audit, the answer's refusals, whose codes the audit groups)."""
     if isinstance(call, Begin):
         status = client.begin(land_holds.live_hold(client, call))
-        return status.accepted, status.reason
+        return status.accepted, status.reason, status.refusals
     if isinstance(call, Complete):
         status = client.complete(call)
-        return status.accepted, status.reason
+        return status.accepted, status.reason, status.refusals
     if isinstance(call, ReleaseHold):
-        return land_holds.release(client, call)
+        return (*land_holds.release(client, call), ())
     if isinstance(call, CargoLoss):
         answer = client.report_cargo_loss(call)
-        return answer.accepted, answer.reason
+        return answer.accepted, answer.reason, answer.refusals
     if isinstance(call, CargoMoves):
         moved = client.report_cargo_moves(call)
-        return moved.accepted, "; ".join(f"{r.item}: {r.reason}" for r in moved.refusals)
+        return moved.accepted, "; ".join(f"{r.item}: {r.reason}" for r in moved.refusals), moved.refusals
     if isinstance(call, OpenCampaign):
         client.open_campaign(call)
-        return True, ""
+        return True, "", ()
     if isinstance(call, CloseCampaign):
         closed = client.close_campaign(call)
         stuck = closed.cancelled_transfers
-        return not stuck, f"{stuck} open transfers cancelled by the close" if stuck else ""
+        return not stuck, f"{stuck} open transfers cancelled by the close" if stuck else "", ()
     client.report_sightings(call)
-    return True, ""
+    return True, "", ()
 
 
-def status_code(exc: grpc.RpcError) -> grpc.StatusCode | None:
-    return exc.code() if isinstance(exc, grpc.Call) else None
+MAX_CODED = 50  # refusals grouped into one audit row
+
+
+def refusal_codes(refusals: Sequence[Any]) -> dict[str, list[str]]:
+    """The items refused, grouped by ``Refusal.code`` (edition 4; "" from an older service), for
+    the audit row: the administrators group by the code, the players read the reason."""
+    out: dict[str, list[str]] = {}
+    for r in list(refusals)[:MAX_CODED]:
+        out.setdefault(str(r.code)[:16], []).append(str(r.item)[:64])
+    return out
 
 
 def capabilities(client: GitmClient) -> editions.Capabilities:
@@ -253,8 +271,9 @@ def capabilities(client: GitmClient) -> editions.Capabilities:
             answer = client.get_capabilities()
             client.capabilities = editions.from_answer(answer.edition, list(answer.calls))
         except grpc.RpcError as exc:
-            if status_code(exc) in OUTAGES:
-                raise TransientError(f"GITM at {client.addr}: {status_code(exc)}") from exc
+            again = retry_error(client, exc)
+            if again is not None:
+                raise again from exc
             if status_code(exc) != grpc.StatusCode.UNIMPLEMENTED:
                 raise
             client.capabilities = editions.FIRST_EDITION
@@ -262,32 +281,60 @@ def capabilities(client: GitmClient) -> editions.Capabilities:
     return client.capabilities
 
 
-def deliver(client: GitmClient, calls: Sequence[Call]) -> list[tuple[Call, str]]:
+def deliver(
+    client: GitmClient, calls: Sequence[Call], errors: dict[int, dict[str, object]] | None = None
+) -> list[tuple[Call, str]]:
     """Make every call in order; return those GITM refused, with its reason,
-    and those it does not serve (reason ``editions.SKIPPED``...).
-    GITM unreachable or slow past the deadline: :class:`TransientError` (the
-    consumer retries the whole turn later; the ids make repeats harmless)."""
+    and those it does not serve (reason ``editions.SKIPPED``...); ``errors``: filled, by
+    position in that list, with what its audit row adds: the code and details of one refused
+    by a status code, the items of one refused in an answer grouped by their refusal codes.
+    GITM unreachable or slow past the deadline: :class:`TransientError`; busy:
+    :class:`BusyError` (the consumer retries the whole turn later; the ids make repeats
+    harmless)."""
     refused: list[tuple[Call, str]] = []
+    errors = {} if errors is None else errors
     for call in calls:
         method = METHODS.get(type(call), "ReportSightings")
         if not capabilities(client).serves(method):
             refused.append((call, f"{editions.SKIPPED}the land service does not serve {method}"))
             continue
         try:
-            accepted, reason = _send(client, call)
+            accepted, reason, refusals = _send(client, call)
         except grpc.RpcError as exc:
             code = status_code(exc)
-            if code in OUTAGES:
-                raise TransientError(f"GITM at {client.addr}: {code}") from exc
+            again = retry_error(client, exc)
+            if again is not None:
+                raise again from exc
             if code == grpc.StatusCode.UNIMPLEMENTED and method not in editions.REQUIRED:
-                client.capabilities = capabilities(client).without(method)
-                refused.append((call, f"{editions.SKIPPED}{method} answered UNIMPLEMENTED"))
+                refused.append((call, unimplemented(client, method)))
                 continue
             if code is None or code not in REFUSALS:
                 raise
             details = exc.details() if isinstance(exc, grpc.Call) else ""
+            errors[len(refused)] = plain(exc)
+            log.warning("gitm_call_error", call=method, **plain(exc))
             refused.append((call, f"{code.name}: {details}"))
             continue
         if not accepted:
+            if refusals:
+                errors[len(refused)] = {"refusal_codes": refusal_codes(refusals)}
             refused.append((call, reason or "refused"))
     return refused
+
+
+def unimplemented(client: GitmClient, method: str) -> str:
+    """A call other than the four required answered UNIMPLEMENTED: the reason it is skipped with
+    when the service does not list it (edition 1, or no longer listed once its capabilities are
+    asked again); when it still lists it, :class:`BusyError`, so that the turn's calls (the
+    skipped report among them) are made again later rather than lost (docs/gitm.md, P4)."""
+    listed = client.capabilities is not None and client.capabilities.edition >= 2
+    if listed:
+        client.capabilities = None  # its word is stale: asked again now
+    served = capabilities(client)
+    if not listed or not served.serves(method):
+        client.capabilities = served.without(method)
+        return f"{editions.SKIPPED}{method} answered UNIMPLEMENTED"
+    raise BusyError(
+        f"GITM at {client.addr} lists {method} but answered UNIMPLEMENTED: the turn's calls wait",
+        give_up_after=GIVE_UP_AFTER,
+    )

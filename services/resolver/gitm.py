@@ -13,21 +13,23 @@ after a timeout is harmless.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gitm.v1 import land_pb2, land_pb2_grpc
-from services.platform.config import ConfigError
 from services.platform.runtime.grpcutil import trace_metadata
-from services.platform.security import tls
 from services.platform.security.redial import RotatingChannel
-from services.platform.security.secretfile import SecretFile
 from services.resolver.editions import PATE_EDITION, Capabilities
+from services.resolver.gitm_settings import (  # re-exported: the settings of this client
+    DEFAULT_TIMEOUT,
+    TIMEOUT_RANGE,
+    caller_token,
+    configured_timeout,
+    gitm_tls,
+)
 
 if TYPE_CHECKING:
     from pate.core.world.state import LandUnit
@@ -35,55 +37,7 @@ if TYPE_CHECKING:
 DIRECTIONS = {"load": land_pb2.DIRECTION_LOAD, "unload": land_pb2.DIRECTION_UNLOAD}
 CALLER_TOKEN = "x-pate-gitm-token"
 CALLER_EDITION = "x-pate-gitm-edition"
-DEFAULT_TIMEOUT = 5.0
-TIMEOUT_RANGE = (0.5, 60.0)
-
-
-def caller_token(env: Mapping[str, str] | None = None) -> Callable[[], str]:
-    """PATE's caller token for GITM: the file ``PATE_GITM_TOKEN_FILE``, read again whenever it
-    changes (a rotated Kubernetes Secret takes effect without restarting a resolver), or
-    ``PATE_GITM_TOKEN``, read once; empty: no token is sent."""
-    env = os.environ if env is None else env
-    path = env.get("PATE_GITM_TOKEN_FILE", "").strip()
-    fixed = env.get("PATE_GITM_TOKEN", "").strip()
-    if path and fixed:
-        raise ConfigError("PATE_GITM_TOKEN and PATE_GITM_TOKEN_FILE: give one, not both")
-    if path:
-        return SecretFile(Path(path), "PATE_GITM_TOKEN_FILE").value
-    return lambda: fixed
-
-
-def gitm_tls(env: Mapping[str, str] | None = None) -> tls.TlsSettings:
-    """How PATE dials GITM: its own client certificate (``PATE_TLS_CLIENT_*``), trusting
-    ``PATE_GITM_TLS_CA`` (the CA that signed the land service's certificate, when it is not
-    PATE's own; default ``PATE_TLS_CA``) and checking the name ``PATE_GITM_TLS_SERVER_NAME``
-    (default ``PATE_TLS_SERVER_NAME``, else the dialled host)."""
-    env = tls.tls_environment(os.environ if env is None else env)
-    own = tls.load_tls(env)
-    ca = tls.pem_file(env, "PATE_GITM_TLS_CA")
-    name = env.get("PATE_GITM_TLS_SERVER_NAME", "").strip()
-    return replace(
-        own,
-        ca=ca or own.ca,
-        server_name=name or own.server_name,
-        files=own.files + tls.setting_files(env, ("PATE_GITM_TLS_CA",)),
-        reload=lambda: gitm_tls(env),
-    )
-
-
-def configured_timeout(env: Mapping[str, str] | None = None) -> float:
-    """``PATE_GITM_TIMEOUT_SECONDS`` (docs/gitm.md "Timing"): 0.5 to 60 s, default 5."""
-    raw = (os.environ if env is None else env).get("PATE_GITM_TIMEOUT_SECONDS", "").strip()
-    if not raw:
-        return DEFAULT_TIMEOUT
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    low, high = TIMEOUT_RANGE
-    if not low <= value <= high:
-        raise ConfigError(f"PATE_GITM_TIMEOUT_SECONDS={raw[:32]!r}: expected seconds from {low} to {high}")
-    return value
+__all__ = ["DEFAULT_TIMEOUT", "TIMEOUT_RANGE", "GitmClient", "caller_token", "configured_timeout", "gitm_tls"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +135,7 @@ class GitmClient:
         (TLS when PATE_GITM_TLS_CA or PATE_TLS_CA is set) carrying ``token`` (default
         :func:`caller_token`)."""
         self.addr = addr
+        self._budget = threading.local()  # this thread's deadline while a second try spends the rest
         self.timeout = timeout
         self._token: Callable[[], str] = caller_token() if token is None else (lambda: token)
         # dialled again when the certificate files change, as the token file is read again
@@ -195,6 +150,23 @@ class GitmClient:
         self.wall: Callable[[], float] = time.time
         # a hold the bridge asked again because the close's had ended: the close's id -> the new one
         self.fresh_holds: dict[str, tuple[str, int]] = {}
+        # the wait before a question of the close is asked again (services/resolver/gitm_errors.py)
+        self.pause: Callable[[float], None] = time.sleep
+
+    @property
+    def timeout(self) -> float:
+        """The deadline of this thread's next call: the configured one, or what is left of it to
+        a question asked again (:meth:`within`)."""
+        left: float | None = getattr(self._budget, "seconds", None)
+        return self._timeout if left is None else left
+
+    @timeout.setter
+    def timeout(self, seconds: float) -> None:
+        self._timeout = seconds
+
+    def within(self, seconds: float | None) -> None:
+        """This thread's calls from now on get ``seconds`` (None: the configured deadline)."""
+        self._budget.seconds = seconds
 
     def _md(self) -> list[tuple[str, str]]:
         md = [*trace_metadata(), (CALLER_EDITION, str(PATE_EDITION))]
@@ -337,7 +309,9 @@ class GitmClient:
 
     def land_snapshot(self, campaign: str) -> land_pb2.LandSnapshot:
         answer: land_pb2.LandSnapshot = self._stub.GetLandSnapshot(
-            land_pb2.GetLandSnapshotRequest(campaign_id=campaign), timeout=self.timeout, metadata=self._md()
+            land_pb2.GetLandSnapshotRequest(campaign_id=campaign),
+            timeout=self.timeout,
+            metadata=self._md(),
         )
         return answer
 

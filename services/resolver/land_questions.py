@@ -4,12 +4,14 @@ transfers stand (``GetTransfer``), which units are in the ports where PATE's shi
 (``UnitsNear``) and who holds the cities (``PortHolders``, services/resolver/holders.py).  The
 answers are the turn's land inputs, stored with its orders so that a replay never asks again.
 GITM unreachable, slow, or answering with an error code: GITM has not answered, and the turn
-resolves on time without it."""
+resolves on time without it; an outage or a busy service is asked once more first
+(services/resolver/gitm_errors.py ``asked_twice``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 
 import grpc
 
@@ -21,11 +23,12 @@ from pate.core.rules.landsync import PortLandReport
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import InPort
 from pate.core.world.state import Headquarters, LandUnit, WorldState
-from services.platform.bus.consumer import TransientError
+from services.platform.bus.consumer import BusyError, TransientError
 from services.platform.telemetry.logging import get_logger
-from services.resolver.bridge import OUTAGES, REFUSALS, capabilities, status_code
+from services.resolver.bridge import OUTAGES, REFUSALS, capabilities, refusal_codes, status_code
 from services.resolver.gitm import GitmClient
 from services.resolver.gitm_calls import BEGUN, COMPLETED
+from services.resolver.gitm_errors import asked_twice, plain
 from services.resolver.holders import land_captures
 from services.resolver.land_events import land_events
 
@@ -49,7 +52,8 @@ def land_reports(client: GitmClient, world: WorldState, wmap: WorldMap) -> list[
     stocks = capabilities(client).edition >= 2  # edition 1 answers carry no city stock
     for port in ports:
         try:
-            answer = client.units_near(world.campaign, world.turn, port, hold_request(world, port))
+            ask = partial(client.units_near, world.campaign, world.turn, port, hold_request(world, port))
+            answer = asked_twice(client, ask)
         except grpc.RpcError as exc:
             if isinstance(exc, grpc.Call) and exc.code() in OUTAGES:
                 raise TransientError(f"GITM at {client.addr}: {exc.code()}") from exc
@@ -88,15 +92,19 @@ def transfer_word(client: GitmClient, transfer: LandTransfer, *, told: bool = Fa
     (an id reused, answered ALREADY_EXISTS at its begin): refused, loudly, never adopted."""
     transfer_id = transfer.transfer
     try:
-        status = client.get(transfer_id)
+        status = asked_twice(client, lambda: client.get(transfer_id))
     except grpc.RpcError as exc:
         code = exc.code() if isinstance(exc, grpc.Call) else None
         if code in OUTAGES:
             raise TransientError(f"GITM at {client.addr}: {code}") from exc
         if code in REFUSALS:
+            # the player reads the code only; the details' reason and fields go to the log
+            log.info("gitm_transfer_not_held", transfer=transfer_id, told=told, **plain(exc))
             return f"refused: the land side does not hold the transfer ({_name(code)})" if told else None
         raise
     if not status.accepted or status.state == land_pb2.TRANSFER_STATE_REFUSED:
+        # the player reads the reason as GITM gave it; the log groups the refusals by their codes
+        log.info("gitm_transfer_refused", transfer=transfer_id, refusal_codes=refusal_codes(status.refusals))
         return f"refused: {status.reason or 'refused by GITM'}"
     if _other_content(status, transfer):
         log.error(
@@ -152,10 +160,12 @@ def land_inputs(
         reports = [] if pending else land_reports(client, world, wmap)
         captures = land_captures(client, world, wmap, capabilities(client))
         hits, cursor = land_events(client, world, capabilities(client), after)
-    except (TransientError, grpc.RpcError) as exc:
+    except (TransientError, BusyError, grpc.RpcError) as exc:
         # an error code is GITM not answering this turn: the turn still resolves on time
         error = f"{status_code(exc)}: {exc.details()}" if isinstance(exc, grpc.Call) else str(exc)
-        log.warning("gitm_unanswered", campaign=world.campaign, turn=world.turn, error=error[:300])
+        log.warning(
+            "gitm_unanswered", campaign=world.campaign, turn=world.turn, error=error[:300], **plain(exc)
+        )
         return [], LandWord(answered=False, pending=tuple(earlier), events_after=after)
     return reports, LandWord(
         answered=not pending,

@@ -15,7 +15,8 @@ from services.resolver.stage import handle_turn_closed
 
 RESOLVE = Stage("resolver", bus.TURN_CLOSED, handle_turn_closed)
 # amphibious transfers of a committed turn go to the GITM land service (rules 3.6, 3.9)
-BRIDGE = Stage(bridge.DURABLE, bus.TURN_RESOLVED, bridge.handle_turn_resolved)
+# full jitter: a land service back from an outage is not called by every campaign at once
+BRIDGE = Stage(bridge.DURABLE, bus.TURN_RESOLVED, bridge.handle_turn_resolved, jitter=True)
 
 
 def service(gitm_addr: str | None) -> Service:

@@ -12,6 +12,7 @@ import grpc
 from services.platform.bus.consumer import TransientError
 from services.resolver.editions import Capabilities
 from services.resolver.gitm import GitmClient
+from services.resolver.gitm_errors import asked_twice
 
 T = TypeVar("T")
 # GITM has not answered the turn: the stage retries the close later
@@ -20,9 +21,10 @@ NOT_ANSWERED = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, 
 
 def ask_optional(client: GitmClient, served: Capabilities, call: str, ask: Callable[[], T]) -> T | None:
     """``ask()``'s answer; None when the service answers UNIMPLEMENTED.  Unreachable, slow or
-    NOT_FOUND (a campaign not yet opened there): :class:`TransientError`."""
+    NOT_FOUND (a campaign not yet opened there): :class:`TransientError`.  A question of the
+    close: an outage or a busy service is asked once more first."""
     try:
-        return ask()
+        return asked_twice(client, ask)
     except grpc.RpcError as exc:
         code = exc.code() if isinstance(exc, grpc.Call) else None
         if code in NOT_ANSWERED:

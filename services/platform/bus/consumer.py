@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import re
 from collections.abc import Callable
 from typing import Any
@@ -67,7 +68,23 @@ _EMITTED = object()  # a message handled whose transaction queued events for the
 
 
 class TransientError(Exception):
-    """Raised by a handler for a failure worth retrying for ever (never poisons the message)."""
+    """Raised by a handler for a failure worth retrying for ever (never poisons the message).
+    ``retry_after``: the peer's own word on when to try again (seconds), a floor of the back-off."""
+
+    def __init__(self, *args: object, retry_after: float | None = None) -> None:
+        super().__init__(*args)
+        self.retry_after = retry_after
+
+
+class BusyError(Exception):
+    """Raised by a handler for a peer that asks to be called again later (too busy, a conflict):
+    retried with the back-off like an outage, but set aside as poison after ``give_up_after``
+    deliveries, since a peer that stays busy that long needs an administrator."""
+
+    def __init__(self, *args: object, retry_after: float | None = None, give_up_after: int = 20) -> None:
+        super().__init__(*args)
+        self.retry_after = retry_after
+        self.give_up_after = give_up_after
 
 
 class PermanentError(Exception):
@@ -97,7 +114,10 @@ class IdempotentConsumer:
         nak_delay: float = 1.0,
         max_nak_delay: float = 30.0,
         after_commit: Callable[[], None] | None = None,
+        jitter: bool = False,
     ) -> None:
+        """``jitter``: full jitter on the back-off (a delay drawn from 0 to the exponential one),
+        so that many messages failing together do not all come back together."""
         if not _DURABLE.fullmatch(durable):
             raise ValueError(f"durable name {durable!r}: letters, digits, '_' and '-' only")
         self.engine = engine
@@ -112,6 +132,8 @@ class IdempotentConsumer:
         self.nak_delay = nak_delay
         self.max_nak_delay = max_nak_delay
         self.after_commit = after_commit
+        self.jitter = jitter
+        self.rand: Callable[[], float] = random.random
         self._fetch_failures = 0  # in a row, for the log
         self.processed = 0  # handler commits by this instance
         self.skipped = 0  # duplicates acked without running the handler
@@ -278,7 +300,8 @@ class IdempotentConsumer:
     async def _failed(self, msg: Msg, mid: str, exc: Exception) -> None:
         deliveries = msg.metadata.num_delivered
         permanent = isinstance(exc, PermanentError)
-        if permanent or (not is_transient(exc) and deliveries >= self.poison_after):
+        limit = exc.give_up_after if isinstance(exc, BusyError) else self.poison_after
+        if permanent or (not is_transient(exc) and deliveries >= limit):
             POISONED.labels(consumer=self.durable).inc()
             log.error(
                 "consumer.poison_message",
@@ -290,11 +313,22 @@ class IdempotentConsumer:
             await asyncio.to_thread(self._audit_poison, msg, mid, deliveries, exc)
             await _quietly(msg.term())
             return
-        delay = min(self.max_nak_delay, self.nak_delay * 2 ** (deliveries - 1))
+        delay = self.retry_delay(deliveries, exc)
         log.warning(
             "consumer.handler_failed", deliveries=deliveries, retry_in_s=delay, error=repr(exc), exc_info=exc
         )
         await _quietly(msg.nak(delay=delay))
+
+    def retry_delay(self, deliveries: int, exc: Exception) -> float:
+        """The back-off before delivery ``deliveries + 1``: ``nak_delay`` doubling per delivery up
+        to ``max_nak_delay``, drawn from 0 to that with ``jitter``; never below the peer's own
+        ``retry_after``, itself bounded by ``max_nak_delay``."""
+        ceiling = min(self.max_nak_delay, self.nak_delay * 2 ** max(0, deliveries - 1))
+        delay: float = self.rand() * ceiling if self.jitter else ceiling
+        hint = getattr(exc, "retry_after", None)
+        if isinstance(hint, int | float) and hint > 0:
+            delay = max(delay, min(float(hint), self.max_nak_delay))
+        return delay
 
     def _audit_poison(self, msg: Msg, mid: str, deliveries: int, exc: Exception) -> None:
         """Audit the poison message and, when it names a campaign's turn, mark that turn

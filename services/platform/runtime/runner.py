@@ -40,6 +40,7 @@ class Stage:
     # called in the event loop after a batch whose transactions queued events committed (the
     # outbox relay is woken then too): what else in the process waits on this stage's work
     after_commit: Callable[[], None] | None = None
+    jitter: bool = False  # full jitter on its back-off (IdempotentConsumer)
 
 
 WORKER_RELAY_POLL_S = 1.0  # the relay of a worker is woken after each commit; this is its fallback
@@ -142,6 +143,7 @@ def _runners(
             batch=settings.worker_batch,
             ack_wait=settings.ack_wait_seconds,
             after_commit=relay.notify if st.after_commit is None else _both(relay.notify, st.after_commit),
+            jitter=st.jitter,
         )
         runners.append(consumer.run(stop))
     if settings.metrics_addr:

@@ -48,3 +48,21 @@ def test_the_file_lists_each_editions_calls_and_the_land_event_kinds() -> None:
     # "Holds": ten minutes, and the codes a begin naming a hold that no longer holds is refused with
     assert data["holds"]["hold_seconds"] == 600
     assert data["holds"]["refusal_codes"] == ["hold_expired", "hold_released", "hold_unknown"]
+
+
+def test_the_file_lists_the_error_reasons_and_refusal_codes_of_edition_4() -> None:
+    """docs/gitm.md "Error details" and "Refusal codes": the table a land service of edition 4
+    answers with, as data."""
+    data = tomllib.loads(gitmdata.TARGET.read_text())["errors"]
+    assert data["domain"] == "gitm.pate"
+    assert data["INTERNAL_FAULT"] == "INTERNAL" and data["TRANSFER_NOT_FOUND"] == "NOT_FOUND"
+    assert data["refusal_codes"] == [
+        "unknown",
+        "elsewhere",
+        "foreign",
+        "embarked",
+        "reserved",
+        "twice",
+        "supplies",
+        "refused",
+    ]

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import create_engine
+from sqlalchemy.pool import StaticPool
+
 from gitm.v1 import land_pb2
 from pate.gitmkit.check import NAMES, OPENED, run, table
 from pate.gitmkit.land import Land
 from services.gitm_reference.inprocess import InProcessStub, LocalRpcError, memory_store
+from services.gitm_reference.store import LandStore
 
 ROWS = [n.split()[0] for n in NAMES]
 
@@ -37,6 +41,12 @@ class _NoCapabilities(InProcessStub):
 
     def GetCapabilities(self, r: land_pb2.GetCapabilitiesRequest, **kw: Any) -> Any:  # noqa: N802
         return None
+
+
+def _mapped() -> LandStore:
+    """A store whose map holds the suite's city only (so an off-map open is refused)."""
+    engine = create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
+    return LandStore(engine, cities=frozenset({"Portsmouth"}))
 
 
 def _rows(stub: InProcessStub) -> dict[str, Any]:
@@ -83,3 +93,46 @@ def test_a_check_that_breaks_on_an_answer_fails_its_row_only() -> None:
     printed = table(list(rows.values()))
     assert "Traceback" not in printed
     assert len([line for line in printed.splitlines() if line.split(" ", 1)[0] in ROWS]) == len(ROWS)
+
+
+class _EditionThree(InProcessStub):
+    """An edition-3 service: its errors carry no details and its refusals no code."""
+
+    def GetCapabilities(self, r: land_pb2.GetCapabilitiesRequest, **kw: Any) -> land_pb2.Capabilities:  # noqa: N802
+        answer = super().GetCapabilities(r, **kw)
+        answer.edition = 3
+        return answer
+
+    def _do(self, method: str, key: str, work: Any) -> Any:
+        try:
+            answer = super()._do(method, key, work)
+        except LocalRpcError as exc:
+            raise LocalRpcError(exc.code(), exc.details()) from None
+        for refusal in getattr(answer, "refusals", ()):
+            refusal.ClearField("code")
+        return answer
+
+
+def test_an_edition_3_service_is_checked_by_its_messages_and_skips_the_details_rows() -> None:
+    """docs/gitm.md "Status codes": details and refusal codes are edition 4's; an edition-3
+    service keeps today's checks (L21 reads the field's name in the status message)."""
+    rows = _rows(_EditionThree(_mapped()))
+    assert rows["L21"].passed and rows["L21"].detail.endswith("naming the field in the message")
+    for n in ("L29", "L30", "L31"):
+        assert rows[n].skipped and rows[n].detail.startswith("skipped: edition 3:"), rows[n]
+    assert rows["L4"].passed and rows["L14"].passed
+
+
+def test_the_edition_4_rows_read_fields_of_the_reference_service() -> None:
+    rows = _rows(InProcessStub(_mapped()))
+    assert rows["L21"].detail.endswith("naming the field in its BadRequest")
+    assert all(rows[n].passed for n in ("L29", "L30", "L31")), [rows[n] for n in ("L29", "L30", "L31")]
+
+
+def test_rows_that_need_the_edition_name_l1_when_it_cannot_be_read() -> None:
+    rows = _rows(_NoCapabilities(memory_store()))
+    for n in ("L21", "L29", "L30", "L31"):
+        assert rows[n].needs == "L1" and rows[n].detail.startswith("not run: needs L1, which failed: "), rows[
+            n
+        ]
+    assert "they need L1" in table(list(rows.values())).splitlines()[-1]

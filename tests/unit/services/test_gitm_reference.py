@@ -131,7 +131,7 @@ def test_cargo_moves_apply_once_and_refuse_what_the_named_transport_does_not_hol
         with pytest.raises(grpc.RpcError) as err:
             stub.ReportCargoMoves(_moves("c:3:cargo-moves", same), timeout=5)
         assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-        assert "moves[].to_transport" in (err.value.details() or "")
+        assert "moves[0].to_transport" in (err.value.details() or "")
 
 
 def _stocks(ref: Reference, campaign: str) -> dict[str, int]:

@@ -191,6 +191,7 @@ class Campaign:
         # one client, as the resolver keeps one per address: it learns the capabilities once
         if self._client is None:
             self._client = GitmClient("in-process", stub=self.stub, timeout=self.timeout)
+            self._client.pause = lambda _s: None  # a question of the close asked again: no real wait
         return self._client
 
     def open(self) -> None:

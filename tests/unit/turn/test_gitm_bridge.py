@@ -5,6 +5,7 @@ idempotent consumer (docs/gitm.md)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -219,6 +220,8 @@ def test_a_refused_transfer_is_audited_with_gitms_reason_and_the_others_go_on(
         "gitm_transfer_refused",
     ]  # begin and complete
     assert "FR2IN: no such unit" in rows[0].detail_json
+    # edition 4: the refused items grouped by their refusal codes, beside the reason players read
+    assert json.loads(rows[0].detail_json)["refusal_codes"] == {"unknown": ["FR2IN"]}
     assert gitm.places(campaign) == {"BR1IN": "city:Portsmouth"}
 
 
@@ -387,3 +390,4 @@ def test_a_combine_moves_units_and_supplies_and_a_unit_not_aboard_is_refused_and
         rows = conn.execute(sa.select(audit)).all()
     assert [r.action for r in rows] == ["gitm_call_refused"]
     assert "FR9IN: no such unit" in rows[0].detail_json
+    assert json.loads(rows[0].detail_json)["refusal_codes"] == {"unknown": ["FR9IN"]}

@@ -86,7 +86,14 @@ def test_gitms_city_report_waits_until_the_earlier_transfers_are_settled() -> No
 def test_a_refused_load_whose_transport_was_then_taken_recovers_the_units() -> None:
     """GITM refused BR2TR's load of BR5IN; before PATE heard it BR2TR was taken with BR5IN aboard (as
     PATE thought). BR5IN never left Portsmouth: its capture is void (transfer_undone, recovered)."""
-    schedule = ["ok", "refuse", "ok", "ok", "down"]  # turn 2's close: GetTransfer down
+    schedule = [
+        "ok",
+        "refuse",
+        "ok",
+        "ok",
+        "down",
+        "down",
+    ]  # turn 2's close: GetTransfer down, asked again, down
     turns = [
         {"BR2TR": ("load", 1, 1), "BR1TR": ("none", 0, 0)},
         {"BR2TR": ("none", 0, 0), "BR1TR": ("none", 0, 0)},
@@ -103,7 +110,7 @@ def test_a_refused_load_whose_transport_was_then_taken_recovers_the_units() -> N
 def test_a_refused_landing_whose_transport_then_sank_loses_the_units_with_her() -> None:
     """GITM refused BR1TR's landing of BR1IN (PATE had it ashore); BR1TR then sank. BR1IN was
     still aboard: it is lost with her, in PATE (transfer_undone, lost) and in GITM (told)."""
-    schedule = ["ok", "refuse", "ok", "ok", "down"]
+    schedule = ["ok", "refuse", "ok", "ok", "down", "down"]  # turn 2's GetTransfer down, asked again, down
     turns = [
         {"BR1TR": ("unload", 1, 0), "BR2TR": ("none", 0, 0)},
         {"BR1TR": ("none", 0, 0), "BR2TR": ("none", 0, 0)},
