@@ -94,9 +94,8 @@ class LandBridge(land_pb2_grpc.LandBridgeServicer):
             )
             _abort(context, denied, broken)
         if self.access.client_uri and not _peer_is(context, self.access.client_uri):
-            stranger = rich_status(
-                grpc.StatusCode.UNAUTHENTICATED, "client certificate: not PATE's (URI SAN)", reason="CALLER_REJECTED"
-            )
+            not_pate = "client certificate: not PATE's (URI SAN)"
+            stranger = rich_status(grpc.StatusCode.UNAUTHENTICATED, not_pate, reason="CALLER_REJECTED")
             _abort(context, stranger, broken)
         answer = _answer(context, lambda: self.gate(work), broken)
         return _without_codes(answer) if broken("refusal_no_code") else answer
