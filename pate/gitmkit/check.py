@@ -18,7 +18,15 @@ import grpc
 from grpc_health.v1 import health_pb2_grpc
 
 from gitm.v1 import land_pb2_grpc
-from pate.gitmkit import cargo_rows, edition4_rows, hold_rows, lifecycle_rows, repeat_rows, transfer_rows
+from pate.gitmkit import (
+    cargo_rows,
+    edition4_rows,
+    field_rows,
+    hold_rows,
+    lifecycle_rows,
+    repeat_rows,
+    transfer_rows,
+)
 from pate.gitmkit.land import Land
 from pate.gitmkit.obligations import OBLIGATIONS, title
 from pate.gitmkit.rows import DETAIL, CheckFailedError, Row, SkippedError, bounded
@@ -29,6 +37,7 @@ ORDER: list[tuple[str, Check]] = [
     ("L24", lifecycle_rows.health),
     ("L23", lifecycle_rows.caller_token),
     ("L1", lifecycle_rows.capabilities),
+    ("L36", field_rows.data_named),
     ("L2", lifecycle_rows.open_campaign),
     ("L3", lifecycle_rows.units_near),
     ("L25", lifecycle_rows.port_holders),
@@ -45,6 +54,7 @@ ORDER: list[tuple[str, Check]] = [
     ("L10", transfer_rows.cancels),
     ("L9", transfer_rows.completes),
     ("L13", transfer_rows.final),
+    ("L35", field_rows.campaign_named),
     ("L11", repeat_rows.same_answer),
     ("L12", repeat_rows.reused),
     ("L15", repeat_rows.concurrent),

@@ -32,6 +32,8 @@ OBLIGATIONS: dict[str, str] = {
     "L26": "land snapshot (edition 4): one consistent state, open transfers and reservations as held",
     "L27": "land events (edition 4): in sequence, after the cursor, the same when asked again",
     "L28": "holds (edition 4): one per request, ten minutes, confirmed by a begin, released for good",
+    "L35": "campaign named (edition 4): a transfer under another campaign refused, nothing changed",
+    "L36": "contract data (edition 4): Capabilities.data_digest is this release's contract.toml digest",
 }
 
 

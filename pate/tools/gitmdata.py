@@ -10,13 +10,11 @@ with the proto, not PATE's data files; a test fails when the file is stale.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from pate.datafiles import load_nations, load_world_map
+from pate.gitmkit.contract_data import cities_states, digest_of
 
 # the calls of each edition (docs/gitm.md "Versioning") and the land events' kinds (edition 4)
 EDITION_NOTE = "# x-pate-gitm-edition: the edition whose calls PATE makes"
@@ -31,11 +29,8 @@ MONTHS_PER_TURN = 1  # docs/rules/eia.md: a 15-turn campaign spans about a year 
 def contract_text() -> str:
     """The file's text, from PATE's map and nations; ``digest`` covers the cities and states, so a
     land service can compare one line with what it loaded."""
-    cities = sorted(p.name for p in load_world_map().ports.values() if p.on_gitm_map)
-    states = sorted(load_nations().states.values(), key=lambda s: s.code)
-    digest = hashlib.sha256(
-        json.dumps([cities, [s.code for s in states]], separators=(",", ":")).encode()
-    ).hexdigest()
+    cities, states = cities_states()
+    digest = digest_of(cities, [s.code for s in states])
     lines = [*_head(), *_editions(), *_land_events(), *_holds(), *_cities_and_states(cities, states, digest)]
     return "\n".join(lines) + "\n"
 

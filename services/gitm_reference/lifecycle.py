@@ -17,6 +17,7 @@ from services.gitm_reference.checks import (
     check_id,
     check_opaque,
 )
+from pate.gitmkit.contract_data import data_digest, digest_of
 from services.gitm_reference.holders import set_holders
 from services.gitm_reference.ledger import Ledger, closed, set_stock, station_unit
 
@@ -32,8 +33,17 @@ class Lifecycle:
     def capabilities(self) -> land_pb2.Capabilities:
         # the mutant caps_lie lists every call, yet answers ReportCargoMoves UNIMPLEMENTED (servicer.py)
         return land_pb2.Capabilities(
-            edition=EDITION, calls=CALLS, implementation="PATE reference land service"
+            edition=EDITION,
+            calls=CALLS,
+            implementation="PATE reference land service",
+            data_digest=self.digest(),
         )
+
+    def digest(self) -> str:
+        """docs/gitm.md A9: the digest of the contract data it loaded (PATE's own map and nations)."""
+        if self.ledger.behaviour.broken("stale_data"):
+            return digest_of(["A city of another release"], ["BR"])
+        return data_digest()
 
     def open(self, r: land_pb2.OpenCampaignRequest) -> land_pb2.OpenCampaignResponse:
         check_opaque("campaign_id", r.campaign_id)
@@ -49,6 +59,10 @@ class Lifecycle:
             check_count("stocks[].supplies", k.supplies, MAX_SUPPLIES)
         if not self.ledger.behaviour.broken("open_unmapped_ok"):
             self._on_map(r)
+        if r.data_digest and r.data_digest != self.digest():
+            raise BadRequestError(
+                f"data_digest: PATE read contract data {r.data_digest[:16]}..., this service {self.digest()[:16]}..."
+            )
         return self.ledger.tx(lambda conn: self._open(conn, r))  # type: ignore[no-any-return]
 
     def _on_map(self, r: land_pb2.OpenCampaignRequest) -> None:
@@ -63,7 +77,10 @@ class Lifecycle:
     def _open(self, conn: Connection, r: land_pb2.OpenCampaignRequest) -> land_pb2.OpenCampaignResponse:
         if closed(conn, r.campaign_id):
             self.ledger.campaign(conn, r.campaign_id)  # refuses: the campaign is over
-        new = self.ledger.first_time(conn, "open", r.campaign_id, r)
+        same = land_pb2.OpenCampaignRequest()
+        same.CopyFrom(r)
+        same.ClearField("data_digest")  # not the open's content: a repeat after an upgrade is the same open
+        new = self.ledger.first_time(conn, "open", r.campaign_id, same)
         answer = land_pb2.OpenCampaignResponse(
             campaign_id=r.campaign_id, units=len(r.units), stocks=len(r.stocks), duplicate=not new
         )

@@ -46,4 +46,6 @@ MUTANTS: dict[str, tuple[str, str]] = {
     "events_unopened_ok": ("L27", "ListLandEvents of a campaign never opened answers OK, not NOT_FOUND"),
     "hold_not_repeatable": ("L28", "UnitsNear asked again with the same hold request gives another hold"),
     "hold_released_confirms": ("L28", "a BeginTransfer naming a released hold is accepted"),
+    "campaign_blind": ("L35", "CompleteTransfer and GetTransfer ignore the campaign they name"),
+    "stale_data": ("L36", "GetCapabilities answers the digest of other contract data"),
 }

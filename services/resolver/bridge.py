@@ -48,7 +48,7 @@ from services.platform.store import repository as repo
 from services.platform.store import tables
 from services.platform.store.writes import record_audit
 from services.platform.telemetry.logging import get_logger
-from services.resolver import editions, land_holds
+from services.resolver import data_check, editions, land_holds
 from services.resolver.gitm import (
     Begin,
     CargoLoss,
@@ -227,6 +227,7 @@ def _send(client: GitmClient, call: Call) -> tuple[bool, str]:
         moved = client.report_cargo_moves(call)
         return moved.accepted, "; ".join(f"{r.item}: {r.reason}" for r in moved.refusals)
     if isinstance(call, OpenCampaign):
+        data_check.before_open(capabilities(client), call)
         client.open_campaign(call)
         return True, ""
     if isinstance(call, CloseCampaign):
@@ -251,7 +252,7 @@ def capabilities(client: GitmClient) -> editions.Capabilities:
     if client.capabilities is None or stale:
         try:
             answer = client.get_capabilities()
-            client.capabilities = editions.from_answer(answer.edition, list(answer.calls))
+            client.capabilities = editions.from_answer(answer.edition, list(answer.calls), answer.data_digest)
         except grpc.RpcError as exc:
             if status_code(exc) in OUTAGES:
                 raise TransientError(f"GITM at {client.addr}: {status_code(exc)}") from exc

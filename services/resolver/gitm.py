@@ -109,6 +109,7 @@ class Complete:
 
     transfer_id: str
     cancelled: bool
+    campaign: str = ""  # edition 4 (P7): every request names its campaign
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +163,7 @@ class OpenCampaign:
     units: tuple[tuple[LandUnit, str, str, bool], ...]
     stocks: tuple[tuple[str, str, int], ...]  # (city or "", transport or "", supplies)
     holders: tuple[tuple[str, str], ...] = ()  # edition 3: (city, state holding it)
+    data_digest: str = ""  # edition 4 (A9): the digest of PATE's contract data
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,15 +222,17 @@ class GitmClient:
         return status
 
     def complete(self, call: Complete) -> land_pb2.TransferStatus:
-        request = land_pb2.CompleteTransferRequest(transfer_id=call.transfer_id, cancelled=call.cancelled)
+        request = land_pb2.CompleteTransferRequest(
+            transfer_id=call.transfer_id, cancelled=call.cancelled, campaign_id=call.campaign
+        )
         status: land_pb2.TransferStatus = self._stub.CompleteTransfer(
             request, timeout=self.timeout, metadata=self._md()
         )
         return status
 
-    def get(self, transfer_id: str) -> land_pb2.TransferStatus:
+    def get(self, transfer_id: str, campaign: str = "") -> land_pb2.TransferStatus:
         status: land_pb2.TransferStatus = self._stub.GetTransfer(
-            land_pb2.GetTransferRequest(transfer_id=transfer_id),
+            land_pb2.GetTransferRequest(transfer_id=transfer_id, campaign_id=campaign),
             timeout=self.timeout,
             metadata=self._md(),
         )
@@ -321,6 +325,7 @@ class GitmClient:
             ],
             stocks=[land_pb2.InitialStock(city=c, transport_id=s, supplies=n) for c, s, n in call.stocks],
             holders=[land_pb2.PortHolder(port=c, state=s) for c, s in call.holders],
+            data_digest=call.data_digest,
         )
         answer: land_pb2.OpenCampaignResponse = self._stub.OpenCampaign(
             request, timeout=self.timeout, metadata=self._md()

@@ -12,6 +12,7 @@ from pate.core.events import Event
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import ShipType
 from pate.core.world.state import LandUnit, WorldState
+from pate.gitmkit.contract_data import data_digest
 from services.resolver.gitm import (
     Begin,
     CargoLoss,
@@ -60,7 +61,13 @@ def open_call(
         if ship.type is ShipType.TR or ship.cargo.supplies:
             stocks.append(("", ship.id, ship.cargo.supplies))
     return OpenCampaign(
-        campaign or world.campaign, scenario, turns, tuple(units), tuple(stocks), tuple(holders)
+        campaign or world.campaign,
+        scenario,
+        turns,
+        tuple(units),
+        tuple(stocks),
+        tuple(holders),
+        data_digest(),
     )
 
 
@@ -97,7 +104,7 @@ def transfer_calls(
                 )
             )
         else:
-            calls.append(Complete(d["transfer"], bool(d["cancelled"])))
+            calls.append(Complete(d["transfer"], bool(d["cancelled"]), campaign))
     return calls
 
 

@@ -109,7 +109,7 @@ def _repair(client: GitmClient, side: PateSide, found: Sequence[Disagreement]) -
     ours = side.transfers()
     for d in found:
         if d.settles == REPAIR and d.rule.startswith("R3"):
-            done.append(_send(client, [Complete(d.subject, True)], f"cancelled {d.subject}"))
+            done.append(_send(client, [Complete(d.subject, True, side.campaign)], f"cancelled {d.subject}"))
     lacking = [ours[d.subject][0] for d in found if d.rule.startswith("R1") and d.subject in ours]
     if any(d.what == "campaign" for d in found):
         lacking.append(0)
