@@ -66,6 +66,7 @@ def data_named(land: Land) -> str:
     expect(caps.data_digest, "Capabilities.data_digest is empty: say the digest of the contract data loaded")
     expect(
         caps.data_digest == ours,
-        f"Capabilities.data_digest {bounded(caps.data_digest, 70)}, contract.toml's {ours}: load this release's",
+        f"Capabilities.data_digest {bounded(caps.data_digest, 70)}, contract.toml's {ours}:"
+        " load this release's",
     )
     return f"the contract data {ours[:16]}... loaded"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlalchemy import Connection, and_, insert, select, update
 
 from gitm.v1 import land_pb2
+from pate.gitmkit.contract_data import data_digest, digest_of
 from services.gitm_reference import tables as t
 from services.gitm_reference.checks import (
     MAX_SUPPLIES,
@@ -17,7 +18,6 @@ from services.gitm_reference.checks import (
     check_id,
     check_opaque,
 )
-from pate.gitmkit.contract_data import data_digest, digest_of
 from services.gitm_reference.holders import set_holders
 from services.gitm_reference.ledger import Ledger, closed, set_stock, station_unit
 

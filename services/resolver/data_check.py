@@ -33,7 +33,8 @@ def mismatch(caps: Capabilities, call: OpenCampaign) -> str:
     return (
         f"{MISMATCH}: campaign {call.campaign} not opened in GITM: the land service loaded contract"
         f" data {theirs[:16]}..., PATE's proto/gitm/v1/contract.toml is {ours[:16]}... (docs/gitm.md"
-        " A9); its GITM calls are held: align the data of both sides, then `pate campaign retry CAMPAIGN --turn 0`"
+        " A9); its GITM calls are held: align the data of both sides, then"
+        " `pate campaign retry CAMPAIGN --turn 0`"
     )
 
 
