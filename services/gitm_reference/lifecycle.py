@@ -61,7 +61,8 @@ class Lifecycle:
             self._on_map(r)
         if r.data_digest and r.data_digest != self.digest():
             raise BadRequestError(
-                f"data_digest: PATE read contract data {r.data_digest[:16]}..., this service {self.digest()[:16]}..."
+                f"data_digest: PATE read contract data {r.data_digest[:16]}...,"
+                f" this service {self.digest()[:16]}..."
             )
         return self.ledger.tx(lambda conn: self._open(conn, r))  # type: ignore[no-any-return]
 
