@@ -19,7 +19,7 @@ from services.gitm_reference.checks import (
     check_opaque,
 )
 from services.gitm_reference.holders import set_holders
-from services.gitm_reference.ledger import Ledger, closed, set_stock, station_unit
+from services.gitm_reference.ledger import Ledger, closed, move_units, set_stock, station_unit, stock, units
 
 EDITION = 4  # docs/gitm.md "Versioning": edition 4 adds GetLandSnapshot and ListLandEvents
 CALLS = tuple(m.name for m in land_pb2.DESCRIPTOR.services_by_name["LandBridge"].methods)
@@ -104,6 +104,13 @@ class Lifecycle:
     def close(self, r: land_pb2.CloseCampaignRequest) -> land_pb2.CloseCampaignResponse:
         check_opaque("campaign_id", r.campaign_id)
         check_count("last_turn", r.last_turn, 100_000)
+        check_count("laden", len(r.laden), 10 * MAX_UNITS)
+        for i, x in enumerate(r.laden):
+            check_id(f"laden[{i}].transport_id", x.transport_id)
+            check_count(f"laden[{i}].units", len(x.units), MAX_UNITS)
+            check_count(f"laden[{i}].supplies", x.supplies, MAX_SUPPLIES)
+            if x.city and not self.ledger.on_map(x.city):
+                raise BadRequestError(f"laden[{i}].city: {x.city[:64]!r} is not on the GITM map")
         return self.ledger.tx(lambda conn: self._close(conn, r))  # type: ignore[no-any-return]
 
     def _close(self, conn: Connection, r: land_pb2.CloseCampaignRequest) -> land_pb2.CloseCampaignResponse:
@@ -120,9 +127,29 @@ class Lifecycle:
         u, s = t.units.c, t.stocks.c
         conn.execute(update(t.units).where(u.campaign == r.campaign_id).values(reserved_by=""))
         conn.execute(update(t.stocks).where(s.campaign == r.campaign_id).values(reserved=0))
+        _disembark(conn, r)
         conn.execute(
             insert(t.closed_campaigns).values(
                 campaign=r.campaign_id, last_turn=r.last_turn, cancelled=cancelled
             )
         )
         return land_pb2.CloseCampaignResponse(campaign_id=r.campaign_id, cancelled_transfers=cancelled)
+
+
+def _disembark(conn: Connection, r: land_pb2.CloseCampaignRequest) -> None:
+    """docs/gitm.md A24: the cargo of a transport lying in an on-map city's port at the close is
+    landed there (units in the city itself, supplies into its stock); elsewhere it is the land
+    game's to place, and the reference service, which has no game of its own, leaves it aboard.
+    Only what it holds aboard moves: the close names, it does not create."""
+    for x in r.laden:
+        if not x.city:
+            continue
+        held = units(conn, r.campaign_id, x.units)
+        aboard = [u for u, row in held.items() if row.transport == x.transport_id and not row.fate]
+        move_units(conn, r.campaign_id, aboard, city=x.city, tactical=True, transport="")
+        have, _ = stock(conn, r.campaign_id, "transport", x.transport_id)
+        landed = min(have, x.supplies)
+        if landed:
+            set_stock(conn, r.campaign_id, "transport", x.transport_id, have - landed, 0)
+            city, reserved = stock(conn, r.campaign_id, "city", x.city)
+            set_stock(conn, r.campaign_id, "city", x.city, city + landed, reserved)

@@ -70,7 +70,7 @@ class TurnReports:
 
         def write(conn: Connection) -> land_pb2.ReportSightingsResponse:
             c = t.sighting_reports.c
-            new = self.ledger.first_time(conn, "sightings", r.report_id, r)
+            new = self.ledger.first_time(conn, "sightings", r.report_id, _content(r))
             row = conn.execute(select(c.sightings).where(c.report_id == r.report_id)).first()
             if new or row is None:
                 self.ledger.campaign(conn, r.campaign_id)
@@ -194,3 +194,12 @@ def _unit_pb(u: Any) -> land_pb2.Unit:
         supplies=u.hq_supplies,
         reserved=bool(u.reserved_by),
     )
+
+
+def _content(r: land_pb2.ReportSightingsRequest) -> land_pb2.ReportSightingsRequest:
+    """The report as compared with a repeat: ``next_close_unix`` (edition 4, A1) is not its content,
+    since a deadline the game master moved may reach a repeat."""
+    same = land_pb2.ReportSightingsRequest()
+    same.CopyFrom(r)
+    same.ClearField("next_close_unix")
+    return same

@@ -17,7 +17,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,10 +28,32 @@ from services.platform.security import tls
 from services.platform.security.redial import RotatingChannel
 from services.platform.security.secretfile import SecretFile
 from services.resolver.editions import PATE_EDITION, Capabilities
+from services.resolver.gitm_messages import (
+    Begin,
+    CargoLoss,
+    CargoMoves,
+    CloseCampaign,
+    Complete,
+    Laden,
+    OpenCampaign,
+    Sightings,
+)
 
 if TYPE_CHECKING:
     from pate.core.world.state import LandUnit
 
+__all__ = [
+    "Begin",
+    "CargoLoss",
+    "CargoMoves",
+    "CloseCampaign",
+    "Complete",
+    "GitmClient",
+    "Laden",
+    "OpenCampaign",
+    "Sightings",
+    "client_for",
+]
 DIRECTIONS = {"load": land_pb2.DIRECTION_LOAD, "unload": land_pb2.DIRECTION_UNLOAD}
 CALLER_TOKEN = "x-pate-gitm-token"
 CALLER_EDITION = "x-pate-gitm-edition"
@@ -84,94 +106,6 @@ def configured_timeout(env: Mapping[str, str] | None = None) -> float:
     if not low <= value <= high:
         raise ConfigError(f"PATE_GITM_TIMEOUT_SECONDS={raw[:32]!r}: expected seconds from {low} to {high}")
     return value
-
-
-@dataclass(frozen=True, slots=True)
-class Begin:
-    """BeginTransfer: the initial amphibious phase of rule 3.6."""
-
-    transfer_id: str
-    campaign: str
-    turn: int
-    port: str
-    transport: str
-    direction: str  # "load" | "unload"
-    units: tuple[str, ...]
-    supplies: int
-    state: str = ""  # the transport group's state, so GITM can refuse others' units
-    hold_id: str = ""  # edition 4: the hold UnitsNear gave for the port at the close ("" none)
-    hold_expires_at: int = 0  # when that hold ends, seconds since 1970
-
-
-@dataclass(frozen=True, slots=True)
-class Complete:
-    """CompleteTransfer: the final amphibious phase of rule 3.9 (cancelled when lost)."""
-
-    transfer_id: str
-    cancelled: bool
-    campaign: str = ""  # edition 4 (P7): every request names its campaign
-
-
-@dataclass(frozen=True, slots=True)
-class CargoLoss:
-    """ReportCargoLoss: a transport sank, foundered (lost) or was taken
-    (captured) with cargo aboard, from the core's ``cargo_lost`` /
-    ``cargo_captured`` events."""
-
-    loss_id: str
-    campaign: str
-    turn: int
-    transport: str
-    captured: bool
-    units: tuple[str, ...]
-    supplies: int
-    captor: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class CargoMoves:
-    """ReportCargoMoves: cargo that changed transport group in a turn (rule
-    2.5: a divide or a combine), from the core's ``group_divided`` /
-    ``groups_combined`` events.  ``moves``: (from, to, units, supplies)."""
-
-    move_id: str
-    campaign: str
-    turn: int
-    moves: tuple[tuple[str, str, tuple[str, ...], int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Sightings:
-    """ReportSightings: rule 5.3's shore reports of one turn, one call per turn.
-    ``reports``: (port, for_state, ((ship, state, type), ...))."""
-
-    report_id: str
-    campaign: str
-    turn: int
-    reports: tuple[tuple[str, str, tuple[tuple[str, str, str], ...]], ...] = field(default=())
-
-
-@dataclass(frozen=True, slots=True)
-class OpenCampaign:
-    """OpenCampaign: a campaign starts, with its land units and supplies where
-    they start (docs/gitm.md "A campaign"); sent with turn 0."""
-
-    campaign: str
-    scenario: str
-    turns: int
-    # (unit, city or "", transport or "", tactical square)
-    units: tuple[tuple[LandUnit, str, str, bool], ...]
-    stocks: tuple[tuple[str, str, int], ...]  # (city or "", transport or "", supplies)
-    holders: tuple[tuple[str, str], ...] = ()  # edition 3: (city, state holding it)
-    data_digest: str = ""  # edition 4 (A9): the digest of PATE's contract data
-
-
-@dataclass(frozen=True, slots=True)
-class CloseCampaign:
-    """CloseCampaign: the campaign's last turn is delivered."""
-
-    campaign: str
-    last_turn: int
 
 
 class GitmClient:
@@ -283,6 +217,7 @@ class GitmClient:
                 )
                 for port, state, ships in call.reports
             ],
+            next_close_unix=call.next_close,
         )
         answer: land_pb2.ReportSightingsResponse = self._stub.ReportSightings(
             request, timeout=self.timeout, metadata=self._md()
@@ -356,7 +291,16 @@ class GitmClient:
 
     def close_campaign(self, call: CloseCampaign) -> land_pb2.CloseCampaignResponse:
         answer: land_pb2.CloseCampaignResponse = self._stub.CloseCampaign(
-            land_pb2.CloseCampaignRequest(campaign_id=call.campaign, last_turn=call.last_turn),
+            land_pb2.CloseCampaignRequest(
+                campaign_id=call.campaign,
+                last_turn=call.last_turn,
+                laden=[
+                    land_pb2.LadenTransport(
+                        transport_id=x.transport, city=x.city, units=x.units, supplies=x.supplies
+                    )
+                    for x in call.laden
+                ],
+            ),
             timeout=self.timeout,
             metadata=self._md(),
         )
