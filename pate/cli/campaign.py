@@ -313,14 +313,11 @@ def _land(args: argparse.Namespace, ctx: Any, world: Any, last: int) -> Any:
 
     from pate.cli.gitm_land import remote_land
     from services.platform.bus.consumer import TransientError
-    from services.resolver.data_check import DataMismatchError
 
     try:
         return remote_land(args.gitm, ctx.map, world, last)
     except (TransientError, grpc.RpcError) as exc:
         raise UserError(f"--gitm {args.gitm}: the land service did not answer ({exc})") from None
-    except DataMismatchError as exc:  # docs/gitm.md A9: the two sides read different maps
-        raise UserError(f"--gitm {args.gitm}: {exc}") from None
 
 
 def _write_turn(folder: Path, out: TurnOutput) -> None:
