@@ -30,11 +30,10 @@ def mismatch(caps: Capabilities, call: OpenCampaign) -> str:
     theirs, ours = caps.data_digest, call.data_digest
     if not theirs or not ours or theirs == ours:
         return ""
+    # the failed turn of the campaign shows 200 characters: "DataMismatchError: " and this
     return (
-        f"{MISMATCH}: campaign {call.campaign} not opened in GITM: the land service loaded contract"
-        f" data {theirs[:16]}..., PATE's proto/gitm/v1/contract.toml is {ours[:16]}... (docs/gitm.md"
-        " A9); its GITM calls are held: align the data of both sides, then"
-        " `pate campaign retry CAMPAIGN --turn 0`"
+        f"{MISMATCH}: not opened in GITM, its calls held: contract data of GITM {theirs[:8]},"
+        f" of PATE {ours[:8]} (docs/gitm.md A9); align them, then pate campaign retry --turn 0"
     )
 
 

@@ -15,6 +15,7 @@ from pate.gitmkit.contract_data import data_digest
 from pate.gitmkit.land import LOAD, Land
 from services.gitm_reference.inprocess import InProcessStub, memory_store
 from services.platform.bus.consumer import PermanentError
+from services.platform.store.failures import REASON_CHARS, failure_reason
 from services.resolver import bridge, data_check
 from services.resolver.gitm import GitmClient, OpenCampaign
 from services.resolver.gitm_calls import transfer_calls
@@ -106,7 +107,8 @@ def test_other_contract_data_on_the_land_side_holds_the_open_loudly() -> None:
         bridge.deliver(GitmClient("in-process", stub=stub, token=""), [_open_call()])
     assert stub.requests == []
     said = str(caught.value)
-    assert said.startswith("gitm_data_mismatch: campaign a9 not opened in GITM") and "retry" in said
+    assert said.startswith("gitm_data_mismatch: not opened in GITM") and said.endswith("retry --turn 0")
+    assert len(failure_reason(caught.value)) < REASON_CHARS  # the game master reads it whole
     assert isinstance(caught.value, PermanentError)
 
 
