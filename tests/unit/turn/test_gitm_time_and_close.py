@@ -7,13 +7,17 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+import sqlalchemy as sa
+
 from gitm.v1 import land_pb2
 from pate.core.world.ships import Cargo
 from pate.gitmkit.land import Land
 from services.gitm_reference.inprocess import InProcessStub, memory_store
+from services.platform.store import repository as repo
 from services.resolver import bridge, gitm_life
 from services.resolver.gitm import CloseCampaign, GitmClient, Laden, Sightings
 from tests.cases.turn.turn_world import CTX, harbor, infantry, ship, world
+from tests.support.aio import unique
 from tests.support.orders_world import sea
 
 DEADLINE = datetime(2026, 12, 3, 18, 0, tzinfo=UTC)
@@ -96,3 +100,26 @@ def test_the_reference_lands_the_cargo_of_a_transport_in_an_on_map_port_at_the_c
     assert where[lay.aboard] == ("Portsmouth", "", True)
     stocks = {k.city or k.transport_id: k.supplies for k in snap.stocks}
     assert (stocks["Portsmouth"], stocks[lay.carrier]) == (13, 0)
+
+
+def test_the_bridge_builds_the_last_turns_calls_with_the_deadline_and_the_laden_transports(
+    engine: sa.Engine,
+) -> None:
+    """``turn_calls`` from PATE's store: turn 1 of a one-turn campaign, committed while turn 2
+    is open with a deadline: its report says when that closes, its close names BR1TR laden in
+    Portsmouth."""
+    campaign = unique()
+    end = world(
+        [ship("BR1TR", harbor("Portsmouth"), cargo=Cargo(("BR1IN",), 2, 1040))],
+        units=[infantry("BR1IN", 1000)],
+        campaign=campaign,
+    )
+    with engine.begin() as conn:
+        row = repo.CampaignRow(campaign, campaign, "training", 1, 1, 2, "OPEN", DEADLINE, 0, gitm=True)
+        repo.insert_campaign(conn, row)
+        repo.save_events(conn, campaign, 1, [])
+        repo.save_world(conn, campaign, 2, end)
+        calls = bridge.turn_calls(conn, row, 1)
+    sightings = next(c for c in calls if isinstance(c, Sightings))
+    assert sightings.next_close == int(DEADLINE.timestamp())
+    assert calls[-1] == CloseCampaign(campaign, 1, (Laden("BR1TR", "Portsmouth", ("BR1IN",), 2),))
