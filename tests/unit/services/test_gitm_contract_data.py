@@ -48,3 +48,17 @@ def test_the_file_lists_each_editions_calls_and_the_land_event_kinds() -> None:
     # "Holds": ten minutes, and the codes a begin naming a hold that no longer holds is refused with
     assert data["holds"]["hold_seconds"] == 600
     assert data["holds"]["refusal_codes"] == ["hold_expired", "hold_released", "hold_unknown"]
+
+
+def test_the_digest_both_sides_compare_is_the_files_and_the_limits_are_listed() -> None:
+    """A9: PATE's OpenCampaignRequest.data_digest and the kit's L36 use the file's digest; A17:
+    the sightings limits a land team sizes for are in the file."""
+    from pate.gitmkit import limits
+    from pate.gitmkit.contract_data import data_digest
+
+    data = tomllib.loads(gitmdata.TARGET.read_text())
+    assert data["data"]["digest"] == data_digest()
+    assert (data["sightings"]["entries"], data["sightings"]["ships_per_entry"]) == (
+        limits.SIGHTING_ENTRIES,
+        limits.SHIPS_PER_ENTRY,
+    )
