@@ -175,17 +175,24 @@ class CompleteTransferRequest(_message.Message):
 
     TRANSFER_ID_FIELD_NUMBER: _builtins.int
     CANCELLED_FIELD_NUMBER: _builtins.int
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
     transfer_id: _builtins.str
     cancelled: _builtins.bool
+    campaign_id: _builtins.str
+    """edition 4 (docs/gitm.md "Ids", P7): the campaign of the transfer; PATE always fills it.
+    Another campaign's transfer is INVALID_ARGUMENT naming campaign_id; "" (an older PATE) is
+    accepted. Ids stay service-wide keys.
+    """
     def __init__(
         self,
         *,
         transfer_id: _builtins.str = ...,
         cancelled: _builtins.bool = ...,
+        campaign_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["cancelled", b"cancelled", "transfer_id", b"transfer_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "cancelled", b"cancelled", "transfer_id", b"transfer_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -427,15 +434,19 @@ class GetTransferRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     TRANSFER_ID_FIELD_NUMBER: _builtins.int
+    CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
     transfer_id: _builtins.str
+    campaign_id: _builtins.str
+    """edition 4 (P7): as CompleteTransferRequest.campaign_id"""
     def __init__(
         self,
         *,
         transfer_id: _builtins.str = ...,
+        campaign_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["transfer_id", b"transfer_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "transfer_id", b"transfer_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -508,13 +519,19 @@ class ReportSightingsRequest(_message.Message):
     CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
     TURN_FIELD_NUMBER: _builtins.int
     SIGHTINGS_FIELD_NUMBER: _builtins.int
+    NEXT_CLOSE_UNIX_FIELD_NUMBER: _builtins.int
     report_id: _builtins.str
     """"<campaign>:<turn>:sightings", one per turn"""
     campaign_id: _builtins.str
     turn: _builtins.int
+    next_close_unix: _builtins.int
+    """edition 4 (docs/gitm.md "A turn", A1): when PATE's next turn (turn + 1) closes, seconds since
+    1970; 0 when PATE does not know it (no deadline, a paused campaign, the report sent late). Not
+    part of the report's content: a repeat may carry another (a deadline moved).
+    """
     @_builtins.property
     def sightings(self) -> _containers.RepeatedCompositeFieldContainer[Global___ShoreSighting]:
-        """may be empty: nothing was seen"""
+        """may be empty: nothing was seen; at most 1,000 entries"""
 
     def __init__(
         self,
@@ -523,10 +540,11 @@ class ReportSightingsRequest(_message.Message):
         campaign_id: _builtins.str = ...,
         turn: _builtins.int = ...,
         sightings: _abc.Iterable[Global___ShoreSighting] | None = ...,
+        next_close_unix: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "report_id", b"report_id", "sightings", b"sightings", "turn", b"turn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "next_close_unix", b"next_close_unix", "report_id", b"report_id", "sightings", b"sightings", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -778,6 +796,7 @@ class Capabilities(_message.Message):
     EDITION_FIELD_NUMBER: _builtins.int
     CALLS_FIELD_NUMBER: _builtins.int
     IMPLEMENTATION_FIELD_NUMBER: _builtins.int
+    DATA_DIGEST_FIELD_NUMBER: _builtins.int
     edition: _builtins.int
     """2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents (holds:
     ReleaseHold listed) (a service
@@ -786,6 +805,10 @@ class Capabilities(_message.Message):
     """
     implementation: _builtins.str
     """free text for the logs, e.g. "gitm-land 4.2" """
+    data_digest: _builtins.str
+    """edition 4 (docs/gitm.md A9): the `digest` of the [data] of the proto/gitm/v1/contract.toml
+    the service loaded (its cities and state codes); PATE opens no campaign when it differs
+    """
     @_builtins.property
     def calls(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """the LandBridge methods served, by name: "BeginTransfer", ...; they, not the
@@ -798,10 +821,11 @@ class Capabilities(_message.Message):
         edition: _builtins.int = ...,
         calls: _abc.Iterable[_builtins.str] | None = ...,
         implementation: _builtins.str = ...,
+        data_digest: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["calls", b"calls", "edition", b"edition", "implementation", b"implementation"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["calls", b"calls", "data_digest", b"data_digest", "edition", b"edition", "implementation", b"implementation"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -876,11 +900,17 @@ class OpenCampaignRequest(_message.Message):
     UNITS_FIELD_NUMBER: _builtins.int
     STOCKS_FIELD_NUMBER: _builtins.int
     HOLDERS_FIELD_NUMBER: _builtins.int
+    DATA_DIGEST_FIELD_NUMBER: _builtins.int
     campaign_id: _builtins.str
     scenario: _builtins.str
     """the PATE scenario's name, "simulated" or "conformance" (for the logs)"""
     turns: _builtins.int
     """how many turns the campaign lasts (1 to 100)"""
+    data_digest: _builtins.str
+    """edition 4 (A9): the `digest` of PATE's contract.toml [data]; not part of the open's content
+    (a repeat may carry another); a land service SHOULD refuse an open whose digest is not its
+    own, INVALID_ARGUMENT naming data_digest; "" (an older PATE): not compared
+    """
     @_builtins.property
     def units(self) -> _containers.RepeatedCompositeFieldContainer[Global___InitialUnit]:
         """every land unit PATE knows in an on-map city or its strategic square, and
@@ -904,10 +934,11 @@ class OpenCampaignRequest(_message.Message):
         units: _abc.Iterable[Global___InitialUnit] | None = ...,
         stocks: _abc.Iterable[Global___InitialStock] | None = ...,
         holders: _abc.Iterable[Global___PortHolder] | None = ...,
+        data_digest: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "holders", b"holders", "scenario", b"scenario", "stocks", b"stocks", "turns", b"turns", "units", b"units"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "data_digest", b"data_digest", "holders", b"holders", "scenario", b"scenario", "stocks", b"stocks", "turns", b"turns", "units", b"units"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -952,21 +983,64 @@ class CloseCampaignRequest(_message.Message):
 
     CAMPAIGN_ID_FIELD_NUMBER: _builtins.int
     LAST_TURN_FIELD_NUMBER: _builtins.int
+    LADEN_FIELD_NUMBER: _builtins.int
     campaign_id: _builtins.str
     last_turn: _builtins.int
+    @_builtins.property
+    def laden(self) -> _containers.RepeatedCompositeFieldContainer[Global___LadenTransport]:
+        """edition 4 (docs/gitm.md "Opening and closing", A24): every transport group with units or
+        supplies aboard when the campaign ends; their cargo is GITM's to place
+        """
+
     def __init__(
         self,
         *,
         campaign_id: _builtins.str = ...,
         last_turn: _builtins.int = ...,
+        laden: _abc.Iterable[Global___LadenTransport] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "last_turn", b"last_turn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["campaign_id", b"campaign_id", "laden", b"laden", "last_turn", b"last_turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CloseCampaignRequest: _TypeAlias = CloseCampaignRequest  # noqa: Y015
+
+@_typing.final
+class LadenTransport(_message.Message):
+    """Edition 4: a transport group with cargo aboard at the close."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TRANSPORT_ID_FIELD_NUMBER: _builtins.int
+    CITY_FIELD_NUMBER: _builtins.int
+    UNITS_FIELD_NUMBER: _builtins.int
+    SUPPLIES_FIELD_NUMBER: _builtins.int
+    transport_id: _builtins.str
+    city: _builtins.str
+    """the on-map city whose port the group lies in at the close; "" at sea or in an off-map port"""
+    supplies: _builtins.int
+    """the supplies aboard"""
+    @_builtins.property
+    def units(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """the units aboard"""
+
+    def __init__(
+        self,
+        *,
+        transport_id: _builtins.str = ...,
+        city: _builtins.str = ...,
+        units: _abc.Iterable[_builtins.str] | None = ...,
+        supplies: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["city", b"city", "supplies", b"supplies", "transport_id", b"transport_id", "units", b"units"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LadenTransport: _TypeAlias = LadenTransport  # noqa: Y015
 
 @_typing.final
 class CloseCampaignResponse(_message.Message):

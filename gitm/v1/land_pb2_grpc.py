@@ -31,7 +31,8 @@ class LandBridgeStub:
     words, with every obligation of the land side numbered (L1, L2, ...).
 
     A campaign: OpenCampaign with the initial positions, then ReportSightings
-    for turn 0, when PATE creates it; CloseCampaign after its last turn.
+    for turn 0, when PATE creates it; CloseCampaign after its last turn (or the
+    turn its operators ended it on, edition 4).
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
@@ -152,7 +153,8 @@ class LandBridgeServicer:
     words, with every obligation of the land side numbered (L1, L2, ...).
 
     A campaign: OpenCampaign with the initial positions, then ReportSightings
-    for turn 0, when PATE creates it; CloseCampaign after its last turn.
+    for turn 0, when PATE creates it; CloseCampaign after its last turn (or the
+    turn its operators ended it on, edition 4).
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
@@ -270,9 +272,11 @@ class LandBridgeServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CloseCampaign(self, request, context):
-        """A campaign ended after its last turn: open transfers are cancelled; new
+        """A campaign ended after its last turn (edition 4: or after the turn its
+        operators ended it on): open transfers are cancelled; new
         work for it is FAILED_PRECONDITION, while a repeat of a call answered
-        before the close still gets its stored answer. Idempotent by campaign_id.
+        before the close still gets its stored answer; the cargo of the laden
+        transports is GITM's to place (edition 4). Idempotent by campaign_id.
         ---- end of edition 2 ----
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -410,7 +414,8 @@ class LandBridge:
     words, with every obligation of the land side numbered (L1, L2, ...).
 
     A campaign: OpenCampaign with the initial positions, then ReportSightings
-    for turn 0, when PATE creates it; CloseCampaign after its last turn.
+    for turn 0, when PATE creates it; CloseCampaign after its last turn (or the
+    turn its operators ended it on, edition 4).
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier

@@ -32,7 +32,8 @@ class LandBridgeStub:
     words, with every obligation of the land side numbered (L1, L2, ...).
 
     A campaign: OpenCampaign with the initial positions, then ReportSightings
-    for turn 0, when PATE creates it; CloseCampaign after its last turn.
+    for turn 0, when PATE creates it; CloseCampaign after its last turn (or the
+    turn its operators ended it on, edition 4).
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
@@ -116,9 +117,11 @@ class LandBridgeStub:
     from then on). Idempotent by campaign_id.
     """
     CloseCampaign: _grpc.UnaryUnaryMultiCallable[_land_pb2.CloseCampaignRequest, _land_pb2.CloseCampaignResponse]
-    """A campaign ended after its last turn: open transfers are cancelled; new
+    """A campaign ended after its last turn (edition 4: or after the turn its
+    operators ended it on): open transfers are cancelled; new
     work for it is FAILED_PRECONDITION, while a repeat of a call answered
-    before the close still gets its stored answer. Idempotent by campaign_id.
+    before the close still gets its stored answer; the cargo of the laden
+    transports is GITM's to place (edition 4). Idempotent by campaign_id.
     ---- end of edition 2 ----
     """
     PortHolders: _grpc.UnaryUnaryMultiCallable[_land_pb2.PortHoldersRequest, _land_pb2.PortHoldersResponse]
@@ -157,7 +160,8 @@ class LandBridgeAsyncStub(LandBridgeStub):
     words, with every obligation of the land side numbered (L1, L2, ...).
 
     A campaign: OpenCampaign with the initial positions, then ReportSightings
-    for turn 0, when PATE creates it; CloseCampaign after its last turn.
+    for turn 0, when PATE creates it; CloseCampaign after its last turn (or the
+    turn its operators ended it on, edition 4).
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
@@ -238,9 +242,11 @@ class LandBridgeAsyncStub(LandBridgeStub):
     from then on). Idempotent by campaign_id.
     """
     CloseCampaign: _aio.UnaryUnaryMultiCallable[_land_pb2.CloseCampaignRequest, _land_pb2.CloseCampaignResponse]  # type: ignore[assignment]
-    """A campaign ended after its last turn: open transfers are cancelled; new
+    """A campaign ended after its last turn (edition 4: or after the turn its
+    operators ended it on): open transfers are cancelled; new
     work for it is FAILED_PRECONDITION, while a repeat of a call answered
-    before the close still gets its stored answer. Idempotent by campaign_id.
+    before the close still gets its stored answer; the cargo of the laden
+    transports is GITM's to place (edition 4). Idempotent by campaign_id.
     ---- end of edition 2 ----
     """
     PortHolders: _aio.UnaryUnaryMultiCallable[_land_pb2.PortHoldersRequest, _land_pb2.PortHoldersResponse]  # type: ignore[assignment]
@@ -278,7 +284,8 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     words, with every obligation of the land side numbered (L1, L2, ...).
 
     A campaign: OpenCampaign with the initial positions, then ReportSightings
-    for turn 0, when PATE creates it; CloseCampaign after its last turn.
+    for turn 0, when PATE creates it; CloseCampaign after its last turn (or the
+    turn its operators ended it on, edition 4).
     A turn, in order: before PATE resolves it, GetTransfer for earlier transfers
     not yet settled, GetCapabilities when its answer is stale, UnitsNear for
     each on-map port with PATE ships (not asked at all while any earlier
@@ -417,9 +424,11 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
         request: _land_pb2.CloseCampaignRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_land_pb2.CloseCampaignResponse, _abc.Awaitable[_land_pb2.CloseCampaignResponse]]:
-        """A campaign ended after its last turn: open transfers are cancelled; new
+        """A campaign ended after its last turn (edition 4: or after the turn its
+        operators ended it on): open transfers are cancelled; new
         work for it is FAILED_PRECONDITION, while a repeat of a call answered
-        before the close still gets its stored answer. Idempotent by campaign_id.
+        before the close still gets its stored answer; the cargo of the laden
+        transports is GITM's to place (edition 4). Idempotent by campaign_id.
         ---- end of edition 2 ----
         """
 

@@ -76,6 +76,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     r.add_argument("--addr", default=None, help="HOST:PORT of the land service (default: PATE_GITM_ADDR)")
     r.add_argument("--database", default=None, help="database URL (default: PATE_DATABASE_URL)")
     r.set_defaults(handler=_reconcile)
+    from pate.cli.gitm_ops import add_commands
+
+    add_commands(gsub)  # end, export, audit
 
 
 def restarter(command: str, addr: str) -> Callable[[], None]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
+from pate.cli.main import UserError
 from pate.core.events import Event
 from pate.core.rules.context import TurnContext
 from pate.core.rules.landsaga import LandTransfer, LandWord
@@ -16,7 +17,8 @@ from pate.core.rules.landsync import PortLandReport
 from pate.core.rules.turn import TurnResult
 from pate.core.world.geography import WorldMap
 from pate.core.world.state import WorldState
-from services.resolver import bridge, land_questions
+from services.resolver import bridge, gitm_life, land_questions
+from services.resolver.data_check import DataMismatchError
 from services.resolver.gitm import CloseCampaign, GitmClient, configured_timeout
 
 
@@ -27,7 +29,7 @@ class BridgedLand:
     def __init__(
         self, client: GitmClient, wmap: WorldMap, world: WorldState, campaign: str, last: int
     ) -> None:
-        self.client, self.campaign, self.last = client, campaign, last
+        self.client, self.campaign, self.last, self.wmap = client, campaign, last, wmap
         self._pending: tuple[LandTransfer, ...] = ()
         self._events_after = 0  # the last land event applied (edition 4)
         self._last: tuple[Event, ...] = ()
@@ -55,7 +57,7 @@ class BridgedLand:
         holds, self._holds = self._holds, {}
         calls = bridge.calls_of(start.campaign, start.turn, result.events, start, result.state, holds)
         if start.turn >= self.last:
-            calls.append(CloseCampaign(start.campaign, start.turn))
+            calls.append(CloseCampaign(start.campaign, start.turn, gitm_life.laden(result.state, self.wmap)))
         self.refused += bridge.deliver(self.client, calls)
         self.calls += len(calls)
         self._last = result.events
@@ -91,4 +93,7 @@ def remote_land(addr: str, wmap: WorldMap, world: WorldState, last: int) -> Brid
     PATE_GITM_TOKEN, as the resolver dials it), in a campaign of its own."""
     campaign = f"simulated-{uuid.uuid4().hex[:8]}"
     client = GitmClient(addr, timeout=configured_timeout())
-    return BridgedLand(client, wmap, world, campaign, last)
+    try:
+        return BridgedLand(client, wmap, world, campaign, last)
+    except DataMismatchError as exc:  # docs/gitm.md A9: the two sides read different maps
+        raise UserError(f"--gitm {addr}: {exc}") from None

@@ -153,13 +153,15 @@ class Land:
         )
         return self.call("BeginTransfer", request)
 
-    def complete(self, tid: str, cancelled: bool = False) -> Any:
-        return self.call(
-            "CompleteTransfer", land_pb2.CompleteTransferRequest(transfer_id=tid, cancelled=cancelled)
-        )
+    def complete(self, tid: str, cancelled: bool = False, campaign: str | None = None) -> Any:
+        """``campaign``: the campaign named (edition 4, P7); default the suite's own, "" none."""
+        named = self.campaign if campaign is None else campaign
+        request = land_pb2.CompleteTransferRequest(transfer_id=tid, cancelled=cancelled, campaign_id=named)
+        return self.call("CompleteTransfer", request)
 
-    def get(self, tid: str) -> Any:
-        return self.call("GetTransfer", land_pb2.GetTransferRequest(transfer_id=tid))
+    def get(self, tid: str, campaign: str | None = None) -> Any:
+        named = self.campaign if campaign is None else campaign
+        return self.call("GetTransfer", land_pb2.GetTransferRequest(transfer_id=tid, campaign_id=named))
 
     def move(self, units: list[str], supplies: int = 0, direction: Any = LOAD, transport: str = "") -> Any:
         """One whole transfer, begun and completed: the completion's answer."""

@@ -35,6 +35,8 @@ OBLIGATIONS: dict[str, str] = {
     "L29": "error details (edition 4): every error carries its google.rpc.Status, fields named",
     "L30": "error reasons (edition 4): ErrorInfo.reason from the table, the right one for the case",
     "L31": "refusal codes (edition 4): every refusal carries the code of its kind",
+    "L32": "campaign named (edition 4): a transfer under another campaign refused, nothing changed",
+    "L33": "contract data (edition 4): Capabilities.data_digest is this release's contract.toml digest",
 }
 
 

@@ -10,13 +10,11 @@ with the proto, not PATE's data files; a test fails when the file is stale.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from pate.datafiles import load_nations, load_world_map
+from pate.gitmkit.contract_data import cities_states, digest_of
 
 # the calls of each edition (docs/gitm.md "Versioning") and the land events' kinds (edition 4)
 EDITION_NOTE = "# x-pate-gitm-edition: the edition whose calls PATE makes"
@@ -31,12 +29,9 @@ MONTHS_PER_TURN = 1  # docs/rules/eia.md: a 15-turn campaign spans about a year 
 def contract_text() -> str:
     """The file's text, from PATE's map and nations; ``digest`` covers the cities and states, so a
     land service can compare one line with what it loaded."""
-    cities = sorted(p.name for p in load_world_map().ports.values() if p.on_gitm_map)
-    states = sorted(load_nations().states.values(), key=lambda s: s.code)
-    digest = hashlib.sha256(
-        json.dumps([cities, [s.code for s in states]], separators=(",", ":")).encode()
-    ).hexdigest()
-    lines = [*_head(), *_editions(), *_land_events(), *_holds(), *_errors()]
+    cities, states = cities_states()
+    digest = digest_of(cities, [s.code for s in states])
+    lines = [*_head(), *_editions(), *_land_events(), *_holds(), *_errors(), *_sightings()]
     lines += _cities_and_states(cities, states, digest)
     return "\n".join(lines) + "\n"
 
@@ -83,6 +78,19 @@ def _errors() -> list[str]:
         f'domain = "{DOMAIN}"  # ErrorInfo.domain',
         *(f'{reason} = "{code.name}"' for reason, (code, _when) in REASONS.items()),
         f'refusal_codes = [{codes}]  # Refusal.code (docs/gitm.md "Refusal codes")',
+    ]
+
+
+def _sightings() -> list[str]:
+    from pate.gitmkit import limits
+
+    return [
+        "[sightings]  # ReportSightings (edition 4, A17): a report at every limit fits in 4 MiB",
+        f"entries = {limits.SIGHTING_ENTRIES}  # ShoreSighting entries in one report",
+        f"ships_per_entry = {limits.SHIPS_PER_ENTRY}  # more ships in a port: more entries, same port, state",
+        f"ship_id_chars = {limits.SHIP_ID_CHARS}",
+        f"code_chars = {limits.CODE_CHARS}  # state, for_state, type",
+        f"port_chars = {limits.CITY_CHARS}",
         "",
     ]
 
@@ -104,7 +112,8 @@ def _head() -> list[str]:
 def _cities_and_states(cities: list[str], states: list[Any], digest: str) -> list[str]:
     return [
         "[data]",
-        f'digest = "{digest}"  # sha256 of [cities, state codes] as compact JSON lists',
+        f'digest = "{digest}"  # sha256 of [cities, state codes] as compact JSON lists;'
+        " Capabilities.data_digest, OpenCampaignRequest.data_digest (edition 4, A9)",
         "",
         "[states]  # code = name; Unit.state, BeginTransferRequest.state, captor, for_state",
         *(f'{s.code} = "{s.name}"' for s in states),

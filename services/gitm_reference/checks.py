@@ -14,7 +14,7 @@ import grpc
 MAX_ID = 256
 MAX_UNITS = 500
 MAX_SUPPLIES = 1_000_000
-MAX_SIGHTINGS = 5_000
+MAX_SIGHTINGS = 1_000  # docs/gitm.md A17: pate/gitmkit/limits.py SIGHTING_ENTRIES
 # docs/gitm.md "Ids": the ids PATE makes are opaque, 1 to 256 of these characters
 OPAQUE_ID = re.compile(r"[A-Za-z0-9_.:-]{1,256}")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlalchemy import Connection, and_, insert, select, update
 
 from gitm.v1 import land_pb2
+from pate.gitmkit.contract_data import data_digest, digest_of
 from services.gitm_reference import tables as t
 from services.gitm_reference.checks import (
     MAX_SUPPLIES,
@@ -18,7 +19,7 @@ from services.gitm_reference.checks import (
     check_opaque,
 )
 from services.gitm_reference.holders import set_holders
-from services.gitm_reference.ledger import Ledger, closed, set_stock, station_unit
+from services.gitm_reference.ledger import Ledger, closed, move_units, set_stock, station_unit, stock, units
 
 EDITION = 4  # docs/gitm.md "Versioning": edition 4 adds GetLandSnapshot and ListLandEvents
 CALLS = tuple(m.name for m in land_pb2.DESCRIPTOR.services_by_name["LandBridge"].methods)
@@ -32,8 +33,17 @@ class Lifecycle:
     def capabilities(self) -> land_pb2.Capabilities:
         # the mutant caps_lie lists every call, yet answers ReportCargoMoves UNIMPLEMENTED (servicer.py)
         return land_pb2.Capabilities(
-            edition=EDITION, calls=CALLS, implementation="PATE reference land service"
+            edition=EDITION,
+            calls=CALLS,
+            implementation="PATE reference land service",
+            data_digest=self.digest(),
         )
+
+    def digest(self) -> str:
+        """docs/gitm.md A9: the digest of the contract data it loaded (PATE's own map and nations)."""
+        if self.ledger.behaviour.broken("stale_data"):
+            return digest_of(["A city of another release"], ["BR"])
+        return data_digest()
 
     def open(self, r: land_pb2.OpenCampaignRequest) -> land_pb2.OpenCampaignResponse:
         check_opaque("campaign_id", r.campaign_id)
@@ -49,6 +59,11 @@ class Lifecycle:
             check_count(f"stocks[{i}].supplies", k.supplies, MAX_SUPPLIES)
         if not self.ledger.behaviour.broken("open_unmapped_ok"):
             self._on_map(r)
+        if r.data_digest and r.data_digest != self.digest():
+            raise BadRequestError(
+                f"data_digest: PATE read contract data {r.data_digest[:16]}...,"
+                f" this service {self.digest()[:16]}..."
+            )
         return self.ledger.tx(lambda conn: self._open(conn, r))  # type: ignore[no-any-return]
 
     def _on_map(self, r: land_pb2.OpenCampaignRequest) -> None:
@@ -63,7 +78,10 @@ class Lifecycle:
     def _open(self, conn: Connection, r: land_pb2.OpenCampaignRequest) -> land_pb2.OpenCampaignResponse:
         if closed(conn, r.campaign_id):
             self.ledger.campaign(conn, r.campaign_id)  # refuses: the campaign is over
-        new = self.ledger.first_time(conn, "open", r.campaign_id, r)
+        same = land_pb2.OpenCampaignRequest()
+        same.CopyFrom(r)
+        same.ClearField("data_digest")  # not the open's content: a repeat after an upgrade is the same open
+        new = self.ledger.first_time(conn, "open", r.campaign_id, same)
         answer = land_pb2.OpenCampaignResponse(
             campaign_id=r.campaign_id, units=len(r.units), stocks=len(r.stocks), duplicate=not new
         )
@@ -86,6 +104,13 @@ class Lifecycle:
     def close(self, r: land_pb2.CloseCampaignRequest) -> land_pb2.CloseCampaignResponse:
         check_opaque("campaign_id", r.campaign_id)
         check_count("last_turn", r.last_turn, 100_000)
+        check_count("laden", len(r.laden), 10 * MAX_UNITS)
+        for i, x in enumerate(r.laden):
+            check_id(f"laden[{i}].transport_id", x.transport_id)
+            check_count(f"laden[{i}].units", len(x.units), MAX_UNITS)
+            check_count(f"laden[{i}].supplies", x.supplies, MAX_SUPPLIES)
+            if x.city and not self.ledger.on_map(x.city):
+                raise BadRequestError(f"laden[{i}].city: {x.city[:64]!r} is not on the GITM map")
         return self.ledger.tx(lambda conn: self._close(conn, r))  # type: ignore[no-any-return]
 
     def _close(self, conn: Connection, r: land_pb2.CloseCampaignRequest) -> land_pb2.CloseCampaignResponse:
@@ -102,9 +127,29 @@ class Lifecycle:
         u, s = t.units.c, t.stocks.c
         conn.execute(update(t.units).where(u.campaign == r.campaign_id).values(reserved_by=""))
         conn.execute(update(t.stocks).where(s.campaign == r.campaign_id).values(reserved=0))
+        _disembark(conn, r)
         conn.execute(
             insert(t.closed_campaigns).values(
                 campaign=r.campaign_id, last_turn=r.last_turn, cancelled=cancelled
             )
         )
         return land_pb2.CloseCampaignResponse(campaign_id=r.campaign_id, cancelled_transfers=cancelled)
+
+
+def _disembark(conn: Connection, r: land_pb2.CloseCampaignRequest) -> None:
+    """docs/gitm.md A24: the cargo of a transport lying in an on-map city's port at the close is
+    landed there (units in the city itself, supplies into its stock); elsewhere it is the land
+    game's to place, and the reference service, which has no game of its own, leaves it aboard.
+    Only what it holds aboard moves: the close names, it does not create."""
+    for x in r.laden:
+        if not x.city:
+            continue
+        held = units(conn, r.campaign_id, x.units)
+        aboard = [u for u, row in held.items() if row.transport == x.transport_id and not row.fate]
+        move_units(conn, r.campaign_id, aboard, city=x.city, tactical=True, transport="")
+        have, _ = stock(conn, r.campaign_id, "transport", x.transport_id)
+        landed = min(have, x.supplies)
+        if landed:
+            set_stock(conn, r.campaign_id, "transport", x.transport_id, have - landed, 0)
+            city, reserved = stock(conn, r.campaign_id, "city", x.city)
+            set_stock(conn, r.campaign_id, "city", x.city, city + landed, reserved)

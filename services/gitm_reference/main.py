@@ -108,6 +108,9 @@ def start(
         scenario_seeder(scenario),
         map_cities(),
     )
+    pruned = store.prune()  # docs/gitm.md A19: test campaigns 30 days after their last call
+    if pruned:
+        log.info("gitm_reference.pruned", campaigns=len(pruned))
     gate = FaultGate(Faults())
     set_faults(store, gate, faults)
     if faults.mutant == "volatile":  # its answers were only ever in memory: a start has none

@@ -53,4 +53,6 @@ MUTANTS: dict[str, tuple[str, str]] = {
         "edition 4: every NOT_FOUND says CAMPAIGN_NOT_OPENED, a transfer never begun too",
     ),
     "refusal_no_code": ("L31", "edition 4: refusals carry no code"),
+    "campaign_blind": ("L32", "CompleteTransfer and GetTransfer ignore the campaign they name"),
+    "stale_data": ("L33", "GetCapabilities answers the digest of other contract data"),
 }

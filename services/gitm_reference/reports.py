@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, insert, select, update
 
 from gitm.v1 import land_pb2
+from pate.gitmkit import limits
 from services.gitm_reference import tables as t
 from services.gitm_reference.checks import (
     MAX_SIGHTINGS,
@@ -60,17 +61,11 @@ class TurnReports:
     def report_sightings(self, r: land_pb2.ReportSightingsRequest) -> land_pb2.ReportSightingsResponse:
         check_opaque("report_id", r.report_id)
         check_opaque("campaign_id", r.campaign_id)
-        check_count("sightings", len(r.sightings), MAX_SIGHTINGS)
-        for i, s in enumerate(r.sightings):
-            check_id(f"sightings[{i}].port", s.port)
-            check_id(f"sightings[{i}].for_state", s.for_state)
-            check_count(f"sightings[{i}].ships", len(s.ships), MAX_UNITS)
-            for j, x in enumerate(s.ships):
-                check_id(f"sightings[{i}].ships[{j}].id", x.id)
+        _check_sightings(r)
 
         def write(conn: Connection) -> land_pb2.ReportSightingsResponse:
             c = t.sighting_reports.c
-            new = self.ledger.first_time(conn, "sightings", r.report_id, r)
+            new = self.ledger.first_time(conn, "sightings", r.report_id, _content(r))
             row = conn.execute(select(c.sightings).where(c.report_id == r.report_id)).first()
             if new or row is None:
                 self.ledger.campaign(conn, r.campaign_id)
@@ -196,3 +191,33 @@ def _unit_pb(u: Any) -> land_pb2.Unit:
         supplies=u.hq_supplies,
         reserved=bool(u.reserved_by),
     )
+
+
+def _content(r: land_pb2.ReportSightingsRequest) -> land_pb2.ReportSightingsRequest:
+    """The report as compared with a repeat: ``next_close_unix`` (edition 4, A1) is not its content,
+    since a deadline the game master moved may reach a repeat."""
+    same = land_pb2.ReportSightingsRequest()
+    same.CopyFrom(r)
+    same.ClearField("next_close_unix")
+    return same
+
+
+def _check_sightings(r: land_pb2.ReportSightingsRequest) -> None:
+    """docs/gitm.md A17: a report within these limits fits in 4 MiB (pate/gitmkit/limits.py)."""
+    check_count("sightings", len(r.sightings), MAX_SIGHTINGS)
+    for s in r.sightings:
+        check_id("sightings[].port", s.port)
+        check_length("sightings[].port", s.port, limits.CITY_CHARS)
+        check_id("sightings[].for_state", s.for_state)
+        check_length("sightings[].for_state", s.for_state, limits.CODE_CHARS)
+        check_count("sightings[].ships", len(s.ships), limits.SHIPS_PER_ENTRY)
+        for x in s.ships:
+            check_id("sightings[].ships[].id", x.id)
+            check_length("sightings[].ships[].id", x.id, limits.SHIP_ID_CHARS)
+            check_length("sightings[].ships[].state", x.state, limits.CODE_CHARS)
+            check_length("sightings[].ships[].type", x.type, limits.CODE_CHARS)
+
+
+def check_length(field: str, value: str, limit: int) -> None:
+    if len(value) > limit:
+        raise BadRequestError(f"{field} is longer than {limit} characters")

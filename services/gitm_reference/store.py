@@ -33,6 +33,7 @@ from services.gitm_reference.landsnap import LandSnapshots
 from services.gitm_reference.ledger import Behaviour, Ledger, Seeder, station_unit
 from services.gitm_reference.lifecycle import Lifecycle
 from services.gitm_reference.moves import CargoMoves
+from services.gitm_reference.pruning import Pruning
 from services.gitm_reference.reports import TurnReports
 from services.gitm_reference.transfers import STATES, Transfers
 
@@ -70,6 +71,7 @@ class LandStore:
         self.snapshots = LandSnapshots(ledger, self.holders)
         self.land_events = LandEvents(ledger)
         self.holds = Holds(ledger)
+        self.pruning = Pruning(ledger)
 
     def reopen(self) -> None:
         """What a restart of the process leaves: the database, nothing held in memory."""
@@ -102,12 +104,15 @@ class LandStore:
 
     # ------------------------------------------------------------ transfers
     def begin(self, r: land_pb2.BeginTransferRequest) -> land_pb2.TransferStatus:
+        self.pruning.touch(r.campaign_id)
         return self.transfers.begin(r)
 
     def complete(self, r: land_pb2.CompleteTransferRequest) -> land_pb2.TransferStatus:
+        self.pruning.touch(r.campaign_id)
         return self.transfers.complete(r)
 
     def get(self, r: land_pb2.GetTransferRequest) -> land_pb2.TransferStatus:
+        self.pruning.touch(r.campaign_id)
         return self.transfers.get(r)
 
     # ------------------------------------------------------------ a campaign's life
@@ -115,41 +120,55 @@ class LandStore:
         return self.lifecycle.capabilities()
 
     def open_campaign(self, r: land_pb2.OpenCampaignRequest) -> land_pb2.OpenCampaignResponse:
+        self.pruning.touch(r.campaign_id)
         return self.lifecycle.open(r)
 
     def close_campaign(self, r: land_pb2.CloseCampaignRequest) -> land_pb2.CloseCampaignResponse:
+        self.pruning.touch(r.campaign_id)
         return self.lifecycle.close(r)
 
     # ------------------------------------------------------------ what units see and hold
     def port_holders(self, r: land_pb2.PortHoldersRequest) -> land_pb2.PortHoldersResponse:
+        self.pruning.touch(r.campaign_id)
         return self.holders.answer(r)
 
     def units_near(self, r: land_pb2.UnitsNearRequest) -> land_pb2.UnitsNearResponse:
+        self.pruning.touch(r.campaign_id)
         return self.reports.units_near(r)
 
     def report_sightings(self, r: land_pb2.ReportSightingsRequest) -> land_pb2.ReportSightingsResponse:
+        self.pruning.touch(r.campaign_id)
         return self.reports.report_sightings(r)
 
     def report_cargo_loss(self, r: land_pb2.ReportCargoLossRequest) -> land_pb2.ReportCargoLossResponse:
+        self.pruning.touch(r.campaign_id)
         return self.reports.report_cargo_loss(r)
 
     def report_cargo_moves(self, r: land_pb2.ReportCargoMovesRequest) -> land_pb2.ReportCargoMovesResponse:
+        self.pruning.touch(r.campaign_id)
         return self.moves.report(r)
 
     # ------------------------------------------------------------ edition 4: reconciliation, land events
     def land_snapshot(self, r: land_pb2.GetLandSnapshotRequest) -> land_pb2.LandSnapshot:
+        self.pruning.touch(r.campaign_id)
         return self.snapshots.answer(r)
 
     def list_land_events(self, r: land_pb2.ListLandEventsRequest) -> land_pb2.ListLandEventsResponse:
+        self.pruning.touch(r.campaign_id)
         return self.land_events.list(r)
 
     def release_hold(self, r: land_pb2.ReleaseHoldRequest) -> land_pb2.ReleaseHoldResponse:
+        self.pruning.touch(r.campaign_id)
         return self.holds.release(r)
 
     def inject_land_event(self, campaign: str, event: land_pb2.LandEvent) -> land_pb2.LandEvent:
         return self.land_events.inject(campaign, event)
 
     # ------------------------------------------------------------ administration
+    def prune(self) -> list[str]:
+        """docs/gitm.md A19: test campaigns 30 days after their last call (pruning.py)."""
+        return self.pruning.prune()
+
     def station(self, r: reference_admin_pb2.StationRequest) -> reference_admin_pb2.StationResponse:
         return self.admin.station(r)
 

@@ -153,3 +153,12 @@ holds = Table(
     Column("expires_at", Integer, nullable=False),
     Column("state", String(16), nullable=False),  # held | confirmed | released
 )
+
+# When each campaign was last named by a call (seconds since 1970): test campaigns
+# (conformance-, simulated-) are deleted 30 days after it (docs/gitm.md A19, pruning.py)
+campaign_calls = Table(
+    "gitm_campaign_calls",
+    metadata,
+    Column("campaign", String(256), primary_key=True),
+    Column("last_call_at", Integer, nullable=False),
+)

@@ -148,6 +148,8 @@ class Transfers:
 
     def complete(self, r: land_pb2.CompleteTransferRequest) -> land_pb2.TransferStatus:
         check_opaque("transfer_id", r.transfer_id)
+        if r.campaign_id:
+            check_opaque("campaign_id", r.campaign_id)
         return self.ledger.tx(lambda conn: self._complete(conn, r))  # type: ignore[no-any-return]
 
     def _complete(self, conn: Connection, r: land_pb2.CompleteTransferRequest) -> land_pb2.TransferStatus:
@@ -157,6 +159,7 @@ class Transfers:
             if b.broken("unknown_ok"):
                 return land_pb2.TransferStatus(transfer_id=r.transfer_id)
             raise UnknownTransferError(f"no transfer {r.transfer_id}", transfer_id=r.transfer_id)
+        self._same_campaign(row.campaign, r.campaign_id)
         flipped = b.broken("flip_completion") and row.state == "cancelled" and not r.cancelled
         if row.state != "begun" and not (b.forget and row.state == "completed") and not flipped:
             return self._status(conn, r.transfer_id)  # done already: the first answer stands
@@ -173,17 +176,27 @@ class Transfers:
 
     def get(self, r: land_pb2.GetTransferRequest) -> land_pb2.TransferStatus:
         check_opaque("transfer_id", r.transfer_id)
+        if r.campaign_id:
+            check_opaque("campaign_id", r.campaign_id)
 
         def read(conn: Connection) -> land_pb2.TransferStatus:
-            if not conn.execute(
-                select(t.transfers.c.state).where(t.transfers.c.transfer_id == r.transfer_id)
-            ).first():
+            c = t.transfers.c
+            row = conn.execute(select(c.campaign).where(c.transfer_id == r.transfer_id)).first()
+            if row is None:
                 if self.ledger.behaviour.broken("unknown_ok"):
                     return land_pb2.TransferStatus(transfer_id=r.transfer_id)
                 raise UnknownTransferError(f"no transfer {r.transfer_id}", transfer_id=r.transfer_id)
+            self._same_campaign(row.campaign, r.campaign_id)
             return self._status(conn, r.transfer_id)
 
         return self.ledger.tx(read)  # type: ignore[no-any-return]
+
+    def _same_campaign(self, held: str, named: str) -> None:
+        """docs/gitm.md "Ids" (P7): a request naming a campaign names the transfer's own; "" (a
+        PATE older than the field) is not compared.  INVALID_ARGUMENT rather than NOT_FOUND: the
+        transfer exists, and the request contradicts itself (a caller's bug, never the land's)."""
+        if named and named != held and not self.ledger.behaviour.broken("campaign_blind"):
+            raise BadRequestError(f"campaign_id: the transfer is not of campaign {named[:64]}")
 
 
 def _reserve(conn: Connection, r: land_pb2.BeginTransferRequest) -> None:

@@ -53,7 +53,7 @@ from services.platform.store import repository as repo
 from services.platform.store import tables
 from services.platform.store.writes import record_audit
 from services.platform.telemetry.logging import get_logger
-from services.resolver import editions, land_holds
+from services.resolver import data_check, editions, gitm_life, land_holds
 from services.resolver.gitm import (
     Begin,
     CargoLoss,
@@ -102,21 +102,23 @@ def turn_calls(conn: Connection, campaign: repo.CampaignRow, turn: int) -> list[
     """Every call of a committed turn (:func:`calls_of`), from the store; turn
     0 opens the campaign, the last turn closes it."""
     name = campaign.id
+    close = gitm_life.next_close(campaign.turn, campaign.deadline, turn)
     if turn == 0:
         world = _world(conn, name, 1)
         if world is None:
             return []
         return [
             open_call(world, turn_context().map, campaign.scenario, campaign.turns),
-            sightings_call(name, 0, (), world),
+            *gitm_life.with_next_close([sightings_call(name, 0, (), world)], close),
         ]
     events = repo.load_events(conn, name, turn)
     stored = repo.load_resolution(conn, name, turn)
     holds = land_holds.holds_of_inputs(stored[0]) if stored else {}
-    calls = calls_of(name, turn, events, _world(conn, name, turn), _world(conn, name, turn + 1), holds)
+    end = _world(conn, name, turn + 1)
+    calls = calls_of(name, turn, events, _world(conn, name, turn), end, holds)
     if turn >= campaign.turns:
-        calls.append(CloseCampaign(name, turn))
-    return calls
+        calls.append(CloseCampaign(name, turn, gitm_life.laden(end, turn_context().map)))
+    return gitm_life.with_next_close(calls, close)
 
 
 def calls_of(
@@ -237,6 +239,7 @@ def _send(client: GitmClient, call: Call) -> tuple[bool, str, Sequence[Any]]:
         moved = client.report_cargo_moves(call)
         return moved.accepted, "; ".join(f"{r.item}: {r.reason}" for r in moved.refusals), moved.refusals
     if isinstance(call, OpenCampaign):
+        data_check.before_open(capabilities(client), call)
         client.open_campaign(call)
         return True, "", ()
     if isinstance(call, CloseCampaign):
@@ -269,7 +272,7 @@ def capabilities(client: GitmClient) -> editions.Capabilities:
     if client.capabilities is None or stale:
         try:
             answer = client.get_capabilities()
-            client.capabilities = editions.from_answer(answer.edition, list(answer.calls))
+            client.capabilities = editions.from_answer(answer.edition, list(answer.calls), answer.data_digest)
         except grpc.RpcError as exc:
             again = retry_error(client, exc)
             if again is not None:

@@ -32,17 +32,18 @@ CAPABILITIES_TTL_SECONDS = 300.0
 class Capabilities:
     edition: int
     calls: frozenset[str]
+    data_digest: str = ""  # edition 4 (docs/gitm.md A9): the contract data it loaded; "" not said
 
     def serves(self, call: str) -> bool:
         return call in self.calls or call in REQUIRED
 
     def without(self, call: str) -> Capabilities:
-        return Capabilities(self.edition, self.calls - {call})
+        return Capabilities(self.edition, self.calls - {call}, self.data_digest)
 
 
 FIRST_EDITION = Capabilities(1, EDITION_1)
 
 
-def from_answer(edition: int, calls: list[str]) -> Capabilities:
+def from_answer(edition: int, calls: list[str], data_digest: str = "") -> Capabilities:
     """A service's own word; an edition below 2 or a list of unknown names is read as it is."""
-    return Capabilities(max(1, edition), frozenset(c for c in calls if c in EDITION_4))
+    return Capabilities(max(1, edition), frozenset(c for c in calls if c in EDITION_4), data_digest[:128])

@@ -16,13 +16,22 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gitm.v1 import land_pb2, land_pb2_grpc
 from services.platform.runtime.grpcutil import trace_metadata
 from services.platform.security.redial import RotatingChannel
 from services.resolver.editions import PATE_EDITION, Capabilities
+from services.resolver.gitm_messages import (
+    Begin,
+    CargoLoss,
+    CargoMoves,
+    CloseCampaign,
+    Complete,
+    Laden,
+    OpenCampaign,
+    Sightings,
+)
 from services.resolver.gitm_settings import (  # re-exported: the settings of this client
     DEFAULT_TIMEOUT,
     TIMEOUT_RANGE,
@@ -37,93 +46,23 @@ if TYPE_CHECKING:
 DIRECTIONS = {"load": land_pb2.DIRECTION_LOAD, "unload": land_pb2.DIRECTION_UNLOAD}
 CALLER_TOKEN = "x-pate-gitm-token"
 CALLER_EDITION = "x-pate-gitm-edition"
-__all__ = ["DEFAULT_TIMEOUT", "TIMEOUT_RANGE", "GitmClient", "caller_token", "configured_timeout", "gitm_tls"]
-
-
-@dataclass(frozen=True, slots=True)
-class Begin:
-    """BeginTransfer: the initial amphibious phase of rule 3.6."""
-
-    transfer_id: str
-    campaign: str
-    turn: int
-    port: str
-    transport: str
-    direction: str  # "load" | "unload"
-    units: tuple[str, ...]
-    supplies: int
-    state: str = ""  # the transport group's state, so GITM can refuse others' units
-    hold_id: str = ""  # edition 4: the hold UnitsNear gave for the port at the close ("" none)
-    hold_expires_at: int = 0  # when that hold ends, seconds since 1970
-
-
-@dataclass(frozen=True, slots=True)
-class Complete:
-    """CompleteTransfer: the final amphibious phase of rule 3.9 (cancelled when lost)."""
-
-    transfer_id: str
-    cancelled: bool
-
-
-@dataclass(frozen=True, slots=True)
-class CargoLoss:
-    """ReportCargoLoss: a transport sank, foundered (lost) or was taken
-    (captured) with cargo aboard, from the core's ``cargo_lost`` /
-    ``cargo_captured`` events."""
-
-    loss_id: str
-    campaign: str
-    turn: int
-    transport: str
-    captured: bool
-    units: tuple[str, ...]
-    supplies: int
-    captor: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class CargoMoves:
-    """ReportCargoMoves: cargo that changed transport group in a turn (rule
-    2.5: a divide or a combine), from the core's ``group_divided`` /
-    ``groups_combined`` events.  ``moves``: (from, to, units, supplies)."""
-
-    move_id: str
-    campaign: str
-    turn: int
-    moves: tuple[tuple[str, str, tuple[str, ...], int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Sightings:
-    """ReportSightings: rule 5.3's shore reports of one turn, one call per turn.
-    ``reports``: (port, for_state, ((ship, state, type), ...))."""
-
-    report_id: str
-    campaign: str
-    turn: int
-    reports: tuple[tuple[str, str, tuple[tuple[str, str, str], ...]], ...] = field(default=())
-
-
-@dataclass(frozen=True, slots=True)
-class OpenCampaign:
-    """OpenCampaign: a campaign starts, with its land units and supplies where
-    they start (docs/gitm.md "A campaign"); sent with turn 0."""
-
-    campaign: str
-    scenario: str
-    turns: int
-    # (unit, city or "", transport or "", tactical square)
-    units: tuple[tuple[LandUnit, str, str, bool], ...]
-    stocks: tuple[tuple[str, str, int], ...]  # (city or "", transport or "", supplies)
-    holders: tuple[tuple[str, str], ...] = ()  # edition 3: (city, state holding it)
-
-
-@dataclass(frozen=True, slots=True)
-class CloseCampaign:
-    """CloseCampaign: the campaign's last turn is delivered."""
-
-    campaign: str
-    last_turn: int
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "TIMEOUT_RANGE",
+    "Begin",
+    "CargoLoss",
+    "CargoMoves",
+    "CloseCampaign",
+    "Complete",
+    "GitmClient",
+    "Laden",
+    "OpenCampaign",
+    "Sightings",
+    "caller_token",
+    "client_for",
+    "configured_timeout",
+    "gitm_tls",
+]
 
 
 class GitmClient:
@@ -192,15 +131,17 @@ class GitmClient:
         return status
 
     def complete(self, call: Complete) -> land_pb2.TransferStatus:
-        request = land_pb2.CompleteTransferRequest(transfer_id=call.transfer_id, cancelled=call.cancelled)
+        request = land_pb2.CompleteTransferRequest(
+            transfer_id=call.transfer_id, cancelled=call.cancelled, campaign_id=call.campaign
+        )
         status: land_pb2.TransferStatus = self._stub.CompleteTransfer(
             request, timeout=self.timeout, metadata=self._md()
         )
         return status
 
-    def get(self, transfer_id: str) -> land_pb2.TransferStatus:
+    def get(self, transfer_id: str, campaign: str = "") -> land_pb2.TransferStatus:
         status: land_pb2.TransferStatus = self._stub.GetTransfer(
-            land_pb2.GetTransferRequest(transfer_id=transfer_id),
+            land_pb2.GetTransferRequest(transfer_id=transfer_id, campaign_id=campaign),
             timeout=self.timeout,
             metadata=self._md(),
         )
@@ -251,6 +192,7 @@ class GitmClient:
                 )
                 for port, state, ships in call.reports
             ],
+            next_close_unix=call.next_close,
         )
         answer: land_pb2.ReportSightingsResponse = self._stub.ReportSightings(
             request, timeout=self.timeout, metadata=self._md()
@@ -293,6 +235,7 @@ class GitmClient:
             ],
             stocks=[land_pb2.InitialStock(city=c, transport_id=s, supplies=n) for c, s, n in call.stocks],
             holders=[land_pb2.PortHolder(port=c, state=s) for c, s in call.holders],
+            data_digest=call.data_digest,
         )
         answer: land_pb2.OpenCampaignResponse = self._stub.OpenCampaign(
             request, timeout=self.timeout, metadata=self._md()
@@ -325,7 +268,16 @@ class GitmClient:
 
     def close_campaign(self, call: CloseCampaign) -> land_pb2.CloseCampaignResponse:
         answer: land_pb2.CloseCampaignResponse = self._stub.CloseCampaign(
-            land_pb2.CloseCampaignRequest(campaign_id=call.campaign, last_turn=call.last_turn),
+            land_pb2.CloseCampaignRequest(
+                campaign_id=call.campaign,
+                last_turn=call.last_turn,
+                laden=[
+                    land_pb2.LadenTransport(
+                        transport_id=x.transport, city=x.city, units=x.units, supplies=x.supplies
+                    )
+                    for x in call.laden
+                ],
+            ),
             timeout=self.timeout,
             metadata=self._md(),
         )

@@ -12,6 +12,9 @@ from pate.core.events import Event
 from pate.core.world.geography import WorldMap
 from pate.core.world.ships import ShipType
 from pate.core.world.state import LandUnit, WorldState
+from pate.gitmkit import limits
+from pate.gitmkit.contract_data import data_digest
+from services.platform.telemetry.logging import get_logger
 from services.resolver.gitm import (
     Begin,
     CargoLoss,
@@ -22,6 +25,8 @@ from services.resolver.gitm import (
     Sightings,
 )
 from services.resolver.land_holds import ReleaseHold
+
+log = get_logger("gitm-bridge")
 
 BEGUN, COMPLETED = "transfer_begun", "transfer_completed"
 # fixed for every helper (BRIEF): the core emits these when a transport group
@@ -60,7 +65,13 @@ def open_call(
         if ship.type is ShipType.TR or ship.cargo.supplies:
             stocks.append(("", ship.id, ship.cargo.supplies))
     return OpenCampaign(
-        campaign or world.campaign, scenario, turns, tuple(units), tuple(stocks), tuple(holders)
+        campaign or world.campaign,
+        scenario,
+        turns,
+        tuple(units),
+        tuple(stocks),
+        tuple(holders),
+        data_digest(),
     )
 
 
@@ -97,7 +108,7 @@ def transfer_calls(
                 )
             )
         else:
-            calls.append(Complete(d["transfer"], bool(d["cancelled"])))
+            calls.append(Complete(d["transfer"], bool(d["cancelled"]), campaign))
     return calls
 
 
@@ -172,4 +183,23 @@ def sightings_call(campaign: str, turn: int, events: Iterable[Event], world: Wor
             ship = ships.get(sid)
             seen.append((sid, ship.state if ship else sid[:2], ship.type.value if ship else ""))
         reports.append((str(d["port"]), str(d["for_state"]), tuple(seen)))
-    return Sightings(f"{campaign}:{turn}:sightings", campaign, turn, tuple(reports))
+    return Sightings(f"{campaign}:{turn}:sightings", campaign, turn, within_limits(campaign, turn, reports))
+
+
+Report = tuple[str, str, tuple[tuple[str, str, str], ...]]
+
+
+def within_limits(campaign: str, turn: int, reports: Iterable[Report]) -> tuple[Report, ...]:
+    """docs/gitm.md A17: an entry holds at most ``SHIPS_PER_ENTRY`` ships, the rest going in
+    further entries of the same port and state, and a report at most ``SIGHTING_ENTRIES``
+    entries; what lies beyond (more ships in port than any scenario has) is left out, with a
+    warning, so that the report always fits in 4 MiB."""
+    n = limits.SHIPS_PER_ENTRY
+    split = [
+        (port, state, ships[i : i + n])
+        for port, state, ships in reports
+        for i in range(0, max(len(ships), 1), n)
+    ]
+    if len(split) > limits.SIGHTING_ENTRIES:
+        log.warning("gitm_sightings_capped", campaign=campaign, turn=turn, entries=len(split))
+    return tuple(split[: limits.SIGHTING_ENTRIES])

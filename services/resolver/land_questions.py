@@ -83,7 +83,9 @@ _WORDS = {
 }
 
 
-def transfer_word(client: GitmClient, transfer: LandTransfer, *, told: bool = False) -> str | None:
+def transfer_word(
+    client: GitmClient, transfer: LandTransfer, *, told: bool = False, campaign: str = ""
+) -> str | None:
     """GITM's word on one earlier transfer for :func:`landsaga.pending_after`: None when GITM
     has not heard of it because the bridge is not yet through.  ``told``: the bridge has made
     the transfer's calls, so a GITM that still does not hold it (NOT_FOUND and the other codes
@@ -92,7 +94,7 @@ def transfer_word(client: GitmClient, transfer: LandTransfer, *, told: bool = Fa
     (an id reused, answered ALREADY_EXISTS at its begin): refused, loudly, never adopted."""
     transfer_id = transfer.transfer
     try:
-        status = asked_twice(client, lambda: client.get(transfer_id))
+        status = asked_twice(client, lambda: client.get(transfer_id, campaign))
     except grpc.RpcError as exc:
         code = exc.code() if isinstance(exc, grpc.Call) else None
         if code in OUTAGES:
@@ -152,7 +154,10 @@ def land_inputs(
     resolves on time; its on-GITM-map transfers are deferred)."""
     try:
         words = {
-            t.transfer: transfer_word(client, t, told=transfer_turn(t.transfer) in told) for t in earlier
+            t.transfer: transfer_word(
+                client, t, told=transfer_turn(t.transfer) in told, campaign=world.campaign
+            )
+            for t in earlier
         }
         pending, refused = pending_after(earlier, words)
         # while an earlier transfer is unsettled GITM's cities are not yet what

@@ -9,7 +9,7 @@ from pate.engine.context import turn_context
 from services.platform import bus
 from services.platform.config import ConfigError, gitm_address
 from services.platform.runtime.runner import WORKER_RELAY_POLL_S, Service, Stage, run_service
-from services.resolver import bridge
+from services.resolver import bridge, gitm_end
 from services.resolver.gitm import caller_token, gitm_tls
 from services.resolver.stage import handle_turn_closed
 
@@ -17,6 +17,8 @@ RESOLVE = Stage("resolver", bus.TURN_CLOSED, handle_turn_closed)
 # amphibious transfers of a committed turn go to the GITM land service (rules 3.6, 3.9)
 # full jitter: a land service back from an outage is not called by every campaign at once
 BRIDGE = Stage(bridge.DURABLE, bus.TURN_RESOLVED, bridge.handle_turn_resolved, jitter=True)
+# a campaign its operators ended before its last turn is closed in GITM too (docs/gitm.md A19)
+END = Stage(gitm_end.END_DURABLE, gitm_end.ENDED, gitm_end.handle_campaign_ended)
 
 
 def service(gitm_addr: str | None) -> Service:
@@ -26,7 +28,7 @@ def service(gitm_addr: str | None) -> Service:
     created with GITM in order (docs/gitm.md, "Campaigns with and without GITM")."""
     return Service(
         name="resolver",
-        stages=(RESOLVE, BRIDGE) if gitm_addr else (RESOLVE,),
+        stages=(RESOLVE, BRIDGE, END) if gitm_addr else (RESOLVE,),
         grpc_addr=lambda s: s.resolver_addr,
         relay_poll_seconds=WORKER_RELAY_POLL_S,
         warm_up=turn_context,

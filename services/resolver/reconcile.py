@@ -19,6 +19,7 @@ from pate.core.world.geography import WorldMap
 from services.platform.store import repository as repo
 from services.platform.telemetry.logging import get_logger
 from services.resolver import bridge
+from services.resolver.data_check import DataMismatchError
 from services.resolver.gitm import Complete, GitmClient
 from services.resolver.reconcile_diff import OPERATOR, REPAIR, Disagreement, PateSide, compare
 
@@ -109,7 +110,7 @@ def _repair(client: GitmClient, side: PateSide, found: Sequence[Disagreement]) -
     ours = side.transfers()
     for d in found:
         if d.settles == REPAIR and d.rule.startswith("R3"):
-            done.append(_send(client, [Complete(d.subject, True)], f"cancelled {d.subject}"))
+            done.append(_send(client, [Complete(d.subject, True, side.campaign)], f"cancelled {d.subject}"))
     lacking = [ours[d.subject][0] for d in found if d.rule.startswith("R1") and d.subject in ours]
     if any(d.what == "campaign" for d in found):
         lacking.append(0)
@@ -125,7 +126,10 @@ def _repair(client: GitmClient, side: PateSide, found: Sequence[Disagreement]) -
 
 
 def _send(client: GitmClient, calls: Sequence[bridge.Call], what: str) -> str:
-    refused = bridge.deliver(client, calls)
+    try:
+        refused = bridge.deliver(client, calls)
+    except DataMismatchError as exc:  # docs/gitm.md A9: no open is sent to other contract data
+        return f"{what}: not sent: {exc}"[:500]
     if not refused:
         return what
     said = "; ".join(f"{type(c).__name__} {why}" for c, why in refused[:5])

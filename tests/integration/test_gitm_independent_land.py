@@ -60,9 +60,19 @@ def test_the_kit_passes_against_the_independent_land_service(land: str, tmp_path
     assert passed(rows), [(r.name, r.detail) for r in rows if not r.passed]
     # L16 across two real restarts, L23 with the token; the service is of edition 3, so the rows of
     # edition 4's calls (L26, L27) and holds (L28) are skipped, as the kit skips them for any service
-    # not listing them, and so are edition 4's error details and refusal codes (L29-L31); L21 reads
-    # the field from the status message, as for any service before edition 4
-    assert sorted(r.obligation for r in rows if r.skipped) == ["L26", "L27", "L28", "L29", "L30", "L31"]
+    # not listing them, and so are edition 4's error details and refusal codes (L29-L31) and its
+    # fields (L32, L33); L21 reads the field from the status message, as for any service before
+    # edition 4
+    assert sorted(r.obligation for r in rows if r.skipped) == [
+        "L26",
+        "L27",
+        "L28",
+        "L29",
+        "L30",
+        "L31",
+        "L32",
+        "L33",
+    ]
     assert len(rows) == len(NAMES)
 
 

@@ -26,7 +26,7 @@ from services.platform.bus import STREAM, SUBJECT_PREFIX
 # this table against them).
 SERVICE_DURABLES: Mapping[str, tuple[str, ...]] = {
     "orders": ("orders-turns",),
-    "resolver": ("resolver", "gitm-bridge"),
+    "resolver": ("resolver", "gitm-bridge", "gitm-bridge-end"),
     "intel": ("intel",),
     "reports": ("reports",),
     "notifier": ("notifier-turns", "notifier-campaigns"),

@@ -26,8 +26,10 @@ def test_a_headless_landing_is_told_to_the_reference_land_model(
     state = json.loads((out / "turn-2" / "state.json").read_text())
     assert "BR1IN" in state["ports"]["Portsmouth"]["garrison"]  # and GITM's report of turn 2 agrees
     printed = capsys.readouterr().out
+    # BR5IN, aboard BR1TR in Portsmouth when the campaign closes, is landed there by the close
+    # (docs/gitm.md A24: CloseCampaign names the laden transports and where they lie)
     assert (
-        "GITM (reference land model, campaign simulated): BR1IN in Portsmouth, BR5IN aboard BR1TR" in printed
+        "GITM (reference land model, campaign simulated): BR1IN in Portsmouth, BR5IN in Portsmouth" in printed
     )
 
 
@@ -35,7 +37,8 @@ def test_a_divide_that_moves_a_unit_across_is_told_to_the_reference_land_model(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Rule 2.5: Decrès divides FR1TR (12,000, FR2IN aboard, space 5,000) leaving 4,000;
-    FR2IN goes across to FR2TR, and the land model, told by ReportCargoMoves, agrees."""
+    FR2IN goes across to FR2TR, and the land model, told by ReportCargoMoves, agrees: the close
+    lands FR2TR's cargo in Boulogne (A24), which it does only for what it holds aboard FR2TR."""
     orders = tmp_path / "orders"
     orders.mkdir()
     (orders / "turn-1.txt").write_text("order FR1TR\n  divide 8000\n")
@@ -44,7 +47,7 @@ def test_a_divide_that_moves_a_unit_across_is_told_to_the_reference_land_model(
     assert main([*args, "--out", str(out), "--no-reports", "--gitm", "reference"]) == 0
     state = json.loads((out / "turn-1" / "state.json").read_text())
     assert state["ships"]["FR2TR"]["cargo"]["units"] == ["FR2IN"]
-    assert "FR2IN aboard FR2TR" in capsys.readouterr().out
+    assert "FR2IN in Boulogne" in capsys.readouterr().out
 
 
 def test_a_headless_landing_against_a_land_service_over_grpc(

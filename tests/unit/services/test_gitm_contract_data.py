@@ -66,3 +66,17 @@ def test_the_file_lists_the_error_reasons_and_refusal_codes_of_edition_4() -> No
         "supplies",
         "refused",
     ]
+
+
+def test_the_digest_both_sides_compare_is_the_files_and_the_limits_are_listed() -> None:
+    """A9: PATE's OpenCampaignRequest.data_digest and the kit's L33 use the file's digest; A17:
+    the sightings limits a land team sizes for are in the file."""
+    from pate.gitmkit import limits
+    from pate.gitmkit.contract_data import data_digest
+
+    data = tomllib.loads(gitmdata.TARGET.read_text())
+    assert data["data"]["digest"] == data_digest()
+    assert (data["sightings"]["entries"], data["sightings"]["ships_per_entry"]) == (
+        limits.SIGHTING_ENTRIES,
+        limits.SHIPS_PER_ENTRY,
+    )

@@ -56,7 +56,7 @@ def test_every_not_found_is_the_desks_styled_page(client: TestClient) -> None:
 
 def test_the_favicon_is_served_and_linked() -> None:
     s = settings(None)
-    with TestClient(create_app(Backend(s.orders_addr, s.reports_addr, ""), s)) as c:
+    with TestClient(create_app(Backend(s.orders_addr, s.reports_addr), s)) as c:
         icon = c.get("/favicon.ico")
         assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
         assert icon.text.startswith("<svg")

@@ -63,7 +63,7 @@ def test_ready_while_both_answer_and_not_when_one_is_gone() -> None:
 
 def test_nothing_listening_is_not_ready() -> None:
     async def scenario() -> None:
-        backend = Backend(f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}", "", tls=None)
+        backend = Backend(f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}", tls=None)
         try:
             assert await Readiness(backend).down() == "orders, reports"
         finally:

@@ -102,8 +102,8 @@ def test_transfer_calls_are_the_on_map_transfers_begin_before_complete() -> None
     assert calls == [
         Begin("c1:1:BR1TR:1", "c1", 1, "Portsmouth", "BR1TR", "unload", ("BR1IN",), 2, "BR"),
         Begin("c1:1:FR2TR:1", "c1", 1, "Brest", "FR2TR", "load", ("FR2IN",), 0, "FR"),
-        Complete("c1:1:BR1TR:1", cancelled=False),
-        Complete("c1:1:FR2TR:1", cancelled=True),
+        Complete("c1:1:BR1TR:1", cancelled=False, campaign="c1"),
+        Complete("c1:1:FR2TR:1", cancelled=True, campaign="c1"),
     ]
 
 

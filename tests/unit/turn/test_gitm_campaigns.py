@@ -14,7 +14,7 @@ from pate.v1 import events_pb2
 from services.orders import campaigns
 from services.platform.bus.natsserver import free_port
 from services.platform.store import repository as repo
-from services.resolver import bridge
+from services.resolver import bridge, gitm_end
 from services.resolver import main as resolver_main
 from services.resolver.stage import handle_turn_closed
 from tests.support.aio import unique
@@ -24,7 +24,8 @@ from tests.support.passwords import EveryPlayer
 
 def test_the_resolver_runs_the_bridge_only_where_gitm_is_configured() -> None:
     assert [s.durable for s in resolver_main.service(None).stages] == ["resolver"]
-    assert [s.durable for s in resolver_main.service("gitm:7000").stages] == ["resolver", bridge.DURABLE]
+    stages = [s.durable for s in resolver_main.service("gitm:7000").stages]
+    assert stages == ["resolver", bridge.DURABLE, gitm_end.END_DURABLE]
 
 
 @pytest.mark.parametrize("gitm_at_creation", [False, True])
