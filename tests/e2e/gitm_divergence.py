@@ -48,11 +48,11 @@ class Play:
         self.client.close_turn(self.campaign, turn)
         self.client.wait_open(self.campaign, turn + 1)
 
-    def delivered(self, turn: int) -> None:
+    def delivered(self, turn: int, reports: int | None = None) -> None:
         """Until the bridge has delivered ``turn`` (its sightings, the last of a turn's calls, reached
-        GITM: one report a turn, turn 0's included)."""
+        GITM: one report a turn, turn 0's included; ``reports`` when GITM lost some)."""
         deadline = time.monotonic() + 60
-        while self.ref.snapshot(self.campaign).sighting_reports < turn + 1:
+        while self.ref.snapshot(self.campaign).sighting_reports < (turn + 1 if reports is None else reports):
             assert time.monotonic() < deadline, f"{self.campaign}: turn {turn} never reached GITM"
             time.sleep(0.2)
 
@@ -108,7 +108,8 @@ class Play:
         if while_down is not None:
             while_down()  # type: ignore[operator]
         self.cluster.start_all()
-        self.client = Client(self.cluster)
+        # the passwords the campaign was created with; sessions are logged in afresh
+        self.client = Client(self.cluster, passwords=self.client.passwords)
 
 
 def pate(cluster: Cluster, *args: str) -> subprocess.CompletedProcess[str]:

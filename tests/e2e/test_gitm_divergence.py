@@ -14,7 +14,18 @@ import pytest
 from gitm.v1 import land_pb2, reference_admin_pb2
 from services.gitm_reference.holds import HOLD_SECONDS
 from services.gitm_reference.seed import unit_pb
-from tests.e2e.gitm_divergence import PORT, Play, disagreements, doubled, playing
+from services.platform.bus.natsserver import NatsServer
+from tests.e2e.gitm_divergence import (
+    PORT,
+    Play,
+    backup_sqlite,
+    pate,
+    disagreements,
+    doubled,
+    gitm_url,
+    playing,
+    restore_sqlite,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -124,4 +135,83 @@ def test_the_land_moving_between_the_question_and_the_reservation_undoes_the_loa
         assert world.ports[PORT].garrison == () and world.ports[PORT].strategic_units == ("BR5IN",)
         assert play.ref.places(play.campaign)["BR5IN"] == f"city:{PORT}"
         play.delivered(2)
+        _agreed(play)
+
+
+def test_gitm_restored_from_an_older_backup_gets_the_lost_load_again_and_nothing_is_doubled(
+    tmp_path: Path, nats_url: str, database_url: str
+) -> None:
+    """GITM's store is backed up after turn 1; BR1TR loads BR5IN in turn 2, both sides agree;
+    GITM is then restored from the backup (BR5IN ashore again, the load unknown to it) and turn 3
+    closes. The reconcile lists the lost load (R1), ``--repair`` sends turn 2's calls again, and
+    the two sides agree: BR5IN aboard in both, never ashore in PATE too."""
+    with playing(tmp_path, nats_url, database_url, "div-gitm-restored") as play:
+        play.close(1)
+        play.delivered(1)
+        saved = tmp_path / "gitm-reference.backup"
+        backup_sqlite(gitm_url(tmp_path), saved)
+        play.orders(2, LOAD)
+        play.close(2)
+        play.close(3)
+        play.delivered(3)
+        assert play.ref.places(play.campaign)["BR5IN"] == "aboard:BR1TR"
+        play.ref.restart(lambda: restore_sqlite(saved, gitm_url(tmp_path)))  # type: ignore[misc]
+        assert play.ref.places(play.campaign)["BR5IN"] == f"city:{PORT}"
+        play.close(4)
+        play.delivered(4, reports=3)  # GITM's restored store had turns 0 and 1; now turn 4
+        world = play.world()
+        assert world.ships["BR1TR"].cargo.units == ("BR1IN", "BR5IN") and world.ports[PORT].garrison == ()
+
+        found = play.reconcile()
+        assert found.returncode == 1, found.stdout + found.stderr
+        lines = disagreements(found.stdout)
+        assert any(x.startswith("transfer div-gitm-restored:2:BR1TR:1:") and "[repair: R1" in x for x in lines)
+        assert any(x.startswith("aboard BR1TR:") and "[operator: R6" in x for x in lines), lines
+        fixed = play.reconcile(repair=True)
+        assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+        assert "turn 2's calls sent again\n" in fixed.stdout and "after the repairs: 0 left" in fixed.stdout
+        assert play.ref.places(play.campaign)["BR5IN"] == "aboard:BR1TR"
+        play.close(5)
+        text = play.report(5)
+        assert "Carrying: BR1IN, BR5IN" in text and "The land side refused" not in text, text
+        play.delivered(5, reports=6)
+        _agreed(play)
+
+
+def test_pate_restored_from_an_older_backup_lands_again_under_the_same_id_and_the_sides_agree(
+    tmp_path: Path, own_nats: NatsServer
+) -> None:
+    """PATE's database is backed up at the start of turn 2; Lord Barham lands BR1IN and both sides
+    agree; PATE is then restored from the backup (its record of turn 2 and his orders gone, the
+    stream rebuilt as docs/operations.md says) while GITM keeps the landing. The reconcile sends
+    the completion PATE has not committed to the operators (R6), as the docs say; Lord Barham
+    gives his orders again, turn 2 closes again, the landing reaches GITM under the same id and
+    gets its stored answer, and the two sides agree."""
+    url = f"sqlite:///{tmp_path / 'pate.db'}"
+    with playing(tmp_path, own_nats.url, url, "div-pate-restored") as play:
+        play.close(1)
+        play.delivered(1)
+        saved = tmp_path / "pate.backup"
+        backup_sqlite(url, saved)
+        play.orders(2, LAND)
+        play.close(2)
+        play.delivered(2)
+        assert play.ref.places(play.campaign)["BR1IN"] == f"city:{PORT}"
+
+        def restore() -> None:
+            restore_sqlite(saved, url)
+            rebuilt = pate(play.cluster, "stream", "rebuild", "--yes")
+            assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
+
+        play.restart_pate(restore)
+        play.client.wait_open(play.campaign, 2)
+        world = play.world()
+        assert world.ships["BR1TR"].cargo.units == ("BR1IN",)  # PATE as its backup had it
+        found = play.reconcile()
+        print(found.stdout, found.stderr)
+        play.orders(2, LAND)
+        play.close(2)
+        text = play.report(2)
+        print(text)
+        play.delivered(2, reports=4)
         _agreed(play)
