@@ -11,7 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +22,7 @@ from pate.v1 import orders_pb2
 from services.platform.runtime.cluster import Cluster
 from services.platform.store import repository as repo
 from services.platform.store.db import make_engine
+from services.resolver import bridge
 from tests.e2e.flow import Client
 from tests.support.gitm_reference import LAND_TOKEN, Reference, reference_process
 
@@ -38,9 +39,14 @@ class Play:
 
     def orders(self, turn: int, text: str, player: str = MINISTER) -> None:
         req = orders_pb2.SubmitOrdersRequest(
-            campaign_id=self.campaign, turn=turn, orders_text=text, client_request_id=f"{self.campaign}-{turn}"
+            campaign_id=self.campaign,
+            turn=turn,
+            orders_text=text,
+            client_request_id=f"{self.campaign}-{turn}",
         )
-        answer = self.client.desk.SubmitOrders(req, metadata=self.client.player_md(self.campaign, player), timeout=30)
+        answer = self.client.desk.SubmitOrders(
+            req, metadata=self.client.player_md(self.campaign, player), timeout=30
+        )
         assert answer.accepted, answer
 
     def close(self, turn: int) -> None:
@@ -48,13 +54,20 @@ class Play:
         self.client.close_turn(self.campaign, turn)
         self.client.wait_open(self.campaign, turn + 1)
 
-    def delivered(self, turn: int, reports: int | None = None) -> None:
-        """Until the bridge has delivered ``turn`` (its sightings, the last of a turn's calls, reached
-        GITM: one report a turn, turn 0's included; ``reports`` when GITM lost some)."""
+    def delivered(self, turn: int) -> None:
+        """Until the bridge has delivered ``turn`` to GITM (its claim of the turn's message, committed
+        once GITM answered every call of the turn, is in PATE's store)."""
         deadline = time.monotonic() + 60
-        while self.ref.snapshot(self.campaign).sighting_reports < (turn + 1 if reports is None else reports):
-            assert time.monotonic() < deadline, f"{self.campaign}: turn {turn} never reached GITM"
-            time.sleep(0.2)
+        engine = make_engine(self.cluster.database_url)
+        try:
+            while True:
+                with engine.connect() as conn:
+                    if bridge.delivered_turns(conn, self.campaign, [turn]):
+                        return
+                assert time.monotonic() < deadline, f"{self.campaign}: turn {turn} never reached GITM"
+                time.sleep(0.2)
+        finally:
+            engine.dispose()
 
     def report(self, turn: int, player: str = MINISTER) -> str:
         """The player's report of the turn as text, read from the reports service as the player."""
@@ -95,18 +108,22 @@ class Play:
         event: land_pb2.LandEvent = self.ref.admin.InjectLandEvent(req, timeout=10)
         return event
 
-    def wait_gitm(self, what: str, check: object) -> None:
+    def reserved(self, unit: str) -> str:
+        """The open transfer that reserves the unit in GITM ("" none)."""
+        return next((u.reserved_by for u in self.ref.snapshot(self.campaign).units if u.id == unit), "")
+
+    def wait_gitm(self, what: str, check: Callable[[], bool]) -> None:
         deadline = time.monotonic() + 60
-        while not check():  # type: ignore[operator]
+        while not check():
             assert time.monotonic() < deadline, f"{self.campaign}: GITM never showed {what}"
             time.sleep(0.2)
 
-    def restart_pate(self, while_down: object = None) -> None:
+    def restart_pate(self, while_down: Callable[[], None] | None = None) -> None:
         """Stop every PATE service, run ``while_down`` (a restore), start them again."""
         self.client.close()
         self.cluster.stop()
         if while_down is not None:
-            while_down()  # type: ignore[operator]
+            while_down()
         self.cluster.start_all()
         # the passwords the campaign was created with; sessions are logged in afresh
         self.client = Client(self.cluster, passwords=self.client.passwords)
