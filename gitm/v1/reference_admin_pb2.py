@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from gitm.v1 import land_pb2 as gitm_dot_v1_dot_land__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dgitm/v1/reference_admin.proto\x12\x07gitm.v1\x1a\x12gitm/v1/land.proto\"P\n\x16InjectLandEventRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12!\n\x05\x65vent\x18\x02 \x01(\x0b\x32\x12.gitm.v1.LandEvent\"\x0f\n\rReopenRequest\"\x10\n\x0eReopenResponse\"\xc3\x01\n\x06\x46\x61ults\x12\x12\n\ndown_calls\x18\x01 \x01(\x05\x12\x15\n\rdelay_seconds\x18\x02 \x01(\x01\x12\x14\n\x0c\x64rop_answers\x18\x03 \x01(\x05\x12\x12\n\nrefuse_all\x18\x04 \x01(\x08\x12\x0e\n\x06\x66orget\x18\x05 \x01(\x08\x12\x18\n\x10ignore_sightings\x18\x06 \x01(\x08\x12\x13\n\x0bno_refusals\x18\x07 \x01(\x08\x12\x15\n\rlose_supplies\x18\x08 \x01(\x08\x12\x0e\n\x06mutant\x18\t \x01(\t\"e\n\rStationedUnit\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x1b\n\x04unit\x18\x02 \x01(\x0b\x32\r.gitm.v1.Unit\x12\x0c\n\x04\x63ity\x18\x03 \x01(\t\x12\x14\n\x0ctransport_id\x18\x04 \x01(\t\"X\n\x0bSupplyStock\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04\x63ity\x18\x02 \x01(\t\x12\x14\n\x0ctransport_id\x18\x03 \x01(\t\x12\x10\n\x08supplies\x18\x04 \x01(\x05\">\n\nCityHolder\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04\x63ity\x18\x02 \x01(\t\x12\r\n\x05state\x18\x03 \x01(\t\"\x85\x01\n\x0eStationRequest\x12%\n\x05units\x18\x01 \x03(\x0b\x32\x16.gitm.v1.StationedUnit\x12&\n\x08supplies\x18\x02 \x03(\x0b\x32\x14.gitm.v1.SupplyStock\x12$\n\x07holders\x18\x03 \x03(\x0b\x32\x13.gitm.v1.CityHolder\"0\n\x0fStationResponse\x12\r\n\x05units\x18\x01 \x01(\x05\x12\x0e\n\x06stocks\x18\x02 \x01(\x05\"&\n\x0fSnapshotRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"\x96\x01\n\tUnitPlace\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05state\x18\x02 \x01(\t\x12\x0c\n\x04\x63ity\x18\x03 \x01(\t\x12\x17\n\x0ftactical_square\x18\x04 \x01(\x08\x12\x14\n\x0ctransport_id\x18\x05 \x01(\t\x12\x0c\n\x04\x66\x61te\x18\x06 \x01(\t\x12\x0e\n\x06\x63\x61ptor\x18\x07 \x01(\t\x12\x13\n\x0breserved_by\x18\x08 \x01(\t\"\xa1\x01\n\x10SnapshotResponse\x12!\n\x05units\x18\x01 \x03(\x0b\x32\x12.gitm.v1.UnitPlace\x12&\n\x08supplies\x18\x02 \x03(\x0b\x32\x14.gitm.v1.SupplyStock\x12\x15\n\rsupplies_lost\x18\x03 \x01(\x05\x12\x11\n\tsightings\x18\x04 \x01(\x05\x12\x18\n\x10sighting_reports\x18\x05 \x01(\x05\x32\xc1\x02\n\x0eReferenceAdmin\x12<\n\x07Station\x12\x17.gitm.v1.StationRequest\x1a\x18.gitm.v1.StationResponse\x12-\n\tSetFaults\x12\x0f.gitm.v1.Faults\x1a\x0f.gitm.v1.Faults\x12?\n\x08Snapshot\x12\x18.gitm.v1.SnapshotRequest\x1a\x19.gitm.v1.SnapshotResponse\x12\x39\n\x06Reopen\x12\x16.gitm.v1.ReopenRequest\x1a\x17.gitm.v1.ReopenResponse\x12\x46\n\x0fInjectLandEvent\x12\x1f.gitm.v1.InjectLandEventRequest\x1a\x12.gitm.v1.LandEventb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dgitm/v1/reference_admin.proto\x12\x07gitm.v1\x1a\x12gitm/v1/land.proto\"P\n\x16InjectLandEventRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12!\n\x05\x65vent\x18\x02 \x01(\x0b\x32\x12.gitm.v1.LandEvent\"\x0f\n\rReopenRequest\"\x10\n\x0eReopenResponse\"\xfb\x01\n\x06\x46\x61ults\x12\x12\n\ndown_calls\x18\x01 \x01(\x05\x12\x15\n\rdelay_seconds\x18\x02 \x01(\x01\x12\x14\n\x0c\x64rop_answers\x18\x03 \x01(\x05\x12\x12\n\nrefuse_all\x18\x04 \x01(\x08\x12\x0e\n\x06\x66orget\x18\x05 \x01(\x08\x12\x18\n\x10ignore_sightings\x18\x06 \x01(\x08\x12\x13\n\x0bno_refusals\x18\x07 \x01(\x08\x12\x15\n\rlose_supplies\x18\x08 \x01(\x08\x12\x0e\n\x06mutant\x18\t \x01(\t\x12\x19\n\x11unavailable_calls\x18\n \x01(\t\x12\x1b\n\x13\x63lock_ahead_seconds\x18\x0b \x01(\x01\"e\n\rStationedUnit\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x1b\n\x04unit\x18\x02 \x01(\x0b\x32\r.gitm.v1.Unit\x12\x0c\n\x04\x63ity\x18\x03 \x01(\t\x12\x14\n\x0ctransport_id\x18\x04 \x01(\t\"X\n\x0bSupplyStock\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04\x63ity\x18\x02 \x01(\t\x12\x14\n\x0ctransport_id\x18\x03 \x01(\t\x12\x10\n\x08supplies\x18\x04 \x01(\x05\">\n\nCityHolder\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\x12\x0c\n\x04\x63ity\x18\x02 \x01(\t\x12\r\n\x05state\x18\x03 \x01(\t\"\x85\x01\n\x0eStationRequest\x12%\n\x05units\x18\x01 \x03(\x0b\x32\x16.gitm.v1.StationedUnit\x12&\n\x08supplies\x18\x02 \x03(\x0b\x32\x14.gitm.v1.SupplyStock\x12$\n\x07holders\x18\x03 \x03(\x0b\x32\x13.gitm.v1.CityHolder\"0\n\x0fStationResponse\x12\r\n\x05units\x18\x01 \x01(\x05\x12\x0e\n\x06stocks\x18\x02 \x01(\x05\"&\n\x0fSnapshotRequest\x12\x13\n\x0b\x63\x61mpaign_id\x18\x01 \x01(\t\"\x96\x01\n\tUnitPlace\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05state\x18\x02 \x01(\t\x12\x0c\n\x04\x63ity\x18\x03 \x01(\t\x12\x17\n\x0ftactical_square\x18\x04 \x01(\x08\x12\x14\n\x0ctransport_id\x18\x05 \x01(\t\x12\x0c\n\x04\x66\x61te\x18\x06 \x01(\t\x12\x0e\n\x06\x63\x61ptor\x18\x07 \x01(\t\x12\x13\n\x0breserved_by\x18\x08 \x01(\t\"\xa1\x01\n\x10SnapshotResponse\x12!\n\x05units\x18\x01 \x03(\x0b\x32\x12.gitm.v1.UnitPlace\x12&\n\x08supplies\x18\x02 \x03(\x0b\x32\x14.gitm.v1.SupplyStock\x12\x15\n\rsupplies_lost\x18\x03 \x01(\x05\x12\x11\n\tsightings\x18\x04 \x01(\x05\x12\x18\n\x10sighting_reports\x18\x05 \x01(\x05\x32\xc1\x02\n\x0eReferenceAdmin\x12<\n\x07Station\x12\x17.gitm.v1.StationRequest\x1a\x18.gitm.v1.StationResponse\x12-\n\tSetFaults\x12\x0f.gitm.v1.Faults\x1a\x0f.gitm.v1.Faults\x12?\n\x08Snapshot\x12\x18.gitm.v1.SnapshotRequest\x1a\x19.gitm.v1.SnapshotResponse\x12\x39\n\x06Reopen\x12\x16.gitm.v1.ReopenRequest\x1a\x17.gitm.v1.ReopenResponse\x12\x46\n\x0fInjectLandEvent\x12\x1f.gitm.v1.InjectLandEventRequest\x1a\x12.gitm.v1.LandEventb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,23 +39,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REOPENRESPONSE']._serialized_start=161
   _globals['_REOPENRESPONSE']._serialized_end=177
   _globals['_FAULTS']._serialized_start=180
-  _globals['_FAULTS']._serialized_end=375
-  _globals['_STATIONEDUNIT']._serialized_start=377
-  _globals['_STATIONEDUNIT']._serialized_end=478
-  _globals['_SUPPLYSTOCK']._serialized_start=480
-  _globals['_SUPPLYSTOCK']._serialized_end=568
-  _globals['_CITYHOLDER']._serialized_start=570
-  _globals['_CITYHOLDER']._serialized_end=632
-  _globals['_STATIONREQUEST']._serialized_start=635
-  _globals['_STATIONREQUEST']._serialized_end=768
-  _globals['_STATIONRESPONSE']._serialized_start=770
-  _globals['_STATIONRESPONSE']._serialized_end=818
-  _globals['_SNAPSHOTREQUEST']._serialized_start=820
-  _globals['_SNAPSHOTREQUEST']._serialized_end=858
-  _globals['_UNITPLACE']._serialized_start=861
-  _globals['_UNITPLACE']._serialized_end=1011
-  _globals['_SNAPSHOTRESPONSE']._serialized_start=1014
-  _globals['_SNAPSHOTRESPONSE']._serialized_end=1175
-  _globals['_REFERENCEADMIN']._serialized_start=1178
-  _globals['_REFERENCEADMIN']._serialized_end=1499
+  _globals['_FAULTS']._serialized_end=431
+  _globals['_STATIONEDUNIT']._serialized_start=433
+  _globals['_STATIONEDUNIT']._serialized_end=534
+  _globals['_SUPPLYSTOCK']._serialized_start=536
+  _globals['_SUPPLYSTOCK']._serialized_end=624
+  _globals['_CITYHOLDER']._serialized_start=626
+  _globals['_CITYHOLDER']._serialized_end=688
+  _globals['_STATIONREQUEST']._serialized_start=691
+  _globals['_STATIONREQUEST']._serialized_end=824
+  _globals['_STATIONRESPONSE']._serialized_start=826
+  _globals['_STATIONRESPONSE']._serialized_end=874
+  _globals['_SNAPSHOTREQUEST']._serialized_start=876
+  _globals['_SNAPSHOTREQUEST']._serialized_end=914
+  _globals['_UNITPLACE']._serialized_start=917
+  _globals['_UNITPLACE']._serialized_end=1067
+  _globals['_SNAPSHOTRESPONSE']._serialized_start=1070
+  _globals['_SNAPSHOTRESPONSE']._serialized_end=1231
+  _globals['_REFERENCEADMIN']._serialized_start=1234
+  _globals['_REFERENCEADMIN']._serialized_end=1555
 # @@protoc_insertion_point(module_scope)

@@ -92,6 +92,8 @@ class Faults(_message.Message):
     NO_REFUSALS_FIELD_NUMBER: _builtins.int
     LOSE_SUPPLIES_FIELD_NUMBER: _builtins.int
     MUTANT_FIELD_NUMBER: _builtins.int
+    UNAVAILABLE_CALLS_FIELD_NUMBER: _builtins.int
+    CLOCK_AHEAD_SECONDS_FIELD_NUMBER: _builtins.int
     down_calls: _builtins.int
     """answer UNAVAILABLE to the next N calls, doing nothing"""
     delay_seconds: _builtins.float
@@ -112,6 +114,15 @@ class Faults(_message.Message):
     """broken on purpose: one numbered obligation of docs/gitm.md broken, by name
     (services/gitm_reference/mutants.py); the conformance suite's mutation test
     """
+    unavailable_calls: _builtins.str
+    """LandBridge methods, by name, joined by "+" (e.g. "CompleteTransfer"), answered UNAVAILABLE
+    with nothing done while set: a land service stuck between two of PATE's calls (the e2e
+    divergence tests put GITM's own game in that window)
+    """
+    clock_ahead_seconds: _builtins.float
+    """the service's clock runs this many seconds ahead for its holds (0 to 86400): the ten minutes
+    of a hold pass at once, as when PATE's bridge was stuck longer than a hold lasts
+    """
     def __init__(
         self,
         *,
@@ -124,10 +135,12 @@ class Faults(_message.Message):
         no_refusals: _builtins.bool = ...,
         lose_supplies: _builtins.bool = ...,
         mutant: _builtins.str = ...,
+        unavailable_calls: _builtins.str = ...,
+        clock_ahead_seconds: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["delay_seconds", b"delay_seconds", "down_calls", b"down_calls", "drop_answers", b"drop_answers", "forget", b"forget", "ignore_sightings", b"ignore_sightings", "lose_supplies", b"lose_supplies", "mutant", b"mutant", "no_refusals", b"no_refusals", "refuse_all", b"refuse_all"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock_ahead_seconds", b"clock_ahead_seconds", "delay_seconds", b"delay_seconds", "down_calls", b"down_calls", "drop_answers", b"drop_answers", "forget", b"forget", "ignore_sightings", b"ignore_sightings", "lose_supplies", b"lose_supplies", "mutant", b"mutant", "no_refusals", b"no_refusals", "refuse_all", b"refuse_all", "unavailable_calls", b"unavailable_calls"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -8,17 +8,20 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import grpc
 from google.rpc import status_pb2
+from grpc_status import rpc_status
 
-from gitm.v1 import reference_admin_pb2
+from gitm.v1 import land_pb2, reference_admin_pb2
 from pate.gitmkit.status_details import rich_status
 from services.gitm_reference.ledger import Behaviour
 
 T = TypeVar("T")
 MAX_DELAY_SECONDS = 60.0
+MAX_CLOCK_AHEAD_SECONDS = 86_400.0
+LAND_METHODS = frozenset(land_pb2.DESCRIPTOR.services_by_name["LandBridge"].methods_by_name)
 
 
 class FaultError(ValueError):
@@ -36,6 +39,8 @@ class Faults:
     no_refusals: bool = False
     lose_supplies: bool = False
     mutant: str = ""  # services/gitm_reference/mutants.py
+    unavailable_calls: str = ""  # LandBridge methods joined by "+": UNAVAILABLE, nothing done
+    clock_ahead_seconds: float = 0.0  # the holds' clock runs ahead (their ten minutes pass at once)
 
     @classmethod
     def parse(cls, text: str) -> Faults:
@@ -73,6 +78,8 @@ class Faults:
             m.no_refusals,
             m.lose_supplies,
             m.mutant,
+            m.unavailable_calls,
+            m.clock_ahead_seconds,
         )
         out.check()
         return out
@@ -86,6 +93,15 @@ class Faults:
 
         if self.mutant and self.mutant not in MUTANTS:
             raise FaultError(f"mutant {self.mutant[:64]!r} is not one of {', '.join(MUTANTS)}")
+        unknown = sorted(self.stalled() - LAND_METHODS)
+        if unknown:
+            raise FaultError(f"unavailable_calls: {unknown[0][:64]!r} is not a LandBridge method")
+        if not 0 <= self.clock_ahead_seconds <= MAX_CLOCK_AHEAD_SECONDS:
+            raise FaultError(f"clock_ahead_seconds must be between 0 and {MAX_CLOCK_AHEAD_SECONDS}")
+
+    def stalled(self) -> frozenset[str]:
+        """The LandBridge methods answered UNAVAILABLE while these faults are set."""
+        return frozenset(filter(None, (m.strip() for m in self.unavailable_calls.split("+"))))
 
     def to_pb(self) -> reference_admin_pb2.Faults:
         return reference_admin_pb2.Faults(
@@ -98,6 +114,8 @@ class Faults:
             no_refusals=self.no_refusals,
             lose_supplies=self.lose_supplies,
             mutant=self.mutant,
+            unavailable_calls=self.unavailable_calls,
+            clock_ahead_seconds=self.clock_ahead_seconds,
         )
 
     def behaviour(self) -> Behaviour:
@@ -109,6 +127,7 @@ class Faults:
             self.no_refusals or m == "no_refusals",
             self.lose_supplies or m == "lose_supplies",
             m,
+            self.clock_ahead_seconds,
         )
 
 
@@ -145,6 +164,31 @@ class FaultGate:
 
     def __call__(self, work: Callable[[], T]) -> T:
         return self.call(work)
+
+
+class StalledCalls(grpc.ServerInterceptor):  # type: ignore[misc]
+    """Answers UNAVAILABLE, before any work, to the LandBridge methods named in the gate's
+    ``unavailable_calls``: a land service stuck between two of PATE's calls (a begin answered,
+    its completion not yet), while its own game goes on."""
+
+    PREFIX = "/gitm.v1.LandBridge/"
+
+    def __init__(self, gate: FaultGate) -> None:
+        self.gate = gate
+
+    def intercept_service(self, continuation: Callable[..., Any], details: Any) -> Any:
+        method = str(details.method)
+        if method.startswith(self.PREFIX) and method[len(self.PREFIX) :] in self.gate.faults.stalled():
+            return grpc.unary_unary_rpc_method_handler(_stalled)
+        return continuation(details)
+
+
+def _stalled(_request: Any, context: Any) -> Any:
+    stuck = "GITM is stuck (fault on demand: unavailable_calls)"
+    status = rich_status(
+        grpc.StatusCode.UNAVAILABLE, stuck, reason="LAND_UNAVAILABLE", retry_after=OUTAGE_RETRY_SECONDS
+    )
+    context.abort_with_status(rpc_status.to_status(status))
 
 
 # RetryInfo of an outage on demand: it passes at the next call, so "at once"

@@ -35,7 +35,7 @@ class Holds:
         self.ledger = ledger
 
     def now(self) -> int:
-        return int(self.ledger.clock())
+        return int(self.ledger.clock() + self.ledger.behaviour.clock_ahead_seconds)
 
     def give(
         self, conn: Connection, r: land_pb2.UnitsNearRequest, answer: land_pb2.UnitsNearResponse

@@ -31,6 +31,7 @@ class Behaviour:
     no_refusals: bool = False
     lose_supplies: bool = False  # a completed transfer's supplies leave their place and arrive nowhere
     mutant: str = ""  # one numbered obligation broken on purpose (services/gitm_reference/mutants.py)
+    clock_ahead_seconds: float = 0.0  # the holds' clock runs ahead (Faults.clock_ahead_seconds)
 
     def broken(self, name: str) -> bool:
         return self.mutant == name

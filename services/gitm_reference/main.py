@@ -34,7 +34,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from gitm.v1 import land_pb2, land_pb2_grpc, reference_admin_pb2, reference_admin_pb2_grpc
-from services.gitm_reference.faults import FaultError, FaultGate, Faults
+from services.gitm_reference.faults import FaultError, FaultGate, Faults, StalledCalls
 from services.gitm_reference.seed import scenario_seeder
 from services.gitm_reference.servicer import Access, Admin, LandBridge, set_faults
 from services.gitm_reference.store import LandStore
@@ -115,7 +115,9 @@ def start(
     set_faults(store, gate, faults)
     if faults.mutant == "volatile":  # its answers were only ever in memory: a start has none
         store.reopen()
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8), interceptors=[MetricsInterceptor()])
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=8), interceptors=[MetricsInterceptor(), StalledCalls(gate)]
+    )
     land_pb2_grpc.add_LandBridgeServicer_to_server(LandBridge(store, gate, access), server)
     reference_admin_pb2_grpc.add_ReferenceAdminServicer_to_server(Admin(store, gate, access), server)
     names = [

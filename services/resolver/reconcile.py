@@ -9,7 +9,7 @@ what is left.  Works after either side was restored from a backup."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import grpc
 from sqlalchemy import Connection
@@ -20,7 +20,8 @@ from services.platform.store import repository as repo
 from services.platform.telemetry.logging import get_logger
 from services.resolver import bridge
 from services.resolver.data_check import DataMismatchError
-from services.resolver.gitm import Complete, GitmClient
+from services.resolver.gitm import Begin, Complete, GitmClient
+from services.resolver.land_holds import ReleaseHold
 from services.resolver.reconcile_diff import OPERATOR, REPAIR, Disagreement, PateSide, compare
 
 log = get_logger("gitm-reconcile")
@@ -116,13 +117,25 @@ def _repair(client: GitmClient, side: PateSide, found: Sequence[Disagreement]) -
         lacking.append(0)
     if lacking:
         for turn in sorted(t for t in side.delivered if t >= min(lacking)):
-            done.append(_send(client, side.calls[turn], f"turn {turn}'s calls sent again"))
+            done.append(_send(client, _without_holds(side.calls[turn]), f"turn {turn}'s calls sent again"))
     for d in found:
         if d.rule.startswith("R2") and d.subject in ours:
             _, _, completion = ours[d.subject]
             if completion is not None:
                 done.append(_send(client, [completion], f"completion of {d.subject} sent again"))
     return done
+
+
+def _without_holds(calls: Sequence[bridge.Call]) -> list[bridge.Call]:
+    """A turn's calls sent again by R1 name no hold and release none: the holds of its close were
+    lost with GITM's restore (a begin naming one would be refused ``hold_unknown``) or are long
+    over. A begin GITM kept answers its stored answer whatever its hold (B5); one it lost is
+    checked against the land as it stands now (L4 to L7), as a begin without a hold always is."""
+    return [
+        replace(c, hold_id="", hold_expires_at=0) if isinstance(c, Begin) else c
+        for c in calls
+        if not isinstance(c, ReleaseHold)
+    ]
 
 
 def _send(client: GitmClient, calls: Sequence[bridge.Call], what: str) -> str:

@@ -59,7 +59,8 @@ class Reference:
     admin: Any  # ReferenceAdminStub's methods, with the administrator token
     running: Running | None = None
     token: str = LAND_TOKEN
-    restart: Callable[[], None] | None = None  # a real restart of the process (reference_process)
+    # a real restart of the process (reference_process); the callable given runs while it is down
+    restart: Callable[..., None] | None = None
 
     def reopen(self) -> None:
         """What a restart leaves, without one: the service's store reopened, its memory dropped."""
@@ -171,8 +172,10 @@ def reference_process(tmp_path: Path, scenario: str = "none", faults: str = "") 
             proc.kill()
             proc.wait()
 
-    def restart() -> None:
+    def restart(while_down: Callable[[], None] | None = None) -> None:
         stop()
+        if while_down is not None:  # e.g. its store restored from a backup
+            while_down()
         spawn()
 
     spawn()

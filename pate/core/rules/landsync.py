@@ -38,16 +38,21 @@ def _sized(unit: LandUnit) -> bool:
 def apply_land_reports(wmap: WorldMap, world: WorldState, reports: Iterable[PortLandReport]) -> WorldState:
     ports = dict(world.ports)
     units = dict(world.land_units)
+    # PATE is the authority for what is aboard: a unit it has aboard that GITM lists ashore (GITM
+    # restored from a backup that lost the load) stays aboard only, never ashore too; the
+    # reconciliation settles that disagreement (docs/gitm.md "Reconciliation", R1, else R6)
+    aboard = {u for s in world.ships.values() for u in s.cargo.units}
     for r in sorted(reports, key=lambda r: r.port):
         if r.port not in ports or not wmap.ports[r.port].on_gitm_map:
             continue
-        for u in r.city:
+        ashore = [u for u in r.city if u.id not in aboard]
+        for u in ashore:
             if _sized(u) or u.id not in units:
                 units[u.id] = u
-        city = tuple(u.id for u in r.city)
-        ports[r.port] = replace(ports[r.port], garrison=city, strategic_units=tuple(r.near))
+        city = tuple(u.id for u in ashore)
+        near = tuple(u for u in r.near if u not in aboard)
+        ports[r.port] = replace(ports[r.port], garrison=city, strategic_units=near)
         if r.supplies is not None:
             ports[r.port] = replace(ports[r.port], supplies=max(0, r.supplies))
-    held = {u for p in ports.values() for u in p.garrison}
-    held |= {u for s in world.ships.values() for u in s.cargo.units}
+    held = {u for p in ports.values() for u in p.garrison} | aboard
     return replace(world, ports=ports, land_units={k: v for k, v in sorted(units.items()) if k in held})

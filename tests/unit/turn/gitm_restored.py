@@ -66,13 +66,15 @@ def restorable(tmp: Path) -> Restorable:
 
 
 def pate_side(c: Campaign) -> PateSide:
-    """PATE's side as ``services.resolver.reconcile.pate_side`` builds it from PATE's store."""
+    """PATE's side as ``services.resolver.reconcile.pate_side`` builds it from PATE's store (each
+    begin naming the hold its close was given, as the bridge sends it)."""
     name = c.world.campaign
     calls: dict[int, list[bridge.Call]] = {
         0: [bridge.open_call(c.starts[0], CTX.map, "test", 99), bridge.sightings_call(name, 0, (), None)]
     }
     for turn, events in sorted(c.events.items()):
         if turn:
-            calls[turn] = bridge.calls_of(name, turn, events, c.starts[turn], c.starts.get(turn + 1, c.world))
+            end = c.starts.get(turn + 1, c.world)
+            calls[turn] = bridge.calls_of(name, turn, events, c.starts[turn], end, c.holds.get(turn))
     undone = {str(e.data["transfer"]) for es in c.events.values() for e in es if e.kind == "transfer_undone"}
     return PateSide(name, c.world, calls, frozenset(c.delivered), frozenset(undone))

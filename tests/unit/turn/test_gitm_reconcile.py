@@ -28,8 +28,9 @@ def _place(store: LandStore, unit: str) -> str:
 
 def test_a_gitm_restored_from_a_backup_gets_the_transfers_it_lost_sent_again(tmp_path: Path) -> None:
     """R1: the load PATE committed and delivered after GITM's backup is lost with the restore;
-    the reconcile lists it, ``--repair`` sends the turn's calls again with their ids, and the
-    two sides agree again (the unit aboard in both; the next close refuses nothing)."""
+    the reconcile lists it, ``--repair`` sends the turn's calls again with their ids (naming no
+    hold: the close's hold was lost with the restore), and the two sides agree again (the unit
+    aboard in both; the next close refuses nothing)."""
     r = restorable(tmp_path)
     c = r.campaign
     saved = r.backup_gitm()

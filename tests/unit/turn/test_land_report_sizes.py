@@ -8,6 +8,7 @@ from pathlib import Path
 
 from gitm.v1 import land_pb2
 from pate.core.rules.landsync import PortLandReport, apply_land_reports
+from pate.core.world.ships import Cargo
 from pate.core.world.state import Headquarters, LandUnit
 from services.resolver.gitm import GitmClient
 from services.resolver.land_questions import land_reports, land_unit
@@ -53,3 +54,17 @@ def test_a_malformed_size_does_not_break_the_turn() -> None:
     assert (
         land_unit(land_pb2.Unit(id="X2", state="BR", headquarters="army")).headquarters is Headquarters.ARMY
     )
+
+
+def test_a_unit_pate_has_aboard_that_gitm_lists_ashore_stays_aboard_only() -> None:
+    """GITM restored from a backup that lost a load lists the loaded unit in the city again: PATE
+    keeps it aboard, out of the garrison and the strategic square (never both aboard and ashore,
+    which would break the world's invariants and fail the turn); the reconciliation settles the
+    disagreement (docs/gitm.md "Reconciliation", R1)."""
+    loaded = replace(ship("FR1TR", harbor("Brest")), cargo=Cargo(units=("FR3IN",), space=5300))
+    w = world([loaded], ports={"Brest": {"garrison": ("FR1IN",)}}, units=[infantry("FR1IN", 3000), DIVISION])
+    report = PortLandReport("Brest", (LandUnit("FR1IN", "FR"), DIVISION), ("FR3IN", "FR4IN"), 0)
+    after = apply_land_reports(CTX.map, w, [report])
+    assert after.ports["Brest"].garrison == ("FR1IN",)
+    assert after.ports["Brest"].strategic_units == ("FR4IN",)
+    assert after.ships["FR1TR"].cargo.units == ("FR3IN",) and after.land_units["FR3IN"] == DIVISION
