@@ -17,6 +17,7 @@ from pate.core.rules.landsync import PortLandReport
 from pate.core.rules.turn import TurnResult
 from pate.core.world.geography import WorldMap
 from pate.core.world.state import WorldState
+from services.platform.bus.consumer import BusyError, TransientError
 from services.resolver import bridge, gitm_life, land_questions
 from services.resolver.data_check import DataMismatchError
 from services.resolver.gitm import CloseCampaign, GitmClient, configured_timeout
@@ -58,7 +59,12 @@ class BridgedLand:
         calls = bridge.calls_of(start.campaign, start.turn, result.events, start, result.state, holds)
         if start.turn >= self.last:
             calls.append(CloseCampaign(start.campaign, start.turn, gitm_life.laden(result.state, self.wmap)))
-        self.refused += bridge.deliver(self.client, calls)
+        try:
+            self.refused += bridge.deliver(self.client, calls)
+        except (TransientError, BusyError) as exc:  # one line, not a traceback
+            raise UserError(
+                f"--gitm: the land service did not answer turn {start.turn}'s calls ({exc})"
+            ) from None
         self.calls += len(calls)
         self._last = result.events
 
@@ -97,3 +103,5 @@ def remote_land(addr: str, wmap: WorldMap, world: WorldState, last: int) -> Brid
         return BridgedLand(client, wmap, world, campaign, last)
     except DataMismatchError as exc:  # docs/gitm.md A9: the two sides read different maps
         raise UserError(f"--gitm {addr}: {exc}") from None
+    except (TransientError, BusyError) as exc:  # one line, not a traceback: the land is away
+        raise UserError(f"--gitm {addr}: the land service did not answer the open ({exc})") from None

@@ -19,7 +19,7 @@ from pate.engine.context import turn_context
 from pate.v1 import events_pb2
 from services.platform import bus
 from services.platform.bus.consumer import TransientError
-from services.platform.bus.outbox import add_to_outbox
+from services.platform.bus.outbox import add_to_outbox, emit_event
 from services.platform.config import gitm_address
 from services.platform.store import repository as repo
 from services.platform.store import tables
@@ -79,6 +79,17 @@ def end_campaign(conn: Connection, campaign: str, turn: int) -> Ended:
     mid = bus.msg_id(campaign, turn, ENDED)
     add_to_outbox(
         conn, bus.subject(ENDED, campaign), mid, ended.SerializeToString(), bus.event_headers(campaign, turn)
+    )
+    # the players are told as at a campaign's last turn (the notifier's campaign_events)
+    done = events_pb2.CampaignFinished(campaign_id=campaign, turns=turn)
+    emit_event(
+        conn,
+        bus.CAMPAIGN_EVENTS,
+        campaign,
+        turn,
+        done,
+        bus.event_headers(campaign, turn),
+        id_stage="finished",
     )
     record_audit(conn, action=AUDITED, accepted=True, campaign=campaign, turn=turn, detail={"msg_id": mid})
     log.info(AUDITED, campaign=campaign, turn=turn)

@@ -31,6 +31,7 @@ from services.resolver.gitm_calls import BEGUN, COMPLETED
 from services.resolver.gitm_errors import asked_twice, plain
 from services.resolver.holders import land_captures
 from services.resolver.land_events import land_events
+from services.resolver.land_holds import CODES as HOLD_CODES
 
 log = get_logger("gitm-questions")
 
@@ -107,6 +108,8 @@ def transfer_word(
     if not status.accepted or status.state == land_pb2.TRANSFER_STATE_REFUSED:
         # the player reads the reason as GITM gave it; the log groups the refusals by their codes
         log.info("gitm_transfer_refused", transfer=transfer_id, refusal_codes=refusal_codes(status.refusals))
+        if _hold_lapsed(status):  # PATE's own words: GITM's names a clock and a call, not the land
+            return f"refused: {HOLD_LAPSED.format(port=transfer.port)}"
         return f"refused: {status.reason or 'refused by GITM'}"
     if _other_content(status, transfer):
         log.error(
@@ -120,6 +123,20 @@ def transfer_word(
         return f"refused: {MISMATCH}"
     # an implementation without the state field (before the kit) answers accepted only
     return _WORDS.get(status.state, "completed")
+
+
+HOLD_LAPSED = (
+    "the land around {port} changed before the transfer could be made (the land side's hold on what"
+    " it had reported ran out); give the order again"
+)
+
+
+def _hold_lapsed(status: land_pb2.TransferStatus) -> bool:
+    """A begin refused because the hold of the close no longer held ("Holds": item ``hold``,
+    reason one of land_holds.CODES)."""
+    return any(r.item == "hold" or r.reason.startswith(HOLD_CODES) for r in status.refusals) or (
+        status.reason.startswith(HOLD_CODES)
+    )
 
 
 MISMATCH = "the land side holds other units or supplies under this transfer's id; the transfer is not made"

@@ -16,6 +16,7 @@ from sqlalchemy import Connection
 
 from gitm.v1 import land_pb2
 from pate.core.world.geography import WorldMap
+from services.platform.bus.consumer import BusyError, TransientError
 from services.platform.store import repository as repo
 from services.platform.telemetry.logging import get_logger
 from services.resolver import bridge
@@ -143,6 +144,8 @@ def _send(client: GitmClient, calls: Sequence[bridge.Call], what: str) -> str:
         refused = bridge.deliver(client, calls)
     except DataMismatchError as exc:  # docs/gitm.md A9: no open is sent to other contract data
         return f"{what}: not sent: {exc}"[:500]
+    except (TransientError, BusyError) as exc:  # GITM away or busy: the repair waits for a later run
+        return f"{what}: not sent, the land service did not answer ({exc}); run the repair again"[:500]
     if not refused:
         return what
     said = "; ".join(f"{type(c).__name__} {why}" for c, why in refused[:5])

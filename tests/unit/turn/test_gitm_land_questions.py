@@ -140,3 +140,28 @@ def test_a_transfer_gitm_holds_with_other_content_is_refused_not_adopted(
     _, word = land_questions.land_inputs(client, w, CTX.map, [TRANSFER], frozenset({3}))
     assert word.pending == ()
     assert [r.reason for r in word.refused] == ([land_questions.MISMATCH] if refused else [])
+
+
+class Lapsed(Land):
+    """A land service whose begin was refused: the close's hold had run out."""
+
+    def GetTransfer(self, request: Any, **kw: Any) -> land_pb2.TransferStatus:  # noqa: N802
+        reason = "hold_expired: the hold on Portsmouth ended at 1796315169; ask UnitsNear again"
+        return land_pb2.TransferStatus(
+            transfer_id=request.transfer_id,
+            accepted=False,
+            state=land_pb2.TRANSFER_STATE_REFUSED,
+            reason=reason,
+            refusals=[land_pb2.Refusal(item="hold", reason=reason, code="refused")],
+        )
+
+
+def test_a_begin_refused_for_a_lapsed_hold_is_told_in_the_players_words() -> None:
+    """docs/gitm.md "Holds": the player reads what happened on land, not the land service's clock
+    or the call PATE should make."""
+    client = GitmClient("in-process", stub=Lapsed(grpc.StatusCode.OK, ports=True), token="")
+    w = world([ship("BR1SL", harbor("Portsmouth"))])
+    _, word = land_questions.land_inputs(client, w, CTX.map, [TRANSFER], frozenset({3}))
+    (refused,) = word.refused
+    assert refused.reason == land_questions.HOLD_LAPSED.format(port="Portsmouth")
+    assert "1796315169" not in refused.reason and "UnitsNear" not in refused.reason

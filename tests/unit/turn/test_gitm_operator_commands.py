@@ -95,6 +95,10 @@ def test_the_end_waits_for_the_last_turns_calls(engine: sa.Engine, monkeypatch: 
         gitm_end.end_campaign(conn, campaign, 1)
         with pytest.raises(TransientError):
             gitm_end.handle_campaign_ended(conn, _ended_event(conn, campaign), {})
+        # the players are told it is over, as at a last turn: the notifier's event is queued
+        o = tables.outbox.c
+        told = conn.execute(sa.select(o.subject).where(o.msg_id == f"{campaign}:1:finished")).scalar()
+        assert told == f"pate.campaign_events.{campaign}"
 
 
 def test_export_prints_pates_side_and_audit_its_rows_about_gitm(

@@ -136,3 +136,21 @@ def test_a_campaign_gitm_lost_whole_is_opened_again_and_every_turn_sent_again(tm
     assert fixed.repairs == ["turn 0's calls sent again", "turn 1's calls sent again"]
     assert fixed.settled and fixed.left == [], [d.line() for d in fixed.left]
     assert _place(c.store, "BR5IN") == "BR2TR"
+
+
+def test_a_repair_met_by_an_outage_is_reported_in_one_line_not_raised(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`pate gitm reconcile --repair` during GITM's outage says what was not sent and exits as a
+    command does, with no traceback; the next run repairs it."""
+    from services.platform.bus.consumer import BusyError, TransientError
+    from services.resolver import reconcile as rec
+
+    for error in (TransientError("GITM at x: UNAVAILABLE"), BusyError("GITM at x: RESOURCE_EXHAUSTED")):
+
+        def down(client: object, calls: object, error: Exception = error) -> None:
+            raise error
+
+        monkeypatch.setattr(rec.bridge, "deliver", down)
+        said = rec._send(None, [], "turn 3 sent again")  # type: ignore[arg-type]
+        assert said.startswith("turn 3 sent again: not sent") and "run the repair again" in said
