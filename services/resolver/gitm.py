@@ -22,6 +22,7 @@ from gitm.v1 import land_pb2, land_pb2_grpc
 from services.platform.runtime.grpcutil import trace_metadata
 from services.platform.security.redial import RotatingChannel
 from services.resolver.editions import PATE_EDITION, Capabilities
+from services.resolver.gitm_calls_log import with_call_ids
 from services.resolver.gitm_messages import (
     Begin,
     CargoLoss,
@@ -79,7 +80,7 @@ class GitmClient:
         self._token: Callable[[], str] = caller_token() if token is None else (lambda: token)
         # dialled again when the certificate files change, as the token file is read again
         self._channel = None if stub is not None else RotatingChannel(addr, gitm_tls())
-        self._stub = stub if stub is not None else land_pb2_grpc.LandBridgeStub(self._channel)
+        self._stub = stub if stub is not None else land_pb2_grpc.LandBridgeStub(with_call_ids(self._channel))
         # learnt on first need and asked again once older than editions.CAPABILITIES_TTL_SECONDS,
         # so an upgraded (or downgraded) land service is noticed without restarting PATE
         self.capabilities: Capabilities | None = None

@@ -31,6 +31,9 @@ CHECK_SECONDS = 10.0  # a renewal comes 30 days before expiry: seconds late is n
 RETIRE_SECONDS = 300.0  # the longest deadline of a PATE call is a minute
 
 
+_MULTICALLABLE_ARGS = ("request_serializer", "response_deserializer", "_registered_method")
+
+
 class RotatingChannel(grpc.Channel):  # type: ignore[misc]
     """A blocking channel to ``addr`` that follows the files of ``tls`` (see the module)."""
 
@@ -79,20 +82,21 @@ class RotatingChannel(grpc.Channel):  # type: ignore[misc]
                 keep.append((since, old))
         self._retired = keep
 
-    def _method(self, kind: str, method: str, kwargs: dict[str, Any]) -> _Method:
-        return _Method(self, kind, method, kwargs)
+    def _method(self, kind: str, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Method:
+        # grpc.intercept_channel passes these by position, a stub by name
+        return _Method(self, kind, method, {**dict(zip(_MULTICALLABLE_ARGS, args, strict=False)), **kwargs})
 
-    def unary_unary(self, method: str, **kwargs: Any) -> Any:
-        return self._method("unary_unary", method, kwargs)
+    def unary_unary(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        return self._method("unary_unary", method, args, kwargs)
 
-    def unary_stream(self, method: str, **kwargs: Any) -> Any:
-        return self._method("unary_stream", method, kwargs)
+    def unary_stream(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        return self._method("unary_stream", method, args, kwargs)
 
-    def stream_unary(self, method: str, **kwargs: Any) -> Any:
-        return self._method("stream_unary", method, kwargs)
+    def stream_unary(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        return self._method("stream_unary", method, args, kwargs)
 
-    def stream_stream(self, method: str, **kwargs: Any) -> Any:
-        return self._method("stream_stream", method, kwargs)
+    def stream_stream(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        return self._method("stream_stream", method, args, kwargs)
 
     def subscribe(self, callback: Callable[..., None], try_to_connect: bool = False) -> None:
         self.current()[0].subscribe(callback, try_to_connect)

@@ -109,6 +109,13 @@ class ObservedAsgi:
                 )
 
 
+def _correlated(metadata: Any) -> dict[str, str]:
+    """The caller's correlation id (``x-pate-call-id``, which PATE's land bridge sends and logs,
+    docs/gitm.md "Observability"), bounded, for the call's log line."""
+    given = next((str(v) for k, v in metadata or () if k == "x-pate-call-id"), "")
+    return {"call_id": given[:64]} if given else {}
+
+
 class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
     """Counts and times every unary call of a threaded gRPC server (pate_grpc_server_*), and,
     health checks and reflection apart, logs it (``grpc.call``, as the asyncio services do) in a
@@ -138,7 +145,10 @@ class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
                     if span is not None:
                         tracing.end_call(span, status, failed)
                     if watched:
-                        grpc_log.info("grpc.call", method=method, status=status, ms=round(seconds * 1000, 1))
+                        ms = round(seconds * 1000, 1)
+                        grpc_log.info(
+                            "grpc.call", method=method, status=status, ms=ms, **_correlated(metadata)
+                        )
 
         return grpc.unary_unary_rpc_method_handler(
             timed,

@@ -222,3 +222,28 @@ def test_the_land_service_knows_pate_by_its_uri_san_not_its_cn(
             assert "URI SAN" in (refused.value.details() or "")
         finally:
             running.server.stop(0)
+
+
+def test_every_call_carries_a_correlation_id_both_sides_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/gitm.md "Observability": PATE's log line of a call and the land service's log line of
+    the same call name the same ``x-pate-call-id``, tracing on or off; each call gets its own."""
+    from structlog.testing import capture_logs
+
+    addr = f"127.0.0.1:{_free_port()}"
+    with tempfile.TemporaryDirectory() as db:
+        running = start(addr, f"sqlite:///{db}/land.db", access=Access("land-token"))
+        try:
+            monkeypatch.delenv("PATE_GITM_TOKEN_FILE", raising=False)
+            monkeypatch.setenv("PATE_GITM_TOKEN", "land-token")
+            client = GitmClient(addr, timeout=5)
+            with capture_logs() as logs:
+                client.get_capabilities()
+                client.get_capabilities()
+        finally:
+            running.server.stop(0)
+    pate_ids = [e["call_id"] for e in logs if e["event"] == "gitm.call"]
+    land_ids = [
+        e.get("call_id") for e in logs if e["event"] == "grpc.call" and "GetCapabilities" in e["method"]
+    ]
+    assert len(pate_ids) == 2 and len(set(pate_ids)) == 2 and all(len(i) == 32 for i in pate_ids)
+    assert sorted(land_ids) == sorted(pate_ids)
