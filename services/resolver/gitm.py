@@ -46,6 +46,15 @@ if TYPE_CHECKING:
 
 DIRECTIONS = {"load": land_pb2.DIRECTION_LOAD, "unload": land_pb2.DIRECTION_UNLOAD}
 CALLER_TOKEN = "x-pate-gitm-token"
+# an open builds a whole campaign's land on GITM's side, once: four times a call's deadline, at
+# most a minute (docs/gitm.md, A22)
+OPEN_DEADLINE_FACTOR, OPEN_DEADLINE_MAX = 4, 60.0
+
+
+def open_deadline(timeout: float) -> float:
+    return min(OPEN_DEADLINE_MAX, OPEN_DEADLINE_FACTOR * timeout)
+
+
 CALLER_EDITION = "x-pate-gitm-edition"
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -239,7 +248,7 @@ class GitmClient:
             data_digest=call.data_digest,
         )
         answer: land_pb2.OpenCampaignResponse = self._stub.OpenCampaign(
-            request, timeout=self.timeout, metadata=self._md()
+            request, timeout=open_deadline(self.timeout), metadata=self._md()
         )
         return answer
 

@@ -247,3 +247,10 @@ def test_every_call_carries_a_correlation_id_both_sides_log(monkeypatch: pytest.
     ]
     assert len(pate_ids) == 2 and len(set(pate_ids)) == 2 and all(len(i) == 32 for i in pate_ids)
     assert sorted(land_ids) == sorted(pate_ids)
+
+
+def test_an_open_has_four_times_a_calls_deadline_at_most_a_minute() -> None:
+    """docs/gitm.md A22: the open builds a campaign's whole land; every other call keeps its own."""
+    from services.resolver.gitm import open_deadline
+
+    assert open_deadline(5) == 20 and open_deadline(0.5) == 2 and open_deadline(60) == 60
