@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pate.core.orders.model import Amphibious, ShipOrder
 from services.gitm_reference import tables as gt
 from services.gitm_reference.store import LandStore
