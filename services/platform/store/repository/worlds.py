@@ -8,16 +8,22 @@ from typing import Generic, TypeVar
 
 from sqlalchemy import Connection, Engine
 
-from pate.core.codec import canonical_json, from_plain, parse_json, to_plain
+from pate.core.codec import canonical_json, from_plain, parse_json
 from pate.core.world.state import WorldState
 from services.platform.store.repository.base import insert_into, now, of_turn, sha256
+from services.platform.store.repository.world_reuse import Held, decode_like, encode_like
 
 V = TypeVar("V")
 
 
 def save_world(conn: Connection, campaign: str, turn: int, world: WorldState) -> str:
-    """The world at the start of ``turn``; returns the sha256 of its JSON."""
-    text = canonical_json(to_plain(world))
+    """The world at the start of ``turn``; returns the sha256 of its JSON.  Encoded against
+    the campaign's world of the turn before when this process holds its plain data
+    (world_reuse.py: the same bytes, the unchanged entries not encoded again)."""
+    key = (database_key(conn.engine), campaign, turn)
+    plain = encode_like(world, _earlier(key))
+    text = canonical_json(plain)
+    _keep(key, Held(world, plain), len(text))
     digest = sha256(text)
     values = {"campaign": campaign, "turn": turn, "state_json": text, "sha256": digest, "created_at": now()}
     conn.execute(insert_into("world_states"), values)
@@ -85,6 +91,20 @@ _WORLD_CACHE: _WorldCache[WorldState] = _WorldCache(64 * 2**20)
 # 20 ms of a turn's 85).  It is kept before its transaction commits, so it is used only while
 # the stored row's digest is still its own: a turn resolved again differently never reads it.
 _RESOLVED: _WorldCache[tuple[WorldState, str]] = _WorldCache(64 * 2**20)
+# The worlds this process last decoded or encoded, each with its plain data, that the next
+# turn's world of the same campaign is decoded or encoded against (world_reuse.py).  A plain
+# world took about four bytes for each character of its JSON under tracemalloc (training
+# 180 KB for 47,800 characters): 128 MiB of them hold some 700 training campaigns or 110
+# grand1805.  One evicted only costs the full decode or encode, as before it was kept; one
+# kept for a transaction that rolled back is still a world and its own plain data, so it
+# is as good a memo as any.
+_PLAIN_COST = 4
+_PLAINS: _WorldCache[Held] = _WorldCache(128 * 2**20)
+# The world this process decoded or encoded last, whatever its campaign: decoding a world of a
+# campaign it holds nothing of, its entries are compared with this one's, and the campaigns of
+# one scenario have most of their ports alike (the comparison is by value, so any world will
+# do; a campaign's own earlier world does better).
+_LAST: list[Held] = []
 
 
 def database_key(engine: Engine) -> str:
@@ -107,9 +127,34 @@ def load_world_cached(conn: Connection, campaign: str, turn: int) -> WorldState:
     stored = load_world_json(conn, campaign, turn)
     if stored is None:
         raise LookupError(f"no world state for {campaign} turn {turn}")
-    world = world_from_json(stored[0])
+    world = _decode_held(key, stored[0])
     _WORLD_CACHE.put(key, world, len(stored[0]))
     return world
+
+
+def _decode_held(key: tuple[str, str, int], text: str) -> WorldState:
+    """A stored world decoded against the campaign's world of the turn before, when this
+    process holds its plain data, and kept with its own for the turn after."""
+    plain = parse_json(text)
+    world = decode_like(plain, _earlier(key) or (_LAST[0] if _LAST else None))
+    _keep(key, Held(world, plain), len(text))
+    return world
+
+
+def _earlier(key: tuple[str, str, int]) -> Held | None:
+    """The latest of the campaign's last few worlds this process holds with their plain data
+    (with several workers a stage, the one that saw the campaign last may have been another)."""
+    database, campaign, turn = key
+    for back in range(1, 5):
+        held = _PLAINS.get((database, campaign, turn - back))
+        if held is not None:
+            return held
+    return None
+
+
+def _keep(key: tuple[str, str, int], held: Held, chars: int) -> None:
+    _PLAINS.put(key, held, _PLAIN_COST * chars)
+    _LAST[:] = [held]
 
 
 def remember_world(conn: Connection, campaign: str, turn: int, world: WorldState, digest: str) -> None:
@@ -117,17 +162,21 @@ def remember_world(conn: Connection, campaign: str, turn: int, world: WorldState
     _RESOLVED.put((database_key(conn.engine), campaign, turn), (world, digest), _chars(world))
 
 
-def load_world_resolved(conn: Connection, campaign: str, turn: int) -> WorldState:
+def load_world_resolved(conn: Connection, campaign: str, turn: int, digest: str | None = None) -> WorldState:
     """The stored world of ``turn``: the one this process kept (remember_world) when the
-    row's digest is still its own, which costs reading a digest, else read and decoded."""
+    row's digest (``digest`` when the caller has read it) is still its own, else read and decoded."""
     held = _RESOLVED.get((database_key(conn.engine), campaign, turn))
     if held is not None:
-        digest = conn.execute(
-            of_turn("world_states", "sha256"), {"campaign": campaign, "turn": turn}
-        ).scalar()
+        if digest is None:
+            digest = conn.execute(
+                of_turn("world_states", "sha256"), {"campaign": campaign, "turn": turn}
+            ).scalar()
         if digest == held[1]:
             return held[0]
-    return load_world(conn, campaign, turn)
+    stored = load_world_json(conn, campaign, turn)
+    if stored is None:
+        raise LookupError(f"no world state for {campaign} turn {turn}")
+    return _decode_held((database_key(conn.engine), campaign, turn), stored[0])
 
 
 def _chars(world: WorldState) -> int:
