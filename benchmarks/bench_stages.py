@@ -3,11 +3,14 @@
 N fresh campaigns are made, their starting positions reported (turn 0, by the
 same handlers, in this process as a worker makes them) and their first turn
 closed, none of it timed; then every stage's
-handler runs over all of them as its worker runs it, inside the idempotent
-consumer's transaction (claim, handler, commit), and its CPU time (not wall
+handler runs over all of them as its worker runs it: the messages in fetches of
+``--batch`` (the workers' PATE_WORKER_BATCH, 8), each fetch handed to the
+idempotent consumer as the worker hands it (the consumer's span and log context,
+the claim, the handler, the commit; a groupable stage's fetch in one transaction:
+services/platform/bus/group.py), and its CPU time (not wall
 time) is set beside the core's for the same turns, measured here afterwards on
 the stored worlds (benchmarks/scale_report.py).  What the worker process adds
-around the transaction (the bus, the relay, idle loops) is measured by the scale
+around the consumer (the bus, the relay, acks, idle loops) is measured by the scale
 benchmark, not here.
 
     python -m benchmarks stages --scenarios training,grand1805 --campaigns 30
@@ -22,6 +25,8 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 from sqlalchemy import Engine
 
@@ -30,7 +35,9 @@ from pate.datafiles import load_scenario
 from pate.v1 import events_pb2
 from services.intel.stage import handle_turn_resolved
 from services.orders import campaigns
+from services.platform import bus
 from services.platform.bus.consumer import Handler, IdempotentConsumer
+from services.platform.config import DEFAULT_WORKER_BATCH
 from services.platform.runtime import heap
 from services.platform.store import repository as repo
 from services.platform.store.db import make_engine, migrate
@@ -63,6 +70,7 @@ def options(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--scenarios", default="training,grand1805")
     p.add_argument("--campaigns", type=int, default=10, help="campaigns of each scenario")
     p.add_argument("--database", default="", help="a database URL (default: a new SQLite file)")
+    p.add_argument("--batch", type=int, default=DEFAULT_WORKER_BATCH, help="messages a fetch hands over")
     return p.parse_args(argv or [])
 
 
@@ -92,25 +100,36 @@ def _closed_campaigns(engine: Engine, scenario: str, n: int) -> list[str]:
     return names
 
 
-def stage_seconds(engine: Engine, names: list[str]) -> dict[str, float]:
-    """CPU seconds of each stage's consumer transaction over turn 1 of every campaign."""
+def _fetched(stage: str, name: str, data: bytes, seq: int) -> Any:
+    """One message as a fetch hands it to the consumer: its subject, data, headers and metadata."""
+    headers = {bus.MSG_ID_HEADER: bus.msg_id(name, 1, stage), **bus.event_headers(name, 1)}
+    meta = SimpleNamespace(stream=bus.STREAM, sequence=SimpleNamespace(stream=seq), num_delivered=1)
+    return SimpleNamespace(subject=bus.subject(stage, name), data=data, headers=headers, metadata=meta)
+
+
+def stage_seconds(engine: Engine, names: list[str], batch: int = DEFAULT_WORKER_BATCH) -> dict[str, float]:
+    """CPU seconds of each stage's consumer over turn 1 of every campaign, ``batch`` at a fetch."""
     out: dict[str, float] = {}
     for stage, handler, message in STAGES:
-        consumer = IdempotentConsumer(engine, None, stage, f"pate.{stage}.*", handler)  # type: ignore[arg-type]
+        consumer = IdempotentConsumer(engine, None, stage, f"pate.{stage}.*", handler, batch=batch)  # type: ignore[arg-type]
+        msgs = [_fetched(stage, name, message(name), i) for i, name in enumerate(names)]
         t0 = time.process_time()
-        for name in names:
-            consumer._transaction(message(name), {}, f"{name}:1:{stage}")
+        for i in range(0, len(msgs), batch):
+            outcomes = consumer._work_through(msgs[i : i + batch], None)
+            failed = [o for _, o in outcomes if isinstance(o, Exception)]
+            if failed:
+                raise RuntimeError(f"{stage}: {failed[0]!r}")
         out[stage] = time.process_time() - t0
     return out
 
 
-def rows_for(scenario: str, n: int, url: str) -> list[tuple[str, str]]:
+def rows_for(scenario: str, n: int, url: str, batch: int = DEFAULT_WORKER_BATCH) -> list[tuple[str, str]]:
     migrate(url)
     engine = make_engine(url)
     try:
         names = _closed_campaigns(engine, scenario, n)
         heap.settle()  # as a worker process does once it has loaded
-        handlers = stage_seconds(engine, names)
+        handlers = stage_seconds(engine, names, batch)
     finally:
         engine.dispose()
     core = core_seconds(url, names)
@@ -134,5 +153,5 @@ def run(argv: list[str] | None = None) -> list[tuple[str, str]]:
     with tempfile.TemporaryDirectory() as tmp:
         for scenario in args.scenarios.split(","):
             url = args.database or f"sqlite:///{Path(tmp) / scenario}.db"
-            rows += rows_for(scenario, args.campaigns, url)
+            rows += rows_for(scenario, args.campaigns, url, args.batch)
     return rows

@@ -84,11 +84,13 @@ def core_seconds(database_url: str, names: list[str]) -> dict[str, float]:
                 events = repo.load_events(conn, name, 1)
                 orders = repo.submitted_orders(conn, name, 1)
                 moves = repo.stores_moves(conn, name, 1)
+                # each player's knowledge of the turn before, which intel carries his picture on from
+                previous = repo.load_knowledge(conn, name, 0)
                 ctx = turn_context()  # loaded once per process: not the rules' time
                 t0 = time.process_time()
                 resolve_submitted(ctx, before, orders, moves, [], None)
                 t1 = time.process_time()
-                all_knowledge(ctx, before, after, events)
+                all_knowledge(ctx, before, after, events, previous=previous)
                 knowledge += time.process_time() - t1
                 resolve += t1 - t0
     finally:
