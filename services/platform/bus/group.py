@@ -12,6 +12,8 @@ work done one after another, one commit.  Every guarantee of the consumer stands
 - a handler that raises (or a commit that fails) rolls the whole group back, and each of its
   messages is then handled again in a transaction of its own, as without groups: a failing
   campaign fails alone and the others commit;
+- the events the group's handlers queue are written to the outbox in one statement before it
+  commits (outbox.held_outbox), in the order they were queued;
 - a group closes once its work has taken GROUP_SECONDS, so it holds its campaigns' rows (and
   on SQLite the database's write lock) about as long as one turn of a small scenario and no
   longer than one large turn; the messages it did not reach are released and go on.
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from opentelemetry.trace import SpanKind
 
 from services.platform.bus import CAMPAIGN_HEADER, MSG_ID_HEADER, TURN_HEADER, campaign_of
-from services.platform.bus.outbox import events_added, forget_added
+from services.platform.bus.outbox import events_added, forget_added, held_outbox
 from services.platform.faults import crash_point
 from services.platform.store.writes import claim_all, release_claims
 from services.platform.telemetry import metrics, tracing
@@ -95,7 +97,7 @@ def work_group(
     try:
         for _ in items:
             crash_point(f"consumer.{durable}.received")  # the recovery test holds a message here
-        with consumer.engine.begin() as conn:
+        with consumer.engine.begin() as conn, held_outbox(conn):
             fresh = claim_all(conn, durable, [r.mid for r in items])
             for r in items:
                 if done and time.monotonic() - started > GROUP_SECONDS:

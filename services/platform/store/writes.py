@@ -15,6 +15,7 @@ from services.platform.store.tables import audit, processed_messages, utcnow
 __all__ = [
     "claim_all",
     "insert_ignore",
+    "insert_ignore_many",
     "mark_processed",
     "record_audit",
     "release_claims",
@@ -44,6 +45,14 @@ def insert_ignore(
     if conn.dialect.name == "sqlite":
         return conn.execute(stmt, dict(values)).rowcount == 1
     return conn.execute(stmt, dict(values)).first() is not None
+
+
+def insert_ignore_many(
+    conn: Connection, table: Table, rows: Sequence[Mapping[str, Any]], conflict_on: Sequence[str]
+) -> None:
+    """insert_ignore for many rows in one statement (on PostgreSQL; SQLite's driver loops)."""
+    if rows:
+        conn.execute(_insert_ignore(conn.dialect.name, table, tuple(conflict_on)), [dict(r) for r in rows])
 
 
 @cache
