@@ -81,7 +81,7 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     result = resolution.result
     if probe.failed:
         failures.clear_failure(conn, campaign)
-    state_sha = repo.save_world(conn, campaign, turn + 1, after)
+    state_sha = repo.save_world(conn, campaign, turn + 1, after, resolved_from=world)
     repo.remember_world(conn, campaign, turn + 1, after, state_sha)
     events_text = repo.save_events(conn, campaign, turn, result.events)
     orders_json = replay_inputs(resolution.effective, moves, land, officers, word)

@@ -69,7 +69,8 @@ def save_events(conn: Connection, campaign: str, turn: int, events: Sequence[Eve
 def load_events(conn: Connection, campaign: str, turn: int) -> list[Event]:
     query = of_turn("turn_events", "event_json").order_by(_t("turn_events").c.seq)
     rows = conn.execute(query, {"campaign": campaign, "turn": turn}).all()
-    return [from_plain(Event, parse_json(r.event_json)) for r in rows]
+    # one parse of them all as one array: the same values, without a parse's fixed cost per event
+    return [from_plain(Event, e) for e in parse_json("[" + ",".join(r.event_json for r in rows) + "]")]
 
 
 def events_json(events: Sequence[Event]) -> str:

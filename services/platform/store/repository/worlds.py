@@ -16,14 +16,17 @@ from services.platform.store.repository.world_reuse import Held, decode_like, en
 V = TypeVar("V")
 
 
-def save_world(conn: Connection, campaign: str, turn: int, world: WorldState) -> str:
+def save_world(
+    conn: Connection, campaign: str, turn: int, world: WorldState, resolved_from: WorldState | None = None
+) -> str:
     """The world at the start of ``turn``; returns the sha256 of its JSON.  Encoded against
-    the campaign's world of the turn before when this process holds its plain data
-    (world_reuse.py: the same bytes, the unchanged entries not encoded again)."""
+    ``resolved_from`` (the world before, which the rules kept most entries of) when this
+    process holds its plain data (world_reuse.py: the same bytes, the unchanged entries not
+    encoded again)."""
     key = (database_key(conn.engine), campaign, turn)
-    plain = encode_like(world, _earlier(key))
+    plain = encode_like(world, _held_of(key, resolved_from))
     text = canonical_json(plain)
-    _keep(key, Held(world, plain), len(text))
+    _keep((*key, _WRITTEN), Held(world, plain), len(text))
     digest = sha256(text)
     values = {"campaign": campaign, "turn": turn, "state_json": text, "sha256": digest, "created_at": now()}
     conn.execute(insert_into("world_states"), values)
@@ -57,10 +60,10 @@ class _WorldCache(Generic[V]):
     def __init__(self, chars: int) -> None:
         self.budget = chars
         self.chars = 0
-        self.worlds: OrderedDict[tuple[str, str, int], tuple[V, int]] = OrderedDict()
+        self.worlds: OrderedDict[tuple[object, ...], tuple[V, int]] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: tuple[str, str, int]) -> V | None:
+    def get(self, key: tuple[object, ...]) -> V | None:
         with self.lock:
             found = self.worlds.get(key)
             if found is None:
@@ -73,7 +76,7 @@ class _WorldCache(Generic[V]):
             self.worlds.clear()
             self.chars = 0
 
-    def put(self, key: tuple[str, str, int], value: V, chars: int) -> None:
+    def put(self, key: tuple[object, ...], value: V, chars: int) -> None:
         with self.lock:
             old = self.worlds.pop(key, None)
             if old is not None:
@@ -137,8 +140,14 @@ def _decode_held(key: tuple[str, str, int], text: str) -> WorldState:
     process holds its plain data, and kept with its own for the turn after."""
     plain = parse_json(text)
     world = decode_like(plain, _earlier(key) or (_LAST[0] if _LAST else None))
-    _keep(key, Held(world, plain), len(text))
+    _keep((*key, _READ), Held(world, plain), len(text))
     return world
+
+
+# A world held with its plain data is kept as read (decoded from its row) or as written (encoded
+# by save_world), apart: a process that does both (a test, a benchmark) keeps the resolver's
+# own world for its next encode, whose entries are that world's objects.
+_READ, _WRITTEN = "read", "written"
 
 
 def _earlier(key: tuple[str, str, int]) -> Held | None:
@@ -146,13 +155,24 @@ def _earlier(key: tuple[str, str, int]) -> Held | None:
     (with several workers a stage, the one that saw the campaign last may have been another)."""
     database, campaign, turn = key
     for back in range(1, 5):
-        held = _PLAINS.get((database, campaign, turn - back))
-        if held is not None:
+        for kind in (_READ, _WRITTEN):
+            held = _PLAINS.get((database, campaign, turn - back, kind))
+            if held is not None:
+                return held
+    return None
+
+
+def _held_of(key: tuple[str, str, int], world: WorldState | None) -> Held | None:
+    """The plain data this process holds of ``world`` (the one before ``key``'s), if any."""
+    database, campaign, turn = key
+    for kind in (_WRITTEN, _READ):
+        held = _PLAINS.get((database, campaign, turn - 1, kind))
+        if held is not None and held.world is world:
             return held
     return None
 
 
-def _keep(key: tuple[str, str, int], held: Held, chars: int) -> None:
+def _keep(key: tuple[object, ...], held: Held, chars: int) -> None:
     _PLAINS.put(key, held, _PLAIN_COST * chars)
     _LAST[:] = [held]
 
