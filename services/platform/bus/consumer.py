@@ -5,6 +5,7 @@ work queue).  For each message, one database transaction first claims
 (durable, Nats-Msg-Id) in ``processed_messages`` and then runs the handler;
 only after the commit is the message acked.  A message seen again (redelivery
 after a crash, a re-published event) finds its claim and is acked untouched.
+A groupable handler's messages of one fetch share such a transaction (group.py).
 """
 
 from __future__ import annotations

@@ -24,9 +24,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from opentelemetry.trace import SpanKind
+from sqlalchemy import Connection, Engine
 
 from services.platform.bus import CAMPAIGN_HEADER, MSG_ID_HEADER, TURN_HEADER, campaign_of
 from services.platform.bus.outbox import events_added, forget_added, held_outbox
@@ -38,7 +39,14 @@ from services.platform.telemetry.logging import bind_context, get_logger
 if TYPE_CHECKING:
     from nats.aio.msg import Msg
 
-    from services.platform.bus.consumer import IdempotentConsumer
+
+class Worker(Protocol):
+    """What a group needs of its consumer (consumer.IdempotentConsumer)."""
+
+    durable: str
+    engine: Engine
+    handler: Callable[[Connection, bytes, dict[str, str]], None]
+
 
 log = get_logger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -88,7 +96,7 @@ def attributes(durable: str, r: Received) -> dict[str, Any]:
 
 
 def work_group(
-    consumer: IdempotentConsumer, items: Sequence[Received], handled: object, emitted: object
+    consumer: Worker, items: Sequence[Received], handled: object, emitted: object
 ) -> tuple[int, list[tuple[str, object]] | None]:
     """How many of ``items`` the group took, and their outcomes (``handled``, ``emitted`` or
     False for a duplicate); None for the outcomes when the group rolled back: then every one
@@ -115,7 +123,7 @@ def work_group(
     return len(done), done
 
 
-def _handle(consumer: IdempotentConsumer, conn: Any, r: Received) -> bool:
+def _handle(consumer: Worker, conn: Connection, r: Received) -> bool:
     """One message's work in the group's transaction; whether it queued events."""
     with (
         tracing.span(
