@@ -71,6 +71,12 @@ class _WorldCache(Generic[V]):
             self.worlds.move_to_end(key)
             return found[0]
 
+    def pop(self, key: tuple[object, ...]) -> None:
+        with self.lock:
+            old = self.worlds.pop(key, None)
+            if old is not None:
+                self.chars -= old[1]
+
     def clear(self) -> None:
         with self.lock:
             self.worlds.clear()
@@ -97,12 +103,13 @@ _RESOLVED: _WorldCache[tuple[WorldState, str]] = _WorldCache(64 * 2**20)
 # The worlds this process last decoded or encoded, each with its plain data, that the next
 # turn's world of the same campaign is decoded or encoded against (world_reuse.py).  A plain
 # world took about four bytes for each character of its JSON under tracemalloc (training
-# 180 KB for 47,800 characters): 128 MiB of them hold some 700 training campaigns or 110
-# grand1805.  One evicted only costs the full decode or encode, as before it was kept; one
-# kept for a transaction that rolled back is still a world and its own plain data, so it
-# is as good a memo as any.
+# 180 KB for 47,800 characters), on top of the caches above, in processes whose pods may be
+# limited to 512 MiB (intel, orders): 32 MiB of them, one world a campaign (a newer one
+# replaces the older), hold some 180 training campaigns or 28 grand1805.  One evicted only
+# costs the full decode or encode, as before it was kept; one kept for a transaction that
+# rolled back is still a world and its own plain data, so it is as good a memo as any.
 _PLAIN_COST = 4
-_PLAINS: _WorldCache[Held] = _WorldCache(128 * 2**20)
+_PLAINS: _WorldCache[Held] = _WorldCache(32 * 2**20)
 # The world this process decoded or encoded last, whatever its campaign: decoding a world of a
 # campaign it holds nothing of, its entries are compared with this one's, and the campaigns of
 # one scenario have most of their ports alike (the comparison is by value, so any world will
@@ -172,7 +179,9 @@ def _held_of(key: tuple[str, str, int], world: WorldState | None) -> Held | None
     return None
 
 
-def _keep(key: tuple[object, ...], held: Held, chars: int) -> None:
+def _keep(key: tuple[str, str, int, str], held: Held, chars: int) -> None:
+    database, campaign, turn, kind = key
+    _PLAINS.pop((database, campaign, turn - 1, kind))  # no longer the campaign's latest
     _PLAINS.put(key, held, _PLAIN_COST * chars)
     _LAST[:] = [held]
 
