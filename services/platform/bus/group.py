@@ -118,7 +118,10 @@ def work_group(
             if fresh:  # claimed, not reached: the next group or transaction takes them
                 release_claims(conn, durable, sorted(fresh))
     except Exception as exc:
-        log.warning("consumer.group_rolled_back", consumer=durable, messages=len(items), error=repr(exc))
+        # the type only: the message that failed is handled again alone, and its failure told there
+        log.warning(
+            "consumer.group_rolled_back", consumer=durable, messages=len(items), error=type(exc).__name__
+        )
         return len(items), None
     return len(done), done
 
