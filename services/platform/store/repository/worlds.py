@@ -110,11 +110,12 @@ _RESOLVED: _WorldCache[tuple[WorldState, str]] = _WorldCache(64 * 2**20)
 # rolled back is still a world and its own plain data, so it is as good a memo as any.
 _PLAIN_COST = 4
 _PLAINS: _WorldCache[Held] = _WorldCache(32 * 2**20)
-# The world this process decoded or encoded last, whatever its campaign: decoding a world of a
-# campaign it holds nothing of, its entries are compared with this one's, and the campaigns of
-# one scenario have most of their ports alike (the comparison is by value, so any world will
-# do; a campaign's own earlier world does better).
-_LAST: list[Held] = []
+# The world this process last read, and the one it last wrote, whatever their campaigns:
+# decoding a world of a campaign it holds nothing of, its entries are compared with the last
+# read's (at a deadline many campaigns share, the world of the same turn of another campaign
+# of the same scenario, with most entries alike; the comparison is by value, so any world will
+# do, and a campaign's own earlier world does better).
+_LAST: dict[str, Held] = {}
 
 
 def database_key(engine: Engine) -> str:
@@ -146,7 +147,7 @@ def _decode_held(key: tuple[str, str, int], text: str) -> WorldState:
     """A stored world decoded against the campaign's world of the turn before, when this
     process holds its plain data, and kept with its own for the turn after."""
     plain = parse_json(text)
-    world = decode_like(plain, _earlier(key) or (_LAST[0] if _LAST else None))
+    world = decode_like(plain, _earlier(key) or _LAST.get(_READ) or _LAST.get(_WRITTEN))
     _keep((*key, _READ), Held(world, plain), len(text))
     return world
 
@@ -183,7 +184,7 @@ def _keep(key: tuple[str, str, int, str], held: Held, chars: int) -> None:
     database, campaign, turn, kind = key
     _PLAINS.pop((database, campaign, turn - 1, kind))  # no longer the campaign's latest
     _PLAINS.put(key, held, _PLAIN_COST * chars)
-    _LAST[:] = [held]
+    _LAST[kind] = held
 
 
 def remember_world(conn: Connection, campaign: str, turn: int, world: WorldState, digest: str) -> None:
