@@ -144,8 +144,8 @@ def load_world_cached(conn: Connection, campaign: str, turn: int) -> WorldState:
 
 
 def _decode_held(key: tuple[str, str, int], text: str) -> WorldState:
-    """A stored world decoded against the campaign's world of the turn before, when this
-    process holds its plain data, and kept with its own for the turn after."""
+    """A stored world decoded against the campaign's latest world this process holds with
+    its plain data (holding none, the last world it read), and kept with its own for the next."""
     plain = parse_json(text)
     world = decode_like(plain, _earlier(key) or _LAST.get(_READ) or _LAST.get(_WRITTEN))
     _keep((*key, _READ), Held(world, plain), len(text))
