@@ -3,11 +3,14 @@
 N fresh campaigns are made, their starting positions reported (turn 0, by the
 same handlers, in this process as a worker makes them) and their first turn
 closed, none of it timed; then every stage's
-handler runs over all of them as its worker runs it, inside the idempotent
-consumer's transaction (claim, handler, commit), and its CPU time (not wall
+handler runs over all of them as its worker runs it: the messages in fetches of
+``--batch`` (the workers' PATE_WORKER_BATCH, 8), each fetch handed to the
+idempotent consumer as the worker hands it (the consumer's span and log context,
+the claim, the handler, the commit; a groupable stage's fetch in one transaction:
+services/platform/bus/group.py), and its CPU time (not wall
 time) is set beside the core's for the same turns, measured here afterwards on
 the stored worlds (benchmarks/scale_report.py).  What the worker process adds
-around the transaction (the bus, the relay, idle loops) is measured by the scale
+around the consumer (the bus, the relay, acks, idle loops) is measured by the scale
 benchmark, not here.
 
     python -m benchmarks stages --scenarios training,grand1805 --campaigns 30
@@ -22,6 +25,8 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 from sqlalchemy import Engine
 
@@ -30,7 +35,9 @@ from pate.datafiles import load_scenario
 from pate.v1 import events_pb2
 from services.intel.stage import handle_turn_resolved
 from services.orders import campaigns
+from services.platform import bus
 from services.platform.bus.consumer import Handler, IdempotentConsumer
+from services.platform.config import DEFAULT_WORKER_BATCH
 from services.platform.runtime import heap
 from services.platform.store import repository as repo
 from services.platform.store.db import make_engine, migrate
@@ -39,21 +46,21 @@ from services.resolver.stage import handle_turn_closed
 from tests.support.passwords import EveryPlayer
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
-STAGES: tuple[tuple[str, Handler, Callable[[str], bytes]], ...] = (
+STAGES: tuple[tuple[str, Handler, Callable[[str, int], bytes]], ...] = (
     (
         "resolver",
         handle_turn_closed,
-        lambda c: events_pb2.TurnClosed(campaign_id=c, turn=1).SerializeToString(),
+        lambda c, t: events_pb2.TurnClosed(campaign_id=c, turn=t).SerializeToString(),
     ),
     (
         "intel",
         handle_turn_resolved,
-        lambda c: events_pb2.TurnResolved(campaign_id=c, turn=1).SerializeToString(),
+        lambda c, t: events_pb2.TurnResolved(campaign_id=c, turn=t).SerializeToString(),
     ),
     (
         "reports",
         handle_intel_ready,
-        lambda c: events_pb2.IntelReady(campaign_id=c, turn=1).SerializeToString(),
+        lambda c, t: events_pb2.IntelReady(campaign_id=c, turn=t).SerializeToString(),
     ),
 )
 
@@ -63,6 +70,15 @@ def options(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--scenarios", default="training,grand1805")
     p.add_argument("--campaigns", type=int, default=10, help="campaigns of each scenario")
     p.add_argument("--database", default="", help="a database URL (default: a new SQLite file)")
+    p.add_argument("--batch", type=int, default=DEFAULT_WORKER_BATCH, help="messages a fetch hands over")
+    p.add_argument(
+        "--turn",
+        type=int,
+        default=1,
+        help="the turn measured; the turns before it go through the same stages in this process, "
+        "unmeasured, as one worker a stage carries a campaign on (1: the first, whose worlds no "
+        "worker has held)",
+    )
     return p.parse_args(argv or [])
 
 
@@ -92,28 +108,56 @@ def _closed_campaigns(engine: Engine, scenario: str, n: int) -> list[str]:
     return names
 
 
-def stage_seconds(engine: Engine, names: list[str]) -> dict[str, float]:
-    """CPU seconds of each stage's consumer transaction over turn 1 of every campaign."""
+def _fetched(stage: str, name: str, turn: int, seq: int) -> Any:
+    """One message as a fetch hands it to the consumer: its subject, data, headers and metadata."""
+    headers = {bus.MSG_ID_HEADER: bus.msg_id(name, turn, stage), **bus.event_headers(name, turn)}
+    meta = SimpleNamespace(stream=bus.STREAM, sequence=SimpleNamespace(stream=seq), num_delivered=1)
+    data = dict((s, m) for s, _, m in STAGES)[stage](name, turn)
+    return SimpleNamespace(subject=bus.subject(stage, name), data=data, headers=headers, metadata=meta)
+
+
+def stage_seconds(
+    engine: Engine, names: list[str], batch: int = DEFAULT_WORKER_BATCH, turn: int = 1
+) -> dict[str, float]:
+    """CPU seconds of each stage's consumer over ``turn`` of every campaign, ``batch`` at a fetch."""
     out: dict[str, float] = {}
-    for stage, handler, message in STAGES:
-        consumer = IdempotentConsumer(engine, None, stage, f"pate.{stage}.*", handler)  # type: ignore[arg-type]
+    for stage, handler, _ in STAGES:
+        consumer = IdempotentConsumer(engine, None, stage, f"pate.{stage}.*", handler, batch=batch)  # type: ignore[arg-type]
+        msgs = [_fetched(stage, name, turn, i) for i, name in enumerate(names)]
         t0 = time.process_time()
-        for name in names:
-            consumer._transaction(message(name), {}, f"{name}:1:{stage}")
+        for i in range(0, len(msgs), batch):
+            outcomes = consumer._work_through(msgs[i : i + batch], None)
+            failed = [o for _, o in outcomes if isinstance(o, Exception)]
+            if failed:
+                raise RuntimeError(f"{stage}: {failed[0]!r}")
         out[stage] = time.process_time() - t0
     return out
 
 
-def rows_for(scenario: str, n: int, url: str) -> list[tuple[str, str]]:
+def _next_turn(engine: Engine, names: list[str], turn: int) -> None:
+    """Turn ``turn`` of every campaign through the stages (unmeasured), the next opened and closed."""
+    stage_seconds(engine, names, turn=turn)
+    for name in names:
+        with engine.begin() as conn:
+            done = events_pb2.ReportsReady(campaign_id=name, turn=turn).SerializeToString()
+            campaigns.handle_reports_ready(conn, done, {}, at=AT)
+            campaigns.close_turn(conn, name, turn + 1, "bench", AT)
+
+
+def rows_for(
+    scenario: str, n: int, url: str, batch: int = DEFAULT_WORKER_BATCH, turn: int = 1
+) -> list[tuple[str, str]]:
     migrate(url)
     engine = make_engine(url)
     try:
         names = _closed_campaigns(engine, scenario, n)
         heap.settle()  # as a worker process does once it has loaded
-        handlers = stage_seconds(engine, names)
+        for earlier in range(1, turn):
+            _next_turn(engine, names, earlier)
+        handlers = stage_seconds(engine, names, batch, turn)
     finally:
         engine.dispose()
-    core = core_seconds(url, names)
+    core = core_seconds(url, names, turn)
     rows = []
     for stage, _, _ in STAGES:
         ms = 1000 * handlers[stage] / n
@@ -121,7 +165,7 @@ def rows_for(scenario: str, n: int, url: str) -> list[tuple[str, str]]:
         whose = "intel's core" if stage == "reports" else "core"
         rows.append(
             (
-                f"{scenario}: {stage} handler CPU ms/campaign-turn",
+                f"{scenario}, turn {turn}: {stage} handler CPU ms/campaign-turn",
                 f"{ms:.1f} ({whose} {core_ms:.1f} ms, {ms / core_ms:.2f}x; {n} campaigns)",
             )
         )
@@ -134,5 +178,5 @@ def run(argv: list[str] | None = None) -> list[tuple[str, str]]:
     with tempfile.TemporaryDirectory() as tmp:
         for scenario in args.scenarios.split(","):
             url = args.database or f"sqlite:///{Path(tmp) / scenario}.db"
-            rows += rows_for(scenario, args.campaigns, url)
+            rows += rows_for(scenario, args.campaigns, url, args.batch, args.turn)
     return rows

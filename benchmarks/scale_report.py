@@ -69,8 +69,8 @@ class Run:
         return 1000 * sum(w.rules_seconds for w in self.procs if w.stage == stage) / self.campaigns
 
 
-def core_seconds(database_url: str, names: list[str]) -> dict[str, float]:
-    """The rules core's CPU for the turns the workers resolved (turn 1 of each campaign), in
+def core_seconds(database_url: str, names: list[str], turn: int = 1) -> dict[str, float]:
+    """The rules core's CPU for the turns the workers resolved (``turn`` of each campaign), in
     this process with its heap settled as a worker's is (services/platform/runtime/heap.py),
     so that the collector walks no more of what the benchmark holds than a worker's would."""
     heap.settle()
@@ -79,16 +79,18 @@ def core_seconds(database_url: str, names: list[str]) -> dict[str, float]:
     try:
         with engine.connect() as conn:
             for name in names:
-                before = repo.load_world(conn, name, 1)
-                after = repo.load_world(conn, name, 2)
-                events = repo.load_events(conn, name, 1)
-                orders = repo.submitted_orders(conn, name, 1)
-                moves = repo.stores_moves(conn, name, 1)
+                before = repo.load_world(conn, name, turn)
+                after = repo.load_world(conn, name, turn + 1)
+                events = repo.load_events(conn, name, turn)
+                orders = repo.submitted_orders(conn, name, turn)
+                moves = repo.stores_moves(conn, name, turn)
+                # each player's knowledge of the turn before, which intel carries his picture on from
+                previous = repo.load_knowledge(conn, name, turn - 1)
                 ctx = turn_context()  # loaded once per process: not the rules' time
                 t0 = time.process_time()
                 resolve_submitted(ctx, before, orders, moves, [], None)
                 t1 = time.process_time()
-                all_knowledge(ctx, before, after, events)
+                all_knowledge(ctx, before, after, events, previous=previous)
                 knowledge += time.process_time() - t1
                 resolve += t1 - t0
     finally:

@@ -14,6 +14,7 @@ from sqlalchemy import Connection
 
 from pate.v1 import events_pb2
 from services.platform import bus
+from services.platform.bus.group import groupable
 from services.platform.bus.outbox import emit_event
 from services.platform.store import repository as repo
 from services.platform.telemetry import tracing
@@ -22,6 +23,7 @@ from services.platform.telemetry.logging import get_logger
 log = get_logger("reports")
 
 
+@groupable  # its messages may share a transaction (services/platform/bus/group.py)
 def handle_intel_ready(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
     msg = events_pb2.IntelReady.FromString(data)
     campaign, turn = msg.campaign_id, msg.turn

@@ -28,6 +28,7 @@ from pate.engine.context import turn_context
 from pate.v1 import events_pb2
 from services.platform import bus
 from services.platform.bus.consumer import is_transient
+from services.platform.bus.group import groupable
 from services.platform.bus.outbox import emit_event
 from services.platform.config import gitm_address
 from services.platform.faults import crash_point
@@ -43,6 +44,7 @@ log = get_logger("resolver")
 STAGE = "resolver"  # the durable consumer's name: a failure says which stage gave up
 
 
+@groupable  # its messages may share a transaction (services/platform/bus/group.py)
 def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -> None:
     msg = events_pb2.TurnClosed.FromString(data)
     campaign, turn = msg.campaign_id, msg.turn
@@ -50,16 +52,18 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
     if row is None or row.turn != turn or row.status not in ("CLOSED", "RESOLVING"):
         log.info("turn_closed_ignored", campaign=campaign, turn=turn, reason="not closed")
         return
-    if repo.world_exists(conn, campaign, turn + 1):
+    probe = repo.probe_turn(conn, campaign, turn)  # after the lock: it sees what the lock waited for
+    if probe.resolved:
         log.info("turn_closed_ignored", campaign=campaign, turn=turn, reason="already resolved")
         return
-    world = repo.load_world_resolved(conn, campaign, turn)
+    world = repo.load_world_resolved(conn, campaign, turn, probe.digest)
     # players whose orders the game master replaced by the defaults of rule 4.11 (a failed turn)
-    defaulted = failures.defaulted_players(conn, campaign, turn)
-    moves = repo.stores_moves(conn, campaign, turn, excluding=defaulted)
+    defaulted = failures.defaulted_players(conn, campaign, turn) if probe.defaulted else frozenset()
+    moves = repo.stores_moves(conn, campaign, turn, excluding=defaulted) if probe.moves else []
     land, word = fetch_land_inputs(conn, world) if row.gitm else ([], None)
     submitted = repo.submitted_orders(conn, campaign, turn, excluding=defaulted)
-    officers = assignments.assignments(conn, campaign, turn, excluding=defaulted)  # rule 4.11, as his orders
+    # rule 4.11, as his orders
+    officers = assignments.assignments(conn, campaign, turn, excluding=defaulted) if probe.officers else []
     try:
         with (
             tracing.span("resolve", attributes={"pate.campaign": campaign, "pate.turn": turn}),
@@ -75,8 +79,9 @@ def handle_turn_closed(conn: Connection, data: bytes, headers: dict[str, str]) -
         mark_failed(conn, msg, data, headers, exc)
         return
     result = resolution.result
-    failures.clear_failure(conn, campaign)
-    state_sha = repo.save_world(conn, campaign, turn + 1, after)
+    if probe.failed:
+        failures.clear_failure(conn, campaign)
+    state_sha = repo.save_world(conn, campaign, turn + 1, after, resolved_from=world)
     repo.remember_world(conn, campaign, turn + 1, after, state_sha)
     events_text = repo.save_events(conn, campaign, turn, result.events)
     orders_json = replay_inputs(resolution.effective, moves, land, officers, word)

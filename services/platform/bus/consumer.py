@@ -5,6 +5,7 @@ work queue).  For each message, one database transaction first claims
 (durable, Nats-Msg-Id) in ``processed_messages`` and then runs the handler;
 only after the commit is the message acked.  A message seen again (redelivery
 after a crash, a re-published event) finds its claim and is acked untouched.
+A groupable handler's messages of one fetch share such a transaction (group.py).
 """
 
 from __future__ import annotations
@@ -29,12 +30,12 @@ from sqlalchemy.exc import OperationalError
 
 from services.platform.bus import (
     CAMPAIGN_HEADER,
-    MSG_ID_HEADER,
     STREAM,
     TURN_HEADER,
     campaign_of,
     ensure_stream,
 )
+from services.platform.bus.group import Received, attributes, is_groupable, received, work_group
 from services.platform.bus.outbox import events_added, forget_added
 from services.platform.faults import crash_point
 from services.platform.store import failures
@@ -134,6 +135,7 @@ class IdempotentConsumer:
         self.after_commit = after_commit
         self.jitter = jitter
         self.rand: Callable[[], float] = random.random
+        self.grouped = is_groupable(handler)  # several messages of a fetch in one transaction
         self._fetch_failures = 0  # in a row, for the log
         self.processed = 0  # handler commits by this instance
         self.skipped = 0  # duplicates acked without running the handler
@@ -242,30 +244,35 @@ class IdempotentConsumer:
 
     def _work_through(self, msgs: list[Msg], stop: asyncio.Event | None) -> list[tuple[str, object]]:
         """Each message's id and outcome: _EMITTED (handled, events queued), True (handled),
-        False (a duplicate), the exception, or _NOT_STARTED."""
-        return [("", _NOT_STARTED) if stop is not None and stop.is_set() else self._one(msg) for msg in msgs]
+        False (a duplicate), the exception, or _NOT_STARTED.  A groupable handler's messages
+        go in groups (group.py), each message alone when its group rolled back."""
+        out: list[tuple[str, object]] = []
+        rest = [received(msg, _turn) for msg in msgs]
+        while rest:
+            if stop is not None and stop.is_set():
+                out += [("", _NOT_STARTED)] * len(rest)
+                break
+            taken, outcomes = 1, None
+            if self.grouped and len(rest) > 1:
+                taken, outcomes = work_group(self, rest, True, _EMITTED)
+            out += outcomes if outcomes is not None else [self._one(r) for r in rest[:taken]]
+            rest = rest[taken:]
+        return out
 
-    def _one(self, msg: Msg) -> tuple[str, object]:
-        headers = dict(msg.headers or {})
-        meta = msg.metadata
-        mid = headers.get(MSG_ID_HEADER) or f"{meta.stream}:{meta.sequence.stream}"
-        campaign = headers.get(CAMPAIGN_HEADER) or campaign_of(msg.subject)
-        turn_no = _turn(headers.get(TURN_HEADER))
-        attrs = {
-            "messaging.system": "nats",
-            "messaging.destination.name": msg.subject,
-            "messaging.consumer.group.name": self.durable,
-            "messaging.message.id": mid,
-            "pate.campaign": campaign,
-            "pate.turn": turn_no,
-        }
+    def _one(self, r: Received) -> tuple[str, object]:
+        mid, headers = r.mid, r.headers
         # one span per stage of a turn, a child of the span that wrote the event
         with (
-            tracing.span(f"{self.durable} process", parent=headers, kind=SpanKind.CONSUMER, attributes=attrs),
-            bind_context(campaign=campaign, turn=turn_no, consumer=self.durable, msg_id=mid),
+            tracing.span(
+                f"{self.durable} process",
+                parent=headers,
+                kind=SpanKind.CONSUMER,
+                attributes=attributes(self.durable, r),
+            ),
+            bind_context(campaign=r.campaign, turn=r.turn, consumer=self.durable, msg_id=mid),
         ):
             try:
-                return mid, self._transaction(msg.data, headers, mid)
+                return mid, self._transaction(r.msg.data, headers, mid)
             except Exception as exc:
                 current = trace.get_current_span()
                 current.record_exception(exc)

@@ -9,9 +9,11 @@ of published rows and the count of those waiting.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta
+from typing import Any
 
 from google.protobuf.message import Message
 from sqlalchemy import Connection, Engine, delete, func, select
@@ -19,7 +21,7 @@ from sqlalchemy import Connection, Engine, delete, func, select
 from services.platform import bus
 from services.platform.store.db import reader
 from services.platform.store.tables import outbox, utcnow
-from services.platform.store.writes import insert_ignore
+from services.platform.store.writes import insert_ignore, insert_ignore_many
 from services.platform.telemetry import metrics
 from services.platform.telemetry.logging import get_logger
 
@@ -42,25 +44,46 @@ def events_added(conn: Connection) -> bool:
     return bool(conn.info.get(_ADDED))
 
 
+# Set on a connection by a group of messages sharing one transaction (group.py): the rows its
+# handlers queue are kept here and written in one statement before the group commits.
+_HELD = "pate.outbox.held"
+
+
 def add_to_outbox(
     conn: Connection, subject: str, msg_id: str, payload: bytes, headers: Mapping[str, str] | None = None
 ) -> bool:
-    """Queue one event in the caller's transaction. A repeated ``msg_id`` is a no-op (returns False)."""
-    added = insert_ignore(
-        conn,
-        outbox,
-        {
-            "subject": subject,
-            "msg_id": msg_id,
-            "payload": payload,
-            "headers_json": json.dumps(dict(headers or {}), sort_keys=True),
-            "created_at": utcnow(),
-        },
-        ("msg_id",),
-    )
+    """Queue one event in the caller's transaction. A repeated ``msg_id`` is a no-op (returns False).
+    Inside a group (hold_outbox) the row is written when the group's rows are, and the call
+    answers True: a repeated ``msg_id`` is then left out there."""
+    row = {
+        "subject": subject,
+        "msg_id": msg_id,
+        "payload": payload,
+        "headers_json": json.dumps(dict(headers or {}), sort_keys=True),
+        "created_at": utcnow(),
+    }
+    held = conn.info.get(_HELD)
+    if held is not None:
+        held.append(row)
+        conn.info[_ADDED] = True
+        return True
+    added = insert_ignore(conn, outbox, row, ("msg_id",))
     if added:
         conn.info[_ADDED] = True
     return added
+
+
+@contextlib.contextmanager
+def held_outbox(conn: Connection) -> Iterator[None]:
+    """Keep the rows queued on ``conn`` inside the block and write them in one statement at its
+    end (the block's transaction commits them; an exception leaves them unwritten)."""
+    rows: list[dict[str, Any]] = []
+    conn.info[_HELD] = rows
+    try:
+        yield
+        insert_ignore_many(conn, outbox, rows, ("msg_id",))
+    finally:
+        conn.info.pop(_HELD, None)  # the mark lives on the pooled connection: never leave it
 
 
 def emit_event(

@@ -7,12 +7,21 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Insert, Table
+from sqlalchemy import Connection, Delete, Insert, Table, bindparam, delete
 from sqlalchemy.dialects import postgresql, sqlite
 
 from services.platform.store.tables import audit, processed_messages, utcnow
 
-__all__ = ["insert_ignore", "mark_processed", "record_audit", "upsert", "utcnow"]
+__all__ = [
+    "claim_all",
+    "insert_ignore",
+    "insert_ignore_many",
+    "mark_processed",
+    "record_audit",
+    "release_claims",
+    "upsert",
+    "utcnow",
+]
 
 
 _INSERTS: dict[str, Any] = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
@@ -36,6 +45,14 @@ def insert_ignore(
     if conn.dialect.name == "sqlite":
         return conn.execute(stmt, dict(values)).rowcount == 1
     return conn.execute(stmt, dict(values)).first() is not None
+
+
+def insert_ignore_many(
+    conn: Connection, table: Table, rows: Sequence[Mapping[str, Any]], conflict_on: Sequence[str]
+) -> None:
+    """insert_ignore for many rows in one statement (on PostgreSQL; SQLite's driver loops)."""
+    if rows:
+        conn.execute(_insert_ignore(conn.dialect.name, table, tuple(conflict_on)), [dict(r) for r in rows])
 
 
 @cache
@@ -74,6 +91,36 @@ def mark_processed(conn: Connection, consumer: str, msg_id: str) -> bool:
         processed_messages,
         {"consumer": consumer, "msg_id": msg_id, "processed_at": utcnow()},
         ("consumer", "msg_id"),
+    )
+
+
+def claim_all(conn: Connection, consumer: str, msg_ids: Sequence[str]) -> set[str]:
+    """Claim many message ids for ``consumer`` in one statement; the ids claimed now (those
+    not processed before).  On PostgreSQL an id another transaction claims and has not
+    committed makes this wait for it, as mark_processed does."""
+    at = utcnow()
+    rows = [{"consumer": consumer, "msg_id": m, "processed_at": at} for m in dict.fromkeys(msg_ids)]
+    return {r.msg_id for r in conn.execute(_claim_many(conn.dialect.name), rows)}
+
+
+@cache
+def _claim_many(dialect: str) -> Insert:
+    if dialect not in _INSERTS:
+        raise NotImplementedError(f"database {dialect!r} is not supported")
+    stmt = _INSERTS[dialect](processed_messages).on_conflict_do_nothing(index_elements=["consumer", "msg_id"])
+    return stmt.returning(processed_messages.c.msg_id)  # type: ignore[no-any-return]
+
+
+def release_claims(conn: Connection, consumer: str, msg_ids: Sequence[str]) -> None:
+    """Take back claims made in this transaction for messages it will not handle."""
+    conn.execute(_release(), [{"b_consumer": consumer, "b_msg_id": m} for m in dict.fromkeys(msg_ids)])
+
+
+@cache
+def _release() -> Delete:
+    c = processed_messages.c
+    return delete(processed_messages).where(
+        c.consumer == bindparam("b_consumer"), c.msg_id == bindparam("b_msg_id")
     )
 
 

@@ -33,8 +33,10 @@ from services.platform.store.repository.orders import (
     stores_moves,
     submitted_orders,
 )
+from services.platform.store.repository.turn_probe import TurnProbe, probe_turn
 from services.platform.store.repository.turns import (
     events_json,
+    knowledge_before,
     knowledge_exists,
     list_reports,
     load_events,
@@ -66,6 +68,7 @@ from services.platform.store.repository.worlds import (
 __all__ = [
     "STATUSES",
     "CampaignRow",
+    "TurnProbe",
     "add_orders",
     "add_stores_moves",
     "audit",
@@ -79,6 +82,7 @@ __all__ = [
     "get_player",
     "insert_campaign",
     "insert_players",
+    "knowledge_before",
     "knowledge_exists",
     "list_campaigns",
     "list_reports",
@@ -95,6 +99,7 @@ __all__ = [
     "now",
     "order_row",
     "peek_world",
+    "probe_turn",
     "remember_world",
     "request_row",
     "resolution_rules",

@@ -113,18 +113,21 @@ def set_status(
 ) -> bool:
     """Move a campaign's turn from one of ``expect`` to ``status``; False when
     another process got there first (compare-and-set on status and turn)."""
-    params: dict[str, Any] = {"b_id": campaign, "b_turn": turn, "b_expect": list(expect), "b_status": status}
+    params: dict[str, Any] = {"b_id": campaign, "b_turn": turn, "b_status": status}
+    params.update((f"b_expect_{i}", s) for i, s in enumerate(expect))
     if new_turn is not None:
         params["b_new_turn"] = new_turn
     if deadline is not False:
         params["b_deadline"] = deadline
-    stmt = _status_update(new_turn is not None, deadline is not False)
+    stmt = _status_update(new_turn is not None, deadline is not False, len(expect))
     return conn.execute(stmt, params).rowcount == 1
 
 
 @cache
-def _status_update(new_turn: bool, deadline: bool) -> Update:
-    """The compare-and-set of set_status, built once for each set of columns it changes."""
+def _status_update(new_turn: bool, deadline: bool, expected: int) -> Update:
+    """The compare-and-set of set_status, built once for each set of columns it changes and
+    each count of statuses it expects (one parameter each: an expanding parameter made the
+    statement's text again at every call, which cost as much as running it)."""
     c = _t("campaigns").c
     values: dict[str, Any] = {"status": bindparam("b_status"), "version": c.version + 1}
     if new_turn:
@@ -134,7 +137,7 @@ def _status_update(new_turn: bool, deadline: bool) -> Update:
     where = and_(
         c.id == bindparam("b_id"),
         c.turn == bindparam("b_turn"),
-        c.status.in_(bindparam("b_expect", expanding=True)),
+        c.status.in_([bindparam(f"b_expect_{i}") for i in range(expected)]),
     )
     return update(_t("campaigns")).where(where).values(**values)
 
