@@ -3,11 +3,12 @@ next turn open with his reports readable, over the real services (four stages an
 admiral, each its own process, over NATS JetStream and SQLite).
 
 He makes a solo campaign of the training scenario (``--scenario trafalgar``: of that one) from
-a session in an ordinary campaign (BotAdmirals.CreateSolo, as the web desk does), then turn after turn waits ``--think``
-seconds after his turn opens (0: he confirms at once, racing the bot) and confirms. The
-client polls every 10 ms for the close, the next turn's opening and his report; the stages
-between come from the services' own log lines (turn_closed, turn_resolved, intel_ready,
-reports_ready, turn_opened, bot_played), so the p50/p95 of each step is shown from the Confirm.
+a session in an ordinary campaign (BotAdmirals.CreateSolo, as the web desk does), then turn
+after turn waits ``--think`` seconds after his turn opens (0: he confirms at once, racing the
+bot) and confirms. The client polls every 10 ms for the close, the next turn's opening and
+his report; the stages between come from the services' own log lines (turn_closed,
+turn_resolved, intel_ready, reports_ready, turn_opened, bot_played), so the p50/p95 of each
+step is shown from the Confirm.
 
 ``--before DIR`` runs the same turns a second time with the services of another checkout
 (``git archive <commit> | tar -x -C DIR``), side by side in one run, on the same machine load.
