@@ -10,7 +10,8 @@ positions reported and turn 1 opened, none of it timed; then every campaign's tu
 closed by the watcher (timed), carried through the worker stages in this process
 (benchmarks/bench_stages.py, not timed here) and its turn 2 opened (timed).  The CPU time
 (not wall time) of close + open per campaign-turn is set beside the core's resolve of the
-same turns, measured afterwards on the stored worlds (benchmarks/scale_report.py).
+same turns, measured afterwards on the stored worlds (benchmarks/scale_report.py).  The
+worker stages' CPU is kept too, for the goals (benchmarks/bench_goals.py).
 
 Their log lines go, as the services' do, as JSON to a file (a terminal's rendering would
 be counted).  ``--before DIR`` measures the same turns a second time with the services of
@@ -32,7 +33,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stderr
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
@@ -62,7 +63,11 @@ def options(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m benchmarks orders_turn", description=__doc__.split("\n\n")[0])
     p.add_argument("--scenarios", default="training,grand1805")
     p.add_argument("--campaigns", type=int, default=10, help="campaigns of each scenario")
-    p.add_argument("--database", default="", help="a database URL (default: a new SQLite file)")
+    p.add_argument(
+        "--database",
+        default="",
+        help='a database URL, or "postgresql" for a new one (default: a new SQLite file)',
+    )
     p.add_argument("--before", default="", help="another checkout's services to measure the same way")
     return p.parse_args(argv or [])
 
@@ -97,9 +102,26 @@ def _open_campaigns(engine: Engine, scenario: str, n: int) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Cost:
-    close: float  # CPU seconds, every campaign's turn 1 closed by the deadline watcher
-    open: float  # CPU seconds, every campaign's turn 2 opened by the orders-turns stage
+class Turns:
+    """CPU seconds spent on turn 1 of ``campaigns`` campaigns, in this process."""
+
+    campaigns: int
+    close: float  # every campaign's turn 1 closed by the deadline watcher
+    open: float  # every campaign's turn 2 opened by the orders-turns stage
+    stages: dict[str, float]  # each worker stage's handler (bench_stages.stage_seconds)
+    core: dict[str, float]  # the rules core's resolve and knowledge (scale_report.core_seconds)
+
+    def ms(self, seconds: float) -> float:
+        """Milliseconds per campaign-turn."""
+        return 1000 * seconds / self.campaigns
+
+    @property
+    def orders_ratio(self) -> float:
+        return (self.close + self.open) / self.core["resolver"]
+
+    def stage_ratio(self, stage: str) -> float:
+        """A worker stage's CPU over its core's (the reports stage's over intel's core)."""
+        return self.stages[stage] / self.core["intel" if stage == "reports" else stage]
 
 
 def close_each(engine: Engine, names: list[str]) -> float:
@@ -131,53 +153,70 @@ def open_each(engine: Engine, names: list[str]) -> float:
 def service_logs(path: Path) -> Iterator[None]:
     """This process's log lines as a service writes them (JSON, info) into ``path``, and the
     logging as it was afterwards."""
+    import logging
+
     import structlog
 
-    saved = structlog.get_config()
+    saved, root = structlog.get_config(), logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     with path.open("a") as out, redirect_stderr(out):
-        configure_logging("bench", SimpleNamespace(log_level="info", log_format="json"))  # type: ignore[arg-type]
+        configure_logging("bench", SimpleNamespace(log_level="info", log_format="json"))
         try:
             yield
         finally:
             structlog.configure(**saved)
+            root.handlers[:] = handlers
+            root.setLevel(level)
 
 
-def measure(url: str, scenario: str, n: int) -> tuple[Cost, float]:
-    """(the orders service's CPU for the campaigns' turn, the core's resolve of the same turns)."""
+def measure(url: str, scenario: str, n: int) -> Turns:
+    """The orders service's and the worker stages' CPU for N campaigns' turn, and the core's
+    for the same turns."""
     migrate(url)
     engine = make_engine(url)
     try:
         names = _open_campaigns(engine, scenario, n)
         heap.settle()  # as the orders process does once it has loaded
         close = close_each(engine, names)
-        stage_seconds(engine, names)  # the workers' stages, which this benchmark does not time
-        cost = Cost(close, open_each(engine, names))
+        stages = stage_seconds(engine, names)
+        opened = open_each(engine, names)
     finally:
         engine.dispose()
-    return cost, core_seconds(url, names)["resolver"]
+    return Turns(n, close, opened, stages, core_seconds(url, names))
 
 
-def in_checkout(code: str, scenario: str, n: int, workdir: Path) -> tuple[Cost, float]:
+def in_checkout(code: str, scenario: str, n: int, url: str) -> Turns:
     """``measure`` in a fresh process with another checkout's code (``code``), or this one's ("")."""
     here = Path(__file__).resolve().parent.parent
     env = {**os.environ, "PYTHONPATH": str(Path(code or here).resolve())}
-    url = f"sqlite:///{workdir / f'{scenario}-{len(list(workdir.iterdir()))}.db'}"
     # run as a script, so that the other checkout's benchmarks package (without this module) is the
     # one imported, with its services
     argv = [sys.executable, __file__, scenario, str(n), url]
     got = subprocess.run(argv, env=env, cwd=code or here, capture_output=True, text=True, check=True)
-    close, opened, resolve = json.loads(got.stdout.strip().splitlines()[-1])
-    return Cost(close, opened), resolve
+    return Turns(**json.loads(got.stdout.strip().splitlines()[-1]))
 
 
-def row(label: str, scenario: str, n: int, cost: Cost, resolve: float) -> tuple[str, str]:
-    ms, close_ms, open_ms = (1000 * s / n for s in (cost.close + cost.open, cost.close, cost.open))
-    core_ms = 1000 * resolve / n
+def row(label: str, scenario: str, t: Turns) -> tuple[str, str]:
     return (
         f"{scenario}{label}: orders service CPU ms/campaign-turn (close + open)",
-        f"{ms:.1f} (close {close_ms:.1f}, open {open_ms:.1f}; core's resolve {core_ms:.1f} ms,"
-        f" {ms / core_ms:.2f}x; {n} campaigns)",
+        f"{t.ms(t.close + t.open):.1f} (close {t.ms(t.close):.1f}, open {t.ms(t.open):.1f};"
+        f" core's resolve {t.ms(t.core['resolver']):.1f} ms, {t.orders_ratio:.2f}x; {t.campaigns} campaigns)",
     )
+
+
+@contextmanager
+def _database(wanted: str, path: Path) -> Iterator[str]:
+    """A new database: ``wanted`` "postgresql" for one on the PostgreSQL server, else the URL
+    given, else a new SQLite file at ``path``."""
+    if wanted != "postgresql":
+        yield wanted or f"sqlite:///{path}"
+        return
+    from benchmarks.bench_platform import _postgres
+
+    with _postgres() as url:
+        if url is None:
+            raise SystemExit("--database postgresql: no PostgreSQL server answers")
+        yield url
 
 
 def run(argv: list[str] | None = None) -> list[tuple[str, str]]:
@@ -185,25 +224,18 @@ def run(argv: list[str] | None = None) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for scenario in args.scenarios.split(","):
-            if args.before:
-                for label, code in ((", this tree", ""), (", before", args.before)):
-                    rows.append(
-                        row(
-                            label,
-                            scenario,
-                            args.campaigns,
-                            *in_checkout(code, scenario, args.campaigns, Path(tmp)),
-                        )
-                    )
-                continue
-            url = args.database or f"sqlite:///{Path(tmp) / scenario}.db"
-            with service_logs(Path(tmp) / "bench.log"):
-                cost, resolve = measure(url, scenario, args.campaigns)
-            rows.append(row("", scenario, args.campaigns, cost, resolve))
+            runs = ((", this tree", ""), (", before", args.before)) if args.before else (("", None),)
+            for i, (label, code) in enumerate(runs):
+                with _database(args.database, Path(tmp) / f"{scenario}-{i}.db") as url:
+                    if code is None:
+                        with service_logs(Path(tmp) / "bench.log"):
+                            rows.append(row(label, scenario, measure(url, scenario, args.campaigns)))
+                    else:
+                        rows.append(row(label, scenario, in_checkout(code, scenario, args.campaigns, url)))
     return rows
 
 
 if __name__ == "__main__":  # one measure for in_checkout: scenario, campaigns, database URL
     with tempfile.TemporaryDirectory() as logs, service_logs(Path(logs) / "bench.log"):
-        spent, core = measure(sys.argv[3], sys.argv[1], int(sys.argv[2]))
-    print(json.dumps([spent.close, spent.open, core]))
+        turns = measure(sys.argv[3], sys.argv[1], int(sys.argv[2]))
+    print(json.dumps(asdict(turns)))
