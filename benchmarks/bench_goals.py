@@ -88,9 +88,9 @@ def stage_goals(args: argparse.Namespace, tmp: Path) -> list[Goal]:
         dbs.add(db)
     n = f"{args.campaigns} campaigns each, {'/'.join(sorted(dbs))}"
     rows = [
-        ("resolver CPU per campaign-turn / the core's resolve", "<= 1.5", "resolver"),
-        ("intel CPU per campaign-turn / the core's knowledge", "<= 1.5", "intel"),
-        ("reports CPU per campaign-turn / intel's core time", "<= 1.0", "reports"),
+        ("resolver CPU / the core's resolve, per campaign-turn", "<= 1.5", "resolver"),
+        ("intel CPU / the core's knowledge, per campaign-turn", "<= 1.5", "intel"),
+        ("reports CPU / intel's core time, per campaign-turn", "<= 1.0", "reports"),
     ]
     out = []
     for label, goal, stage in rows:
@@ -102,7 +102,7 @@ def stage_goals(args: argparse.Namespace, tmp: Path) -> list[Goal]:
     text = ", ".join(
         f"{s} {t.orders_ratio:.2f} ({t.ms(t.close + t.open):.1f} ms)" for s, t in measured.items()
     )
-    label = "orders service CPU per campaign-turn (close + open) / the core's resolve"
+    label = "orders service CPU (close + open) / the core's resolve"
     worst = max(t.orders_ratio for t in measured.values())
     return [*out, Goal(label, "<= 1.0", f"{text}; {n}", worst <= 1.0)]
 
@@ -140,7 +140,7 @@ def _intake_rate(url: str, nats_url: str, workdir: Path) -> float:
 def capped_goals(args: argparse.Namespace, tmp: Path) -> list[Goal]:
     """1, 2 and 3 workers a stage, each in a CPU cgroup of 0.15 core, PostgreSQL
     (benchmarks/bench_scale.py): campaign-turns a second against one worker's."""
-    label = f"2 / 1 (3 / 1) capped workers a stage, 0.15 core, PostgreSQL, {args.capped_campaigns} campaigns"
+    label = f"capped workers 2/1 (3/1), 0.15 core, PG, {args.capped_campaigns} campaigns"
     goal = ">= 1.9 (>= 2.7)"
     why = cpucap.unavailable()
     if why is not None:
@@ -163,7 +163,7 @@ def close_open_goals(args: argparse.Namespace, tmp: Path) -> list[Goal]:
     """Close -> next turn open, one training campaign on an idle stack (benchmarks/bench_close_open.py)."""
     rows = bench_close_open.measure(args.turns)
     p50, p95 = _pq([r["opened"] for r in rows])
-    label = "close -> next turn open, every report stored, one training campaign, idle stack"
+    label = "close -> next turn open, reports stored, training, idle"
     return [Goal(label, "< 0.5 s (p95)", _latency(p50, p95, len(rows)), p95 < 0.5)]
 
 
@@ -176,7 +176,7 @@ def solo_goals(args: argparse.Namespace, tmp: Path) -> list[Goal]:
     bots' orders included (benchmarks/bench_solo.py), confirming at once."""
     rows = bench_solo.run_cluster(args.turns, [0.0], "", "trafalgar")[0.0]
     p50, p95 = _pq([r["readable"] for r in rows])
-    label = "solo trafalgar: Confirm -> next turn open, bots' orders included"
+    label = "solo trafalgar: Confirm -> next turn open, bots included"
     return [Goal(label, "< 1 s (p95)", _latency(p50, p95, len(rows)), p95 < 1.0)]
 
 
@@ -186,7 +186,7 @@ def desk_goals(args: argparse.Namespace, tmp: Path) -> list[Goal]:
     page, rpc = bench_web.minister_under_operations(requests=20)
     p50, p95 = _pq(page.server)
     text = f"page p50 {p50:.0f} ms, p95 {p95:.0f} ms ({page.shown} ships); its RPC p50 {rpc[0]:.0f} ms"
-    label = "a minister's desk under eia-operations, grand1805, 213 ships"
+    label = "minister's desk, eia-operations, grand1805, 213 ships"
     return [Goal(label, "< 0.3 s (p95)", text, p95 < 300)]
 
 
