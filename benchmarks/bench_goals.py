@@ -7,8 +7,8 @@ machine the wall-time rows (intake, latencies, capped workers) read worse than t
 
     python -m benchmarks goals [--campaigns 10] [--capped-campaigns 150] [--skip capped,intake]
 
-About a quarter of an hour on 2 cores, most of it the capped workers (three clusters, each
-creating its 150 campaigns first).
+Seven minutes on the 2-core development machine with other work on it (load average 6 to 11),
+six of them the capped workers (three clusters, each creating its 150 campaigns first).
 """
 
 from __future__ import annotations
