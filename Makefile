@@ -72,6 +72,8 @@ deploy-lint: $(STAMP)
 test: $(STAMP) lint typecheck imports deploy-lint lock-check
 	$(VENV)/bin/pytest -q -p no:cacheprovider --durations=25 -n $(TEST_WORKERS)
 
+## Every benchmark module, the goals last: its table of each goal beside its figure ends the run
+## (benchmarks/bench_goals.py; `python -m benchmarks goals` for the table alone).
 bench: $(STAMP)
 	$(PY) -m benchmarks
 

@@ -5,7 +5,8 @@ Each ``benchmarks/bench_*.py`` module exposes ``run() -> list[tuple[str, str]]``
 the names (``python -m benchmarks scale --workers 1,2,3``) go to the one module
 named, whose ``run`` then takes them.
 ``python -m benchmarks fuzz --turns N --seed S`` runs the campaign fuzzer
-instead (``benchmarks/fuzz.py``).
+instead (``benchmarks/fuzz.py``).  ``goals`` (``benchmarks/bench_goals.py``) runs last: the
+table of every goal against its figure ends the run.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import benchmarks
 def main(argv: list[str]) -> int:
     at = next((i for i, a in enumerate(argv) if a.startswith("--")), len(argv))
     only, opts = argv[:at], argv[at:]
-    names = sorted(m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_"))
+    found = [m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_")]
+    names = sorted(found, key=lambda name: (name == "bench_goals", name))  # its table ends the run
     for name in names:
         if only and not any(o in name for o in only):
             continue

@@ -2,12 +2,13 @@
 next turn open with his reports readable, over the real services (four stages and the bot
 admiral, each its own process, over NATS JetStream and SQLite).
 
-He makes a solo campaign of the training scenario from a session in an ordinary campaign
-(BotAdmirals.CreateSolo, as the web desk does), then turn after turn waits ``--think``
-seconds after his turn opens (0: he confirms at once, racing the bot) and confirms. The
-client polls every 10 ms for the close, the next turn's opening and his report; the stages
-between come from the services' own log lines (turn_closed, turn_resolved, intel_ready,
-reports_ready, turn_opened, bot_played), so the p50/p95 of each step is shown from the Confirm.
+He makes a solo campaign of the training scenario (``--scenario trafalgar``: of that one) from
+a session in an ordinary campaign (BotAdmirals.CreateSolo, as the web desk does), then turn
+after turn waits ``--think`` seconds after his turn opens (0: he confirms at once, racing the
+bot) and confirms. The client polls every 10 ms for the close, the next turn's opening and
+his report; the stages between come from the services' own log lines (turn_closed,
+turn_resolved, intel_ready, reports_ready, turn_opened, bot_played), so the p50/p95 of each
+step is shown from the Confirm.
 
 ``--before DIR`` runs the same turns a second time with the services of another checkout
 (``git archive <commit> | tar -x -C DIR``), side by side in one run, on the same machine load.
@@ -42,6 +43,7 @@ def options(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--turns", type=int, default=6, help="turns confirmed per campaign (at most 14)")
     p.add_argument("--think", default="0", help="seconds he reads before confirming, comma-separated")
     p.add_argument("--before", default="", help="another checkout's services to run the same turns with")
+    p.add_argument("--scenario", default="training", help="the solo campaign's scenario: training, trafalgar")
     return p.parse_args(argv or [])
 
 
@@ -102,7 +104,9 @@ class Player:
         return at, time.time()
 
 
-def play(cluster: Cluster, turns: int, think: float, name: str) -> list[dict[str, float]]:
+def play(
+    cluster: Cluster, turns: int, think: float, name: str, scenario: str = "training"
+) -> list[dict[str, float]]:
     """One solo campaign played ``turns`` turns; each turn's steps in seconds after his Confirm."""
     client = Client(cluster)
     try:
@@ -111,7 +115,7 @@ def play(cluster: Cluster, turns: int, think: float, name: str) -> list[dict[str
         made = bots_pb2_grpc.BotAdmiralsStub(client.orders_ch).CreateSolo(
             bots_pb2.CreateSoloRequest(
                 campaign_id=f"{name}-solo",
-                scenario="training",
+                scenario=scenario,
                 seat=SEAT,
                 session_token=client.token(name, "cornwallis"),
             ),
@@ -140,7 +144,9 @@ def play(cluster: Cluster, turns: int, think: float, name: str) -> list[dict[str
     return rows
 
 
-def run_cluster(turns: int, thinks: list[float], code: str) -> dict[float, list[dict[str, float]]]:
+def run_cluster(
+    turns: int, thinks: list[float], code: str, scenario: str = "training"
+) -> dict[float, list[dict[str, float]]]:
     env = {"PATE_SOLO_PER_HOUR": "100", "PATE_SOLO_OPEN_PER_PLAYER": "100", "PATE_LOG_LEVEL": "info"}
     if code:
         env["PYTHONPATH"] = code
@@ -157,7 +163,7 @@ def run_cluster(turns: int, thinks: list[float], code: str) -> dict[float, list[
             cluster.wait_serving()
             os.chdir(here)
             for n, think in enumerate(thinks):
-                out[think] = play(cluster, turns, think, f"bench-solo-{n}")
+                out[think] = play(cluster, turns, think, f"bench-solo-{n}", scenario)
         finally:
             os.chdir(here)
             cluster.stop()
@@ -190,7 +196,7 @@ def run(argv: list[str] | None = None) -> list[tuple[str, str]]:
     rows = [("load average before (1, 5, 15 min)", " ".join(f"{x:.2f}" for x in load))]
     runs = [("after", "")] + ([("before", str(Path(args.before).resolve()))] if args.before else [])
     for label, code in runs:
-        for think, got in run_cluster(turns, thinks, code).items():
-            rows += figures(label, think, got)
+        for think, got in run_cluster(turns, thinks, code, args.scenario).items():
+            rows += figures(f"{args.scenario}, {label}", think, got)
     rows.append(("load average after (1, 5, 15 min)", " ".join(f"{x:.2f}" for x in os.getloadavg())))
     return rows

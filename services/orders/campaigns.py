@@ -177,15 +177,28 @@ def new_password() -> str:
     return secrets.token_urlsafe(GENERATED_PASSWORD_BYTES)
 
 
-def close_turn(conn: Connection, campaign: str, turn: int, reason: str, at: datetime) -> repo.CampaignRow:
-    row = repo.get_campaign(conn, campaign, lock=True)
+def close_turn(
+    conn: Connection,
+    campaign: str,
+    turn: int,
+    reason: str,
+    at: datetime,
+    *,
+    due: repo.CampaignRow | None = None,
+) -> repo.CampaignRow:
+    """Close the open turn.  ``due`` is the campaign's row as the deadline watcher read it in
+    this transaction: the status change is then its own check (a compare-and-set on the turn
+    and OPEN), and the row is not read again under a lock (two of the dozen statements of a
+    close on PostgreSQL, three on SQLite)."""
+    row = due if due is not None else repo.get_campaign(conn, campaign, lock=True)
     if row is None:
         raise DeskError(Code.NOT_FOUND, f"campaign_id: no campaign {campaign!r}")
     if turn and turn != row.turn:
         raise DeskError(Code.FAILED_PRECONDITION, f"turn: the current turn is {row.turn}, not {turn}")
     if row.status != "OPEN":
         raise DeskError(Code.FAILED_PRECONDITION, f"turn {row.turn} is {row.status}, not OPEN")
-    repo.set_status(conn, campaign, turn=row.turn, expect=("OPEN",), status="CLOSED")
+    if not repo.set_status(conn, campaign, turn=row.turn, expect=("OPEN",), status="CLOSED"):
+        raise DeskError(Code.FAILED_PRECONDITION, f"turn {row.turn} is no longer OPEN")
     civil.count_missed(conn, campaign, row.turn)  # civil disorder: who missed this deadline
     reliability.at_close(conn, campaign, row.turn)  # accounts' records, the lobby's replacement seats
     closed = events_pb2.TurnClosed(campaign_id=campaign, turn=row.turn, reason=reason)
@@ -195,9 +208,7 @@ def close_turn(conn: Connection, campaign: str, turn: int, reason: str, at: date
         again = f"turn_closed:again:{secrets.token_hex(8)}"
         emit_event(conn, bus.TURN_CLOSED, campaign, row.turn, closed, id_stage=again)
     log.info("turn_closed", campaign=campaign, turn=row.turn, reason=reason)
-    found = repo.get_campaign(conn, campaign)
-    assert found is not None
-    return found
+    return replace(row, status="CLOSED")  # set_status changed nothing else the row holds
 
 
 def close_due_turns(conn: Connection, at: datetime) -> list[str]:
@@ -210,7 +221,7 @@ def close_due_turns(conn: Connection, at: datetime) -> list[str]:
         try:
             # one trace per turn closed by its deadline, from here to its reports
             with conn.begin_nested(), tracing.span("close turn", attributes={"pate.campaign": row.id}):
-                close_turn(conn, row.id, row.turn, "deadline", at)
+                close_turn(conn, row.id, row.turn, "deadline", at, due=row)
             closed.append(row.id)
         except DeskError:
             continue  # another scheduler closed it first

@@ -14,8 +14,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
+from typing import Any
 
-from sqlalchemy import Connection, and_, delete, func, insert, select, update
+from sqlalchemy import Connection, Select, and_, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from services.orders.turn_players import players_with_ships
@@ -39,12 +41,35 @@ class Record:
     percent: int
 
 
+# The queries of every close, built once: building a statement cost as much as running it.
+@cache
+def _holders_query() -> Select[Any]:
+    s = at.account_seats
+    return select(s.c.player, s.c.account).where(
+        and_(s.c.campaign == bindparam("campaign"), s.c.account.is_not(None))
+    )
+
+
+@cache
+def _starting_next_query() -> Select[Any]:
+    t = lt.lobby_seats
+    return select(t.c.player).where(
+        and_(
+            t.c.campaign == bindparam("campaign"),
+            t.c.plays_from == bindparam("turn"),
+            t.c.account.is_not(None),
+        )
+    )
+
+
+@cache
+def _listing_query() -> Select[Any]:
+    return select(lt.lobby_listings.c.started_at).where(lt.lobby_listings.c.campaign == bindparam("campaign"))
+
+
 def holders(conn: Connection, campaign: str) -> dict[str, str]:
     """player -> account, for the seats accounts hold in the campaign."""
-    s = at.account_seats
-    rows = conn.execute(
-        select(s.c.player, s.c.account).where(and_(s.c.campaign == campaign, s.c.account.is_not(None)))
-    )
+    rows = conn.execute(_holders_query(), {"campaign": campaign})
     return {r.player: r.account for r in rows}
 
 
@@ -142,12 +167,7 @@ def at_close(conn: Connection, campaign: str, turn: int) -> None:
 
 def _hand_back(conn: Connection, campaign: str, turn: int) -> None:
     """A newcomer who plays from the next turn: the bot stops with this one."""
-    t = lt.lobby_seats
-    rows = conn.execute(
-        select(t.c.player).where(
-            and_(t.c.campaign == campaign, t.c.plays_from == turn + 1, t.c.account.is_not(None))
-        )
-    ).scalars()
+    rows = conn.execute(_starting_next_query(), {"campaign": campaign, "turn": turn + 1}).scalars()
     for player in rows:
         store.put_player(conn, campaign, store.BotPlayer(player, 0, None, None))
 
@@ -155,8 +175,7 @@ def _hand_back(conn: Connection, campaign: str, turn: int) -> None:
 def _offer_civil_disorder(conn: Connection, campaign: str) -> None:
     """A listed campaign's seats in civil disorder are offered to newcomers; an offer not taken
     is withdrawn once its holder plays again."""
-    listed = lt.lobby_listings.c.campaign == campaign
-    started = conn.execute(select(lt.lobby_listings.c.started_at).where(listed)).first()
+    started = conn.execute(_listing_query(), {"campaign": campaign}).first()
     if started is None or started.started_at is None:
         return  # not in the lobby, or its seats still offered from the start
     t = lt.lobby_seats

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import cache
+from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, Select, bindparam, select
 
 from services.platform.store import desk_tables
 from services.platform.store import repository as repo
+
+
+@cache
+def _early_close_query() -> Select[Any]:
+    """Built once: it is read at every opening of a scheduled turn."""
+    t = desk_tables.early_close
+    return select(t).where(t.c.campaign == bindparam("campaign"))
 
 
 def next_deadline(conn: Connection, row: repo.CampaignRow, turn: int, at: datetime) -> datetime | None:
@@ -17,8 +26,7 @@ def next_deadline(conn: Connection, row: repo.CampaignRow, turn: int, at: dateti
     if not row.turn_seconds:
         return None
     step = timedelta(seconds=row.turn_seconds)
-    t = desk_tables.early_close
-    found = conn.execute(select(t).where(t.c.campaign == row.id)).first()
+    found = conn.execute(_early_close_query(), {"campaign": row.id}).first()
     if (
         found is not None
         and found.keep_schedule
