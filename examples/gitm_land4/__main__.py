@@ -48,6 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tls-cert", default="")
     parser.add_argument("--tls-key", default="")
     parser.add_argument("--tls-client-ca", default="", help="PATE's CA: mutual TLS")
+    parser.add_argument(
+        "--client-uri", default="",
+        help="with mutual TLS: the URI SAN PATE's certificate must carry (spiffe://pate/resolver)",
+    )  # fmt: skip
     parser.add_argument("--pid-file", default="")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -58,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         print("off loopback, a token and mutual TLS are required", file=sys.stderr)
         return 2
     store = Store(Path(args.db))
-    grpc_server = server.build(args.addr, store, contract.load(), tokens, _credentials(args))
+    grpc_server, _ = server.build(
+        args.addr, store, contract.load(), tokens, _credentials(args), client_uri=args.client_uri
+    )
     grpc_server.start()
     if args.pid_file:
         Path(args.pid_file).write_text(f"{os.getpid()}\n", encoding="utf-8")

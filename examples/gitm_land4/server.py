@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import hmac
 import logging
+import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent import futures
 from typing import TypeVar
@@ -16,12 +16,12 @@ from grpc_reflection.v1alpha import reflection
 from examples.gitm_land4 import campaigns, errors, land, reports, transfers
 from examples.gitm_land4.common import Clock, wall_clock
 from examples.gitm_land4.contract import Contract
+from examples.gitm_land4.identity import SERVICE, CallerCheck
 from examples.gitm_land4.store import Store
 from gitm.v1 import land_pb2 as pb
 from gitm.v1 import land_pb2_grpc as pb_grpc
 
 log = logging.getLogger("gitm_land4")
-SERVICE = "gitm.v1.LandBridge"
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 T = TypeVar("T", bound=Message)
 
@@ -36,6 +36,13 @@ def answer(context: grpc.ServicerContext, work: Callable[[], T]) -> T:
         return work()
     except errors.LandError as refused:
         failure = refused
+    except sqlite3.OperationalError as fault:
+        # Another process holding the store's file passes by itself: busy, not a bug.
+        if "locked" in str(fault) or "busy" in str(fault):
+            failure = errors.busy()
+        else:
+            log.exception("internal fault")
+            failure = errors.internal_fault()
     except Exception:
         log.exception("internal fault")
         failure = errors.internal_fault()
@@ -93,57 +100,25 @@ class LandBridge(pb_grpc.LandBridgeServicer):
         return answer(context, lambda: reports.moves(self.store, request))
 
 
-class CallerToken(grpc.ServerInterceptor):  # type: ignore[misc]
-    """x-pate-gitm-token, compared in constant time before the request is read (L23).
-
-    Several tokens may be accepted at once, so that PATE's operators can change it
-    without a window in which PATE is refused ("Changing the token").
-    """
-
-    def __init__(self, tokens: Sequence[str]) -> None:
-        self._tokens = [t.encode("utf-8") for t in tokens]
-        self._reject = grpc.unary_unary_rpc_method_handler(self._refuse)
-
-    @staticmethod
-    def _refuse(_request: bytes, context: grpc.ServicerContext) -> None:
-        context.abort_with_status(errors.caller_rejected().status())
-
-    def _accepts(self, given: str) -> bool:
-        offered = given.encode("utf-8", "replace")
-        matched = False
-        for token in self._tokens:
-            matched |= hmac.compare_digest(offered, token)
-        return matched
-
-    def intercept_service(self, continuation, details):  # type: ignore[no-untyped-def]
-        if not details.method.startswith(f"/{SERVICE}/") or not self._tokens:
-            return continuation(details)
-        given = ""
-        for key, value in details.invocation_metadata or ():
-            if key == "x-pate-gitm-token":
-                given = value if isinstance(value, str) else value.decode("utf-8", "replace")
-                break
-        if given and self._accepts(given):
-            return continuation(details)
-        return self._reject
-
-
 def build(
     addr: str,
     store: Store,
     contract: Contract,
     tokens: Sequence[str],
     credentials: grpc.ServerCredentials | None = None,
-) -> grpc.Server:
+    clock: Clock = wall_clock,
+    client_uri: str = "",
+) -> tuple[grpc.Server, int]:
+    """The server, not yet started, and the port it is bound to."""
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=16),
-        interceptors=[CallerToken(tokens)],
+        interceptors=[CallerCheck(tokens, client_uri)],
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
         ],
     )
-    pb_grpc.add_LandBridgeServicer_to_server(LandBridge(store, contract), server)
+    pb_grpc.add_LandBridgeServicer_to_server(LandBridge(store, contract, clock), server)
     checker = health.HealthServicer()
     for name in ("", SERVICE):
         checker.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -156,4 +131,4 @@ def build(
         bound = server.add_secure_port(addr, credentials)
     if not bound:
         raise OSError(f"cannot listen on {addr}")
-    return server
+    return server, bound

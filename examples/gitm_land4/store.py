@@ -83,7 +83,7 @@ class Store:
 
     def __init__(self, path: Path) -> None:
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=2.0)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
