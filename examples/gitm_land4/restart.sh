@@ -1,5 +1,6 @@
 #!/bin/sh
 # Restarts the land service for the kit's durability row (L16):
+# (PYTHON names the interpreter, default python3)
 #   restart.sh PID_FILE ADDR DB TOKEN LOG
 # Stops the process named by PID_FILE, waits for it to end, starts it again in the
 # background with the same store, and returns; the kit then waits for it to answer.
@@ -13,5 +14,5 @@ if [ -s "$pid_file" ]; then
   while kill -0 "$pid" 2>/dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
 fi
 cd "$here"
-PYTHONPATH="$here" nohup /work/main/.venv/bin/python -m examples.gitm_land4 \
+PYTHONPATH="$here" nohup "${PYTHON:-python3}" -m examples.gitm_land4 \
   --addr "$addr" --db "$db" --token "$token" --pid-file "$pid_file" >>"$log" 2>&1 &
