@@ -12,8 +12,17 @@ proto lives in this repository)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 # validate.proto's own imports: the runtime wants them in the pool first
-from google.protobuf import descriptor_pb2, descriptor_pool, duration_pb2, field_mask_pb2, timestamp_pb2
+from google.protobuf import (
+    descriptor_pb2,
+    descriptor_pool,
+    duration_pb2,
+    field_mask_pb2,
+    message_factory,
+    timestamp_pb2,
+)
 from protovalidate._gen.buf.validate import validate_pb
 
 NAME = "buf/validate/validate.proto"
@@ -33,4 +42,7 @@ def _register() -> object:
 
 
 _IMPORTED = (descriptor_pb2, duration_pb2, field_mask_pb2, timestamp_pb2)
-DESCRIPTOR = _register()
+DESCRIPTOR: Any = _register()
+# the (buf.validate.field) option, readable from a field's options (pate/gitmkit/limits.py)
+field: Any = DESCRIPTOR.extensions_by_name["field"]
+FieldRules: Any = message_factory.GetMessageClass(field.message_type)
