@@ -78,7 +78,8 @@ def violations(msg: Any, prefix: str = "") -> list[tuple[str, str]]:
     """Each field of ``msg`` that breaks its land.proto rule, once, with the first reason."""
     found: dict[str, str] = {}
     for v in _VALIDATOR.collect_violations(msg):
-        path = prefix + _path(v.proto.field.elements)
+        field = v.proto.field  # none for a rule of the whole message (land.proto has none)
+        path = prefix + (_path(field.elements) if field is not None else "request")
         found.setdefault(path, f"{path}: {v.proto.message}")
     return list(found.items())
 
