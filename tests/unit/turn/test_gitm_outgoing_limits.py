@@ -1,7 +1,8 @@
 """PATE never sends what its own contract refuses (docs/gitm.md "Limits"): every request PATE's
 bridge makes in a headless campaign, checked against land.proto's ``buf.validate`` rules as it
 leaves, before the land service sees it (the reference service would refuse it, but a refusal
-there only defers a turn's transfers, so a bad request must fail here)."""
+there only defers a turn's transfers, so a bad request must fail here); and every answer of the
+reference service, against the same rules."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ from services.gitm_reference import inprocess
 CALLS = [m.name for m in land_pb2.DESCRIPTOR.services_by_name["LandBridge"].methods]
 
 
+def _said(v: Any) -> str:
+    return f"{[e.field_name for e in v.proto.field.elements]} {v.proto.message}"
+
+
 def _checked(monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[str], list[str]]:
     """The in-process land service, each of whose calls first checks its request."""
     made: Counter[str] = Counter()
@@ -29,8 +34,11 @@ def _checked(monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[str], list[str]]:
 
         def call(self: Any, r: Any, **kw: Any) -> Any:
             made[name] += 1
-            faults.extend(f"{name}: {v.proto.message}" for v in protovalidate.collect_violations(r))
-            return base(self, r, **kw)
+            faults.extend(f"{name}: {_said(v)}" for v in protovalidate.collect_violations(r))
+            answer = base(self, r, **kw)
+            # the reference service's answers keep to the same rules
+            faults.extend(f"{name} answer: {_said(v)}" for v in protovalidate.collect_violations(answer))
+            return answer
 
         return call
 
