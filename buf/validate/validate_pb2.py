@@ -7,8 +7,9 @@ not in its descriptor pool.  The protovalidate package ships that file only as a
 descriptor for its own runtime (``protovalidate._gen.buf.validate.validate_pb``).
 This module adds the same descriptor, byte for byte, to the default pool under the
 name protoc emits, so the generated code and the validator read one declaration
-of the rules, whichever protovalidate version is installed (no copy of buf's
-proto lives in this repository)."""
+of the rules (no copy of buf's proto lives in this repository).  The module read,
+``protovalidate._gen``, is that package's own: the pin in pyproject.toml keeps
+it, and a new version that moves it fails here at import, loudly."""
 
 from __future__ import annotations
 
