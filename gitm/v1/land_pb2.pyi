@@ -273,7 +273,7 @@ class UnitsNearRequest(_message.Message):
     """
     hold_request_id: _builtins.str
     """edition 4, with hold: the hold is idempotent by (campaign_id, turn,
-    hold_request_id); PATE sends "<campaign>:<turn>:<port>:hold"
+    hold_request_id); PATE sends "<campaign>:<turn>:<port>:hold" (the port's spaces as "_")
     """
     def __init__(
         self,

@@ -46,7 +46,9 @@ class LandBridgeStub:
     and again at the first call after its answer is more than 300 s old (an
     upgrade is noticed then). No call is made for off-map ports.
 
-    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
+    Every field's limit is its (buf.validate.field) rule below, normative
+    (docs/gitm.md "Limits"): a request beyond one is INVALID_ARGUMENT naming the
+    field's path. Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
     call (same id, same content) does no new work, also for copies arriving
     together and across restarts: a transfer id gets the transfer as it stands
     now (BEGUN, then COMPLETED or CANCELLED for ever; REFUSED for ever), a
@@ -168,7 +170,9 @@ class LandBridgeServicer:
     and again at the first call after its answer is more than 300 s old (an
     upgrade is noticed then). No call is made for off-map ports.
 
-    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
+    Every field's limit is its (buf.validate.field) rule below, normative
+    (docs/gitm.md "Limits"): a request beyond one is INVALID_ARGUMENT naming the
+    field's path. Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
     call (same id, same content) does no new work, also for copies arriving
     together and across restarts: a transfer id gets the transfer as it stands
     now (BEGUN, then COMPLETED or CANCELLED for ever; REFUSED for ever), a
@@ -429,7 +433,9 @@ class LandBridge:
     and again at the first call after its answer is more than 300 s old (an
     upgrade is noticed then). No call is made for off-map ports.
 
-    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
+    Every field's limit is its (buf.validate.field) rule below, normative
+    (docs/gitm.md "Limits"): a request beyond one is INVALID_ARGUMENT naming the
+    field's path. Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
     call (same id, same content) does no new work, also for copies arriving
     together and across restarts: a transfer id gets the transfer as it stands
     now (BEGUN, then COMPLETED or CANCELLED for ever; REFUSED for ever), a

@@ -47,7 +47,9 @@ class LandBridgeStub:
     and again at the first call after its answer is more than 300 s old (an
     upgrade is noticed then). No call is made for off-map ports.
 
-    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
+    Every field's limit is its (buf.validate.field) rule below, normative
+    (docs/gitm.md "Limits"): a request beyond one is INVALID_ARGUMENT naming the
+    field's path. Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
     call (same id, same content) does no new work, also for copies arriving
     together and across restarts: a transfer id gets the transfer as it stands
     now (BEGUN, then COMPLETED or CANCELLED for ever; REFUSED for ever), a
@@ -175,7 +177,9 @@ class LandBridgeAsyncStub(LandBridgeStub):
     and again at the first call after its answer is more than 300 s old (an
     upgrade is noticed then). No call is made for off-map ports.
 
-    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
+    Every field's limit is its (buf.validate.field) rule below, normative
+    (docs/gitm.md "Limits"): a request beyond one is INVALID_ARGUMENT naming the
+    field's path. Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
     call (same id, same content) does no new work, also for copies arriving
     together and across restarts: a transfer id gets the transfer as it stands
     now (BEGUN, then COMPLETED or CANCELLED for ever; REFUSED for ever), a
@@ -299,7 +303,9 @@ class LandBridgeServicer(metaclass=_abc_1.ABCMeta):
     and again at the first call after its answer is more than 300 s old (an
     upgrade is noticed then). No call is made for off-map ports.
 
-    Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
+    Every field's limit is its (buf.validate.field) rule below, normative
+    (docs/gitm.md "Limits"): a request beyond one is INVALID_ARGUMENT naming the
+    field's path. Ids are opaque to GITM: 1 to 256 characters of [A-Za-z0-9_.:-]. A repeated
     call (same id, same content) does no new work, also for copies arriving
     together and across restarts: a transfer id gets the transfer as it stands
     now (BEGUN, then COMPLETED or CANCELLED for ever; REFUSED for ever), a

@@ -1,7 +1,10 @@
-"""What the reference land service refuses before any work: its limits, the
-errors it answers with (each a gRPC status) and the checks of a request's
-fields (docs/gitm.md).  A bad request is :class:`BadRequestError`
-(INVALID_ARGUMENT), never a half-done change."""
+"""What the reference land service refuses before any work, and the errors it
+answers with (each a gRPC status).  Every field's limit is the
+``(buf.validate.field)`` rule land.proto declares (docs/gitm.md "Limits"),
+checked by protovalidate in :func:`check_request`; the parts keep only what a
+rule of one field cannot say (two fields together, a city on the map).  A bad
+request is :class:`BadRequestError` (INVALID_ARGUMENT, its BadRequest naming
+every field at fault), never a half-done change."""
 
 from __future__ import annotations
 
@@ -10,13 +13,16 @@ import re
 from typing import Any
 
 import grpc
+import protovalidate
 
+# the administration's own requests (reference_admin.proto, not the contract) and the pruning
 MAX_ID = 256
 MAX_UNITS = 500
 MAX_SUPPLIES = 1_000_000
-MAX_SIGHTINGS = 1_000  # docs/gitm.md A17: pate/gitmkit/limits.py SIGHTING_ENTRIES
 # docs/gitm.md "Ids": the ids PATE makes are opaque, 1 to 256 of these characters
 OPAQUE_ID = re.compile(r"[A-Za-z0-9_.:-]{1,256}")
+MAX_VIOLATIONS = 20  # the fields one BadRequest names (pate/gitmkit/status_details.py reads 20)
+_VALIDATOR = protovalidate.Validator()  # caches each message's compiled rules
 
 
 class StoreError(Exception):
@@ -32,6 +38,7 @@ class StoreError(Exception):
         self.meta = {k: v[:64] for k, v in meta.items()}
         # the request's field a BadRequest names: given, else the message's first word
         self.field = field or re.split(r"[ :]", message, maxsplit=1)[0]
+        self.violations: tuple[tuple[str, str], ...] = ((self.field, message),)
 
 
 class BadRequestError(StoreError):
@@ -56,6 +63,37 @@ class ClosedCampaignError(StoreError):
 class UnknownCityError(StoreError):
     code = grpc.StatusCode.NOT_FOUND
     reason = "CITY_NOT_ON_MAP"
+
+
+def _path(elements: Any) -> str:
+    """A violation's field path as the BadRequest names it: ``moves[0].units[2]``."""
+    parts = []
+    for e in elements:
+        sub = e.subscript
+        parts.append(f"{e.field_name}[{sub.value}]" if sub is not None else e.field_name)
+    return ".".join(parts)
+
+
+def violations(msg: Any, prefix: str = "") -> list[tuple[str, str]]:
+    """Each field of ``msg`` that breaks its land.proto rule, once, with the first reason."""
+    found: dict[str, str] = {}
+    for v in _VALIDATOR.collect_violations(msg):
+        field = v.proto.field  # none for a rule of the whole message (land.proto has none)
+        path = prefix + (_path(field.elements) if field is not None else "request")
+        found.setdefault(path, f"{path}: {v.proto.message}")
+    return list(found.items())
+
+
+def check_request(msg: Any, prefix: str = "") -> None:
+    """docs/gitm.md "Limits": ``msg`` within every rule of land.proto, else INVALID_ARGUMENT
+    naming each field at fault (``prefix`` before a nested message's paths)."""
+    found = violations(msg, prefix)
+    if found:
+        first, why = found[0]
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        error = BadRequestError(why + more, field=first)
+        error.violations = tuple(found[:MAX_VIOLATIONS])
+        raise error
 
 
 def check_id(field: str, value: str) -> None:

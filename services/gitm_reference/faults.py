@@ -218,5 +218,6 @@ def status_of(
         reason = "CAMPAIGN_NOT_OPENED"
     if exc.code != grpc.StatusCode.INVALID_ARGUMENT:
         return rich_status(exc.code, str(exc), reason=reason, metadata=exc.meta)
-    field = "request" if broken("vague_field") else exc.field
-    return rich_status(exc.code, str(exc), reason=reason, fields=[(field, str(exc))])
+    if broken("vague_field"):
+        return rich_status(exc.code, str(exc), reason=reason, fields=[("request", str(exc))])
+    return rich_status(exc.code, str(exc), reason=reason, fields=exc.violations)

@@ -11,7 +11,7 @@ from sqlalchemy import Connection, and_, insert, select
 
 from gitm.v1 import land_pb2
 from services.gitm_reference import tables as t
-from services.gitm_reference.checks import BadRequestError, check_id, check_opaque
+from services.gitm_reference.checks import BadRequestError
 from services.gitm_reference.ledger import Ledger
 
 
@@ -19,7 +19,6 @@ def set_holders(conn: Connection, campaign: str, holders: Iterable[land_pb2.Port
     """Each city's holder from now on, written in one statement (an open names every city)."""
     rows: dict[str, str] = {}
     for i, h in enumerate(holders):
-        check_id(f"holders[{i}].port", h.port)
         if len(h.state) != 2 or not h.state.isalpha() or not h.state.isupper():
             raise BadRequestError(f"holders[{i}].state must be a state's two-letter code")
         rows[h.port] = h.state
@@ -35,8 +34,6 @@ class Holders:
         self.ledger = ledger
 
     def answer(self, r: land_pb2.PortHoldersRequest) -> land_pb2.PortHoldersResponse:
-        check_opaque("campaign_id", r.campaign_id)
-
         def read(conn: Connection) -> land_pb2.PortHoldersResponse:
             self.ledger.known(conn, r.campaign_id)
             return land_pb2.PortHoldersResponse(holders=self.read(conn, r.campaign_id))

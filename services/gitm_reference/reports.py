@@ -11,16 +11,9 @@ from typing import Any
 from sqlalchemy import Connection, and_, insert, select, update
 
 from gitm.v1 import land_pb2
-from pate.gitmkit import limits
 from services.gitm_reference import tables as t
 from services.gitm_reference.checks import (
-    MAX_SIGHTINGS,
-    MAX_SUPPLIES,
-    MAX_UNITS,
     BadRequestError,
-    check_count,
-    check_id,
-    check_opaque,
 )
 from services.gitm_reference.holds import Holds
 from services.gitm_reference.ledger import Ledger, move_units, set_stock, stock, units
@@ -31,9 +24,6 @@ class TurnReports:
         self.ledger = ledger
 
     def units_near(self, r: land_pb2.UnitsNearRequest) -> land_pb2.UnitsNearResponse:
-        check_opaque("campaign_id", r.campaign_id)
-        check_id("port", r.port)
-
         def read(conn: Connection) -> land_pb2.UnitsNearResponse:
             self.ledger.known(conn, r.campaign_id)
             self.ledger.campaign(conn, r.campaign_id)
@@ -59,10 +49,6 @@ class TurnReports:
         return self.ledger.tx(read)  # type: ignore[no-any-return]
 
     def report_sightings(self, r: land_pb2.ReportSightingsRequest) -> land_pb2.ReportSightingsResponse:
-        check_opaque("report_id", r.report_id)
-        check_opaque("campaign_id", r.campaign_id)
-        _check_sightings(r)
-
         def write(conn: Connection) -> land_pb2.ReportSightingsResponse:
             c = t.sighting_reports.c
             new = self.ledger.first_time(conn, "sightings", r.report_id, _content(r))
@@ -99,15 +85,8 @@ class TurnReports:
         return self.ledger.tx(write)  # type: ignore[no-any-return]
 
     def report_cargo_loss(self, r: land_pb2.ReportCargoLossRequest) -> land_pb2.ReportCargoLossResponse:
-        check_opaque("loss_id", r.loss_id)
-        check_opaque("campaign_id", r.campaign_id)
-        check_id("transport_id", r.transport_id)
-        if r.fate not in (land_pb2.CARGO_FATE_LOST, land_pb2.CARGO_FATE_CAPTURED):
-            raise BadRequestError("fate must be CARGO_FATE_LOST or CARGO_FATE_CAPTURED")
         if r.fate == land_pb2.CARGO_FATE_CAPTURED and not r.captor:
             raise BadRequestError("captor is required when the cargo is captured")
-        check_count("units", len(r.units), MAX_UNITS)
-        check_count("supplies", r.supplies, MAX_SUPPLIES)
         return self.ledger.tx(lambda conn: self._cargo_loss(conn, r))  # type: ignore[no-any-return]
 
     def _cargo_loss(
@@ -200,24 +179,3 @@ def _content(r: land_pb2.ReportSightingsRequest) -> land_pb2.ReportSightingsRequ
     same.CopyFrom(r)
     same.ClearField("next_close_unix")
     return same
-
-
-def _check_sightings(r: land_pb2.ReportSightingsRequest) -> None:
-    """docs/gitm.md A17: a report within these limits fits in 4 MiB (pate/gitmkit/limits.py)."""
-    check_count("sightings", len(r.sightings), MAX_SIGHTINGS)
-    for s in r.sightings:
-        check_id("sightings[].port", s.port)
-        check_length("sightings[].port", s.port, limits.CITY_CHARS)
-        check_id("sightings[].for_state", s.for_state)
-        check_length("sightings[].for_state", s.for_state, limits.CODE_CHARS)
-        check_count("sightings[].ships", len(s.ships), limits.SHIPS_PER_ENTRY)
-        for x in s.ships:
-            check_id("sightings[].ships[].id", x.id)
-            check_length("sightings[].ships[].id", x.id, limits.SHIP_ID_CHARS)
-            check_length("sightings[].ships[].state", x.state, limits.CODE_CHARS)
-            check_length("sightings[].ships[].type", x.type, limits.CODE_CHARS)
-
-
-def check_length(field: str, value: str, limit: int) -> None:
-    if len(value) > limit:
-        raise BadRequestError(f"{field} is longer than {limit} characters")

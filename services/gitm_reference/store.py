@@ -6,7 +6,7 @@ The store speaks gitm.v1 messages.  :class:`LandStore` is the face the
 servicer, the in-process stub and the tools use; it composes the parts along
 their seams: the ledger (one transaction under one lock, shared rows), the
 transfers, the reports of a turn and the administration.  Hostile input is
-checked before any work (services/gitm_reference/checks.py).
+checked before any work against land.proto's rules (services/gitm_reference/checks.py).
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from services.gitm_reference import tables as t
 from services.gitm_reference.admin import Administration
 from services.gitm_reference.checks import (
     MAX_ID,
-    MAX_SIGHTINGS,
     MAX_SUPPLIES,
     MAX_UNITS,
     BadRequestError,
     ReusedIdError,
     StoreError,
     UnknownTransferError,
+    check_request,
 )
 from services.gitm_reference.holders import Holders
 from services.gitm_reference.holds import Holds
@@ -39,7 +39,6 @@ from services.gitm_reference.transfers import STATES, Transfers
 
 __all__ = [
     "MAX_ID",
-    "MAX_SIGHTINGS",
     "MAX_SUPPLIES",
     "MAX_UNITS",
     "STATES",
@@ -104,14 +103,17 @@ class LandStore:
 
     # ------------------------------------------------------------ transfers
     def begin(self, r: land_pb2.BeginTransferRequest) -> land_pb2.TransferStatus:
+        check_request(r)  # docs/gitm.md "Limits": before any work
         self.pruning.touch(r.campaign_id)
         return self.transfers.begin(r)
 
     def complete(self, r: land_pb2.CompleteTransferRequest) -> land_pb2.TransferStatus:
+        check_request(r)  # docs/gitm.md "Limits": before any work
         self.pruning.touch(r.campaign_id)
         return self.transfers.complete(r)
 
     def get(self, r: land_pb2.GetTransferRequest) -> land_pb2.TransferStatus:
+        check_request(r)  # docs/gitm.md "Limits": before any work
         self.pruning.touch(r.campaign_id)
         return self.transfers.get(r)
 
@@ -120,44 +122,54 @@ class LandStore:
         return self.lifecycle.capabilities()
 
     def open_campaign(self, r: land_pb2.OpenCampaignRequest) -> land_pb2.OpenCampaignResponse:
+        check_request(r)  # docs/gitm.md "Limits": before any work
         self.pruning.touch(r.campaign_id)
         return self.lifecycle.open(r)
 
     def close_campaign(self, r: land_pb2.CloseCampaignRequest) -> land_pb2.CloseCampaignResponse:
+        check_request(r)  # docs/gitm.md "Limits": before any work
         self.pruning.touch(r.campaign_id)
         return self.lifecycle.close(r)
 
     # ------------------------------------------------------------ what units see and hold
     def port_holders(self, r: land_pb2.PortHoldersRequest) -> land_pb2.PortHoldersResponse:
+        check_request(r)  # docs/gitm.md "Limits": before any work
         self.pruning.touch(r.campaign_id)
         return self.holders.answer(r)
 
     def units_near(self, r: land_pb2.UnitsNearRequest) -> land_pb2.UnitsNearResponse:
+        check_request(r)  # docs/gitm.md "Limits": before any work
         self.pruning.touch(r.campaign_id)
         return self.reports.units_near(r)
 
     def report_sightings(self, r: land_pb2.ReportSightingsRequest) -> land_pb2.ReportSightingsResponse:
+        check_request(r)  # docs/gitm.md "Limits": before any work
         self.pruning.touch(r.campaign_id)
         return self.reports.report_sightings(r)
 
     def report_cargo_loss(self, r: land_pb2.ReportCargoLossRequest) -> land_pb2.ReportCargoLossResponse:
+        check_request(r)  # docs/gitm.md "Limits": before any work
         self.pruning.touch(r.campaign_id)
         return self.reports.report_cargo_loss(r)
 
     def report_cargo_moves(self, r: land_pb2.ReportCargoMovesRequest) -> land_pb2.ReportCargoMovesResponse:
+        check_request(r)  # docs/gitm.md "Limits": before any work
         self.pruning.touch(r.campaign_id)
         return self.moves.report(r)
 
     # ------------------------------------------------------------ edition 4: reconciliation, land events
     def land_snapshot(self, r: land_pb2.GetLandSnapshotRequest) -> land_pb2.LandSnapshot:
+        check_request(r)  # docs/gitm.md "Limits": before any work
         self.pruning.touch(r.campaign_id)
         return self.snapshots.answer(r)
 
     def list_land_events(self, r: land_pb2.ListLandEventsRequest) -> land_pb2.ListLandEventsResponse:
+        check_request(r)  # docs/gitm.md "Limits": before any work
         self.pruning.touch(r.campaign_id)
         return self.land_events.list(r)
 
     def release_hold(self, r: land_pb2.ReleaseHoldRequest) -> land_pb2.ReleaseHoldResponse:
+        check_request(r)  # docs/gitm.md "Limits": before any work
         self.pruning.touch(r.campaign_id)
         return self.holds.release(r)
 

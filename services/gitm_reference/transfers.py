@@ -16,14 +16,9 @@ from sqlalchemy.exc import IntegrityError
 from gitm.v1 import land_pb2
 from services.gitm_reference import tables as t
 from services.gitm_reference.checks import (
-    MAX_SUPPLIES,
-    MAX_UNITS,
     BadRequestError,
     ReusedIdError,
     UnknownTransferError,
-    check_count,
-    check_id,
-    check_opaque,
     request_sha,
 )
 from services.gitm_reference.holds import Holds
@@ -42,20 +37,9 @@ class Transfers:
         self.ledger = ledger
 
     def begin(self, r: land_pb2.BeginTransferRequest) -> land_pb2.TransferStatus:
-        check_opaque("transfer_id", r.transfer_id)
-        check_opaque("campaign_id", r.campaign_id)
-        check_id("port", r.port)
-        check_id("transport_id", r.transport_id)
-        if r.direction not in (land_pb2.DIRECTION_LOAD, land_pb2.DIRECTION_UNLOAD):
-            raise BadRequestError("direction must be DIRECTION_LOAD or DIRECTION_UNLOAD")
-        check_count("units", len(r.units), MAX_UNITS)
-        check_count("supplies", r.supplies, MAX_SUPPLIES)
+        # each field's limits are land.proto's, checked before (LandStore, checks.check_request)
         if not r.units and not r.supplies:
             raise BadRequestError("a transfer moves at least one unit or one supply", field="units")
-        for i, u in enumerate(r.units):
-            check_id(f"units[{i}]", u)
-        if r.hold_id:
-            check_opaque("hold_id", r.hold_id)
         if self.ledger.behaviour.broken("racy"):
             return self._racy_begin(r)
         return self.ledger.tx(lambda conn: self._begin(conn, r))  # type: ignore[no-any-return]
@@ -147,9 +131,6 @@ class Transfers:
         return _status(conn, transfer_id, echo_refused=self.ledger.behaviour.broken("refusal_holds_units"))
 
     def complete(self, r: land_pb2.CompleteTransferRequest) -> land_pb2.TransferStatus:
-        check_opaque("transfer_id", r.transfer_id)
-        if r.campaign_id:
-            check_opaque("campaign_id", r.campaign_id)
         return self.ledger.tx(lambda conn: self._complete(conn, r))  # type: ignore[no-any-return]
 
     def _complete(self, conn: Connection, r: land_pb2.CompleteTransferRequest) -> land_pb2.TransferStatus:
@@ -175,9 +156,6 @@ class Transfers:
         return self._status(conn, r.transfer_id)
 
     def get(self, r: land_pb2.GetTransferRequest) -> land_pb2.TransferStatus:
-        check_opaque("transfer_id", r.transfer_id)
-        if r.campaign_id:
-            check_opaque("campaign_id", r.campaign_id)
 
         def read(conn: Connection) -> land_pb2.TransferStatus:
             c = t.transfers.c

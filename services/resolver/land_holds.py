@@ -82,7 +82,8 @@ def live_hold(client: GitmClient, call: Begin) -> Begin:
     for _ in range(AGAIN):
         if client.wall() < expires - MARGIN:
             return replace(call, hold_id=hold, hold_expires_at=expires)
-        request = f"{call.campaign}:{call.turn}:{call.port}:hold:after-{expires}"
+        # an id is opaque, of A-Za-z0-9_.:- (docs/gitm.md "Ids"): a city's spaces as underscores
+        request = f"{call.campaign}:{call.turn}:{call.port.replace(' ', '_')}:hold:after-{expires}"
         try:
             answer = client.units_near(call.campaign, call.turn, call.port, request)
         except grpc.RpcError as exc:

@@ -73,8 +73,10 @@ def land_reports(client: GitmClient, world: WorldState, wmap: WorldMap) -> list[
 
 def hold_request(world: WorldState, port: str) -> str:
     """The close's hold on ``port`` (docs/gitm.md "Holds"): one per campaign, turn and port, so a
-    close asked again (the resolver retried) gets the same hold."""
-    return f"{world.campaign}:{world.turn}:{port}:hold"
+    close asked again (the resolver retried) gets the same hold.  An id is opaque, of
+    ``A-Za-z0-9_.:-`` (docs/gitm.md "Ids"): a city's spaces ("La Coruna") become underscores, which
+    no city name holds, so two ports never share one."""
+    return f"{world.campaign}:{world.turn}:{port.replace(' ', '_')}:hold"
 
 
 _WORDS = {

@@ -22,9 +22,9 @@ def _at_the_limits(campaign: str) -> land_pb2.ReportSightingsRequest:
     return land_pb2.ReportSightingsRequest(
         report_id="R" * 256,
         campaign_id=campaign,
-        turn=2**31 - 1,
+        turn=limits.rules(land_pb2.ReportSightingsRequest, "turn").int32.lte,
         sightings=[entry] * limits.SIGHTING_ENTRIES,
-        next_close_unix=2**63 - 1,
+        next_close_unix=limits.rules(land_pb2.ReportSightingsRequest, "next_close_unix").int64.lte,
     )
 
 
@@ -44,8 +44,8 @@ def test_the_reference_takes_a_report_at_the_limits_and_refuses_one_beyond() -> 
     assert stub.ReportSightings(report).sightings == limits.SIGHTING_ENTRIES
     beyond = [
         ("sightings", lambda r: r.sightings.append(r.sightings[0])),
-        ("sightings[].ships", lambda r: r.sightings[0].ships.append(r.sightings[0].ships[0])),
-        ("sightings[].ships[].id", lambda r: setattr(r.sightings[0].ships[0], "id", "S" * 25)),
+        ("sightings[0].ships", lambda r: r.sightings[0].ships.append(r.sightings[0].ships[0])),
+        ("sightings[0].ships[0].id", lambda r: setattr(r.sightings[0].ships[0], "id", "S" * 25)),
     ]
     for field, change in beyond:
         r = _at_the_limits("a17")
