@@ -39,6 +39,15 @@ def holds(land: Land) -> str:
         f"asked again with the same request: hold {again.hold_id} until {again.hold_expires_at},"
         f" first {first.hold_id} until {first.hold_expires_at}",
     )
+    # PATE's request id holds the port's name, and 12 cities hold a space: not an opaque id ("Ids")
+    spaced = land_pb2.UnitsNearRequest(
+        campaign_id=land.campaign,
+        turn=1,
+        port=land.port,
+        hold=True,
+        hold_request_id=f"{land.new_id('hold')}:Milford Haven:hold",
+    )
+    expect(land.call("UnitsNear", spaced).hold_id, "a hold_request_id with a space (PATE's port) got no hold")
     lay = land.layout
     tid = land.new_id("held")
     begun = land.begin(tid, LOAD, [lay.a], hold=first.hold_id)

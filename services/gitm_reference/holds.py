@@ -16,7 +16,13 @@ from sqlalchemy import Connection, and_, insert, select, update
 
 from gitm.v1 import land_pb2
 from services.gitm_reference import tables as t
-from services.gitm_reference.checks import BadRequestError, StoreError, UnknownCityError, check_opaque
+from services.gitm_reference.checks import (
+    BadRequestError,
+    StoreError,
+    UnknownCityError,
+    check_id,
+    check_opaque,
+)
 from services.gitm_reference.ledger import Ledger
 
 HOLD_SECONDS = 600  # docs/gitm.md "Holds": ten minutes, for a commit that normally takes seconds
@@ -40,8 +46,11 @@ class Holds:
     def give(
         self, conn: Connection, r: land_pb2.UnitsNearRequest, answer: land_pb2.UnitsNearResponse
     ) -> None:
-        """Hold what ``answer`` reports, or find the hold this request was given before."""
-        check_opaque("hold_request_id", r.hold_request_id)
+        """Hold what ``answer`` reports, or find the hold this request was given before.  The request
+        id is not an opaque id: PATE's holds the port's name, spaces included ("Le Havre")."""
+        check_id("hold_request_id", r.hold_request_id)
+        if self.ledger.behaviour.broken("hold_request_opaque"):
+            check_opaque("hold_request_id", r.hold_request_id)
         digest = hashlib.sha256(f"{r.campaign_id}\0{r.turn}\0{r.hold_request_id}".encode()).hexdigest()
         hold_id = f"hold-{digest[:32]}"
         c = t.holds.c
@@ -96,11 +105,11 @@ class Holds:
                     reason="HOLD_NOT_FOUND",
                     hold_id=r.hold_id,
                 )
-            if row.state == "released":
-                return land_pb2.ReleaseHoldResponse(hold_id=r.hold_id, state="released", duplicate=True)
-            conn.execute(update(t.holds).where(c.hold_id == r.hold_id).values(state="released"))
-            ended = row.expires_at <= self.now()
-            return land_pb2.ReleaseHoldResponse(hold_id=r.hold_id, state="expired" if ended else "released")
+            if row.state in ("released", "expired"):  # a repeat: the first answer's state
+                return land_pb2.ReleaseHoldResponse(hold_id=r.hold_id, state=row.state, duplicate=True)
+            state = "expired" if row.expires_at <= self.now() else "released"
+            conn.execute(update(t.holds).where(c.hold_id == r.hold_id).values(state=state))
+            return land_pb2.ReleaseHoldResponse(hold_id=r.hold_id, state=state)
 
         return self.ledger.tx(write)  # type: ignore[no-any-return]
 
@@ -110,7 +119,9 @@ class Holds:
         c = t.holds.c
         rows = conn.execute(
             select(c.hold_id, c.port, c.units_json).where(
-                and_(c.campaign == campaign, c.state != "released", c.expires_at > self.now())
+                and_(
+                    c.campaign == campaign, c.state.not_in(("released", "expired")), c.expires_at > self.now()
+                )
             )
         ).all()
         wanted = set(units)

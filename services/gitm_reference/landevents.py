@@ -68,8 +68,9 @@ class LandEvents:
         check_count("turn", r.turn, 100_000)
         if r.after_sequence < 0 or r.after_sequence > MAX_SEQUENCE:
             raise BadRequestError(f"after_sequence must be between 0 and {MAX_SEQUENCE}")
-        check_count("limit", r.limit, PAGE)
-        limit = r.limit or PAGE
+        if r.limit < 0:
+            raise BadRequestError("limit must be 0 or more", field="limit")
+        limit = min(r.limit or PAGE, PAGE)  # a larger limit is answered a page of 500, with ``more``
         after = r.after_sequence
 
         def read(conn: Connection) -> land_pb2.ListLandEventsResponse:

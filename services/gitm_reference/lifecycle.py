@@ -49,6 +49,7 @@ class Lifecycle:
         check_opaque("campaign_id", r.campaign_id)
         check_count("units", len(r.units), 10 * MAX_UNITS)
         check_count("stocks", len(r.stocks), 10 * MAX_UNITS)
+        check_count("holders", len(r.holders), 10 * MAX_UNITS)
         for i, u in enumerate(r.units):
             check_id(f"units[{i}].unit.id", u.unit.id)
             if bool(u.city) == bool(u.transport_id):
@@ -57,6 +58,8 @@ class Lifecycle:
             if bool(k.city) == bool(k.transport_id):
                 raise BadRequestError(f"stocks[{i}]: give one of city and transport_id")
             check_count(f"stocks[{i}].supplies", k.supplies, MAX_SUPPLIES)
+        _once([u.unit.id for u in r.units], "units[{}].unit.id")
+        _once([(k.city, k.transport_id) for k in r.stocks], "stocks[{}]")
         if not self.ledger.behaviour.broken("open_unmapped_ok"):
             self._on_map(r)
         if r.data_digest and r.data_digest != self.digest():
@@ -74,6 +77,9 @@ class Lifecycle:
         for field, i, city in cities:
             if city and not self.ledger.on_map(city):
                 raise BadRequestError(f"{field}[{i}].city: {city[:64]!r} is not on the GITM map")
+        for i, h in enumerate(r.holders):
+            if h.port and not self.ledger.on_map(h.port):
+                raise BadRequestError(f"holders[{i}].port: {h.port[:64]!r} is not on the GITM map")
 
     def _open(self, conn: Connection, r: land_pb2.OpenCampaignRequest) -> land_pb2.OpenCampaignResponse:
         if closed(conn, r.campaign_id):
@@ -134,6 +140,16 @@ class Lifecycle:
             )
         )
         return land_pb2.CloseCampaignResponse(campaign_id=r.campaign_id, cancelled_transfers=cancelled)
+
+
+def _once(keys: list[object], path: str) -> None:
+    """docs/gitm.md "Opening and closing": an open names each unit and each place once; the
+    later entry of a pair is the one named (``units[3].unit.id``, ``stocks[5]``)."""
+    seen: set[object] = set()
+    for i, key in enumerate(keys):
+        if key in seen:
+            raise BadRequestError(f"{path.format(i)}: named twice in the open", field=path.format(i))
+        seen.add(key)
 
 
 def _disembark(conn: Connection, r: land_pb2.CloseCampaignRequest) -> None:

@@ -46,6 +46,10 @@ MUTANTS: dict[str, tuple[str, str]] = {
     "events_unopened_ok": ("L27", "ListLandEvents of a campaign never opened answers OK, not NOT_FOUND"),
     "hold_not_repeatable": ("L28", "UnitsNear asked again with the same hold request gives another hold"),
     "hold_released_confirms": ("L28", "a BeginTransfer naming a released hold is accepted"),
+    "hold_request_opaque": (
+        "L28",
+        "a hold_request_id with a space (PATE's, for Le Havre) is INVALID_ARGUMENT",
+    ),
     "vague_field": ("L21", 'edition 4: a BadRequest names the field "request", the message the real one'),
     "bare_errors": ("L29", "edition 4: errors carry no google.rpc.Status details"),
     "wrong_reason": (

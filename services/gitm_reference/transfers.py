@@ -128,7 +128,7 @@ class Transfers:
         load = r.direction == land_pb2.DIRECTION_LOAD
         broken = self.ledger.behaviour.broken
         blind = broken("ignore_reservations")
-        for uid in r.units:
+        for uid in dict.fromkeys(r.units):  # a unit named twice is checked, and listed, once
             code, why = _unit_refusal(found.get(uid), r, load, blind, broken("reason_names_holder"))
             if why:
                 out.append((uid, why, code))

@@ -113,7 +113,22 @@ def test_an_expired_hold_frees_the_land_and_a_begin_naming_it_is_refused_hold_ex
     assert refused.refusals[0].reason.startswith("hold_expired")
     assert not store.snapshot(CAMPAIGN).units[0].reserved_by  # nothing of a refused begin is reserved
     gone = store.release_hold(land_pb2.ReleaseHoldRequest(campaign_id=CAMPAIGN, hold_id=hold.hold_id))
-    assert gone.state == "expired"
+    assert (gone.state, gone.duplicate) == ("expired", False)
+    again = store.release_hold(land_pb2.ReleaseHoldRequest(campaign_id=CAMPAIGN, hold_id=hold.hold_id))
+    assert (again.state, again.duplicate) == ("expired", True)  # a repeat: the first answer's state
+
+
+def test_the_hold_request_id_is_not_an_opaque_id_pates_holds_the_ports_spaces(store: LandStore) -> None:
+    """docs/gitm.md "Ids": PATE's request id is <campaign>:<turn>:<port>:hold, and 12 of the 145
+    cities hold a space; an empty one, or one given before for another port, is refused."""
+    spaced = _near(store, "c:1:Le Havre:hold")
+    assert spaced.hold_id.startswith("hold-") and spaced.hold_id == _near(store, "c:1:Le Havre:hold").hold_id
+    with pytest.raises(BadRequestError, match="hold_request_id"):
+        _near(store, "")
+    other = land_pb2.UnitsNearRequest(campaign_id=CAMPAIGN, turn=1, port="Cadiz", hold=True)
+    other.hold_request_id = "c:1:Le Havre:hold"
+    with pytest.raises(BadRequestError, match="hold_request_id"):
+        store.units_near(other)
 
 
 def test_a_begin_naming_a_hold_it_was_not_given_is_refused_hold_unknown(store: LandStore) -> None:
@@ -134,3 +149,20 @@ def test_the_reference_keeps_the_contracts_hold_numbers() -> None:
 
     assert holds.HOLD_SECONDS == land_holds.HOLD_SECONDS == 600
     assert (holds.EXPIRED, holds.RELEASED, holds.UNKNOWN) == land_holds.CODES
+
+
+def test_a_faulty_unit_named_twice_is_refused_once_under_its_id_and_once_as_units(store: LandStore) -> None:
+    """docs/gitm.md "Answers": one refusal of item ``units`` for the duplicates, and each unit
+    checked once under its own id, however often it is named."""
+    r = land_pb2.BeginTransferRequest(
+        transfer_id="twice",
+        campaign_id=CAMPAIGN,
+        turn=1,
+        port=PORT,
+        transport_id="FR1TR",
+        direction=land_pb2.DIRECTION_LOAD,
+        units=["NO1IN", "NO1IN", "FR1IN", "FR1IN"],
+        state="FR",
+    )
+    refused = store.begin(r)
+    assert [(x.item, x.code) for x in refused.refusals] == [("NO1IN", "unknown"), ("units", "twice")]
