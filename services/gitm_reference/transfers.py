@@ -6,6 +6,7 @@ repeated call gets the first answer (docs/gitm.md)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -29,6 +30,8 @@ from services.gitm_reference.checks import (
 from services.gitm_reference.holds import Holds
 from services.gitm_reference.ledger import Ledger, move_units, set_stock, stock, units
 
+# docs/gitm.md "Ids": a transport id is 1 to 64 of these; a load onto another is refused (B6)
+TRANSPORT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 STATES = {
     "begun": land_pb2.TRANSFER_STATE_BEGUN,
     "completed": land_pb2.TRANSFER_STATE_COMPLETED,
@@ -126,6 +129,8 @@ class Transfers:
         if held:  # edition 4: a hold ended or unknown is not the land PATE planned against
             return [("hold", held, "refused")]
         load = r.direction == land_pb2.DIRECTION_LOAD
+        if load and not TRANSPORT_ID.fullmatch(r.transport_id):  # B6: names no transport GITM holds
+            return [("transport_id", "no such transport", "refused")]
         broken = self.ledger.behaviour.broken
         blind = broken("ignore_reservations")
         for uid in dict.fromkeys(r.units):  # a unit named twice is checked, and listed, once

@@ -166,3 +166,24 @@ def test_a_faulty_unit_named_twice_is_refused_once_under_its_id_and_once_as_unit
     )
     refused = store.begin(r)
     assert [(x.item, x.code) for x in refused.refusals] == [("NO1IN", "unknown"), ("units", "twice")]
+
+
+@pytest.mark.parametrize("transport", ["FR 1TR", "FR1TR.b", "T" * 65])
+def test_a_load_onto_a_transport_id_that_breaks_its_form_is_refused_whole(
+    store: LandStore, transport: str
+) -> None:
+    """docs/gitm.md "Answers", three tiers (B6): such an id names no transport; one refusal, item
+    ``transport_id``, code ``refused``, and nothing reserved."""
+    r = land_pb2.BeginTransferRequest(
+        transfer_id=f"bad-{len(transport)}-{transport[-1]}",
+        campaign_id=CAMPAIGN,
+        turn=1,
+        port=PORT,
+        transport_id=transport,
+        direction=land_pb2.DIRECTION_LOAD,
+        units=["FR1IN"],
+        state="FR",
+    )
+    refused = store.begin(r)
+    assert [(x.item, x.code) for x in refused.refusals] == [("transport_id", "refused")]
+    assert not store.snapshot(CAMPAIGN).units[0].reserved_by
