@@ -180,7 +180,7 @@ class CompleteTransferRequest(_message.Message):
     cancelled: _builtins.bool
     campaign_id: _builtins.str
     """edition 4 (docs/gitm.md "Ids", P7): the campaign of the transfer; PATE always fills it.
-    Another campaign's transfer is INVALID_ARGUMENT naming campaign_id; "" (an older PATE) is
+    Another campaign's transfer is INVALID_ARGUMENT naming campaign_id, or NOT_FOUND; "" (an older PATE) is
     accepted. Ids stay service-wide keys.
     """
     def __init__(
@@ -232,7 +232,8 @@ class TransferStatus(_message.Message):
     @_builtins.property
     def refusals(self) -> _containers.RepeatedCompositeFieldContainer[Global___Refusal]:
         """REFUSED: one per faulty item only, with the first reason found; item is a
-        unit id, "supplies", or "units" for a unit named twice
+        unit id, "supplies", "units" for a unit named twice, or "hold"
+        (Refusal.item)
         """
 
     def __init__(
@@ -372,7 +373,7 @@ class UnitsNearResponse(_message.Message):
     reserved_supplies: _builtins.int
     """edition 2: of which held by open transfers"""
     hold_id: _builtins.str
-    """edition 4, when the request asked a hold: its id ("" when none is held)"""
+    """edition 4, when the request asked a hold: its id, GITM's, an opaque id (docs/gitm.md "Ids"); "" when none is held (never in a closed campaign)"""
     hold_expires_at: _builtins.int
     """edition 4: when the hold ends unless confirmed, seconds since 1970 (600 s after it was first given)"""
     @_builtins.property
@@ -404,7 +405,9 @@ class Refusal(_message.Message):
     REASON_FIELD_NUMBER: _builtins.int
     CODE_FIELD_NUMBER: _builtins.int
     item: _builtins.str
-    """a unit id, "supplies", or "units" (a unit named twice)"""
+    """a unit id, "supplies", "units" (a unit named twice: one refusal however
+    many) or "hold" (a begin's hold ended or unknown)
+    """
     reason: _builtins.str
     """e.g. "not in Portsmouth", "a unit of FR, not of BR", "already embarked" """
     code: _builtins.str
@@ -559,7 +562,7 @@ class ReportSightingsResponse(_message.Message):
     DUPLICATE_FIELD_NUMBER: _builtins.int
     report_id: _builtins.str
     sightings: _builtins.int
-    """how many ShoreSighting entries GITM holds for this report (not ships)"""
+    """how many ShoreSighting entries the report holds, as sent (not ships, not distinct ports: a port and state split over several entries counts each)"""
     duplicate: _builtins.bool
     """the report was already received; nothing changed"""
     def __init__(
@@ -798,8 +801,8 @@ class Capabilities(_message.Message):
     IMPLEMENTATION_FIELD_NUMBER: _builtins.int
     DATA_DIGEST_FIELD_NUMBER: _builtins.int
     edition: _builtins.int
-    """2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents (holds:
-    ReleaseHold listed) (a service
+    """2, 3 with PortHolders, 4 with GetLandSnapshot, ListLandEvents and
+    ReleaseHold (all three required of edition 4) (a service
     without GetCapabilities is edition 1);
     PATE reads UnitsNearResponse.supplies from edition 2
     """
@@ -1494,9 +1497,9 @@ class ReleaseHoldResponse(_message.Message):
     DUPLICATE_FIELD_NUMBER: _builtins.int
     hold_id: _builtins.str
     state: _builtins.str
-    """"released" (this call or an earlier one), "expired" (it had ended on its own)"""
+    """"released": the hold still held at the first release; "expired": its ten minutes had passed before the first release; a repeat answers the first state"""
     duplicate: _builtins.bool
-    """already released; nothing changed"""
+    """a repeat: released (or found expired) by an earlier call; nothing changed"""
     def __init__(
         self,
         *,

@@ -63,8 +63,9 @@ class LandBridgeStub:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents, and
-    holds when it lists ReleaseHold); a service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot, ListLandEvents and
+    ReleaseHold, all three required of edition 4; PATE still decides call by call
+    from Capabilities.calls); a service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -187,8 +188,9 @@ class LandBridgeServicer:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents, and
-    holds when it lists ReleaseHold); a service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot, ListLandEvents and
+    ReleaseHold, all three required of edition 4; PATE still decides call by call
+    from Capabilities.calls); a service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml
@@ -322,7 +324,7 @@ class LandBridgeServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ReleaseHold(self, request, context):
-        """At the end of a turn's begins: the holds UnitsNear gave at the close
+        """After a turn's begins and completions, before its cargo losses: the holds UnitsNear gave at the close
         (UnitsNearRequest.hold) that no longer need keeping; what a BeginTransfer
         naming the hold reserved stays reserved. Idempotent by hold_id.
         ---- end of edition 4 ----
@@ -450,8 +452,9 @@ class LandBridge:
     the turn on time and refuses that turn's on-map transfers as deferred; it
     repeats its calls until answered.
     Versioning: gitm.v1 only grows; GetCapabilities says what a service serves
-    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot and ListLandEvents, and
-    holds when it lists ReleaseHold); a service without it is edition 1. A
+    (edition 2, 3 with PortHolders, 4 with GetLandSnapshot, ListLandEvents and
+    ReleaseHold, all three required of edition 4; PATE still decides call by call
+    from Capabilities.calls); a service without it is edition 1. A
     breaking change is gitm.v2. PATE's calls carry x-pate-gitm-edition, the
     edition PATE speaks. The cities PATE may name, the state codes and the
     calendar (rule 3.1: PATE's turn N is GITM's turn N) are in contract.toml

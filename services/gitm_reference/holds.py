@@ -94,11 +94,11 @@ class Holds:
                     reason="HOLD_NOT_FOUND",
                     hold_id=r.hold_id,
                 )
-            if row.state == "released":
-                return land_pb2.ReleaseHoldResponse(hold_id=r.hold_id, state="released", duplicate=True)
-            conn.execute(update(t.holds).where(c.hold_id == r.hold_id).values(state="released"))
-            ended = row.expires_at <= self.now()
-            return land_pb2.ReleaseHoldResponse(hold_id=r.hold_id, state="expired" if ended else "released")
+            if row.state in ("released", "expired"):  # a repeat: the first answer's state
+                return land_pb2.ReleaseHoldResponse(hold_id=r.hold_id, state=row.state, duplicate=True)
+            state = "expired" if row.expires_at <= self.now() else "released"
+            conn.execute(update(t.holds).where(c.hold_id == r.hold_id).values(state=state))
+            return land_pb2.ReleaseHoldResponse(hold_id=r.hold_id, state=state)
 
         return self.ledger.tx(write)  # type: ignore[no-any-return]
 
@@ -108,7 +108,9 @@ class Holds:
         c = t.holds.c
         rows = conn.execute(
             select(c.hold_id, c.port, c.units_json).where(
-                and_(c.campaign == campaign, c.state != "released", c.expires_at > self.now())
+                and_(
+                    c.campaign == campaign, c.state.not_in(("released", "expired")), c.expires_at > self.now()
+                )
             )
         ).all()
         wanted = set(units)

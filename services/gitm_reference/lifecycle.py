@@ -47,6 +47,8 @@ class Lifecycle:
         for i, k in enumerate(r.stocks):
             if bool(k.city) == bool(k.transport_id):
                 raise BadRequestError(f"stocks[{i}]: give one of city and transport_id")
+        _once([u.unit.id for u in r.units], "units[{}].unit.id")
+        _once([(k.city, k.transport_id) for k in r.stocks], "stocks[{}]")
         if not self.ledger.behaviour.broken("open_unmapped_ok"):
             self._on_map(r)
         if r.data_digest and r.data_digest != self.digest():
@@ -64,6 +66,9 @@ class Lifecycle:
         for field, i, city in cities:
             if city and not self.ledger.on_map(city):
                 raise BadRequestError(f"{field}[{i}].city: {city[:64]!r} is not on the GITM map")
+        for i, h in enumerate(r.holders):
+            if h.port and not self.ledger.on_map(h.port):
+                raise BadRequestError(f"holders[{i}].port: {h.port[:64]!r} is not on the GITM map")
 
     def _open(self, conn: Connection, r: land_pb2.OpenCampaignRequest) -> land_pb2.OpenCampaignResponse:
         if closed(conn, r.campaign_id):
@@ -118,6 +123,16 @@ class Lifecycle:
             )
         )
         return land_pb2.CloseCampaignResponse(campaign_id=r.campaign_id, cancelled_transfers=cancelled)
+
+
+def _once(keys: list[object], path: str) -> None:
+    """docs/gitm.md "Opening and closing": an open names each unit and each place once; the
+    later entry of a pair is the one named (``units[3].unit.id``, ``stocks[5]``)."""
+    seen: set[object] = set()
+    for i, key in enumerate(keys):
+        if key in seen:
+            raise BadRequestError(f"{path.format(i)}: named twice in the open", field=path.format(i))
+        seen.add(key)
 
 
 def _disembark(conn: Connection, r: land_pb2.CloseCampaignRequest) -> None:

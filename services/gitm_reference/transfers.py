@@ -6,6 +6,7 @@ repeated call gets the first answer (docs/gitm.md)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -24,6 +25,8 @@ from services.gitm_reference.checks import (
 from services.gitm_reference.holds import Holds
 from services.gitm_reference.ledger import Ledger, move_units, set_stock, stock, units
 
+# docs/gitm.md "Ids": a transport id is 1 to 64 of these; a load onto another is refused (B6)
+TRANSPORT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 STATES = {
     "begun": land_pb2.TRANSFER_STATE_BEGUN,
     "completed": land_pb2.TRANSFER_STATE_COMPLETED,
@@ -112,7 +115,7 @@ class Transfers:
         load = r.direction == land_pb2.DIRECTION_LOAD
         broken = self.ledger.behaviour.broken
         blind = broken("ignore_reservations")
-        for uid in r.units:
+        for uid in dict.fromkeys(r.units):  # a unit named twice is checked, and listed, once
             code, why = _unit_refusal(found.get(uid), r, load, blind, broken("reason_names_holder"))
             if why:
                 out.append((uid, why, code))

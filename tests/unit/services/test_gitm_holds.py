@@ -113,7 +113,23 @@ def test_an_expired_hold_frees_the_land_and_a_begin_naming_it_is_refused_hold_ex
     assert refused.refusals[0].reason.startswith("hold_expired")
     assert not store.snapshot(CAMPAIGN).units[0].reserved_by  # nothing of a refused begin is reserved
     gone = store.release_hold(land_pb2.ReleaseHoldRequest(campaign_id=CAMPAIGN, hold_id=hold.hold_id))
-    assert gone.state == "expired"
+    assert (gone.state, gone.duplicate) == ("expired", False)
+    again = store.release_hold(land_pb2.ReleaseHoldRequest(campaign_id=CAMPAIGN, hold_id=hold.hold_id))
+    assert (again.state, again.duplicate) == ("expired", True)  # a repeat: the first answer's state
+
+
+def test_the_hold_request_id_is_an_opaque_id_and_names_one_port(store: LandStore) -> None:
+    """docs/gitm.md "Ids": PATE's request id is <campaign>:<turn>:<port>:hold with the port's spaces
+    written as underscores; a space, an empty one, or one given before for another port is refused."""
+    kept = _near(store, "c:1:Le_Havre:hold")
+    assert kept.hold_id.startswith("hold-") and kept.hold_id == _near(store, "c:1:Le_Havre:hold").hold_id
+    for bad in ("", "c:1:Le Havre:hold"):
+        with pytest.raises(BadRequestError, match="hold_request_id"):
+            _near(store, bad)
+    other = land_pb2.UnitsNearRequest(campaign_id=CAMPAIGN, turn=1, port="Cadiz", hold=True)
+    other.hold_request_id = "c:1:Le_Havre:hold"
+    with pytest.raises(BadRequestError, match="hold_request_id"):
+        store.units_near(other)
 
 
 def test_a_begin_naming_a_hold_it_was_not_given_is_refused_hold_unknown(store: LandStore) -> None:
@@ -134,3 +150,41 @@ def test_the_reference_keeps_the_contracts_hold_numbers() -> None:
 
     assert holds.HOLD_SECONDS == land_holds.HOLD_SECONDS == 600
     assert (holds.EXPIRED, holds.RELEASED, holds.UNKNOWN) == land_holds.CODES
+
+
+def test_a_faulty_unit_named_twice_is_refused_once_under_its_id_and_once_as_units(store: LandStore) -> None:
+    """docs/gitm.md "Answers": one refusal of item ``units`` for the duplicates, and each unit
+    checked once under its own id, however often it is named."""
+    r = land_pb2.BeginTransferRequest(
+        transfer_id="twice",
+        campaign_id=CAMPAIGN,
+        turn=1,
+        port=PORT,
+        transport_id="FR1TR",
+        direction=land_pb2.DIRECTION_LOAD,
+        units=["NO1IN", "NO1IN", "FR1IN", "FR1IN"],
+        state="FR",
+    )
+    refused = store.begin(r)
+    assert [(x.item, x.code) for x in refused.refusals] == [("NO1IN", "unknown"), ("units", "twice")]
+
+
+@pytest.mark.parametrize("transport", ["FR 1TR", "FR1TR.b", "T" * 65])
+def test_a_load_onto_a_transport_id_that_breaks_its_form_is_invalid_and_reserves_nothing(
+    store: LandStore, transport: str
+) -> None:
+    """docs/gitm.md "Limits": a transport id's form is its rule in land.proto, so such a begin is
+    INVALID_ARGUMENT naming ``transport_id``, and nothing is reserved."""
+    r = land_pb2.BeginTransferRequest(
+        transfer_id=f"bad-{len(transport)}-{transport[-1]}",
+        campaign_id=CAMPAIGN,
+        turn=1,
+        port=PORT,
+        transport_id=transport,
+        direction=land_pb2.DIRECTION_LOAD,
+        units=["FR1IN"],
+        state="FR",
+    )
+    with pytest.raises(BadRequestError, match="transport_id"):
+        store.begin(r)
+    assert not store.snapshot(CAMPAIGN).units[0].reserved_by
