@@ -1,6 +1,7 @@
 #!/bin/sh
 # Restart the land service for the kit's L16: stop the process in PIDFILE, start it again.
 # usage: restart.sh ADDR DB TOKEN PIDFILE LOGFILE   (run from the worktree's root)
+# (PYTHON names the interpreter, default python3)
 set -eu
 addr=$1 db=$2 token=$3 pidfile=$4 log=$5
 if [ -s "$pidfile" ]; then
@@ -9,7 +10,7 @@ if [ -s "$pidfile" ]; then
   i=0
   while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 fi
-PYTHONPATH=. nohup /work/main/.venv/bin/python -m examples.gitm_land5 --addr "$addr" --db "$db" \
+PYTHONPATH=. nohup "${PYTHON:-python3}" -m examples.gitm_land5 --addr "$addr" --db "$db" \
   --token "$token" --pidfile "$pidfile" >>"$log" 2>&1 &
 i=0
 while [ $i -lt 100 ]; do
