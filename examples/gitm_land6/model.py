@@ -55,10 +55,15 @@ def open_transfers(state: dict[str, Any], campaign_id: str) -> list[dict[str, An
     ]
 
 
+def reserving(state: dict[str, Any], campaign_id: str) -> list[dict[str, Any]]:
+    """The open transfers whose reservation still holds (a cargo loss frees a landing's)."""
+    return [t for t in open_transfers(state, campaign_id) if not t.get("freed")]
+
+
 def reserved_by(state: dict[str, Any], campaign_id: str) -> dict[str, str]:
     """Unit id -> the open transfer that reserves it."""
     out: dict[str, str] = {}
-    for transfer in open_transfers(state, campaign_id):
+    for transfer in reserving(state, campaign_id):
         for unit in transfer["units"]:
             out[unit] = transfer["id"]
     return out
@@ -66,7 +71,7 @@ def reserved_by(state: dict[str, Any], campaign_id: str) -> dict[str, str]:
 
 def reserved_supplies(state: dict[str, Any], campaign_id: str, place: str) -> int:
     total = 0
-    for transfer in open_transfers(state, campaign_id):
+    for transfer in reserving(state, campaign_id):
         if transfer["direction"] == pb.DIRECTION_LOAD:
             source = "c:" + transfer["port"]
         else:

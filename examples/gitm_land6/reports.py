@@ -51,6 +51,11 @@ def cargo_loss(state: dict[str, Any], request: pb.ReportCargoLossRequest) -> pb.
         return again
     camp = _new_work(state, request.campaign_id)
     captured = request.fate == pb.CARGO_FATE_CAPTURED
+    for transfer in model.open_transfers(state, request.campaign_id):
+        # PATE sends a loss after the completions; should a landing still be open, what it
+        # reserved aboard is gone: its completion then moves only what is left.
+        if transfer["direction"] == pb.DIRECTION_UNLOAD and transfer["transport"] == request.transport_id:
+            transfer["freed"] = True
     answer = pb.ReportCargoLossResponse(loss_id=request.loss_id)
     for unit_id in dict.fromkeys(request.units):
         entry = camp["units"].get(unit_id)
