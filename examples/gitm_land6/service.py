@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -60,6 +61,13 @@ class LandBridge(land_pb2_grpc.LandBridgeServicer):
         except errors.LandError as error:
             log.info("call %s %s %s", type(request).__name__, call_id, error.code.name)
             context.abort_with_status(errors.to_status(error))
+        except sqlite3.OperationalError:
+            # a store locked by another process passes by itself (docs/gitm.md "Answers")
+            log.warning("store unavailable on %s", type(request).__name__)
+            busy = errors.LandError(
+                grpc.StatusCode.UNAVAILABLE, "the land's store is busy", "LAND_UNAVAILABLE"
+            )
+            context.abort_with_status(errors.to_status(busy))
         except Exception:
             log.exception("internal fault on %s", type(request).__name__)
             fault = errors.LandError(

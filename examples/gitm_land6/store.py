@@ -15,7 +15,7 @@ class Store:
 
     def __init__(self, path: str) -> None:
         self.lock = threading.RLock()
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db = sqlite3.connect(path, timeout=2.0, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("CREATE TABLE IF NOT EXISTS land (id INTEGER PRIMARY KEY, doc TEXT NOT NULL)")
@@ -28,8 +28,13 @@ class Store:
         if doc == self._saved:
             return
         self._db.execute("BEGIN IMMEDIATE")
-        self._db.execute("INSERT OR REPLACE INTO land (id, doc) VALUES (1, ?)", (doc,))
-        self._db.execute("COMMIT")
+        try:
+            self._db.execute("INSERT OR REPLACE INTO land (id, doc) VALUES (1, ?)", (doc,))
+            self._db.execute("COMMIT")
+        except sqlite3.Error:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
         self._saved = doc
 
     def rollback(self) -> None:
