@@ -28,8 +28,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     host = args.addr.rsplit(":", 1)[0]
-    if not args.token and host not in ("127.0.0.1", "localhost", "[::1]"):
-        parser.error("--token is required off loopback")
+    # This service serves plaintext only, which the contract allows on loopback alone
+    # (docs/gitm.md "Security between the services": off loopback, mutual TLS and the token).
+    if host not in ("127.0.0.1", "localhost", "[::1]"):
+        parser.error("--addr must be a loopback address: this service has no TLS")
     store = Store(args.db)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=16))
     land_pb2_grpc.add_LandBridgeServicer_to_server(LandBridge(store, load(), args.token), server)

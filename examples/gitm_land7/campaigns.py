@@ -11,8 +11,6 @@ from gitm.v1 import land_pb2 as pb
 def _check_open(request: pb.OpenCampaignRequest, data: ContractData) -> None:
     """The rules of an open no single field's rule can say; each names its entry."""
     problems: list[tuple[str, str]] = []
-    if request.data_digest and request.data_digest != data.digest:
-        problems.append(("data_digest", "is not this land service's contract data digest"))
     seen: set[str] = set()
     for i, entry in enumerate(request.units):
         if bool(entry.city) == bool(entry.transport_id):
@@ -51,6 +49,9 @@ def open_campaign(
         answer = pb.OpenCampaignResponse.FromString(bytes(row[1]))
         answer.duplicate = True
         return answer
+    # The digest is no part of a repeat's content, so only a new open is refused for it.
+    if request.data_digest and request.data_digest != data.digest:
+        raise malformed("data_digest", "is not this land service's contract data digest")
     cid = request.campaign_id
     for entry in request.units:
         u = entry.unit

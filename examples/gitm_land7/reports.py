@@ -9,7 +9,7 @@ from gitm.v1 import land_pb2 as pb
 
 def sightings(db: sqlite3.Connection, request: pb.ReportSightingsRequest) -> pb.ReportSightingsResponse:
     body = common.content(request, "next_close_unix")
-    stored = common.stored_report(db, "sightings", request.report_id, body)
+    stored = common.stored_report(db, "ReportSightings", request.report_id, body)
     if stored is not None:
         answer = pb.ReportSightingsResponse.FromString(stored)
         answer.duplicate = True
@@ -19,7 +19,7 @@ def sightings(db: sqlite3.Connection, request: pb.ReportSightingsRequest) -> pb.
     answer = pb.ReportSightingsResponse(report_id=request.report_id, sightings=len(request.sightings))
     # The report itself is what the shore hears; it is kept whole with its answer.
     common.keep_report(
-        db, "sightings", request.report_id, request.campaign_id, body, answer.SerializeToString()
+        db, "ReportSightings", request.report_id, request.campaign_id, body, answer.SerializeToString()
     )
     return answer
 
@@ -43,7 +43,7 @@ def loss(db: sqlite3.Connection, request: pb.ReportCargoLossRequest) -> pb.Repor
     if request.fate == pb.CARGO_FATE_CAPTURED and not request.captor:
         raise malformed("captor", "is required when the fate is CARGO_FATE_CAPTURED")
     body = common.content(request)
-    stored = common.stored_report(db, "loss", request.loss_id, body)
+    stored = common.stored_report(db, "ReportCargoLoss", request.loss_id, body)
     if stored is not None:
         answer = pb.ReportCargoLossResponse.FromString(stored)
         answer.duplicate = True
@@ -71,7 +71,7 @@ def loss(db: sqlite3.Connection, request: pb.ReportCargoLossRequest) -> pb.Repor
     answer.supplies = taken
     answer.accepted = not answer.refusals
     answer.reason = "; ".join(f"{r.item}: {r.reason}" for r in answer.refusals)
-    common.keep_report(db, "loss", request.loss_id, cid, body, answer.SerializeToString())
+    common.keep_report(db, "ReportCargoLoss", request.loss_id, cid, body, answer.SerializeToString())
     return answer
 
 
@@ -105,7 +105,7 @@ def moves(db: sqlite3.Connection, request: pb.ReportCargoMovesRequest) -> pb.Rep
         if move.from_transport == move.to_transport:
             raise malformed(f"moves[{i}].to_transport", f"must differ from moves[{i}].from_transport")
     body = common.content(request)
-    stored = common.stored_report(db, "moves", request.move_id, body)
+    stored = common.stored_report(db, "ReportCargoMoves", request.move_id, body)
     if stored is not None:
         answer = pb.ReportCargoMovesResponse.FromString(stored)
         answer.duplicate = True
@@ -116,5 +116,5 @@ def moves(db: sqlite3.Connection, request: pb.ReportCargoMovesRequest) -> pb.Rep
     for move in request.moves:
         _apply_move(db, cid, move, answer)
     answer.accepted = not answer.refusals
-    common.keep_report(db, "moves", request.move_id, cid, body, answer.SerializeToString())
+    common.keep_report(db, "ReportCargoMoves", request.move_id, cid, body, answer.SerializeToString())
     return answer
