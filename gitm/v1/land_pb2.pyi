@@ -269,8 +269,9 @@ class UnitsNearRequest(_message.Message):
     port: _builtins.str
     hold: _builtins.bool
     """edition 4 (docs/gitm.md "Holds"): hold what the answer reports (the units
-    and the city's stock) until a BeginTransfer naming the hold, ReleaseHold or
-    the expiry; a service that ignores it answers without hold_id
+    and the city's stock) until ReleaseHold or the expiry; a BeginTransfer naming
+    the hold confirms it and does not end it; a service that ignores it answers
+    without hold_id
     """
     hold_request_id: _builtins.str
     """edition 4, with hold: the hold is idempotent by (campaign_id, turn,
@@ -375,7 +376,9 @@ class UnitsNearResponse(_message.Message):
     hold_id: _builtins.str
     """edition 4, when the request asked a hold: its id, GITM's, an opaque id (docs/gitm.md "Ids"); "" when none is held (never in a closed campaign)"""
     hold_expires_at: _builtins.int
-    """edition 4: when the hold ends unless confirmed, seconds since 1970 (600 s after it was first given)"""
+    """edition 4: when the hold ends unless released first, seconds since 1970 (600 s after it was
+    first given; a begin's confirmation does not change it)
+    """
     @_builtins.property
     def units(self) -> _containers.RepeatedCompositeFieldContainer[Global___Unit]:
         """in the city (tactical_square) and in its strategic square"""

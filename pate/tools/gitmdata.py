@@ -61,7 +61,7 @@ def _holds() -> list[str]:
 
     codes = ", ".join(f'"{c}"' for c in CODES)
     return [
-        "[holds]  # UnitsNear with hold (edition 4): what GITM keeps from its own rules until the begins",
+        "[holds]  # UnitsNear with hold (edition 4): kept from GITM's own rules until released or expired",
         f"hold_seconds = {HOLD_SECONDS}  # a hold ends this long after it was first given unless released",
         f"pate_margin_seconds = {MARGIN}  # PATE names no hold with less than this left; it asks again",
         f'refusal_codes = [{codes}]  # a BeginTransfer\'s refusal of item "hold" begins with one',
