@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 from hypothesis import settings
 from sqlalchemy import Engine
 
-from services.platform.bus.natsserver import NatsServer
+from services.platform.bus.natsserver import NatsServer, share_ports
 from services.platform.store.db import make_engine, migrate
 from tests.support.servers import fresh_schema, nats_for_session, postgres_for_session, sqlite_url
 
@@ -26,6 +27,13 @@ from tests.support.servers import fresh_schema, nats_for_session, postgres_for_s
 # deadline only turns a loaded machine (CI, two cores shared) into failures.
 settings.register_profile("pate", deadline=None)
 settings.load_profile("pate")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Each xdist worker (gw0, gw1, ...) launches services on ports of its own slice."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw") and worker[2:].isdigit():
+        share_ports(int(worker[2:]), int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
 
 
 @pytest.fixture(scope="session")

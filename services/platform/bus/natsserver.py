@@ -49,17 +49,31 @@ def find_binary() -> Path:
 # given next to any outgoing connection (to PostgreSQL, NATS, another service) before the
 # server meant for it binds, and that server then dies on "Address already in use" (seen:
 # a service's metrics port).  No outgoing connection takes a port from this range.
-_PORTS = range(20000, 32768)
+_PORTS_ALL = range(20000, 32768)
+_slice = [_PORTS_ALL]  # share_ports() narrows it
 _ports_lock = threading.Lock()
 _handed_out: set[int] = set()
-_cursor = [random.Random(os.getpid() ^ time.monotonic_ns()).randrange(len(_PORTS))]
+_cursor = [random.Random(os.getpid() ^ time.monotonic_ns()).randrange(len(_PORTS_ALL))]
+
+
+def share_ports(index: int, count: int) -> None:
+    """Hand out ports from the ``index``-th of ``count`` equal slices of the range only.
+
+    Launchers that start services side by side (the test workers) check a port free and the
+    service binds it a moment later; in that moment another launcher may check the same port
+    free too, and one service dies on "Address already in use".  Disjoint slices rule it out."""
+    size = len(_PORTS_ALL) // max(1, count)
+    with _ports_lock:
+        _slice[0] = range(_PORTS_ALL.start + index * size, _PORTS_ALL.start + (index + 1) * size)
+        _cursor[0] = random.Random(os.getpid() ^ time.monotonic_ns()).randrange(size)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
     """A port of ``host`` that nothing listens on and this process has not handed out."""
     with _ports_lock:
-        for _ in range(len(_PORTS)):
-            port = _PORTS[_cursor[0] % len(_PORTS)]
+        ports = _slice[0]
+        for _ in range(len(ports)):
+            port = ports[_cursor[0] % len(ports)]
             _cursor[0] += 1
             if port in _handed_out:
                 continue
@@ -70,7 +84,7 @@ def free_port(host: str = "127.0.0.1") -> int:
                     continue
             _handed_out.add(port)
             return port
-    raise RuntimeError(f"no free port in {_PORTS.start}-{_PORTS.stop - 1} on {host}")
+    raise RuntimeError(f"no free port in {_slice[0].start}-{_slice[0].stop - 1} on {host}")
 
 
 class NatsServer:

@@ -56,6 +56,7 @@ class Cluster:
     procs: dict[str, list[subprocess.Popen[bytes]]] = field(default_factory=dict)
     health: dict[int, str] = field(default_factory=dict)  # pid -> gRPC health address
     metrics: dict[int, str] = field(default_factory=dict)  # pid -> Prometheus /metrics address
+    logs: dict[int, Path] = field(default_factory=dict)  # pid -> its log file
 
     @property
     def env(self) -> dict[str, str]:
@@ -94,7 +95,8 @@ class Cluster:
         logs = self.workdir / "logs"
         logs.mkdir(parents=True, exist_ok=True)
         n = len(self.procs.get(service, []))
-        out = (logs / f"{service}{'-' + str(n) if n else ''}.log").open("ab")
+        log_path = logs / f"{service}{'-' + str(n) if n else ''}.log"
+        out = log_path.open("ab")
         env = self.env
         addrs = {"orders": self.orders_addr, "reports": self.reports_addr, "web": self.web_addr}
         addr = {**addrs, GITM: self.gitm_addr}.get(service)
@@ -113,22 +115,32 @@ class Cluster:
             start_new_session=True,  # Ctrl-C in the terminal reaches only the launcher
         )
         self.procs.setdefault(service, []).append(proc)
+        self.logs[proc.pid] = log_path
         self.health[proc.pid] = addr
         if env.get("PATE_METRICS_ADDR", "0") not in ("", "0"):
             self.metrics[proc.pid] = env["PATE_METRICS_ADDR"]
         return proc
 
     def start_all(self, timeout: float = 60) -> None:
+        """Start every service and wait until each serves; on failure stop those started.
+
+        A half-started cluster must not outlive its failure: its workers would go on taking
+        messages from the stream's durable consumers, which every cluster on the same NATS
+        shares, and another cluster's campaigns would stall behind them."""
         self.migrate()
-        if self.gitm_addr:
-            self.start(GITM)
-        for service in SERVICES:
-            self.start(service)
-        if self.notifier:
-            self.start("notifier")
-        if self.web:
-            self.start("web")
-        self.wait_serving(timeout)
+        try:
+            if self.gitm_addr:
+                self.start(GITM)
+            for service in SERVICES:
+                self.start(service)
+            if self.notifier:
+                self.start("notifier")
+            if self.web:
+                self.start("web")
+            self.wait_serving(timeout)
+        except BaseException:
+            self.stop()
+            raise
 
     @property
     def web_url(self) -> str:
@@ -167,7 +179,8 @@ class Cluster:
             for p in procs:
                 if p.poll() is not None:
                     raise RuntimeError(
-                        f"the {name} service exited ({p.returncode}); see {self.workdir / 'logs'}"
+                        f"the {name} service exited ({p.returncode}); see {self.workdir / 'logs'}; "
+                        f"its last lines:\n{_tail(self.logs.get(p.pid))}"
                     )
 
     def kill(self, service: str) -> None:
@@ -197,6 +210,16 @@ def _serving(addr: str, tls: TlsSettings) -> bool:
             return bool(resp.status == health_pb2.HealthCheckResponse.SERVING)
     except grpc.RpcError:
         return False
+
+
+def _tail(path: Path | None, lines: int = 15) -> str:
+    """The end of a service's log, so that a failure read far from this machine (CI) says why."""
+    if path is None or not path.exists():
+        return "(no log)"
+    with path.open("rb") as f:
+        f.seek(max(0, path.stat().st_size - 8192))
+        text = f.read().decode("utf-8", "replace")
+    return "\n".join(text.splitlines()[-lines:])
 
 
 def _web_serving(addr: str) -> bool:

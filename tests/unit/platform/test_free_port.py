@@ -28,8 +28,22 @@ def test_free_ports_are_distinct_bindable_and_outside_the_ephemeral_range() -> N
 
 
 def test_a_port_another_process_listens_on_is_skipped() -> None:
-    upcoming = natsserver._PORTS[natsserver._cursor[0] % len(natsserver._PORTS)]
+    ports = natsserver._slice[0]
+    upcoming = ports[natsserver._cursor[0] % len(ports)]
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as held:
         held.bind(("127.0.0.1", upcoming))  # the next port in turn is someone else's now
         held.listen()
         assert free_port() != upcoming
+
+
+def test_two_launchers_given_their_own_slices_never_hand_out_the_same_port() -> None:
+    saved, cursor = natsserver._slice[0], natsserver._cursor[0]
+    try:
+        natsserver.share_ports(0, 2)
+        first = {free_port() for _ in range(100)}
+        natsserver.share_ports(1, 2)
+        second = {free_port() for _ in range(100)}
+    finally:
+        natsserver._slice[0], natsserver._cursor[0] = saved, cursor
+    assert not first & second
+    assert max(first) < min(second)  # the first slice lies wholly below the second
