@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from pate.v1 import (
@@ -113,3 +115,17 @@ class Client:
     ) -> reports_pb2.Report:
         req = reports_pb2.GetReportRequest(campaign_id=campaign, turn=turn, player_id=of, format=fmt)
         return self.reports.GetReport(req, metadata=self.player_md(campaign, player), timeout=30)  # type: ignore[no-any-return]
+
+
+@contextmanager
+def serving(cluster: Cluster) -> Iterator[Client]:
+    """The cluster started and a client of it, both closed however the test ends."""
+    try:
+        cluster.start_all()
+        client = Client(cluster)
+        try:
+            yield client
+        finally:
+            client.close()
+    finally:
+        cluster.stop()

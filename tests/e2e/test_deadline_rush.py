@@ -12,7 +12,7 @@ import pytest
 
 from benchmarks.bench_rush import rush, setup
 from services.platform.runtime.cluster import Cluster
-from tests.e2e.flow import Client
+from tests.e2e.flow import Client, serving
 
 pytestmark = pytest.mark.e2e
 
@@ -20,15 +20,8 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture
 def client(tmp_path: Path, nats_url: str, database_url: str) -> Iterator[Client]:
     cluster = Cluster(workdir=tmp_path, nats_url=nats_url, database_url=database_url)
-    try:
-        cluster.start_all()
-        c = Client(cluster)
-        try:
-            yield c
-        finally:
-            c.close()
-    finally:
-        cluster.stop()
+    with serving(cluster) as c:
+        yield c
 
 
 @pytest.mark.slow

@@ -15,7 +15,7 @@ from pate.v1 import common_pb2
 from services.platform.bus.natsserver import NatsServer, free_port
 from services.platform.bus.permissions import ADMIN_USER, SERVICE_DURABLES, USERS, authorization_block
 from services.platform.runtime.cluster import Cluster
-from tests.e2e.flow import Client
+from tests.e2e.flow import Client, serving
 
 pytestmark = pytest.mark.e2e
 
@@ -43,15 +43,8 @@ def client(tmp_path: Path, database_url: str) -> Iterator[Client]:
             notifier=True,
             nats_urls={service: url(service) for service in SERVICE_DURABLES},
         )
-        c = None
-        try:
-            cluster.start_all()
-            c = Client(cluster)
+        with serving(cluster) as c:
             yield c
-        finally:
-            if c is not None:
-                c.close()
-            cluster.stop()
 
 
 def test_a_turn_through_every_stage_each_service_under_its_own_user(client: Client) -> None:

@@ -17,7 +17,7 @@ from pate.cli.tls import make_dev_certs, tls_env
 from pate.v1 import admin_pb2, common_pb2, sessions_pb2, sessions_pb2_grpc
 from services.platform.runtime.cluster import Cluster
 from services.platform.security.tls import channel, load_tls
-from tests.e2e.flow import Client
+from tests.e2e.flow import Client, serving
 
 pytestmark = pytest.mark.e2e
 
@@ -32,15 +32,8 @@ def client(tmp_path: Path, nats_url: str, database_url: str, certs: dict[str, Pa
     cluster = Cluster(
         workdir=tmp_path, nats_url=nats_url, database_url=database_url, extra_env=tls_env(certs)
     )
-    c = None
-    try:
-        cluster.start_all()
-        c = Client(cluster)
+    with serving(cluster) as c:
         yield c
-    finally:
-        if c is not None:
-            c.close()
-        cluster.stop()
 
 
 def _login_code(ch: grpc.Channel) -> str:

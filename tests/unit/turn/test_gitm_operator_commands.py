@@ -19,23 +19,12 @@ from services.platform.store import repository as repo
 from services.platform.store import tables
 from services.platform.store.writes import record_audit
 from services.resolver import gitm_end
-from services.resolver.gitm import GitmClient, close_clients
+from services.resolver.gitm import GitmClient
 from services.resolver.stage import handle_turn_closed
 from tests.support.aio import unique
 from tests.support.campaigns import close_first_turn
-from tests.support.gitm_reference import LAND_TOKEN, reference_gitm
-from tests.unit.turn.test_gitm_reconcile_store import _deliver
-
-
-def _played(conn: sa.Connection, campaign: str) -> None:
-    """Turn 0 and turn 1 resolved and delivered; turn 2 open, as the orders service leaves it."""
-    close_first_turn(conn, campaign)
-    _deliver(conn, campaign, 0)
-    handle_turn_closed(conn, events_pb2.TurnClosed(campaign_id=campaign, turn=1).SerializeToString(), {})
-    _deliver(conn, campaign, 1)
-    row = repo.get_campaign(conn, campaign)
-    assert row is not None
-    assert repo.set_status(conn, campaign, turn=row.turn, expect=(row.status,), status="OPEN", new_turn=2)
+from tests.support.gitm_reference import LAND_TOKEN
+from tests.support.gitm_turns import bridged_reference, played_to_turn_2
 
 
 def _ended_event(conn: sa.Connection, campaign: str) -> bytes:
@@ -54,32 +43,26 @@ def test_an_operator_ends_a_gitm_campaign_and_the_bridge_closes_it_in_gitm(
 ) -> None:
     campaign = unique()
     url = engine.url.render_as_string(hide_password=False)
-    with reference_gitm(tmp_path) as land:
-        monkeypatch.setenv("PATE_GITM_ADDR", land.addr)
-        monkeypatch.setenv("PATE_GITM_TOKEN", LAND_TOKEN)
-        close_clients()
+    with bridged_reference(tmp_path, monkeypatch) as land:
+        with engine.begin() as conn:
+            played_to_turn_2(conn, campaign)
+        assert main(["gitm", "end", campaign, "--turn", "2", "--database", url]) != 0
+        assert "--turn 1 once turn 2 is OPEN" in capsys.readouterr().err
+        for said in ("ended after turn 1", "already ended after turn 1"):
+            assert main(["gitm", "end", campaign, "--turn", "1", "--database", url]) == 0
+            assert said in capsys.readouterr().out
+        with engine.begin() as conn:
+            row = repo.get_campaign(conn, campaign)
+            assert row is not None and (row.status, row.turns) == ("FINISHED", 3)
+            payload = _ended_event(conn, campaign)  # once, however often the command ran
+            for _ in range(2):  # a redelivery is a repeat: GITM answers duplicate
+                gitm_end.handle_campaign_ended(conn, payload, {})
+        client = GitmClient(land.addr, token=LAND_TOKEN)
         try:
-            with engine.begin() as conn:
-                _played(conn, campaign)
-            assert main(["gitm", "end", campaign, "--turn", "2", "--database", url]) != 0
-            assert "--turn 1 once turn 2 is OPEN" in capsys.readouterr().err
-            for said in ("ended after turn 1", "already ended after turn 1"):
-                assert main(["gitm", "end", campaign, "--turn", "1", "--database", url]) == 0
-                assert said in capsys.readouterr().out
-            with engine.begin() as conn:
-                row = repo.get_campaign(conn, campaign)
-                assert row is not None and (row.status, row.turns) == ("FINISHED", 3)
-                payload = _ended_event(conn, campaign)  # once, however often the command ran
-                for _ in range(2):  # a redelivery is a repeat: GITM answers duplicate
-                    gitm_end.handle_campaign_ended(conn, payload, {})
-            client = GitmClient(land.addr, token=LAND_TOKEN)
-            try:
-                snap = client.land_snapshot(campaign)
-            finally:
-                client.close()
-            assert snap.closed and snap.pate_turn == 1
+            snap = client.land_snapshot(campaign)
         finally:
-            close_clients()
+            client.close()
+        assert snap.closed and snap.pate_turn == 1
 
 
 def test_the_end_waits_for_the_last_turns_calls(engine: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -106,21 +89,14 @@ def test_export_prints_pates_side_and_audit_its_rows_about_gitm(
 ) -> None:
     campaign = unique()
     url = engine.url.render_as_string(hide_password=False)
-    with reference_gitm(tmp_path) as land:
-        monkeypatch.setenv("PATE_GITM_ADDR", land.addr)
-        monkeypatch.setenv("PATE_GITM_TOKEN", LAND_TOKEN)
-        close_clients()
-        try:
-            with engine.begin() as conn:
-                _played(conn, campaign)
-                record_audit(conn, action="gitm_call_refused", accepted=False, campaign=campaign, turn=1,
-                             detail={"call": "ReportCargoLoss", "reason": "NOT_FOUND: x"})  # fmt: skip
-                record_audit(conn, action="poison_message", accepted=False, campaign=campaign, turn=1,
-                             detail={"consumer": "intel", "error": "not GITM's"})  # fmt: skip
-                record_audit(conn, action="gitm_call_skipped", accepted=False, campaign=campaign, turn=0,
-                             detail={"call": "OpenCampaign"})  # fmt: skip
-        finally:
-            close_clients()
+    with bridged_reference(tmp_path, monkeypatch), engine.begin() as conn:
+        played_to_turn_2(conn, campaign)
+        record_audit(conn, action="gitm_call_refused", accepted=False, campaign=campaign, turn=1,
+                     detail={"call": "ReportCargoLoss", "reason": "NOT_FOUND: x"})  # fmt: skip
+        record_audit(conn, action="poison_message", accepted=False, campaign=campaign, turn=1,
+                     detail={"consumer": "intel", "error": "not GITM's"})  # fmt: skip
+        record_audit(conn, action="gitm_call_skipped", accepted=False, campaign=campaign, turn=0,
+                     detail={"call": "OpenCampaign"})  # fmt: skip
     capsys.readouterr()  # the services' logs so far
     assert main(["gitm", "export", campaign, "--database", url]) == 0
     doc = json.loads(capsys.readouterr().out)
