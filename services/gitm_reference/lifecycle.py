@@ -49,14 +49,18 @@ class Lifecycle:
                 raise BadRequestError(f"stocks[{i}]: give one of city and transport_id")
         _once([u.unit.id for u in r.units], "units[{}].unit.id")
         _once([(k.city, k.transport_id) for k in r.stocks], "stocks[{}]")
+        _once([h.port for h in r.holders], "holders[{}]")
         if not self.ledger.behaviour.broken("open_unmapped_ok"):
             self._on_map(r)
+        return self.ledger.tx(lambda conn: self._open(conn, r))  # type: ignore[no-any-return]
+
+    def _check_digest(self, r: land_pb2.OpenCampaignRequest) -> None:
+        """A9: refused only for a new open; the transaction that recorded it rolls back."""
         if r.data_digest and r.data_digest != self.digest():
             raise BadRequestError(
                 f"data_digest: PATE read contract data {r.data_digest[:16]}...,"
                 f" this service {self.digest()[:16]}..."
             )
-        return self.ledger.tx(lambda conn: self._open(conn, r))  # type: ignore[no-any-return]
 
     def _on_map(self, r: land_pb2.OpenCampaignRequest) -> None:
         """docs/gitm.md "Opening and closing": a city GITM does not know means the two sides read
@@ -82,6 +86,7 @@ class Lifecycle:
         )
         if not new:
             return answer
+        self._check_digest(r)
         # an earlier call may have seeded the campaign from the service's own scenario: PATE's word wins
         for table in (t.units, t.stocks, t.holders):
             conn.execute(table.delete().where(table.c.campaign == r.campaign_id))
@@ -89,7 +94,8 @@ class Lifecycle:
         conn.execute(insert(t.campaigns).values(campaign=r.campaign_id, seeded_from=OPENED))
         for u in r.units:
             station_unit(conn, r.campaign_id, u.unit, city=u.city, transport=u.transport_id)
-        set_holders(conn, r.campaign_id, r.holders)
+        # an empty state is a city with no holder (its rule allows it): nothing to hold
+        set_holders(conn, r.campaign_id, [h for h in r.holders if h.state])
         if not self.ledger.behaviour.broken("open_ignores_supplies"):
             for k in r.stocks:
                 kind, place = ("city", k.city) if k.city else ("transport", k.transport_id)

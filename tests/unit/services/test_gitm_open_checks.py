@@ -39,6 +39,10 @@ def _open(store: LandStore, **fields: object) -> land_pb2.OpenCampaignResponse:
             "stocks[1]",
         ),
         ({"holders": [land_pb2.PortHolder(port="Atlantis", state="FR")]}, "holders[0].port"),
+        (
+            {"holders": [land_pb2.PortHolder(port="Brest", state="FR"), land_pb2.PortHolder(port="Brest")]},
+            "holders[1]",
+        ),
     ],
 )
 def test_an_open_naming_an_entry_twice_or_a_holder_off_the_map_is_refused_naming_it(
@@ -49,3 +53,30 @@ def test_an_open_naming_an_entry_twice_or_a_holder_off_the_map_is_refused_naming
         _open(store, **fields)
     assert bad.value.field == path
     assert _open(store, units=[_unit("FR1IN")]).units == 1  # nothing of the refused open was held
+
+
+def test_a_holders_empty_state_is_a_city_with_no_holder(tmp_path: Path) -> None:
+    """The proto's rule lets `holders[i].state` be empty: the city has no holder, not a refusal."""
+    store = LandStore(create_engine(f"sqlite:///{tmp_path / 'land.db'}", poolclass=NullPool), cities=CITIES)
+    holders = [land_pb2.PortHolder(port="Brest", state="FR"), land_pb2.PortHolder(port="Le Havre")]
+    assert _open(store, units=[_unit("FR1IN")], holders=holders).units == 1
+    held = store.port_holders(land_pb2.PortHoldersRequest(campaign_id="c", turn=1))
+    assert [(h.port, h.state) for h in held.holders] == [("Brest", "FR")]
+
+
+def test_the_digest_is_checked_for_a_new_open_only(tmp_path: Path) -> None:
+    """A repeat of an open answered before gets its stored answer whatever digest it carries
+    (after an upgrade of either side); a new open with another digest is refused and holds
+    nothing."""
+    store = LandStore(create_engine(f"sqlite:///{tmp_path / 'land.db'}", poolclass=NullPool), cities=CITIES)
+    mine = store.capabilities().data_digest
+    assert not _open(store, units=[_unit("FR1IN")], data_digest=mine).duplicate
+    assert _open(store, units=[_unit("FR1IN")], data_digest="0" * 64).duplicate
+    other = land_pb2.OpenCampaignRequest(
+        campaign_id="d", turns=5, units=[_unit("FR2IN")], data_digest="0" * 64
+    )
+    with pytest.raises(BadRequestError) as bad:
+        store.open_campaign(other)
+    assert bad.value.field == "data_digest"
+    other.data_digest = mine
+    assert not store.open_campaign(other).duplicate  # the refused open left nothing behind
