@@ -11,8 +11,9 @@ import sys
 from concurrent import futures
 
 import grpc
-from gitm.v1 import land_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+from gitm.v1 import land_pb2_grpc
 
 from . import contract
 from .servicer import LandBridge, TokenCheck

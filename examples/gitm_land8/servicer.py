@@ -1,4 +1,5 @@
 """The gRPC side: LandBridge methods, the caller token (L23) and the error answers (L29)."""
+# ruff: noqa: N802 -- the method names are the proto's, which gRPC looks up by name
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sqlite3
 import time
 
 import grpc
+
 from gitm.v1 import land_pb2_grpc
 
 from . import errors, lifecycle, questions, reports, transfers

@@ -84,7 +84,7 @@ def _land_refusals(store: Store, cities, request) -> list:
             twice = True
             continue
         seen.add(unit_id)
-        why = _unit_fault(store, request, unit_id, held)
+        why = _unit_fault(store, request, unit_id, held, request.port in cities)
         if why:
             found.append(refusal(unit_id, *why))
     if twice:
@@ -102,7 +102,7 @@ def _land_refusals(store: Store, cities, request) -> list:
     return found
 
 
-def _unit_fault(store: Store, request, unit_id: str, held):
+def _unit_fault(store: Store, request, unit_id: str, held, on_map: bool):
     """(reason, code) of one unit, checked in the order of "Refusal codes", or None."""
     row = store.unit(request.campaign_id, unit_id)
     if row is None:
@@ -124,6 +124,8 @@ def _unit_fault(store: Store, request, unit_id: str, held):
         return None
     if transport != request.transport_id:
         return f"not aboard {request.transport_id}", "elsewhere"
+    if not on_map:  # no city to land in: its units are refused as not there ("Answers")
+        return f"not in {request.port}", "elsewhere"
     return None
 
 
