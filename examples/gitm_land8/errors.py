@@ -33,7 +33,7 @@ class LandError(Exception):
         self.reason = reason
         self.code = _CODES[reason]
         self.message = message
-        self.violations = list(violations)  # (field path, description)
+        self.violations = _one_per_field(violations)  # (field path, description)
         self.metadata = {k: v[:64] for k, v in (metadata or {}).items()}
         self.retry = retry
 
@@ -54,6 +54,16 @@ class LandError(Exception):
 
     def abort(self, context: grpc.ServicerContext):
         context.abort_with_status(rpc_status.to_status(self.status()))
+
+
+def _one_per_field(violations) -> list[tuple[str, str]]:
+    """One FieldViolation per field at fault, its descriptions joined ("Error details")."""
+    by_field: dict[str, list[str]] = {}
+    for field, text in violations:
+        texts = by_field.setdefault(field, [])
+        if text not in texts:
+            texts.append(text)
+    return [(field, "; ".join(texts)) for field, texts in by_field.items()]
 
 
 def malformed(field: str, text: str) -> LandError:
@@ -110,12 +120,8 @@ def check_rules(request) -> None:
     found = protovalidate.collect_violations(request)
     if not found:
         return
-    by_field: dict[str, list[str]] = {}  # one FieldViolation per field at fault
-    for violation in found:
-        texts = by_field.setdefault(_path(violation), [])
-        text = violation.proto.message.replace("\n", " ")
-        if text not in texts:
-            texts.append(text)
-    pairs = [(field, "; ".join(texts)) for field, texts in by_field.items()]
+    pairs = _one_per_field(
+        (_path(violation), violation.proto.message.replace("\n", " ")) for violation in found
+    )
     message = "; ".join(f"{field}: {text}" for field, text in pairs)
     raise LandError("MALFORMED_REQUEST", message[:2000], violations=pairs)

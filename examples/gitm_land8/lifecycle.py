@@ -38,32 +38,41 @@ def capabilities(data) -> land_pb2.Capabilities:
     )
 
 
-def _check_open(request, cities) -> None:
-    """The rules of an open no single field's rule says (INVALID_ARGUMENT naming the entry)."""
-    seen_units, seen_places, seen_ports = set(), set(), set()
+def _open_faults(request, cities) -> list[tuple[str, str]]:
+    """The rules of an open no single field's rule says, each fault by its entry's path."""
+    faults, seen_units, seen_places, seen_ports = [], set(), set(), set()
     for i, entry in enumerate(request.units):
         if bool(entry.city) == bool(entry.transport_id):
-            raise errors.malformed(f"units[{i}]", "name exactly one of city and transport_id")
+            faults.append((f"units[{i}]", "name exactly one of city and transport_id"))
         if entry.city and entry.city not in cities:
-            raise errors.malformed(f"units[{i}].city", f"{entry.city} is not on GITM's map")
+            faults.append((f"units[{i}].city", f"{entry.city} is not on GITM's map"))
         if entry.unit.id in seen_units:
-            raise errors.malformed(f"units[{i}].unit.id", f"{entry.unit.id} is named again")
+            faults.append((f"units[{i}].unit.id", f"{entry.unit.id} is named again"))
         seen_units.add(entry.unit.id)
     for i, stock in enumerate(request.stocks):
         if bool(stock.city) == bool(stock.transport_id):
-            raise errors.malformed(f"stocks[{i}]", "name exactly one of city and transport_id")
+            faults.append((f"stocks[{i}]", "name exactly one of city and transport_id"))
         if stock.city and stock.city not in cities:
-            raise errors.malformed(f"stocks[{i}].city", f"{stock.city} is not on GITM's map")
+            faults.append((f"stocks[{i}].city", f"{stock.city} is not on GITM's map"))
         place = (CITY, stock.city) if stock.city else (TRANSPORT, stock.transport_id)
         if place in seen_places:
-            raise errors.malformed(f"stocks[{i}]", f"{place[1]} is named again")
+            faults.append((f"stocks[{i}]", f"{place[1]} is named again"))
         seen_places.add(place)
     for i, holder in enumerate(request.holders):
         if holder.port not in cities:
-            raise errors.malformed(f"holders[{i}].port", f"{holder.port} is not on GITM's map")
-        if holder.port in seen_ports:
-            raise errors.malformed(f"holders[{i}].port", f"{holder.port} is named again")
+            faults.append((f"holders[{i}].port", f"{holder.port} is not on GITM's map"))
+        elif holder.port in seen_ports:
+            faults.append((f"holders[{i}].port", f"{holder.port} is named again"))
         seen_ports.add(holder.port)
+    return faults
+
+
+def _check_open(request, cities) -> None:
+    """INVALID_ARGUMENT naming every entry at fault; the open is all or nothing (MUST)."""
+    faults = _open_faults(request, cities)
+    if faults:
+        message = "; ".join(f"{field}: {text}" for field, text in faults)
+        raise errors.LandError("MALFORMED_REQUEST", message[:2000], violations=faults)
 
 
 def open_(store: Store, data, request: land_pb2.OpenCampaignRequest):

@@ -134,6 +134,8 @@ def snapshot(store: Store, now: int, request: land_pb2.GetLandSnapshotRequest):
         unit = unit_msg(blob)
         unit.reserved = unit.id in held.units
         where = ("", "") if fate else (city, transport)
+        # tactical_square says the unit stands in the city itself: never true aboard or gone
+        unit.tactical_square = unit.tactical_square and bool(where[0])
         answer.units.add(
             unit=unit,
             city=where[0],
