@@ -40,7 +40,7 @@ def capabilities(data) -> land_pb2.Capabilities:
 
 def _open_faults(request, cities) -> list[tuple[str, str]]:
     """The rules of an open no single field's rule says, each fault by its entry's path."""
-    faults, seen_units, seen_places, seen_ports = [], set(), set(), set()
+    faults, seen_units, seen_places = [], set(), set()
     for i, entry in enumerate(request.units):
         if bool(entry.city) == bool(entry.transport_id):
             faults.append((f"units[{i}]", "name exactly one of city and transport_id"))
@@ -61,9 +61,6 @@ def _open_faults(request, cities) -> list[tuple[str, str]]:
     for i, holder in enumerate(request.holders):
         if holder.port not in cities:
             faults.append((f"holders[{i}].port", f"{holder.port} is not on GITM's map"))
-        elif holder.port in seen_ports:
-            faults.append((f"holders[{i}].port", f"{holder.port} is named again"))
-        seen_ports.add(holder.port)
     return faults
 
 
@@ -105,7 +102,10 @@ def open_(store: Store, data, request: land_pb2.OpenCampaignRequest):
 def _hold_open(store: Store, request) -> None:
     """Holds exactly the positions given (L2); Unit.reserved is ignored, nothing reserved."""
     campaign = request.campaign_id
-    holders = {h.port: h.state for h in request.holders if h.state}
+    holders = {}
+    for holder in request.holders:  # a city named twice: its first entry ("Where ... silent", 3)
+        holders.setdefault(holder.port, holder.state)
+    holders = {port: state for port, state in holders.items() if state}  # "" is no holder
     store.run(
         "INSERT INTO campaigns (id, closed, pate_turn, holders) VALUES (?, 0, 0, ?)",
         campaign,
