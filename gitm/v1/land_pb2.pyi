@@ -275,7 +275,9 @@ class UnitsNearRequest(_message.Message):
     """
     hold_request_id: _builtins.str
     """edition 4, with hold: the hold is idempotent by (campaign_id, turn,
-    hold_request_id); PATE sends "<campaign>:<turn>:<port>:hold" (the port's spaces as "_")
+    hold_request_id); PATE sends "<campaign>:<turn>:<port>:hold", or
+    "<campaign>:<turn>:<port>:hold:after-<expiry>" when it asks again before a begin (the
+    port's spaces as "_"); an opaque id all the same
     """
     def __init__(
         self,
@@ -415,7 +417,7 @@ class Refusal(_message.Message):
     """e.g. "not in Portsmouth", "a unit of FR, not of BR", "already embarked" """
     code: _builtins.str
     """edition 4 (docs/gitm.md "Refusal codes"): what kind of refusal, one word of: "unknown" (no
-    such unit, or lost or captured), "elsewhere" (not in the city's tactical square, not aboard
+    such unit, or lost, captured or destroyed), "elsewhere" (not in the city's tactical square, not aboard
     the transport), "foreign" (another state's), "embarked" (already aboard), "reserved" (held
     by another open transfer), "twice" (named twice), "supplies" (short of free supplies),
     "refused" (anything else); "" from an older service. PATE groups by it; players read reason

@@ -89,7 +89,7 @@ def _sightings() -> list[str]:
         f"entries = {limits.SIGHTING_ENTRIES}  # ShoreSighting entries in one report",
         f"ships_per_entry = {limits.SHIPS_PER_ENTRY}  # more ships in a port: more entries, same port, state",
         f"ship_id_chars = {limits.SHIP_ID_CHARS}",
-        f"code_chars = {limits.CODE_CHARS}  # state, for_state, type",
+        f"code_chars = {limits.CODE_CHARS}  # for_state exactly; a ship's state and type exactly or empty",
         f"port_chars = {limits.CITY_CHARS}",
         "",
     ]

@@ -1,4 +1,4 @@
-"""The four independent land services of edition 4 (`examples/gitm_land4` to `7`, each
+"""The five independent land services of edition 4 (`examples/gitm_land4` to `8`, each
 written by an engineer who read only docs/gitm.md, the proto and the kit's output; their guesses
 are in their GUESSES.md) keep every obligation of `pate gitm check`, across real restarts of their
 processes: the contract of edition 4, not PATE's reference service, is what a land team builds
@@ -54,8 +54,15 @@ def _land7(tmp: Path, addr: str) -> tuple[list[str], str]:
     return args, f"sh {ROOT / 'examples/gitm_land7/restart.sh'} {pid} {addr} {db} {TOKEN} {log}"
 
 
+def _land8(tmp: Path, addr: str) -> tuple[list[str], str]:
+    pid, db, log = tmp / "pid", tmp / "land.db", tmp / "log"
+    args = ["examples.gitm_land8", "--addr", addr, "--db", str(db), "--token", TOKEN, "--pid-file", str(pid)]
+    return args, f"sh {ROOT / 'examples/gitm_land8/restart.sh'} {pid} {addr} {db} {TOKEN} {log}"
+
+
 @pytest.fixture(
-    params=[_land4, _land5, _land6, _land7], ids=["gitm_land4", "gitm_land5", "gitm_land6", "gitm_land7"]
+    params=[_land4, _land5, _land6, _land7, _land8],
+    ids=["gitm_land4", "gitm_land5", "gitm_land6", "gitm_land7", "gitm_land8"],
 )
 def land(
     request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
