@@ -33,7 +33,6 @@ from tests.support.passwords import EveryPlayer
 pytestmark = pytest.mark.integration
 CID = "hostile-away"
 ADMIN = "an-admin-token-for-these-tests"
-NOW = datetime.now(UTC)
 
 
 @pytest.fixture
@@ -70,7 +69,8 @@ def stub(engine: Engine) -> Iterator[absence_pb2_grpc.AbsencesStub]:
 
 def _token(engine: Engine, player: str) -> tuple[tuple[str, str], ...]:
     with engine.begin() as conn:
-        token, _ = sessions.issue(conn, CID, player, now=NOW, ttl=600)
+        # issued now, not when the module was imported: a long run would find it expired
+        token, _ = sessions.issue(conn, CID, player, now=datetime.now(UTC), ttl=600)
     return (("authorization", f"Bearer {token}"),)
 
 
