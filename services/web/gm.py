@@ -201,6 +201,10 @@ async def set_password(desk: Desk, request: Request) -> Response:
 NOT_THE_ADMINISTRATOR = create_form.said(
     "admin_token", "creating a campaign is the server administrator's work; give his token"
 )
+# a token was typed and the orders service refused it: saying "give his token" would not help
+WRONG_ADMINISTRATOR_TOKEN = create_form.said(
+    "admin_token", "this is not the server administrator's token; nothing was created"
+)
 
 
 def _server_administrator(form: dict[str, str]) -> bool:
@@ -246,7 +250,7 @@ async def create_campaign(desk: Desk, request: Request) -> Response:
             await desk.backend.make_solo(created.id, humans, admin_token=typed)
     except (RefusedError, ForbiddenError) as err:
         if isinstance(err, ForbiddenError) and "administrator token" in err.message:
-            errors = {"admin_token": NOT_THE_ADMINISTRATOR}  # the orders service said it is not his
+            errors = {"admin_token": WRONG_ADMINISTRATOR_TOKEN}  # the orders service said it is not his
             return _create_refused(desk, request, cid, mine, errors, create_values=values, status=403)
         field = create_field(err.message)
         return _create_refused(
