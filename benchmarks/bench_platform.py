@@ -30,7 +30,7 @@ from pate.v1 import common_pb2, orders_pb2, orders_pb2_grpc
 from services.platform.bus.natsserver import NatsServer, free_port
 from services.platform.runtime.cluster import Cluster
 from services.platform.store.db import make_engine
-from tests.e2e.flow import Client
+from tests.e2e.flow import Client, serving
 
 CLIENTS = 8
 REQUESTS = 2000  # per row: a few seconds each, long enough to settle
@@ -107,16 +107,8 @@ def _order(ship: str) -> common_pb2.ShipOrder:
 
 @contextmanager
 def _cluster(database_url: str, nats_url: str, workdir: Path) -> Iterator[Client]:
-    cluster = Cluster(workdir=workdir, nats_url=nats_url, database_url=database_url)
-    try:
-        cluster.start_all()
-        client = Client(cluster)
-        try:
-            yield client
-        finally:
-            client.close()
-    finally:
-        cluster.stop()
+    with serving(Cluster(workdir=workdir, nats_url=nats_url, database_url=database_url)) as client:
+        yield client
 
 
 FLEET = ["BR1FL", "BR1SL", "BR2SL", "BR1FR", "BR2FL", "BR3SL", "BR2FR", "BR1TR"]  # Barham's, as minister
