@@ -11,7 +11,7 @@ import secrets
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import grpc
@@ -30,10 +30,16 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _land4(tmp: Path, addr: str) -> tuple[list[str], str]:
-    pid, db, log = tmp / "pid", tmp / "land.db", tmp / "log"
-    args = ["examples.gitm_land4", "--addr", addr, "--db", str(db), "--token", TOKEN, "--pid-file", str(pid)]
-    return args, f"sh {ROOT / 'examples/gitm_land4/restart.sh'} {pid} {addr} {db} {TOKEN} {log}"
+def _launch(name: str) -> Callable[[Path, str], tuple[list[str], str]]:
+    """The command line of a service that takes ``--pid-file`` and whose restart.sh takes
+    PID_FILE ADDR DB TOKEN LOG (gitm_land5 alone orders them otherwise)."""
+
+    def launch(tmp: Path, addr: str) -> tuple[list[str], str]:
+        pid, db, log = tmp / "pid", tmp / "land.db", tmp / "log"
+        args = [f"examples.{name}", "--addr", addr, "--db", str(db), "--token", TOKEN, "--pid-file", str(pid)]
+        return args, f"sh {ROOT / 'examples' / name / 'restart.sh'} {pid} {addr} {db} {TOKEN} {log}"
+
+    return launch
 
 
 def _land5(tmp: Path, addr: str) -> tuple[list[str], str]:
@@ -42,28 +48,16 @@ def _land5(tmp: Path, addr: str) -> tuple[list[str], str]:
     return args, f"sh {ROOT / 'examples/gitm_land5/restart.sh'} {addr} {db} {TOKEN} {pid} {log}"
 
 
-def _land6(tmp: Path, addr: str) -> tuple[list[str], str]:
-    pid, db, log = tmp / "pid", tmp / "land.db", tmp / "log"
-    args = ["examples.gitm_land6", "--addr", addr, "--db", str(db), "--token", TOKEN, "--pid-file", str(pid)]
-    return args, f"sh {ROOT / 'examples/gitm_land6/restart.sh'} {pid} {addr} {db} {TOKEN} {log}"
+LANDS = {
+    "gitm_land4": _launch("gitm_land4"),
+    "gitm_land5": _land5,
+    "gitm_land6": _launch("gitm_land6"),
+    "gitm_land7": _launch("gitm_land7"),
+    "gitm_land8": _launch("gitm_land8"),
+}
 
 
-def _land7(tmp: Path, addr: str) -> tuple[list[str], str]:
-    pid, db, log = tmp / "pid", tmp / "land.db", tmp / "log"
-    args = ["examples.gitm_land7", "--addr", addr, "--db", str(db), "--token", TOKEN, "--pid-file", str(pid)]
-    return args, f"sh {ROOT / 'examples/gitm_land7/restart.sh'} {pid} {addr} {db} {TOKEN} {log}"
-
-
-def _land8(tmp: Path, addr: str) -> tuple[list[str], str]:
-    pid, db, log = tmp / "pid", tmp / "land.db", tmp / "log"
-    args = ["examples.gitm_land8", "--addr", addr, "--db", str(db), "--token", TOKEN, "--pid-file", str(pid)]
-    return args, f"sh {ROOT / 'examples/gitm_land8/restart.sh'} {pid} {addr} {db} {TOKEN} {log}"
-
-
-@pytest.fixture(
-    params=[_land4, _land5, _land6, _land7, _land8],
-    ids=["gitm_land4", "gitm_land5", "gitm_land6", "gitm_land7", "gitm_land8"],
-)
+@pytest.fixture(params=list(LANDS.values()), ids=list(LANDS))
 def land(
     request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[str, str]]:
